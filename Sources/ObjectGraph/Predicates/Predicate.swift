@@ -1,0 +1,141 @@
+import Foundation
+
+/// A logical condition on an object: NSPredicate, as a value type.
+///
+/// ```swift
+/// let p = try Predicate(format: "name LIKE[c] %@ AND age < %@", "jo*", 21)
+/// p.predicateFormat                                   // name LIKE[c] "jo*" AND age < 21
+/// try p.evaluate(with: ["name": "Joey", "age": 20])   // true
+/// ```
+///
+/// Predicates "don't know or care one whit about the entities they are being used to
+/// retrieve": the same value filters dictionaries in memory and runs as SQL in a store.
+///
+/// In a file that imports both Foundation and ObjectGraph, a bare type annotation
+/// `Predicate` is ambiguous with Foundation's macro type; write `ObjectGraph.Predicate`.
+public enum Predicate: Hashable, Sendable {
+    /// `TRUEPREDICATE` or `FALSEPREDICATE` (NSPredicate(value:)).
+    case constant(Bool)
+    /// A comparison of two expressions.
+    case comparison(ComparisonPredicate)
+    /// AND, OR or NOT of other predicates.
+    case compound(CompoundPredicate)
+    /// A predicate written as a Swift closure. It evaluates in memory; a SQLite store refuses
+    /// it, as Core Data's does.
+    case block(BlockPredicate)
+
+    /// `TRUEPREDICATE`.
+    public static let truePredicate = Predicate.constant(true)
+    /// `FALSEPREDICATE`.
+    public static let falsePredicate = Predicate.constant(false)
+
+    /// NSPredicate(value:): a predicate that always evaluates to `value`.
+    public init(value: Bool) { self = .constant(value) }
+
+    /// Parses a format string, substituting the arguments for `%@`, `%K`, `%d` and friends.
+    ///
+    /// Throws ``PredicateError`` with code `.unparseable` for a malformed string (the message
+    /// begins `Unable to parse the format string`, then gives the offset, the token, what was
+    /// expected and a caret under the spot), or `.invalidArgument` for too few or too many
+    /// arguments or an argument of the wrong kind.
+    public init(format: String, _ arguments: Any?...) throws {
+        try self.init(format: format, argumentArray: arguments)
+    }
+
+    /// Parses a format string with its arguments in an array.
+    public init(format: String, argumentArray arguments: [Any?]) throws {
+        var parser = try PredicateParser(format: format, arguments: arguments)
+        self = try parser.parseStandalonePredicate()
+    }
+
+    /// A predicate from a Swift closure over the evaluated object and the substitution
+    /// variables (NSPredicate(block:)).
+    public init(block: @escaping @Sendable (Any?, [String: Any]) -> Bool) {
+        self = .block(BlockPredicate(block))
+    }
+
+    /// An AND compound predicate (NSCompoundPredicate andPredicateWithSubpredicates:).
+    /// With no subpredicates it is true.
+    public static func and(_ subpredicates: [Predicate]) -> Predicate {
+        .compound(CompoundPredicate(unchecked: .and, subpredicates))
+    }
+
+    /// An OR compound predicate (orPredicateWithSubpredicates:). With no subpredicates it
+    /// is false.
+    public static func or(_ subpredicates: [Predicate]) -> Predicate {
+        .compound(CompoundPredicate(unchecked: .or, subpredicates))
+    }
+
+    /// A NOT compound predicate of one subpredicate (notPredicateWithSubpredicate:).
+    public static func not(_ subpredicate: Predicate) -> Predicate {
+        .compound(CompoundPredicate(unchecked: .not, [subpredicate]))
+    }
+
+    /// The format string Apple's `predicateFormat` prints for this predicate.
+    public var predicateFormat: String { PredicatePrinter.format(self) }
+
+    /// Whether the predicate holds for an object: a dictionary, an array, a plain value
+    /// (as `SELF`), or anything adopting ``KeyValueCoding``.
+    ///
+    /// Throws ``PredicateError`` for a missing substitution variable, an unknown key on an
+    /// object, an invalid regular expression or operands the operator cannot compare.
+    public func evaluate(with object: Any?) throws -> Bool {
+        var context = EvaluationContext(variables: [:])
+        return try PredicateEvaluator.evaluate(self, object: object, context: &context)
+    }
+
+    /// Evaluates with values for the predicate's `$variables`.
+    public func evaluate(with object: Any?, substitutionVariables: [String: Any]) throws -> Bool {
+        var context = EvaluationContext(variables: substitutionVariables)
+        return try PredicateEvaluator.evaluate(self, object: object, context: &context)
+    }
+
+    /// A copy with each `$variable` replaced by its value as a constant
+    /// (predicateWithSubstitutionVariables:).
+    ///
+    /// Apple: "the dictionary must contain key-value pairs for all the variables specified in
+    /// the predicate". A missing one throws ``PredicateError`` with code `.missingVariable`.
+    /// Variables bound by a SUBQUERY or an assignment stay variables.
+    public func withSubstitutionVariables(_ variables: [String: Any]) throws -> Predicate {
+        var substitution = try Substitution(variables: variables)
+        return try substitution.apply(to: self)
+    }
+}
+
+extension Predicate: CustomStringConvertible {
+    /// The same text as ``predicateFormat``.
+    public var description: String { predicateFormat }
+}
+
+/// A predicate written as a Swift closure (NSPredicate(block:)).
+///
+/// It is equal only to itself, and prints `BLOCKPREDICATE(<number>)`, where Apple prints an
+/// address: the number counts the block predicates made in this process.
+public struct BlockPredicate: Hashable, Sendable {
+    /// The closure, given the evaluated object and the substitution variables.
+    public let block: @Sendable (Any?, [String: Any]) -> Bool
+    /// A number that identifies this block within the process.
+    public let identifier: Int
+
+    private static let counter = AtomicCounter()
+
+    /// Wraps a closure.
+    public init(_ block: @escaping @Sendable (Any?, [String: Any]) -> Bool) {
+        self.block = block
+        self.identifier = BlockPredicate.counter.next()
+    }
+
+    public static func == (lhs: BlockPredicate, rhs: BlockPredicate) -> Bool { lhs.identifier == rhs.identifier }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+}
+
+/// A thread-safe counter.
+final class AtomicCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Prints predicates and expressions the way Apple's `predicateFormat` does.
+///
+/// The rules (reference/predicates.md section 3.1): double-quoted strings; canonical operators;
+/// booleans as 1 and 0; dates as `CAST(<seconds>, "NSDate")`; arrays as `{a, b}`; a compound
+/// subpredicate in parentheses, a comparison never; binary operands that are themselves binary
+/// in parentheses; input parentheses are not preserved.
+enum PredicatePrinter {
+    static func format(_ predicate: Predicate) -> String {
+        switch predicate {
+        case .constant(let value):
+            return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .comparison(let c):
+            return format(c)
+        case .block(let b):
+            return "BLOCKPREDICATE(\(String(b.identifier, radix: 16)))"
+        case .compound(let c):
+            let parts = c.subpredicates.map(subpredicateFormat)
+            switch (c.compoundPredicateType, c.subpredicates.count) {
+            case (.and, 0): return "TRUEPREDICATE"
+            case (.or, 0): return "FALSEPREDICATE"
+            case (.not, 0): return "NOT"
+            case (.not, 1): return "NOT " + parts[0]
+            case (_, 1): return format(c.subpredicates[0])
+            case (let type, _): return parts.joined(separator: " \(type.symbol) ")
+            }
+        }
+    }
+
+    /// A subpredicate of a compound: compounds (of any type) in parentheses.
+    private static func subpredicateFormat(_ predicate: Predicate) -> String {
+        if case .compound = predicate { return "(" + format(predicate) + ")" }
+        return format(predicate)
+    }
+
+    static func format(_ c: ComparisonPredicate) -> String {
+        var s = ""
+        switch c.modifier {
+        case .any: s = "ANY "
+        case .all: s = "ALL "
+        case .direct: break
+        }
+        s += format(c.leftExpression)
+        s += " " + c.operatorType.symbol
+        let letters = c.options.letters
+        if !letters.isEmpty { s += "[" + letters + "]" }
+        s += " " + format(c.rightExpression)
+        return s
+    }
+
+    static func format(_ expression: Expression) -> String {
+        switch expression {
+        case .constant(let value):
+            return format(value)
+        case .evaluatedObject:
+            return "SELF"
+        case .variable(let name):
+            return "$" + name
+        case .keyPath(let path):
+            return formatKeyPath(path)
+        case .member(let base, let path):
+            return operand(base) + "." + formatKeyPath(path)
+        case .function(let selector, let arguments):
+            if arguments.count == 2, let symbol = Expression.binarySymbol(forSelector: selector) {
+                return operand(arguments[0]) + " " + symbol + " " + operand(arguments[1])
+            }
+            if selector == "onesComplement:", arguments.count == 1 {
+                return "~" + operand(arguments[0])
+            }
+            return selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
+        case .customFunction(let receiver, let selector, let arguments):
+            // Apple prints a space before the comma that follows the selector when there are
+            // arguments: FUNCTION(a, "pow:" , 3).
+            var s = "FUNCTION(" + format(receiver) + ", " + format(ConstantValue.string(selector))
+            if !arguments.isEmpty { s += " , " + arguments.map(format).joined(separator: ", ") }
+            return s + ")"
+        case .index(let base, let selector):
+            let inside: String
+            switch selector {
+            case .first: inside = "FIRST"
+            case .last: inside = "LAST"
+            case .size: inside = "SIZE"
+            case .expression(let e): inside = format(e)
+            }
+            return operand(base) + "[" + inside + "]"
+        case .aggregate(let elements):
+            return "{" + elements.map(format).joined(separator: ", ") + "}"
+        case .subquery(let collection, let variable, let predicate):
+            return "SUBQUERY(" + format(collection) + ", $" + variable + ", " + format(predicate) + ")"
+        case .cast(let value, let type):
+            return "CAST(" + format(value) + ", " + format(type) + ")"
+        case .conditional(let predicate, let whenTrue, let whenFalse):
+            return "TERNARY(" + format(predicate) + ", " + format(whenTrue) + ", " + format(whenFalse) + ")"
+        case .assignment(let name, let value):
+            return "$" + name + " := " + format(value)
+        }
+    }
+
+    /// An operand of a binary operator, an index or a key: binary expressions (and negative
+    /// numbers and assignments, which would otherwise read differently) in parentheses.
+    private static func operand(_ expression: Expression) -> String {
+        switch expression {
+        case .function(let selector, let arguments) where arguments.count == 2 && Expression.binarySymbol(forSelector: selector) != nil:
+            return "(" + format(expression) + ")"
+        case .assignment:
+            return "(" + format(expression) + ")"
+        default:
+            return format(expression)
+        }
+    }
+
+    /// Key path components that are reserved words get a `#`, so the text parses again.
+    static func formatKeyPath(_ path: String) -> String {
+        guard path.contains(where: { $0.isLetter }) else { return path }
+        return path.split(separator: ".", omittingEmptySubsequences: false).map { component -> String in
+            reservedWords.contains(component.uppercased()) ? "#" + component : String(component)
+        }.joined(separator: ".")
+    }
+
+    /// Apple's reserved words, plus the words this parser reads as keywords before a `(`.
+    static let reservedWords: Set<String> = [
+        "AND", "OR", "IN", "NOT", "ALL", "ANY", "SOME", "NONE", "LIKE", "CASEINSENSITIVE", "CI",
+        "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN", "NULL", "NIL", "SELF", "TRUE",
+        "YES", "FALSE", "NO", "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY", "FETCH", "CAST",
+        "TRUEPREDICATE", "FALSEPREDICATE", "FUNCTION", "TERNARY",
+    ]
+
+    static func format(_ value: ConstantValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case .nsNull: return "<null>"
+        case .bool(let b): return b ? "1" : "0"
+        case .int(let i): return String(i)
+        case .double(let d): return formatDouble(d)
+        case .decimal(let d): return d.description
+        case .string(let s): return quote(s)
+        case .date(let d):
+            // Apple prints plain NSDate descriptions for dates inside collections; we print
+            // the CAST form everywhere so that the text always parses back.
+            return "CAST(" + String(format: "%f", d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
+        case .data(let d): return "<" + d.map { String(format: "%02x", $0) }.joined() + ">"
+        case .uuid(let u): return u.uuidString
+        case .url(let u): return u.absoluteString
+        case .array(let a): return "{" + a.map(format).joined(separator: ", ") + "}"
+        case .set(let s): return "{" + s.map(format).sorted().joined(separator: ", ") + "}"
+        case .dictionary(let d):
+            return "{" + d.keys.sorted().map { "\($0) = \(format(d[$0]!))" }.joined(separator: ", ") + "}"
+        case .reference(let r): return r.description
+        }
+    }
+
+    /// A double as NSNumber describes it: whole numbers without a fraction, others with the
+    /// fewest digits that read back as the same double.
+    static func formatDouble(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e16 {
+            if d == 0 { return d.sign == .minus ? "-0" : "0" }
+            return String(Int64(d))
+        }
+        return d.description
+    }
+
+    /// A string in double quotes, with `\` and `"` escaped.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+}

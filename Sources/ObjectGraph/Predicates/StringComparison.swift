@@ -1,0 +1,166 @@
+import Foundation
+
+/// String operations with Apple's option semantics, shared by the in-memory evaluator and the
+/// SQLite store's registered functions, so that both give the same answers.
+///
+/// Without options, strings compare by their Unicode scalars, as NSString's `isEqual:` compares
+/// code units and as SQLite's BINARY collation compares bytes: `"é"` precomposed and decomposed
+/// differ. With `[c]` or `[d]` both sides are folded first.
+public enum StringComparison {
+    /// Folds a string for the options: `[c]` case, `[d]` diacritics (either adds width, as
+    /// Apple's does); `[n]` means the caller already normalized, so nothing is done.
+    public static func fold(_ s: String, _ options: ComparisonPredicate.Options) -> String {
+        if options.contains(.normalized) { return s }
+        var folding: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
+        guard !folding.isEmpty else { return s }
+        folding.insert(.widthInsensitive)
+        return s.folding(options: folding, locale: nil).precomposedStringWithCanonicalMapping
+    }
+
+    /// `==` on strings with options.
+    public static func equal(_ a: String, _ b: String, _ options: ComparisonPredicate.Options) -> Bool {
+        fold(a, options).unicodeScalars.elementsEqual(fold(b, options).unicodeScalars)
+    }
+
+    /// Orders two strings by Unicode scalar, after folding: the order of SQLite's BINARY
+    /// collation over UTF-8.
+    public static func compare(_ a: String, _ b: String, _ options: ComparisonPredicate.Options) -> ComparisonResult {
+        let x = fold(a, options).unicodeScalars, y = fold(b, options).unicodeScalars
+        var i = x.makeIterator(), j = y.makeIterator()
+        while true {
+            switch (i.next(), j.next()) {
+            case (nil, nil): return .orderedSame
+            case (nil, _): return .orderedAscending
+            case (_, nil): return .orderedDescending
+            case (let p?, let q?):
+                if p.value < q.value { return .orderedAscending }
+                if p.value > q.value { return .orderedDescending }
+            }
+        }
+    }
+
+    /// BEGINSWITH: false when either side is empty, as `rangeOfString:` finds nothing for "".
+    public static func beginsWith(_ s: String, _ prefix: String, _ options: ComparisonPredicate.Options) -> Bool {
+        let p = Array(fold(prefix, options).unicodeScalars)
+        guard !p.isEmpty else { return false }
+        return fold(s, options).unicodeScalars.starts(with: p)
+    }
+
+    /// ENDSWITH: false when the suffix is empty.
+    public static func endsWith(_ s: String, _ suffix: String, _ options: ComparisonPredicate.Options) -> Bool {
+        let p = Array(fold(suffix, options).unicodeScalars)
+        guard !p.isEmpty else { return false }
+        let t = Array(fold(s, options).unicodeScalars)
+        return t.count >= p.count && Array(t[(t.count - p.count)...]) == p
+    }
+
+    /// CONTAINS on strings (and IN with a string on the right): false for an empty needle.
+    public static func contains(_ s: String, _ needle: String, _ options: ComparisonPredicate.Options) -> Bool {
+        let p = Array(fold(needle, options).unicodeScalars)
+        guard !p.isEmpty else { return false }
+        let t = Array(fold(s, options).unicodeScalars)
+        guard t.count >= p.count else { return false }
+        for start in 0...(t.count - p.count) where t[start] == p[0] {
+            if t[start..<(start + p.count)].elementsEqual(p) { return true }
+        }
+        return false
+    }
+
+    /// LIKE: `*` matches any run of characters, `?` exactly one, over the whole string;
+    /// `\*`, `\?` and `\\` are literal. An empty pattern matches nothing.
+    ///
+    /// Throws when the pattern ends with a lone backslash, in Apple's words.
+    public static func like(_ s: String, _ pattern: String, _ options: ComparisonPredicate.Options) throws -> Bool {
+        let p = Array(fold(pattern, options).unicodeScalars)
+        guard !p.isEmpty else { return false }
+        let t = Array(fold(s, options).unicodeScalars)
+        // Compile the pattern into tokens first so the escape rule is checked once.
+        enum Piece: Equatable { case literal(Unicode.Scalar), one, any }
+        var pieces: [Piece] = []
+        var i = 0
+        while i < p.count {
+            switch p[i] {
+            case "\\":
+                guard i + 1 < p.count else {
+                    throw PredicateError(.invalidPattern, "The backslash is a wildcard char, and cannot appear unescaped at the end of a string (LIKE pattern \(PredicatePrinter.quote(pattern))); write \\\\ for a literal backslash")
+                }
+                pieces.append(.literal(p[i + 1]))
+                i += 2
+                continue
+            case "*": if pieces.last != .any { pieces.append(.any) }
+            case "?": pieces.append(.one)
+            default: pieces.append(.literal(p[i]))
+            }
+            i += 1
+        }
+        // Greedy matching with a single backtrack point: linear for one star, O(n*m) at worst.
+        var ti = 0, pi = 0
+        var starPiece = -1, starText = 0
+        while ti < t.count {
+            if pi < pieces.count {
+                switch pieces[pi] {
+                case .any:
+                    starPiece = pi; starText = ti; pi += 1
+                    continue
+                case .one:
+                    ti += 1; pi += 1
+                    continue
+                case .literal(let c) where c == t[ti]:
+                    ti += 1; pi += 1
+                    continue
+                default: break
+                }
+            }
+            guard starPiece >= 0 else { return false }
+            pi = starPiece + 1
+            starText += 1
+            ti = starText
+        }
+        while pi < pieces.count, pieces[pi] == .any { pi += 1 }
+        return pi == pieces.count
+    }
+
+    /// MATCHES: the whole string matches an ICU regular expression (compiled with
+    /// dot-matches-all and multi-line anchors, as Apple compiles it). An empty pattern matches
+    /// nothing. Throws when the pattern does not compile.
+    public static func matches(_ s: String, _ pattern: String, _ options: ComparisonPredicate.Options) throws -> Bool {
+        guard !pattern.isEmpty else { return false }
+        var folding = options
+        folding.remove(.caseInsensitive)
+        let regex = try RegularExpressionCache.shared.expression(
+            for: fold(pattern, folding), caseInsensitive: options.contains(.caseInsensitive) && !options.contains(.normalized))
+        let subject = fold(s, folding)
+        let range = NSRange(subject.startIndex..., in: subject)
+        return regex.firstMatch(in: subject, options: [.anchored], range: range) != nil
+    }
+}
+
+/// Compiled regular expressions by pattern, so a predicate evaluated over many objects
+/// compiles its pattern once.
+final class RegularExpressionCache: @unchecked Sendable {
+    static let shared = RegularExpressionCache()
+    private let lock = NSLock()
+    private var cache: [String: NSRegularExpression] = [:]
+
+    func expression(for pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
+        let key = (caseInsensitive ? "i:" : "s:") + pattern
+        lock.lock(); defer { lock.unlock() }
+        if let cached = cache[key] { return cached }
+        var options: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
+        if caseInsensitive { options.insert(.caseInsensitive) }
+        let regex: NSRegularExpression
+        do {
+            _ = try NSRegularExpression(pattern: pattern, options: options)
+            // Anchored at the start by the match option and at the very end by \z: a whole-string
+            // match, as ICU's uregex_matches does.
+            regex = try NSRegularExpression(pattern: "(?:" + pattern + ")\\z", options: options)
+        } catch {
+            throw PredicateError(.invalidPattern, "Can't do regex matching, reason: the pattern \(PredicatePrinter.quote(pattern)) is not a valid ICU regular expression")
+        }
+        if cache.count > 512 { cache.removeAll() }
+        cache[key] = regex
+        return regex
+    }
+}

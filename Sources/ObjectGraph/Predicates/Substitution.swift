@@ -1,0 +1,67 @@
+/// Replaces `$variables` with constants (predicateWithSubstitutionVariables:).
+///
+/// Variables that a SUBQUERY or an assignment binds are left alone inside their scope.
+struct Substitution {
+    private let values: [String: ConstantValue]
+    private var bound: [String] = []
+
+    init(variables: [String: Any]) throws {
+        var values: [String: ConstantValue] = [:]
+        for (name, value) in variables {
+            values[name] = try ConstantValue(argument: value, describedAs: "the substitution value for $\(name)")
+        }
+        self.values = values
+    }
+
+    mutating func apply(to predicate: Predicate) throws -> Predicate {
+        switch predicate {
+        case .constant, .block:
+            return predicate
+        case .compound(var c):
+            c.subpredicates = try c.subpredicates.map { try apply(to: $0) }
+            return .compound(c)
+        case .comparison(var c):
+            c.leftExpression = try apply(to: c.leftExpression)
+            c.rightExpression = try apply(to: c.rightExpression)
+            return .comparison(c)
+        }
+    }
+
+    mutating func apply(to expression: Expression) throws -> Expression {
+        switch expression {
+        case .constant, .evaluatedObject, .keyPath:
+            return expression
+        case .variable(let name):
+            if bound.contains(name) { return expression }
+            guard let value = values[name] else {
+                throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
+            }
+            return .constant(value)
+        case .member(let base, let path):
+            return .member(try apply(to: base), path)
+        case .function(let selector, let arguments):
+            return .function(selector, try arguments.map { try apply(to: $0) })
+        case .customFunction(let receiver, let selector, let arguments):
+            return .customFunction(receiver: try apply(to: receiver), selector: selector, arguments: try arguments.map { try apply(to: $0) })
+        case .index(let base, let selector):
+            let newSelector: Expression.IndexSelector
+            if case .expression(let e) = selector { newSelector = .expression(try apply(to: e)) } else { newSelector = selector }
+            return .index(try apply(to: base), newSelector)
+        case .aggregate(let elements):
+            return .aggregate(try elements.map { try apply(to: $0) })
+        case .subquery(let collection, let variable, let predicate):
+            let newCollection = try apply(to: collection)
+            bound.append(variable)
+            defer { bound.removeLast() }
+            return .subquery(collection: newCollection, variable: variable, predicate: try apply(to: predicate))
+        case .cast(let value, let type):
+            return .cast(try apply(to: value), try apply(to: type))
+        case .conditional(let predicate, let whenTrue, let whenFalse):
+            return .conditional(try apply(to: predicate), try apply(to: whenTrue), try apply(to: whenFalse))
+        case .assignment(let name, let value):
+            let newValue = try apply(to: value)
+            bound.append(name)
+            return .assignment(name, newValue)
+        }
+    }
+}
