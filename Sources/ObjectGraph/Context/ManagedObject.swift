@@ -1,0 +1,225 @@
+import Foundation
+
+/// An object of an entity, kept by a context: NSManagedObject.
+///
+/// Read and write properties by key, or subclass and declare typed properties:
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Managed("title") var title: String?
+/// }
+/// ```
+///
+/// Setting a value checks it against the model: an unknown key or a value of the wrong type
+/// throws ``CoreDataError`` with code `.invalidArgument` naming the entity and key.
+open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's identity; temporary until the first save.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object belongs to; nil once it has been forgotten or deleted and saved.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Values by property index: attributes as Swift values, to-one relationships as
+    /// `ManagedObjectID?`, to-many as `Set<ManagedObjectID>`, or nil while not loaded.
+    var storage: [Any?]
+    /// Whether each to-many has been loaded from the store.
+    var loadedToMany: Set<Int> = []
+    /// Whether the object's attribute values have not been loaded yet.
+    public internal(set) var isFault: Bool
+    /// The values at the last save or fetch, for rollback and change tracking.
+    var committedStorage: [Any?]?
+    /// The row version (`Z_OPT`) the values were read at.
+    var version: Int64 = 0
+
+    /// Makes an object for an entity. Contexts call this; use
+    /// `ManagedObjectContext.insertNewObject(forEntityName:)` to create objects.
+    public required init(entity: EntityDescription, objectID: ManagedObjectID) {
+        self.entity = entity
+        self.objectID = objectID
+        self.storage = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
+        self.isFault = true
+    }
+
+    // MARK: Identity
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// In a predicate, an object stands for its object ID.
+    public var predicateConstant: ConstantValue { objectID.predicateConstant }
+
+    /// `<Entity: URI>` and the values that are loaded.
+    open var description: String {
+        if isFault { return "<\(entity.name): \(objectID.uriString)> (fault)" }
+        let values = entity.attributes.enumerated().map { i, a in "\(a.name) = \(Self.describe(storage[i]))" }
+        return "<\(entity.name): \(objectID.uriString)> { \(values.joined(separator: "; ")) }"
+    }
+
+    static func describe(_ value: Any?) -> String {
+        guard let value = unwrapOptional(value) else { return "nil" }
+        if let s = value as? String { return PredicatePrinter.quote(s) }
+        if let c = try? ConstantValue(argument: value) { return PredicatePrinter.format(c) }
+        return String(describing: value)
+    }
+
+    // MARK: Key-value coding
+
+    /// The property index for a key, or an error naming the entity's keys.
+    func index(forKey key: String) throws -> Int {
+        guard let i = entity.propertyIndex[key] else {
+            throw CoreDataError(.invalidArgument, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
+        }
+        return i
+    }
+
+    /// The value of a property: attributes as Swift values, a to-one as its object,
+    /// a to-many as a `Set<ManagedObject>`.
+    public func value(forKey key: String) throws -> Any? {
+        let i = try index(forKey: key)
+        guard let context = managedObjectContext else { return try detachedValue(at: i) }
+        return try context.value(of: self, at: i)
+    }
+
+    /// The value at a dot-separated key path, across relationships (valueForKeyPath:).
+    public func value(forKeyPath keyPath: String) throws -> Any? {
+        try KeyPathResolver.value(of: self, keyPath: keyPath)
+    }
+
+    /// Sets a property: an attribute to a value of its type (or nil), a to-one to an object
+    /// of its destination entity, a to-many to a set of them. Inverses follow.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let i = try index(forKey: key)
+        guard let context = managedObjectContext else {
+            throw CoreDataError(.invalidArgument, "Can't set \(key) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: key)
+        }
+        try context.setValue(value, of: self, at: i)
+    }
+
+    /// The set of objects of a to-many relationship, to add and remove objects with
+    /// (mutableSetValueForKey:).
+    public func mutableSetValue(forKey key: String) throws -> MutableRelationshipSet {
+        let i = try index(forKey: key)
+        guard i >= entity.attributes.count, entity.relationships[i - entity.attributes.count].isToMany else {
+            throw CoreDataError(.invalidArgument, "\(entity.name).\(key) is not a to-many relationship", objectURI: objectID.uriString, key: key)
+        }
+        return MutableRelationshipSet(object: self, key: key)
+    }
+
+    private func detachedValue(at i: Int) throws -> Any? {
+        guard i < entity.attributes.count else {
+            throw CoreDataError(.invalidArgument, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
+        }
+        return storage[i]
+    }
+
+    // MARK: Lifecycle hooks
+
+    /// Called once when the object is inserted into a context (awakeFromInsert).
+    open func awakeFromInsert() {}
+    /// Called after the object's values are loaded from a store (awakeFromFetch).
+    open func awakeFromFetch() {}
+}
+
+/// The objects of a to-many relationship, editable: inserting or removing keeps the inverse
+/// relationship in step (NSMutableSet from mutableSetValueForKey:).
+public struct MutableRelationshipSet {
+    let object: ManagedObject
+    let key: String
+
+    /// The objects now in the relationship.
+    public func objects() throws -> Set<ManagedObject> {
+        (try object.value(forKey: key) as? Set<ManagedObject>) ?? []
+    }
+
+    /// Adds an object.
+    public func insert(_ member: ManagedObject) throws {
+        var current = try objects()
+        current.insert(member)
+        try object.setValue(current, forKey: key)
+    }
+
+    /// Removes an object.
+    public func remove(_ member: ManagedObject) throws {
+        var current = try objects()
+        current.remove(member)
+        try object.setValue(current, forKey: key)
+    }
+}
+
+/// A typed property of a ManagedObject subclass, read and written through the object's
+/// context (Core Data's `@NSManaged`).
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Managed("title") var title: String?
+///     @Managed("salesRank") var salesRank: Int?
+/// }
+/// ```
+///
+/// A key the entity does not have, or a type that does not match the model, is a programming
+/// error: the access stops the program with a message naming the class, key and type.
+@propertyWrapper
+public struct Managed<Value> {
+    /// The property's key in the entity.
+    public let key: String
+
+    /// Declares the key this property reads and writes.
+    public init(_ key: String) { self.key = key }
+
+    @available(*, unavailable, message: "@Managed works only on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    /// Reads and writes through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                let value = try object.value(forKey: key)
+                if let typed = ManagedValueConversion.convert(value, to: Value.self) { return typed }
+                fatalError("\(Object.self).\(key): the value \(ManagedObject.describe(value)) is not a \(Value.self)")
+            } catch {
+                fatalError("\(Object.self).\(key): \(error)")
+            }
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                try object.setValue(newValue, forKey: key)
+            } catch {
+                fatalError("\(Object.self).\(key): \(error)")
+            }
+        }
+    }
+}
+
+/// Converts stored values to the type a typed property declares.
+enum ManagedValueConversion {
+    static func convert<Value>(_ value: Any?, to type: Value.Type) -> Value? {
+        if let v = value as? Value { return v }
+        let unwrapped = unwrapOptional(value)
+        if unwrapped == nil, let none = Optional<Any>.none as? Value { return none }
+        if let n = unwrapped.flatMap(Number.init) {
+            // Integer attributes are stored as Int; let Int16/Int32/Double properties read them.
+            switch type {
+            case is Int16.Type, is Int16?.Type: return n.exactInt.flatMap { Int16(exactly: $0) } as? Value
+            case is Int32.Type, is Int32?.Type: return n.exactInt.flatMap { Int32(exactly: $0) } as? Value
+            case is Int64.Type, is Int64?.Type: return n.exactInt.map { Int64($0) } as? Value
+            case is Double.Type, is Double?.Type: return n.doubleValue as? Value
+            case is Float.Type, is Float?.Type: return Float(n.doubleValue) as? Value
+            default: break
+            }
+        }
+        if let set = unwrapped as? Set<ManagedObject> {
+            return set as? Value
+        }
+        return nil
+    }
+}

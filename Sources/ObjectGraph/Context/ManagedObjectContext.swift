@@ -1,0 +1,503 @@
+import Foundation
+
+/// A scratch pad of managed objects: NSManagedObjectContext.
+///
+/// ```swift
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// let book = try context.insertNewObject(forEntityName: "Book")
+/// try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
+/// try context.save()
+/// ```
+///
+/// A context holds one instance per object ID. Changes stay in the context until `save()`
+/// writes them to the store in one transaction. A context is not thread-safe; use it from
+/// one thread or task at a time, as Core Data's confinement rule says.
+public final class ManagedObjectContext {
+    /// The coordinator whose stores the context reads and writes.
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
+
+    private var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects in the order they were inserted, updated or deleted, for stable saves.
+    private var insertedList: [ManagedObject] = []
+    private var updatedList: [ManagedObject] = []
+    private var deletedList: [ManagedObject] = []
+    private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    private static let temporaryCounter = AtomicCounter()
+
+    /// A context on a coordinator.
+    public init(coordinator: PersistentStoreCoordinator) {
+        self.persistentStoreCoordinator = coordinator
+    }
+
+    // MARK: Change tracking
+
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { Set(insertedList) }
+    /// Objects changed since the last save.
+    public var updatedObjects: Set<ManagedObject> { Set(updatedList) }
+    /// Objects deleted since the last save.
+    public var deletedObjects: Set<ManagedObject> { Set(deletedList) }
+    /// Objects the context holds.
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+    /// Whether anything was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
+
+    private func isInserted(_ o: ManagedObject) -> Bool { insertedList.contains { $0 === o } }
+    private func isDeleted(_ o: ManagedObject) -> Bool { deletedList.contains { $0 === o } }
+
+    // MARK: Objects
+
+    /// Inserts a new object of an entity; it is saved with the next `save()`.
+    /// Throws for an unknown or abstract entity.
+    @discardableResult
+    public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
+        let entity = try model.entity(named: name)
+        guard !entity.isAbstract else {
+            throw CoreDataError(.invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
+        }
+        _ = try persistentStoreCoordinator.defaultStore()
+        let id = ManagedObjectID(temporaryFor: name, number: Int64(Self.temporaryCounter.next()))
+        let object = entity.managedObjectClass.init(entity: entity, objectID: id)
+        object.managedObjectContext = self
+        object.isFault = false
+        for (i, attribute) in entity.attributes.enumerated() {
+            object.storage[i] = attribute.defaultValue?.runtimeValue
+        }
+        for i in entity.relationships.indices where entity.relationships[i].isToMany {
+            object.storage[entity.attributes.count + i] = Set<ManagedObjectID>()
+            object.loadedToMany.insert(entity.attributes.count + i)
+        }
+        registered[id] = object
+        insertedList.append(object)
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// The object for an ID: the registered one, or a fault that loads on first use
+    /// (objectWithID:). It never returns nil and does no I/O.
+    public func object(with id: ManagedObjectID) -> ManagedObject {
+        let id = temporaryIDs[id] ?? id
+        if let object = registered[id] { return object }
+        let entity = model.entitiesByName[id.entityName]!
+        let object = entity.managedObjectClass.init(entity: entity, objectID: id)
+        object.managedObjectContext = self
+        registered[id] = object
+        return object
+    }
+
+    /// The object for an ID with its values loaded, or an error if the store does not have it
+    /// (existingObjectWithID:error:).
+    public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        guard model.entitiesByName[id.entityName] != nil else {
+            throw CoreDataError(.referentialIntegrity, "\(id.uriString) names the entity \(id.entityName), which the model does not have", objectURI: id.uriString)
+        }
+        let object = self.object(with: id)
+        try fireFault(object)
+        return object
+    }
+
+    /// Loads a fault's values from its store.
+    func fireFault(_ object: ManagedObject) throws {
+        guard object.isFault else { return }
+        let store = try persistentStoreCoordinator.store(for: object.objectID)
+        guard let row = try store.backend.row(for: object.objectID, model: model) else {
+            throw CoreDataError(.referentialIntegrity, "CoreData could not fulfill a fault for \(object.objectID.uriString): the object is not in the store (it was deleted)", objectURI: object.objectID.uriString)
+        }
+        fill(object, from: row)
+    }
+
+    private func fill(_ object: ManagedObject, from row: StoreRow) {
+        let attributeCount = object.entity.attributes.count
+        for i in 0..<row.values.count where !(i >= attributeCount && object.entity.relationships[i - attributeCount].isToMany) {
+            object.storage[i] = row.values[i]
+        }
+        object.version = row.version
+        object.isFault = false
+        object.awakeFromFetch()
+    }
+
+    // MARK: Values
+
+    func value(of object: ManagedObject, at i: Int) throws -> Any? {
+        try fireFault(object)
+        let entity = object.entity
+        if i < entity.attributes.count { return object.storage[i] }
+        let r = entity.relationships[i - entity.attributes.count]
+        if r.isToMany {
+            return Set(try relatedIDs(of: object, at: i).map { self.object(with: $0) })
+        }
+        return (object.storage[i] as? ManagedObjectID).map { self.object(with: $0) }
+    }
+
+    /// The IDs of a to-many relationship, loading them from the store the first time.
+    private func relatedIDs(of object: ManagedObject, at i: Int) throws -> Set<ManagedObjectID> {
+        if !object.loadedToMany.contains(i) {
+            let r = object.entity.relationships[i - object.entity.attributes.count]
+            let store = try persistentStoreCoordinator.store(for: object.objectID)
+            var ids = try store.backend.relatedIDs(of: object.objectID, relationship: r, model: model)
+            ids = Set(ids.map { temporaryIDs[$0] ?? $0 })
+            object.storage[i] = ids
+            object.loadedToMany.insert(i)
+        }
+        return object.storage[i] as? Set<ManagedObjectID> ?? []
+    }
+
+    func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
+        try fireFault(object)
+        guard !isDeleted(object) else {
+            throw CoreDataError(.invalidArgument, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
+        }
+        let entity = object.entity
+        if i < entity.attributes.count {
+            let converted = try AttributeValue.convert(value, for: entity.attributes[i], entity: entity.name)
+            willChange(object)
+            object.storage[i] = converted
+            return
+        }
+        let r = entity.relationships[i - entity.attributes.count]
+        if r.isToMany {
+            let newObjects = try toManyObjects(value, relationship: r, entity: entity)
+            let current = try relatedIDs(of: object, at: i)
+            let newIDs = Set(newObjects.map(\.objectID))
+            for removed in current.subtracting(newIDs) { try unlink(object, relationship: r, from: self.object(with: removed)) }
+            for added in newObjects where !current.contains(added.objectID) { try link(object, relationship: r, to: added) }
+        } else {
+            let target = try toOneObject(value, relationship: r, entity: entity)
+            let currentID = object.storage[i] as? ManagedObjectID
+            if currentID == target?.objectID { return }
+            if let currentID { try unlink(object, relationship: r, from: self.object(with: currentID)) }
+            if let target { try link(object, relationship: r, to: target) }
+        }
+    }
+
+    private func toOneObject(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws -> ManagedObject? {
+        guard let value = unwrapOptional(value) else { return nil }
+        guard let target = value as? ManagedObject else {
+            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+        }
+        try checkDestination(target, relationship: r, entity: entity)
+        return target
+    }
+
+    private func toManyObjects(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws -> [ManagedObject] {
+        guard let value = unwrapOptional(value) else { return [] }
+        let objects: [ManagedObject]
+        if let set = value as? Set<ManagedObject> { objects = set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
+        else if let array = value as? [ManagedObject] { objects = array }
+        else {
+            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+        }
+        for target in objects { try checkDestination(target, relationship: r, entity: entity) }
+        return objects
+    }
+
+    private func checkDestination(_ target: ManagedObject, relationship r: RelationshipDescription, entity: EntityDescription) throws {
+        guard model.isEntity(target.entity.name, kindOf: r.destinationEntityName) else {
+            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)", objectURI: target.objectID.uriString, key: r.name)
+        }
+        guard target.managedObjectContext === self else {
+            throw CoreDataError(.invalidArgument, "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))", objectURI: target.objectID.uriString, key: r.name)
+        }
+    }
+
+    /// Records that an object is about to change, keeping its committed values for rollback.
+    private func willChange(_ object: ManagedObject) {
+        if object.committedStorage == nil { object.committedStorage = object.storage }
+        if !isInserted(object) && !updatedList.contains(where: { $0 === object }) { updatedList.append(object) }
+    }
+
+    /// Sets one side of a relationship without touching the inverse.
+    private func setPrimitive(_ object: ManagedObject, relationship name: String, add target: ManagedObject?, remove: ManagedObject?) throws {
+        try fireFault(object)
+        let i = object.entity.propertyIndex[name]!
+        let r = object.entity.relationships[i - object.entity.attributes.count]
+        willChange(object)
+        if r.isToMany {
+            var ids = try relatedIDs(of: object, at: i)
+            if let remove { ids.remove(remove.objectID) }
+            if let target { ids.insert(target.objectID) }
+            object.storage[i] = ids
+        } else {
+            object.storage[i] = target?.objectID
+        }
+    }
+
+    /// Connects object.r to target, and target's inverse back (clearing what it held).
+    private func link(_ object: ManagedObject, relationship r: RelationshipDescription, to target: ManagedObject) throws {
+        let inverse = target.entity.relationship(named: r.inverseName)!
+        if !r.isToMany, let old = try value(of: object, at: object.entity.propertyIndex[r.name]!) as? ManagedObject {
+            try unlink(object, relationship: r, from: old)
+        }
+        if !inverse.isToMany, let previous = try value(of: target, at: target.entity.propertyIndex[inverse.name]!) as? ManagedObject, previous !== object {
+            // The target belonged elsewhere (one-to-many or one-to-one): take it away.
+            try setPrimitive(previous, relationship: r.name, add: nil, remove: target)
+            if !r.isToMany { try setPrimitive(previous, relationship: r.name, add: nil, remove: nil) }
+        }
+        try setPrimitive(object, relationship: r.name, add: target, remove: nil)
+        try setPrimitive(target, relationship: inverse.name, add: object, remove: nil)
+    }
+
+    private func unlink(_ object: ManagedObject, relationship r: RelationshipDescription, from target: ManagedObject) throws {
+        let inverse = target.entity.relationship(named: r.inverseName)!
+        try setPrimitive(object, relationship: r.name, add: nil, remove: target)
+        if inverse.isToMany {
+            try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
+        } else if (try value(of: target, at: target.entity.propertyIndex[inverse.name]!) as? ManagedObject) === object {
+            try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
+        }
+    }
+
+    // MARK: Deleting
+
+    /// Marks an object deleted; the store forgets it at the next save. Delete rules run now:
+    /// nullify clears the other side, cascade deletes the destination objects, deny is
+    /// checked at save (error 1600).
+    public func delete(_ object: ManagedObject) throws {
+        guard object.managedObjectContext === self else {
+            throw CoreDataError(.invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
+        }
+        guard !isDeleted(object) else { return }
+        try fireFault(object)
+        deletedList.append(object)
+        for r in object.entity.relationships {
+            let i = object.entity.propertyIndex[r.name]!
+            let related: [ManagedObject]
+            if r.isToMany {
+                related = try relatedIDs(of: object, at: i).sorted { $0.primaryKey < $1.primaryKey }.map { self.object(with: $0) }
+            } else {
+                related = (try value(of: object, at: i) as? ManagedObject).map { [$0] } ?? []
+            }
+            switch r.deleteRule {
+            case .nullify:
+                for target in related where !isDeleted(target) {
+                    let inverse = target.entity.relationship(named: r.inverseName)!
+                    try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
+                }
+            case .cascade:
+                for target in related where !isDeleted(target) { try delete(target) }
+            case .deny, .noAction:
+                break
+            }
+        }
+    }
+
+    // MARK: Saving
+
+    /// Name of the notification posted after a save; its user info holds the saved object IDs
+    /// under ``insertedObjectIDsKey``, ``updatedObjectIDsKey`` and ``deletedObjectIDsKey``.
+    public static let didSaveNotification = Notification.Name("ObjectGraphManagedObjectContextDidSave")
+    /// User-info key: `Set<ManagedObjectID>` inserted by a save.
+    public static let insertedObjectIDsKey = "inserted_objectIDs"
+    /// User-info key: `Set<ManagedObjectID>` updated by a save.
+    public static let updatedObjectIDsKey = "updated_objectIDs"
+    /// User-info key: `Set<ManagedObjectID>` deleted by a save.
+    public static let deletedObjectIDsKey = "deleted_objectIDs"
+
+    /// Validates and writes every change to the store in one transaction.
+    ///
+    /// Throws ``CoreDataError``: a validation error (1570, 1580, 1590, 1600, 1610, 1620, 1660,
+    /// 1670, 1680; 1560 when there are several) or a merge conflict (133020). A failed save
+    /// leaves the context's changes in place, as Core Data does.
+    public func save() throws {
+        guard hasChanges else { return }
+        let deletedSet = Set(deletedList.map(ObjectIdentifier.init))
+        // Objects removed before ever being saved need no store work.
+        let toInsert = insertedList.filter { !deletedSet.contains(ObjectIdentifier($0)) }
+        let toUpdate = updatedList.filter { !deletedSet.contains(ObjectIdentifier($0)) }
+        let toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
+        try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList, context: self)
+
+        let store = try persistentStoreCoordinator.defaultStore()
+        // Permanent IDs for the new objects, grouped by entity so keys come in one call each.
+        var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
+        for (entityName, objects) in Dictionary(grouping: toInsert, by: { $0.entity.name }).sorted(by: { $0.key < $1.key }) {
+            let keys = try store.backend.allocatePrimaryKeys(for: objects[0].entity, count: objects.count, model: model)
+            for (object, key) in zip(objects, keys) {
+                newIDs[ObjectIdentifier(object)] = ManagedObjectID(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+            }
+        }
+        var idMap: [ManagedObjectID: ManagedObjectID] = [:]
+        for object in toInsert { idMap[object.objectID] = newIDs[ObjectIdentifier(object)]! }
+        func permanent(_ id: ManagedObjectID) -> ManagedObjectID { idMap[id] ?? id }
+        func row(_ object: ManagedObject, version: Int64) -> StoreRow {
+            let attributeCount = object.entity.attributes.count
+            let values = object.storage.enumerated().map { i, v -> Any? in
+                if i < attributeCount { return v }
+                if object.entity.relationships[i - attributeCount].isToMany { return nil }
+                return (v as? ManagedObjectID).map(permanent)
+            }
+            let id = permanent(object.objectID)
+            return StoreRow(entityName: object.entity.name, primaryKey: id.primaryKey, version: version, values: values)
+        }
+        var changes = StoreChanges()
+        changes.inserted = toInsert.map { row($0, version: 1) }
+        changes.updated = toUpdate.map { (row($0, version: $0.version + 1), $0.version) }
+        changes.deleted = toDelete.map { ($0.objectID, $0.version) }
+        // Many-to-many links, recorded from the side that names the pair.
+        for object in toInsert + toUpdate {
+            for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
+                guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
+                guard isOwner else { continue }
+                let i = object.entity.attributes.count + n
+                guard object.loadedToMany.contains(i) else { continue }
+                let now = object.storage[i] as? Set<ManagedObjectID> ?? []
+                let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
+                for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                    changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
+                }
+                for removed in before.subtracting(now).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                    changes.linksRemoved.append((key, permanent(object.objectID), permanent(removed)))
+                }
+            }
+        }
+        try store.backend.save(changes, model: model)
+
+        // The store has it all: make IDs permanent and forget the change lists.
+        let inserted = Set(toInsert.map { permanent($0.objectID) })
+        let updated = Set(toUpdate.map(\.objectID))
+        let deleted = Set(toDelete.map(\.objectID))
+        for object in toInsert {
+            registered[object.objectID] = nil
+            temporaryIDs[object.objectID] = permanent(object.objectID)
+            object.objectID = permanent(object.objectID)
+            registered[object.objectID] = object
+            object.version = 1
+        }
+        for object in toUpdate { object.version += 1 }
+        for object in toInsert + toUpdate {
+            object.committedStorage = nil
+            let attributeCount = object.entity.attributes.count
+            for i in attributeCount..<object.storage.count {
+                if let id = object.storage[i] as? ManagedObjectID { object.storage[i] = permanent(id) }
+                if let ids = object.storage[i] as? Set<ManagedObjectID> { object.storage[i] = Set(ids.map(permanent)) }
+            }
+        }
+        for object in deletedList {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        insertedList = []; updatedList = []; deletedList = []
+        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: [
+            Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted,
+        ])
+    }
+
+    /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed
+    /// ones get their last saved values. Nothing is read from the store.
+    public func rollback() {
+        for object in updatedList + deletedList {
+            if let committed = object.committedStorage { object.storage = committed }
+            object.committedStorage = nil
+        }
+        for object in insertedList {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        // To-many sets may have been loaded after the change; reload them on next use.
+        for object in registered.values { object.loadedToMany = [] }
+        insertedList = []; updatedList = []; deletedList = []
+    }
+
+    /// Forgets every object; references to them become invalid.
+    public func reset() {
+        for object in registered.values { object.managedObjectContext = nil }
+        registered = [:]; temporaryIDs = [:]
+        insertedList = []; updatedList = []; deletedList = []
+    }
+
+    /// Refreshes an object from the store. Without merging, unsaved changes are discarded and
+    /// the object becomes a fault; with merging, store values are read and the object's own
+    /// changes applied again on top.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard object.managedObjectContext === self, !object.objectID.isTemporaryID else { return }
+        let changedIndexes: [Int] = object.committedStorage.map { committed in
+            object.storage.indices.filter { !ValueComparison.equal(object.storage[$0], committed[$0], []) }
+        } ?? []
+        let local = object.storage
+        object.isFault = true
+        object.loadedToMany = []
+        object.committedStorage = nil
+        if mergeChanges && !changedIndexes.isEmpty {
+            try fireFault(object)
+            object.committedStorage = object.storage
+            for i in changedIndexes { object.storage[i] = local[i] }
+            for i in changedIndexes where i >= object.entity.attributes.count { object.loadedToMany.insert(i) }
+        } else {
+            updatedList.removeAll { $0 === object }
+        }
+    }
+
+    // MARK: Fetching
+
+    /// The managed objects a request describes (executeFetchRequest:error:).
+    ///
+    /// With `includesPendingChanges` (the default) unsaved inserts that match are included,
+    /// deleted objects are not, and changed objects are judged on their new values.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        guard request.resultType == .managedObject else {
+            throw CoreDataError(.invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
+        }
+        return try fetchObjects(request)
+    }
+
+    /// The object IDs a request describes (NSManagedObjectIDResultType).
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        try fetchObjects(request).map(\.objectID)
+    }
+
+    /// The number of objects a request would fetch (countForFetchRequest:error:).
+    public func count(for request: FetchRequest) throws -> Int {
+        if request.includesPendingChanges && hasChanges {
+            let copy = request.copy()
+            copy.resultType = .managedObject
+            return try fetchObjects(copy).count
+        }
+        let entity = try model.entity(named: request.entityName)
+        _ = entity
+        var total = 0
+        for store in persistentStoreCoordinator.persistentStores {
+            total += try store.backend.count(request, model: model)
+        }
+        return total
+    }
+
+    private func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+        let entity = try model.entity(named: request.entityName)
+        let pending = request.includesPendingChanges && hasChanges
+        // With pending changes the window is applied after merging them.
+        let storeRequest = request.copy()
+        if pending { storeRequest.fetchLimit = 0; storeRequest.fetchOffset = 0 }
+        var results: [ManagedObject] = []
+        for store in persistentStoreCoordinator.persistentStores {
+            for row in try store.backend.fetchRows(storeRequest, model: model) {
+                let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
+                let object = self.object(with: id)
+                if object.isFault { fill(object, from: row) }
+                else if request.shouldRefreshRefetchedObjects && object.committedStorage == nil { fill(object, from: row) }
+                results.append(object)
+            }
+        }
+        guard pending else { return results }
+        let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
+        let deleted = Set(deletedList.map(ObjectIdentifier.init))
+        let changed = Set((updatedList + insertedList).map(ObjectIdentifier.init))
+        var merged = results.filter { !deleted.contains(ObjectIdentifier($0)) && !changed.contains(ObjectIdentifier($0)) }
+        for object in updatedList + insertedList where accepted.contains(object.entity.name) && !deleted.contains(ObjectIdentifier(object)) {
+            if try request.predicate?.evaluate(with: object) ?? true { merged.append(object) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            merged = try SortDescriptor.sort(merged, by: request.sortDescriptors)
+        } else {
+            // Keep the store's order for saved objects, then new ones in insertion order.
+            let position = Dictionary(results.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { a, _ in a })
+            merged = merged.enumerated().sorted { a, b in
+                (position[ObjectIdentifier(a.element)] ?? Int.max, a.offset) < (position[ObjectIdentifier(b.element)] ?? Int.max, b.offset)
+            }.map(\.element)
+        }
+        if request.fetchOffset > 0 { merged = Array(merged.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { merged = Array(merged.prefix(request.fetchLimit)) }
+        return merged
+    }
+}

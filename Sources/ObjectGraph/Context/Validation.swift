@@ -1,0 +1,118 @@
+import Foundation
+
+/// Checks objects against their model before a save, with Core Data's error codes.
+enum Validation {
+    static func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], context: ManagedObjectContext) throws {
+        var errors: [CoreDataError] = []
+        let deletedSet = Set(deleted.map(ObjectIdentifier.init))
+        for object in inserted + updated {
+            errors += try validate(object, context: context, deleted: deletedSet)
+        }
+        // Deny: an object may not be deleted while a Deny relationship still holds objects.
+        for object in deleted {
+            for r in object.entity.relationships where r.deleteRule == .deny {
+                let value = try object.value(forKey: r.name)
+                let related: [ManagedObject] = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? ManagedObject).map { [$0] } ?? []
+                if related.contains(where: { !deletedSet.contains(ObjectIdentifier($0)) }) {
+                    errors.append(CoreDataError(.relationshipDeniedDelete, "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")", objectURI: object.objectID.uriString, key: r.name))
+                }
+            }
+        }
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 {
+            throw CoreDataError(.multipleValidation, "Multiple validation errors occurred:\n" + errors.map { "  - \($0.description)" }.joined(separator: "\n"), detailedErrors: errors)
+        }
+    }
+
+    private static func validate(_ object: ManagedObject, context: ManagedObjectContext, deleted: Set<ObjectIdentifier>) throws -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        let uri = object.objectID.uriString
+        let entity = object.entity
+        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) {
+            errors.append(CoreDataError(code, "\(entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key))
+        }
+        for (i, a) in entity.attributes.enumerated() where !a.isTransient {
+            guard let value = unwrapOptional(object.storage[i]) else {
+                if !a.isOptional { fail(.missingMandatoryProperty, a.name, "is a required value") }
+                continue
+            }
+            if let n = Number(value), a.attributeType.isNumeric {
+                if let max = a.maxValue, n.doubleValue > max { fail(.numberTooLarge, a.name, "\(ManagedObject.describe(value)) is larger than the maximum \(PredicatePrinter.formatDouble(max))") }
+                if let min = a.minValue, n.doubleValue < min { fail(.numberTooSmall, a.name, "\(ManagedObject.describe(value)) is smaller than the minimum \(PredicatePrinter.formatDouble(min))") }
+            }
+            if let s = value as? String {
+                let length = s.count
+                if let max = a.maxValue, Double(length) > max { fail(.stringTooLong, a.name, "\(PredicatePrinter.quote(s)) is longer than \(PredicatePrinter.formatDouble(max)) characters") }
+                if let min = a.minValue, Double(length) < min { fail(.stringTooShort, a.name, "\(PredicatePrinter.quote(s)) is shorter than \(PredicatePrinter.formatDouble(min)) characters") }
+                if let pattern = a.regularExpression, !((try? StringComparison.matches(s, pattern, [])) ?? false) {
+                    fail(.stringPatternMatching, a.name, "\(PredicatePrinter.quote(s)) does not match the pattern \(PredicatePrinter.quote(pattern))")
+                }
+            }
+            if let d = value as? Date {
+                let t = d.timeIntervalSinceReferenceDate
+                if let max = a.maxValue, t > max { fail(.dateTooLate, a.name, "\(d) is later than the maximum") }
+                if let min = a.minValue, t < min { fail(.dateTooSoon, a.name, "\(d) is earlier than the minimum") }
+            }
+        }
+        for r in entity.relationships {
+            let value = try object.value(forKey: r.name)
+            if r.isToMany {
+                let count = ((value as? Set<ManagedObject>) ?? []).filter { !deleted.contains(ObjectIdentifier($0)) }.count
+                if count == 0 && !r.isOptional { fail(.missingMandatoryProperty, r.name, "is a required relationship") ; continue }
+                if r.minCount > 0 && count < r.minCount && !(count == 0 && r.isOptional) {
+                    fail(.relationshipLacksMinimumCount, r.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")
+                }
+                if r.maxCount > 0 && count > r.maxCount {
+                    fail(.relationshipExceedsMaximumCount, r.name, "has \(count) objects, more than the maximum \(r.maxCount)")
+                }
+            } else if !r.isOptional {
+                if let target = value as? ManagedObject, !deleted.contains(ObjectIdentifier(target)) { continue }
+                fail(.missingMandatoryProperty, r.name, "is a required relationship")
+            }
+        }
+        return errors
+    }
+}
+
+/// Converts a value set on an attribute to the type the attribute stores, or explains why not.
+enum AttributeValue {
+    static func convert(_ value: Any?, for a: AttributeDescription, entity: String) throws -> Any? {
+        guard let value = unwrapOptional(value), !(value is NSNull) else { return nil }
+        func wrongType() -> CoreDataError {
+            CoreDataError(.invalidArgument, "Unacceptable type of value for attribute: property = \"\(a.name)\"; desired type = \(a.attributeType.xcodeName); given = \(describeArgument(value)) (entity \(entity))", key: a.name)
+        }
+        switch a.attributeType {
+        case .integer16, .integer32, .integer64:
+            guard !(value is Bool), let n = Number(value), let i = n.exactInt else { throw wrongType() }
+            guard a.attributeType.integerRange!.contains(i) else {
+                throw CoreDataError(.invalidArgument, "\(i) does not fit in \(entity).\(a.name), an \(a.attributeType.xcodeName) attribute", key: a.name)
+            }
+            return i
+        case .double, .float:
+            guard !(value is Bool), let n = Number(value) else { throw wrongType() }
+            return a.attributeType == .float ? Double(Float(n.doubleValue)) : n.doubleValue
+        case .decimal:
+            guard !(value is Bool), let n = Number(value) else { throw wrongType() }
+            return n.decimalValue
+        case .boolean:
+            if let b = value as? Bool { return b }
+            if let n = Number(value), let i = n.exactInt, i == 0 || i == 1 { return i == 1 }
+            throw wrongType()
+        case .string:
+            guard let s = value as? String else { throw wrongType() }
+            return s
+        case .date:
+            guard let d = value as? Date else { throw wrongType() }
+            return d
+        case .binaryData:
+            guard let d = value as? Data else { throw wrongType() }
+            return d
+        case .uuid:
+            guard let u = value as? UUID else { throw wrongType() }
+            return u
+        case .uri:
+            guard let u = value as? URL else { throw wrongType() }
+            return u
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// A description of objects to fetch: NSFetchRequest.
+///
+/// ```swift
+/// let request = FetchRequest(entityName: "Book")
+/// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+/// request.sortDescriptors = [SortDescriptor(key: "title")]
+/// let books = try context.fetch(request)
+/// ```
+public final class FetchRequest: CustomStringConvertible {
+    /// What a fetch returns (NSFetchRequestResultType, with Apple's raw values).
+    public enum ResultType: Int, Sendable {
+        /// Managed objects (the default).
+        case managedObject = 0
+        /// Object IDs only.
+        case managedObjectID = 1
+        /// One dictionary per object (or group) of the properties to fetch.
+        case dictionary = 2
+        /// The number of matching objects.
+        case count = 4
+    }
+
+    /// A property to fetch in a dictionary result: an attribute or to-one relationship by
+    /// name, or a computed column.
+    public enum Property: Hashable, Sendable {
+        /// An attribute or to-one relationship of the entity.
+        case named(String)
+        /// An expression such as `max:(salesRank)`.
+        case expression(ExpressionDescription)
+    }
+
+    /// The entity to fetch.
+    public var entityName: String
+    /// Which objects; nil for all.
+    public var predicate: Predicate?
+    /// Their order; empty for the store's order.
+    public var sortDescriptors: [SortDescriptor] = []
+    /// At most this many results; 0 for no limit.
+    public var fetchLimit: Int = 0
+    /// Skip this many results first.
+    public var fetchOffset: Int = 0
+    /// Load object values this many at a time; 0 loads them all at once.
+    public var fetchBatchSize: Int = 0
+    /// What the fetch returns.
+    public var resultType: ResultType = .managedObject
+    /// The columns of a dictionary result; nil for every attribute.
+    public var propertiesToFetch: [Property]?
+    /// Group dictionary results by these properties.
+    public var propertiesToGroupBy: [Property]?
+    /// Keep only the groups that match (needs `propertiesToGroupBy`).
+    public var havingPredicate: Predicate?
+    /// Dictionary results without duplicates.
+    public var returnsDistinctResults = false
+    /// Whether sub-entities' objects are included (true, as in Core Data).
+    public var includesSubentities = true
+    /// Whether unsaved changes of the context count (true, as in Core Data; dictionary
+    /// results never include them).
+    public var includesPendingChanges = true
+    /// Relationships to load with the objects, one query per relationship.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// Whether objects already in the context get the store's current values.
+    public var shouldRefreshRefetchedObjects = false
+
+    /// A request for the objects of an entity.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    /// A copy with the same settings.
+    public func copy() -> FetchRequest {
+        let r = FetchRequest(entityName: entityName)
+        r.predicate = predicate; r.sortDescriptors = sortDescriptors; r.fetchLimit = fetchLimit
+        r.fetchOffset = fetchOffset; r.fetchBatchSize = fetchBatchSize; r.resultType = resultType
+        r.propertiesToFetch = propertiesToFetch; r.propertiesToGroupBy = propertiesToGroupBy
+        r.havingPredicate = havingPredicate; r.returnsDistinctResults = returnsDistinctResults
+        r.includesSubentities = includesSubentities; r.includesPendingChanges = includesPendingChanges
+        r.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+        r.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
+        return r
+    }
+
+    /// Apple's description: the entity, predicate, sort descriptors and limits.
+    public var description: String {
+        var s = "<FetchRequest> (entity: \(entityName); predicate: (\(predicate?.predicateFormat ?? "null")); sortDescriptors: (\(sortDescriptors.map(\.description).joined(separator: ", ")))"
+        if fetchLimit > 0 { s += "; limit: \(fetchLimit)" }
+        if fetchOffset > 0 { s += "; offset: \(fetchOffset)" }
+        return s + "; type: \(resultType))"
+    }
+}
+
+/// A computed column of a dictionary fetch: NSExpressionDescription.
+///
+/// ```swift
+/// let highest = ExpressionDescription(name: "highest", expression: try Expression(format: "max:(salesRank)"), resultType: .integer64)
+/// ```
+public struct ExpressionDescription: Hashable, Sendable {
+    /// The key of the column in each result dictionary.
+    public var name: String
+    /// What to compute, such as `max:(salesRank)`.
+    public var expression: Expression
+    /// The type of the result.
+    public var expressionResultType: AttributeType
+
+    /// Describes a computed column.
+    public init(name: String, expression: Expression, resultType: AttributeType) {
+        self.name = name
+        self.expression = expression
+        self.expressionResultType = resultType
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The type of an attribute's values: NSAttributeType, with Apple's raw values.
+public enum AttributeType: Int, Hashable, Sendable, CaseIterable {
+    /// A 16-bit integer.
+    case integer16 = 100
+    /// A 32-bit integer.
+    case integer32 = 200
+    /// A 64-bit integer.
+    case integer64 = 300
+    /// A decimal number (Foundation's Decimal).
+    case decimal = 400
+    /// A double.
+    case double = 500
+    /// A float.
+    case float = 600
+    /// A string.
+    case string = 700
+    /// A boolean.
+    case boolean = 800
+    /// A date.
+    case date = 900
+    /// Binary data.
+    case binaryData = 1000
+    /// A UUID.
+    case uuid = 1100
+    /// A URL.
+    case uri = 1200
+
+    /// The name Xcode's model files use (`Integer 16`, `String`, ...).
+    public var xcodeName: String {
+        switch self {
+        case .integer16: return "Integer 16"
+        case .integer32: return "Integer 32"
+        case .integer64: return "Integer 64"
+        case .decimal: return "Decimal"
+        case .double: return "Double"
+        case .float: return "Float"
+        case .string: return "String"
+        case .boolean: return "Boolean"
+        case .date: return "Date"
+        case .binaryData: return "Binary"
+        case .uuid: return "UUID"
+        case .uri: return "URI"
+        }
+    }
+
+    /// Whether values are numbers (booleans included).
+    public var isNumeric: Bool {
+        switch self {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .boolean: return true
+        default: return false
+        }
+    }
+
+    /// Whether values are whole numbers.
+    public var isInteger: Bool { self == .integer16 || self == .integer32 || self == .integer64 }
+
+    /// The range an integer type holds.
+    var integerRange: ClosedRange<Int>? {
+        switch self {
+        case .integer16: return Int(Int16.min)...Int(Int16.max)
+        case .integer32: return Int(Int32.min)...Int(Int32.max)
+        case .integer64: return Int.min...Int.max
+        default: return nil
+        }
+    }
+}
+
+/// An attribute of an entity: NSAttributeDescription, as a value type.
+///
+/// ```swift
+/// AttributeDescription("title", .string, optional: false, maxValue: 200)
+/// ```
+public struct AttributeDescription: Hashable, Sendable {
+    /// The attribute's name, a key of the entity.
+    public var name: String
+    /// The type of its values.
+    public var attributeType: AttributeType
+    /// Whether it may be nil when saved (Core Data's default is true).
+    public var isOptional: Bool
+    /// The value a new object starts with.
+    public var defaultValue: ConstantValue?
+    /// A transient attribute lives in memory only: never stored, never fetched by in SQL.
+    public var isTransient: Bool
+    /// Whether the store keeps an index on it.
+    public var isIndexed: Bool
+    /// The smallest value (numbers), length (strings) or time since 2001 (dates) allowed.
+    public var minValue: Double?
+    /// The largest value, length or date allowed.
+    public var maxValue: Double?
+    /// A regular expression every string value must match as a whole.
+    public var regularExpression: String?
+    /// The name this attribute had in an earlier model version, for migration.
+    public var renamingIdentifier: String?
+    /// Changes the version hash without changing the schema.
+    public var versionHashModifier: String?
+    /// Free-form information for the application.
+    public var userInfo: [String: String]
+
+    /// Describes an attribute.
+    public init(_ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
+                transient: Bool = false, indexed: Bool = false, minValue: Double? = nil, maxValue: Double? = nil,
+                regularExpression: String? = nil, renamingIdentifier: String? = nil,
+                versionHashModifier: String? = nil, userInfo: [String: String] = [:]) {
+        self.name = name
+        self.attributeType = type
+        self.isOptional = optional
+        self.defaultValue = defaultValue.flatMap { try? ConstantValue(argument: $0) }
+        self.isTransient = transient
+        self.isIndexed = indexed
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.regularExpression = regularExpression
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.userInfo = userInfo
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A saved object as a store holds it.
+struct StoreRow {
+    /// The object's entity.
+    var entityName: String
+    /// Its primary key (`Z_PK`).
+    var primaryKey: Int64
+    /// Its version (`Z_OPT`), raised by one at every save that changes it.
+    var version: Int64
+    /// Values by property index: attributes, then to-one relationships as `ManagedObjectID?`.
+    /// To-many slots are nil: stores answer them through `relatedIDs`.
+    var values: [Any?]
+}
+
+/// The changes of one save, as a store applies them in one transaction.
+struct StoreChanges {
+    /// New rows (primary keys already allocated).
+    var inserted: [StoreRow] = []
+    /// Changed rows, each with the version it was read at; a different version in the store
+    /// is a merge conflict.
+    var updated: [(row: StoreRow, expectedVersion: Int64)] = []
+    /// Deleted rows, with the version they were read at.
+    var deleted: [(id: ManagedObjectID, expectedVersion: Int64)] = []
+    /// Many-to-many links to add and remove: (owner side "Entity.relationship", source, destination).
+    var linksAdded: [(relationship: String, source: ManagedObjectID, destination: ManagedObjectID)] = []
+    var linksRemoved: [(relationship: String, source: ManagedObjectID, destination: ManagedObjectID)] = []
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && linksAdded.isEmpty && linksRemoved.isEmpty }
+}
+
+/// What a context asks of a store. The SQLite store answers in SQL; atomic stores in memory.
+protocol PersistentStoreBackend: AnyObject {
+    /// The store's UUID.
+    var identifier: String { get }
+    /// Rows of the request's entity (and sub-entities) that match, sorted and windowed.
+    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow]
+    /// How many rows match.
+    func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int
+    /// The row of one object, or nil if it is not in the store.
+    func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow?
+    /// The IDs at the other end of a to-many relationship.
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID>
+    /// New primary keys for an entity's table.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64]
+    /// Applies one save atomically.
+    func save(_ changes: StoreChanges, model: ManagedObjectModel) throws
+    /// The store's metadata.
+    var metadata: [String: Any] { get }
+}
