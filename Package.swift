@@ -27,7 +27,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests"
         ),
     ],

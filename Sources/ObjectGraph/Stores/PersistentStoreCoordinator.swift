@@ -5,6 +5,8 @@ public enum StoreType: String, Hashable, Sendable {
     /// An atomic store held in memory only (NSInMemoryStoreType); its value in metadata is
     /// `InMemory`.
     case inMemory = "InMemory"
+    /// Core Data's SQLite store (NSSQLiteStoreType): fetches run as SQL.
+    case sqlite = "SQLite"
 }
 
 /// A store added to a coordinator: NSPersistentStore.
@@ -39,6 +41,8 @@ public final class PersistentStoreCoordinator {
     /// The stores added so far.
     public private(set) var persistentStores: [PersistentStore] = []
     private let lock = NSRecursiveLock()
+    /// The SQL debug log of this coordinator's SQLite stores (on with OBJECTGRAPH_SQL_DEBUG=1).
+    public let sqlLog = SQLLog()
 
     /// A coordinator for a model, with no stores yet.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -52,11 +56,34 @@ public final class PersistentStoreCoordinator {
         switch type {
         case .inMemory:
             backend = InMemoryStore(model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String)
+        case .sqlite:
+            guard let url else {
+                throw CoreDataError(.persistentStoreOpen, "A SQLite store needs a file URL; use .inMemory for a store without a file")
+            }
+            lock.lock()
+            let already = persistentStores.contains { $0.url?.standardizedFileURL == url.standardizedFileURL }
+            lock.unlock()
+            guard !already else {
+                throw CoreDataError(.persistentStoreIncompatibleType, "The store at \(url.path) was already added to this coordinator")
+            }
+            backend = try SQLiteStore(url: url, model: managedObjectModel, options: options, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
         lock.lock(); defer { lock.unlock() }
         persistentStores.append(store)
         return store
+    }
+
+    /// A store's metadata, read from its file without adding it
+    /// (metadataForPersistentStoreOfType:URL:options:): its type, UUID and version hashes.
+    ///
+    /// Throws `.fileRead` when there is no file and `.persistentStoreOpen` when it is not a store.
+    public static func metadataForPersistentStore(type: StoreType, at url: URL) throws -> [String: Any] {
+        switch type {
+        case .sqlite: return try SQLiteStore.metadata(at: url)
+        case .inMemory:
+            throw CoreDataError(.persistentStoreOpen, "An in-memory store has no file to read metadata from")
+        }
     }
 
     /// The store an object ID belongs to.

@@ -1,0 +1,428 @@
+import Foundation
+import GRDB
+
+/// The SQLite store (NSSQLiteStoreType), on GRDB, laid out as Core Data lays it out.
+///
+/// Fetches run as SQL: the predicate and sort descriptors are translated by
+/// ``SQLFetchTranslator``, never evaluated in Swift. Each save is one transaction; updates and
+/// deletes carry `WHERE Z_PK = ? AND Z_OPT = ?`, so a row another context changed first is a
+/// merge conflict (133020), as Core Data's optimistic locking makes it.
+final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
+    let identifier: String
+    let url: URL
+    let model: ManagedObjectModel
+    let schema: SQLiteSchema
+    let database: DatabaseQueue
+    let log: SQLLog
+    private(set) var metadata: [String: Any]
+    /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
+    private var plans: [String: RowPlan] = [:]
+
+    /// Opens the store at `url`, creating it if the file does not exist.
+    ///
+    /// Throws `.persistentStoreOpen` for a file that is not a Core Data SQLite store, and
+    /// `.persistentStoreIncompatibleVersionHash` (134100) when the model differs from the one
+    /// that created the store, naming the entities that differ.
+    init(url: URL, model: ManagedObjectModel, options: [String: Any], log: SQLLog) throws {
+        self.url = url
+        self.model = model
+        self.schema = SQLiteSchema(model: model)
+        self.log = log
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            SQLiteFunctions.register(on: db)
+        }
+        configuration.journalMode = .wal
+        do {
+            database = try DatabaseQueue(path: url.path, configuration: configuration)
+            // Reading the schema fails here when the file is not a database at all.
+            _ = try database.read { db in try db.tableExists("Z_METADATA") }
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?")
+        }
+        let existing = try database.read { db -> (String, [String: Any])? in
+            guard try db.tableExists("Z_METADATA") else {
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                guard tables.isEmpty else {
+                    throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is a SQLite database but not a Core Data store: it has no Z_METADATA table (its tables: \(tables.joined(separator: ", ")))")
+                }
+                return nil
+            }
+            return try Self.readMetadata(db, url: url)
+        }
+        if let (uuid, plist) = existing {
+            identifier = uuid
+            metadata = plist
+            metadata["NSStoreUUID"] = uuid
+            try checkCompatibility()
+        } else {
+            identifier = options[StoreOption.storeUUID] as? String ?? UUID().uuidString
+            metadata = [:]
+            try create()
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
+        return "\(error)"
+    }
+
+    // MARK: Creating and reading the bookkeeping tables
+
+    private func create() throws {
+        var plist: [String: Any] = [
+            "NSStoreType": StoreType.sqlite.rawValue,
+            "NSStoreModelVersionHashes": model.entityVersionHashesByName,
+            "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers).sorted(),
+            "NSPersistenceFrameworkVersion": 1,
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        try database.write { db in
+            for statement in schema.creationStatements { try db.execute(sql: statement) }
+            for entity in model.entities {
+                let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0]?.entityNumber } ?? 0
+                try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                               arguments: [entity.entityNumber, entity.name, parent])
+            }
+            try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, data])
+        }
+        plist["NSStoreUUID"] = identifier
+        metadata = plist
+    }
+
+    /// Reads Z_METADATA: the store UUID and the property list (without the UUID).
+    static func readMetadata(_ db: Database, url: URL) throws -> (String, [String: Any]) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+              let uuid = row["Z_UUID"] as String?, let data = row["Z_PLIST"] as Data? else {
+            throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) has no metadata row in Z_METADATA")
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
+            throw CoreDataError(.persistentStoreOpen, "The metadata of the store at \(url.path) is not a property list")
+        }
+        return (uuid, plist)
+    }
+
+    /// The metadata of a store file, read without opening it for use
+    /// (metadataForPersistentStoreOfType:URL:options:error:).
+    static func metadata(at url: URL) throws -> [String: Any] {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError(.fileRead, "There is no store at \(url.path)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            let (uuid, plist) = try queue.read { db -> (String, [String: Any]) in
+                guard try db.tableExists("Z_METADATA") else {
+                    throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is not a Core Data store: it has no Z_METADATA table")
+                }
+                return try readMetadata(db, url: url)
+            }
+            try queue.close()
+            var result = plist
+            result["NSStoreUUID"] = uuid
+            return result
+        } catch let error as CoreDataError {
+            throw error
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be read as a SQLite store: \(describe(error))")
+        }
+    }
+
+    /// Error 134100 unless every entity's version hash matches the store's.
+    private func checkCompatibility() throws {
+        let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
+        let current = model.entityVersionHashesByName
+        let differing = Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
+        guard differing.isEmpty else {
+            let details = differing.map { name -> String in
+                switch (stored[name] != nil, current[name] != nil) {
+                case (true, false): return "\(name) (only in the store)"
+                case (false, true): return "\(name) (only in the model)"
+                default: return "\(name) (changed)"
+                }
+            }
+            throw CoreDataError(.persistentStoreIncompatibleVersionHash, "The model used to open the store is incompatible with the one used to create the store: entities that differ: \(details.joined(separator: ", ")). Migrate the store, or open it with the model that created it")
+        }
+    }
+
+    // MARK: Reading rows
+
+    /// The SELECT list of a table and how to turn a row into values for each entity in it.
+    struct RowPlan {
+        let table: SQLiteSchema.Table
+        /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<column>...`
+        let selectList: String
+        /// For each entity number: per property index, the column position to read and how.
+        let decoders: [Int: (entity: EntityDescription, columns: [(index: Int, position: Int, kind: Kind)])]
+
+        enum Kind {
+            case attribute(AttributeType)
+            case toOne(destination: String, entityColumn: Int?)
+        }
+    }
+
+    private func plan(forTable tableName: String) -> RowPlan {
+        if let plan = plans[tableName] { return plan }
+        let table = schema.tables.first { $0.name == tableName }!
+        let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) })
+        var decoders: [Int: (entity: EntityDescription, columns: [(index: Int, position: Int, kind: RowPlan.Kind)])] = [:]
+        for mapping in schema.entities.values where mapping.tableName == tableName {
+            let entity = model.entitiesByName[mapping.entityName]!
+            var columns: [(index: Int, position: Int, kind: RowPlan.Kind)] = []
+            for (i, a) in entity.attributes.enumerated() {
+                guard let c = mapping.attributeColumns[a.name] else { continue }
+                columns.append((i, position[c]!, .attribute(a.attributeType)))
+            }
+            for (n, r) in entity.relationships.enumerated() where !r.isToMany {
+                guard let c = mapping.toOneColumns[r.name] else { continue }
+                let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }
+                columns.append((entity.attributes.count + n, position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn)))
+            }
+            decoders[entity.entityNumber] = (entity, columns)
+        }
+        let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
+        let plan = RowPlan(table: table, selectList: select, decoders: decoders)
+        plans[tableName] = plan
+        return plan
+    }
+
+    private func decode(_ row: Row, plan: RowPlan) -> StoreRow? {
+        let entityNumber: Int = row[1]
+        guard let decoder = plan.decoders[entityNumber] else { return nil }
+        var values = [Any?](repeating: nil, count: decoder.entity.attributes.count + decoder.entity.relationships.count)
+        for column in decoder.columns {
+            let dbValue: DatabaseValue = row[column.position]
+            switch column.kind {
+            case .attribute(let type):
+                values[column.index] = SQLiteValues.value(dbValue, type: type)
+            case .toOne(let destination, let entityColumn):
+                guard let key = Int64.fromDatabaseValue(dbValue) else { continue }
+                var destinationName = destination
+                if let entityColumn, let number = Int.fromDatabaseValue(row[entityColumn] as DatabaseValue),
+                   let actual = model.entitiesByNumber[number] {
+                    destinationName = actual.name
+                }
+                values[column.index] = ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key)
+            }
+        }
+        return StoreRow(entityName: decoder.entity.name, primaryKey: row[0], version: row[2] ?? 0, values: values)
+    }
+
+    /// FROM, joins and WHERE for a request: the entity filter, then the predicate.
+    private func filter(_ request: FetchRequest, entity: EntityDescription) throws -> (from: String, where: SQLFragment) {
+        let mapping = schema.entities[entity.name]!
+        var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        let tableEntities = schema.entities.values.filter { $0.tableName == mapping.tableName }.count
+        let accepted = request.includesSubentities ? mapping.entityNumbersWithSubentities : [mapping.entityNumber]
+        if accepted.count < tableEntities {
+            conditions.append(accepted.count == 1 ? "t0.Z_ENT = ?" : "t0.Z_ENT IN (\(accepted.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += accepted.map { $0.databaseValue }
+        }
+        if let predicate = request.predicate {
+            let fragment = try translator.condition(for: predicate)
+            conditions.append(fragment.sql)
+            arguments += fragment.arguments
+        }
+        let from = "\(mapping.tableName) t0" + translator.joins.map { " " + $0 }.joined()
+        let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (from, SQLFragment(sql: whereSQL, arguments: arguments))
+    }
+
+    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
+        let entity = try model.entity(named: request.entityName)
+        let mapping = schema.entities[entity.name]!
+        let plan = plan(forTable: mapping.tableName)
+        var (from, whereClause) = try filter(request, entity: entity)
+        var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
+        let order = try translator.orderingTerms(for: request.sortDescriptors)
+        // Sorting across relationships may need joins of its own.
+        from += translator.joins.filter { !from.contains($0) }.map { " " + $0 }.joined()
+        var sql = "SELECT \(plan.selectList) FROM \(from)\(whereClause.sql)"
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            whereClause.arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue]
+        }
+        let arguments = StatementArguments(whereClause.arguments)
+        return try log.measure(sql: sql, arguments: whereClause.arguments) {
+            try database.read { db in
+                var rows: [StoreRow] = []
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+                while let row = try cursor.next() {
+                    if let decoded = decode(row, plan: plan) { rows.append(decoded) }
+                }
+                return rows
+            }
+        } rowCount: { $0.count }
+    }
+
+    func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int {
+        let entity = try model.entity(named: request.entityName)
+        var (from, whereClause) = try filter(request, entity: entity)
+        var sql = "SELECT COUNT(*) FROM \(from)\(whereClause.sql)"
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(from)\(whereClause.sql) LIMIT ? OFFSET ?)"
+            whereClause.arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue]
+        }
+        let arguments = StatementArguments(whereClause.arguments)
+        return try log.measure(sql: sql, arguments: whereClause.arguments) {
+            try database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        } rowCount: { _ in 1 }
+    }
+
+    func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
+        guard let mapping = schema.entities[id.entityName] else { return nil }
+        let plan = plan(forTable: mapping.tableName)
+        let sql = "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
+        let values: [DatabaseValue] = [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue]
+        return try log.measure(sql: sql, arguments: values) {
+            try database.read { db in
+                try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)).flatMap { decode($0, plan: plan) }
+            }
+        } rowCount: { $0 == nil ? 0 : 1 }
+    }
+
+    func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
+        guard let source = model.entitiesByName[id.entityName],
+              let destination = model.entitiesByName[r.destinationEntityName],
+              let destinationMapping = schema.entities[destination.name] else { return [] }
+        let sql: String
+        if let join = schema.joinTables["\(model.declaringEntity(of: r.name, in: source.name)).\(r.name)"] {
+            let isOwner = model.isEntity(source.name, kindOf: join.ownerEntity) && join.ownerRelationship == r.name
+            let (mine, theirs) = isOwner ? (join.ownerColumn, join.destinationColumn) : (join.destinationColumn, join.ownerColumn)
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationMapping.tableName) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ?"
+        } else {
+            let fk = destinationMapping.toOneColumns[r.inverseName]!
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) = ?"
+        }
+        let values: [DatabaseValue] = [id.primaryKey.databaseValue]
+        return try log.measure(sql: sql, arguments: values) {
+            try database.read { db in
+                var ids: Set<ManagedObjectID> = []
+                for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) {
+                    let number: Int = row[1]
+                    guard let entity = model.entitiesByNumber[number], model.isEntity(entity.name, kindOf: destination.name) else { continue }
+                    ids.insert(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0]))
+                }
+                return ids
+            }
+        } rowCount: { $0.count }
+    }
+
+    // MARK: Writing
+
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
+        // Keys come from the root entity's Z_MAX: every entity of a table shares its key space.
+        let root = model.entitiesByName[entity.rootEntityName]!
+        return try database.write { db in
+            let current = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityNumber]) ?? 0
+            try db.execute(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                           arguments: [current + Int64(count), root.entityNumber, current])
+            return (0..<count).map { current + 1 + Int64($0) }
+        }
+    }
+
+    func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
+        guard !changes.isEmpty else { return }
+        let start = DispatchTime.now()
+        try database.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try apply(changes, db: db)
+                return .commit
+            }
+        }
+        log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
+    }
+
+    private func apply(_ changes: StoreChanges, db: Database) throws {
+        var conflicts: [String] = []
+        for (row, expected) in changes.updated {
+            let (sql, values) = updateStatement(row, expectedVersion: expected)
+            try execute(db, sql, values)
+            if db.changesCount == 0 {
+                let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+                let mapping = schema.entities[row.entityName]!
+                let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [row.primaryKey])
+                conflicts.append("\(id.uriString) (version \(expected) read, \(now.map { "\($0)" } ?? "deleted") in the store)")
+            }
+        }
+        for (id, expected) in changes.deleted {
+            let mapping = schema.entities[id.entityName]!
+            try execute(db, "DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [id.primaryKey.databaseValue, expected.databaseValue])
+            if db.changesCount == 0, let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [id.primaryKey]) {
+                conflicts.append("\(id.uriString) (version \(expected) read, \(now) in the store)")
+            }
+            // Many-to-many links of the deleted object go with it.
+            let entity = model.entitiesByName[id.entityName]!
+            for r in entity.relationships where r.isToMany {
+                guard let join = schema.joinTables["\(model.declaringEntity(of: r.name, in: entity.name)).\(r.name)"] else { continue }
+                let isOwner = model.isEntity(entity.name, kindOf: join.ownerEntity) && join.ownerRelationship == r.name
+                try execute(db, "DELETE FROM \(join.name) WHERE \(isOwner ? join.ownerColumn : join.destinationColumn) = ?", [id.primaryKey.databaseValue])
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+        }
+        for row in changes.inserted {
+            let (sql, values) = insertStatement(row)
+            try execute(db, sql, values)
+        }
+        for link in changes.linksRemoved {
+            let join = schema.joinTables[link.relationship]!
+            try execute(db, "DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ? AND \(join.destinationColumn) = ?",
+                        [link.source.primaryKey.databaseValue, link.destination.primaryKey.databaseValue])
+        }
+        for link in changes.linksAdded {
+            let join = schema.joinTables[link.relationship]!
+            try execute(db, "INSERT OR IGNORE INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?)",
+                        [link.source.primaryKey.databaseValue, link.destination.primaryKey.databaseValue])
+        }
+    }
+
+    private func execute(_ db: Database, _ sql: String, _ values: [DatabaseValue]) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(StatementArguments(values))
+        log.statement(sql: sql, arguments: values)
+        try statement.execute()
+    }
+
+    /// Columns and values of a row, for the properties its entity stores.
+    private func columnValues(_ row: StoreRow) -> [(String, DatabaseValue)] {
+        let entity = model.entitiesByName[row.entityName]!
+        let mapping = schema.entities[row.entityName]!
+        var result: [(String, DatabaseValue)] = []
+        for (i, a) in entity.attributes.enumerated() {
+            guard let c = mapping.attributeColumns[a.name] else { continue }
+            result.append((c, SQLiteValues.databaseValue(row.values[i], type: a.attributeType)))
+        }
+        for (n, r) in entity.relationships.enumerated() where !r.isToMany {
+            guard let c = mapping.toOneColumns[r.name] else { continue }
+            let target = row.values[entity.attributes.count + n] as? ManagedObjectID
+            result.append((c, target?.primaryKey.databaseValue ?? .null))
+            if let ec = mapping.toOneEntityColumns[r.name] {
+                result.append((ec, target.flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null))
+            }
+        }
+        return result
+    }
+
+    private func insertStatement(_ row: StoreRow) -> (String, [DatabaseValue]) {
+        let mapping = schema.entities[row.entityName]!
+        let columns = columnValues(row)
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
+        let sql = "INSERT INTO \(mapping.tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
+        return (sql, [row.primaryKey.databaseValue, mapping.entityNumber.databaseValue, row.version.databaseValue] + columns.map(\.1))
+    }
+
+    private func updateStatement(_ row: StoreRow, expectedVersion: Int64) -> (String, [DatabaseValue]) {
+        let mapping = schema.entities[row.entityName]!
+        let columns = columnValues(row)
+        let sets = (["Z_OPT = ?"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
+        let sql = "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK = ? AND Z_OPT = ?"
+        return (sql, [row.version.databaseValue] + columns.map(\.1) + [row.primaryKey.databaseValue, expectedVersion.databaseValue])
+    }
+}
