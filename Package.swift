@@ -25,9 +25,15 @@ let package = Package(
             dependencies: ["ObjectGraph"],
             path: "Benchmarks/bench"
         ),
+        // Saves in a loop until killed; the crash-safety test runs it.
+        .executableTarget(
+            name: "objectgraph-crash-child",
+            dependencies: ["ObjectGraph"],
+            path: "Tests/CrashChild"
+        ),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "objectgraph-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests"
         ),
     ],

@@ -1,0 +1,41 @@
+// A child process for the crash-safety test of save: it saves batches of objects in a loop,
+// printing each batch number once its save has returned, until it is killed.
+//
+//     objectgraph-crash-child <store path>
+import Foundation
+import ObjectGraph
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: objectgraph-crash-child <store path>\n".utf8))
+    exit(2)
+}
+do {
+    let model = try ManagedObjectModel {
+        EntityDescription("Record") {
+            AttributeDescription("batch", .integer64, optional: false)
+            AttributeDescription("index", .integer64, optional: false)
+            AttributeDescription("payload", .string, optional: false)
+        }
+    }
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[1]))
+    let context = ManagedObjectContext(coordinator: coordinator)
+    let existing = try context.count(for: FetchRequest(entityName: "Record"))
+    var batch = existing / 50
+    while true {
+        batch += 1
+        for index in 0..<50 {
+            let record = try context.insertNewObject(forEntityName: "Record")
+            try record.setValue(batch, forKey: "batch")
+            try record.setValue(index, forKey: "index")
+            try record.setValue(String(repeating: "\(batch)-\(index);", count: 20), forKey: "payload")
+        }
+        try context.save()
+        // Unbuffered, so the parent reads exactly what was confirmed before the kill.
+        FileHandle.standardOutput.write(Data("saved \(batch)\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("crash child failed: \(error)\n".utf8))
+    exit(1)
+}
