@@ -23,6 +23,9 @@ public final class ManagedObjectContext {
     private var updatedList: [ManagedObject] = []
     private var deletedList: [ManagedObject] = []
     private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// For objects fetched with a batch size: the batch each belongs to, loaded together when
+    /// any of them is first used.
+    private var pendingBatches: [ManagedObjectID: [ManagedObjectID]] = [:]
     private static let temporaryCounter = AtomicCounter()
 
     /// A context on a coordinator.
@@ -101,6 +104,15 @@ public final class ManagedObjectContext {
     func fireFault(_ object: ManagedObject) throws {
         guard object.isFault else { return }
         let store = try persistentStoreCoordinator.store(for: object.objectID)
+        if let batch = pendingBatches[object.objectID] {
+            // A fetch with a batch size: load the whole batch in one query.
+            for id in batch { pendingBatches[id] = nil }
+            for row in try store.backend.rows(for: batch, model: model) {
+                let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
+                if let member = registered[id], member.isFault { fill(member, from: row) }
+            }
+            if !object.isFault { return }
+        }
         guard let row = try store.backend.row(for: object.objectID, model: model) else {
             throw CoreDataError(.referentialIntegrity, "CoreData could not fulfill a fault for \(object.objectID.uriString): the object is not in the store (it was deleted)", objectURI: object.objectID.uriString)
         }
@@ -403,7 +415,7 @@ public final class ManagedObjectContext {
     /// Forgets every object; references to them become invalid.
     public func reset() {
         for object in registered.values { object.managedObjectContext = nil }
-        registered = [:]; temporaryIDs = [:]
+        registered = [:]; temporaryIDs = [:]; pendingBatches = [:]
         insertedList = []; updatedList = []; deletedList = []
     }
 
@@ -429,7 +441,78 @@ public final class ManagedObjectContext {
         }
     }
 
+    /// Turns every registered object into a fault, keeping unsaved changes
+    /// (refreshAllObjects).
+    public func refreshAllObjects() throws {
+        for object in Array(registered.values) where !isInserted(object) {
+            try refresh(object, mergeChanges: true)
+        }
+    }
+
+    /// Brings in the changes another context saved, from its did-save notification
+    /// (mergeChangesFromContextDidSaveNotification:): deleted objects leave this context,
+    /// updated ones are refreshed keeping this context's own unsaved changes, inserted ones
+    /// are seen by the next fetch.
+    public func mergeChanges(fromContextDidSave notification: Notification) throws {
+        guard let info = notification.userInfo else { return }
+        for id in info[Self.deletedObjectIDsKey] as? Set<ManagedObjectID> ?? [] {
+            guard let object = registered[id] else { continue }
+            registered[id] = nil
+            insertedList.removeAll { $0 === object }
+            updatedList.removeAll { $0 === object }
+            deletedList.removeAll { $0 === object }
+            object.managedObjectContext = nil
+        }
+        for id in info[Self.updatedObjectIDsKey] as? Set<ManagedObjectID> ?? [] {
+            guard let object = registered[id], !object.isFault else { continue }
+            try refresh(object, mergeChanges: true)
+        }
+        // Loaded to-many sets may now miss inserted objects: reload them on next use.
+        if !(info[Self.insertedObjectIDsKey] as? Set<ManagedObjectID> ?? []).isEmpty {
+            for object in registered.values where object.committedStorage == nil { object.loadedToMany = [] }
+        }
+    }
+
     // MARK: Fetching
+
+    /// Loads the relationships named by key paths for many objects at once: one query per
+    /// relationship and level, instead of one per object.
+    private func prefetch(_ keyPaths: [String], of objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var level = objects
+            for name in keyPath.split(separator: ".").map(String.init) {
+                var next: [ManagedObject] = []
+                for (entityName, group) in Dictionary(grouping: level.filter { !$0.objectID.isTemporaryID }, by: { $0.entity.name }) {
+                    let entity = model.entitiesByName[entityName]!
+                    guard let i = entity.propertyIndex[name], let r = entity.relationship(named: name) else {
+                        throw CoreDataError(.invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
+                    }
+                    let store = try persistentStoreCoordinator.store(for: group[0].objectID)
+                    if r.isToMany {
+                        let unloaded = group.filter { !$0.loadedToMany.contains(i) }
+                        let related = try store.backend.relatedIDs(of: unloaded.map(\.objectID), relationship: r, model: model)
+                        for object in unloaded {
+                            object.storage[i] = related[object.objectID] ?? []
+                            object.loadedToMany.insert(i)
+                        }
+                        next += group.flatMap { ($0.storage[i] as? Set<ManagedObjectID> ?? []).map { self.object(with: $0) } }
+                    } else {
+                        for object in group { try fireFault(object) }
+                        next += group.compactMap { ($0.storage[i] as? ManagedObjectID).map { self.object(with: $0) } }
+                    }
+                }
+                let faults = next.filter(\.isFault)
+                if let first = faults.first {
+                    let store = try persistentStoreCoordinator.store(for: first.objectID)
+                    for row in try store.backend.rows(for: faults.map(\.objectID), model: model) {
+                        let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
+                        if let object = registered[id], object.isFault { fill(object, from: row) }
+                    }
+                }
+                level = next
+            }
+        }
+    }
 
     /// The managed objects a request describes (executeFetchRequest:error:).
     ///
@@ -444,7 +527,13 @@ public final class ManagedObjectContext {
 
     /// The object IDs a request describes (NSManagedObjectIDResultType).
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
-        try fetchObjects(request).map(\.objectID)
+        if request.includesPendingChanges && hasChanges { return try fetchObjects(request).map(\.objectID) }
+        _ = try model.entity(named: request.entityName)
+        var ids: [ManagedObjectID] = []
+        for store in persistentStoreCoordinator.persistentStores {
+            ids += try store.backend.fetchIDs(request, model: model).map { temporaryIDs[$0] ?? $0 }
+        }
+        return ids
     }
 
     /// The number of objects a request would fetch (countForFetchRequest:error:).
@@ -471,6 +560,19 @@ public final class ManagedObjectContext {
         if pending { storeRequest.fetchLimit = 0; storeRequest.fetchOffset = 0 }
         var results: [ManagedObject] = []
         for store in persistentStoreCoordinator.persistentStores {
+            if request.fetchBatchSize > 0 {
+                // Identities now, values a batch at a time when first used.
+                let ids = try store.backend.fetchIDs(storeRequest, model: model)
+                for start in stride(from: 0, to: ids.count, by: request.fetchBatchSize) {
+                    let batch = Array(ids[start..<min(start + request.fetchBatchSize, ids.count)])
+                    for id in batch {
+                        let object = self.object(with: id)
+                        if object.isFault { pendingBatches[id] = batch }
+                        results.append(object)
+                    }
+                }
+                continue
+            }
             for row in try store.backend.fetchRows(storeRequest, model: model) {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
                 let object = self.object(with: id)
@@ -479,6 +581,7 @@ public final class ManagedObjectContext {
                 results.append(object)
             }
         }
+        try prefetch(request.relationshipKeyPathsForPrefetching, of: results)
         guard pending else { return results }
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
         let deleted = Set(deletedList.map(ObjectIdentifier.init))

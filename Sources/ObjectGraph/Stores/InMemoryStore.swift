@@ -36,6 +36,17 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
         return row
     }
 
+    func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
+        try ids.compactMap { try row(for: $0, model: model) }
+    }
+
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+        lock.lock(); defer { lock.unlock() }
+        var result: [ManagedObjectID: Set<ManagedObjectID>] = [:]
+        for id in ids { result[id] = relatedIDsLocked(of: id, relationship: relationship) }
+        return result
+    }
+
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
         lock.lock(); defer { lock.unlock() }
         let start = maxKeys[entity.rootEntityName, default: 0]
@@ -87,6 +98,10 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
         if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
         return result
+    }
+
+    func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+        try fetchRows(request, model: model).map { ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey) }
     }
 
     func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int {

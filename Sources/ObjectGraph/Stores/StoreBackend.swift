@@ -35,10 +35,16 @@ protocol PersistentStoreBackend: AnyObject {
     var identifier: String { get }
     /// Rows of the request's entity (and sub-entities) that match, sorted and windowed.
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow]
+    /// The IDs of the rows that match, sorted and windowed, without their values.
+    func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID]
     /// How many rows match.
     func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int
     /// The row of one object, or nil if it is not in the store.
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow?
+    /// The rows of several objects in one query (faults of a batch, prefetched destinations).
+    func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow]
+    /// The IDs at the other end of a to-many relationship for several objects in one query.
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>]
     /// The IDs at the other end of a to-many relationship.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID>
     /// New primary keys for an entity's table.

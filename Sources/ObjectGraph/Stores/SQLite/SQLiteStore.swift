@@ -232,7 +232,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return (from, SQLFragment(sql: whereSQL, arguments: arguments))
     }
 
-    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
+    /// The SELECT statement of a fetch, with `columns` as its select list.
+    private func selectStatement(_ request: FetchRequest, columns: (RowPlan) -> String) throws -> (plan: RowPlan, fragment: SQLFragment) {
         let entity = try model.entity(named: request.entityName)
         let mapping = schema.entities[entity.name]!
         let plan = plan(forTable: mapping.tableName)
@@ -241,21 +242,40 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let order = try translator.orderingTerms(for: request.sortDescriptors)
         // Sorting across relationships may need joins of its own.
         from += translator.joins.filter { !from.contains($0) }.map { " " + $0 }.joined()
-        var sql = "SELECT \(plan.selectList) FROM \(from)\(whereClause.sql)"
+        var sql = "SELECT \(columns(plan)) FROM \(from)\(whereClause.sql)"
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             sql += " LIMIT ? OFFSET ?"
             whereClause.arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue]
         }
-        let arguments = StatementArguments(whereClause.arguments)
-        return try log.measure(sql: sql, arguments: whereClause.arguments) {
+        return (plan, SQLFragment(sql: sql, arguments: whereClause.arguments))
+    }
+
+    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
+        let (plan, statement) = try selectStatement(request) { $0.selectList }
+        let arguments = StatementArguments(statement.arguments)
+        return try log.measure(sql: statement.sql, arguments: statement.arguments) {
             try database.read { db in
                 var rows: [StoreRow] = []
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: arguments)
                 while let row = try cursor.next() {
                     if let decoded = decode(row, plan: plan) { rows.append(decoded) }
                 }
                 return rows
+            }
+        } rowCount: { $0.count }
+    }
+
+    func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+        let (_, statement) = try selectStatement(request) { _ in "t0.Z_PK, t0.Z_ENT" }
+        let arguments = StatementArguments(statement.arguments)
+        return try log.measure(sql: statement.sql, arguments: statement.arguments) {
+            try database.read { db in
+                try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).compactMap { row -> ManagedObjectID? in
+                    let number: Int = row[1]
+                    guard let entity = model.entitiesByNumber[number] else { return nil }
+                    return ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0])
+                }
             }
         } rowCount: { $0.count }
     }
@@ -284,6 +304,57 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)).flatMap { decode($0, plan: plan) }
             }
         } rowCount: { $0 == nil ? 0 : 1 }
+    }
+
+    func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
+        var result: [StoreRow] = []
+        // One query per table, in chunks that stay under SQLite's variable limit.
+        for (table, group) in Dictionary(grouping: ids, by: { schema.entities[$0.entityName]?.tableName ?? "" }) where !table.isEmpty {
+            let plan = plan(forTable: table)
+            for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
+                let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))"
+                let values = chunk.map { $0.primaryKey.databaseValue }
+                let wanted = Set(chunk)
+                result += try log.measure(sql: sql, arguments: values) {
+                    try database.read { db in
+                        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).compactMap { decode($0, plan: plan) }
+                    }
+                } rowCount: { $0.count }.filter { wanted.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey)) }
+            }
+        }
+        return result
+    }
+
+    func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+        guard let first = ids.first, let source = model.entitiesByName[first.entityName],
+              let destination = model.entitiesByName[r.destinationEntityName],
+              let destinationMapping = schema.entities[destination.name] else { return [:] }
+        var result: [ManagedObjectID: Set<ManagedObjectID>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
+        let byKey = Dictionary(ids.map { ($0.primaryKey, $0) }, uniquingKeysWith: { a, _ in a })
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let placeholders = chunk.map { _ in "?" }.joined(separator: ", ")
+            let sql: String
+            if let join = schema.joinTables["\(model.declaringEntity(of: r.name, in: source.name)).\(r.name)"] {
+                let isOwner = model.isEntity(source.name, kindOf: join.ownerEntity) && join.ownerRelationship == r.name
+                let (mine, theirs) = isOwner ? (join.ownerColumn, join.destinationColumn) : (join.destinationColumn, join.ownerColumn)
+                sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationMapping.tableName) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(placeholders))"
+            } else {
+                let fk = destinationMapping.toOneColumns[r.inverseName]!
+                sql = "SELECT d.\(fk), d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) IN (\(placeholders))"
+            }
+            let values = chunk.map { $0.primaryKey.databaseValue }
+            let rows = try log.measure(sql: sql, arguments: values) {
+                try database.read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)) }
+            } rowCount: { $0.count }
+            for row in rows {
+                let owner: Int64 = row[0]
+                let number: Int = row[2]
+                guard let sourceID = byKey[owner], let entity = model.entitiesByNumber[number],
+                      model.isEntity(entity.name, kindOf: destination.name) else { continue }
+                result[sourceID, default: []].insert(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[1]))
+            }
+        }
+        return result
     }
 
     func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {

@@ -1,0 +1,45 @@
+import Foundation
+import ObjectGraph
+
+/// A context on a fresh store of either type, in its own temporary directory.
+struct StackFixture {
+    let directory: TemporaryDirectory
+    let context: ManagedObjectContext
+    var coordinator: PersistentStoreCoordinator { context.persistentStoreCoordinator }
+
+    init(_ type: StoreType, model: ManagedObjectModel? = nil) throws {
+        directory = try TemporaryDirectory()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
+        try coordinator.addPersistentStore(type: type, at: type == .sqlite ? directory.file("Store.sqlite") : nil,
+                                           options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000BB"])
+        context = ManagedObjectContext(coordinator: coordinator)
+    }
+
+    /// A second context on the same coordinator.
+    func secondContext() -> ManagedObjectContext { ManagedObjectContext(coordinator: coordinator) }
+
+    /// Inserts a publisher with books and saves.
+    @discardableResult
+    func seedBooks(_ titles: [String], publisher name: String = "BookCo") throws -> ManagedObject {
+        let publisher = try context.insertNewObject(forEntityName: "Publisher")
+        try publisher.setValue(name, forKey: "name")
+        for (i, title) in titles.enumerated() {
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue(title, forKey: "title")
+            try book.setValue(i + 1, forKey: "salesRank")
+            try book.setValue(publisher, forKey: "publisher")
+        }
+        try context.save()
+        return publisher
+    }
+
+    /// Records the SQL the coordinator runs while `body` runs.
+    func sql(during body: () throws -> Void) rethrows -> [String] {
+        let lines = LockedLines()
+        coordinator.sqlLog.includesTimings = false
+        coordinator.sqlLog.handler = { lines.append($0) }
+        defer { coordinator.sqlLog.handler = nil }
+        try body()
+        return lines.all.filter { $0.hasPrefix("CoreData: sql:") }
+    }
+}
