@@ -536,6 +536,29 @@ public final class ManagedObjectContext {
         return ids
     }
 
+    /// One dictionary per object or group (NSDictionaryResultType): the request's
+    /// `propertiesToFetch` (every attribute by default) and expression descriptions, grouped by
+    /// `propertiesToGroupBy`. Nil values are left out of the dictionaries. As Apple documents,
+    /// dictionary results reflect the store and ignore the context's unsaved changes.
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
+        _ = try model.entity(named: request.entityName)
+        var results: [[String: Any]] = []
+        for store in persistentStoreCoordinator.persistentStores {
+            results += try store.backend.fetchDictionaries(request, model: model)
+        }
+        return results
+    }
+
+    /// Runs a request and returns what its `resultType` asks for.
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        switch request.resultType {
+        case .managedObject: return .objects(try fetchObjects(request))
+        case .managedObjectID: return .objectIDs(try fetchObjectIDs(request))
+        case .dictionary: return .dictionaries(try fetchDictionaries(request))
+        case .count: return .count(try count(for: request))
+        }
+    }
+
     /// The number of objects a request would fetch (countForFetchRequest:error:).
     public func count(for request: FetchRequest) throws -> Int {
         if request.includesPendingChanges && hasChanges {

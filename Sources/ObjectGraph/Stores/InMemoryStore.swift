@@ -83,6 +83,23 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
 
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
+        var result = try matchingObjects(request).map(\.row)
+        if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
+        return result
+    }
+
+    func fetchDictionaries(_ request: FetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
+        lock.lock(); defer { lock.unlock() }
+        let entity = try model.entity(named: request.entityName)
+        try DictionaryResults.validate(request, entity: entity)
+        return try DictionaryResults.build(request, entity: entity, objects: try matchingObjects(request)) { value in
+            (value as? RowObject)?.id ?? value
+        }
+    }
+
+    /// The rows of a request's entities that match its predicate, in its order (no window).
+    private func matchingObjects(_ request: FetchRequest) throws -> [RowObject] {
         let entity = try model.entity(named: request.entityName)
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
         var candidates = (rows[entity.rootEntityName] ?? [:]).values.filter { accepted.contains($0.entityName) }
@@ -94,10 +111,7 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
         if !request.sortDescriptors.isEmpty {
             objects = try SortDescriptor.sort(objects, by: request.sortDescriptors)
         }
-        var result = objects.map(\.row)
-        if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
-        if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
-        return result
+        return objects
     }
 
     func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {

@@ -37,6 +37,9 @@ protocol PersistentStoreBackend: AnyObject {
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow]
     /// The IDs of the rows that match, sorted and windowed, without their values.
     func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID]
+    /// Dictionary results: properties, expressions, groups (NSDictionaryResultType). They
+    /// reflect the store only, never a context's unsaved changes, as Apple documents.
+    func fetchDictionaries(_ request: FetchRequest, model: ManagedObjectModel) throws -> [[String: Any]]
     /// How many rows match.
     func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int
     /// The row of one object, or nil if it is not in the store.

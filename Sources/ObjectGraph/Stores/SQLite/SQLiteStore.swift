@@ -163,7 +163,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
     }
 
-    private func plan(forTable tableName: String) -> RowPlan {
+    func plan(forTable tableName: String) -> RowPlan {
         if let plan = plans[tableName] { return plan }
         let table = schema.tables.first { $0.name == tableName }!
         let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) })
@@ -211,7 +211,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// FROM, joins and WHERE for a request: the entity filter, then the predicate.
-    private func filter(_ request: FetchRequest, entity: EntityDescription) throws -> (from: String, where: SQLFragment) {
+    func filter(_ request: FetchRequest, entity: EntityDescription) throws -> (from: String, where: SQLFragment) {
         let mapping = schema.entities[entity.name]!
         var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
         var conditions: [String] = []

@@ -57,6 +57,17 @@ enum SQLiteValues {
         }
     }
 
+    /// A database value as the plain Swift value of its storage class.
+    static func rawValue(_ dbValue: DatabaseValue) -> Any? {
+        switch dbValue.storage {
+        case .null: return nil
+        case .int64(let i): return Int(i)
+        case .double(let d): return d
+        case .string(let s): return s
+        case .blob(let d): return d
+        }
+    }
+
     /// The attribute value for a database value.
     static func value(_ dbValue: DatabaseValue, type: AttributeType) -> Any? {
         switch dbValue.storage {

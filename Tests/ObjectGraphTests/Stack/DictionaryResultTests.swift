@@ -1,0 +1,99 @@
+import Testing
+import Foundation
+@testable import ObjectGraph
+
+// Apple, NSFetchRequest reference (resultType, propertiesToFetch, propertiesToGroupBy,
+// havingPredicate, returnsDistinctResults, includesPendingChanges) and Core Data Programming
+// Guide, "Fetching Specific Values" with NSExpressionDescription.
+@Suite struct DictionaryResultTests {
+    static let storeTypes: [StoreType] = [.inMemory, .sqlite]
+
+    func fixture(_ type: StoreType) throws -> StackFixture {
+        let fixture = try StackFixture(type)
+        try fixture.seedBooks(["A", "B", "C"], publisher: "BookCo")   // ranks 1, 2, 3
+        try fixture.seedBooks(["D", "E"], publisher: "Tomes")         // ranks 1, 2
+        return fixture
+    }
+
+    func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> FetchRequest.Property {
+        .expression(ExpressionDescription(name: name, expression: try Expression(format: format), resultType: type))
+    }
+
+    @Test(arguments: storeTypes)
+    func aggregatesWithoutGroupingGiveOneRow(_ type: StoreType) throws {
+        let fixture = try fixture(type)
+        let request = FetchRequest(entityName: "Book")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [
+            try expression("highest", "max:(salesRank)", .integer32),
+            try expression("books", "count:(title)", .integer64),
+            try expression("mean", "average:(salesRank)", .double),
+            try expression("first", "min:(title)", .string),
+        ]
+        let rows = try fixture.context.fetchDictionaries(request)
+        #expect(rows.count == 1)
+        #expect(rows[0]["highest"] as? Int == 3)
+        #expect(rows[0]["books"] as? Int == 5)
+        #expect(rows[0]["mean"] as? Double == 1.8)
+        #expect(rows[0]["first"] as? String == "A")
+    }
+
+    @Test(arguments: storeTypes)
+    func groupsWithHaving(_ type: StoreType) throws {
+        let fixture = try fixture(type)
+        let request = FetchRequest(entityName: "Book")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.named("salesRank"), try expression("count", "count:(title)", .integer64)]
+        request.propertiesToGroupBy = [.named("salesRank")]
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        let rows = try fixture.context.fetchDictionaries(request)
+        #expect(rows.map { $0["salesRank"] as? Int } == [1, 2, 3])
+        #expect(rows.map { $0["count"] as? Int } == [2, 2, 1])
+        request.havingPredicate = try Predicate(format: "count > 1")
+        #expect(try fixture.context.fetchDictionaries(request).count == 2)
+    }
+
+    @Test(arguments: storeTypes)
+    func propertiesDistinctAndToOneIDs(_ type: StoreType) throws {
+        let fixture = try fixture(type)
+        let request = FetchRequest(entityName: "Book")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.named("salesRank")]
+        request.returnsDistinctResults = true
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        #expect(try fixture.context.fetchDictionaries(request).map { $0["salesRank"] as? Int } == [1, 2, 3])
+        request.propertiesToFetch = [.named("title"), .named("publisher")]
+        request.returnsDistinctResults = false
+        request.sortDescriptors = [SortDescriptor(key: "title")]
+        let rows = try fixture.context.fetchDictionaries(request)
+        // A to-one relationship column yields the related object's ID.
+        #expect((rows[0]["publisher"] as? ManagedObjectID)?.entityName == "Publisher")
+        #expect(rows[0]["isbn"] == nil)
+    }
+
+    // "For dictionaries, the array returned from the fetch reflects the current state in the
+    // persistent store, and does not take into account any pending changes".
+    @Test(arguments: storeTypes)
+    func dictionaryResultsIgnorePendingChanges(_ type: StoreType) throws {
+        let fixture = try fixture(type)
+        let extra = try fixture.context.insertNewObject(forEntityName: "Book")
+        try extra.setValue("Z", forKey: "title")
+        let request = FetchRequest(entityName: "Book")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.named("title")]
+        #expect(try fixture.context.fetchDictionaries(request).count == 5)
+        request.resultType = .count
+        guard case .count(let n) = try fixture.context.execute(request) else { Issue.record("not a count"); return }
+        #expect(n == 6)
+    }
+
+    @Test(arguments: storeTypes)
+    func toManyPropertiesAreRefused(_ type: StoreType) throws {
+        let fixture = try fixture(type)
+        let request = FetchRequest(entityName: "Publisher")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.named("books")]
+        let error = #expect(throws: CoreDataError.self) { _ = try fixture.context.fetchDictionaries(request) }
+        #expect(error?.message.contains("Invalid to-many relationship books") == true)
+    }
+}
