@@ -31,6 +31,13 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Pred
         self.isTemporaryID = true
     }
 
+    /// Hashes the key alone: IDs in one context rarely share a key, and hashing the entity
+    /// name and store UUID for every fetched row costs more than the rare collision.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(isTemporaryID)
+    }
+
     /// The URI that names the object (NSManagedObjectID.uriRepresentation()).
     public func uriRepresentation() -> URL {
         URL(string: uriString)!
