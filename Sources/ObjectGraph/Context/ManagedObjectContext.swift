@@ -19,9 +19,9 @@ public final class ManagedObjectContext {
 
     private var registered: [ManagedObjectID: ManagedObject] = [:]
     /// Objects in the order they were inserted, updated or deleted, for stable saves.
-    private var insertedList: [ManagedObject] = []
-    private var updatedList: [ManagedObject] = []
-    private var deletedList: [ManagedObject] = []
+    private var insertedList = ObjectList()
+    private var updatedList = ObjectList()
+    private var deletedList = ObjectList()
     private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// For objects fetched with a batch size: the batch each belongs to, loaded together when
     /// any of them is first used.
@@ -36,18 +36,18 @@ public final class ManagedObjectContext {
     // MARK: Change tracking
 
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObject> { Set(insertedList) }
+    public var insertedObjects: Set<ManagedObject> { Set(insertedList.elements) }
     /// Objects changed since the last save.
-    public var updatedObjects: Set<ManagedObject> { Set(updatedList) }
+    public var updatedObjects: Set<ManagedObject> { Set(updatedList.elements) }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<ManagedObject> { Set(deletedList) }
+    public var deletedObjects: Set<ManagedObject> { Set(deletedList.elements) }
     /// Objects the context holds.
     public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
 
-    private func isInserted(_ o: ManagedObject) -> Bool { insertedList.contains { $0 === o } }
-    private func isDeleted(_ o: ManagedObject) -> Bool { deletedList.contains { $0 === o } }
+    private func isInserted(_ o: ManagedObject) -> Bool { insertedList.contains(o) }
+    private func isDeleted(_ o: ManagedObject) -> Bool { deletedList.contains(o) }
 
     // MARK: Objects
 
@@ -216,7 +216,7 @@ public final class ManagedObjectContext {
     /// Records that an object is about to change, keeping its committed values for rollback.
     private func willChange(_ object: ManagedObject) {
         if object.committedStorage == nil { object.committedStorage = object.storage }
-        if !isInserted(object) && !updatedList.contains(where: { $0 === object }) { updatedList.append(object) }
+        if !isInserted(object) { updatedList.append(object) }
     }
 
     /// Sets one side of a relationship without touching the inverse.
@@ -313,12 +313,11 @@ public final class ManagedObjectContext {
     /// leaves the context's changes in place, as Core Data does.
     public func save() throws {
         guard hasChanges else { return }
-        let deletedSet = Set(deletedList.map(ObjectIdentifier.init))
         // Objects removed before ever being saved need no store work.
-        let toInsert = insertedList.filter { !deletedSet.contains(ObjectIdentifier($0)) }
-        let toUpdate = updatedList.filter { !deletedSet.contains(ObjectIdentifier($0)) }
+        let toInsert = insertedList.filter { !deletedList.contains($0) }
+        let toUpdate = updatedList.filter { !deletedList.contains($0) }
         let toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
-        try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList, context: self)
+        try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
 
         let store = try persistentStoreCoordinator.defaultStore()
         // Permanent IDs for the new objects, grouped by entity so keys come in one call each.
@@ -390,7 +389,7 @@ public final class ManagedObjectContext {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
         }
-        insertedList = []; updatedList = []; deletedList = []
+        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: [
             Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted,
         ])
@@ -399,7 +398,7 @@ public final class ManagedObjectContext {
     /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed
     /// ones get their last saved values. Nothing is read from the store.
     public func rollback() {
-        for object in updatedList + deletedList {
+        for object in updatedList.elements + deletedList.elements {
             if let committed = object.committedStorage { object.storage = committed }
             object.committedStorage = nil
         }
@@ -409,14 +408,14 @@ public final class ManagedObjectContext {
         }
         // To-many sets may have been loaded after the change; reload them on next use.
         for object in registered.values { object.loadedToMany = [] }
-        insertedList = []; updatedList = []; deletedList = []
+        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
     }
 
     /// Forgets every object; references to them become invalid.
     public func reset() {
         for object in registered.values { object.managedObjectContext = nil }
         registered = [:]; temporaryIDs = [:]; pendingBatches = [:]
-        insertedList = []; updatedList = []; deletedList = []
+        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
     }
 
     /// Refreshes an object from the store. Without merging, unsaved changes are discarded and
@@ -437,7 +436,7 @@ public final class ManagedObjectContext {
             for i in changedIndexes { object.storage[i] = local[i] }
             for i in changedIndexes where i >= object.entity.attributes.count { object.loadedToMany.insert(i) }
         } else {
-            updatedList.removeAll { $0 === object }
+            updatedList.remove(object)
         }
     }
 
@@ -458,9 +457,9 @@ public final class ManagedObjectContext {
         for id in info[Self.deletedObjectIDsKey] as? Set<ManagedObjectID> ?? [] {
             guard let object = registered[id] else { continue }
             registered[id] = nil
-            insertedList.removeAll { $0 === object }
-            updatedList.removeAll { $0 === object }
-            deletedList.removeAll { $0 === object }
+            insertedList.remove(object)
+            updatedList.remove(object)
+            deletedList.remove(object)
             object.managedObjectContext = nil
         }
         for id in info[Self.updatedObjectIDsKey] as? Set<ManagedObjectID> ?? [] {
@@ -607,10 +606,8 @@ public final class ManagedObjectContext {
         try prefetch(request.relationshipKeyPathsForPrefetching, of: results)
         guard pending else { return results }
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
-        let deleted = Set(deletedList.map(ObjectIdentifier.init))
-        let changed = Set((updatedList + insertedList).map(ObjectIdentifier.init))
-        var merged = results.filter { !deleted.contains(ObjectIdentifier($0)) && !changed.contains(ObjectIdentifier($0)) }
-        for object in updatedList + insertedList where accepted.contains(object.entity.name) && !deleted.contains(ObjectIdentifier(object)) {
+        var merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
+        for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
             if try request.predicate?.evaluate(with: object) ?? true { merged.append(object) }
         }
         if !request.sortDescriptors.isEmpty {
