@@ -37,7 +37,9 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     public required init(entity: EntityDescription, objectID: ManagedObjectID) {
         self.entity = entity
         self.objectID = objectID
-        self.storage = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
+        // A fault's storage stays empty until its values are loaded (the row's array is
+        // adopted as is); inserted objects get theirs from the context.
+        self.storage = []
         self.isFault = true
     }
 
@@ -110,7 +112,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         guard i < entity.attributes.count else {
             throw CoreDataError(.invalidArgument, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
-        return storage[i]
+        return i < storage.count ? storage[i] : nil
     }
 
     // MARK: Lifecycle hooks

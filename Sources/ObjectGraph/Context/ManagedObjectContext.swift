@@ -64,6 +64,7 @@ public final class ManagedObjectContext {
         let object = entity.managedObjectClass.init(entity: entity, objectID: id)
         object.managedObjectContext = self
         object.isFault = false
+        object.storage = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
         for (i, attribute) in entity.attributes.enumerated() {
             object.storage[i] = attribute.defaultValue?.runtimeValue
         }
@@ -80,9 +81,13 @@ public final class ManagedObjectContext {
     /// The object for an ID: the registered one, or a fault that loads on first use
     /// (objectWithID:). It never returns nil and does no I/O.
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        let id = temporaryIDs[id] ?? id
+        let id = temporaryIDs.isEmpty ? id : (temporaryIDs[id] ?? id)
         if let object = registered[id] { return object }
-        let entity = model.entitiesByName[id.entityName]!
+        return makeObject(id, entity: model.entitiesByName[id.entityName]!)
+    }
+
+    /// A new fault for an ID not registered yet.
+    private func makeObject(_ id: ManagedObjectID, entity: EntityDescription) -> ManagedObject {
         let object = entity.managedObjectClass.init(entity: entity, objectID: id)
         object.managedObjectContext = self
         registered[id] = object
@@ -120,10 +125,9 @@ public final class ManagedObjectContext {
     }
 
     private func fill(_ object: ManagedObject, from row: StoreRow) {
-        let attributeCount = object.entity.attributes.count
-        for i in 0..<row.values.count where !(i >= attributeCount && object.entity.relationships[i - attributeCount].isToMany) {
-            object.storage[i] = row.values[i]
-        }
+        // The row's values are the object's storage (to-many slots are nil: loaded on use).
+        object.storage = row.values
+        object.loadedToMany = []
         object.version = row.version
         object.isFault = false
         object.awakeFromFetch()
@@ -491,6 +495,7 @@ public final class ManagedObjectContext {
                         let unloaded = group.filter { !$0.loadedToMany.contains(i) }
                         let related = try store.backend.relatedIDs(of: unloaded.map(\.objectID), relationship: r, model: model)
                         for object in unloaded {
+                            try fireFault(object)
                             object.storage[i] = related[object.objectID] ?? []
                             object.loadedToMany.insert(i)
                         }

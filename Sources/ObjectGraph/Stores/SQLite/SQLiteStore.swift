@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite store (NSSQLiteStoreType), on GRDB, laid out as Core Data lays it out.
 ///
@@ -188,26 +189,45 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return plan
     }
 
-    private func decode(_ row: Row, plan: RowPlan) -> StoreRow? {
-        let entityNumber: Int = row[1]
+    /// The row the statement is on, decoded by the plan; nil for an entity the plan does not
+    /// know (a row written by another model).
+    private func decodeCurrentRow(_ statement: OpaquePointer, plan: RowPlan) -> StoreRow? {
+        let entityNumber = Int(sqlite3_column_int64(statement, 1))
         guard let decoder = plan.decoders[entityNumber] else { return nil }
         var values = [Any?](repeating: nil, count: decoder.entity.attributes.count + decoder.entity.relationships.count)
         for column in decoder.columns {
-            let dbValue: DatabaseValue = row[column.position]
+            let position = Int32(column.position)
             switch column.kind {
             case .attribute(let type):
-                values[column.index] = SQLiteValues.value(dbValue, type: type)
+                values[column.index] = SQLiteColumns.value(statement, position, type: type)
             case .toOne(let destination, let entityColumn):
-                guard let key = Int64.fromDatabaseValue(dbValue) else { continue }
+                guard let key = SQLiteColumns.int64(statement, position) else { continue }
                 var destinationName = destination
-                if let entityColumn, let number = Int.fromDatabaseValue(row[entityColumn] as DatabaseValue),
-                   let actual = model.entitiesByNumber[number] {
+                if let entityColumn, let number = SQLiteColumns.int64(statement, Int32(entityColumn)),
+                   let actual = model.entitiesByNumber[Int(number)] {
                     destinationName = actual.name
                 }
                 values[column.index] = ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key)
             }
         }
-        return StoreRow(entityName: decoder.entity.name, primaryKey: row[0], version: row[2] ?? 0, values: values)
+        return StoreRow(entityName: decoder.entity.name, primaryKey: sqlite3_column_int64(statement, 0),
+                        version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
+    }
+
+    /// Runs a SELECT of a plan's columns and decodes every row.
+    private func readRows(_ sql: String, _ values: [DatabaseValue], plan: RowPlan) throws -> [StoreRow] {
+        try log.measure(sql: sql, arguments: values) {
+            try database.read { db in
+                let statement = try db.cachedStatement(sql: sql)
+                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values))
+                let handle = statement.sqliteStatement
+                var rows: [StoreRow] = []
+                while try cursor.next() != nil {
+                    if let row = decodeCurrentRow(handle, plan: plan) { rows.append(row) }
+                }
+                return rows
+            }
+        } rowCount: { $0.count }
     }
 
     /// FROM, joins and WHERE for a request: the entity filter, then the predicate.
@@ -253,17 +273,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         let (plan, statement) = try selectStatement(request) { $0.selectList }
-        let arguments = StatementArguments(statement.arguments)
-        return try log.measure(sql: statement.sql, arguments: statement.arguments) {
-            try database.read { db in
-                var rows: [StoreRow] = []
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: arguments)
-                while let row = try cursor.next() {
-                    if let decoded = decode(row, plan: plan) { rows.append(decoded) }
-                }
-                return rows
-            }
-        } rowCount: { $0.count }
+        return try readRows(statement.sql, statement.arguments, plan: plan)
     }
 
     func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
@@ -299,11 +309,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let plan = plan(forTable: mapping.tableName)
         let sql = "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
         let values: [DatabaseValue] = [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue]
-        return try log.measure(sql: sql, arguments: values) {
-            try database.read { db in
-                try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)).flatMap { decode($0, plan: plan) }
-            }
-        } rowCount: { $0 == nil ? 0 : 1 }
+        return try readRows(sql, values, plan: plan).first
     }
 
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
@@ -315,11 +321,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))"
                 let values = chunk.map { $0.primaryKey.databaseValue }
                 let wanted = Set(chunk)
-                result += try log.measure(sql: sql, arguments: values) {
-                    try database.read { db in
-                        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)).compactMap { decode($0, plan: plan) }
-                    }
-                } rowCount: { $0.count }.filter { wanted.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey)) }
+                result += try readRows(sql, values, plan: plan).filter {
+                    wanted.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey))
+                }
             }
         }
         return result
