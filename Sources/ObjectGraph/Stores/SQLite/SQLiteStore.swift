@@ -17,7 +17,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     let log: SQLLog
     private(set) var metadata: [String: Any]
     /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
-    private var plans: [String: RowPlan] = [:]
+    private let plans: [String: RowPlan]
+    private let writePlans: [String: SQLiteWriter.Plan]
 
     /// Opens the store at `url`, creating it if the file does not exist.
     ///
@@ -27,8 +28,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     init(url: URL, model: ManagedObjectModel, options: [String: Any], log: SQLLog) throws {
         self.url = url
         self.model = model
-        self.schema = SQLiteSchema(model: model)
+        let schema = SQLiteSchema(model: model)
+        self.schema = schema
         self.log = log
+        // Every plan up front: the store is shared by contexts on different threads.
+        self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
+        self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(on: db)
@@ -164,8 +169,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
     }
 
-    func plan(forTable tableName: String) -> RowPlan {
-        if let plan = plans[tableName] { return plan }
+    func plan(forTable tableName: String) -> RowPlan { plans[tableName]! }
+
+    private static func makePlan(forTable tableName: String, schema: SQLiteSchema, model: ManagedObjectModel) -> RowPlan {
         let table = schema.tables.first { $0.name == tableName }!
         let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) })
         var decoders: [Int: (entity: EntityDescription, columns: [(index: Int, position: Int, kind: RowPlan.Kind)])] = [:]
@@ -184,9 +190,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             decoders[entity.entityNumber] = (entity, columns)
         }
         let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
-        let plan = RowPlan(table: table, selectList: select, decoders: decoders)
-        plans[tableName] = plan
-        return plan
+        return RowPlan(table: table, selectList: select, decoders: decoders)
     }
 
     /// The row the statement is on, decoded by the plan; nil for an entity the plan does not
@@ -415,10 +419,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     private func apply(_ changes: StoreChanges, db: Database) throws {
         var conflicts: [String] = []
+        let writer = SQLiteWriter(db: db, model: model, log: log)
         for (row, expected) in changes.updated {
-            let (sql, values) = updateStatement(row, expectedVersion: expected)
-            try execute(db, sql, values)
-            if db.changesCount == 0 {
+            if try !writer.update(row, expectedVersion: expected, plan: writePlan(row.entityName)) {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
                 let mapping = schema.entities[row.entityName]!
                 let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [row.primaryKey])
@@ -443,8 +446,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         for row in changes.inserted {
-            let (sql, values) = insertStatement(row)
-            try execute(db, sql, values)
+            try writer.insert(row, plan: writePlan(row.entityName))
         }
         for link in changes.linksRemoved {
             let join = schema.joinTables[link.relationship]!
@@ -465,39 +467,6 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         try statement.execute()
     }
 
-    /// Columns and values of a row, for the properties its entity stores.
-    private func columnValues(_ row: StoreRow) -> [(String, DatabaseValue)] {
-        let entity = model.entitiesByName[row.entityName]!
-        let mapping = schema.entities[row.entityName]!
-        var result: [(String, DatabaseValue)] = []
-        for (i, a) in entity.attributes.enumerated() {
-            guard let c = mapping.attributeColumns[a.name] else { continue }
-            result.append((c, SQLiteValues.databaseValue(row.values[i], type: a.attributeType)))
-        }
-        for (n, r) in entity.relationships.enumerated() where !r.isToMany {
-            guard let c = mapping.toOneColumns[r.name] else { continue }
-            let target = row.values[entity.attributes.count + n] as? ManagedObjectID
-            result.append((c, target?.primaryKey.databaseValue ?? .null))
-            if let ec = mapping.toOneEntityColumns[r.name] {
-                result.append((ec, target.flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null))
-            }
-        }
-        return result
-    }
-
-    private func insertStatement(_ row: StoreRow) -> (String, [DatabaseValue]) {
-        let mapping = schema.entities[row.entityName]!
-        let columns = columnValues(row)
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
-        let sql = "INSERT INTO \(mapping.tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
-        return (sql, [row.primaryKey.databaseValue, mapping.entityNumber.databaseValue, row.version.databaseValue] + columns.map(\.1))
-    }
-
-    private func updateStatement(_ row: StoreRow, expectedVersion: Int64) -> (String, [DatabaseValue]) {
-        let mapping = schema.entities[row.entityName]!
-        let columns = columnValues(row)
-        let sets = (["Z_OPT = ?"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
-        let sql = "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK = ? AND Z_OPT = ?"
-        return (sql, [row.version.databaseValue] + columns.map(\.1) + [row.primaryKey.databaseValue, expectedVersion.databaseValue])
-    }
+    /// How an entity's rows are written, prepared once per entity.
+    private func writePlan(_ entityName: String) -> SQLiteWriter.Plan { writePlans[entityName]! }
 }

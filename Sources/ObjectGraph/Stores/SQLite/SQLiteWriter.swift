@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Writes rows on the save hot path: one statement per entity and kind, prepared on GRDB's
+/// connection inside GRDB's transaction, values bound straight into SQLite. GRDB still owns
+/// the connection, the transaction and the errors around it.
+final class SQLiteWriter {
+    /// What one column of an entity's INSERT or UPDATE takes from a row.
+    enum Source {
+        case attribute(index: Int, type: AttributeType)
+        case toOne(index: Int)
+        case toOneEntity(index: Int)
+    }
+
+    /// How an entity's rows are written.
+    struct Plan {
+        let tableName: String
+        let entityNumber: Int
+        let columns: [String]
+        let sources: [Source]
+        var insertSQL: String {
+            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
+            return "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
+        }
+        var updateSQL: String {
+            "UPDATE \(tableName) SET \((["Z_OPT = ?"] + columns.map { "\($0) = ?" }).joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        }
+    }
+
+    static func plan(for entity: EntityDescription, schema: SQLiteSchema) -> Plan {
+        let mapping = schema.entities[entity.name]!
+        var columns: [String] = []
+        var sources: [Source] = []
+        for (i, a) in entity.attributes.enumerated() {
+            guard let c = mapping.attributeColumns[a.name] else { continue }
+            columns.append(c); sources.append(.attribute(index: i, type: a.attributeType))
+        }
+        for (n, r) in entity.relationships.enumerated() where !r.isToMany {
+            guard let c = mapping.toOneColumns[r.name] else { continue }
+            let index = entity.attributes.count + n
+            columns.append(c); sources.append(.toOne(index: index))
+            if let ec = mapping.toOneEntityColumns[r.name] { columns.append(ec); sources.append(.toOneEntity(index: index)) }
+        }
+        return Plan(tableName: mapping.tableName, entityNumber: entity.entityNumber, columns: columns, sources: sources)
+    }
+
+    private let db: Database
+    private let model: ManagedObjectModel
+    private let log: SQLLog
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(db: Database, model: ManagedObjectModel, log: SQLLog) {
+        self.db = db
+        self.model = model
+        self.log = log
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+    }
+
+    private func statement(_ sql: String) throws -> OpaquePointer {
+        if let s = statements[sql] {
+            sqlite3_reset(s)
+            sqlite3_clear_bindings(s)
+            return s
+        }
+        var s: OpaquePointer?
+        let code = sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &s, nil)
+        guard code == SQLITE_OK, let s else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+        }
+        statements[sql] = s
+        return s
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func bind(_ s: OpaquePointer, _ i: Int32, _ value: DatabaseValue) {
+        switch value.storage {
+        case .null: sqlite3_bind_null(s, i)
+        case .int64(let v): sqlite3_bind_int64(s, i, v)
+        case .double(let v): sqlite3_bind_double(s, i, v)
+        case .string(let v): sqlite3_bind_text(s, i, v, -1, Self.transient)
+        case .blob(let v): _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+        }
+    }
+
+    @inline(__always)
+    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: Any?, type: AttributeType) {
+        // The common types bind without building a DatabaseValue.
+        switch (type, value) {
+        case (_, nil): sqlite3_bind_null(s, i)
+        case (.string, let v as String): sqlite3_bind_text(s, i, v, -1, Self.transient)
+        case (.integer16, let v as Int), (.integer32, let v as Int), (.integer64, let v as Int): sqlite3_bind_int64(s, i, Int64(v))
+        case (.double, let v as Double), (.float, let v as Double): sqlite3_bind_double(s, i, v)
+        case (.boolean, let v as Bool): sqlite3_bind_int64(s, i, v ? 1 : 0)
+        case (.date, let v as Date): sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate)
+        default: bind(s, i, SQLiteValues.databaseValue(value, type: type))
+        }
+    }
+
+    /// The values a plan binds for a row, for the SQL log.
+    private func loggedValues(_ row: StoreRow, _ plan: Plan) -> [DatabaseValue] {
+        plan.sources.map { source in
+            switch source {
+            case .attribute(let index, let type): return SQLiteValues.databaseValue(row.values[index], type: type)
+            case .toOne(let index): return (row.values[index] as? ManagedObjectID)?.primaryKey.databaseValue ?? .null
+            case .toOneEntity(let index):
+                return (row.values[index] as? ManagedObjectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
+            }
+        }
+    }
+
+    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) {
+        var i = first
+        for source in plan.sources {
+            switch source {
+            case .attribute(let index, let type): bindValue(s, i, row.values[index], type: type)
+            case .toOne(let index):
+                if let id = row.values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
+            case .toOneEntity(let index):
+                if let id = row.values[index] as? ManagedObjectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
+                    sqlite3_bind_int64(s, i, Int64(n))
+                } else { sqlite3_bind_null(s, i) }
+            }
+            i += 1
+        }
+    }
+
+    private func step(_ s: OpaquePointer, _ sql: String) throws {
+        let code = sqlite3_step(s)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+        }
+    }
+
+    /// Inserts a row.
+    func insert(_ row: StoreRow, plan: Plan) throws {
+        let sql = plan.insertSQL
+        let s = try statement(sql)
+        sqlite3_bind_int64(s, 1, row.primaryKey)
+        sqlite3_bind_int64(s, 2, Int64(plan.entityNumber))
+        sqlite3_bind_int64(s, 3, row.version)
+        bindSources(s, row, plan, from: 4)
+        if log.isEnabled {
+            log.statement(sql: sql, arguments: [row.primaryKey.databaseValue, plan.entityNumber.databaseValue, row.version.databaseValue] + loggedValues(row, plan))
+        }
+        try step(s, sql)
+    }
+
+    /// Updates a row if it is still at `expectedVersion`; returns whether it was.
+    func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan) throws -> Bool {
+        let sql = plan.updateSQL
+        let s = try statement(sql)
+        sqlite3_bind_int64(s, 1, row.version)
+        bindSources(s, row, plan, from: 2)
+        let n = Int32(plan.sources.count)
+        sqlite3_bind_int64(s, n + 2, row.primaryKey)
+        sqlite3_bind_int64(s, n + 3, expectedVersion)
+        if log.isEnabled {
+            log.statement(sql: sql, arguments: [row.version.databaseValue] + loggedValues(row, plan) + [row.primaryKey.databaseValue, expectedVersion.databaseValue])
+        }
+        try step(s, sql)
+        return sqlite3_changes(db.sqliteConnection) > 0
+    }
+}
