@@ -169,6 +169,7 @@ public struct Managed<Value> {
     /// Declares the key this property reads and writes.
     public init(_ key: String) { self.key = key }
 
+    /// Unavailable: the value is read through the enclosing object (see the static subscript).
     @available(*, unavailable, message: "@Managed works only on ManagedObject subclasses")
     public var wrappedValue: Value {
         get { fatalError() }
