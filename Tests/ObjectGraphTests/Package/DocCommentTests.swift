@@ -1,0 +1,32 @@
+import Testing
+import Foundation
+
+// The house rule: every public type and method has a one-line doc comment.
+@Suite struct DocCommentTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let skipped = ["public static func ==", "public func hash(into", "public var description", "public init(rawValue", "public let rawValue"]
+
+    @Test func everyPublicDeclarationHasADocComment() throws {
+        let sources = Self.packageRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(!files.isEmpty)
+        var missing: [String] = []
+        for file in files {
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            for (i, line) in lines.enumerated() {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard text.hasPrefix("public ") || text.hasPrefix("open ") else { continue }
+                guard !Self.skipped.contains(where: { text.hasPrefix($0) }) else { continue }
+                var j = i - 1
+                while j >= 0 && lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("@") { j -= 1 }
+                if j < 0 || !lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+                    missing.append("\(file.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")):\(i + 1): \(text)")
+                }
+            }
+        }
+        #expect(missing.isEmpty, "public declarations without a doc comment:\n\(missing.joined(separator: "\n"))")
+    }
+}
