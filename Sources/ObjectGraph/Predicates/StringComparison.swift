@@ -155,12 +155,98 @@ final class RegularExpressionCache: @unchecked Sendable {
             _ = try NSRegularExpression(pattern: pattern, options: options)
             // Anchored at the start by the match option and at the very end by \z: a whole-string
             // match, as ICU's uregex_matches does.
-            regex = try NSRegularExpression(pattern: "(?:" + pattern + ")\\z", options: options)
+            regex = try NSRegularExpression(pattern: RegularExpressionCache.wholeMatchPattern(pattern), options: options)
         } catch {
             throw PredicateError(.invalidPattern, "Can't do regex matching, reason: the pattern \(PredicatePrinter.quote(pattern)) is not a valid ICU regular expression")
         }
         if cache.count > 512 { cache.removeAll() }
         cache[key] = regex
         return regex
+    }
+
+    /// `(?:pattern)\z`, closing first whatever the pattern leaves open at its end that would
+    /// swallow the suffix: a `\Q` quotation without its `\E`, or free-spacing mode (`(?x)`),
+    /// where a `#` comment runs to the end of the line. The pattern is already known to compile.
+    static func wholeMatchPattern(_ pattern: String) -> String {
+        let p = Array(pattern.unicodeScalars)
+        func isLineEnd(_ c: Unicode.Scalar) -> Bool {
+            c == "\n" || c == "\r" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}"
+        }
+        func isFlag(_ c: Unicode.Scalar) -> Bool {
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "-"
+        }
+        // Whether free-spacing mode is on, per open group (the innermost last).
+        var extended: [Bool] = [false]
+        var inQuote = false
+        var classDepth = 0
+        var i = 0
+        while i < p.count {
+            let c = p[i]
+            if inQuote {
+                if c == "\\", i + 1 < p.count, p[i + 1] == "E" { inQuote = false; i += 2 } else { i += 1 }
+                continue
+            }
+            if c == "\\" {
+                if i + 1 < p.count, p[i + 1] == "Q" { inQuote = true }
+                i += 2
+                continue
+            }
+            if classDepth > 0 {
+                if c == "[" { classDepth += 1 } else if c == "]" { classDepth -= 1 }
+                i += 1
+                continue
+            }
+            let freeSpacing = extended[extended.count - 1]
+            if freeSpacing && c == "#" {
+                while i < p.count && !isLineEnd(p[i]) { i += 1 }
+                continue
+            }
+            switch c {
+            case "[":
+                classDepth = 1
+                i += 1
+                // A `]` straight after `[` or `[^` is a literal.
+                if i < p.count, p[i] == "^" { i += 1 }
+                if i < p.count, p[i] == "]" { i += 1 }
+            case "(":
+                if i + 1 < p.count, p[i + 1] == "?" {
+                    if i + 2 < p.count, p[i + 2] == "#" {
+                        // (?# comment )
+                        i += 3
+                        while i < p.count && p[i] != ")" { i += 1 }
+                        i += 1
+                        continue
+                    }
+                    var j = i + 2, on = true
+                    var x: Bool?
+                    while j < p.count, isFlag(p[j]) {
+                        if p[j] == "-" { on = false } else if p[j] == "x" { x = on }
+                        j += 1
+                    }
+                    if j < p.count, p[j] == ")" {
+                        // (?flags): changes the mode for the rest of the enclosing group.
+                        extended[extended.count - 1] = x ?? freeSpacing
+                        i = j + 1
+                        continue
+                    }
+                    if j < p.count, p[j] == ":" {
+                        extended.append(x ?? freeSpacing)
+                        i = j + 1
+                        continue
+                    }
+                }
+                extended.append(freeSpacing)
+                i += 1
+            case ")":
+                if extended.count > 1 { extended.removeLast() }
+                i += 1
+            default:
+                i += 1
+            }
+        }
+        var closing = ""
+        if inQuote { closing += "\\E" }
+        if extended[0] { closing += "\n" }
+        return "(?:" + pattern + closing + ")\\z"
     }
 }
