@@ -76,7 +76,34 @@ enum KeyPathResolver {
                 // KVC on a collection maps the key over its elements; nil becomes NSNull.
                 return try elements.map { try value(of: $0, key: key) ?? NSNull() }
             }
+            if let n = Number(object), let v = numberKey(key, of: n) { return v }
+            if let d = object as? Date {
+                // NSDate answers its accessors through KVC.
+                if key == "timeIntervalSinceReferenceDate" { return d.timeIntervalSinceReferenceDate }
+                if key == "timeIntervalSince1970" { return d.timeIntervalSince1970 }
+            }
             throw PredicateError.unknownKey(key, on: object)
+        }
+    }
+
+    /// NSNumber's accessors, which KVC answers, as in `expenses.@avg.doubleValue`.
+    private static func numberKey(_ key: String, of n: Number) -> Any? {
+        switch key {
+        case "doubleValue", "floatValue": return n.doubleValue
+        case "intValue", "integerValue", "longValue", "longLongValue", "shortValue":
+            switch n {
+            case .int(let i): return i
+            default: return n.doubleValue.isFinite ? Int(exactly: n.doubleValue.rounded(.towardZero)) : nil
+            }
+        case "boolValue": return n.doubleValue != 0
+        case "decimalValue": return n.decimalValue
+        case "stringValue", "description":
+            switch n {
+            case .int(let i): return String(i)
+            case .double(let d): return PredicatePrinter.format(ConstantValue.double(d))
+            case .decimal(let d): return PredicatePrinter.format(ConstantValue.decimal(d))
+            }
+        default: return nil
         }
     }
 
