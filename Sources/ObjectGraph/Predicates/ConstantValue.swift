@@ -218,7 +218,11 @@ extension ConstantValue {
         case .uuid(let u): return u
         case .url(let u): return u
         case .array(let a): return a.map { $0.runtimeValue ?? NSNull() }
-        case .set(let s): return s.map { $0.runtimeValue ?? NSNull() }
+        case .set(let s):
+            // A set stays a set, so that it compares without regard to order.
+            let elements = s.map { $0.runtimeValue ?? NSNull() }
+            let hashable = elements.compactMap { $0 as? AnyHashable }
+            return hashable.count == elements.count ? Set(hashable) : elements
         case .dictionary(let d): return d.mapValues { $0.runtimeValue ?? NSNull() }
         case .reference(let r): return r
         }
