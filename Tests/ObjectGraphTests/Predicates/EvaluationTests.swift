@@ -508,6 +508,40 @@ struct MembershipTests {
         #expect(try holds("name CONTAINS[cd] 'EME'", object: ["name": "Crème"]))
     }
 
+    // pSyntax, "Basic Comparisons": `==` is `isEqual:`, and NSSet's isEqual: ignores order,
+    // while a set never equals an array.
+    @Test func setsCompareWithoutOrder() throws {
+        let letters = Set(["a", "b", "c", "d", "e", "f", "g"])
+        #expect(try holds("tags == %@", letters, object: ["tags": Set(letters.reversed())]))
+        #expect(try holds("tags == %@", Set(1...20), object: ["tags": Set((1...20).reversed())]))
+        #expect(try !holds("tags == %@", Set(["a", "b"]), object: ["tags": Set(["a", "c"])]))
+        #expect(try !holds("tags != %@", letters, object: ["tags": letters]))
+        #expect(try !holds("tags == {'a'}", object: ["tags": Set(["a"])]))
+        #expect(try holds("tags == {'a', 'b'}", object: ["tags": ["a", "b"]]))
+        #expect(try !holds("tags == {'b', 'a'}", object: ["tags": ["a", "b"]]))
+    }
+
+    // pCreating, "Format String Summary": %@ takes any object; one the predicate language does
+    // not know is compared with `isEqual:` (here Hashable equality), in == and IN.
+    @Test func otherHashableValues() throws {
+        struct Badge: Hashable, Sendable { var number: Int }
+        #expect(try holds("SELF == %@", Badge(number: 3), object: Badge(number: 3)))
+        #expect(try !holds("SELF == %@", Badge(number: 3), object: Badge(number: 4)))
+        #expect(try holds("badge IN %@", [Badge(number: 1), Badge(number: 3)], object: ["badge": Badge(number: 3)]))
+        #expect(try holds("badge != %@", Badge(number: 1), object: ["badge": Badge(number: 3)]))
+        let id = UUID()
+        #expect(try holds("id == %@", id, object: ["id": id]))
+    }
+
+    // pSyntax, "String Comparisons": a Swift Substring in the object is a string like any other.
+    @Test func substringsAreStrings() throws {
+        let text = "Hello, world"
+        let object: [String: Any] = ["word": text.prefix(5)]
+        #expect(try holds("word == 'Hello'", object: object))
+        #expect(try holds("word BEGINSWITH[c] 'he' AND word LIKE 'H*o' AND word MATCHES 'H.*'", object: object))
+        #expect(try holds("word IN {'Hello', 'Bye'}", object: object))
+    }
+
     // pSyntax, "Aggregate Operations": the right-hand side of IN must be a collection (or a
     // string, for the string form). Anything else is an error.
     @Test func notACollectionIsAnError() throws {
