@@ -23,13 +23,13 @@ enum Number {
         case let i as UInt32: self = .int(Int(i))
         case let i as UInt: self = Int(exactly: i).map(Number.int) ?? .double(Double(i))
         case let i as UInt64: self = Int(exactly: i).map(Number.int) ?? .double(Double(i))
-        case let n as NSNumber:
+        default:
+            guard let n = asNSNumber(value) else { return nil }
             switch ConstantValue.fromNSNumber(n) {
             case .int(let i): self = .int(i)
             case .bool(let b): self = .int(b ? 1 : 0)
             default: self = .double(n.doubleValue)
             }
-        default: return nil
         }
     }
 
@@ -94,8 +94,10 @@ enum ValueComparison {
     /// Turns values from other layers (managed objects, object IDs) into what they compare as.
     @inline(__always)
     static func normalize(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        if isPlainValue(value) { return value }
         guard let value = unwrapOptional(value) else { return nil }
-        if value is NSNull { return nil }
+        if isNSNull(value) { return nil }
         if let c = value as? PredicateArgumentConvertible { return c.predicateConstant.runtimeValue }
         // A Substring is a string, as it is when given as an argument.
         if let s = value as? Substring { return String(s) }
