@@ -139,6 +139,23 @@ struct StringSensitivityTests {
         #expect(try holds(format) == expected)
     }
 
+    // Options page: [c] and [d] fold with Foundation's case and diacritic folding. ASCII
+    // strings take a shortcut; it must agree with Foundation for every ASCII character, and
+    // mixed ASCII / non-ASCII comparisons must agree with it.
+    @Test(arguments: [ComparisonPredicate.Options.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]])
+    func asciiFoldingAgreesWithFoundation(options: ComparisonPredicate.Options) throws {
+        var foundation: String.CompareOptions = [.widthInsensitive]
+        if options.contains(.caseInsensitive) { foundation.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { foundation.insert(.diacriticInsensitive) }
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        #expect(StringComparison.fold(ascii, options) == ascii.folding(options: foundation, locale: nil))
+        #expect(StringComparison.equal("ÉCOLE", "école", options) == options.contains(.caseInsensitive))
+        #expect(StringComparison.equal("ecole", "école", options) == options.contains(.diacriticInsensitive))
+        #expect(StringComparison.beginsWith("École", "ECO", options) == (options == [.caseInsensitive, .diacriticInsensitive]))
+        #expect(StringComparison.endsWith("hôtel", "OTEL", options) == (options == [.caseInsensitive, .diacriticInsensitive]))
+        #expect(StringComparison.compare("a", "B", options) == (options.contains(.caseInsensitive) ? .orderedAscending : .orderedDescending))
+    }
+
     // pSyntax, "Basic Comparisons": `==` is not a wildcard match.
     @Test func equalityHasNoWildcards() throws {
         #expect(try !holds("'hello' == 'hel?o'"))
