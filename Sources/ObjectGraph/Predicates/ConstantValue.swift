@@ -139,6 +139,15 @@ extension ConstantValue {
     /// names it in the message (for example "argument 2").
     public init(argument value: Any?, describedAs argument: String = "the value") throws {
         guard let value = unwrapOptional(value) else { self = .null; return }
+        // The usual arguments, recognised by type identity before the chain of casts below.
+        switch type(of: value) {
+        case is String.Type: self = .string(value as! String); return
+        case is Int.Type: self = .int(value as! Int); return
+        case is Double.Type: self = .double(value as! Double); return
+        case is Bool.Type: self = .bool(value as! Bool); return
+        case is Date.Type: self = .date(value as! Date); return
+        default: break
+        }
         if isNSNull(value) { self = .nsNull; return }
         if let n = asNSNumber(value) { self = ConstantValue.fromNSNumber(n); return }
         switch value {
