@@ -139,10 +139,20 @@ extension ConstantValue {
     /// names it in the message (for example "argument 2").
     public init(argument value: Any?, describedAs argument: String = "the value") throws {
         guard let value = unwrapOptional(value) else { self = .null; return }
+        // The usual arguments, recognised by type identity before the chain of casts below.
+        switch type(of: value) {
+        case is String.Type: self = .string(value as! String); return
+        case is Int.Type: self = .int(value as! Int); return
+        case is Double.Type: self = .double(value as! Double); return
+        case is Bool.Type: self = .bool(value as! Bool); return
+        case is Date.Type: self = .date(value as! Date); return
+        default: break
+        }
+        if isNSNull(value) { self = .nsNull; return }
+        if let n = asNSNumber(value) { self = ConstantValue.fromNSNumber(n); return }
         switch value {
         case let c as ConstantValue: self = c
         case let c as PredicateArgumentConvertible: self = c.predicateConstant
-        case is NSNull: self = .nsNull
         case let s as String: self = .string(s)
         case let s as Substring: self = .string(String(s))
         case let b as Bool: self = .bool(b)
@@ -163,7 +173,6 @@ extension ConstantValue {
         case let d as Double: self = .double(d)
         case let f as Float: self = .double(Double(f))
         case let d as Decimal: self = .decimal(d)
-        case let n as NSNumber: self = ConstantValue.fromNSNumber(n)
         case let d as Date: self = .date(d)
         case let d as Data: self = .data(d)
         case let u as UUID: self = .uuid(u)
@@ -218,16 +227,49 @@ extension ConstantValue {
         case .uuid(let u): return u
         case .url(let u): return u
         case .array(let a): return a.map { $0.runtimeValue ?? NSNull() }
-        case .set(let s): return s.map { $0.runtimeValue ?? NSNull() }
+        case .set(let s):
+            // A set stays a set, so that it compares without regard to order.
+            let elements = s.map { $0.runtimeValue ?? NSNull() }
+            let hashable = elements.compactMap { $0 as? AnyHashable }
+            return hashable.count == elements.count ? Set(hashable) : elements
         case .dictionary(let d): return d.mapValues { $0.runtimeValue ?? NSNull() }
         case .reference(let r): return r
         }
     }
 }
 
+/// Whether a value is of one of the common types that are neither optional, nor NSNull, nor
+/// ``PredicateArgumentConvertible``: a test of the type's identity, much cheaper than a cast.
+@inline(__always)
+func isPlainValue(_ value: Any) -> Bool {
+    let t = type(of: value)
+    return t == String.self || t == Int.self || t == Double.self || t == Bool.self || t == Date.self
+        || t == [String: Any].self || t == [Any].self || t == Decimal.self
+}
+
+/// Whether a value is Foundation's NSNull.
+///
+/// Written as a type test because `value is NSNull` bridges a Swift value (a dictionary, a
+/// string, a number) to a new Foundation object before it can answer, which made it the most
+/// expensive step of evaluating a predicate.
+@inline(__always)
+func isNSNull(_ value: Any) -> Bool {
+    type(of: value) == NSNull.self
+}
+
+/// The value as an NSNumber when it is one, without bridging Swift values to find out.
+@inline(__always)
+func asNSNumber(_ value: Any) -> NSNumber? {
+    guard type(of: value) is NSNumber.Type else { return nil }
+    return value as? NSNumber
+}
+
 /// Unwraps `Optional<Any>` boxed inside an `Any`, so `Optional(nil)` reads as nil.
 func unwrapOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
+    // The protocol test below is a conformance lookup; most values are of a few plain types
+    // that a pointer comparison recognises first.
+    if isPlainValue(value) { return value }
     if let optional = value as? OptionalProtocol { return optional.wrappedAny }
     return value
 }

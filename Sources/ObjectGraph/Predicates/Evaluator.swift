@@ -40,7 +40,7 @@ enum PredicateEvaluator {
             return try compare(left, c.operatorType, right, c.options)
         case .any, .all:
             let normalized = unwrapOptional(left)
-            guard let value = normalized, !(value is NSNull) else {
+            guard let value = normalized, !isNSNull(value) else {
                 // An empty or missing collection: ANY is false, ALL is vacuously true.
                 return c.modifier == .all
             }
@@ -176,7 +176,7 @@ enum ExpressionEvaluator {
             return values
         case .subquery(let collectionExpression, let variable, let predicate):
             let collection = try value(of: collectionExpression, object: object, context: &context)
-            guard let collection = unwrapOptional(collection), !(collection is NSNull) else { return nil }
+            guard let collection = unwrapOptional(collection), !isNSNull(collection) else { return nil }
             guard let elements = KeyPathResolver.collectionElements(collection) else {
                 throw PredicateError(.invalidOperand, "Can't perform collection evaluate with non-collection object \(describeArgument(collection)) in SUBQUERY")
             }

@@ -39,7 +39,10 @@ enum KeyPathResolver {
     /// The value at a dot-separated key path, with the collection operators `@count`, `@sum`,
     /// `@avg`, `@min`, `@max`, `@distinctUnionOfObjects` and `@unionOfObjects`.
     static func value(of object: Any?, keyPath: String) throws -> Any? {
-        if !keyPath.contains(".") && !keyPath.hasPrefix("@") {
+        // Byte tests: with Foundation imported, `contains(".")` is NSString's range(of:),
+        // which cost more than the rest of a key lookup.
+        let utf8 = keyPath.utf8
+        if utf8.first != UInt8(ascii: "@") && !utf8.contains(UInt8(ascii: ".")) {
             return try value(of: object, key: keyPath)
         }
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -51,7 +54,7 @@ enum KeyPathResolver {
         var rest = components
         while let key = rest.first {
             rest = rest.dropFirst()
-            if key.hasPrefix("@") {
+            if key.utf8.first == UInt8(ascii: "@") {
                 return try collectionOperator(key, on: current, rest: rest)
             }
             current = try value(of: current, key: key)
@@ -61,7 +64,7 @@ enum KeyPathResolver {
 
     /// One key on one object.
     static func value(of object: Any?, key: String) throws -> Any? {
-        guard let object = unwrapOptional(object), !(object is NSNull) else { return nil }
+        guard let object = unwrapOptional(object), !isNSNull(object) else { return nil }
         switch object {
         case let d as [String: Any]:
             return unwrapOptional(d[key])
@@ -76,7 +79,34 @@ enum KeyPathResolver {
                 // KVC on a collection maps the key over its elements; nil becomes NSNull.
                 return try elements.map { try value(of: $0, key: key) ?? NSNull() }
             }
+            if let n = Number(object), let v = numberKey(key, of: n) { return v }
+            if let d = object as? Date {
+                // NSDate answers its accessors through KVC.
+                if key == "timeIntervalSinceReferenceDate" { return d.timeIntervalSinceReferenceDate }
+                if key == "timeIntervalSince1970" { return d.timeIntervalSince1970 }
+            }
             throw PredicateError.unknownKey(key, on: object)
+        }
+    }
+
+    /// NSNumber's accessors, which KVC answers, as in `expenses.@avg.doubleValue`.
+    private static func numberKey(_ key: String, of n: Number) -> Any? {
+        switch key {
+        case "doubleValue", "floatValue": return n.doubleValue
+        case "intValue", "integerValue", "longValue", "longLongValue", "shortValue":
+            switch n {
+            case .int(let i): return i
+            default: return n.doubleValue.isFinite ? Int(exactly: n.doubleValue.rounded(.towardZero)) : nil
+            }
+        case "boolValue": return n.doubleValue != 0
+        case "decimalValue": return n.decimalValue
+        case "stringValue", "description":
+            switch n {
+            case .int(let i): return String(i)
+            case .double(let d): return PredicatePrinter.format(ConstantValue.double(d))
+            case .decimal(let d): return PredicatePrinter.format(ConstantValue.decimal(d))
+            }
+        default: return nil
         }
     }
 
@@ -112,7 +142,7 @@ enum KeyPathResolver {
             let values = try elements.map { element -> Any? in
                 rest.isEmpty ? element : try value(of: element, components: rest)
             }.compactMap { v -> Any? in
-                guard let v = unwrapOptional(v), !(v is NSNull) else { return nil }
+                guard let v = unwrapOptional(v), !isNSNull(v) else { return nil }
                 return v
             }
             switch op {

@@ -2,15 +2,13 @@
 ///
 /// Variables that a SUBQUERY or an assignment binds are left alone inside their scope.
 struct Substitution {
-    private let values: [String: ConstantValue]
+    /// The values as given. Each is converted to a constant when a variable uses it, so an
+    /// entry the predicate does not mention is ignored whatever it holds.
+    private let variables: [String: Any]
     private var bound: [String] = []
 
     init(variables: [String: Any]) throws {
-        var values: [String: ConstantValue] = [:]
-        for (name, value) in variables {
-            values[name] = try ConstantValue(argument: value, describedAs: "the substitution value for $\(name)")
-        }
-        self.values = values
+        self.variables = variables
     }
 
     mutating func apply(to predicate: Predicate) throws -> Predicate {
@@ -33,10 +31,10 @@ struct Substitution {
             return expression
         case .variable(let name):
             if bound.contains(name) { return expression }
-            guard let value = values[name] else {
+            guard let value = variables[name] else {
                 throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
             }
-            return .constant(value)
+            return .constant(try ConstantValue(argument: value, describedAs: "the substitution value for $\(name)"))
         case .member(let base, let path):
             return .member(try apply(to: base), path)
         case .function(let selector, let arguments):

@@ -23,13 +23,13 @@ enum Number {
         case let i as UInt32: self = .int(Int(i))
         case let i as UInt: self = Int(exactly: i).map(Number.int) ?? .double(Double(i))
         case let i as UInt64: self = Int(exactly: i).map(Number.int) ?? .double(Double(i))
-        case let n as NSNumber:
+        default:
+            guard let n = asNSNumber(value) else { return nil }
             switch ConstantValue.fromNSNumber(n) {
             case .int(let i): self = .int(i)
             case .bool(let b): self = .int(b ? 1 : 0)
             default: self = .double(n.doubleValue)
             }
-        default: return nil
         }
     }
 
@@ -94,9 +94,13 @@ enum ValueComparison {
     /// Turns values from other layers (managed objects, object IDs) into what they compare as.
     @inline(__always)
     static func normalize(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        if isPlainValue(value) { return value }
         guard let value = unwrapOptional(value) else { return nil }
-        if value is NSNull { return nil }
+        if isNSNull(value) { return nil }
         if let c = value as? PredicateArgumentConvertible { return c.predicateConstant.runtimeValue }
+        // A Substring is a string, as it is when given as an argument.
+        if let s = value as? Substring { return String(s) }
         return value
     }
 
@@ -116,13 +120,29 @@ enum ValueComparison {
         }
         if let x = Number(a!), let y = Number(b!) { return Number.compare(x, y) == .orderedSame }
         if let x = KeyPathResolver.collectionElements(a), let y = KeyPathResolver.collectionElements(b) {
-            return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, options) }
+            guard x.count == y.count else { return false }
+            // Sets are equal whatever their order; a set never equals an array (NSSet isEqual:).
+            switch (a is Set<AnyHashable>, b is Set<AnyHashable>) {
+            case (true, true):
+                return x.allSatisfy { e in y.contains { equal(e, $0, options) } }
+                    && y.allSatisfy { e in x.contains { equal(e, $0, options) } }
+            case (false, false):
+                return zip(x, y).allSatisfy { equal($0, $1, options) }
+            default:
+                return false
+            }
         }
         if let x = a as? [String: Any], let y = b as? [String: Any] {
             return x.count == y.count && x.allSatisfy { key, value in y[key].map { equal(value, $0, options) } ?? false }
         }
-        if let x = a as? AnyHashable, let y = b as? AnyHashable { return x == y }
+        if let x = hashable(a!), let y = hashable(b!) { return x == y }
         return false
+    }
+
+    /// The value as AnyHashable; a reference held in a constant compares as the value it wraps.
+    private static func hashable(_ value: Any) -> AnyHashable? {
+        if let r = value as? ObjectReference { return AnyHashable(r.base) }
+        return value as? AnyHashable
     }
 
     /// `compare:` for the ordering operators: numbers, strings and dates. nil when the two
