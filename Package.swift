@@ -8,6 +8,8 @@ let package = Package(
     products: [
         // The persistence module a Swift developer on Linux can depend on.
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .executable(name: "fetching", targets: ["fetching"]),
+        .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -19,6 +21,26 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/ObjectGraph"
+        ),
+        // What the chapters share: sections, the workbench, diagrams. Nothing a library user needs.
+        .target(
+            name: "WorkbookSupport",
+            dependencies: ["ObjectGraph", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/WorkbookSupport"
+        ),
+        // Chapter 1. Each chapter is a library (its sections, which the workbook tool and the
+        // tests run in process) and a small executable in the folder above it.
+        .target(name: "FetchingChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Fetching/Chapter"),
+        .executableTarget(
+            name: "fetching",
+            dependencies: ["FetchingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/Fetching", exclude: ["Chapter"], sources: ["main.swift"]
+        ),
+        // The workbook tool: chapters, the book, the rendered book, exercises.
+        .executableTarget(
+            name: "workbook",
+            dependencies: ["WorkbookSupport", "FetchingChapter", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/workbook"
         ),
         .executableTarget(
             name: "bench",
@@ -35,6 +57,16 @@ let package = Package(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph", "objectgraph-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests"
+        ),
+        .testTarget(
+            name: "BookTests",
+            dependencies: ["workbook", "WorkbookSupport"],
+            path: "Tests/BookTests"
+        ),
+        .testTarget(
+            name: "ChapterTests",
+            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter"],
+            path: "Tests/ChapterTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,31 @@
+import ObjectGraph
+import WorkbookSupport
+
+enum AllObjects {
+    static func run(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: FetchingModels.bookshop())
+        try SampleData.insertBooks(into: context)
+        // ANCHOR: fetch-all
+        let request = FetchRequest(entityName: "Book")
+        let books = try context.fetch(request)
+        // ANCHOR_END: fetch-all
+        bench.print("The fetch returned \(books.count) books:")
+        for book in books { bench.print("  " + Workbench.describe(object: book)) }
+    }
+
+    static func runUtility(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: FetchingModels.bookshop())
+        try SampleData.insertBooks(into: context)
+        // ANCHOR: utility
+        let books = try FetchUtilities.objects(forEntityNamed: "Book", in: context)
+        // ANCHOR_END: utility
+        bench.print("FetchUtilities found \(books.count) books.")
+        // ANCHOR: utility-error
+        do {
+            _ = try FetchUtilities.objects(forEntityNamed: "Magazine", in: context)
+        } catch {
+            bench.print("Asking for an entity the model lacks: \(error)")
+        }
+        // ANCHOR_END: utility-error
+    }
+}

@@ -1,0 +1,31 @@
+import ObjectGraph
+import WorkbookSupport
+
+enum Inheritance {
+    static func run(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: FetchingModels.drawing())
+        for (entity, name) in [("Circle", "sun"), ("TextArea", "caption"), ("Line", "horizon")] {
+            let graphic = try context.insertNewObject(forEntityName: entity)
+            try graphic.setValue(name, forKey: "name")
+        }
+        try context.save()
+        // ANCHOR: graphics
+        let request = FetchRequest(entityName: "Graphic")
+        request.sortDescriptors = [SortDescriptor(key: "name")]
+        let graphics = try context.fetch(request)
+        // ANCHOR_END: graphics
+        bench.print("A fetch for the abstract Graphic returns \(graphics.count) objects:")
+        for graphic in graphics { bench.print("  \(graphic.entity.name): \(Workbench.describe(try graphic.value(forKey: "name")))") }
+        // ANCHOR: no-subentities
+        let circles = FetchRequest(entityName: "Graphic")
+        circles.includesSubentities = false
+        let onlyGraphics = try context.count(for: circles)
+        // ANCHOR_END: no-subentities
+        bench.print("With includesSubentities = false: \(onlyGraphics) (Graphic is abstract: it has no instances of its own).")
+        do {
+            _ = try context.insertNewObject(forEntityName: "Graphic")
+        } catch {
+            bench.print("Inserting a Graphic: \(error)")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ObjectGraph
+
+/// The objects the sections start from.
+enum SampleData {
+    static let books: [(title: String, author: String, salesRank: Int)] = [
+        ("Fetch, Clarus, Fetch", "Jeff LaMarche", 192),
+        ("Cocoa Programming for Mac OS X", "Aaron Hillegass", 482_769),
+        ("Core Data", "Marcus Zarra", 1_203),
+        ("Learn Objective-C on the Mac", "Mark Dalrymple", 5_114),
+    ]
+
+    static func insertBooks(into context: ManagedObjectContext) throws {
+        for book in books {
+            let object = try context.insertNewObject(forEntityName: "Book")
+            try object.setValue(book.title, forKey: "title")
+            try object.setValue(book.author, forKey: "author")
+            try object.setValue(book.salesRank, forKey: "salesRank")
+        }
+        try context.save()
+    }
+
+    static let employees: [(first: String, last: String, salary: Int)] = [
+        ("Mary", "Worsley", 95_000),
+        ("Joe", "Worsley", 60_000),
+        ("Anne", "worsley", 120_000),
+        ("Bob", "Woolley", 130_000),
+        ("Carol", "Smith", 80_000),
+    ]
+
+    @discardableResult
+    static func insertEmployees(into context: ManagedObjectContext) throws -> [ManagedObject] {
+        let objects = try employees.map { e -> ManagedObject in
+            let object = try context.insertNewObject(forEntityName: "Employee")
+            try object.setValue(e.first, forKey: "firstName")
+            try object.setValue(e.last, forKey: "lastName")
+            try object.setValue(e.salary, forKey: "salary")
+            return object
+        }
+        try context.save()
+        return objects
+    }
+}

@@ -1,0 +1,44 @@
+import ObjectGraph
+import WorkbookSupport
+
+enum SpecificValues {
+    static func run(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: FetchingModels.company())
+        try SampleData.insertEmployees(into: context)
+        for (name, days) in [("Launch", -30.0), ("Review", -2), ("Party", 5)] {
+            let event = try context.insertNewObject(forEntityName: "Event")
+            try event.setValue(name, forKey: "name")
+            try event.setValue(Workbench.date(days: days), forKey: "creationDate")
+        }
+        try context.save()
+        // ANCHOR: max-salary
+        let request = FetchRequest(entityName: "Employee")
+        request.resultType = .dictionary
+        let maxSalary = ExpressionDescription(
+            name: "maxSalary", expression: try Expression(format: "max:(salary)"), resultType: .decimal)
+        request.propertiesToFetch = [.expression(maxSalary)]
+        let results = try context.fetchDictionaries(request)
+        // ANCHOR_END: max-salary
+        bench.print("Maximum salary: \(Workbench.describe(results.first?["maxSalary"]))")
+
+        // ANCHOR: min-date
+        let events = FetchRequest(entityName: "Event")
+        events.resultType = .dictionary
+        events.propertiesToFetch = [.expression(ExpressionDescription(
+            name: "minDate", expression: try Expression(format: "min:(creationDate)"), resultType: .date))]
+        let earliest = try context.fetchDictionaries(events).first?["minDate"]
+        // ANCHOR_END: min-date
+        bench.print("Earliest event: \(Workbench.describe(earliest))")
+
+        // ANCHOR: dictionaries
+        let names = FetchRequest(entityName: "Employee")
+        names.resultType = .dictionary
+        names.propertiesToFetch = [.named("lastName")]
+        names.returnsDistinctResults = true
+        names.sortDescriptors = [SortDescriptor(key: "lastName")]
+        let distinctNames = try context.fetchDictionaries(names)
+        // ANCHOR_END: dictionaries
+        bench.print("Distinct last names, as dictionaries:")
+        for row in distinctNames { bench.print("  " + Workbench.describe(row)) }
+    }
+}

@@ -1,0 +1,29 @@
+import ObjectGraph
+import WorkbookSupport
+
+enum Transient {
+    static func run(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: FetchingModels.company())
+        let employees = try SampleData.insertEmployees(into: context)
+        for employee in employees {
+            let first = (try employee.value(forKey: "firstName") as? String)?.prefix(1) ?? ""
+            let last = (try employee.value(forKey: "lastName") as? String)?.prefix(1) ?? ""
+            try employee.setValue(String(first + last).uppercased(), forKey: "initials")
+        }
+        // ANCHOR: transient-fetch
+        let request = FetchRequest(entityName: "Employee")
+        request.predicate = try Predicate(format: "initials == %@", "MW")
+        do {
+            _ = try context.fetch(request)
+        } catch {
+            bench.print("The SQLite store refuses: \(error)")
+        }
+        // ANCHOR_END: transient-fetch
+        // ANCHOR: transient-in-memory
+        let everyone = try context.fetch(FetchRequest(entityName: "Employee"))
+        let matching = try everyone.filter { try request.predicate!.evaluate(with: $0) }
+        // ANCHOR_END: transient-in-memory
+        bench.print("Filtering the fetched objects in memory finds \(matching.count):")
+        for employee in matching { bench.print("  " + Workbench.describe(object: employee)) }
+    }
+}

@@ -1,0 +1,32 @@
+import ObjectGraph
+
+/// A chapter of the workbook: named sections that mirror the sections of the article it
+/// follows, run in order by the chapter's executable.
+public protocol Chapter {
+    /// The executable's name, also the book file's name: `fetching`.
+    static var name: String { get }
+    /// The chapter's title.
+    static var title: String { get }
+    /// The sections, in the article's order.
+    static var sections: [ChapterSection] { get }
+    /// The models the chapter introduces, by name, for the book's diagrams.
+    static var models: [String: @Sendable () throws -> ManagedObjectModel] { get }
+}
+
+/// One section of a chapter: a name for `--section`, a title for its heading, and the code
+/// that prints its output.
+public struct ChapterSection: Sendable {
+    /// The name `--section` takes and the book's markers use: `all-employees`.
+    public let name: String
+    /// The heading printed above the output.
+    public let title: String
+    /// The section's code.
+    public let run: @Sendable (Workbench) throws -> Void
+
+    /// Declares a section.
+    public init(_ name: String, _ title: String, run: @escaping @Sendable (Workbench) throws -> Void) {
+        self.name = name
+        self.title = title
+        self.run = run
+    }
+}

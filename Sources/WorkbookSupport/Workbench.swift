@@ -1,0 +1,98 @@
+import Foundation
+import ObjectGraph
+
+/// What a section's code works with: somewhere to print, stacks on fresh stores, and a fixed
+/// clock, so that a section prints the same bytes on every run and every machine.
+public final class Workbench {
+    /// Whether the SQL of every fetch is printed too (`--sql`).
+    public let showsSQL: Bool
+    private let write: (String) -> Void
+    private var directories: [URL] = []
+    private var storeCount = 0
+
+    /// A workbench that sends each printed line to `write`.
+    public init(showsSQL: Bool = false, write: @escaping (String) -> Void) {
+        self.showsSQL = showsSQL
+        self.write = write
+    }
+
+    deinit {
+        for directory in directories { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// Prints a line (or several) to the section's output.
+    public func print(_ text: String = "") {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { write(String(line)) }
+    }
+
+    /// The fixed "now" of every chapter: 1 June 2009, 09:00 UTC, the summer Zarra's article
+    /// appeared.
+    public static let now = Date(timeIntervalSinceReferenceDate: 265_539_600)
+
+    /// A date a number of days and hours from ``now``.
+    public static func date(days: Double = 0, hours: Double = 0) -> Date {
+        now.addingTimeInterval(days * 86_400 + hours * 3_600)
+    }
+
+    /// Formats a date the same way everywhere: `2009-06-01 09:00 UTC`.
+    public static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+    }
+
+    /// A coordinator with a new store of the given type in a private temporary directory. The
+    /// store's UUID is fixed (the n-th store of the workbench gets the n-th UUID), so object
+    /// URIs print the same on every run.
+    public func makeCoordinator(model: ManagedObjectModel, type: StoreType = .sqlite) throws -> PersistentStoreCoordinator {
+        storeCount += 1
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let uuid = String(format: "B00C0000-0000-4000-8000-%012d", storeCount)
+        var url: URL?
+        if type != .inMemory {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            directories.append(directory)
+            url = directory.appendingPathComponent("Store.sqlite")
+        }
+        try coordinator.addPersistentStore(type: type, at: url, options: [StoreOption.storeUUID: uuid])
+        if showsSQL {
+            coordinator.sqlLog.includesTimings = false
+            let write = self.write
+            // The log is called on the thread that runs the fetch: the section's own.
+            nonisolated(unsafe) let sink = write
+            coordinator.sqlLog.handler = { line in sink("    " + line) }
+        }
+        return coordinator
+    }
+
+    /// A context on a new store (see ``makeCoordinator(model:type:)``).
+    public func makeContext(model: ManagedObjectModel, type: StoreType = .sqlite) throws -> ManagedObjectContext {
+        ManagedObjectContext(coordinator: try makeCoordinator(model: model, type: type))
+    }
+
+    /// A value as the chapters print it: strings quoted, dates in UTC, objects by their
+    /// attributes in model order.
+    public static func describe(_ value: Any?) -> String {
+        switch value {
+        case nil: return "nil"
+        case let s as String: return "\"\(s)\""
+        case let d as Date: return format(d)
+        case let o as ManagedObject: return describe(object: o)
+        case let id as ManagedObjectID: return id.description
+        case let d as Double: return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+        case let dictionary as [String: Any]:
+            return "{" + dictionary.keys.sorted().map { "\($0): \(describe(dictionary[$0]))" }.joined(separator: ", ") + "}"
+        default: return String(describing: value!)
+        }
+    }
+
+    /// `Employee(firstName: "Mary", lastName: "Worsley", salary: 85000)`.
+    public static func describe(object: ManagedObject) -> String {
+        let values = object.entity.attributes.filter { !$0.isTransient }.map { a in
+            "\(a.name): \(describe((try? object.value(forKey: a.name)) ?? nil))"
+        }
+        return "\(object.entity.name)(\(values.joined(separator: ", ")))"
+    }
+}

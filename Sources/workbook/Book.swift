@@ -1,0 +1,88 @@
+import Foundation
+import WorkbookSupport
+
+/// Rewrites the generated blocks of the book's pages: listings from the chapters' sources,
+/// outputs from running their sections, diagrams from their models.
+struct Book {
+    /// The package's root folder (the one with Package.swift and book/).
+    let root: URL
+
+    var bookDirectory: URL { root.appendingPathComponent("book") }
+
+    /// The book's pages, in file-name order.
+    func pages() throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: bookDirectory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// A page's text with every generated block made current.
+    func updated(_ text: String, file: String, progress: (String) -> Void = { _ in }) throws -> String {
+        var lines = text.components(separatedBy: "\n")
+        // From the last marker back, so earlier line numbers stay valid.
+        for marker in try BookMarkers.find(in: lines, file: file).reversed() {
+            progress("\(file): \(marker.kind.rawValue) \(marker.chapter)/\(marker.name)")
+            let content = try generate(marker, file: file)
+            let block = ["```" + marker.language] + content.components(separatedBy: "\n") + ["```"]
+            lines.replaceSubrange((marker.openLine + 1)..<marker.closeLine, with: block)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The content a marker's block must hold.
+    func generate(_ marker: BookMarker, file: String) throws -> String {
+        guard let entry = chapterEntry(named: marker.chapter) else {
+            throw BookMarkerError(file: file, line: marker.openLine, problem: "no chapter named \(marker.chapter); the chapters are \(allChapters.map(\.name).joined(separator: ", "))")
+        }
+        switch marker.kind {
+        case .listing:
+            guard let code = try Anchors.listing(named: marker.name, inDirectory: root.appendingPathComponent(entry.directory)) else {
+                throw BookMarkerError(file: file, line: marker.openLine, problem: "no // ANCHOR: \(marker.name) in \(entry.directory)")
+            }
+            return code
+        case .output:
+            let sections = entry.sections
+            guard let section = sections.first(where: { $0.name == marker.name }) else {
+                throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no section \(marker.name); its sections are \(sections.map(\.name).joined(separator: ", "))")
+            }
+            return try ChapterRunner.output(of: section, showingSQL: marker.showsSQL)
+        case .diagram:
+            guard let model = entry.models[marker.name] else {
+                throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))")
+            }
+            return ERDiagram.mermaid(try model())
+        }
+    }
+
+    /// A page that is not current, with the diff that would make it so.
+    struct StalePage {
+        let file: String
+        let diff: String
+    }
+
+    /// Every page whose generated blocks differ from what the chapters produce now.
+    func stalePages(progress: (String) -> Void = { _ in }) throws -> [StalePage] {
+        try pages().compactMap { page in
+            let text = try String(contentsOf: page, encoding: .utf8)
+            let name = "book/" + page.lastPathComponent
+            let current = try updated(text, file: name, progress: progress)
+            guard current != text else { return nil }
+            return StalePage(file: name, diff: UnifiedDiff.make(old: text, new: current, name: name))
+        }
+    }
+
+    /// Rewrites every stale page; returns the names of the pages it changed.
+    func update(progress: (String) -> Void = { _ in }) throws -> [String] {
+        var changed: [String] = []
+        for page in try pages() {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            let name = "book/" + page.lastPathComponent
+            let current = try updated(text, file: name, progress: progress)
+            if current != text {
+                try current.write(to: page, atomically: true, encoding: .utf8)
+                changed.append(name)
+            }
+        }
+        return changed
+    }
+}

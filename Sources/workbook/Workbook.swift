@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import WorkbookSupport
+
+@main
+struct Workbook: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The Core Data workbook: chapters, the book, and exercises.",
+        discussion: """
+            Run a chapter with `swift run <chapter>` (for example `swift run fetching`). This tool
+            keeps the book current, renders it to HTML, and checks your exercises.
+            """,
+        subcommands: [ChaptersCommand.self, BookCommand.self])
+}
+
+/// Options that locate the package.
+struct RootOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The package's root folder (default: the nearest folder upward with Package.swift and book/).", valueName: "path"))
+    var root: String?
+
+    /// The root folder, or an error that says how to point at it.
+    func url() throws -> URL {
+        if let root { return URL(fileURLWithPath: root) }
+        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        while true {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
+               FileManager.default.fileExists(atPath: directory.appendingPathComponent("book").path) {
+                return directory
+            }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        throw ValidationError("Can't find the workbook: run this inside the package (the folder with Package.swift and book/), or pass --root PATH.")
+    }
+}
+
+struct ChaptersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "chapters", abstract: "List the chapters and their sections.")
+
+    func run() throws {
+        for entry in allChapters {
+            print("\(entry.name): \(entry.title)  (swift run \(entry.name))")
+            for line in entry.sectionList.split(separator: "\n") { print("    " + line) }
+        }
+    }
+}
+
+struct BookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "book",
+        abstract: "Rewrite the book's code listings, outputs and diagrams from the chapters.",
+        discussion: """
+            Every block between <!-- listing|output|diagram CHAPTER/NAME --> and its closing
+            comment is generated: listings from // ANCHOR: comments in the chapter's sources,
+            outputs from running the section, diagrams from the chapter's models. With --check
+            nothing is written: the command fails with a diff when a page is stale.
+            """)
+
+    @OptionGroup var rootOptions: RootOptions
+
+    @Flag(help: "Only check that the book is current; print a diff and fail if it is not.")
+    var check = false
+
+    func run() throws {
+        let book = Book(root: try rootOptions.url())
+        let progress: (String) -> Void = { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
+        if check {
+            let stale = try book.stalePages(progress: progress)
+            guard stale.isEmpty else {
+                for page in stale { print(page.diff) }
+                print("\nThe book is stale: \(stale.map(\.file).joined(separator: ", ")). Run `swift run workbook book` to rewrite it.")
+                throw ExitCode.failure
+            }
+            print("The book is current.")
+        } else {
+            let changed = try book.update(progress: progress)
+            print(changed.isEmpty ? "The book was already current." : "Rewrote \(changed.joined(separator: ", ")).")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+import Foundation
+@testable import workbook
+
+// The book cannot go stale: every listing, output and diagram in book/ is what the chapters'
+// code holds and prints now. Tests only read the book; `swift run workbook book` rewrites it.
+@Suite struct BookTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var book: Book { Book(root: Self.root) }
+
+    @Test func theBookIsCurrent() throws {
+        let stale = try book.stalePages()
+        #expect(stale.isEmpty, "Run `swift run workbook book` to rewrite:\n\(stale.map(\.diff).joined(separator: "\n"))")
+        #expect(try book.pages().map(\.lastPathComponent).contains("fetching.md"))
+    }
+
+    /// A page with one line inside a block of the given kind changed by hand.
+    func page(editing kind: BookMarker.Kind) throws -> (original: String, edited: String) {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("book/fetching.md"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        let marker = try #require(try BookMarkers.find(in: lines, file: "fetching.md").first { $0.kind == kind })
+        // The line after the opening fence.
+        lines[marker.openLine + 2] += " (edited by hand)"
+        return (text, lines.joined(separator: "\n"))
+    }
+
+    @Test(arguments: [BookMarker.Kind.listing, .output, .diagram])
+    func aHandEditIsFoundAndUndone(_ kind: BookMarker.Kind) throws {
+        let (original, edited) = try page(editing: kind)
+        let regenerated = try book.updated(edited, file: "book/fetching.md")
+        #expect(regenerated != edited)
+        #expect(regenerated == original)
+        let diff = UnifiedDiff.make(old: edited, new: regenerated, name: "book/fetching.md")
+        #expect(diff.contains("(edited by hand)"))
+        #expect(diff.contains("@@ -"))
+    }
+
+    @Test func anUnclosedMarkerIsAnErrorWithItsLine() throws {
+        let text = "# Title\n\n<!-- output fetching/all-books -->\n```text\n```\n"
+        let error = #expect(throws: BookMarkerError.self) { _ = try book.updated(text, file: "book/x.md") }
+        #expect(error?.description == "book/x.md:3: this output marker is never closed; add <!-- /output --> after its block")
+    }
+
+    @Test func anUnknownSectionIsAnErrorNamingTheSections() throws {
+        let text = "<!-- output fetching/nowhere -->\n```text\n```\n<!-- /output -->"
+        let error = #expect(throws: BookMarkerError.self) { _ = try book.updated(text, file: "book/x.md") }
+        #expect(error?.description.contains("has no section nowhere; its sections are all-books") == true)
+    }
+
+    @Test func outputsAreTheSameOnEveryRun() throws {
+        let marker = BookMarker(kind: .output, chapter: "fetching", name: "self-in", showsSQL: true, openLine: 0, closeLine: 1)
+        let first = try book.generate(marker, file: "x")
+        let second = try book.generate(marker, file: "x")
+        #expect(first == second)
+        #expect(!first.contains("/tmp"))
+    }
+}
