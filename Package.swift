@@ -36,10 +36,18 @@ let package = Package(
             dependencies: ["FetchingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Chapters/Fetching", exclude: ["Chapter"], sources: ["main.swift"]
         ),
+        // Exercises: what the learner edits, the reference solutions, and how both are judged.
+        .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
+        .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
+        .target(
+            name: "ExerciseCatalog",
+            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "ObjectGraph"],
+            path: "Exercises/Catalog"
+        ),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
-            dependencies: ["WorkbookSupport", "FetchingChapter", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["WorkbookSupport", "FetchingChapter", "ExerciseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/workbook"
         ),
         .executableTarget(
@@ -62,6 +70,11 @@ let package = Package(
             name: "BookTests",
             dependencies: ["workbook", "WorkbookSupport"],
             path: "Tests/BookTests"
+        ),
+        .testTarget(
+            name: "ExerciseTests",
+            dependencies: ["ExerciseCatalog", "WorkbookSupport"],
+            path: "Tests/ExerciseTests"
         ),
         .testTarget(
             name: "ChapterTests",
