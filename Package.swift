@@ -15,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Markdown to HTML for the rendered book (small, pure Swift; no Markdown parser in Foundation).
+        .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
     ],
     targets: [
         .target(
@@ -47,7 +49,11 @@ let package = Package(
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
-            dependencies: ["WorkbookSupport", "FetchingChapter", "ExerciseCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WorkbookSupport", "FetchingChapter", "ExerciseCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Ink", package: "Ink"),
+            ],
             path: "Sources/workbook"
         ),
         .executableTarget(

@@ -10,7 +10,7 @@ struct Workbook: ParsableCommand {
             Run a chapter with `swift run <chapter>` (for example `swift run fetching`). This tool
             keeps the book current, renders it to HTML, and checks your exercises.
             """,
-        subcommands: [ChaptersCommand.self, BookCommand.self, ExercisesCommand.self])
+        subcommands: [ChaptersCommand.self, BookCommand.self, RenderCommand.self, ExercisesCommand.self])
 }
 
 /// Options that locate the package.
@@ -77,5 +77,25 @@ struct BookCommand: ParsableCommand {
             let changed = try book.update(progress: progress)
             print(changed.isEmpty ? "The book was already current." : "Rewrote \(changed.joined(separator: ", ")).")
         }
+    }
+}
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Write the book as a static HTML site that reads well offline.",
+        discussion: "Open <output>/index.html in a browser. Run `swift run workbook book` first if the book is stale.")
+
+    @OptionGroup var rootOptions: RootOptions
+
+    @Option(help: ArgumentHelp("Where to write the site (default: .build/book-html in the package).", valueName: "path"))
+    var output: String?
+
+    func run() throws {
+        let root = try rootOptions.url()
+        let destination = output.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent(".build/book-html")
+        let renderer = SiteRenderer(bookDirectory: root.appendingPathComponent("book"), outputDirectory: destination)
+        let count = try renderer.render { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
+        print("Wrote \(count) pages to \(destination.path). Open \(destination.appendingPathComponent("index.html").path) in a browser.")
     }
 }

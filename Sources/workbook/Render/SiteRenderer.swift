@@ -1,0 +1,162 @@
+import Foundation
+import Ink
+
+/// Writes the book as a static HTML site that reads well offline: a contents sidebar,
+/// previous/next links, highlighted Swift, diagrams drawn as SVG, the chapters' real output,
+/// and a search box over every section.
+struct SiteRenderer {
+    let bookDirectory: URL
+    let outputDirectory: URL
+
+    struct Page {
+        let source: URL
+        let htmlName: String
+        let title: String
+        var body: String = ""
+        var sections: [(id: String, title: String, text: String)] = []
+    }
+
+    /// The pages in reading order: README first, then the pages it links to, then the rest.
+    func pageOrder() throws -> [URL] {
+        let files = try FileManager.default.contentsOfDirectory(at: bookDirectory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }
+        let readme = bookDirectory.appendingPathComponent("README.md")
+        var order = [readme]
+        let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
+        let regex = try NSRegularExpression(pattern: "\\]\\(([A-Za-z0-9_-]+\\.md)\\)")
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let name = String(text[Range(match.range(at: 1), in: text)!])
+            let url = bookDirectory.appendingPathComponent(name)
+            if !order.contains(url) && FileManager.default.fileExists(atPath: url.path) { order.append(url) }
+        }
+        for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) where !order.contains(file) { order.append(file) }
+        return order
+    }
+
+    func render(progress: (String) -> Void) throws -> Int {
+        var parser = MarkdownParser()
+        parser.addModifier(Modifier(target: .codeBlocks) { _, markdown in
+            let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+            let language = lines.first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`~ ")) } ?? ""
+            var body = lines.dropFirst()
+            if let last = body.last, last.trimmingCharacters(in: .whitespaces).hasPrefix("```") { body = body.dropLast() }
+            let code = body.joined(separator: "\n")
+            switch language {
+            case "swift": return "<pre class=\"code swift\"><code>\(SwiftHighlighter.html(code))</code></pre>"
+            case "mermaid": return "<figure class=\"diagram\">\(ERDiagramSVG.svg(code))</figure>"
+            case "text": return "<pre class=\"output\"><code>\(HTML.escape(code))</code></pre>"
+            default: return "<pre class=\"code\"><code>\(HTML.escape(code))</code></pre>"
+            }
+        })
+        var pages: [Page] = []
+        for url in try pageOrder() {
+            progress("rendering book/\(url.lastPathComponent)")
+            let markdown = try String(contentsOf: url, encoding: .utf8)
+            let title = markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? url.deletingPathExtension().lastPathComponent
+            let htmlName = url.lastPathComponent == "README.md" ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
+            var page = Page(source: url, htmlName: htmlName, title: title)
+            (page.body, page.sections) = Self.addHeadingIDs(Self.fixLinks(parser.html(from: markdown)))
+            pages.append(page)
+        }
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        for (i, page) in pages.enumerated() {
+            let html = Self.template(page: page, pages: pages, previous: i > 0 ? pages[i - 1] : nil, next: i + 1 < pages.count ? pages[i + 1] : nil)
+            try html.write(to: outputDirectory.appendingPathComponent(page.htmlName), atomically: true, encoding: .utf8)
+        }
+        try SiteAssets.css.write(to: outputDirectory.appendingPathComponent("book.css"), atomically: true, encoding: .utf8)
+        try (SiteAssets.searchScript + "\nconst SEARCH_INDEX = " + Self.searchIndex(pages) + ";\n")
+            .write(to: outputDirectory.appendingPathComponent("search.js"), atomically: true, encoding: .utf8)
+        return pages.count
+    }
+
+    /// Links to `x.md` point at `x.html`; README is the index.
+    static func fixLinks(_ html: String) -> String {
+        html.replacingOccurrences(of: "href=\"README.md", with: "href=\"index.html")
+            .replacingOccurrences(of: "\\.md([\"#])", with: ".html$1", options: .regularExpression)
+    }
+
+    /// Gives each h1/h2 an id and collects the text under it for the search index.
+    static func addHeadingIDs(_ html: String) -> (String, [(id: String, title: String, text: String)]) {
+        var out = ""
+        var sections: [(id: String, title: String, text: String)] = []
+        var rest = Substring(html)
+        var used: Set<String> = []
+        while let open = rest.range(of: "<h", options: []), let level = rest[open.upperBound...].first, level == "1" || level == "2",
+              let close = rest[open.upperBound...].range(of: "</h\(level)>") {
+            let before = rest[..<open.lowerBound]
+            out += before
+            if !sections.isEmpty { sections[sections.count - 1].text += plain(String(before)) }
+            let inner = String(rest[rest.index(open.upperBound, offsetBy: 2)..<close.lowerBound])
+            let title = plain(inner)
+            var id = title.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+                .split(separator: "-").joined(separator: "-")
+            while used.contains(id) { id += "-" }
+            used.insert(id)
+            out += "<h\(level) id=\"\(id)\">\(inner)</h\(level)>"
+            sections.append((id, title, ""))
+            rest = rest[close.upperBound...]
+        }
+        out += rest
+        if !sections.isEmpty { sections[sections.count - 1].text += plain(String(rest)) }
+        return (out, sections)
+    }
+
+    static func plain(_ html: String) -> String {
+        html.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+    }
+
+    static func searchIndex(_ pages: [Page]) -> String {
+        var entries: [[String: String]] = []
+        for page in pages {
+            for section in page.sections {
+                entries.append(["page": page.title, "title": section.title, "url": page.htmlName + "#" + section.id,
+                                "text": String(section.text.prefix(4000))])
+            }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func template(page: Page, pages: [Page], previous: Page?, next: Page?) -> String {
+        let contents = pages.map { p in
+            "<li\(p.htmlName == page.htmlName ? " class=\"current\"" : "")><a href=\"\(p.htmlName)\">\(HTML.escape(p.title))</a></li>"
+        }.joined(separator: "\n")
+        let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined(separator: "\n")
+        let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">← \(HTML.escape($0.title))</a>" } ?? "<span></span>"
+        let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title)) →</a>" } ?? "<span></span>"
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTML.escape(page.title))</title>
+            <link rel="stylesheet" href="book.css">
+            </head>
+            <body>
+            <nav class="sidebar">
+            <p class="book-title"><a href="index.html">Core Data on Linux</a></p>
+            <input id="search" type="search" placeholder="Search the book" aria-label="Search the book">
+            <ol id="results"></ol>
+            <h4>Contents</h4>
+            <ol class="contents">
+            \(contents)
+            </ol>
+            \(onThisPage.isEmpty ? "" : "<h4>On this page</h4>\n<ol class=\"toc\">\n\(onThisPage)\n</ol>")
+            </nav>
+            <main>
+            <article>
+            \(page.body)
+            </article>
+            <nav class="pager">\(previousLink)\(nextLink)</nav>
+            </main>
+            <script src="search.js"></script>
+            </body>
+            </html>
+
+            """
+    }
+}
