@@ -21,11 +21,12 @@ struct PredicateGenerator {
         Key(path: "price", kind: .number), Key(path: "published", kind: .date), Key(path: "inPrint", kind: .bool),
         Key(path: "code", kind: .uuid), Key(path: "genre", kind: .string), Key(path: "pages", kind: .number),
         Key(path: "publisher.name", kind: .string), Key(path: "publisher.rank", kind: .number),
-        Key(path: "publisher.founded", kind: .date),
+        Key(path: "publisher.founded", kind: .date), Key(path: "publisher.revenue", kind: .number),
     ]
     static let keys: [String: [Key]] = [
         "Book": bookKeys, "Novel": bookKeys,
-        "Publisher": [Key(path: "name", kind: .string), Key(path: "rank", kind: .number), Key(path: "founded", kind: .date)],
+        "Publisher": [Key(path: "name", kind: .string), Key(path: "rank", kind: .number), Key(path: "founded", kind: .date),
+                      Key(path: "revenue", kind: .number)],
         "Author": [Key(path: "name", kind: .string), Key(path: "age", kind: .number)],
     ]
     /// To-many relationships and the key paths of their destination.
@@ -38,7 +39,7 @@ struct PredicateGenerator {
                                         Key(path: "inPrint", kind: .bool)]),
         "Author": ("books", "Book", [Key(path: "title", kind: .string), Key(path: "salesRank", kind: .number),
                                      Key(path: "publisher.name", kind: .string), Key(path: "publisher.rank", kind: .number),
-                                     Key(path: "price", kind: .number)]),
+                                     Key(path: "price", kind: .number), Key(path: "publisher.revenue", kind: .number)]),
     ]
 
     static let likePatterns = ["a*", "*c", "?bc", "a?c", "*", "?", "", "x%y", "x_y", "x*y", "a\\*b", "a\\?b", "*b*", "A*",

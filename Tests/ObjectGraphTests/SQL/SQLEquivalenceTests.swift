@@ -59,11 +59,16 @@ import GRDB
     }
 
     /// The comparisons of a compound predicate, and for a SUBQUERY count each comparison of
-    /// its predicate in a SUBQUERY of its own.
+    /// its predicate in a SUBQUERY of its own; ANY and ALL both ways.
     static func leaves(of predicate: ObjectGraph.Predicate) -> [ObjectGraph.Predicate] {
         switch predicate {
         case .compound(let c):
             return c.subpredicates.flatMap(leaves)
+        case .comparison(var c) where c.modifier != .direct:
+            // ANY stops at the first match and ALL at the first miss: try both.
+            var other = c
+            other.modifier = c.modifier == .any ? .all : .any
+            return [predicate, .comparison(other)]
         case .comparison(var c):
             guard case .member(.subquery(let collection, let variable, let body), let key) = c.leftExpression else { return [predicate] }
             return [predicate] + leaves(of: body).map { inner in
@@ -75,7 +80,7 @@ import GRDB
         }
     }
 
-    @Test(arguments: [("Book", UInt64(11), 2500), ("Novel", UInt64(12), 500), ("Publisher", UInt64(13), 900), ("Author", UInt64(14), 900)])
+    @Test(arguments: [("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700), ("Author", UInt64(14), 700)])
     func generatedPredicatesAgreeWithTheEvaluator(entity: String, seed: UInt64, count: Int) throws {
         let fixture = try SQLFixture(seed: seed &* 7)
         let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: count)
@@ -90,7 +95,7 @@ import GRDB
     @Test(arguments: [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
     func generatedComparisonsAgreeWithTheEvaluator(entity: String, seed: UInt64) throws {
         let fixture = try SQLFixture(seed: seed &* 7)
-        let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: 600, compound: false)
+        let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: 500, compound: false)
         print("SQL equivalence, single comparisons, \(entity): \(tally)")
         #expect(tally.sqlStricter == 0)
     }

@@ -11,6 +11,7 @@ func sqlTestModel() throws -> ManagedObjectModel {
             AttributeDescription("name", .string)
             AttributeDescription("rank", .integer32)
             AttributeDescription("founded", .date)
+            AttributeDescription("revenue", .decimal)
             RelationshipDescription("books", toMany: "Book", inverse: "publisher")
         }
         EntityDescription("Book") {
@@ -102,6 +103,7 @@ struct SQLFixture {
             o.values["name"] = pick(Self.strings)
             o.values["rank"] = maybe(Int.random(in: -2...5, using: &rng))
             o.values["founded"] = pick(Self.dates)
+            o.values["revenue"] = maybe(pick([Decimal(string: "1.5")!, Decimal(2), Decimal(string: "-3.25")!, Decimal(0)]))
             o.values["books"] = [TestObject]()
             publisherObjects.append(o)
         }
