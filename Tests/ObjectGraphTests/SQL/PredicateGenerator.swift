@@ -167,7 +167,7 @@ struct PredicateGenerator {
             let modifier: ComparisonPredicate.Modifier = chance(50) ? .any : .all
             return .comparison(ComparisonPredicate(.constant(.array(elements)), scalarOperator(.number), keyPath(key), modifier: modifier))
         }
-        let many = Self.toMany[entity]!
+        let many = throughToOne()
         let key = pick(many.keys)
         var op = scalarOperator(key.kind)
         if key.kind == .number && chance(15) { op = .between }
@@ -185,8 +185,18 @@ struct PredicateGenerator {
         return .comparison(comparison)
     }
 
+    /// The entity's to-many relationship, or for books sometimes `publisher.books`: a to-many
+    /// reached through a to-one (a LEFT JOIN before the subquery; nil when there is no
+    /// publisher).
+    mutating func throughToOne() -> (relationship: String, destination: String, keys: [Key]) {
+        if (entity == "Book" || entity == "Novel") && chance(25) {
+            return ("publisher.books", "Book", Self.toMany["Publisher"]!.keys)
+        }
+        return Self.toMany[entity]!
+    }
+
     mutating func collectionOperator() -> ObjectGraph.Predicate {
-        let many = Self.toMany[entity]!
+        let many = throughToOne()
         let numbers = many.keys.filter { $0.kind == .number }
         let left: String
         let kind: Kind

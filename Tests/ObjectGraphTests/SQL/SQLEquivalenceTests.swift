@@ -80,6 +80,10 @@ import GRDB
         }
     }
 
+    // Apple, Predicate Programming Guide ("Using Predicates", "String Comparisons", "Using
+    // Null Values", "Aggregate Operations"; NSCompoundPredicate reference for AND/OR/NOT):
+    // compound predicates of up to three levels mean the same in SQL and in memory. SQL may
+    // refuse operands the evaluator only skipped by short-circuiting.
     @Test(arguments: [("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700), ("Author", UInt64(14), 700)])
     func generatedPredicatesAgreeWithTheEvaluator(entity: String, seed: UInt64, count: Int) throws {
         let fixture = try SQLFixture(seed: seed &* 7)
@@ -92,6 +96,8 @@ import GRDB
         #expect(tally.sqlStricter < count / 10)
     }
 
+    // The same documents, comparison by comparison: without short-circuiting, SQL refuses
+    // exactly what the evaluator refuses (reference/predicates.md 2.3-2.13).
     @Test(arguments: [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
     func generatedComparisonsAgreeWithTheEvaluator(entity: String, seed: UInt64) throws {
         let fixture = try SQLFixture(seed: seed &* 7)
@@ -100,6 +106,9 @@ import GRDB
         #expect(tally.sqlStricter == 0)
     }
 
+    // Apple, NSSortDescriptor reference and Core Data Programming Guide, "Persistent Store
+    // Types and Behaviors" (the SQLite store's sort selectors): ORDER BY gives
+    // SortDescriptor.sort's order, nil first ascending, ties kept in key order.
     @Test func generatedSortsAgreeWithSortDescriptor() throws {
         let fixture = try SQLFixture(seed: 99)
         for entity in ["Book", "Publisher", "Author"] {
