@@ -2,28 +2,106 @@ import Foundation
 import GRDB
 
 /// A piece of SQL with the values bound to its `?` placeholders, in order.
+///
+/// Build one with string interpolation: `"\(raw: column) < \(bind: value)"` binds the value
+/// and splices only SQL text (aliases, column names) given with `raw:`; interpolating another
+/// fragment appends its SQL and its arguments in place.
 struct SQLFragment {
     var sql: String
     var arguments: [DatabaseValue] = []
+}
+
+extension SQLFragment: ExpressibleByStringInterpolation {
+    init(stringLiteral value: String) { self.init(sql: value) }
+
+    init(stringInterpolation: StringInterpolation) {
+        self.init(sql: stringInterpolation.sql, arguments: stringInterpolation.arguments)
+    }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        var sql = ""
+        var arguments: [DatabaseValue] = []
+        init(literalCapacity: Int, interpolationCount: Int) { sql.reserveCapacity(literalCapacity * 2) }
+        mutating func appendLiteral(_ literal: String) { sql += literal }
+        /// Another fragment, with its arguments.
+        mutating func appendInterpolation(_ fragment: SQLFragment) {
+            sql += fragment.sql
+            arguments += fragment.arguments
+        }
+        /// SQL text made by the translator (identifiers, aliases, keywords), never a value.
+        mutating func appendInterpolation(raw text: String) { sql += text }
+        /// A value, as a `?` placeholder.
+        mutating func appendInterpolation(bind value: DatabaseValue) {
+            sql += "?"
+            arguments.append(value)
+        }
+    }
+
+    /// Fragments joined by a separator, their arguments in order.
+    static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
+        var result = SQLFragment(sql: "")
+        for (i, f) in fragments.enumerated() {
+            if i > 0 { result.sql += separator }
+            result.sql += f.sql
+            result.arguments += f.arguments
+        }
+        return result
+    }
+
+    /// The arguments as GRDB takes them.
+    var statementArguments: StatementArguments { StatementArguments(arguments) }
 }
 
 /// Translates the predicate and sort descriptors of one fetch into SQL over the store's
 /// tables. The fetched entity's table is aliased `t0`; key paths across to-one relationships
 /// add joins (`t1`, `t2`, ...), which ``joins`` collects for the FROM clause.
 ///
+/// What runs in SQL (Apple, "Predicate Programming Guide" and "Core Data Programming Guide",
+/// with the semantics of reference/predicates.md section 2):
+/// - comparisons with Apple's nil rules (`x != 5` holds for nil `x`, `nil <= nil` holds);
+/// - string operators with `[c]`, `[d]`, `[n]`: plain SQL when case- and diacritic-sensitive,
+///   registered functions (``SQLiteFunctions``) otherwise, MATCHES always through one;
+/// - key paths across to-one relationships (LEFT OUTER JOIN), to attributes of sub-entities
+///   sharing the table, `self`;
+/// - ANY, ALL, NONE, `@count`, `@sum`, `@avg`, `@min`, `@max`, IN/CONTAINS over to-many
+///   relationships and `SUBQUERY(...).@count`, as correlated subqueries;
+/// - IN with constant collections or strings, BETWEEN (bounds swapped when descending).
+///
+/// Values are always bound parameters. Every condition is two-valued (never NULL), so NOT
+/// and ALL mean what they mean in memory.
+///
 /// What SQL cannot express fails with the error Core Data's SQLite store raises
-/// (reference/coredata.md 3.3), never with a silent in-memory fallback.
+/// (reference/coredata.md 3.3), never with a silent in-memory fallback:
+/// `CoreDataError(.unsupportedOperation)` with `keypath … not found in entity …`,
+/// `unimplemented SQL generation for predicate : (…)`, `to-many key not allowed here`,
+/// `Unsupported function expression …` or `Unknown predicate type for predicate: BLOCKPREDICATE(…)`.
+/// Operands that the evaluator would reject (ordering a number against a string, a LIKE
+/// pattern ending in `\`, a regex that does not compile) throw the evaluator's
+/// ``PredicateError`` at translation time.
 struct SQLFetchTranslator {
     let model: ManagedObjectModel
     let schema: SQLiteSchema
     let entity: EntityDescription
+    /// The store's UUID. When set, `self == %@` with an object ID of another store matches
+    /// nothing, as object IDs of different stores are never equal.
+    var storeIdentifier: String?
+
+    /// The FROM-clause scopes: the fetched table first, then one per correlated subquery
+    /// being translated.
+    var scopes: [TranslationScope]
+    /// The last alias number handed out.
+    var aliasCounter = 0
+    /// The comparison being translated, for error messages.
+    var currentComparison: ComparisonPredicate?
+
     /// JOIN clauses needed by the key paths translated so far, in order.
-    private(set) var joins: [String] = []
+    var joins: [String] { scopes[0].joins }
 
     init(model: ManagedObjectModel, schema: SQLiteSchema, entity: EntityDescription) {
         self.model = model
         self.schema = schema
         self.entity = entity
+        self.scopes = [TranslationScope(alias: "t0", entityName: entity.name, variable: nil)]
     }
 
     /// A boolean SQL expression that is never NULL and is true exactly when the in-memory
@@ -31,26 +109,138 @@ struct SQLFetchTranslator {
     mutating func condition(for predicate: Predicate) throws -> SQLFragment {
         switch predicate {
         case .constant(let value):
-            return SQLFragment(sql: value ? "1" : "0")
-        default:
-            throw CoreDataError(.unsupportedOperation, "unimplemented SQL generation for predicate : (\(predicate.predicateFormat))")
+            return value ? "1" : "0"
+        case .block(let block):
+            throw CoreDataError(.unsupportedOperation, "Unknown predicate type for predicate: BLOCKPREDICATE(\(block.identifier))")
+        case .compound(let compound):
+            switch compound.compoundPredicateType {
+            case .not:
+                // Foundation looks only at the first subpredicate of a NOT.
+                guard let first = compound.subpredicates.first else { return "1" }
+                return "NOT (\(try condition(for: first)))"
+            case .and, .or:
+                guard !compound.subpredicates.isEmpty else { return compound.compoundPredicateType == .and ? "1" : "0" }
+                let parts = try compound.subpredicates.map { try condition(for: $0) }
+                if parts.count == 1 { return parts[0] }
+                let separator = compound.compoundPredicateType == .and ? " AND " : " OR "
+                return "(\(SQLFragment.joined(parts.map { "(\($0))" }, separator: separator)))"
+            }
+        case .comparison(let comparison):
+            let saved = currentComparison
+            currentComparison = comparison
+            defer { currentComparison = saved }
+            return try translate(comparison)
         }
     }
 
-    /// ORDER BY terms for sort descriptors.
+    /// ORDER BY terms for sort descriptors, joining across to-one relationships as needed.
+    ///
+    /// String keys use the descriptor's comparator: `compare:` is SQLite's BINARY order (by
+    /// scalar, like ``StringComparison/compare(_:_:_:)``), `caseInsensitiveCompare:` orders by
+    /// the folded string, the localized ones use registered collations calling
+    /// ``SortDescriptor/compareStrings(_:_:_:)``. NULL sorts first ascending, as in
+    /// SortDescriptor. Numbers and dates ignore the comparator, as SortDescriptor does.
     mutating func orderingTerms(for sortDescriptors: [SortDescriptor]) throws -> [String] {
         try sortDescriptors.map { descriptor in
-            guard let column = schema.entities[entity.name]?.attributeColumns[descriptor.key] else {
-                throw CoreDataError(.unsupportedOperation, "keypath \(descriptor.key) not found in entity \(entity.name)")
+            let value = try sortValue(forKeyPath: descriptor.key)
+            var term = value.fragment.sql
+            if value.kind == .string {
+                switch descriptor.comparator {
+                case .compare:
+                    break
+                case .caseInsensitiveCompare:
+                    term = "\(SQLiteFunctions.fold)(\(term), \(ComparisonPredicate.Options.caseInsensitive.rawValue))"
+                default:
+                    term += " COLLATE \(SQLiteFunctions.collation(for: descriptor.comparator)!)"
+                }
             }
-            return "t0.\(column)" + (descriptor.ascending ? "" : " DESC")
+            return term + (descriptor.ascending ? "" : " DESC")
         }
     }
-}
 
-/// Functions and collations the store registers on its connection so SQL gives the same
-/// answers as the evaluator.
-enum SQLiteFunctions {
-    /// Registers every function and collation on a connection.
-    static func register(on db: Database) {}
+    /// The SQL value at a key path, with the attribute type when it ends at an attribute:
+    /// for dictionary fetches (propertiesToFetch, propertiesToGroupBy). Joins across to-one
+    /// relationships go to ``joins``; a to-one relationship gives its foreign key.
+    mutating func resolvedColumn(forKeyPath keyPath: String) throws -> (fragment: SQLFragment, attributeType: AttributeType?) {
+        let value = try scalarValue(forKeyPath: keyPath)
+        return (value.fragment, value.attributeType)
+    }
+
+    /// The SQL value at a key path (see ``resolvedColumn(forKeyPath:)``).
+    mutating func column(forKeyPath keyPath: String) throws -> SQLFragment {
+        try resolvedColumn(forKeyPath: keyPath).fragment
+    }
+
+    /// SQL for an aggregate function expression of an NSExpressionDescription:
+    /// `count:(x)` → `COUNT(x)` (non-NULL values), `sum:` → `SUM`, `min:` → `MIN`,
+    /// `max:` → `MAX`, `average:` → `AVG`, over a key path (`count:` also over `SELF`).
+    /// A plain key path gives its column. The result type is the attribute's for min/max
+    /// (and sum of integers), `.double` for average and `.integer64` for count.
+    mutating func aggregate(for expression: Expression) throws -> (fragment: SQLFragment, resultType: AttributeType?) {
+        let unsupported = CoreDataError(.unsupportedOperation, "Unsupported function expression \(expression.description)")
+        switch expression {
+        case .keyPath(let path):
+            let column = try resolvedColumn(forKeyPath: path)
+            return (column.fragment, column.attributeType)
+        case .function(let selector, let arguments) where arguments.count == 1:
+            let functions = ["count:": "COUNT", "sum:": "SUM", "min:": "MIN", "max:": "MAX", "average:": "AVG"]
+            guard let sqlFunction = functions[selector] else { throw unsupported }
+            let value: SQLValue
+            switch arguments[0] {
+            case .keyPath(let path): value = try scalarValue(forKeyPath: path)
+            case .evaluatedObject where selector == "count:": value = selfValue(in: scopes[0])
+            default: throw unsupported
+            }
+            let fragment: SQLFragment = "\(raw: sqlFunction)(\(value.fragment))"
+            switch selector {
+            case "count:":
+                return (fragment, .integer64)
+            case "average:":
+                guard value.kind == .number else { throw unsupported }
+                return (fragment, .double)
+            case "sum:":
+                guard value.kind == .number, let type = value.attributeType else { throw unsupported }
+                return (fragment, type.isInteger || type == .boolean ? .integer64 : type)
+            default:
+                guard [.number, .string, .date].contains(value.kind) else { throw unsupported }
+                return (fragment, value.attributeType)
+            }
+        default:
+            throw unsupported
+        }
+    }
+
+    // MARK: Errors in Core Data's words
+
+    func keyPathNotFound(_ keyPath: String) -> CoreDataError {
+        CoreDataError(.unsupportedOperation, "keypath \(keyPath) not found in entity \(entity.name)")
+    }
+
+    func unimplemented() -> CoreDataError {
+        let text = currentComparison.map { Predicate.comparison($0).predicateFormat } ?? ""
+        return CoreDataError(.unsupportedOperation, "unimplemented SQL generation for predicate : (\(text))")
+    }
+
+    var toManyNotAllowed: CoreDataError {
+        CoreDataError(.unsupportedOperation, "to-many key not allowed here")
+    }
+
+    // MARK: Helpers for the public entry points
+
+    private mutating func scalarValue(forKeyPath keyPath: String) throws -> SQLValue {
+        switch try operand(for: .keyPath(keyPath)) {
+        case .value(let value): return value
+        case .toMany: throw toManyNotAllowed
+        case .constant: throw keyPathNotFound(keyPath)
+        }
+    }
+
+    private mutating func sortValue(forKeyPath keyPath: String) throws -> SQLValue {
+        let value = try scalarValue(forKeyPath: keyPath)
+        guard [.number, .string, .date].contains(value.kind) else {
+            // Objects, data, UUIDs and URLs have no order (SortDescriptor throws for them).
+            throw CoreDataError(.unsupportedOperation, "unimplemented SQL generation for sort descriptor : (\(keyPath))")
+        }
+        return value
+    }
 }

@@ -1,0 +1,125 @@
+import Testing
+import Foundation
+import GRDB
+@testable import ObjectGraph
+
+/// Generated equivalence: random predicates and sort descriptors run through SQL and through
+/// the in-memory evaluator over the same rows must select (and order) the same objects.
+///
+/// Apple, "Predicate Programming Guide" (Using Predicates; String Comparisons; Using Null
+/// Values; Aggregate Operations) and "Core Data Programming Guide" (Fetching Managed
+/// Objects): a predicate means the same whether a store evaluates it in SQL or Foundation
+/// evaluates it in memory; the SQL store only refuses what it cannot express.
+@Suite struct SQLEquivalenceTests {
+    /// How the two sides came out over a run.
+    struct Tally: CustomStringConvertible {
+        var agreed = 0
+        var bothThrew = 0
+        /// The translator (or SQLite) refused operands the evaluator never reached.
+        var sqlStricter = 0
+        var nonEmpty = 0
+        var description: String {
+            "agreed \(agreed) (\(nonEmpty) with matches), both threw \(bothThrew), SQL stricter \(sqlStricter)"
+        }
+    }
+
+    static func check(fixture: SQLFixture, entity: String, seed: UInt64, count: Int, compound: Bool = true) -> Tally {
+        var generator = PredicateGenerator(seed: seed, entity: entity)
+        var tally = Tally()
+        for _ in 0..<count {
+            let predicate = compound ? generator.predicate() : generator.comparison()
+            let memory = Result { try fixture.memoryMatches(predicate, entity: entity) }
+            let sql = Result { try fixture.sqlMatches(predicate, entity: entity) }
+            switch (memory, sql) {
+            case (.success(let expected), .success(let got)):
+                #expect(got.keys == expected, "\(entity): \(predicate.predicateFormat)\nSQL: \(got.joins) \(got.sql.sql) \(got.sql.arguments)")
+                // Values are bound, never spliced into the SQL.
+                #expect(!got.sql.sql.contains("'"), "\(got.sql.sql)")
+                tally.agreed += 1
+                if !expected.isEmpty { tally.nonEmpty += 1 }
+            case (.failure(let error), .success(let got)):
+                Issue.record("\(entity): the evaluator threw \(error) but SQL answered \(got.keys) for \(predicate.predicateFormat)\nSQL: \(got.sql.sql)")
+            case (.failure, .failure):
+                tally.bothThrew += 1
+            case (.success, .failure(let error)):
+                // Refusing a shape the generator makes is a bug; refusing operands that the
+                // evaluator would reject too, had it reached them, is allowed.
+                if let coreDataError = error as? CoreDataError {
+                    Issue.record("\(entity): SQL refused \(predicate.predicateFormat): \(coreDataError.message)")
+                } else if !Self.leaves(of: predicate).contains(where: { leaf in (try? fixture.memoryMatches(leaf, entity: entity)) == nil }) {
+                    // Only short-circuiting may keep the evaluator from an error: one of the
+                    // comparisons must fail in memory on its own.
+                    Issue.record("\(entity): SQL threw \(error) for \(predicate.predicateFormat), which no comparison in it explains")
+                }
+                tally.sqlStricter += 1
+                if ProcessInfo.processInfo.environment["SQL_EQ_VERBOSE"] != nil { print("STRICTER \(predicate.predicateFormat) :: \(error)") }
+            }
+        }
+        return tally
+    }
+
+    /// The comparisons of a compound predicate, and for a SUBQUERY count each comparison of
+    /// its predicate in a SUBQUERY of its own; ANY and ALL both ways.
+    static func leaves(of predicate: ObjectGraph.Predicate) -> [ObjectGraph.Predicate] {
+        switch predicate {
+        case .compound(let c):
+            return c.subpredicates.flatMap(leaves)
+        case .comparison(var c) where c.modifier != .direct:
+            // ANY stops at the first match and ALL at the first miss: try both.
+            var other = c
+            other.modifier = c.modifier == .any ? .all : .any
+            return [predicate, .comparison(other)]
+        case .comparison(var c):
+            guard case .member(.subquery(let collection, let variable, let body), let key) = c.leftExpression else { return [predicate] }
+            return [predicate] + leaves(of: body).map { inner in
+                c.leftExpression = .member(.subquery(collection: collection, variable: variable, predicate: inner), key)
+                return .comparison(c)
+            }
+        default:
+            return [predicate]
+        }
+    }
+
+    // Apple, Predicate Programming Guide ("Using Predicates", "String Comparisons", "Using
+    // Null Values", "Aggregate Operations"; NSCompoundPredicate reference for AND/OR/NOT):
+    // compound predicates of up to three levels mean the same in SQL and in memory. SQL may
+    // refuse operands the evaluator only skipped by short-circuiting.
+    @Test(arguments: [("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700), ("Author", UInt64(14), 700)])
+    func generatedPredicatesAgreeWithTheEvaluator(entity: String, seed: UInt64, count: Int) throws {
+        let fixture = try SQLFixture(seed: seed &* 7)
+        let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: count)
+        print("SQL equivalence, \(entity), \(count) predicates: \(tally)")
+        #expect(tally.agreed + tally.bothThrew + tally.sqlStricter == count)
+        // Most predicates are answered, and many select something.
+        #expect(tally.agreed > count * 3 / 4)
+        #expect(tally.nonEmpty > count / 4)
+        #expect(tally.sqlStricter < count / 10)
+    }
+
+    // The same documents, comparison by comparison: without short-circuiting, SQL refuses
+    // exactly what the evaluator refuses (reference/predicates.md 2.3-2.13).
+    @Test(arguments: [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
+    func generatedComparisonsAgreeWithTheEvaluator(entity: String, seed: UInt64) throws {
+        let fixture = try SQLFixture(seed: seed &* 7)
+        let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: 500, compound: false)
+        print("SQL equivalence, single comparisons, \(entity): \(tally)")
+        #expect(tally.sqlStricter == 0)
+    }
+
+    // Apple, NSSortDescriptor reference and Core Data Programming Guide, "Persistent Store
+    // Types and Behaviors" (the SQLite store's sort selectors): ORDER BY gives
+    // SortDescriptor.sort's order, nil first ascending, ties kept in key order.
+    @Test func generatedSortsAgreeWithSortDescriptor() throws {
+        let fixture = try SQLFixture(seed: 99)
+        for entity in ["Book", "Publisher", "Author"] {
+            var generator = PredicateGenerator(seed: 5, entity: entity)
+            let objects = fixture.objects[entity]!
+            for _ in 0..<150 {
+                let descriptors = generator.sortDescriptors()
+                let expected = try ObjectGraph.SortDescriptor.sort(objects, by: descriptors).map(\.id.primaryKey)
+                let got = try fixture.sqlOrder(descriptors, entity: entity)
+                #expect(got == expected, "\(entity): \(descriptors)")
+            }
+        }
+    }
+}
