@@ -59,10 +59,15 @@ public final class Workbench {
         try coordinator.addPersistentStore(type: type, at: url, options: [StoreOption.storeUUID: uuid])
         if showsSQL {
             coordinator.sqlLog.includesTimings = false
-            let write = self.write
             // The log is called on the thread that runs the fetch: the section's own.
             nonisolated(unsafe) let sink = write
-            coordinator.sqlLog.handler = { line in sink("    " + line) }
+            nonisolated(unsafe) var inFetch = false
+            // Only fetches: the inserts that set up a section's data would drown them.
+            coordinator.sqlLog.handler = { line in
+                if line.hasPrefix("CoreData: sql: ") { inFetch = line.hasPrefix("CoreData: sql: SELECT") }
+                if inFetch { sink("    " + line) }
+                if line.hasPrefix("CoreData: annotation: ") { inFetch = false }
+            }
         }
         return coordinator
     }

@@ -15,55 +15,53 @@ extension SQLiteStore {
 
         /// How each selected column decodes.
         enum Decode { case attribute(AttributeType), toOne(String), computed(AttributeType) }
-        var columns: [(sql: String, key: String, decode: Decode)] = []
-        func column(forKey key: String) throws -> (String, Decode) {
-            guard !key.contains(".") else {
-                throw CoreDataError(.unsupportedOperation, "keypath \(key) in propertiesToFetch: dictionary results take the entity's own attributes and to-one relationships")
+        var columns: [(sql: SQLFragment, key: String, decode: Decode)] = []
+        var groupColumns: [SQLFragment] = []
+        /// A property's column: an attribute (across to-one relationships too) or a to-one's key.
+        func column(forKey key: String, _ translator: inout SQLFetchTranslator) throws -> (SQLFragment, Decode) {
+            if !key.contains("."), let r = entity.relationship(named: key), !r.isToMany, let c = mapping.toOneColumns[key] {
+                return (SQLFragment(sql: "t0.\(c)"), .toOne(r.destinationEntityName))
             }
-            if let a = entity.attribute(named: key) {
-                guard let c = mapping.attributeColumns[key], !a.isTransient else {
-                    throw CoreDataError(.unsupportedOperation, "keypath \(key) not found in entity \(entity.name)")
+            let resolved = try translator.resolvedColumn(forKeyPath: key)
+            return (resolved.fragment, .attribute(resolved.attributeType ?? .string))
+        }
+        let parts = try queryParts(request, entity: entity) { translator in
+            for property in properties {
+                switch property {
+                case .named(let key):
+                    let (sql, decode) = try column(forKey: key, &translator)
+                    columns.append((sql, key, decode))
+                case .expression(let description):
+                    _ = try DictionaryResults.aggregate(of: description)
+                    let aggregate = try translator.aggregate(for: description.expression)
+                    columns.append((aggregate.fragment, description.name, .computed(description.expressionResultType)))
                 }
-                return ("t0.\(c)", .attribute(a.attributeType))
             }
-            if let r = entity.relationship(named: key), !r.isToMany, let c = mapping.toOneColumns[key] {
-                return ("t0.\(c)", .toOne(r.destinationEntityName))
-            }
-            throw CoreDataError(.unsupportedOperation, "keypath \(key) not found in entity \(entity.name)")
-        }
-        for property in properties {
-            switch property {
-            case .named(let key):
-                let (sql, decode) = try column(forKey: key)
-                columns.append((sql, key, decode))
-            case .expression(let description):
-                let aggregate = try DictionaryResults.aggregate(of: description)
-                let argument: String
-                if let path = aggregate.keyPath { argument = try column(forKey: path).0 } else { argument = "t0.Z_PK" }
-                let function = ["count:": "COUNT", "sum:": "SUM", "min:": "MIN", "max:": "MAX", "average:": "AVG"][aggregate.function]!
-                columns.append(("\(function)(\(argument))", description.name, .computed(description.expressionResultType)))
+            for property in groupBy {
+                guard case .named(let key) = property else {
+                    throw CoreDataError(.unsupportedOperation, "propertiesToGroupBy takes property names, not expressions")
+                }
+                groupColumns.append(try column(forKey: key, &translator).0)
             }
         }
-        let groupColumns = try groupBy.map { property -> String in
-            guard case .named(let key) = property else {
-                throw CoreDataError(.unsupportedOperation, "propertiesToGroupBy takes property names, not expressions")
-            }
-            return try column(forKey: key).0
+        var sql = "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(columns.map(\.sql.sql).joined(separator: ", ")) FROM \(parts.from)\(parts.whereClause.sql)"
+        var values = columns.flatMap(\.sql.arguments) + parts.whereClause.arguments
+        if !groupColumns.isEmpty {
+            sql += " GROUP BY " + groupColumns.map(\.sql).joined(separator: ", ")
+            values += groupColumns.flatMap(\.arguments)
         }
-        var (from, whereClause) = try filter(request, entity: entity)
-        var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
-        let order = try translator.orderingTerms(for: request.sortDescriptors)
-        from += translator.joins.filter { !from.contains($0) }.map { " " + $0 }.joined()
-        var sql = "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(columns.map(\.sql).joined(separator: ", ")) FROM \(from)\(whereClause.sql)"
-        if !groupColumns.isEmpty { sql += " GROUP BY " + groupColumns.joined(separator: ", ") }
+        // Grouped or aggregated rows have no single key to break ties with.
+        let aggregated = !groupColumns.isEmpty || request.returnsDistinctResults
+            || columns.contains(where: { if case .computed = $0.decode { return true }; return false })
+        let order = aggregated ? Array(parts.order.dropLast()) : parts.order
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         let windowInSQL = request.havingPredicate == nil
-        if windowInSQL && (request.fetchLimit > 0 || request.fetchOffset > 0) {
-            sql += " LIMIT ? OFFSET ?"
-            whereClause.arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue]
+        if windowInSQL {
+            sql += parts.window.sql
+            values += parts.window.arguments
         }
-        let arguments = StatementArguments(whereClause.arguments)
-        var results = try log.measure(sql: sql, arguments: whereClause.arguments) {
+        let arguments = StatementArguments(values)
+        var results = try log.measure(sql: sql, arguments: values) {
             try database.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> [String: Any] in
                     var result: [String: Any] = [:]

@@ -234,10 +234,26 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } rowCount: { $0.count }
     }
 
-    /// FROM, joins and WHERE for a request: the entity filter, then the predicate.
-    func filter(_ request: FetchRequest, entity: EntityDescription) throws -> (from: String, where: SQLFragment) {
+    /// The parts of a fetch's SQL, built with one translator so the joins of the predicate and
+    /// of the sorts share their aliases.
+    struct QueryParts {
+        /// `ZBOOK t0 LEFT OUTER JOIN ...`
+        var from: String
+        /// ` WHERE ...` or empty, with its arguments.
+        var whereClause: SQLFragment
+        /// ORDER BY terms (empty when the request has no sort descriptors).
+        var order: [String]
+        /// ` LIMIT ? OFFSET ?` or empty, with its arguments.
+        var window: SQLFragment
+        /// The translator, for the dictionary fetch's columns.
+        var translator: SQLFetchTranslator
+    }
+
+    /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
+    func queryParts(_ request: FetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> QueryParts {
         let mapping = schema.entities[entity.name]!
         var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
+        translator.storeIdentifier = identifier
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         let tableEntities = schema.entities.values.filter { $0.tableName == mapping.tableName }.count
@@ -251,28 +267,28 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             conditions.append(fragment.sql)
             arguments += fragment.arguments
         }
+        try extraColumns(&translator)
+        var order = sorted ? try translator.orderingTerms(for: request.sortDescriptors) : []
+        // Ties keep the order of the rows' keys, as the in-memory sort keeps insertion order.
+        if !order.isEmpty { order.append("t0.Z_PK") }
+        var window = SQLFragment(sql: "")
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            window = SQLFragment(sql: " LIMIT ? OFFSET ?", arguments: [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue])
+        }
         let from = "\(mapping.tableName) t0" + translator.joins.map { " " + $0 }.joined()
         let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return (from, SQLFragment(sql: whereSQL, arguments: arguments))
+        return QueryParts(from: from, whereClause: SQLFragment(sql: whereSQL, arguments: arguments), order: order, window: window, translator: translator)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
     private func selectStatement(_ request: FetchRequest, columns: (RowPlan) -> String) throws -> (plan: RowPlan, fragment: SQLFragment) {
         let entity = try model.entity(named: request.entityName)
-        let mapping = schema.entities[entity.name]!
-        let plan = plan(forTable: mapping.tableName)
-        var (from, whereClause) = try filter(request, entity: entity)
-        var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
-        let order = try translator.orderingTerms(for: request.sortDescriptors)
-        // Sorting across relationships may need joins of its own.
-        from += translator.joins.filter { !from.contains($0) }.map { " " + $0 }.joined()
-        var sql = "SELECT \(columns(plan)) FROM \(from)\(whereClause.sql)"
-        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            whereClause.arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue]
-        }
-        return (plan, SQLFragment(sql: sql, arguments: whereClause.arguments))
+        let plan = plan(forTable: schema.entities[entity.name]!.tableName)
+        let parts = try queryParts(request, entity: entity)
+        var sql = "SELECT \(columns(plan)) FROM \(parts.from)\(parts.whereClause.sql)"
+        if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
+        sql += parts.window.sql
+        return (plan, SQLFragment(sql: sql, arguments: parts.whereClause.arguments + parts.window.arguments))
     }
 
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
@@ -296,15 +312,14 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int {
         let entity = try model.entity(named: request.entityName)
-        var (from, whereClause) = try filter(request, entity: entity)
-        var sql = "SELECT COUNT(*) FROM \(from)\(whereClause.sql)"
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(from)\(whereClause.sql) LIMIT ? OFFSET ?)"
-            whereClause.arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue]
+        let parts = try queryParts(request, entity: entity, sorted: false)
+        var sql = "SELECT COUNT(*) FROM \(parts.from)\(parts.whereClause.sql)"
+        if !parts.window.sql.isEmpty {
+            sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql)\(parts.window.sql))"
         }
-        let arguments = StatementArguments(whereClause.arguments)
-        return try log.measure(sql: sql, arguments: whereClause.arguments) {
-            try database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        let values = parts.whereClause.arguments + parts.window.arguments
+        return try log.measure(sql: sql, arguments: values) {
+            try database.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(values)) ?? 0 }
         } rowCount: { _ in 1 }
     }
 

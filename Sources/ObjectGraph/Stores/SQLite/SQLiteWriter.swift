@@ -82,8 +82,21 @@ final class SQLiteWriter {
         case .null: sqlite3_bind_null(s, i)
         case .int64(let v): sqlite3_bind_int64(s, i, v)
         case .double(let v): sqlite3_bind_double(s, i, v)
-        case .string(let v): sqlite3_bind_text(s, i, v, -1, Self.transient)
+        case .string(let v): bindText(s, i, v)
         case .blob(let v): _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+        }
+    }
+
+    /// Binds a string with its byte length, so a NUL inside it is stored, not a cut-off.
+    @inline(__always)
+    private func bindText(_ s: OpaquePointer, _ i: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            if let base = bytes.baseAddress {
+                _ = sqlite3_bind_text(s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            } else {
+                _ = sqlite3_bind_text(s, i, "", 0, Self.transient)
+            }
         }
     }
 
@@ -92,7 +105,7 @@ final class SQLiteWriter {
         // The common types bind without building a DatabaseValue.
         switch (type, value) {
         case (_, nil): sqlite3_bind_null(s, i)
-        case (.string, let v as String): sqlite3_bind_text(s, i, v, -1, Self.transient)
+        case (.string, let v as String): bindText(s, i, v)
         case (.integer16, let v as Int), (.integer32, let v as Int), (.integer64, let v as Int): sqlite3_bind_int64(s, i, Int64(v))
         case (.double, let v as Double), (.float, let v as Double): sqlite3_bind_double(s, i, v)
         case (.boolean, let v as Bool): sqlite3_bind_int64(s, i, v ? 1 : 0)
