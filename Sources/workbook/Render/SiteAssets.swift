@@ -21,7 +21,7 @@ enum SiteAssets {
         h2 { font-size: 24px; margin-top: 40px; border-bottom: 1px solid #e6e0d2; padding-bottom: 4px; }
         code { font: 14px/1.5 "DejaVu Sans Mono", Menlo, monospace; background: var(--code); padding: 1px 4px; border-radius: 3px; }
         pre { overflow-x: auto; padding: 14px 16px; border-radius: 8px; background: var(--code); border: 1px solid #e6e0d2; }
-        pre code { background: none; padding: 0; }
+        pre code { background: none; padding: 0; display: block; line-height: 1.45; }
         pre.output { background: #1f2430; color: #e6e1cf; border-color: #1f2430; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: #8a93a6; margin-bottom: 6px; }
         .keyword { color: #9b2393; font-weight: bold; } .string { color: #c41a16; } .comment { color: #5d6c79; font-style: italic; }
@@ -40,7 +40,7 @@ enum SiteAssets {
         // Searches every section of the book for all the words typed.
         document.addEventListener("DOMContentLoaded", function () {
           var box = document.getElementById("search"), list = document.getElementById("results");
-          box.addEventListener("input", function () {
+          function run() {
             var words = box.value.toLowerCase().split(/\\s+/).filter(function (w) { return w.length > 1; });
             list.innerHTML = "";
             if (words.length === 0) return;
@@ -55,7 +55,11 @@ enum SiteAssets {
               var small = document.createElement("small"); small.textContent = e.page;
               li.appendChild(a); li.appendChild(small); list.appendChild(li);
             });
-          });
+          }
+          box.addEventListener("input", run);
+          // A link such as index.html?q=transient opens with that search done.
+          var query = new URLSearchParams(window.location.search).get("q");
+          if (query) { box.value = query; run(); }
         });
         """
 }

@@ -55,7 +55,7 @@ struct SiteRenderer {
             let title = markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? url.deletingPathExtension().lastPathComponent
             let htmlName = url.lastPathComponent == "README.md" ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
             var page = Page(source: url, htmlName: htmlName, title: title)
-            (page.body, page.sections) = Self.addHeadingIDs(Self.fixLinks(parser.html(from: markdown)))
+            (page.body, page.sections) = Self.addHeadingIDs(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown))))
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -67,6 +67,29 @@ struct SiteRenderer {
         try (SiteAssets.searchScript + "\nconst SEARCH_INDEX = " + Self.searchIndex(pages) + ";\n")
             .write(to: outputDirectory.appendingPathComponent("search.js"), atomically: true, encoding: .utf8)
         return pages.count
+    }
+
+    /// Joins the wrapped lines of each paragraph and list item into one line: Ink ends a
+    /// paragraph at a line that starts with a code span, which breaks sentences apart.
+    static func joinParagraphLines(_ markdown: String) -> String {
+        var out: [String] = []
+        var inFence = false
+        var joinable = false
+        for line in markdown.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") { inFence.toggle(); out.append(line); joinable = false; continue }
+            if inFence { out.append(line); continue }
+            let startsBlock = trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("<") || trimmed.hasPrefix("|")
+                || trimmed.hasPrefix(">") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ")
+                || trimmed.range(of: "^[0-9]+\\. ", options: .regularExpression) != nil
+            if joinable && !startsBlock {
+                out[out.count - 1] += " " + trimmed
+                continue
+            }
+            out.append(line)
+            joinable = !trimmed.isEmpty && !trimmed.hasPrefix("#") && !trimmed.hasPrefix("<") && !trimmed.hasPrefix("|")
+        }
+        return out.joined(separator: "\n")
     }
 
     /// Links to `x.md` point at `x.html`; README is the index.
