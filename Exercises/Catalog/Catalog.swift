@@ -31,6 +31,38 @@ public enum ExerciseCatalog {
             solutionFile: "Exercises/Solutions/Fetching/FetchingSolutions.swift",
             checkAttempt: { FetchingChecks.lowestSalary(FetchingExercises.lowestSalary(in:)) },
             checkSolution: { FetchingChecks.lowestSalary(FetchingSolutions.lowestSalary(in:)) }),
+        Exercise(
+            name: "predicates-1", chapter: "predicates", title: "Bob in any case",
+            task: "Return the people whose name equals the given name when case is ignored, but not accents.",
+            hint: "Options go in brackets right after the operator: [c] for case, [d] for diacritics. Pass the name with %@.",
+            file: "Exercises/Workspace/Predicates/PredicatesExercises.swift",
+            solutionFile: "Exercises/Solutions/Predicates/PredicatesSolutions.swift",
+            checkAttempt: { PredicatesChecks.peopleNamed(PredicatesExercises.people(named:in:)) },
+            checkSolution: { PredicatesChecks.peopleNamed(PredicatesSolutions.people(named:in:)) }),
+        Exercise(
+            name: "predicates-2", chapter: "predicates", title: "Any key, any value",
+            task: "Build a predicate that is true when the object's value for a key equals a value, both chosen at run time.",
+            hint: "%@ always makes a value, even when you give it a key's name. The specifier for a key path is %K.",
+            file: "Exercises/Workspace/Predicates/PredicatesExercises.swift",
+            solutionFile: "Exercises/Solutions/Predicates/PredicatesSolutions.swift",
+            checkAttempt: { PredicatesChecks.predicateForKey(PredicatesExercises.predicate(key:equals:)) },
+            checkSolution: { PredicatesChecks.predicateForKey(PredicatesSolutions.predicate(key:equals:)) }),
+        Exercise(
+            name: "predicates-3", chapter: "predicates", title: "Teenagers",
+            task: "Return the people aged 13 to 19, both included, youngest first.",
+            hint: "age >= 13 AND age <= 19 works, and so does age BETWEEN {13, 19}: BETWEEN includes both bounds.",
+            file: "Exercises/Workspace/Predicates/PredicatesExercises.swift",
+            solutionFile: "Exercises/Solutions/Predicates/PredicatesSolutions.swift",
+            checkAttempt: { PredicatesChecks.teenagers(PredicatesExercises.teenagers(in:)) },
+            checkSolution: { PredicatesChecks.teenagers(PredicatesSolutions.teenagers(in:)) }),
+        Exercise(
+            name: "predicates-4", chapter: "predicates", title: "Exactly one person",
+            task: "Return the one person with a given name, nil when there is none, and let the too-many error through when several share it.",
+            hint: "FetchUtilities.object(forEntityNamed:matchingKey:value:in:) returns nil for no match and throws TooManyEntitiesReturned for several.",
+            file: "Exercises/Workspace/Predicates/PredicatesExercises.swift",
+            solutionFile: "Exercises/Solutions/Predicates/PredicatesSolutions.swift",
+            checkAttempt: { PredicatesChecks.personNamed(PredicatesExercises.person(named:in:)) },
+            checkSolution: { PredicatesChecks.personNamed(PredicatesSolutions.person(named:in:)) }),
     ]
 
     /// The exercise with this name.

@@ -1,4 +1,5 @@
 import FetchingChapter
+import PredicatesChapter
 import ObjectGraph
 import WorkbookSupport
 
@@ -31,6 +32,7 @@ struct ChapterEntry: Sendable {
 /// Every chapter, in book order.
 let allChapters: [ChapterEntry] = [
     ChapterEntry(FetchingChapter.self, directory: "Chapters/Fetching"),
+    ChapterEntry(PredicatesChapter.self, directory: "Chapters/Predicates"),
 ]
 
 func chapterEntry(named name: String) -> ChapterEntry? {

@@ -1,0 +1,124 @@
+import Testing
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+@testable import PredicatesChapter
+
+private typealias Predicate = ObjectGraph.Predicate
+
+// Every statement of the predicates chapter that a program can check. Sources: LaMarche,
+// "Predicates and Format Strings" and "Fetching with Predicates"; Apple, Predicate
+// Programming Guide, "Predicate Format String Syntax" and "Creating Predicates".
+@Suite struct PredicatesChapterTests {
+    let bench = Workbench { _ in }
+
+    func names(_ format: String, _ arguments: Any?..., entity: String = "Person", key: String = "name") throws -> [String] {
+        let context = try PeopleData.context(bench)
+        return try PeopleData.matches(try Predicate(format: format, argumentArray: arguments), entity: entity, key: key, in: context)
+    }
+
+    @Test func aFirstPredicateAndOneWithArguments() throws {
+        #expect(try names("age <= 21") == ["Mary", "Joe", "bob", "Bób"])
+        #expect(try names("name == %@ OR name == %@", "Mary", "Joe") == ["Mary", "Joe"])
+        #expect(try Predicate(format: "age <= 21").evaluate(with: ["name": "Joe", "age": 21]))
+    }
+
+    // LaMarche: an unquoted word is a key path, not a string.
+    @Test func anUnquotedWordIsAKeyPath() throws {
+        let unquoted = try Predicate(format: "name == Bob")
+        guard case .comparison(let c) = unquoted else { Issue.record("not a comparison"); return }
+        #expect(c.rightExpression == .keyPath("Bob"))
+        let context = try PeopleData.context(bench)
+        let request = FetchRequest(entityName: "Person")
+        request.predicate = unquoted
+        let error = #expect(throws: CoreDataError.self) { _ = try context.fetch(request) }
+        #expect(error?.message == "keypath Bob not found in entity Person")
+        #expect(try !unquoted.evaluate(with: ["name": "Bob"]))
+        #expect(try names("name == 'Bob'") == ["Bob"])
+        #expect(try names("name == \"Bob\"") == ["Bob"])
+    }
+
+    // Apple, "Predicate Format String Syntax": each operator and its other spellings.
+    @Test(arguments: [("age == 21", "age = 21"), ("age != 21", "age <> 21"), ("age >= 44", "age => 44"), ("age <= 19", "age =< 19"),
+                      ("age > 18 AND age < 21", "age > 18 && age < 21"), ("age < 18 OR age > 60", "age < 18 || age > 60"),
+                      ("NOT age > 20", "!(age > 20)")])
+    func spellingsOfOneOperatorAreTheSamePredicate(_ one: String, _ other: String) throws {
+        #expect(try Predicate(format: one) == Predicate(format: other))
+        #expect(try names(one) == names(other))
+    }
+
+    @Test func stringOperators() throws {
+        #expect(try names("text BEGINSWITH 'wa'", entity: "Word", key: "text") == ["wait", "want"])
+        #expect(try names("text CONTAINS 'es'", entity: "Word", key: "text") == ["west"])
+        #expect(try names("text ENDSWITH 'at'", entity: "Word", key: "text") == ["what", "swat"])
+        // LIKE is a whole-string match with * (any run) and ? (one character).
+        #expect(try names("text LIKE 'w*t'", entity: "Word", key: "text") == ["wet", "wait", "wt", "west", "what", "wit", "want", "w?t"])
+        #expect(try names("text LIKE 'w?t'", entity: "Word", key: "text") == ["wet", "wit", "w?t"])
+        #expect(try names("text LIKE 'w\\\\?t'", entity: "Word", key: "text") == ["w?t"])
+        #expect(try names("text MATCHES %@", "w[aeiou]{2}.*", entity: "Word", key: "text") == ["wait"])
+    }
+
+    // Apple: "String comparisons are, by default, case and diacritic sensitive." (Erratum 1.)
+    @Test func comparisonsAreCaseAndDiacriticSensitiveByDefault() throws {
+        #expect(try names("name == 'bob'") == ["bob"])
+        #expect(try names("name ==[c] 'bob'") == ["Bob", "bob", "BOB"])
+        #expect(try names("name ==[d] 'bob'") == ["bob"])
+        #expect(try names("name ==[cd] 'bob'") == ["Bob", "bob", "BOB", "Böb", "Bób"])
+        #expect(try names("name LIKE[cd] 'b?b'") == ["Bob", "bob", "BOB", "Böb", "Bób"])
+        #expect(try !Predicate(format: "'Hello' BEGINSWITH 'he'").evaluate(with: nil))
+    }
+
+    // Erratum 3: %@ makes a value even for a key's name; %K makes a key path.
+    @Test func percentAtMakesAValuePercentKAKeyPath() throws {
+        let broken = try Predicate(format: "%@ == %@", "name", "Mary")
+        #expect(broken.predicateFormat == #""name" == "Mary""#)
+        #expect(try names("%@ == %@", "name", "Mary").isEmpty)
+        let fixed = try Predicate(format: "%K == %@", "name", "Mary")
+        #expect(fixed.predicateFormat == #"name == "Mary""#)
+        #expect(try names("%K == %@", "name", "Mary") == ["Mary"])
+    }
+
+    // Apple, "Creating Predicates": arguments are quoted for you; quotes stop substitution.
+    @Test func argumentsAreQuotedForYou() throws {
+        #expect(try Predicate(format: "name == %@", "O'Brien \"Bob\"").predicateFormat == #"name == "O'Brien \"Bob\"""#)
+        #expect(try Predicate(format: "age > %@", 40).predicateFormat == "age > 40")
+        #expect(try Predicate(format: "birthday < %@", Date(timeIntervalSinceReferenceDate: -1_030_460_400)).predicateFormat
+            == #"birthday < CAST(-1030460400.000000, "NSDate")"#)
+        let error = #expect(throws: ObjectGraph.PredicateError.self) { _ = try Predicate(format: "name == '%@'", "Joe") }
+        #expect(error?.message.contains("1 argument given but the format uses 0") == true)
+    }
+
+    // Erratum 2: printf-style specifiers are supported.
+    @Test func printfSpecifiersAreSupported() throws {
+        #expect(try Predicate(format: "age > %d AND age < %d", 18, 21).predicateFormat == "age > 18 AND age < 21")
+        #expect(try names("age > %d AND age < %d", 18, 21) == ["Mary", "bob"])
+        #expect(try Predicate(format: "age > %f", 18.5).predicateFormat == "age > 18.5")
+        #expect(try Predicate(format: "age == %ld", 21) == Predicate(format: "age == %i", 21))
+    }
+
+    // Erratum 4 and LaMarche's single-object utility: one object or nil; several is an error.
+    @Test func theBookWithId192IsOneObjectOrNil() throws {
+        let context = try FetchingWithPredicates.bookContext(bench)
+        let book = try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 192, in: context)
+        #expect(try book?.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        #expect(try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 999, in: context) == nil)
+        let error = #expect(throws: FetchUtilities.TooManyEntitiesReturned.self) {
+            _ = try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
+        }
+        #expect(error?.count == 2)
+        #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context).count == 2)
+        // A string never equals a number.
+        #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "id", value: "192", in: context).isEmpty)
+    }
+
+    // The chapter's claim that every predicate runs inside SQLite.
+    @Test func fetchesRunAsSQL() throws {
+        var lines: [String] = []
+        let workbench = Workbench(showsSQL: true) { lines.append($0) }
+        try FetchingWithPredicates.runSQL(workbench)
+        let sql = lines.filter { $0.contains("CoreData: sql: SELECT") }
+        #expect(sql.count == 6)
+        #expect(sql.allSatisfy { $0.contains(" WHERE ") })
+        #expect(lines.contains { $0.contains("OG_FOLD") })
+    }
+}
