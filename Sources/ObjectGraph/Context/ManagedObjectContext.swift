@@ -565,7 +565,8 @@ public final class ManagedObjectContext {
 
     /// The number of objects a request would fetch (countForFetchRequest:error:).
     public func count(for request: FetchRequest) throws -> Int {
-        if request.includesPendingChanges && hasChanges {
+        let inMemory = persistentStoreCoordinator.persistentStores.contains { $0.backend.evaluatesInMemory }
+        if (request.includesPendingChanges && hasChanges) || inMemory {
             let copy = request.copy()
             copy.resultType = .managedObject
             return try fetchObjects(copy).count
@@ -582,9 +583,14 @@ public final class ManagedObjectContext {
     private func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try model.entity(named: request.entityName)
         let pending = request.includesPendingChanges && hasChanges
-        // With pending changes the window is applied after merging them.
+        // Atomic stores evaluate fetches in memory, against the context's own objects, with
+        // all of Swift at hand: block predicates and transient properties work there
+        // ("Persistent Store Types and Behaviors").
+        let inMemory = persistentStoreCoordinator.persistentStores.contains { $0.backend.evaluatesInMemory }
+        // With pending changes, or in memory, the window is applied at the end.
         let storeRequest = request.copy()
-        if pending { storeRequest.fetchLimit = 0; storeRequest.fetchOffset = 0 }
+        if pending || inMemory { storeRequest.fetchLimit = 0; storeRequest.fetchOffset = 0 }
+        if inMemory { storeRequest.predicate = nil; storeRequest.sortDescriptors = [] }
         var results: [ManagedObject] = []
         for store in persistentStoreCoordinator.persistentStores {
             if request.fetchBatchSize > 0 {
@@ -609,11 +615,17 @@ public final class ManagedObjectContext {
             }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching, of: results)
-        guard pending else { return results }
+        if inMemory, let predicate = request.predicate {
+            results = try results.filter { try predicate.evaluate(with: $0) }
+        }
+        guard pending || inMemory else { return results }
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
-        var merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
-        for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
-            if try request.predicate?.evaluate(with: object) ?? true { merged.append(object) }
+        var merged = results
+        if pending {
+            merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
+            for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
+                if try request.predicate?.evaluate(with: object) ?? true { merged.append(object) }
+            }
         }
         if !request.sortDescriptors.isEmpty {
             merged = try SortDescriptor.sort(merged, by: request.sortDescriptors)

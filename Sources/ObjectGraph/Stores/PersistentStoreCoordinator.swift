@@ -7,6 +7,13 @@ public enum StoreType: String, Hashable, Sendable {
     case inMemory = "InMemory"
     /// Core Data's SQLite store (NSSQLiteStoreType): fetches run as SQL.
     case sqlite = "SQLite"
+    /// An atomic store in an XML file (NSXMLStoreType): human-readable, read whole, written whole.
+    case xml = "XML"
+    /// An atomic store in a binary file (NSBinaryStoreType).
+    case binary = "Binary"
+
+    /// Whether the store keeps every object in memory and evaluates fetches there.
+    public var isAtomic: Bool { self != .sqlite }
 }
 
 /// A store added to a coordinator: NSPersistentStore.
@@ -55,23 +62,65 @@ public final class PersistentStoreCoordinator {
         let backend: PersistentStoreBackend
         switch type {
         case .inMemory:
-            backend = InMemoryStore(model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String)
+            backend = try AtomicStore(type: .inMemory, url: nil, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String)
+        case .xml, .binary:
+            guard let url else {
+                throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
+            }
+            try refuseDuplicate(url)
+            backend = try AtomicStore(type: type, url: url, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String)
         case .sqlite:
             guard let url else {
                 throw CoreDataError(.persistentStoreOpen, "A SQLite store needs a file URL; use .inMemory for a store without a file")
             }
-            lock.lock()
-            let already = persistentStores.contains { $0.url?.standardizedFileURL == url.standardizedFileURL }
-            lock.unlock()
-            guard !already else {
-                throw CoreDataError(.persistentStoreIncompatibleType, "The store at \(url.path) was already added to this coordinator")
-            }
+            try refuseDuplicate(url)
             backend = try SQLiteStore(url: url, model: managedObjectModel, options: options, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
         lock.lock(); defer { lock.unlock() }
         persistentStores.append(store)
         return store
+    }
+
+    private func refuseDuplicate(_ url: URL) throws {
+        lock.lock(); defer { lock.unlock() }
+        if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
+            throw CoreDataError(.persistentStoreIncompatibleType, "The store at \(url.path) was already added to this coordinator")
+        }
+    }
+
+    /// Removes a store from the coordinator (removePersistentStore:error:); its file stays.
+    public func remove(_ store: PersistentStore) throws {
+        lock.lock(); defer { lock.unlock() }
+        guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
+            throw CoreDataError(.invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
+        }
+        persistentStores.remove(at: index)
+    }
+
+    /// Moves a store to a new file of another type, with every object and relationship
+    /// (migratePersistentStore:toURL:options:withType:error:). The new store keeps the old
+    /// store's UUID, so object IDs stay valid; it replaces the old one in the coordinator, and
+    /// the old file is left as it was. A file already at `url` is an error.
+    @discardableResult
+    public func migratePersistentStore(_ store: PersistentStore, to url: URL?, type: StoreType, options: [String: Any] = [:]) throws -> PersistentStore {
+        if let url, FileManager.default.fileExists(atPath: url.path) {
+            throw CoreDataError(.persistentStoreSave, "There is already a file at \(url.path); migrate to a new path or remove it first")
+        }
+        let contents = try store.backend.exportContents()
+        var newOptions = options
+        newOptions[StoreOption.storeUUID] = store.identifier
+        try remove(store)
+        do {
+            let target = try addPersistentStore(type: type, at: url, options: newOptions)
+            try target.backend.importContents(contents)
+            return target
+        } catch {
+            // Put the old store back: a failed move changes nothing.
+            lock.lock(); persistentStores.append(store); lock.unlock()
+            if let url { try? FileManager.default.removeItem(at: url) }
+            throw error
+        }
     }
 
     /// A store's metadata, read from its file without adding it
@@ -81,6 +130,7 @@ public final class PersistentStoreCoordinator {
     public static func metadataForPersistentStore(type: StoreType, at url: URL) throws -> [String: Any] {
         switch type {
         case .sqlite: return try SQLiteStore.metadata(at: url)
+        case .xml, .binary: return try AtomicStoreFile.metadata(at: url, type: type)
         case .inMemory:
             throw CoreDataError(.persistentStoreOpen, "An in-memory store has no file to read metadata from")
         }

@@ -56,4 +56,15 @@ protocol PersistentStoreBackend: AnyObject {
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws
     /// The store's metadata.
     var metadata: [String: Any] { get }
+    /// Whether fetches are evaluated in memory against the context's objects (atomic stores)
+    /// rather than by the store (SQLite).
+    var evaluatesInMemory: Bool { get }
+    /// Every row and many-to-many link, for moving the store to another type.
+    func exportContents() throws -> AtomicContents
+    /// Fills a new, empty store with exported contents, keeping every key.
+    func importContents(_ contents: AtomicContents) throws
+}
+
+extension PersistentStoreBackend {
+    var evaluatesInMemory: Bool { false }
 }

@@ -1,32 +1,55 @@
 import Foundation
 
-/// An atomic store held in memory (NSInMemoryStoreType): rows in dictionaries, predicates and
-/// sorts evaluated in Swift with the predicate language's evaluator, as Core Data evaluates
-/// them for atomic stores.
-final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
+/// An atomic store (in-memory, XML or binary): the whole store in memory, predicates and sorts
+/// evaluated in Swift with the predicate language's evaluator, as Core Data evaluates them for
+/// atomic stores ("Persistent Store Types and Behaviors").
+///
+/// A file-backed store is read whole when it is added; every save writes a complete new file
+/// beside the old one and renames it into place, so a crash leaves the old store or the new
+/// one, never half of either.
+final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     let identifier: String
+    let type: StoreType
+    let url: URL?
     private let model: ManagedObjectModel
     private let lock = NSLock()
-    /// Rows by root entity name, then primary key.
-    private var rows: [String: [Int64: StoreRow]] = [:]
-    private var maxKeys: [String: Int64] = [:]
-    /// Many-to-many links by the owner relationship ("Entity.relationship"): (owner key, destination key).
-    private var links: [String: Set<[Int64]>] = [:]
+    /// Everything the store holds; a save builds the next version on a copy.
+    private var contents: AtomicContents
 
-    init(model: ManagedObjectModel, identifier: String?) {
+    /// Opens (or creates) an atomic store. Throws `.persistentStoreOpen` for a file that is not
+    /// a store of this type, `.persistentStoreIncompatibleVersionHash` for a changed model; the
+    /// file is not touched in either case.
+    init(type: StoreType, url: URL?, model: ManagedObjectModel, identifier: String?) throws {
+        self.type = type
+        self.url = url
         self.model = model
-        self.identifier = identifier ?? UUID().uuidString
+        if let url, FileManager.default.fileExists(atPath: url.path) {
+            let loaded = try AtomicStoreFile.read(url, type: type, model: model)
+            self.identifier = loaded.identifier
+            self.contents = loaded.contents
+            try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url)
+        } else {
+            self.identifier = identifier ?? UUID().uuidString
+            self.contents = AtomicContents()
+            if let url { try AtomicStoreFile.write(contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model) }
+        }
     }
 
     var metadata: [String: Any] {
         [
-            "NSStoreType": StoreType.inMemory.rawValue,
+            "NSStoreType": type.rawValue,
             "NSStoreUUID": identifier,
             "NSStoreModelVersionHashes": model.entityVersionHashesByName,
             "NSStoreModelVersionHashesVersion": 3,
             "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers).sorted(),
         ]
     }
+
+    /// Atomic stores evaluate fetches against the context's objects in memory.
+    var evaluatesInMemory: Bool { true }
+
+    private var rows: [String: [Int64: StoreRow]] { contents.rows }
+    private var links: [String: Set<[Int64]>] { contents.links }
 
     private func root(_ entityName: String) -> String { model.entitiesByName[entityName]?.rootEntityName ?? entityName }
 
@@ -47,10 +70,11 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
         return result
     }
 
+    /// Keys count up per inheritance tree, as the SQLite store's do.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
         lock.lock(); defer { lock.unlock() }
-        let start = maxKeys[entity.rootEntityName, default: 0]
-        maxKeys[entity.rootEntityName] = start + Int64(count)
+        let start = contents.lastKeys[entity.rootEntityName, default: 0]
+        contents.lastKeys[entity.rootEntityName] = start + Int64(count)
         return (0..<count).map { start + 1 + Int64($0) }
     }
 
@@ -140,17 +164,32 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
         guard conflicts.isEmpty else {
             throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
-        for row in changes.inserted { rows[root(row.entityName), default: [:]][row.primaryKey] = row }
-        for (row, _) in changes.updated { rows[root(row.entityName), default: [:]][row.primaryKey] = row }
-        for (id, _) in changes.deleted { rows[root(id.entityName)]?[id.primaryKey] = nil }
-        for link in changes.linksRemoved { links[link.relationship]?.remove([link.source.primaryKey, link.destination.primaryKey]) }
-        for link in changes.linksAdded { links[link.relationship, default: []].insert([link.source.primaryKey, link.destination.primaryKey]) }
+        var next = contents
+        for row in changes.inserted { next.rows[root(row.entityName), default: [:]][row.primaryKey] = row }
+        for (row, _) in changes.updated { next.rows[root(row.entityName), default: [:]][row.primaryKey] = row }
+        for (id, _) in changes.deleted { next.rows[root(id.entityName)]?[id.primaryKey] = nil }
+        for link in changes.linksRemoved { next.links[link.relationship]?.remove([link.source.primaryKey, link.destination.primaryKey]) }
+        for link in changes.linksAdded { next.links[link.relationship, default: []].insert([link.source.primaryKey, link.destination.primaryKey]) }
         // Links whose ends were deleted go too.
         for (id, _) in changes.deleted {
-            for key in links.keys {
-                links[key] = links[key]!.filter { !linkTouches(key: key, pair: $0, id: id) }
+            for key in next.links.keys {
+                next.links[key] = next.links[key]!.filter { !linkTouches(key: key, pair: $0, id: id) }
             }
         }
+        if let url { try AtomicStoreFile.write(next, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
+        contents = next
+    }
+
+    func exportContents() throws -> AtomicContents {
+        lock.lock(); defer { lock.unlock() }
+        return contents
+    }
+
+    func importContents(_ imported: AtomicContents) throws {
+        lock.lock(); defer { lock.unlock() }
+        let stamped = AtomicStoreFile.stamp(imported, identifier: identifier)
+        if let url { try AtomicStoreFile.write(stamped, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
+        contents = stamped
     }
 
     private func linkTouches(key: String, pair: [Int64], id: ManagedObjectID) -> Bool {
@@ -163,7 +202,7 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// A row seen by the predicate evaluator: attributes by key, relationships as more rows.
     struct RowObject: KeyValueCoding, PredicateArgumentConvertible {
-        let store: InMemoryStore
+        let store: AtomicStore
         let row: StoreRow
 
         var id: ManagedObjectID { ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey) }
@@ -188,4 +227,16 @@ final class InMemoryStore: PersistentStoreBackend, @unchecked Sendable {
             return RowObject(store: store, row: targetRow)
         }
     }
+}
+
+/// What an atomic store holds: rows by root entity and key, many-to-many links, the last key.
+struct AtomicContents {
+    /// Rows by root entity name, then primary key.
+    var rows: [String: [Int64: StoreRow]] = [:]
+    /// Many-to-many links by the pair's owner relationship ("Entity.relationship"): [owner key, destination key].
+    var links: [String: Set<[Int64]>] = [:]
+    /// The last primary key handed out in each inheritance tree, by root entity name.
+    var lastKeys: [String: Int64] = [:]
+    /// The largest key of all, for the XML store's `nextObjectID`.
+    var lastKey: Int64 { lastKeys.values.max() ?? 0 }
 }

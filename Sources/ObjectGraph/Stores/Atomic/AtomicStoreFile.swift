@@ -1,0 +1,434 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reading and writing the files of the XML and binary stores.
+///
+/// The XML store follows the shape of Core Data's (reference/coredata.md 3.5): a `<database>`
+/// with `<databaseInfo>` (version, UUID, nextObjectID, the metadata property list) and one
+/// `<object type="Entity" id="zN">` per object, holding `<attribute>` and `<relationship>`
+/// elements. Where Core Data upper-cases entity names and lower-cases property names, this
+/// store keeps the model's names, so nothing is lost reading them back. The binary store is a
+/// binary property list of the same content (Apple's is a keyed archive, which Linux has no
+/// use for).
+enum AtomicStoreFile {
+    struct Loaded {
+        var identifier: String
+        var metadata: [String: Any]
+        var contents: AtomicContents
+    }
+
+    /// Which kind of atomic store a file is, judged from its first bytes.
+    static func kind(of data: Data) -> StoreType? {
+        if data.starts(with: Array("bplist00".utf8)) { return .binary }
+        let head = String(decoding: data.prefix(256), as: UTF8.self)
+        if head.contains("<database") || (head.hasPrefix("<?xml") && String(decoding: data.prefix(4096), as: UTF8.self).contains("<database")) { return .xml }
+        if data.starts(with: Array("SQLite format 3".utf8)) { return .sqlite }
+        return nil
+    }
+
+    static func read(_ url: URL, type: StoreType, model: ManagedObjectModel) throws -> Loaded {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CoreDataError(.fileRead, "The store at \(url.path) could not be read: \(error.localizedDescription)")
+        }
+        let found = kind(of: data)
+        guard found == type else {
+            let what = found.map { "a \($0.rawValue) store" } ?? "not a store"
+            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is \(what), not a \(type.rawValue) store; add it with type .\(found.map { "\($0)" } ?? type.rawValue.lowercased()) or choose another file")
+        }
+        do {
+            switch type {
+            case .xml: return try readXML(data, model: model)
+            default: return try readBinary(data, model: model)
+            }
+        } catch let error as CoreDataError {
+            throw CoreDataError(error.code, "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
+        }
+    }
+
+    /// The metadata of a store file, read without opening the store for use.
+    static func metadata(at url: URL, type: StoreType) throws -> [String: Any] {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError(.fileRead, "There is no store at \(url.path)")
+        }
+        // Reading the whole file is the only way for an atomic store; nothing is kept.
+        let data = try Data(contentsOf: url)
+        guard kind(of: data) == type else {
+            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is not a \(type.rawValue) store")
+        }
+        if type == .xml {
+            let document = try xmlDocument(data)
+            guard let info = document.rootElement()?.elements(forName: "databaseInfo").first else {
+                throw CoreDataError(.persistentStoreOpen, "The XML store at \(url.path) has no <databaseInfo>")
+            }
+            var metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
+            metadata["NSStoreUUID"] = info.elements(forName: "UUID").first?.stringValue ?? ""
+            return metadata
+        }
+        let root = try binaryRoot(data)
+        var metadata = root["metadata"] as? [String: Any] ?? [:]
+        metadata["NSStoreUUID"] = root["NSStoreUUID"] as? String ?? ""
+        return metadata
+    }
+
+    static func checkCompatibility(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) throws {
+        let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
+        let current = model.entityVersionHashesByName
+        let differing = Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
+        guard differing.isEmpty else {
+            throw CoreDataError(.persistentStoreIncompatibleVersionHash, "The model used to open the store at \(url.path) is incompatible with the one used to create it: entities that differ: \(differing.joined(separator: ", ")). Migrate the store, or open it with the model that created it")
+        }
+    }
+
+    /// Writes the whole store to a new file beside `url`, flushes it, and renames it into place.
+    static func write(_ contents: AtomicContents, identifier: String, metadata: [String: Any], to url: URL, type: StoreType, model: ManagedObjectModel) throws {
+        let data = type == .xml
+            ? try xmlData(contents, identifier: identifier, metadata: metadata, model: model)
+            : try binaryData(contents, identifier: identifier, metadata: metadata, model: model)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            FileManager.default.createFile(atPath: temporary.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: temporary)
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+            guard rename(temporary.path, url.path) == 0 else {
+                throw CoreDataError(.persistentStoreSave, "Could not move the new store file into place at \(url.path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            if let error = error as? CoreDataError { throw error }
+            throw CoreDataError(.persistentStoreSave, "Could not write the store at \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: Values
+
+    /// An attribute value as text, for the XML store.
+    static func text(_ value: Any, type: AttributeType) -> String {
+        switch (type, value) {
+        case (.boolean, let b as Bool): return b ? "1" : "0"
+        case (_, let d as Double): return d.description
+        case (_, let d as Date): return d.timeIntervalSinceReferenceDate.description
+        case (_, let d as Data): return d.base64EncodedString()
+        case (_, let u as UUID): return u.uuidString
+        case (_, let u as URL): return u.absoluteString
+        default: return "\(value)"
+        }
+    }
+
+    /// An attribute value read back from text.
+    static func value(_ text: String, type: AttributeType) throws -> Any {
+        func bad() -> CoreDataError { CoreDataError(.persistentStoreOpen, "\"\(text)\" is not a valid \(type.xcodeName) value") }
+        switch type {
+        case .integer16, .integer32, .integer64: guard let i = Int(text) else { throw bad() }; return i
+        case .boolean: return text == "1" || text.lowercased() == "true"
+        case .double, .float: guard let d = Double(text) else { throw bad() }; return d
+        case .decimal: guard let d = Decimal(string: text) else { throw bad() }; return d
+        case .string: return text
+        case .date: guard let t = Double(text) else { throw bad() }; return Date(timeIntervalSinceReferenceDate: t)
+        case .binaryData: guard let d = Data(base64Encoded: text) else { throw bad() }; return d
+        case .uuid: guard let u = UUID(uuidString: text) else { throw bad() }; return u
+        case .uri: guard let u = URL(string: text) else { throw bad() }; return u
+        }
+    }
+
+    /// The XML store's name for a type, as Core Data's XML files write it.
+    static func xmlTypeName(_ type: AttributeType) -> String {
+        switch type {
+        case .integer16: return "int16"
+        case .integer32: return "int32"
+        case .integer64: return "int64"
+        case .decimal: return "decimal"
+        case .double: return "double"
+        case .float: return "float"
+        case .string: return "string"
+        case .boolean: return "bool"
+        case .date: return "date"
+        case .binaryData: return "binary"
+        case .uuid: return "uuid"
+        case .uri: return "uri"
+        }
+    }
+
+    // MARK: Objects, format-neutral
+
+    /// One object as the files hold it.
+    struct FileObject {
+        var entity: String
+        var key: Int64
+        var version: Int64
+        var attributes: [String: Any] = [:]
+        /// To-one relationships: destination key.
+        var toOne: [String: Int64] = [:]
+        /// Many-to-many relationships, on the side that names the pair: destination keys.
+        var toMany: [String: [Int64]] = [:]
+    }
+
+    static func fileObjects(_ contents: AtomicContents, model: ManagedObjectModel) -> [FileObject] {
+        var objects: [FileObject] = []
+        let allRows = contents.rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
+        for row in allRows {
+            guard let entity = model.entitiesByName[row.entityName] else { continue }
+            var object = FileObject(entity: row.entityName, key: row.primaryKey, version: row.version)
+            for (i, a) in entity.attributes.enumerated() where !a.isTransient {
+                if let v = unwrapOptional(row.values[i]) { object.attributes[a.name] = v }
+            }
+            for (n, r) in entity.relationships.enumerated() {
+                if !r.isToMany {
+                    if let id = row.values[entity.attributes.count + n] as? ManagedObjectID { object.toOne[r.name] = id.primaryKey }
+                    continue
+                }
+                guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                let (key, isOwner) = model.manyToManyKey(entity: row.entityName, relationship: r)
+                guard isOwner else { continue }
+                let keys = (contents.links[key] ?? []).filter { $0[0] == row.primaryKey }.map { $0[1] }.sorted()
+                if !keys.isEmpty { object.toMany[r.name] = keys }
+            }
+            objects.append(object)
+        }
+        return objects
+    }
+
+    static func contents(from objects: [FileObject], lastKeys: [String: Int64], model: ManagedObjectModel) throws -> AtomicContents {
+        var contents = AtomicContents()
+        contents.lastKeys = lastKeys
+        // Keys are unique within an inheritance tree (a store moved from SQLite numbers each
+        // table on its own), so a relationship's key is looked up in its destination's tree.
+        var entityOfKey: [String: [Int64: String]] = [:]
+        for object in objects {
+            guard let root = model.entitiesByName[object.entity]?.rootEntityName else { continue }
+            entityOfKey[root, default: [:]][object.key] = object.entity
+        }
+        func destination(_ r: RelationshipDescription, _ key: Int64) -> String? {
+            model.entitiesByName[r.destinationEntityName].flatMap { entityOfKey[$0.rootEntityName]?[key] }
+        }
+        for object in objects {
+            guard let entity = model.entitiesByName[object.entity] else {
+                throw CoreDataError(.persistentStoreOpen, "object z\(object.key) is of the entity \(object.entity), which the model does not have")
+            }
+            var values = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
+            for (i, a) in entity.attributes.enumerated() { values[i] = object.attributes[a.name] }
+            for (n, r) in entity.relationships.enumerated() where !r.isToMany {
+                guard let key = object.toOne[r.name] else { continue }
+                guard let destination = destination(r, key) else {
+                    throw CoreDataError(.persistentStoreOpen, "object z\(object.key) (\(object.entity)) has \(r.name) pointing to z\(key), which is not in the store")
+                }
+                values[entity.attributes.count + n] = ManagedObjectID(entityName: destination, storeIdentifier: "", primaryKey: key)
+            }
+            for (name, keys) in object.toMany {
+                guard let r = entity.relationship(named: name) else { continue }
+                let (linkKey, _) = model.manyToManyKey(entity: object.entity, relationship: r)
+                for key in keys where destination(r, key) != nil { contents.links[linkKey, default: []].insert([object.key, key]) }
+            }
+            contents.rows[entity.rootEntityName, default: [:]][object.key] = StoreRow(entityName: object.entity, primaryKey: object.key, version: object.version, values: values)
+            contents.lastKeys[entity.rootEntityName] = max(contents.lastKeys[entity.rootEntityName, default: 0], object.key)
+        }
+        return contents
+    }
+
+    /// Store IDs inside rows carry the store's UUID once it is known.
+    static func stamp(_ contents: AtomicContents, identifier: String) -> AtomicContents {
+        var stamped = contents
+        for (root, rows) in contents.rows {
+            for (key, row) in rows {
+                var row = row
+                row.values = row.values.map { value in
+                    guard let id = value as? ManagedObjectID else { return value }
+                    return ManagedObjectID(entityName: id.entityName, storeIdentifier: identifier, primaryKey: id.primaryKey)
+                }
+                stamped.rows[root]![key] = row
+            }
+        }
+        return stamped
+    }
+
+    // MARK: XML
+
+    /// Checks that XML is well formed, naming the line of the first error: XMLDocument alone
+    /// recovers from some damage silently.
+    final class WellFormedness: NSObject, XMLParserDelegate {
+        var failure: String?
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if failure == nil { failure = "line \(parser.lineNumber): \(parseError.localizedDescription)" }
+        }
+    }
+
+    static func xmlDocument(_ data: Data) throws -> XMLDocument {
+        let parser = XMLParser(data: data)
+        let checker = WellFormedness()
+        parser.delegate = checker
+        // swift-corelibs-foundation's parse() can return true after reporting an error.
+        if !parser.parse() || checker.failure != nil {
+            throw CoreDataError(.persistentStoreOpen, "the XML is not well formed at \(checker.failure ?? "line \(parser.lineNumber)")")
+        }
+        do {
+            return try XMLDocument(data: data, options: [])
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "the XML does not parse: \(error.localizedDescription)")
+        }
+    }
+
+    static func plist(fromXMLElement element: XMLElement?) throws -> [String: Any] {
+        guard let plistElement = element?.elements(forName: "plist").first else { return [:] }
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + plistElement.xmlString
+        guard let value = try? PropertyListSerialization.propertyList(from: Data(text.utf8), options: [], format: nil) as? [String: Any] else {
+            throw CoreDataError(.persistentStoreOpen, "the metadata is not a property list")
+        }
+        return value
+    }
+
+    static func xmlData(_ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel) throws -> Data {
+        var stored = metadata
+        stored["NSStoreUUID"] = nil
+        let plistData = try PropertyListSerialization.data(fromPropertyList: stored, format: .xml, options: 0)
+        var plistText = String(decoding: plistData, as: UTF8.self)
+        if let start = plistText.range(of: "<plist") { plistText = String(plistText[start.lowerBound...]) }
+        var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
+        out += "    <databaseInfo>\n        <version>134481920</version>\n        <UUID>\(identifier)</UUID>\n"
+        out += "        <nextObjectID>\(contents.lastKey + 1)</nextObjectID>\n        <metadata>\(plistText.trimmingCharacters(in: .whitespacesAndNewlines))</metadata>\n    </databaseInfo>\n"
+        for object in fileObjects(contents, model: model) {
+            let entity = model.entitiesByName[object.entity]!
+            out += "    <object type=\"\(escape(object.entity))\" id=\"z\(object.key)\" version=\"\(object.version)\">\n"
+            for a in entity.attributes where object.attributes[a.name] != nil {
+                out += "        <attribute name=\"\(escape(a.name))\" type=\"\(xmlTypeName(a.attributeType))\">\(escape(text(object.attributes[a.name]!, type: a.attributeType)))</attribute>\n"
+            }
+            for r in entity.relationships {
+                if let key = object.toOne[r.name] {
+                    out += "        <relationship name=\"\(escape(r.name))\" type=\"1/1\" destination=\"\(escape(r.destinationEntityName))\" idrefs=\"z\(key)\"></relationship>\n"
+                } else if let keys = object.toMany[r.name] {
+                    out += "        <relationship name=\"\(escape(r.name))\" type=\"0/0\" destination=\"\(escape(r.destinationEntityName))\" idrefs=\"\(keys.map { "z\($0)" }.joined(separator: " "))\"></relationship>\n"
+                }
+            }
+            out += "    </object>\n"
+        }
+        out += "</database>\n"
+        return Data(out.utf8)
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func readXML(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
+        let document = try xmlDocument(data)
+        guard let root = document.rootElement(), root.name == "database",
+              let info = root.elements(forName: "databaseInfo").first,
+              let uuid = info.elements(forName: "UUID").first?.stringValue else {
+            throw CoreDataError(.persistentStoreOpen, "it has no <database> with <databaseInfo> and <UUID>")
+        }
+        let metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
+        let nextObjectID = Int64(info.elements(forName: "nextObjectID").first?.stringValue ?? "") ?? 1
+        var objects: [FileObject] = []
+        for element in root.elements(forName: "object") {
+            guard let type = element.attribute(forName: "type")?.stringValue,
+                  let idText = element.attribute(forName: "id")?.stringValue, idText.hasPrefix("z"),
+                  let key = Int64(idText.dropFirst()) else {
+                throw CoreDataError(.persistentStoreOpen, "an <object> has no type or no id of the form zN")
+            }
+            guard let entity = model.entitiesByName[type] else {
+                throw CoreDataError(.persistentStoreOpen, "object \(idText) is of the entity \(type), which the model does not have")
+            }
+            var object = FileObject(entity: type, key: key, version: Int64(element.attribute(forName: "version")?.stringValue ?? "") ?? 1)
+            for attribute in element.elements(forName: "attribute") {
+                guard let name = attribute.attribute(forName: "name")?.stringValue, let a = entity.attribute(named: name) else { continue }
+                object.attributes[name] = try value(attribute.stringValue ?? "", type: a.attributeType)
+            }
+            for relationship in element.elements(forName: "relationship") {
+                guard let name = relationship.attribute(forName: "name")?.stringValue, let r = entity.relationship(named: name) else { continue }
+                let keys = (relationship.attribute(forName: "idrefs")?.stringValue ?? "").split(separator: " ").compactMap { Int64($0.dropFirst()) }
+                if r.isToMany { object.toMany[name] = keys } else if let first = keys.first { object.toOne[name] = first }
+            }
+            objects.append(object)
+        }
+        // Every tree continues after nextObjectID, so a deleted object's key is never reused.
+        let floor = Dictionary(uniqueKeysWithValues: model.entities.filter { $0.parentEntityName == nil }.map { ($0.name, nextObjectID - 1) })
+        let contents = stamp(try self.contents(from: objects, lastKeys: floor, model: model), identifier: uuid)
+        var full = metadata
+        full["NSStoreUUID"] = uuid
+        return Loaded(identifier: uuid, metadata: full, contents: contents)
+    }
+
+    // MARK: Binary
+
+    static func binaryRoot(_ data: Data) throws -> [String: Any] {
+        guard let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+              root["NSStoreUUID"] is String else {
+            throw CoreDataError(.persistentStoreOpen, "it is a property list but not a binary store")
+        }
+        return root
+    }
+
+    static func plistValue(_ value: Any, type: AttributeType) -> Any {
+        switch value {
+        case let d as Decimal: return d.description
+        case let u as UUID: return u.uuidString
+        case let u as URL: return u.absoluteString
+        default: return value
+        }
+    }
+
+    static func binaryData(_ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel) throws -> Data {
+        var stored = metadata
+        stored["NSStoreUUID"] = nil
+        let objects: [[String: Any]] = fileObjects(contents, model: model).map { object in
+            let entity = model.entitiesByName[object.entity]!
+            var attributes: [String: Any] = [:]
+            for (name, value) in object.attributes { attributes[name] = plistValue(value, type: entity.attribute(named: name)!.attributeType) }
+            return ["entity": object.entity, "id": object.key, "version": object.version, "attributes": attributes,
+                    "toOne": object.toOne, "toMany": object.toMany]
+        }
+        let root: [String: Any] = ["NSStoreUUID": identifier, "metadata": stored, "lastKeys": contents.lastKeys, "objects": objects]
+        return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+    }
+
+    static func readBinary(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
+        let root = try binaryRoot(data)
+        let uuid = root["NSStoreUUID"] as! String
+        var objects: [FileObject] = []
+        for entry in root["objects"] as? [[String: Any]] ?? [] {
+            guard let name = entry["entity"] as? String, let key = (entry["id"] as? NSNumber)?.int64Value,
+                  let entity = model.entitiesByName[name] else {
+                throw CoreDataError(.persistentStoreOpen, "an object has no entity the model knows, or no id")
+            }
+            var object = FileObject(entity: name, key: key, version: (entry["version"] as? NSNumber)?.int64Value ?? 1)
+            for (attributeName, raw) in entry["attributes"] as? [String: Any] ?? [:] {
+                guard let a = entity.attribute(named: attributeName) else { continue }
+                switch (a.attributeType, raw) {
+                case (.decimal, let s as String), (.uuid, let s as String), (.uri, let s as String):
+                    object.attributes[attributeName] = try value(s, type: a.attributeType)
+                case (.boolean, let n as NSNumber): object.attributes[attributeName] = n.boolValue
+                case (.integer16, let n as NSNumber), (.integer32, let n as NSNumber), (.integer64, let n as NSNumber):
+                    object.attributes[attributeName] = n.intValue
+                case (.double, let n as NSNumber), (.float, let n as NSNumber): object.attributes[attributeName] = n.doubleValue
+                default: object.attributes[attributeName] = raw
+                }
+            }
+            for (relationshipName, raw) in entry["toOne"] as? [String: Any] ?? [:] {
+                if let n = raw as? NSNumber { object.toOne[relationshipName] = n.int64Value }
+            }
+            for (relationshipName, raw) in entry["toMany"] as? [String: Any] ?? [:] {
+                object.toMany[relationshipName] = (raw as? [NSNumber] ?? []).map(\.int64Value)
+            }
+            objects.append(object)
+        }
+        let lastKeys = (root["lastKeys"] as? [String: NSNumber] ?? [:]).mapValues(\.int64Value)
+        let contents = stamp(try self.contents(from: objects, lastKeys: lastKeys, model: model), identifier: uuid)
+        var metadata = root["metadata"] as? [String: Any] ?? [:]
+        metadata["NSStoreUUID"] = uuid
+        return Loaded(identifier: uuid, metadata: metadata, contents: contents)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// Every row (one query per table) and every many-to-many link (one query per join table).
+    func exportContents() throws -> AtomicContents {
+        var contents = AtomicContents()
+        for root in model.entities where root.parentEntityName == nil {
+            let request = FetchRequest(entityName: root.name)
+            for row in try fetchRows(request, model: model) {
+                contents.rows[root.name, default: [:]][row.primaryKey] = row
+                contents.lastKeys[root.name] = max(contents.lastKeys[root.name, default: 0], row.primaryKey)
+            }
+        }
+        var seen: Set<String> = []
+        for join in schema.joinTables.values where seen.insert(join.name).inserted {
+            let key = "\(join.ownerEntity).\(join.ownerRelationship)"
+            let pairs = try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT \(join.ownerColumn), \(join.destinationColumn) FROM \(join.name)")
+                    .map { [$0[0] as Int64, $0[1] as Int64] }
+            }
+            contents.links[key] = Set(pairs)
+        }
+        return contents
+    }
+
+    /// Inserts every row and link of an empty store in one transaction, and sets each table's
+    /// Z_MAX past its largest key so new objects do not collide.
+    func importContents(_ contents: AtomicContents) throws {
+        var changes = StoreChanges()
+        changes.inserted = contents.rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
+        for (key, pairs) in contents.links {
+            let parts = key.split(separator: ".").map(String.init)
+            guard let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { continue }
+            for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                changes.linksAdded.append((key, ManagedObjectID(entityName: owner.name, storeIdentifier: identifier, primaryKey: pair[0]),
+                                           ManagedObjectID(entityName: r.destinationEntityName, storeIdentifier: identifier, primaryKey: pair[1])))
+            }
+        }
+        try save(changes, model: model)
+        try database.write { db in
+            for (root, rows) in contents.rows {
+                guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [highest, number])
+            }
+        }
+    }
+}
