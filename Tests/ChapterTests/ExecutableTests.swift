@@ -15,8 +15,9 @@ enum Executables {
     }
 
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let executable: URL = try #require(url(name))
         let process = Process()
-        process.executableURL = try #require(url(name))
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let out = Pipe(), err = Pipe()
