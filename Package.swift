@@ -9,6 +9,7 @@ let package = Package(
         // The persistence module a Swift developer on Linux can depend on.
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "fetching", targets: ["fetching"]),
+        .executable(name: "compounding", targets: ["compounding"]),
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
@@ -38,19 +39,26 @@ let package = Package(
             dependencies: ["FetchingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Chapters/Fetching", exclude: ["Chapter"], sources: ["main.swift"]
         ),
+        // Chapter 2.
+        .target(name: "CompoundingChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Compounding/Chapter"),
+        .executableTarget(
+            name: "compounding",
+            dependencies: ["CompoundingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/Compounding", exclude: ["Chapter"], sources: ["main.swift"]
+        ),
         // Exercises: what the learner edits, the reference solutions, and how both are judged.
         .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
         .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
         .target(
             name: "ExerciseCatalog",
-            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "ObjectGraph"],
+            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "CompoundingChapter", "ObjectGraph"],
             path: "Exercises/Catalog"
         ),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "FetchingChapter", "ExerciseCatalog",
+                "WorkbookSupport", "FetchingChapter", "CompoundingChapter", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -84,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "CompoundingChapter"],
             path: "Tests/ChapterTests"
         ),
     ],

@@ -1,3 +1,4 @@
+import CompoundingChapter
 import FetchingChapter
 import ObjectGraph
 import WorkbookSupport
@@ -31,6 +32,7 @@ struct ChapterEntry: Sendable {
 /// Every chapter, in book order.
 let allChapters: [ChapterEntry] = [
     ChapterEntry(FetchingChapter.self, directory: "Chapters/Fetching"),
+    ChapterEntry(CompoundingChapter.self, directory: "Chapters/Compounding"),
 ]
 
 func chapterEntry(named name: String) -> ChapterEntry? {
