@@ -113,7 +113,7 @@ enum CompoundingChecks {
                 let got = try titles(context.fetch(request))
                 guard got != expected else { continue }
                 if got == unbracketed {
-                    problems.append("For \(first) or \(second), ranked better than \(rank), you found \(show(got)): Breeze ranks \(900_000) but came back anyway. Core Data reads your predicate as \(predicate.predicateFormat), because AND binds tighter than OR. Put parentheses around the OR.")
+                    problems.append("For \(first) or \(second), ranked better than \(rank), you found \(show(got)): Breeze ranks \(900_000) but came back anyway. Your predicate is read as \(predicate.predicateFormat), because AND binds tighter than OR. Put parentheses around the OR.")
                 } else {
                     problems.append("For \(first) or \(second), ranked better than \(rank), your predicate \(predicate.predicateFormat) found \(show(got)), but the answer is \(show(expected)).")
                 }

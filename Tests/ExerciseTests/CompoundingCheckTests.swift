@@ -37,7 +37,7 @@ import WorkbookSupport
             try Predicate(format: "publisher.name == %@ OR publisher.name == %@ AND salesRank < %@", first, second, rank)
         }
         let text = Self.messages(verdict)
-        #expect(text.contains(#"Core Data reads your predicate as publisher.name == "BookCo" OR (publisher.name == "Clarus Press" AND salesRank < 1000)"#))
+        #expect(text.contains(#"Your predicate is read as publisher.name == "BookCo" OR (publisher.name == "Clarus Press" AND salesRank < 1000)"#))
         #expect(text.contains("AND binds tighter than OR"))
     }
 

@@ -8,7 +8,7 @@ enum CompoundSQL {
         // ANCHOR: compound-sql
         let request = FetchRequest(entityName: "Book")
         request.predicate = try Predicate(format:
-            "(publisher.name == %@ OR salesRank < %@) AND NOT author == %@", "BookCo", 1_000, "Clarus")
+            "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
         request.sortDescriptors = [SortDescriptor(key: "title")]
         let books = try context.fetch(request)
         // ANCHOR_END: compound-sql

@@ -14,7 +14,7 @@ enum Precedence {
         let request = FetchRequest(entityName: "Book")
         for (label, predicate) in [("Without parentheses", unbracketed), ("With them", bracketed)] {
             request.predicate = predicate
-            bench.print("\(label), Core Data reads:")
+            bench.print("\(label), the parser reads:")
             bench.print("  \(predicate.predicateFormat)")
             bench.print("  and finds \(try SampleData.list(context.fetch(request)))")
         }
@@ -22,7 +22,7 @@ enum Precedence {
         let notFirst = try Predicate(format: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
         // ANCHOR_END: not-precedence
         request.predicate = notFirst
-        bench.print("NOT binds tighter still:")
+        bench.print("NOT binds tighter than AND:")
         bench.print("  \(notFirst.predicateFormat)")
         bench.print("  finds \(try SampleData.list(context.fetch(request)))")
     }
