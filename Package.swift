@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "fetching", targets: ["fetching"]),
         .executable(name: "predicates", targets: ["predicates"]),
+        .executable(name: "compounding", targets: ["compounding"]),
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
@@ -46,19 +47,26 @@ let package = Package(
             dependencies: ["PredicatesChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Chapters/Predicates", exclude: ["Chapter"], sources: ["main.swift"]
         ),
+        // Chapter 3.
+        .target(name: "CompoundingChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Compounding/Chapter"),
+        .executableTarget(
+            name: "compounding",
+            dependencies: ["CompoundingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/Compounding", exclude: ["Chapter"], sources: ["main.swift"]
+        ),
         // Exercises: what the learner edits, the reference solutions, and how both are judged.
         .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
         .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
         .target(
             name: "ExerciseCatalog",
-            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "ObjectGraph"],
+            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "ObjectGraph"],
             path: "Exercises/Catalog"
         ),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "ExerciseCatalog",
+                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -92,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter"],
             path: "Tests/ChapterTests"
         ),
     ],

@@ -1,3 +1,4 @@
+import CompoundingChapter
 import FetchingChapter
 import PredicatesChapter
 import ObjectGraph
@@ -33,6 +34,7 @@ struct ChapterEntry: Sendable {
 let allChapters: [ChapterEntry] = [
     ChapterEntry(FetchingChapter.self, directory: "Chapters/Fetching"),
     ChapterEntry(PredicatesChapter.self, directory: "Chapters/Predicates"),
+    ChapterEntry(CompoundingChapter.self, directory: "Chapters/Compounding"),
 ]
 
 func chapterEntry(named name: String) -> ChapterEntry? {

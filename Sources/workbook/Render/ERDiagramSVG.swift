@@ -38,7 +38,11 @@ enum ERDiagramSVG {
     static func svg(_ source: String) -> String {
         let (entities, links) = parse(source)
         let columns = min(3, max(1, entities.count))
-        let boxWidth = 230, lineHeight = 18, gapX = 90, gapY = 60
+        let boxWidth = 230, lineHeight = 18, gapY = 60
+        // Wide enough for the longest link label (11px text, about 7px a character) to sit
+        // between two boxes instead of under them.
+        let longestLabel = links.map { $0.label.count + ($0.label == "inherits" ? 0 : " (many to many)".count) }.max() ?? 0
+        let gapX = max(90, longestLabel * 7 + 20)
         let heights = entities.map { 30 + max(1, $0.lines.count) * lineHeight + 8 }
         let rows = (entities.count + columns - 1) / columns
         var rowHeights = [Int](repeating: 0, count: rows)

@@ -1,0 +1,18 @@
+import ObjectGraph
+import WorkbookSupport
+
+enum CompoundSQL {
+    static func run(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: CompoundingModels.bookstore())
+        try SampleData.insertBookstore(into: context)
+        // ANCHOR: compound-sql
+        let request = FetchRequest(entityName: "Book")
+        request.predicate = try Predicate(format:
+            "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
+        request.sortDescriptors = [SortDescriptor(key: "title")]
+        let books = try context.fetch(request)
+        // ANCHOR_END: compound-sql
+        bench.print("Predicate: \(request.predicate!.predicateFormat)")
+        for book in books { bench.print("  " + (try SampleData.describe(book: book))) }
+    }
+}

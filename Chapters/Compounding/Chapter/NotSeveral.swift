@@ -1,0 +1,41 @@
+import ObjectGraph
+import WorkbookSupport
+
+enum NotSeveral {
+    static func run(_ bench: Workbench) throws {
+        let context = try bench.makeContext(model: CompoundingModels.bookstore())
+        try SampleData.insertBookstore(into: context)
+        let fromBookCo = try Predicate(format: "publisher.name == %@", "BookCo")
+        let bestseller = try Predicate(format: "salesRank < %@", 10_000)
+        // ANCHOR: not-several
+        let notEither = Predicate.compound(
+            try CompoundPredicate(type: .not, subpredicates: [fromBookCo, bestseller]))
+        // ANCHOR_END: not-several
+        let request = FetchRequest(entityName: "Book")
+        request.predicate = notEither
+        bench.print("NOT given two subpredicates prints: \(notEither.predicateFormat)")
+        bench.print("  and matches \(try SampleData.list(context.fetch(request)))")
+        request.predicate = .not(fromBookCo)
+        bench.print("NOT of the first alone matches \(try SampleData.list(context.fetch(request)))")
+        // ANCHOR: none-of
+        let neither = Predicate.not(.or([fromBookCo, bestseller]))
+        // ANCHOR_END: none-of
+        request.predicate = neither
+        bench.print("What was meant, NOT of an OR: \(neither.predicateFormat)")
+        bench.print("  matches \(try SampleData.list(context.fetch(request)))")
+        // ANCHOR: not-round-trip
+        do {
+            _ = try Predicate(format: notEither.predicateFormat)
+        } catch {
+            bench.print("Parsing the printed NOT back: \(error)")
+        }
+        // ANCHOR_END: not-round-trip
+        // ANCHOR: not-empty
+        do {
+            _ = try CompoundPredicate(type: .not, subpredicates: [])
+        } catch {
+            bench.print("A NOT of nothing: \(error)")
+        }
+        // ANCHOR_END: not-empty
+    }
+}
