@@ -38,6 +38,10 @@ import WorkbookSupport
         for chapter in Set(ExerciseCatalog.all.map(\.chapter)) {
             #expect(ExerciseCatalog.all.filter { $0.chapter == chapter }.count >= 3, "chapter \(chapter)")
         }
-        #expect(Set(ExerciseCatalog.all.map(\.chapter)) == ["fetching", "compounding"])
+        #expect(Set(ExerciseCatalog.all.map(\.chapter)) == ["fetching", "predicates", "compounding"])
+        // The predicates and compounding chapters have at least four each.
+        for chapter in ["predicates", "compounding"] {
+            #expect(ExerciseCatalog.all.filter { $0.chapter == chapter }.count >= 4, "chapter \(chapter)")
+        }
     }
 }
