@@ -30,8 +30,14 @@ public final class FetchRequest: CustomStringConvertible {
 
     /// The entity to fetch.
     public var entityName: String
-    /// Which objects; nil for all.
-    public var predicate: Predicate?
+    /// Which objects; nil for all. Apple: "If the predicate is empty (for example, an AND
+    /// predicate whose array of elements contains no predicates) the request has its
+    /// predicate set to nil."
+    public var predicate: Predicate? {
+        didSet {
+            if case .compound(let c)? = predicate, c.compoundPredicateType == .and, c.subpredicates.isEmpty { predicate = nil }
+        }
+    }
     /// Their order; empty for the store's order.
     public var sortDescriptors: [SortDescriptor] = []
     /// At most this many results; 0 for no limit.

@@ -6,9 +6,10 @@
 /// the first, as Foundation does, and prints them joined by `NOT`.
 public struct CompoundPredicate: Hashable, Sendable {
     /// AND, OR or NOT.
-    public var compoundPredicateType: LogicalType
-    /// The subpredicates, in order; evaluation goes left to right and stops early.
-    public var subpredicates: [Predicate]
+    public internal(set) var compoundPredicateType: LogicalType
+    /// The subpredicates, in order; evaluation goes left to right and stops early. Read-only,
+    /// so a NOT can never be emptied after the initializer checked it.
+    public internal(set) var subpredicates: [Predicate]
 
     /// Creates a compound predicate. A NOT needs at least one subpredicate: an empty NOT
     /// is refused with an error, where Foundation raises an exception.

@@ -119,11 +119,14 @@ struct SQLFetchTranslator {
                 guard let first = compound.subpredicates.first else { return "1" }
                 return "NOT (\(try condition(for: first)))"
             case .and, .or:
-                guard !compound.subpredicates.isEmpty else { return compound.compoundPredicateType == .and ? "1" : "0" }
-                let parts = try compound.subpredicates.map { try condition(for: $0) }
+                // AND of ANDs is one AND: flattening keeps SQLite's parser stack shallow for
+                // predicates folded one term at a time.
+                let terms = Self.flattened(compound)
+                guard !terms.isEmpty else { return compound.compoundPredicateType == .and ? "1" : "0" }
+                let parts = try terms.map { try condition(for: $0) }
                 if parts.count == 1 { return parts[0] }
                 let separator = compound.compoundPredicateType == .and ? " AND " : " OR "
-                return "(\(SQLFragment.joined(parts.map { "(\($0))" }, separator: separator)))"
+                return Self.balanced(parts[...], separator: separator)
             }
         case .comparison(let comparison):
             let saved = currentComparison
@@ -131,6 +134,29 @@ struct SQLFetchTranslator {
             defer { currentComparison = saved }
             return try translate(comparison)
         }
+    }
+
+    /// The subpredicates of a compound, with same-type compounds inside it spliced in.
+    static func flattened(_ compound: CompoundPredicate) -> [Predicate] {
+        compound.subpredicates.flatMap { sub -> [Predicate] in
+            if case .compound(let inner) = sub, inner.compoundPredicateType == compound.compoundPredicateType {
+                return flattened(inner)
+            }
+            return [sub]
+        }
+    }
+
+    /// Terms joined in groups of at most eight, nested as a balanced tree: SQLite parses a
+    /// flat chain of N terms into an expression N deep and refuses one over 1,000 deep.
+    static func balanced(_ parts: ArraySlice<SQLFragment>, separator: String) -> SQLFragment {
+        if parts.count <= 8 {
+            return "(\(SQLFragment.joined(parts.map { "(\($0))" }, separator: separator)))"
+        }
+        let groupSize = max(8, Int((Double(parts.count) / 8).rounded(.up)))
+        let groups = stride(from: parts.startIndex, to: parts.endIndex, by: groupSize).map {
+            balanced(parts[$0..<min($0 + groupSize, parts.endIndex)], separator: separator)
+        }
+        return balanced(groups[...], separator: separator)
     }
 
     /// ORDER BY terms for sort descriptors, joining across to-one relationships as needed.
