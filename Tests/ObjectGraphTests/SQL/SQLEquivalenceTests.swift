@@ -122,4 +122,19 @@ import GRDB
             }
         }
     }
+    // Apple, NSCompoundPredicate reference: an OR of many subpredicates, the shape a predicate
+    // folded one term at a time takes. SQLite refuses an expression more than 1,000 deep, so
+    // the translator flattens nested ORs and groups them; the answer is the evaluator's.
+    @Test(arguments: [10, 2_000])
+    func longChainsOfOrAgreeWithTheEvaluator(terms: Int) throws {
+        let fixture = try SQLFixture(seed: 31)
+        var chain = try ObjectGraph.Predicate(format: "salesRank == %@", -100)
+        for i in 0..<terms {
+            let term = try ObjectGraph.Predicate(format: "salesRank == %@ AND title != nil", i % 7 - 2)
+            chain = ObjectGraph.Predicate.or([chain, term])
+        }
+        let sql = try fixture.sqlMatches(chain, entity: "Book")
+        #expect(sql.keys == (try fixture.memoryMatches(chain, entity: "Book")))
+        #expect(!sql.keys.isEmpty)
+    }
 }
