@@ -6,7 +6,7 @@ import WorkbookSupport
 @main
 struct Compounding: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Chapter 2: compound predicates: AND, OR and NOT, nesting, precedence, and their SQL.")
+        abstract: "Chapter 3: compound predicates: AND, OR and NOT, nesting, precedence, and their SQL.")
 
     @OptionGroup var options: ChapterOptions
 

@@ -1,11 +1,11 @@
 import ObjectGraph
 import WorkbookSupport
 
-/// Chapter 2: the "Compounding Predicates" part of LaMarche's "Fetch, Clarus, Fetch", checked
+/// Chapter 3: the "Compounding Predicates" part of LaMarche's "Fetch, Clarus, Fetch", checked
 /// against Apple's NSCompoundPredicate reference.
 public enum CompoundingChapter: Chapter {
     public static let name = "compounding"
-    public static let title = "Chapter 2: Compounding predicates"
+    public static let title = "Chapter 3: Compounding predicates"
 
     public static let sections: [ChapterSection] = [
         ChapterSection("and-or-not", "AND, OR and NOT from arrays of predicates", run: AndOrNot.run),
