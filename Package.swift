@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "predicates", targets: ["predicates"]),
         .executable(name: "compounding", targets: ["compounding"]),
         .executable(name: "workbook", targets: ["workbook"]),
+        .executable(name: "todo", targets: ["todo"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -72,6 +73,18 @@ let package = Package(
             ],
             path: "Sources/workbook"
         ),
+        // Zarra's ToDo application: its commands as a library the tests drive in process, and
+        // the executable in the folder above it.
+        .target(
+            name: "ToDoApp",
+            dependencies: ["ObjectGraph", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/todo/App"
+        ),
+        .executableTarget(
+            name: "todo",
+            dependencies: ["ToDoApp"],
+            path: "Sources/todo", exclude: ["App"], sources: ["main.swift"]
+        ),
         .executableTarget(
             name: "bench",
             dependencies: ["ObjectGraph"],
@@ -97,6 +110,11 @@ let package = Package(
             name: "ExerciseTests",
             dependencies: ["ExerciseCatalog", "WorkbookSupport", "ObjectGraph"],
             path: "Tests/ExerciseTests"
+        ),
+        .testTarget(
+            name: "ToDoTests",
+            dependencies: ["ToDoApp", "ObjectGraph", "WorkbookSupport"],
+            path: "Tests/ToDoTests"
         ),
         .testTarget(
             name: "ChapterTests",
