@@ -52,6 +52,9 @@ extension ManagedObjectModel {
             guard indexNames.insert(index.name).inserted else {
                 throw CoreDataError(.invalidModel, "Entity \(entity.name) declares the fetch index \(index.name) twice")
             }
+            guard isIdentifier(index.name) else {
+                throw CoreDataError(.invalidModel, "Fetch index name \"\(index.name)\" of \(entity.name) is not a valid name: use letters, digits and underscores, starting with a letter")
+            }
             guard !index.elements.isEmpty else {
                 throw CoreDataError(.invalidModel, "Fetch index \(entity.name).\(index.name) indexes no property; name at least one")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ObjectGraph
+import GRDB
 
 final class RoundTripPerson: ManagedObject {}
 
@@ -86,5 +87,36 @@ final class RoundTripPerson: ManagedObject {}
         #expect(error?.message.contains("The current version ToDo 2 is not one of the bundle's versions (ToDo)") == true)
         let numeric = try ModelBundle(versions: [("M 10", model), ("M 2", model), ("M", model)], currentVersionName: "M 10")
         #expect(numeric.versionNames == ["M", "M 2", "M 10"])
+    }
+}
+
+// Fetch indexes read from a model file reach the SQLite store, named as Core Data names them.
+@Suite struct FetchIndexStoreTests {
+    @Test func theSQLiteStoreCreatesFetchIndexes() throws {
+        let directory = try TemporaryDirectory()
+        let model = try ManagedObjectModel {
+            EntityDescription("Item", indexes: [FetchIndexDescription("byRankAndCode", [.init("rank", ascending: false), .init("code")]),
+                                                FetchIndexDescription("byScratch", [.init("scratch")])]) {
+                AttributeDescription("code", .string)
+                AttributeDescription("rank", .integer32)
+                AttributeDescription("scratch", .string, transient: true)
+            }
+        }
+        let bad = #expect(throws: CoreDataError.self) {
+            _ = try ManagedObjectModel { EntityDescription("Item", indexes: [FetchIndexDescription("by rank", [.init("rank")])]) { AttributeDescription("rank", .integer32) } }
+        }
+        #expect(bad?.message.contains("Fetch index name \"by rank\" of Item is not a valid name") == true)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let url = directory.file("Items.sqlite")
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertNewObject(forEntityName: "Item").setValue("A", forKey: "code")
+        try context.save()
+        let queue = try DatabaseQueue(path: url.path)
+        let sql = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z\\_Item\\_%' ESCAPE '\\'")
+        }
+        #expect(sql == ["CREATE INDEX Z_Item_byRankAndCode ON ZITEM (ZRANK COLLATE BINARY DESC, ZCODE COLLATE BINARY ASC)"])
+        try queue.close()
     }
 }
