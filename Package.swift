@@ -99,7 +99,9 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph", "objectgraph-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Tests/ObjectGraphTests"
+            path: "Tests/ObjectGraphTests",
+            // Xcode model files the tests read in place (located through #filePath).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "BookTests",
