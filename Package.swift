@@ -31,7 +31,9 @@ let package = Package(
         .target(
             name: "WorkbookSupport",
             dependencies: ["ObjectGraph", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/WorkbookSupport"
+            path: "Sources/WorkbookSupport",
+            // Zarra's ToDo model as Xcode saves it: both versions, version 2 current.
+            resources: [.copy("Resources/ToDo.xcdatamodeld")]
         ),
         // Chapter 1. Each chapter is a library (its sections, which the workbook tool and the
         // tests run in process) and a small executable in the folder above it.

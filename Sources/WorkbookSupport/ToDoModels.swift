@@ -1,3 +1,4 @@
+import Foundation
 import ObjectGraph
 
 /// Zarra's ToDo application: its two model versions, shared by the versioning chapters and
@@ -9,6 +10,18 @@ import ObjectGraph
 public enum ToDoModels {
     /// The names of the versions, oldest first, as an `.xcdatamodeld` bundle names them.
     public static let versionNames = ["ToDo", "ToDo 2"]
+
+    /// The model file as Xcode would save it, `ToDo.xcdatamodeld`, shipped with the workbook:
+    /// both versions, "ToDo 2" current. It describes the same models as ``version1()`` and
+    /// ``version2()`` (a test compares their version hashes).
+    public static var bundleURL: URL {
+        Bundle.module.url(forResource: "ToDo", withExtension: "xcdatamodeld")!
+    }
+
+    /// The versions in ``bundleURL``, loaded.
+    public static func bundle() throws -> ModelBundle {
+        try ModelBundle(contentsOf: bundleURL)
+    }
 
     /// The model of the version named `versionNames[number - 1]`.
     public static func model(version number: Int) throws -> ManagedObjectModel {
