@@ -193,3 +193,42 @@ final class ModelFileNote: ManagedObject {}
         #expect(error?.message.contains("names missing, which is not an attribute") == true)
     }
 }
+
+// Apple, "Core Data Model Versioning and Data Migration Programming Guide", Model Versions:
+// an .xcdatamodeld holds every version and names the current one; a versioned model made
+// from it has the same versions, in order, and migrates stores made by any of them.
+@Suite struct VersionedModelFromBundleTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/ToDo.xcdatamodeld")
+
+    @Test func aBundleBecomesAVersionedModel() throws {
+        let versions = try VersionedModel(contentsOf: Self.fixture)
+        #expect(versions.name == "ToDo")
+        #expect(versions.versionNames == ["ToDo", "ToDo 2"])
+        #expect(versions.currentVersionName == "ToDo 2")
+        let bundle = try ModelBundle(contentsOf: Self.fixture)
+        #expect(versions.currentModel.entityVersionHashesByName == bundle.currentModel.entityVersionHashesByName)
+    }
+
+    @Test func aStoreOfTheFirstVersionMigratesToTheCurrentOne() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("ToDo.sqlite")
+        let versions = try VersionedModel(contentsOf: Self.fixture)
+        let old = PersistentStoreCoordinator(managedObjectModel: try #require(versions.model(named: "ToDo")))
+        try old.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: old)
+        let todo = try context.insertNewObject(forEntityName: "ToDo")
+        try todo.setValue("Pay rent", forKey: "title")
+        try todo.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "dueDate")
+        try context.save()
+
+        let coordinator = PersistentStoreCoordinator(versionedModel: versions)
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
+            StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,
+        ])
+        let migrated = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
+        #expect(migrated.count == 1)
+        #expect(try migrated.first?.value(forKey: "title") as? String == "Pay rent")
+        #expect(try migrated.first?.value(forKey: "doNotAlert") as? Bool == false)
+    }
+}
