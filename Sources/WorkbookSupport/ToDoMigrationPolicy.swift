@@ -1,0 +1,47 @@
+import ObjectGraph
+
+/// Zarra's custom migration policy (his Listing 12), in Swift: version 1 to version 2 of the
+/// ToDo model, where to-dos whose title begins with "a" must never alert.
+///
+/// The versioning chapters show it and `todo migrate --policy doNotAlertForA` runs it. It
+/// is open so that a chapter can watch it work.
+open class DoNotAlertForAPolicy: EntityMigrationPolicy {
+    /// Creates the policy; the migration manager makes one per entity mapping.
+    public required init() {}
+
+    // ANCHOR: listing-12
+    /// Makes the version 2 to-do for a version 1 to-do: the attributes copied, `doNotAlert`
+    /// set for titles that begin with "a", and the pair associated so that the second pass can
+    /// give the new to-do its category.
+    open override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
+                                                   manager: MigrationManager) throws {
+        let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
+        for key in ["title", "dueDate", "completed"] {
+            try todo.setValue(try source.value(forKey: key), forKey: key)
+        }
+        let title = (try source.value(forKey: "title") as? String ?? "").lowercased()
+        try todo.setValue(title.hasPrefix("a"), forKey: "doNotAlert")
+        manager.associate(sourceInstance: source, withDestinationInstance: todo, for: mapping)
+    }
+    // ANCHOR_END: listing-12
+}
+
+extension ToDoModels {
+    /// The mapping model of the article: Xcode's default mapping from version 1 to version 2,
+    /// with the ToDo mapping made custom and given ``DoNotAlertForAPolicy``.
+    public static func doNotAlertMappingModel(policy: DoNotAlertForAPolicy.Type = DoNotAlertForAPolicy.self) throws -> MappingModel {
+        // ANCHOR: custom-mapping
+        let mapping = MappingModel.defaultMappingModel(forSourceModel: try version1(), destinationModel: try version2())
+        let todos = mapping.entityMappingsByName["ToDoToToDo"]!
+        todos.mappingType = .custom
+        todos.entityMigrationPolicyType = policy
+        // ANCHOR_END: custom-mapping
+        return mapping
+    }
+
+    /// Both versions, version 2 current, loaded from the shipped `ToDo.xcdatamodeld`, with the
+    /// given mapping models.
+    public static func versionedModel(mappingModels: [MappingModel] = []) throws -> VersionedModel {
+        try VersionedModel(contentsOf: bundleURL, mappingModels: mappingModels)
+    }
+}
