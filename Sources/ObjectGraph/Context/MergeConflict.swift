@@ -51,7 +51,7 @@ public final class MergeConflict: CustomStringConvertible {
         let uri = sourceObject.objectID.uriString
         let versions = "version \(oldVersionNumber) read, \(newVersionNumber == 0 ? "deleted" : "\(newVersionNumber)") in the store"
         if newVersionNumber == 0 {
-            return "\(uri) was deleted by another context while this one \(isDeletion ? "deleted" : "changed \(Self.list(changedKeys))") it (\(versions))"
+            return "\(uri) was deleted by another context while this one \(isDeletion ? "deleted it" : "changed its \(Self.list(changedKeys))") (\(versions))"
         }
         var parts: [String] = []
         if isDeletion {
