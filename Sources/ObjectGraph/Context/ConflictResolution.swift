@@ -57,7 +57,7 @@ extension ManagedObjectContext {
 
     /// Applies one of Apple's policies to a conflict; the table in ``MergePolicy`` says what
     /// each does.
-    func resolve(_ conflict: MergeConflict, type: MergePolicyType) {
+    func resolve(_ conflict: MergeConflict, type: MergePolicyType) throws {
         let object = conflict.sourceObject
         guard object.managedObjectContext === self else { return }
         let storeWins = type == .mergeByPropertyStoreTrump || type == .rollback
@@ -90,13 +90,13 @@ extension ManagedObjectContext {
         case .rollback:
             take(row, into: object)
         case .overwrite:
-            rebase(object, on: row) { _ in false }
+            try rebase(object, on: row) { _ in false }
         case .mergeByPropertyObjectTrump:
             let changed = Set(conflict.changedKeys)
-            rebase(object, on: row) { !changed.contains($0) }
+            try rebase(object, on: row) { !changed.contains($0) }
         case .mergeByPropertyStoreTrump:
             let changed = Set(conflict.changedKeys), storeChanged = Set(conflict.storeChangedKeys)
-            rebase(object, on: row) { !changed.contains($0) || storeChanged.contains($0) }
+            try rebase(object, on: row) { !changed.contains($0) || storeChanged.contains($0) }
         case .error:
             break
         }
@@ -105,14 +105,18 @@ extension ManagedObjectContext {
     /// Makes the store's row the object's base: the properties `takesStoreValue` picks get the
     /// store's values, the others keep this context's. To-many relationships keep their
     /// changes (saved as links added and removed) and, unchanged, reload on next use.
-    private func rebase(_ object: ManagedObject, on row: StoreRow, takesStoreValue: (String) -> Bool) {
+    private func rebase(_ object: ManagedObject, on row: StoreRow, takesStoreValue: (String) -> Bool) throws {
         let entity = object.entity
         let names = entity.propertyNames
         var committed = object.committedStorage ?? object.storage
         for i in object.storage.indices where i < row.values.count {
             if isToMany(entity, i) {
                 let changed = committed[i] != nil && !Self.same(object.storage[i], committed[i])
-                if !changed { object.loadedToMany.remove(i); object.storage[i] = nil; committed[i] = nil }
+                if changed {
+                    try rebaseToMany(object, at: i, committed: &committed)
+                } else {
+                    object.loadedToMany.remove(i); object.storage[i] = nil; committed[i] = nil
+                }
                 continue
             }
             committed[i] = row.values[i]
@@ -120,6 +124,20 @@ extension ManagedObjectContext {
         }
         object.committedStorage = committed
         object.version = row.version
+    }
+
+    /// A to-many this context changed, on top of the store's current set: the store's members
+    /// with this context's additions and removals applied; the store's set becomes the base
+    /// the save compares with, so each side's links survive.
+    func rebaseToMany(_ object: ManagedObject, at i: Int, committed: inout [Any?]) throws {
+        let r = object.entity.relationships[i - object.entity.attributes.count]
+        let store = try persistentStoreCoordinator.store(for: object.objectID)
+        let stored = try store.backend.relatedIDs(of: object.objectID, relationship: r, model: model)
+        let now = object.storage[i] as? Set<ManagedObjectID> ?? []
+        let before = committed[i] as? Set<ManagedObjectID> ?? []
+        object.storage[i] = stored.union(now.subtracting(before)).subtracting(before.subtracting(now))
+        object.loadedToMany.insert(i)
+        committed[i] = stored
     }
 
     /// Drops this context's changes to an object: it takes the store's row as its values.

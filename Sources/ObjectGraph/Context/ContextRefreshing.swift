@@ -14,7 +14,7 @@ extension ManagedObjectContext {
         if mergeChanges, object.committedStorage != nil, !object.isFault {
             let store = try persistentStoreCoordinator.store(for: object.objectID)
             if let row = try store.backend.row(for: object.objectID, model: model) {
-                merge(row, into: object)
+                try merge(row, into: object)
             }
             return
         }
@@ -26,33 +26,34 @@ extension ManagedObjectContext {
 
     /// shouldRefreshRefetchedObjects: an object already registered takes the row the fetch
     /// read; its unsaved changes stay on top. Objects deleted in this context are left alone.
-    func refreshRefetched(_ object: ManagedObject, from row: StoreRow) {
+    func refreshRefetched(_ object: ManagedObject, from row: StoreRow) throws {
         guard !deletedList.contains(object) else { return }
         if object.committedStorage == nil {
             fill(object, from: row)
         } else {
-            merge(row, into: object)
+            try merge(row, into: object)
         }
     }
 
-    /// Store values with this context's changes on top. A to-many this context changed keeps
-    /// its set and its base (for the links a save adds and removes); the others reload on use.
-    private func merge(_ row: StoreRow, into object: ManagedObject) {
+    /// Store values with this context's changes on top. A to-many this context changed is the
+    /// store's set with this context's additions and removals applied; the others reload on use.
+    private func merge(_ row: StoreRow, into object: ManagedObject) throws {
         guard let committed = object.committedStorage else { fill(object, from: row); return }
         let entity = object.entity
         var storage = row.values
         var base = row.values
-        var loaded: Set<Int> = []
+        var changedToMany: [Int] = []
         for i in object.storage.indices where i < committed.count && i < storage.count {
             let isToMany = i >= entity.attributes.count && entity.relationships[i - entity.attributes.count].isToMany
             if isToMany && (committed[i] == nil || object.storage[i] == nil) { continue }
             guard !Self.same(object.storage[i], committed[i]) else { continue }
             storage[i] = object.storage[i]
-            if isToMany { base[i] = committed[i]; loaded.insert(i) }
+            if isToMany { base[i] = committed[i]; changedToMany.append(i) }
         }
         object.storage = storage
+        object.loadedToMany = []
+        for i in changedToMany { try rebaseToMany(object, at: i, committed: &base) }
         object.committedStorage = base
-        object.loadedToMany = loaded
         object.version = row.version
         object.isFault = false
     }

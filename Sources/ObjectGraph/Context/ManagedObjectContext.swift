@@ -163,6 +163,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
             ids = Set(ids.map { temporaryIDs[$0] ?? $0 })
             object.storage[i] = ids
             object.loadedToMany.insert(i)
+            // Loaded after the object's first change: the store's set is the committed one, the
+            // base a save compares with to find the links added and removed.
+            if object.committedStorage != nil, object.committedStorage![i] == nil { object.committedStorage![i] = ids }
         }
         return object.storage[i] as? Set<ManagedObjectID> ?? []
     }
@@ -640,7 +643,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
                 let object = self.object(with: id)
                 if object.isFault { fill(object, from: row) }
-                else if request.shouldRefreshRefetchedObjects { refreshRefetched(object, from: row) }
+                else if request.shouldRefreshRefetchedObjects { try refreshRefetched(object, from: row) }
                 results.append(object)
             }
         }

@@ -78,7 +78,7 @@ open class MergePolicy: @unchecked Sendable, CustomStringConvertible {
     open func resolve(optimisticLockingConflicts list: [MergeConflict]) throws {
         guard mergeType != .error else { throw MergeConflict.error(for: list) }
         for conflict in list {
-            conflict.sourceObject.managedObjectContext?.resolve(conflict, type: mergeType)
+            try conflict.sourceObject.managedObjectContext?.resolve(conflict, type: mergeType)
         }
     }
 }

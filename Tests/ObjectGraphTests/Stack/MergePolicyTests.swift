@@ -174,6 +174,42 @@ import Foundation
         }
     }
 
+    // NSMergeConflict snapshots leave to-many relationships out: two contexts that each add a
+    // book to one publisher, or an author to one book, conflict on its version (Core Data
+    // raises Z_OPT for to-many changes too), and a property policy keeps both additions.
+    @Test(arguments: storeTypes)
+    func toManyAdditionsFromBothSidesMerge(_ type: StoreType) throws {
+        let race = try Race(type)
+        let publisher = try race.fixture.context.insertNewObject(forEntityName: "Publisher")
+        try publisher.setValue("P", forKey: "name")
+        let ann = try race.fixture.context.insertNewObject(forEntityName: "Author")
+        let bob = try race.fixture.context.insertNewObject(forEntityName: "Author")
+        try ann.setValue("Ann", forKey: "name")
+        try bob.setValue("Bob", forKey: "name")
+        try race.fixture.context.save()
+        let secondPublisher = try race.secondContext.existingObject(with: publisher.objectID)
+        _ = try secondPublisher.value(forKey: "books")
+
+        try race.first.setValue(publisher, forKey: "publisher")
+        try race.first.mutableSetValue(forKey: "authors").insert(ann)
+        try race.fixture.context.save()
+
+        race.secondContext.mergePolicy = .mergeByPropertyObjectTrump
+        let extra = try race.secondContext.insertNewObject(forEntityName: "Book")
+        try extra.setValue("Extra", forKey: "title")
+        try extra.setValue(secondPublisher, forKey: "publisher")
+        try race.second.mutableSetValue(forKey: "authors").insert(try race.secondContext.existingObject(with: bob.objectID))
+        try race.secondContext.save()
+
+        let reader = race.fixture.stack.secondContext()
+        let books = try #require(try reader.existingObject(with: publisher.objectID).value(forKey: "books") as? Set<ManagedObject>)
+        let titles = Set(try books.map { try $0.value(forKey: "title") as? String })
+        #expect(titles == ["T", "Extra"])
+        let authors = try #require(try reader.existingObject(with: race.fixture.bookID).value(forKey: "authors") as? Set<ManagedObject>)
+        #expect(Set(try authors.map { try $0.value(forKey: "name") as? String }) == ["Ann", "Bob"])
+        #expect((try race.secondContext.existingObject(with: publisher.objectID).value(forKey: "books") as? Set<ManagedObject>)?.count == 2)
+    }
+
     // NSMergeConflict: the policy sees each conflict with its snapshots and versions; a
     // subclass can resolve conflicts itself (resolveOptimisticLockingVersionConflicts:error:).
     @Test func customPolicySeesTheConflicts() throws {
