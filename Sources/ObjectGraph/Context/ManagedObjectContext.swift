@@ -10,18 +10,21 @@ import Foundation
 /// ```
 ///
 /// A context holds one instance per object ID. Changes stay in the context until `save()`
-/// writes them to the store in one transaction. A context is not thread-safe; use it from
-/// one thread or task at a time, as Core Data's confinement rule says.
-public final class ManagedObjectContext {
+/// writes them to the store in one transaction. A context and its objects are used from one
+/// thread or task at a time, as Core Data's confinement rule says: run work in
+/// `perform`/`performAndWait` (ContextConcurrency.swift) to confine it to the context's own
+/// queue. Several contexts on one coordinator save one at a time; conflicts between them are
+/// resolved by ``mergePolicy``.
+public final class ManagedObjectContext: @unchecked Sendable {
     /// The coordinator whose stores the context reads and writes.
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 
-    private var registered: [ManagedObjectID: ManagedObject] = [:]
+    var registered: [ManagedObjectID: ManagedObject] = [:]
     /// Objects in the order they were inserted, updated or deleted, for stable saves.
     private var insertedList = ObjectList()
-    private var updatedList = ObjectList()
-    private var deletedList = ObjectList()
+    var updatedList = ObjectList()
+    var deletedList = ObjectList()
     private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// For objects fetched with a batch size: the batch each belongs to, loaded together when
     /// any of them is first used.
@@ -35,6 +38,11 @@ public final class ManagedObjectContext {
     /// to-many inverse set. A migration's destination context turns it off: the link is
     /// stored on the to-one side only, and loading the inverse sets would grow with the store.
     var updatesToManyInverses = true
+    /// The serial queue `perform` and `performAndWait` run blocks on.
+    let contextQueue = ContextQueue()
+    /// How a save resolves conflicts with changes another context saved first; `.error` (the
+    /// default) makes such a save fail with error 133020. See ``MergePolicy``.
+    public var mergePolicy: MergePolicy = .error
 
     /// A context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
@@ -163,6 +171,9 @@ public final class ManagedObjectContext {
             ids = Set(ids.map { temporaryIDs[$0] ?? $0 })
             object.storage[i] = ids
             object.loadedToMany.insert(i)
+            // Loaded after the object's first change: the store's set is the committed one, the
+            // base a save compares with to find the links added and removed.
+            if object.committedStorage != nil, object.committedStorage![i] == nil { object.committedStorage![i] = ids }
         }
         return object.storage[i] as? Set<ManagedObjectID> ?? []
     }
@@ -326,14 +337,24 @@ public final class ManagedObjectContext {
     /// Validates and writes every change to the store in one transaction.
     ///
     /// Throws ``CoreDataError``: a validation error (1570, 1580, 1590, 1600, 1610, 1620, 1660,
-    /// 1670, 1680; 1560 when there are several) or a merge conflict (133020). A failed save
+    /// 1670, 1680; 1560 when there are several) or a merge conflict (133020) when another
+    /// context saved the same objects first and ``mergePolicy`` is `.error`. A failed save
     /// leaves the context's changes in place, as Core Data does.
+    ///
+    /// Saves of all contexts on a coordinator run one at a time; the did-save notification is
+    /// posted after the store is written, outside that lock.
     public func save() throws {
         guard hasChanges else { return }
+        let userInfo = try persistentStoreCoordinator.performAndWait { try writeChanges() }
+        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: userInfo)
+    }
+
+    /// Validates and writes the changes; returns the did-save notification's user info.
+    private func writeChanges() throws -> [String: Set<ManagedObjectID>] {
         // Objects removed before ever being saved need no store work.
         let toInsert = insertedList.filter { !deletedList.contains($0) }
-        let toUpdate = updatedList.filter { !deletedList.contains($0) }
-        let toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
+        var toUpdate = updatedList.filter { !deletedList.contains($0) }
+        var toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
         if validatesOnSave {
             try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
         }
@@ -360,29 +381,54 @@ public final class ManagedObjectContext {
             let id = permanent(object.objectID)
             return StoreRow(entityName: object.entity.name, primaryKey: id.primaryKey, version: version, values: values)
         }
-        var changes = StoreChanges()
-        changes.inserted = toInsert.map { row($0, version: 1) }
-        changes.updated = toUpdate.map { (row($0, version: $0.version + 1), $0.version) }
-        changes.deleted = toDelete.map { ($0.objectID, $0.version) }
-        // Many-to-many links, recorded from the side that names the pair.
-        for object in toInsert + toUpdate {
-            for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
-                guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
-                let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
-                guard isOwner else { continue }
-                let i = object.entity.attributes.count + n
-                guard object.loadedToMany.contains(i) else { continue }
-                let now = object.storage[i] as? Set<ManagedObjectID> ?? []
-                let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
-                for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
-                    changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
-                }
-                for removed in before.subtracting(now).sorted(by: { $0.primaryKey < $1.primaryKey }) {
-                    changes.linksRemoved.append((key, permanent(object.objectID), permanent(removed)))
+        // Objects a merge policy saves again after another context deleted them.
+        var reinserted: Set<ObjectIdentifier> = []
+        func buildChanges() -> StoreChanges {
+            var changes = StoreChanges()
+            changes.inserted = toInsert.map { row($0, version: 1) }
+            for object in toUpdate {
+                if reinserted.contains(ObjectIdentifier(object)) {
+                    changes.inserted.append(row(object, version: object.version + 1))
+                } else {
+                    changes.updated.append((row(object, version: object.version + 1), object.version))
                 }
             }
+            changes.deleted = toDelete.map { ($0.objectID, $0.version) }
+            // Many-to-many links, recorded from the side that names the pair.
+            for object in toInsert + toUpdate {
+                for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
+                    guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                    let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
+                    guard isOwner else { continue }
+                    let i = object.entity.attributes.count + n
+                    guard object.loadedToMany.contains(i) else { continue }
+                    let now = object.storage[i] as? Set<ManagedObjectID> ?? []
+                    let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
+                    for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                        changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
+                    }
+                    for removed in before.subtracting(now).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                        changes.linksRemoved.append((key, permanent(object.objectID), permanent(removed)))
+                    }
+                }
+            }
+            return changes
         }
-        try store.backend.save(changes, model: model)
+        // Optimistic locking: the store refuses rows another context saved since they were
+        // read; the merge policy resolves those conflicts and the save is tried again.
+        for round in 1... {
+            do {
+                try store.backend.save(buildChanges(), model: model)
+                break
+            } catch let error as CoreDataError where error.code == .mergeConflict && round <= Self.conflictRounds {
+                let conflicts = try detectConflicts(updated: toUpdate, deleted: toDelete, in: store)
+                guard !conflicts.isEmpty else { throw error }
+                try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
+                for conflict in conflicts where conflict.reinserts { reinserted.insert(ObjectIdentifier(conflict.sourceObject)) }
+                toUpdate = updatedList.filter { !deletedList.contains($0) }
+                toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
+            }
+        }
 
         // The store has it all: make IDs permanent and forget the change lists.
         let inserted = Set(toInsert.map { permanent($0.objectID) })
@@ -409,9 +455,7 @@ public final class ManagedObjectContext {
             object.managedObjectContext = nil
         }
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
-        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: [
-            Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted,
-        ])
+        return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
     }
 
     /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed
@@ -437,26 +481,11 @@ public final class ManagedObjectContext {
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
     }
 
-    /// Refreshes an object from the store. Without merging, unsaved changes are discarded and
-    /// the object becomes a fault; with merging, store values are read and the object's own
-    /// changes applied again on top.
+    /// Refreshes an object from the store (refreshObject:mergeChanges:). Without merging,
+    /// unsaved changes are discarded and the object becomes a fault; with merging, store
+    /// values are read and the object's own changes applied again on top.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
-        guard object.managedObjectContext === self, !object.objectID.isTemporaryID else { return }
-        let changedIndexes: [Int] = object.committedStorage.map { committed in
-            object.storage.indices.filter { !ValueComparison.equal(object.storage[$0], committed[$0], []) }
-        } ?? []
-        let local = object.storage
-        object.isFault = true
-        object.loadedToMany = []
-        object.committedStorage = nil
-        if mergeChanges && !changedIndexes.isEmpty {
-            try fireFault(object)
-            object.committedStorage = object.storage
-            for i in changedIndexes { object.storage[i] = local[i] }
-            for i in changedIndexes where i >= object.entity.attributes.count { object.loadedToMany.insert(i) }
-        } else {
-            updatedList.remove(object)
-        }
+        try refreshObject(object, mergeChanges: mergeChanges)
     }
 
     /// Turns every registered object into a fault, keeping unsaved changes
@@ -615,6 +644,10 @@ public final class ManagedObjectContext {
                     let batch = Array(ids[start..<min(start + request.fetchBatchSize, ids.count)])
                     for id in batch {
                         let object = self.object(with: id)
+                        if request.shouldRefreshRefetchedObjects && !object.isFault && object.committedStorage == nil {
+                            object.isFault = true
+                            object.loadedToMany = []
+                        }
                         if object.isFault { pendingBatches[id] = batch }
                         results.append(object)
                     }
@@ -625,7 +658,7 @@ public final class ManagedObjectContext {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
                 let object = self.object(with: id)
                 if object.isFault { fill(object, from: row) }
-                else if request.shouldRefreshRefetchedObjects && object.committedStorage == nil { fill(object, from: row) }
+                else if request.shouldRefreshRefetchedObjects { try refreshRefetched(object, from: row) }
                 results.append(object)
             }
         }

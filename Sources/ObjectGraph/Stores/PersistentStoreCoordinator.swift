@@ -42,12 +42,21 @@ public final class PersistentStore {
 /// try coordinator.addPersistentStore(type: .inMemory)
 /// let context = ManagedObjectContext(coordinator: coordinator)
 /// ```
-public final class PersistentStoreCoordinator {
+///
+/// A coordinator is shared by contexts on different threads: its list of stores is guarded by
+/// a lock, and saves run one at a time through ``performAndWait(_:)``.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model the stores hold.
     public let managedObjectModel: ManagedObjectModel
     /// The stores added so far.
-    public private(set) var persistentStores: [PersistentStore] = []
+    public var persistentStores: [PersistentStore] {
+        lock.lock(); defer { lock.unlock() }
+        return stores
+    }
+    private var stores: [PersistentStore] = []
     private let lock = NSRecursiveLock()
+    /// Held while a block of `performAndWait` runs: saves of different contexts, one at a time.
+    private let requestLock = NSRecursiveLock()
     /// The SQL debug log of this coordinator's SQLite stores (on with OBJECTGRAPH_SQL_DEBUG=1).
     public let sqlLog = SQLLog()
 
@@ -69,6 +78,14 @@ public final class PersistentStoreCoordinator {
     public init(versionedModel: VersionedModel) {
         self.managedObjectModel = versionedModel.currentModel
         self.versionedModel = versionedModel
+    }
+
+    /// Runs a block while no other block of this coordinator runs, and returns its result
+    /// (performAndWait(_:)). Reentrant. Contexts save through it, so that finding conflicts,
+    /// resolving them and writing the store is one step no other save interleaves with.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        requestLock.lock(); defer { requestLock.unlock() }
+        return try block()
     }
 
     /// Adds a store of a type at a URL (none for an in-memory store).
@@ -104,13 +121,13 @@ public final class PersistentStoreCoordinator {
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
         lock.lock(); defer { lock.unlock() }
-        persistentStores.append(store)
+        stores.append(store)
         return store
     }
 
     private func refuseDuplicate(_ url: URL) throws {
         lock.lock(); defer { lock.unlock() }
-        if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
+        if stores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             throw CoreDataError(.persistentStoreIncompatibleType, "The store at \(url.path) was already added to this coordinator")
         }
     }
@@ -118,10 +135,10 @@ public final class PersistentStoreCoordinator {
     /// Removes a store from the coordinator (removePersistentStore:error:); its file stays.
     public func remove(_ store: PersistentStore) throws {
         lock.lock(); defer { lock.unlock() }
-        guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
+        guard let index = stores.firstIndex(where: { $0 === store }) else {
             throw CoreDataError(.invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
         }
-        persistentStores.remove(at: index)
+        stores.remove(at: index)
     }
 
     /// Moves a store to a new file of another type, with every object and relationship
@@ -143,7 +160,7 @@ public final class PersistentStoreCoordinator {
             return target
         } catch {
             // Put the old store back: a failed move changes nothing.
-            lock.lock(); persistentStores.append(store); lock.unlock()
+            lock.lock(); stores.append(store); lock.unlock()
             if let url { try? FileManager.default.removeItem(at: url) }
             throw error
         }
@@ -165,8 +182,8 @@ public final class PersistentStoreCoordinator {
     /// The store an object ID belongs to.
     func store(for id: ManagedObjectID) throws -> PersistentStore {
         lock.lock(); defer { lock.unlock() }
-        if id.isTemporaryID, let first = persistentStores.first { return first }
-        guard let store = persistentStores.first(where: { $0.identifier == id.storeIdentifier }) else {
+        if id.isTemporaryID, let first = stores.first { return first }
+        guard let store = stores.first(where: { $0.identifier == id.storeIdentifier }) else {
             throw CoreDataError(.referentialIntegrity, "No store of this coordinator holds \(id.uriString)", objectURI: id.uriString)
         }
         return store
@@ -175,7 +192,7 @@ public final class PersistentStoreCoordinator {
     /// The store new objects are saved to: the first one added.
     func defaultStore() throws -> PersistentStore {
         lock.lock(); defer { lock.unlock() }
-        guard let store = persistentStores.first else {
+        guard let store = stores.first else {
             throw CoreDataError(.persistentStoreOpen, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
         }
         return store
@@ -187,7 +204,7 @@ public final class PersistentStoreCoordinator {
         guard let id = ManagedObjectID(uriRepresentation: uri), !id.isTemporaryID,
               managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
         lock.lock(); defer { lock.unlock() }
-        return persistentStores.contains { $0.identifier == id.storeIdentifier } ? id : nil
+        return stores.contains { $0.identifier == id.storeIdentifier } ? id : nil
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// A context on a fresh store of either type, in its own temporary directory.
+/// A context on a fresh store of any type, in its own temporary directory.
 struct StackFixture {
     let directory: TemporaryDirectory
     let context: ManagedObjectContext
@@ -10,7 +10,7 @@ struct StackFixture {
     init(_ type: StoreType, model: ManagedObjectModel? = nil) throws {
         directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
-        try coordinator.addPersistentStore(type: type, at: type == .sqlite ? directory.file("Store.sqlite") : nil,
+        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Store.\(type.rawValue.lowercased())"),
                                            options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000BB"])
         context = ManagedObjectContext(coordinator: coordinator)
     }
