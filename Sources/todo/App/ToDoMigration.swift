@@ -33,8 +33,16 @@ enum ToDoMigration {
         bar.finish()
         let (todos, categories) = try counts(at: url, type: type, model: step.destinationModel)
         let how = policy == .defaultMapping ? "a lightweight migration" : "the doNotAlertForA policy"
-        environment.write("Migrated \(url.lastPathComponent) from version \(from) to version \(to) of the ToDo model by \(how): \(todos) to-dos, \(categories) categories.")
+        environment.write("Migrated \(url.lastPathComponent) from version \(from) to version \(to) of the ToDo model by \(how): \(Self.count(todos, "to-do", "to-dos")), \(Self.count(categories, "category", "categories")).")
+        // A migration through a mapping model writes a new store, whose objects get new keys,
+        // as Core Data's do: the numbers `todo list` shows are not the old ones.
+        if !(step.isLightweight && type == .sqlite) {
+            environment.write("The to-dos were numbered afresh; `todo list` shows their new numbers.")
+        }
     }
+
+    /// "1 to-do", "3 to-dos".
+    static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     /// How many to-dos and categories the migrated store holds.
     static func counts(at url: URL, type: StoreType, model: ManagedObjectModel) throws -> (Int, Int) {
