@@ -9,6 +9,9 @@ struct Book {
 
     var bookDirectory: URL { root.appendingPathComponent("book") }
 
+    /// Where listings that several chapters show live (the ToDo model, Zarra's policy).
+    let sharedListingDirectory = "Sources/WorkbookSupport"
+
     /// The book's pages, in file-name order.
     func pages() throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: bookDirectory, includingPropertiesForKeys: nil)
@@ -36,10 +39,13 @@ struct Book {
         }
         switch marker.kind {
         case .listing:
-            guard let code = try Anchors.listing(named: marker.name, inDirectory: root.appendingPathComponent(entry.directory)) else {
-                throw BookMarkerError(file: file, line: marker.openLine, problem: "no // ANCHOR: \(marker.name) in \(entry.directory)")
+            // The chapter's own folder first, then what the chapters share.
+            for directory in [entry.directory, sharedListingDirectory] {
+                if let code = try Anchors.listing(named: marker.name, inDirectory: root.appendingPathComponent(directory)) {
+                    return code
+                }
             }
-            return code
+            throw BookMarkerError(file: file, line: marker.openLine, problem: "no // ANCHOR: \(marker.name) in \(entry.directory) or \(sharedListingDirectory)")
         case .output:
             let sections = entry.sections
             guard let section = sections.first(where: { $0.name == marker.name }) else {
