@@ -16,6 +16,12 @@ print(q)                       // age >= 18 AND (NOT name == nil)
 print(Predicate.or([]))        // FALSEPREDICATE
 // snippet.end
 
+// snippet.comparison
+let byPrefix = Predicate.comparison(ComparisonPredicate(
+    .keyPath("title"), .beginsWith, try .constant(value: "Fetch"), options: .caseInsensitive))
+print(byPrefix)                // title BEGINSWITH[c] "Fetch"
+// snippet.end
+
 // snippet.expressions
 print(try Expression(format: "salary * %@", 1.1).expressionValue(with: ["salary": 1000]) ?? "nil")   // 1100.0
 print(try Expression(format: "(4 + 5) - 2 ** 3"))            // (4 + 5) - (2 ** 3)
