@@ -3,11 +3,6 @@
 import ObjectGraph
 import Foundation
 
-// snippet.hide
-let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("objectgraph-quickstart-\(UUID().uuidString)")
-try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// snippet.show
 let model = try ManagedObjectModel {
     EntityDescription("Book") {
         AttributeDescription("title", .string, optional: false)
@@ -15,7 +10,8 @@ let model = try ManagedObjectModel {
     }
 }
 let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
+let storeURL = FileManager.default.temporaryDirectory.appendingPathComponent("Books-\(UUID()).sqlite")
+try coordinator.addPersistentStore(type: .sqlite, at: storeURL)
 let context = ManagedObjectContext(coordinator: coordinator)
 
 for (title, rank) in [("Fetch, Clarus, Fetch", 192), ("Core Data by Example", 2_310)] {
@@ -32,4 +28,6 @@ for book in try context.fetch(request) {
     print(try book.value(forKey: "title") ?? "?")   // Fetch, Clarus, Fetch
 }
 // snippet.hide
-try FileManager.default.removeItem(at: folder)
+for suffix in ["", "-wal", "-shm"] {
+    try? FileManager.default.removeItem(atPath: storeURL.path + suffix)
+}
