@@ -42,6 +42,17 @@ print(try context.count(for: request))            // 3
 print(try context.fetchObjectIDs(request).count)  // 3
 // snippet.end
 
+// snippet.formats
+let name = "O'Reilly \"Zarra\""                                       // quotes and all
+let byAuthor = try Predicate(format: "author == %@", name)
+let byKey = try Predicate(format: "%K BEGINSWITH[cd] %@", "title", "fetch")
+let ranked = try Predicate(format: "salesRank BETWEEN %@", [1, 100])
+print(byAuthor, byKey, ranked, separator: "\n")
+// author == "O'Reilly \"Zarra\""
+// title BEGINSWITH[cd] "fetch"
+// salesRank BETWEEN {1, 100}
+// snippet.end
+
 // snippet.pending
 let draft = try context.insertNewObject(forEntityName: "Book")
 try draft.setValue("Unsaved Thoughts", forKey: "title")
