@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "predicates", targets: ["predicates"]),
         .executable(name: "compounding", targets: ["compounding"]),
         .executable(name: "workbook", targets: ["workbook"]),
+        .executable(name: "todo", targets: ["todo"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -32,7 +33,9 @@ let package = Package(
         .target(
             name: "WorkbookSupport",
             dependencies: ["ObjectGraph", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/WorkbookSupport"
+            path: "Sources/WorkbookSupport",
+            // Zarra's ToDo model as Xcode saves it: both versions, version 2 current.
+            resources: [.copy("Resources/ToDo.xcdatamodeld")]
         ),
         // Chapter 1. Each chapter is a library (its sections, which the workbook tool and the
         // tests run in process) and a small executable in the folder above it.
@@ -74,6 +77,18 @@ let package = Package(
             ],
             path: "Sources/workbook"
         ),
+        // Zarra's ToDo application: its commands as a library the tests drive in process, and
+        // the executable in the folder above it.
+        .target(
+            name: "ToDoApp",
+            dependencies: ["ObjectGraph", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/todo/App"
+        ),
+        .executableTarget(
+            name: "todo",
+            dependencies: ["ToDoApp"],
+            path: "Sources/todo", exclude: ["App"], sources: ["main.swift"]
+        ),
         .executableTarget(
             name: "bench",
             dependencies: ["ObjectGraph"],
@@ -88,7 +103,9 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph", "objectgraph-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Tests/ObjectGraphTests"
+            path: "Tests/ObjectGraphTests",
+            // Xcode model files the tests read in place (located through #filePath).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "BookTests",
@@ -99,6 +116,11 @@ let package = Package(
             name: "ExerciseTests",
             dependencies: ["ExerciseCatalog", "WorkbookSupport", "ObjectGraph"],
             path: "Tests/ExerciseTests"
+        ),
+        .testTarget(
+            name: "ToDoTests",
+            dependencies: ["ToDoApp", "ObjectGraph", "WorkbookSupport"],
+            path: "Tests/ToDoTests"
         ),
         .testTarget(
             name: "ChapterTests",

@@ -10,7 +10,7 @@ struct Workbook: ParsableCommand {
             Run a chapter with `swift run <chapter>` (for example `swift run fetching`). This tool
             keeps the book current, renders it to HTML, and checks your exercises.
             """,
-        subcommands: [ChaptersCommand.self, BookCommand.self, RenderCommand.self, ExercisesCommand.self, StoreCommand.self])
+        subcommands: [ChaptersCommand.self, BookCommand.self, RenderCommand.self, ExercisesCommand.self, StoreCommand.self, ModelCommand.self])
 }
 
 /// Options that locate the package.

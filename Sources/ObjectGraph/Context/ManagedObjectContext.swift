@@ -27,6 +27,14 @@ public final class ManagedObjectContext {
     /// any of them is first used.
     private var pendingBatches: [ManagedObjectID: [ManagedObjectID]] = [:]
     private static let temporaryCounter = AtomicCounter()
+    /// Whether `save()` validates first. A migration's destination context turns it off for
+    /// its first two passes, as Core Data disables validation while it migrates, and
+    /// validates in the third pass.
+    var validatesOnSave = true
+    /// Whether setting a to-one relationship also adds the object to the destination's
+    /// to-many inverse set. A migration's destination context turns it off: the link is
+    /// stored on the to-one side only, and loading the inverse sets would grow with the store.
+    var updatesToManyInverses = true
 
     /// A context on a coordinator.
     public init(coordinator: PersistentStoreCoordinator) {
@@ -127,7 +135,7 @@ public final class ManagedObjectContext {
         fill(object, from: row)
     }
 
-    private func fill(_ object: ManagedObject, from row: StoreRow) {
+    func fill(_ object: ManagedObject, from row: StoreRow) {
         // The row's values are the object's storage (to-many slots are nil: loaded on use).
         object.storage = row.values
         object.loadedToMany = []
@@ -245,6 +253,10 @@ public final class ManagedObjectContext {
     /// Connects object.r to target, and target's inverse back (clearing what it held).
     private func link(_ object: ManagedObject, relationship r: RelationshipDescription, to target: ManagedObject) throws {
         let inverse = target.entity.relationship(named: r.inverseName)!
+        if !updatesToManyInverses && !r.isToMany && inverse.isToMany {
+            try setPrimitive(object, relationship: r.name, add: target, remove: nil)
+            return
+        }
         if !r.isToMany, let old = try value(of: object, at: object.entity.propertyIndex[r.name]!) as? ManagedObject {
             try unlink(object, relationship: r, from: old)
         }
@@ -260,6 +272,7 @@ public final class ManagedObjectContext {
     private func unlink(_ object: ManagedObject, relationship r: RelationshipDescription, from target: ManagedObject) throws {
         let inverse = target.entity.relationship(named: r.inverseName)!
         try setPrimitive(object, relationship: r.name, add: nil, remove: target)
+        if !updatesToManyInverses && !r.isToMany && inverse.isToMany { return }
         if inverse.isToMany {
             try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
         } else if (try value(of: target, at: target.entity.propertyIndex[inverse.name]!) as? ManagedObject) === object {
@@ -346,7 +359,9 @@ public final class ManagedObjectContext {
         let toInsert = insertedList.filter { !deletedList.contains($0) }
         let toUpdate = updatedList.filter { !deletedList.contains($0) }
         let toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
-        try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
+        if validatesOnSave {
+            try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
+        }
 
         let store = try persistentStoreCoordinator.defaultStore()
         // Permanent IDs for the new objects, grouped by entity so keys come in one call each.

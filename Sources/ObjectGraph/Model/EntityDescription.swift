@@ -26,6 +26,12 @@ public struct EntityDescription: Hashable, Sendable {
     public var versionHashModifier: String?
     /// Free-form information for the application.
     public var userInfo: [String: String]
+    /// Fetch indexes (Xcode's Indexes): compound indexes the store keeps; not part of the version hash.
+    public var indexes: [FetchIndexDescription]
+    /// Uniqueness constraints: each inner array names attributes whose values together are unique.
+    /// They enter the version hash, as Apple documents (only when there are some, so models
+    /// without constraints keep their hashes).
+    public var uniquenessConstraints: [[String]]
 
     // Filled in by ManagedObjectModel.
     /// Every attribute, inherited ones first.
@@ -47,6 +53,7 @@ public struct EntityDescription: Hashable, Sendable {
     /// Declares an entity with its properties.
     public init(_ name: String, parent: String? = nil, abstract: Bool = false, class managedObjectClass: ManagedObject.Type = ManagedObject.self,
                 renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
+                indexes: [FetchIndexDescription] = [], uniquenessConstraints: [[String]] = [],
                 @PropertyBuilder properties: () -> [PropertyDescription] = { [] }) {
         self.name = name
         self.parentEntityName = parent
@@ -55,6 +62,8 @@ public struct EntityDescription: Hashable, Sendable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
+        self.indexes = indexes
+        self.uniquenessConstraints = uniquenessConstraints
         self.properties = properties()
     }
 
@@ -77,7 +86,8 @@ public struct EntityDescription: Hashable, Sendable {
         lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.parentEntityName == rhs.parentEntityName
             && lhs.isAbstract == rhs.isAbstract && ObjectIdentifier(lhs.managedObjectClass) == ObjectIdentifier(rhs.managedObjectClass)
             && lhs.renamingIdentifier == rhs.renamingIdentifier && lhs.versionHashModifier == rhs.versionHashModifier
-            && lhs.userInfo == rhs.userInfo
+            && lhs.userInfo == rhs.userInfo && lhs.indexes == rhs.indexes
+            && lhs.uniquenessConstraints == rhs.uniquenessConstraints
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -133,6 +133,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     throw CoreDataError(.invalidModel, "Relationship \(entity.name).\(r.name) has a minimum count \(r.minCount) above its maximum \(r.maxCount)")
                 }
             }
+            try Self.checkIndexesAndConstraints(of: entity)
             for a in entity.attributes {
                 if let pattern = a.regularExpression, (try? NSRegularExpression(pattern: pattern)) == nil {
                     throw CoreDataError(.invalidModel, "Attribute \(entity.name).\(a.name) has a regular expression that does not compile: \(pattern)")

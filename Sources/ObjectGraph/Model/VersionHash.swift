@@ -4,7 +4,7 @@
 /// they change when Apple's would: a property's name, optionality, transience, type (for
 /// attributes) or destination, to-many-ness and count range (for relationships), and its
 /// version hash modifier; an entity's name, abstractness, parent's hash, every property's hash
-/// and its modifier. Defaults, validation, indexes, delete rules, renaming identifiers and
+/// and its modifier, and its uniqueness constraints. Defaults, validation, indexes, delete rules, renaming identifiers and
 /// user info do not change a hash.
 public enum VersionHash {
     /// The hash of an attribute.
@@ -28,6 +28,11 @@ public enum VersionHash {
             }
         }.sorted { $0.0 < $1.0 }
         for (_, h) in own { bytes += h }
+        // Uniqueness constraints enter the entity hash (Apple, NSEntityDescription.h); models
+        // without any hash as they always did.
+        if !e.uniquenessConstraints.isEmpty {
+            bytes += Array("|unique|\(e.uniquenessConstraints.map { $0.joined(separator: ",") }.joined(separator: ";"))".utf8)
+        }
         return SHA256.digest(bytes)
     }
 }

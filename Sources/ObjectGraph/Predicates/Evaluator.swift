@@ -160,12 +160,15 @@ enum ExpressionEvaluator {
             for argument in arguments { values.append(try value(of: argument, object: object, context: &context)) }
             return try BuiltinFunctions.call(selector, values)
         case .customFunction(let receiver, let selector, let arguments):
-            guard let function = FunctionRegistry.function(for: selector) else {
-                throw PredicateError(.unknownFunction, "FUNCTION selector \"\(selector)\" is not registered; register it with FunctionRegistry.register(\"\(selector)\") { receiver, arguments in ... }")
-            }
             let r = try value(of: receiver, object: object, context: &context)
             var values: [Any?] = []
             for argument in arguments { values.append(try value(of: argument, object: object, context: &context)) }
+            if let answering = r as? FunctionReceiver, let result = try answering.performFunction(selector, arguments: values) {
+                return result.value
+            }
+            guard let function = FunctionRegistry.function(for: selector) else {
+                throw PredicateError(.unknownFunction, "FUNCTION selector \"\(selector)\" is not registered; register it with FunctionRegistry.register(\"\(selector)\") { receiver, arguments in ... }")
+            }
             return try function(r, values)
         case .index(let base, let selector):
             let collection = try value(of: base, object: object, context: &context)

@@ -253,6 +253,23 @@ enum Aggregates {
     }
 }
 
+/// An object that answers `FUNCTION(object, "selector", arguments...)` itself, as an
+/// Objective-C object answers the message: the evaluator asks it before the
+/// ``FunctionRegistry``. A migration manager and entity migration policies adopt it.
+public protocol FunctionReceiver {
+    /// The result of calling `selector` with the evaluated arguments, or nil when the object
+    /// does not answer that selector (the registry is tried next).
+    func performFunction(_ selector: String, arguments: [Any?]) throws -> FunctionResult?
+}
+
+/// What a ``FunctionReceiver`` answered: a value, possibly nil.
+public struct FunctionResult {
+    /// The value; nil is a valid answer.
+    public let value: Any?
+    /// Wraps an answer.
+    public init(_ value: Any?) { self.value = value }
+}
+
 /// Functions that `FUNCTION(receiver, "selector", arguments...)` can call.
 ///
 /// Apple's FUNCTION calls any Objective-C method; Linux has no such runtime, so the callable
@@ -270,6 +287,10 @@ public enum FunctionRegistry {
             "lastPathComponent": { r, _ in (try string(r, "lastPathComponent") as NSString).lastPathComponent },
             "stringByAppendingString:": { r, a in try string(r, "stringByAppendingString:") + (try string(a.first ?? nil, "stringByAppendingString:")) },
             "description": { r, _ in r.map { String(describing: $0) } },
+            // Key-value coding, as value expressions of inferred mapping models call it:
+            // FUNCTION($source, "valueForKey:", "name").
+            "valueForKey:": { r, a in try KeyPathResolver.value(of: r, key: try string(a.first ?? nil, "valueForKey:")) },
+            "valueForKeyPath:": { r, a in try KeyPathResolver.value(of: r, keyPath: try string(a.first ?? nil, "valueForKeyPath:")) },
         ]
     }
     private static let storage = Storage()

@@ -360,6 +360,7 @@ struct PredicateParser {
             case "FALSE", "NO": advance(); return .constant(.bool(false))
             case "SUBQUERY": advance(); return try parseSubquery()
             case "FUNCTION": advance(); return try parseCustomFunction()
+            case "FETCH" where peekToken().isPunctuation("("): advance(); return try parseFetch()
             case "CAST": advance(); return try parseCast()
             case "TERNARY": advance(); return try parseTernary()
             default: break
@@ -469,6 +470,21 @@ struct PredicateParser {
                 expected: "the selector name as a quoted string")
         }
         return .customFunction(receiver: arguments[0], selector: selector, arguments: Array(arguments.dropFirst(2)))
+    }
+
+    /// `FETCH(fetchRequest, context, countOnly)`: NSFetchRequestExpression, kept as the
+    /// function `FETCH`. The predicate language does not run it; a migration manager reads it
+    /// as an entity mapping's source expression.
+    private mutating func parseFetch() throws -> Expression {
+        try enter(); defer { leave() }
+        let start = current
+        let arguments = try parseArguments()
+        guard arguments.count == 3 else {
+            throw PredicateError.unparseable(
+                format: format, offset: start.offset, found: "FETCH with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
+                expected: "FETCH(fetchRequest, context, countOnly)")
+        }
+        return .function("FETCH", arguments)
     }
 
     private mutating func parseCast() throws -> Expression {

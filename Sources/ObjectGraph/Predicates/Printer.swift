@@ -65,6 +65,9 @@ enum PredicatePrinter {
             if arguments.count == 2, let symbol = Expression.binarySymbol(forSelector: selector) {
                 return operand(arguments[0]) + " " + symbol + " " + operand(arguments[1])
             }
+            if selector == "FETCH" {
+                return "FETCH(" + arguments.map(format).joined(separator: ", ") + ")"
+            }
             if selector == "onesComplement:", arguments.count == 1 {
                 return "~" + operand(arguments[0])
             }

@@ -51,9 +51,24 @@ public final class PersistentStoreCoordinator {
     /// The SQL debug log of this coordinator's SQLite stores (on with OBJECTGRAPH_SQL_DEBUG=1).
     public let sqlLog = SQLLog()
 
+    /// The versions automatic migration searches for a store's model and mapping models (the
+    /// application bundle, in Core Data); nil for a coordinator made with a plain model.
+    public let versionedModel: VersionedModel?
+
     /// A coordinator for a model, with no stores yet.
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+        self.versionedModel = nil
+    }
+
+    /// A coordinator for the current version of a versioned model. With the options
+    /// ``StoreOption/migratePersistentStoresAutomatically`` and
+    /// ``StoreOption/inferMappingModelAutomatically``, a store made by an older version is
+    /// migrated when it is added: its version is found among the versions by its entity
+    /// hashes, as Core Data finds it among the bundle's models.
+    public init(versionedModel: VersionedModel) {
+        self.managedObjectModel = versionedModel.currentModel
+        self.versionedModel = versionedModel
     }
 
     /// Adds a store of a type at a URL (none for an in-memory store).
@@ -67,6 +82,11 @@ public final class PersistentStoreCoordinator {
     /// checked against the model. New objects are saved to the first store added. Options:
     /// ``StoreOption/storeUUID`` fixes the UUID of a new store. See <doc:OpeningStores>.
     ///
+    /// A store made by another version of the model is refused with 134100, unless the
+    /// options ask for automatic migration (``StoreOption/migratePersistentStoresAutomatically``,
+    /// with ``StoreOption/inferMappingModelAutomatically`` for lightweight migration): the
+    /// store is then migrated before it is added; see ``VersionedModel/migrationSteps(forStoreMetadata:to:inferringMappingModels:)``.
+    ///
     /// - Throws: ``CoreDataError``, and the coordinator is left as it was:
     ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
     ///     without a URL (use `.inMemory`), or a file that is not a store of that type;
@@ -77,6 +97,12 @@ public final class PersistentStoreCoordinator {
     ///     its own model, or migrate it.
     @discardableResult
     public func addPersistentStore(type: StoreType, at url: URL? = nil, options: [String: Any] = [:]) throws -> PersistentStore {
+        if let url, options[StoreOption.migratePersistentStoresAutomatically] as? Bool == true {
+            try AutomaticMigration.migrateIfNeeded(url: url, type: type, model: managedObjectModel,
+                                                   versions: options[StoreOption.versionedModel] as? VersionedModel ?? versionedModel,
+                                                   infer: options[StoreOption.inferMappingModelAutomatically] as? Bool == true,
+                                                   progress: options[StoreOption.migrationProgressHandler] as? MigrationProgressHandler)
+        }
         let backend: PersistentStoreBackend
         switch type {
         case .inMemory:
@@ -189,4 +215,16 @@ public enum StoreOption {
     /// A fixed store UUID for a new store, so output that shows object URIs is the same on
     /// every run (the workbook uses it; applications need not).
     public static let storeUUID = "ObjectGraphStoreUUID"
+    /// NSMigratePersistentStoresAutomaticallyOption: when the store was made by another version
+    /// of the model, find that version and a mapping model and migrate the store (a Bool).
+    public static let migratePersistentStoresAutomatically = "NSMigratePersistentStoresAutomaticallyOption"
+    /// NSInferMappingModelAutomaticallyOption: with automatic migration, infer a mapping model
+    /// (lightweight migration) when no mapping model matches (a Bool).
+    public static let inferMappingModelAutomatically = "NSInferMappingModelAutomaticallyOption"
+    /// The ``VersionedModel`` automatic migration searches for the store's model and mapping
+    /// models, for a coordinator made with a plain model; a coordinator made with a versioned
+    /// model uses its own.
+    public static let versionedModel = "ObjectGraphVersionedModel"
+    /// A ``MigrationProgressHandler`` that automatic migration reports to.
+    public static let migrationProgressHandler = "ObjectGraphMigrationProgressHandler"
 }

@@ -63,8 +63,25 @@ protocol PersistentStoreBackend: AnyObject {
     func exportContents() throws -> AtomicContents
     /// Fills a new, empty store with exported contents, keeping every key.
     func importContents(_ contents: AtomicContents) throws
+    /// Up to `limit` rows matching the request's entity and predicate whose keys are greater
+    /// than `afterPrimaryKey`, in key order: one batch of a streaming read (a migration's).
+    func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
+    /// Closes the store's file, so it can be moved or replaced.
+    func close() throws
 }
 
 extension PersistentStoreBackend {
     var evaluatesInMemory: Bool { false }
+
+    func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
+        let copy = request.copy()
+        copy.sortDescriptors = []
+        copy.fetchLimit = 0
+        copy.fetchOffset = 0
+        var rows = try fetchRows(copy, model: model).filter { $0.primaryKey > afterPrimaryKey }
+        rows.sort { $0.primaryKey < $1.primaryKey }
+        return Array(rows.prefix(limit))
+    }
+
+    func close() throws {}
 }

@@ -55,8 +55,22 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
         case persistentStoreIncompatibleVersionHash = 134100
         /// 134110: migration failed.
         case migration = 134110
-        /// 134140: no mapping model was found to migrate the store.
+        /// 134111: a uniqueness constraint was violated while migrating.
+        case migrationConstraintViolation = 134111
+        /// 134120: the migration was cancelled (cancelMigrationWithError:).
+        case migrationCancelled = 134120
+        /// 134130: no model among the versions matches the store (Can't find model for source store).
+        case migrationMissingSourceModel = 134130
+        /// 134140: no mapping model was found, or could be inferred, to migrate the store.
         case migrationMissingMappingModel = 134140
+        /// 134150: the source store of a migration could not be read.
+        case migrationManagerSourceStore = 134150
+        /// 134160: the destination store of a migration could not be written.
+        case migrationManagerDestinationStore = 134160
+        /// 134170: an entity migration policy failed.
+        case entityMigrationPolicy = 134170
+        /// 134190: a mapping model could not be inferred (NSInferredMappingModelError).
+        case inferredMappingModel = 134190
         /// 256: reading a file failed.
         case fileRead = 256
     }

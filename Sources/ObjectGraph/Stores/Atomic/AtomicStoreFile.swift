@@ -74,11 +74,8 @@ enum AtomicStoreFile {
     }
 
     static func checkCompatibility(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) throws {
-        let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
-        let current = model.entityVersionHashesByName
-        let differing = Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
-        guard differing.isEmpty else {
-            throw CoreDataError(.persistentStoreIncompatibleVersionHash, "The model used to open the store at \(url.path) is incompatible with the one used to create it: entities that differ: \(differing.joined(separator: ", ")). Migrate the store, or open it with the model that created it")
+        guard model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+            throw model.incompatibleStoreError(metadata, url: url)
         }
     }
 

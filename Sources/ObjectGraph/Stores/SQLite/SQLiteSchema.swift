@@ -10,6 +10,8 @@
 ///   the entity whose name sorts first; its columns are `Z_<n><INVERSE>` for that entity's
 ///   keys and `Z_<m><NAME>` for the destination's.
 /// - One-to-many has its key on the to-one side only; one-to-one on both sides.
+/// - An entity's fetch indexes become `Z_<Entity>_<index name>` indexes (Core Data's names, as
+///   seen in Apple stores' DDL); indexes over transient attributes are left out.
 struct SQLiteSchema: Sendable {
     /// A table for an inheritance root.
     struct Table: Sendable {
@@ -120,6 +122,14 @@ struct SQLiteSchema: Sendable {
                     entityName: entity.name, entityNumber: entity.entityNumber, tableName: tableName,
                     attributeColumns: attributes, toOneColumns: toOnes, toOneEntityColumns: toOneEntities,
                     entityNumbersWithSubentities: model.entityAndSubentities(of: entity.name).map(\.entityNumber))
+                // Fetch indexes, named and spelled as Core Data writes them
+                // (`Z_<Entity>_<index> ON ZTABLE (ZCOLUMN COLLATE BINARY ASC)`); R-tree ones are not made.
+                for index in entity.indexes where index.elements.allSatisfy({ $0.indexType == .binary }) {
+                    let columns = index.elements.compactMap { e in
+                        (attributes[e.propertyName] ?? toOnes[e.propertyName]).map { "\($0) COLLATE BINARY \(e.isAscending ? "ASC" : "DESC")" }
+                    }
+                    if columns.count == index.elements.count { indexes.append(("Z_\(entity.name)_\(index.name)", tableName, columns)) }
+                }
             }
         }
         // Many-to-many join tables, one per pair.

@@ -138,18 +138,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// Error 134100 unless every entity's version hash matches the store's.
     private func checkCompatibility() throws {
-        let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
-        let current = model.entityVersionHashesByName
-        let differing = Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
-        guard differing.isEmpty else {
-            let details = differing.map { name -> String in
-                switch (stored[name] != nil, current[name] != nil) {
-                case (true, false): return "\(name) (only in the store)"
-                case (false, true): return "\(name) (only in the model)"
-                default: return "\(name) (changed)"
-                }
-            }
-            throw CoreDataError(.persistentStoreIncompatibleVersionHash, "The model used to open the store is incompatible with the one used to create the store: entities that differ: \(details.joined(separator: ", ")). Migrate the store, or open it with the model that created it")
+        guard model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+            throw model.incompatibleStoreError(metadata, url: url)
         }
     }
 
@@ -219,7 +209,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// Runs a SELECT of a plan's columns and decodes every row.
-    private func readRows(_ sql: String, _ values: [DatabaseValue], plan: RowPlan) throws -> [StoreRow] {
+    func readRows(_ sql: String, _ values: [DatabaseValue], plan: RowPlan) throws -> [StoreRow] {
         try log.measure(sql: sql, arguments: values) {
             try database.read { db in
                 let statement = try db.cachedStatement(sql: sql)

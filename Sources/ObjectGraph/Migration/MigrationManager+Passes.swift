@@ -1,0 +1,263 @@
+import Foundation
+
+extension MigrationManager {
+    /// The three passes (reference/migration.md 3.4), each mapping in order, each streamed.
+    func runMigration(from sourceURL: URL, type sourceType: StoreType, options sourceOptions: [String: Any],
+                      with mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
+                      options destinationOptions: [String: Any]) throws {
+        cancellation = nil
+        mappingModel = mapping
+        let state = try MigrationState(sourceURL: sourceURL, sourceType: sourceType, sourceOptions: sourceOptions, sourceModel: sourceModel,
+                                       destinationURL: destinationURL, destinationType: destinationType,
+                                       destinationOptions: destinationOptions, destinationModel: destinationModel, mapping: mapping)
+        self.state = state
+        migrationProgress = 0
+        defer {
+            state.close()
+            self.state = nil
+            currentEntityMapping = nil
+            migrationProgress = 1
+        }
+        let policies = try mapping.entityMappings.map(policy(for:))
+        // Progress: every source instance once per pass.
+        var counts: [Int] = []
+        for m in mapping.entityMappings {
+            counts.append(try sourceRequest(for: m).map { try state.sourceContext.count(for: $0) } ?? 0)
+        }
+        var progress = ProgressCounter(total: counts.reduce(0, +) * 3, handler: progressHandler) { [weak self] in self?.migrationProgress = $0 }
+
+        // Pass 1: create the destination instances and their attributes.
+        for (i, m) in mapping.entityMappings.enumerated() {
+            currentEntityMapping = m
+            try policies[i].begin(m, with: self)
+            try checkCancelled()
+            if let request = try sourceRequest(for: m) {
+                try forEachSourceBatch(request, mapping: m, state: state) { sources in
+                    for source in sources {
+                        try perform(m) { try policies[i].createDestinationInstances(forSource: source, in: m, manager: self) }
+                        try checkCancelled()
+                    }
+                    progress.advance(by: sources.count, pass: 1, mapping: m.name)
+                    if state.savesEachBatch { try saveDestination(state, pass: 1) }
+                }
+            } else if let expression = m.sourceExpression {
+                // Any other source expression: its value is the collection of source instances.
+                let value = try evaluate(expression, source: nil, destination: nil, mapping: m, propertyMapping: nil, policy: policies[i])
+                let sources = (KeyPathResolver.collectionElements(value) ?? []).compactMap { $0 as? ManagedObject }
+                for source in sources {
+                    try perform(m) { try policies[i].createDestinationInstances(forSource: source, in: m, manager: self) }
+                    try checkCancelled()
+                }
+            }
+            try policies[i].endInstanceCreation(forMapping: m, manager: self)
+            try checkCancelled()
+            try saveDestination(state, pass: 1)
+            progress.report(pass: 1, mapping: m.name)
+        }
+        try state.associations.indexDestinations()
+
+        // Pass 2: relationships, for each destination instance of each mapping.
+        for (i, m) in mapping.entityMappings.enumerated() {
+            currentEntityMapping = m
+            try forEachDestinationBatch(mappingIndex: i, state: state) { destinations in
+                for destination in destinations {
+                    try perform(m) { try policies[i].createRelationships(forDestination: destination, in: m, manager: self) }
+                    try checkCancelled()
+                }
+                progress.advance(by: destinations.count, pass: 2, mapping: m.name)
+                if state.savesEachBatch { try saveDestination(state, pass: 2) }
+            }
+            try policies[i].endRelationshipCreation(forMapping: m, manager: self)
+            try checkCancelled()
+            try saveDestination(state, pass: 2)
+            progress.report(pass: 2, mapping: m.name)
+        }
+
+        // Pass 3: the model's validation, then the policies' own.
+        for (i, m) in mapping.entityMappings.enumerated() {
+            currentEntityMapping = m
+            try forEachDestinationBatch(mappingIndex: i, state: state) { destinations in
+                try Validation.validate(inserted: [], updated: destinations, deleted: [], context: state.destinationContext)
+                progress.advance(by: destinations.count, pass: 3, mapping: m.name)
+                if state.savesEachBatch { state.destinationContext.reset() }
+            }
+            try policies[i].performCustomValidation(forMapping: m, manager: self)
+            try checkCancelled()
+            try policies[i].end(m, manager: self)
+            try checkCancelled()
+            progress.report(pass: 3, mapping: m.name)
+        }
+        state.destinationContext.validatesOnSave = true
+        do {
+            try state.destinationContext.save()
+        } catch let error as CoreDataError {
+            throw CoreDataError(.migration, "Failed to save new store: \(error.message)", detailedErrors: [error])
+        }
+        progress.finish()
+    }
+
+    private func policy(for mapping: EntityMapping) throws -> EntityMigrationPolicy {
+        if let type = mapping.entityMigrationPolicyType { return type.init() }
+        if let name = mapping.entityMigrationPolicyClassName, !name.isEmpty, name != "NSEntityMigrationPolicy", name != "EntityMigrationPolicy" {
+            guard let type = EntityMigrationPolicy.registeredClass(named: name) else {
+                throw CoreDataError(.entityMigrationPolicy, "The entity mapping \(mapping.name) names the policy class \(name), which is not registered: call EntityMigrationPolicy.register(\(name.split(separator: ".").last ?? "").self, as: \"\(name)\") first, or set entityMigrationPolicyType")
+            }
+            return type.init()
+        }
+        if mapping.mappingType == .custom {
+            throw CoreDataError(.entityMigrationPolicy, "The custom entity mapping \(mapping.name) needs a policy: set entityMigrationPolicyType or entityMigrationPolicyClassName")
+        }
+        return EntityMigrationPolicy()
+    }
+
+    /// The fetch request of a mapping's source expression, if it is Xcode's FETCH (or none):
+    /// those source instances are streamed. Nil for add and remove mappings.
+    private func sourceRequest(for mapping: EntityMapping) throws -> FetchRequest? {
+        guard mapping.mappingType != .add, mapping.mappingType != .remove, mapping.destinationEntityName != nil,
+              let sourceName = mapping.sourceEntityName else { return nil }
+        guard let expression = mapping.sourceExpression else {
+            return try fetchRequest(forSourceEntityNamed: sourceName, predicateString: "TRUEPREDICATE")
+        }
+        guard case .function("FETCH", let arguments) = expression, arguments.count == 3 else { return nil }
+        let value = try evaluate(arguments[0], source: nil, destination: nil, mapping: mapping, propertyMapping: nil, policy: nil)
+        guard let request = value as? FetchRequest else {
+            throw CoreDataError(.migration, "The source expression of \(mapping.name) does not yield a fetch request: \(expression)")
+        }
+        return request
+    }
+
+    private func forEachSourceBatch(_ request: FetchRequest, mapping: EntityMapping, state: MigrationState, body: ([ManagedObject]) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let rows = try state.sourceStore.backend.fetchRows(request, afterPrimaryKey: after, limit: batchSize, model: sourceModel)
+            guard let last = rows.last else { return }
+            after = last.primaryKey
+            try body(state.sourceContext.objects(from: rows, store: state.sourceStore))
+            if state.savesEachBatch { state.sourceContext.reset() }
+            if rows.count < batchSize { return }
+        }
+    }
+
+    private func forEachDestinationBatch(mappingIndex: Int, state: MigrationState, body: ([ManagedObject]) throws -> Void) throws {
+        guard state.mappings[mappingIndex].destinationEntityName != nil else { return }
+        var after: Int64 = 0
+        let destinationStoreID = state.destinationStore.identifier, sourceStoreID = state.sourceStore.identifier
+        defer { state.batchMapping = -1; state.batchSources = [:] }
+        while true {
+            let pairs = try state.associations.destinationBatch(mapping: mappingIndex, after: after, limit: batchSize)
+            guard let last = pairs.last else { return }
+            after = last.destination
+            state.batchMapping = mappingIndex
+            state.batchSources = [:]
+            var destinations: [ManagedObject] = []
+            var sources: [ManagedObject] = []
+            destinations.reserveCapacity(pairs.count)
+            for p in pairs {
+                guard let d = destinationModel.entitiesByNumber[p.destinationEntity], let s = sourceModel.entitiesByNumber[p.sourceEntity] else { continue }
+                let sourceID = ManagedObjectID(entityName: s.name, storeIdentifier: sourceStoreID, primaryKey: p.source)
+                state.batchSources[p.destination] = sourceID
+                destinations.append(state.destinationContext.object(with: ManagedObjectID(entityName: d.name, storeIdentifier: destinationStoreID, primaryKey: p.destination)))
+                sources.append(state.sourceContext.object(with: sourceID))
+            }
+            try state.destinationContext.fireFaults(destinations)
+            try state.sourceContext.fireFaults(sources)
+            try body(destinations)
+            if state.savesEachBatch { state.sourceContext.reset() }
+            if pairs.count < batchSize { return }
+        }
+    }
+
+    private func saveDestination(_ state: MigrationState, pass: Int) throws {
+        do {
+            try state.destinationContext.save()
+        } catch let error as CoreDataError {
+            let which = pass == 1 ? "first" : "second"
+            throw CoreDataError(.migration, "Failed to save new store after \(which) pass of migration: \(error.message)", detailedErrors: [error])
+        }
+        try state.flushPending()
+        if state.savesEachBatch { state.destinationContext.reset() }
+    }
+
+    func checkCancelled() throws {
+        if let error = cancellation { throw error }
+    }
+
+    /// Runs a policy call; a failing value expression becomes 134170 naming the mapping.
+    private func perform(_ mapping: EntityMapping, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as PredicateError {
+            throw CoreDataError(.entityMigrationPolicy, "The entity mapping \(mapping.name) failed: \(error.message)")
+        }
+    }
+
+    /// Evaluates a value or source expression with the migration variables.
+    func evaluate(_ expression: Expression, source: ManagedObject?, destination: ManagedObject?, mapping: EntityMapping,
+                  propertyMapping: PropertyMapping?, policy: EntityMigrationPolicy?) throws -> Any? {
+        var variables: [String: Any] = ["manager": self, "entityMapping": mapping]
+        variables["source"] = source ?? NSNull()
+        variables["destination"] = destination ?? NSNull()
+        if let propertyMapping { variables["propertyMapping"] = propertyMapping.name }
+        if let policy { variables["entityPolicy"] = policy }
+        return try expression.expressionValue(with: source, substitutionVariables: variables)
+    }
+
+    /// Whether a to-many relationship gets its value from its to-one inverse's mapping: the
+    /// link is stored on the to-one side, so setting both would only load large sets. Only
+    /// the manager's own lookups are skipped; any other expression is evaluated.
+    func isFilledFromInverse(_ relationship: RelationshipDescription, of entity: EntityDescription, expression: Expression) -> Bool {
+        guard relationship.isToMany, case .customFunction(.variable("manager"), let selector, _) = expression,
+              selector == "destinationInstancesForEntityMappingNamed:sourceInstances:" || selector == "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+              let target = destinationModel.entitiesByName[relationship.destinationEntityName],
+              let inverse = target.relationship(named: relationship.inverseName), !inverse.isToMany,
+              let mappings = mappingModel?.entityMappings else { return false }
+        return mappings.contains { m in
+            guard let name = m.destinationEntityName, destinationModel.isEntity(name, kindOf: target.name) else { return false }
+            return m.relationshipMappings.contains { $0.name == inverse.name && $0.valueExpression != nil }
+        }
+    }
+
+    /// A relationship mapping's value as the relationship takes it: one object or a set.
+    static func relationshipValue(_ value: Any?, toMany: Bool) -> Any? {
+        var objects: [ManagedObject] = []
+        if let one = value as? ManagedObject { objects = [one] }
+        else if let set = value as? Set<ManagedObject> { objects = Array(set) }
+        else if let array = value as? [Any] { objects = array.compactMap { $0 as? ManagedObject } }
+        return toMany ? Set(objects) : objects.first
+    }
+}
+
+/// Counts processed objects and reports progress at most every 1/1000.
+struct ProgressCounter {
+    let total: Int
+    let handler: MigrationProgressHandler?
+    let setFraction: (Float) -> Void
+    private var done = 0
+    private var lastReported: Float = -1
+
+    init(total: Int, handler: MigrationProgressHandler?, setFraction: @escaping (Float) -> Void) {
+        self.total = total
+        self.handler = handler
+        self.setFraction = setFraction
+    }
+
+    mutating func advance(by n: Int, pass: Int, mapping: String) {
+        done += n
+        let fraction = total == 0 ? 0 : min(1, Float(done) / Float(total))
+        setFraction(fraction)
+        if fraction - lastReported >= 0.001 { report(pass: pass, mapping: mapping) }
+    }
+
+    mutating func report(pass: Int, mapping: String?) {
+        let fraction = total == 0 ? Float(pass) / 3 : min(1, Float(done) / Float(total))
+        lastReported = fraction
+        handler?(MigrationProgress(fractionCompleted: fraction, pass: pass, entityMappingName: mapping, completedUnits: done, totalUnits: total))
+    }
+
+    mutating func finish() {
+        done = total
+        setFraction(1)
+        lastReported = 1
+        handler?(MigrationProgress(fractionCompleted: 1, pass: 3, entityMappingName: nil, completedUnits: total, totalUnits: total))
+    }
+}

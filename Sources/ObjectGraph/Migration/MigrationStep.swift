@@ -1,0 +1,67 @@
+import Foundation
+
+/// One step of a store migration: from one model version to the next with a mapping model,
+/// inferred or given. A chain of steps is a progressive migration (v1 -> v2 -> v3); each step
+/// can be run, and tested, on its own.
+///
+/// A lightweight step on a SQLite store runs in place, in SQL, in one transaction. Any other
+/// step migrates the store into `<store>.migrating` beside it with a ``MigrationManager`` and
+/// swaps the complete new file in with one rename, only on success; a crash at any moment
+/// leaves the old store or the new one.
+public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
+    /// The version migrated from (nil when the model is not one of a versioned model's).
+    public let sourceVersionName: String?
+    /// The version migrated to.
+    public let destinationVersionName: String?
+    /// The model of the store before the step.
+    public let sourceModel: ManagedObjectModel
+    /// The model of the store after the step.
+    public let destinationModel: ManagedObjectModel
+    /// How instances are migrated.
+    public let mappingModel: MappingModel
+
+    /// A step between two models with a mapping model.
+    public init(sourceVersionName: String? = nil, destinationVersionName: String? = nil, sourceModel: ManagedObjectModel,
+                destinationModel: ManagedObjectModel, mappingModel: MappingModel) {
+        self.sourceVersionName = sourceVersionName
+        self.destinationVersionName = destinationVersionName
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.mappingModel = mappingModel
+    }
+
+    /// Whether the mapping model was inferred: a lightweight migration.
+    public var isLightweight: Bool { mappingModel.isInferred }
+
+    /// "v1 -> v2 (lightweight)" or "(custom)".
+    public var description: String {
+        "\(sourceVersionName ?? "source") -> \(destinationVersionName ?? "destination") (\(isLightweight ? "lightweight" : "mapping model"))"
+    }
+
+    /// Migrates the store at `url`, which must have been made by ``sourceModel``, to
+    /// ``destinationModel``, in place or by swapping in a migrated copy.
+    public func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler? = nil, batchSize: Int? = nil) throws {
+        if isLightweight, type == .sqlite, let plan = SQLiteMigrationPlan(source: sourceModel, destination: destinationModel, mapping: mappingModel) {
+            try SQLiteInPlaceMigration.migrate(url: url, plan: plan, progress: progress)
+            return
+        }
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
+        guard sourceModel.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+            throw sourceModel.incompatibleStoreError(metadata, url: url)
+        }
+        let scratch = StoreFiles.migratingURL(for: url)
+        StoreFiles.remove(scratch)
+        let manager = MigrationManager(sourceModel: sourceModel, destinationModel: destinationModel)
+        manager.progressHandler = progress
+        if let batchSize { manager.batchSize = batchSize }
+        var options: [String: Any] = [:]
+        if let uuid = metadata["NSStoreUUID"] as? String { options[StoreOption.storeUUID] = uuid }
+        do {
+            try manager.migrateStore(from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
+            try StoreFiles.replace(url, with: scratch)
+        } catch {
+            StoreFiles.remove(scratch)
+            throw error
+        }
+    }
+}

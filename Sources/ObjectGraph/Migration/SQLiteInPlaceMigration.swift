@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// Runs a ``SQLiteMigrationPlan`` on a store file: every statement, the primary-key table
+/// and the metadata in one exclusive transaction, so a crash or an error leaves the store as
+/// it was (SQLite's journal rolls the transaction back) or completely migrated.
+enum SQLiteInPlaceMigration {
+    static func migrate(url: URL, plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            throw CoreDataError(.migrationManagerSourceStore, "Can't open the store at \(url.path) to migrate it: \(error)")
+        }
+        defer { try? queue.close() }
+        let total = plan.statements.count + 2
+        func report(_ done: Int, _ label: String?) {
+            progress?(MigrationProgress(fractionCompleted: Float(done) / Float(total), pass: 1, entityMappingName: label, completedUnits: done, totalUnits: total))
+        }
+        report(0, nil)
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.exclusive) {
+                    let (_, plist) = try SQLiteStore.readMetadata(db, url: url)
+                    guard plan.source.isConfiguration(withName: nil, compatibleWithStoreMetadata: plist) else {
+                        throw plan.source.incompatibleStoreError(plist, url: url)
+                    }
+                    let oldMax = Dictionary(try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int64? ?? 0) },
+                                            uniquingKeysWith: { a, b in max(a, b) })
+                    for (i, statement) in plan.statements.enumerated() {
+                        try db.execute(sql: statement.sql)
+                        report(i + 1, statement.label)
+                    }
+                    // Z_PRIMARYKEY: the destination's entities; each root keeps the highest key used.
+                    try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
+                    let schema = plan.destinationSchema
+                    for entity in plan.destination.entities {
+                        var maximum: Int64 = 0
+                        if entity.parentEntityName == nil, let table = schema.entities[entity.name]?.tableName {
+                            maximum = max(try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0, oldMax[entity.name] ?? 0)
+                        }
+                        let parent = entity.parentEntityName.flatMap { plan.destination.entitiesByName[$0]?.entityNumber } ?? 0
+                        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                                       arguments: [entity.entityNumber, entity.name, parent, maximum])
+                    }
+                    report(total - 1, nil)
+                    var metadata = plist
+                    metadata["NSStoreModelVersionHashes"] = plan.destination.entityVersionHashesByName
+                    metadata["NSStoreModelVersionIdentifiers"] = Array(plan.destination.versionIdentifiers).sorted()
+                    metadata["NSStoreUUID"] = nil
+                    let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+                    try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [data])
+                    return .commit
+                }
+            }
+        } catch let error as CoreDataError {
+            throw error
+        } catch {
+            throw CoreDataError(.migration, "Lightweight migration of \(url.path) failed and was rolled back, the store is unchanged: \(error)")
+        }
+        report(total, nil)
+    }
+}

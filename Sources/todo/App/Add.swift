@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+
+extension ToDoCommand {
+    /// `todo add TITLE [--due WHEN] [--category NAME]`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a to-do.")
+
+        @Argument(help: "What there is to do.") var title: String
+        @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
+        @Option(help: ArgumentHelp("Its category, which must exist (see `todo categories add`).", valueName: "name"))
+        var category: String?
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let environment = stack.environment
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ToDoError("A to-do needs a title: todo add \"Pay rent\"")
+            }
+            // Read every input before changing anything: a bad date adds nothing.
+            let dueDate = try due.map { try When.parse($0, now: environment.clock.now, timeZone: environment.timeZone) }
+            let category = try category.map { try stack.category(named: $0) }
+            let todo = try stack.context.insertNewObject(forEntityName: "ToDo")
+            try todo.setValue(title, forKey: "title")
+            try todo.setValue(dueDate, forKey: "dueDate")
+            try todo.setValue(category, forKey: "category")
+            try stack.context.save()
+            var line = "Added #\(ToDoStack.number(of: todo)): \(title)"
+            if let dueDate { line += ", due \(When.format(dueDate, timeZone: environment.timeZone))" }
+            if let name = self.category { line += ", in \(name)" }
+            stack.say(line)
+        }
+    }
+}

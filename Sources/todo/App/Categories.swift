@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+
+extension ToDoCommand {
+    /// `todo categories [list|add|rename|delete]`.
+    struct Categories: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, add, rename and delete categories.",
+            subcommands: [ListCategories.self, AddCategory.self, RenameCategory.self, DeleteCategory.self],
+            defaultSubcommand: ListCategories.self)
+    }
+
+    /// `todo categories list`: each category with how many to-dos it holds.
+    struct ListCategories: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List categories and their to-do counts.")
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let request = FetchRequest(entityName: "Category")
+            request.sortDescriptors = [SortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)]
+            let categories = try stack.context.fetch(request)
+            guard !categories.isEmpty else {
+                stack.say("No categories yet. Add one: todo categories add Home")
+                return
+            }
+            let rows = try categories.map { category -> [String] in
+                let count = try category.mutableSetValue(forKey: "todos").objects().count
+                return [try category.value(forKey: "name") as? String ?? "", "\(count)"]
+            }
+            for line in Table.render(header: ["Category", "To-dos"], rows: rows) { stack.say(line) }
+        }
+    }
+
+    /// `todo categories add NAME`.
+    struct AddCategory: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a category.")
+        @Argument(help: "Its name.") var name: String
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name: todo categories add Home") }
+            if (try? stack.category(named: name)) != nil { throw ToDoError("There is already a category \"\(name)\".") }
+            let category = try stack.context.insertNewObject(forEntityName: "Category")
+            try category.setValue(name, forKey: "name")
+            try stack.context.save()
+            stack.say("Added category \(name)")
+        }
+    }
+
+    /// `todo categories rename OLD NEW`.
+    struct RenameCategory: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a category.")
+        @Argument(help: "Its name now.") var name: String
+        @Argument(help: "Its new name.") var newName: String
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let category = try stack.category(named: name)
+            guard !newName.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name; give a new name with some text") }
+            if newName != name, (try? stack.category(named: newName)) != nil { throw ToDoError("There is already a category \"\(newName)\".") }
+            try category.setValue(newName, forKey: "name")
+            try stack.context.save()
+            stack.say("Renamed category \(name) to \(newName)")
+        }
+    }
+
+    /// `todo categories delete NAME`: Core Data applies the model's delete rule for
+    /// `Category.todos`, and the command says what that rule did.
+    struct DeleteCategory: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a category; the model's delete rule decides what happens to its to-dos.")
+        @Argument(help: "Its name.") var name: String
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let category = try stack.category(named: name)
+            let todos = try category.mutableSetValue(forKey: "todos").objects().count
+            let rule = try stack.model.entity(named: "Category").relationship(named: "todos")?.deleteRule ?? .nullify
+            do {
+                try stack.context.delete(category)
+                try stack.context.save()
+            } catch let error as CoreDataError where error.code == .relationshipDeniedDelete {
+                stack.context.rollback()
+                throw ToDoError("Can't delete category \(name): the model's delete rule for Category.todos is Deny, and it still holds \(Self.count(todos)). Move or delete them first.")
+            }
+            stack.say("Deleted category \(name).")
+            let what: String
+            switch rule {
+            case .nullify: what = todos == 0 ? "it held no to-dos." : todos == 1 ? "its to-do stays, now in no category." : "its \(todos) to-dos stay, now in no category."
+            case .cascade: what = todos == 0 ? "it held no to-dos." : todos == 1 ? "its to-do was deleted with it." : "its \(todos) to-dos were deleted with it."
+            case .deny: what = "it held no to-dos, so nothing stopped the delete."
+            case .noAction: what = "its to-dos were left pointing at nothing; Core Data leaves that to you."
+            }
+            stack.say("The model's delete rule for Category.todos is \(Self.name(of: rule)): \(what)")
+        }
+
+        static func name(of rule: DeleteRule) -> String {
+            switch rule {
+            case .noAction: return "No Action"
+            case .nullify: return "Nullify"
+            case .cascade: return "Cascade"
+            case .deny: return "Deny"
+            }
+        }
+
+        static func count(_ n: Int) -> String { n == 1 ? "1 to-do" : "\(n) to-dos" }
+    }
+}

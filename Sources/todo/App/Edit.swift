@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+
+extension ToDoCommand {
+    /// `todo edit ID ...`: change a to-do's title, due date, category or flags.
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a to-do.")
+
+        @Argument(help: "Its number, from `todo list`.") var id: Int64
+        @Option(help: "A new title.") var title: String?
+        @Option(help: ArgumentHelp("A new due time.", valueName: "when")) var due: String?
+        @Flag(help: "Remove the due time.") var noDue = false
+        @Option(help: ArgumentHelp("Move it to this category.", valueName: "name")) var category: String?
+        @Flag(help: "Take it out of its category.") var noCategory = false
+        @Flag(help: "Mark it not completed.") var undone = false
+        @Option(help: ArgumentHelp("Version 2: never alert it (true) or alert it again (false).", valueName: "bool"))
+        var doNotAlert: Bool?
+        @OptionGroup var options: StoreOptions
+
+        func validate() throws {
+            if due != nil && noDue { throw ValidationError("--due and --no-due exclude each other; give one") }
+            if category != nil && noCategory { throw ValidationError("--category and --no-category exclude each other; give one") }
+            if title == nil && due == nil && !noDue && category == nil && !noCategory && !undone && doNotAlert == nil {
+                throw ValidationError("Say what to change: --title, --due, --no-due, --category, --no-category, --undone or --do-not-alert")
+            }
+        }
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let environment = stack.environment
+            if doNotAlert != nil && stack.version < 2 {
+                throw ToDoError("--do-not-alert needs version 2 of the model; run without --model-version 1")
+            }
+            if let title, title.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ToDoError("A to-do needs a title; give --title some text")
+            }
+            // Read every input first, so that a mistake changes nothing.
+            let todo = try stack.todo(number: id)
+            let dueDate = try due.map { try When.parse($0, now: environment.clock.now, timeZone: environment.timeZone) }
+            let newCategory = try category.map { try stack.category(named: $0) }
+            if let title { try todo.setValue(title, forKey: "title") }
+            if let dueDate { try todo.setValue(dueDate, forKey: "dueDate") }
+            if noDue { try todo.setValue(nil, forKey: "dueDate") }
+            if let newCategory { try todo.setValue(newCategory, forKey: "category") }
+            if noCategory { try todo.setValue(nil, forKey: "category") }
+            if undone { try todo.setValue(false, forKey: "completed") }
+            if let doNotAlert {
+                try todo.setValue(doNotAlert, forKey: "doNotAlert")
+                // Alert it again: forget that it was alerted.
+                if !doNotAlert { try todo.setValue(nil, forKey: "lastAlertDate") }
+            }
+            try stack.context.save()
+            stack.say("Changed #\(id): \(try ToDoItem(todo, version: stack.version).title)")
+        }
+    }
+
+    /// `todo done ID`: mark a to-do completed.
+    struct Done: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a to-do completed.")
+
+        @Argument(help: "Its number, from `todo list`.") var id: Int64
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let todo = try stack.todo(number: id)
+            try todo.setValue(true, forKey: "completed")
+            try stack.context.save()
+            stack.say("Completed #\(id): \(try ToDoItem(todo, version: stack.version).title)")
+        }
+    }
+
+    /// `todo delete ID`: delete a to-do.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a to-do.")
+
+        @Argument(help: "Its number, from `todo list`.") var id: Int64
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let todo = try stack.todo(number: id)
+            let title = try ToDoItem(todo, version: stack.version).title
+            try stack.context.delete(todo)
+            try stack.context.save()
+            stack.say("Deleted #\(id): \(title)")
+        }
+    }
+}

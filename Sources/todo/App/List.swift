@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+
+extension ToDoCommand {
+    /// `todo list`: the to-dos as a table, sorted by due date.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List to-dos, soonest due first.")
+
+        @Option(help: ArgumentHelp("Only this category's.", valueName: "name")) var category: String?
+        @Option(help: ArgumentHelp("Only those due before this time.", valueName: "when")) var dueBefore: String?
+        @Option(help: ArgumentHelp("Only those due after this time.", valueName: "when")) var dueAfter: String?
+        @Flag(help: "Only completed to-dos.") var completed = false
+        @Flag(help: "Only to-dos not completed yet.") var pending = false
+        @OptionGroup var options: StoreOptions
+
+        func validate() throws {
+            if completed && pending { throw ValidationError("--completed and --pending exclude each other; give one") }
+        }
+
+        func run() throws {
+            let stack = try ToDoStack.open(options)
+            let environment = stack.environment
+            let now = environment.clock.now
+            var predicates: [Predicate] = []
+            if let category {
+                predicates.append(try Predicate(format: "category == %@", try stack.category(named: category)))
+            }
+            if let dueBefore {
+                predicates.append(try Predicate(format: "dueDate < %@", try When.parse(dueBefore, now: now, timeZone: environment.timeZone)))
+            }
+            if let dueAfter {
+                predicates.append(try Predicate(format: "dueDate > %@", try When.parse(dueAfter, now: now, timeZone: environment.timeZone)))
+            }
+            if completed || pending { predicates.append(try Predicate(format: "completed == %@", completed)) }
+            let request = FetchRequest(entityName: "ToDo")
+            request.predicate = predicates.isEmpty ? nil : Predicate.and(predicates)
+            request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true), SortDescriptor(key: "title", ascending: true)]
+            let items = try stack.context.fetch(request).map { try ToDoItem($0, version: stack.version) }
+            guard !items.isEmpty else {
+                stack.say(predicates.isEmpty ? "No to-dos yet. Add one: todo add \"Pay rent\" --due +3m" : "No to-dos match.")
+                return
+            }
+            var header = ["#", "Due", "Title", "Category", "Done"]
+            if stack.version >= 2 { header.append("No alert") }
+            let rows = items.map { item -> [String] in
+                var row = ["\(item.number)", item.dueDate.map { When.format($0, timeZone: environment.timeZone) } ?? "-",
+                           item.title, item.category ?? "-", item.completed ? "yes" : ""]
+                if let doNotAlert = item.doNotAlert { row.append(doNotAlert ? "yes" : "") }
+                return row
+            }
+            for line in Table.render(header: header, rows: rows) { stack.say(line) }
+        }
+    }
+}

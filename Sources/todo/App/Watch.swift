@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+
+extension ToDoCommand {
+    /// `todo watch`: the article's minute timer. Every minute it fetches the to-dos due in the
+    /// next five minutes and alerts each. Version 1 alerts an item at every tick while it is
+    /// due, as the article complains; version 2 alerts it once, then records `lastAlertDate`,
+    /// and skips items marked `doNotAlert`.
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every minute, alert the to-dos due in the next five minutes (Ctrl-C stops).")
+
+        @Option(help: ArgumentHelp("Stop after this many checks (default: never).", valueName: "n")) var ticks: Int?
+        @OptionGroup var options: StoreOptions
+
+        func validate() throws {
+            if let ticks, ticks < 1 { throw ValidationError("--ticks must be at least 1") }
+        }
+
+        func run() throws {
+            let environment = ToDoEnvironment.current
+            let stack = try ToDoStack.open(options)
+            let version = stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
+            stack.say("Watching \(options.storeURL(in: environment).lastPathComponent) (\(version)). Ctrl-C stops.")
+            var tick = 0
+            while ticks.map({ tick < $0 }) ?? true {
+                let start = environment.clock.now
+                try Self.alert(stack: stack, at: start)
+                tick += 1
+                if ticks.map({ tick < $0 }) ?? true { environment.clock.sleep(until: start.addingTimeInterval(60)) }
+            }
+        }
+
+        /// The to-dos to alert at `now`: due within five minutes, not completed and, in
+        /// version 2, neither alerted before nor marked do-not-alert.
+        static func dueSoon(stack: ToDoStack, at now: Date) throws -> [ManagedObject] {
+            let request = FetchRequest(entityName: "ToDo")
+            let soon = now.addingTimeInterval(5 * 60)
+            if stack.version == 1 {
+                request.predicate = try Predicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now, soon)
+            } else {
+                request.predicate = try Predicate(
+                    format: "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil",
+                    now, soon)
+            }
+            request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
+            return try stack.context.fetch(request)
+        }
+
+        /// One tick of the timer: prints an alert per to-do due soon, and in version 2 records
+        /// that it was alerted.
+        static func alert(stack: ToDoStack, at now: Date) throws {
+            let zone = stack.environment.timeZone
+            let bell = stack.environment.isTerminal ? "\u{7}" : ""
+            for todo in try dueSoon(stack: stack, at: now) {
+                let item = try ToDoItem(todo, version: stack.version)
+                guard let due = item.dueDate else { continue }
+                let minutes = Int((due.timeIntervalSince(now) / 60).rounded(.up))
+                let when = minutes <= 0 ? "now" : minutes == 1 ? "in 1 minute" : "in \(minutes) minutes"
+                stack.say("\(bell)[\(When.format(now, timeZone: zone))] Due \(when): #\(item.number) \(item.title) (at \(When.format(due, timeZone: zone)))")
+                if stack.version >= 2 { try todo.setValue(now, forKey: "lastAlertDate") }
+            }
+            if stack.context.hasChanges { try stack.context.save() }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+import ObjectGraph
+
+/// The fixtures folder, read in place (tests never write there).
+enum ModelFixtures {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    static let toDo = folder.appendingPathComponent("ToDo.xcdatamodeld")
+    static let dangling = folder.appendingPathComponent("Broken/Dangling.xcdatamodel")
+    static let malformed = folder.appendingPathComponent("Broken/Malformed.xcdatamodel")
+}
+
+final class ModelFileNote: ManagedObject {}
+
+// coredata.md 5.1-5.2: the layout and vocabulary of Xcode's model files.
+@Suite struct XcodeModelFileTests {
+    /// Zarra's ToDo model, version 1, declared in Swift.
+    static func toDoVersion1() throws -> ManagedObjectModel {
+        try ManagedObjectModel(versionIdentifier: "1") {
+            EntityDescription("Category") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .cascade)
+            }
+            EntityDescription("ToDo") {
+                AttributeDescription("completed", .boolean)
+                AttributeDescription("dueDate", .date, optional: false)
+                AttributeDescription("title", .string, optional: false)
+                RelationshipDescription("category", toOne: "Category", inverse: "todos")
+            }
+        }
+    }
+
+    @Test func readsTheVersionsOfABundle() throws {
+        let loader = XcodeModelLoader()
+        let bundle = try loader.loadBundle(at: ModelFixtures.toDo)
+        #expect(bundle.versionNames == ["ToDo", "ToDo 2"])
+        #expect(bundle.currentVersionName == "ToDo 2")
+        #expect(loader.warnings.isEmpty, "\(loader.warnings)")
+
+        let v1 = try #require(bundle.model(named: "ToDo"))
+        #expect(v1.versionIdentifiers == ["1"])
+        let toDo = try v1.entity(named: "ToDo")
+        #expect(toDo.attributes.map(\.name) == ["completed", "dueDate", "title"])
+        #expect(toDo.attribute(named: "completed")?.isOptional == true)
+        #expect(toDo.attribute(named: "completed")?.attributeType == .boolean)
+        #expect(toDo.attribute(named: "dueDate")?.isOptional == false)
+        #expect(toDo.attribute(named: "dueDate")?.attributeType == .date)
+        let category = try #require(toDo.relationship(named: "category"))
+        #expect(!category.isToMany && category.destinationEntityName == "Category" && category.inverseName == "todos")
+        #expect(category.deleteRule == .nullify)
+        let todos = try #require(try v1.entity(named: "Category").relationship(named: "todos"))
+        #expect(todos.isToMany && todos.deleteRule == .cascade && todos.maxCount == 0)
+
+        let v2 = bundle.currentModel
+        let v2ToDo = try v2.entity(named: "ToDo")
+        #expect(v2ToDo.attribute(named: "lastAlertDate")?.isOptional == true)
+        let doNotAlert = try #require(v2ToDo.attribute(named: "doNotAlert"))
+        #expect(doNotAlert.attributeType == .boolean && !doNotAlert.isOptional && doNotAlert.defaultValue == .bool(false))
+        // Adding attributes changes ToDo's hash; Category is untouched (migration.md 1.2).
+        #expect(v1.entityVersionHashesByName["ToDo"] != v2.entityVersionHashesByName["ToDo"])
+        #expect(v1.entityVersionHashesByName["Category"] == v2.entityVersionHashesByName["Category"])
+    }
+
+    @Test func aFileAndTheSameModelInSwiftHashAlike() throws {
+        let file = try ManagedObjectModel(contentsOf: ModelFixtures.toDo.appendingPathComponent("ToDo.xcdatamodel"))
+        let swift = try Self.toDoVersion1()
+        #expect(file.entityVersionHashesByName == swift.entityVersionHashesByName)
+        #expect(file.entities == swift.entities)
+        // The bundle's path loads its current version.
+        #expect(try ManagedObjectModel(contentsOf: ModelFixtures.toDo).entitiesByName["ToDo"]?.attribute(named: "doNotAlert") != nil)
+    }
+
+    @Test func aRelationshipToNowhereIsAnErrorWithFileAndLine() throws {
+        let contents = ModelFixtures.dangling.appendingPathComponent("contents")
+        let before = try Data(contentsOf: contents)
+        let error = #expect(throws: CoreDataError.self) { _ = try ManagedObjectModel(contentsOf: ModelFixtures.dangling) }
+        #expect(error?.code == .invalidModel)
+        #expect(error?.message.hasPrefix("\(contents.path):5: ") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("ToDo.project points to the entity Project, which the file does not declare") == true)
+        #expect(try Data(contentsOf: contents) == before)
+    }
+
+    @Test func malformedXMLIsAnErrorWithFileAndLine() throws {
+        let contents = ModelFixtures.malformed.appendingPathComponent("contents")
+        let before = try Data(contentsOf: contents)
+        let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: ModelFixtures.malformed) }
+        #expect(error?.code == .fileRead)
+        let message = error?.message ?? ""
+        #expect(message.hasPrefix("\(contents.path):6:") || message.hasPrefix("\(contents.path):5:"), "\(message)")
+        #expect(message.contains("not well-formed XML"))
+        #expect(try Data(contentsOf: contents) == before)
+    }
+
+    @Test func aMissingInverseIsAnErrorWithTheLine() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.file("contents")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="A" syncable="YES">
+                    <relationship name="b" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="B" inverseName="as"/>
+                </entity>
+                <entity name="B" syncable="YES">
+                    <attribute name="n" optional="YES" attributeType="Integer 32"/>
+                    <relationship name="c" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A"/>
+                </entity>
+            </model>
+            """.utf8).write(to: file)
+        let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: file) }
+        #expect(error?.message.contains("B.c has no inverse") == true, "\(error?.message ?? "")")
+        #expect(error?.message.hasPrefix("\(file.path):8: ") == true)
+    }
+
+    @Test func settingsObjectGraphDoesNotUseBecomeWarnings() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.file("contents")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Note" representedClassName=".ModelFileNote" syncable="YES">
+                    <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
+                    <attribute name="photo" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                    <attribute name="text" attributeType="String" minValueString="1" maxValueString="140" regularExpressionString="[^&lt;]*"/>
+                    <relationship name="children" optional="YES" toMany="YES" deletionRule="Deny" ordered="YES" destinationEntity="Note" inverseName="parent" inverseEntity="Note"/>
+                    <relationship name="parent" optional="YES" maxCount="1" deletionRule="No Action" destinationEntity="Note" inverseName="children" inverseEntity="Note"/>
+                    <fetchIndex name="byTags"><fetchIndexElement property="tags" type="Binary" order="ascending"/></fetchIndex>
+                    <fetchedProperty name="recent"/>
+                </entity>
+                <fetchRequest name="all" entity="Note"/>
+                <configuration name="Cloud"><memberEntity name="Note"/></configuration>
+            </model>
+            """.utf8).write(to: file)
+        let loader = XcodeModelLoader(classes: ["ModelFileNote": ModelFileNote.self])
+        let note = try loader.loadModel(at: file).entity(named: "Note")
+        #expect(note.attributes.map(\.name) == ["photo", "text"])
+        #expect(note.managedObjectClass == ModelFileNote.self)
+        #expect(note.attribute(named: "text")?.regularExpression == "[^<]*")
+        #expect(note.attribute(named: "text")?.maxValue == 140)
+        #expect(note.relationship(named: "children")?.deleteRule == .deny)
+        #expect(note.relationship(named: "parent")?.deleteRule == .noAction)
+        #expect(note.indexes.isEmpty)
+        let lines = loader.warnings.map(\.line)
+        #expect(lines == lines.sorted())
+        let messages = loader.warnings.map(\.message).joined(separator: "\n")
+        for expected in ["attribute Note.tags skipped", "allowsExternalBinaryDataStorage", "Note.children is ordered",
+                         "fetch index Note.byTags skipped", "fetched property Note.recent", "fetch request template all",
+                         "configuration Cloud"] {
+            #expect(messages.contains(expected), "missing \(expected) in\n\(messages)")
+        }
+        #expect(loader.warnings.allSatisfy { $0.file == file.path && $0.line > 0 })
+    }
+
+    @Test func anUnknownTypeIsAnError() throws {
+        let dir = try TemporaryDirectory()
+        let file = dir.file("contents")
+        try Data("""
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+                <entity name="A"><attribute name="n" attributeType="Integer 8"/></entity>
+            </model>
+            """.utf8).write(to: file)
+        let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: file) }
+        #expect(error?.message.contains(":2: attribute A.n has the type \"Integer 8\"") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func theCurrentVersionFallsBackToTheBundleName() throws {
+        let dir = try TemporaryDirectory()
+        let bundle = dir.file("Shop.xcdatamodeld")
+        let model = try Self.toDoVersion1()
+        try model.writeXcodeModel(to: bundle.appendingPathComponent("Shop.xcdatamodel"))
+        try model.writeXcodeModel(to: bundle.appendingPathComponent("Shop 2.xcdatamodel"))
+        #expect(try ModelBundle(contentsOf: bundle).currentVersionName == "Shop")
+
+        try Data("<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Shop 9.xcdatamodel</string></dict></plist>".utf8)
+            .write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        let error = #expect(throws: CoreDataError.self) { _ = try ModelBundle(contentsOf: bundle) }
+        #expect(error?.message.contains("the current version is Shop 9.xcdatamodel, which the bundle does not hold") == true)
+    }
+
+    @Test func uniquenessConstraintsChangeTheHashIndexesDoNot() throws {
+        func model(indexes: [FetchIndexDescription] = [], unique: [[String]] = []) throws -> Data? {
+            try ManagedObjectModel {
+                EntityDescription("Item", indexes: indexes, uniquenessConstraints: unique) {
+                    AttributeDescription("code", .string)
+                    AttributeDescription("rank", .integer32)
+                }
+            }.entityVersionHashesByName["Item"]
+        }
+        let base = try model()
+        #expect(try model(indexes: [FetchIndexDescription("byRank", [.init("rank", ascending: false)])]) == base)
+        #expect(try model(unique: [["code"]]) != base)
+        let error = #expect(throws: CoreDataError.self) { _ = try model(unique: [["missing"]]) }
+        #expect(error?.message.contains("names missing, which is not an attribute") == true)
+    }
+}
