@@ -61,11 +61,12 @@ public final class PersistentStoreCoordinator {
         self.versionedModel = nil
     }
 
-    /// A coordinator for the current version of a versioned model. With the options
-    /// ``StoreOption/migratePersistentStoresAutomatically`` and
-    /// ``StoreOption/inferMappingModelAutomatically``, a store made by an older version is
-    /// migrated when it is added: its version is found among the versions by its entity
-    /// hashes, as Core Data finds it among the bundle's models.
+    /// A coordinator for the current version of a versioned model.
+    ///
+    /// With the options ``StoreOption/migratePersistentStoresAutomatically`` and
+    /// ``StoreOption/inferMappingModelAutomatically``, a store made by an older version is migrated
+    /// when it is added: its version is found among the versions by its entity hashes, as Core Data
+    /// finds it among the bundle's models.
     public init(versionedModel: VersionedModel) {
         self.managedObjectModel = versionedModel.currentModel
         self.versionedModel = versionedModel
