@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Markdown to HTML for the rendered book (small, pure Swift; no Markdown parser in Foundation).
         .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
+        // DocC: adds only a command plugin (generate-documentation, preview-documentation); nothing is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(

@@ -32,8 +32,10 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// The row version (`Z_OPT`) the values were read at.
     var version: Int64 = 0
 
-    /// Makes an object for an entity. Contexts call this; use
-    /// `ManagedObjectContext.insertNewObject(forEntityName:)` to create objects.
+    /// Makes an object for an entity.
+    ///
+    /// Contexts call this; use `ManagedObjectContext.insertNewObject(forEntityName:)` to create
+    /// objects.
     public required init(entity: EntityDescription, objectID: ManagedObjectID) {
         self.entity = entity
         self.objectID = objectID
@@ -88,8 +90,10 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         try KeyPathResolver.value(of: self, keyPath: keyPath)
     }
 
-    /// Sets a property: an attribute to a value of its type (or nil), a to-one to an object
-    /// of its destination entity, a to-many to a set of them. Inverses follow.
+    /// Sets a property: an attribute to a value of its type (or nil), a to-one to an object of its
+    /// destination entity, a to-many to a set of them.
+    ///
+    /// Inverses follow.
     public func setValue(_ value: Any?, forKey key: String) throws {
         let i = try index(forKey: key)
         guard let context = managedObjectContext else {

@@ -68,6 +68,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Objects
 
     /// Inserts a new object of an entity; it is saved with the next `save()`.
+    ///
     /// Throws for an unknown or abstract entity.
     @discardableResult
     public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
@@ -95,7 +96,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The object for an ID: the registered one, or a fault that loads on first use
-    /// (objectWithID:). It never returns nil and does no I/O.
+    /// (objectWithID:).
+    ///
+    /// It never returns nil and does no I/O.
     public func object(with id: ManagedObjectID) -> ManagedObject {
         let id = temporaryIDs.isEmpty ? id : (temporaryIDs[id] ?? id)
         if let object = registered[id] { return object }
@@ -290,9 +293,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // MARK: Deleting
 
-    /// Marks an object deleted; the store forgets it at the next save. Delete rules run now:
-    /// nullify clears the other side, cascade deletes the destination objects, deny is
-    /// checked at save (error 1600).
+    /// Marks an object deleted; the store forgets it at the next save.
+    ///
+    /// Delete rules run now: nullify clears the other side, cascade deletes the destination
+    /// objects, deny is checked at save (error 1600).
     public func delete(_ object: ManagedObject) throws {
         guard object.managedObjectContext === self else {
             throw CoreDataError(.invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
@@ -336,13 +340,33 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Validates and writes every change to the store in one transaction.
     ///
-    /// Throws ``CoreDataError``: a validation error (1570, 1580, 1590, 1600, 1610, 1620, 1660,
-    /// 1670, 1680; 1560 when there are several) or a merge conflict (133020) when another
-    /// context saved the same objects first and ``mergePolicy`` is `.error`. A failed save
-    /// leaves the context's changes in place, as Core Data does.
+    /// ```swift
+    /// do {
+    ///     try context.save()
+    /// } catch let error as CoreDataError where error.code == .missingMandatoryProperty {
+    ///     print(error.key ?? "", error.message)   // title Book.title of x-coredata:///Book/t1: is a required value
+    /// }
+    /// ```
     ///
-    /// Saves of all contexts on a coordinator run one at a time; the did-save notification is
-    /// posted after the store is written, outside that lock.
+    /// With no changes it does nothing. After a successful save, new objects have permanent
+    /// object IDs, and ``didSaveNotification`` is posted.
+    ///
+    /// A failed save writes nothing and leaves the context's changes in place, as Core Data does:
+    /// fix the objects, or call ``rollback()``, and save again. Saves of all contexts on a
+    /// coordinator run one at a time; the did-save notification is posted after the store is
+    /// written, outside that lock.
+    ///
+    /// - Throws: ``CoreDataError``:
+    ///   - a validation error, when an object breaks its model: 1570 a mandatory value is
+    ///     missing, 1580 and 1590 a to-many count is out of range, 1600 a Deny relationship still
+    ///     holds objects, 1610 and 1620 a number, 1630 and 1640 a date, 1660 and 1670 a string
+    ///     length out of bounds, 1680 a string does not match its pattern; 1560
+    ///     (``CoreDataError/Code/multipleValidation``) when there are several, each in
+    ///     ``CoreDataError/detailedErrors``;
+    ///   - 133020 (``CoreDataError/Code/mergeConflict``) when another context saved a changed
+    ///     or deleted object first and ``mergePolicy`` is `.error`: refresh the object and
+    ///     apply the change again, or choose another ``MergePolicy``;
+    ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) when the coordinator has no store.
     public func save() throws {
         guard hasChanges else { return }
         let userInfo = try persistentStoreCoordinator.performAndWait { try writeChanges() }
@@ -458,8 +482,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
     }
 
-    /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed
-    /// ones get their last saved values. Nothing is read from the store.
+    /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed ones
+    /// get their last saved values.
+    ///
+    /// Nothing is read from the store.
     public func rollback() {
         for object in updatedList.elements + deletedList.elements {
             if let committed = object.committedStorage { object.storage = committed }
@@ -481,9 +507,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
     }
 
-    /// Refreshes an object from the store (refreshObject:mergeChanges:). Without merging,
-    /// unsaved changes are discarded and the object becomes a fault; with merging, store
-    /// values are read and the object's own changes applied again on top.
+    /// Refreshes an object from the store (refreshObject:mergeChanges:).
+    ///
+    /// Without merging, unsaved changes are discarded and the object becomes a fault; with merging,
+    /// store values are read and the object's own changes applied again on top.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         try refreshObject(object, mergeChanges: mergeChanges)
     }
@@ -564,8 +591,26 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The managed objects a request describes (executeFetchRequest:error:).
     ///
+    /// ```swift
+    /// let request = FetchRequest(entityName: "Book")
+    /// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+    /// request.sortDescriptors = [SortDescriptor(key: "title")]
+    /// let books = try context.fetch(request)
+    /// ```
+    ///
     /// With `includesPendingChanges` (the default) unsaved inserts that match are included,
-    /// deleted objects are not, and changed objects are judged on their new values.
+    /// deleted objects are not, and changed objects are judged on their new values. A SQLite
+    /// store runs the predicate, sort and limits as one SQL statement.
+    ///
+    /// - Throws: ``CoreDataError``:
+    ///   - 134010 (``CoreDataError/Code/invalidArgument``) when the model has no entity of that
+    ///     name (the message lists those it has), or the request's `resultType` is not
+    ///     `.managedObject` (use ``execute(_:)``, ``fetchObjectIDs(_:)`` or ``count(for:)``);
+    ///   - 134020 (``CoreDataError/Code/unsupportedOperation``) when a SQLite store cannot
+    ///     translate the predicate or a sort descriptor: a key the entity does not have
+    ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
+    ///
+    ///   Evaluating in memory, a ``PredicateError`` for operands the predicate cannot compare.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         guard request.resultType == .managedObject else {
             throw CoreDataError(.invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
@@ -586,8 +631,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// One dictionary per object or group (NSDictionaryResultType): the request's
     /// `propertiesToFetch` (every attribute by default) and expression descriptions, grouped by
-    /// `propertiesToGroupBy`. Nil values are left out of the dictionaries. As Apple documents,
-    /// dictionary results reflect the store and ignore the context's unsaved changes.
+    /// `propertiesToGroupBy`.
+    ///
+    /// Nil values are left out of the dictionaries. As Apple documents, dictionary results reflect
+    /// the store and ignore the context's unsaved changes.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
         _ = try model.entity(named: request.entityName)
         var results: [[String: Any]] = []
@@ -608,6 +655,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The number of objects a request would fetch (countForFetchRequest:error:).
+    ///
+    /// ```swift
+    /// let request = FetchRequest(entityName: "Book")
+    /// request.predicate = try Predicate(format: "author == %@", "Zarra")
+    /// let n = try context.count(for: request)
+    /// ```
+    ///
+    /// A SQLite store counts in SQL without loading objects, unless the context has unsaved
+    /// changes the count must include. The limit and offset of the request apply.
+    ///
+    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: 134010
+    ///   (``CoreDataError/Code/invalidArgument``) for an entity the model lacks, 134020
+    ///   (``CoreDataError/Code/unsupportedOperation``) for a predicate the store cannot translate.
     public func count(for request: FetchRequest) throws -> Int {
         let inMemory = persistentStoreCoordinator.persistentStores.contains { $0.backend.evaluatesInMemory }
         if (request.includesPendingChanges && hasChanges) || inMemory {

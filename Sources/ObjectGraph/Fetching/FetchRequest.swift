@@ -4,8 +4,15 @@
 /// let request = FetchRequest(entityName: "Book")
 /// request.predicate = try Predicate(format: "salesRank < %@", 1000)
 /// request.sortDescriptors = [SortDescriptor(key: "title")]
+/// request.fetchLimit = 10
 /// let books = try context.fetch(request)
 /// ```
+///
+/// A request is checked when it runs, not when it is built. Running it throws
+/// ``CoreDataError`` with code 134010 (``CoreDataError/Code/invalidArgument``) for an entity
+/// the model does not have, and 134020 (``CoreDataError/Code/unsupportedOperation``) when a
+/// SQLite store cannot translate its predicate or sort descriptors, for example
+/// `keypath pages not found in entity Book` for a key the entity lacks.
 public final class FetchRequest: CustomStringConvertible {
     /// What a fetch returns (NSFetchRequestResultType, with Apple's raw values).
     public enum ResultType: Int, Sendable {
@@ -30,9 +37,10 @@ public final class FetchRequest: CustomStringConvertible {
 
     /// The entity to fetch.
     public var entityName: String
-    /// Which objects; nil for all. Apple: "If the predicate is empty (for example, an AND
-    /// predicate whose array of elements contains no predicates) the request has its
-    /// predicate set to nil."
+    /// Which objects; nil for all.
+    ///
+    /// Apple: "If the predicate is empty (for example, an AND predicate whose array of elements
+    /// contains no predicates) the request has its predicate set to nil."
     public var predicate: Predicate? {
         didSet {
             if case .compound(let c)? = predicate, c.compoundPredicateType == .and, c.subpredicates.isEmpty { predicate = nil }

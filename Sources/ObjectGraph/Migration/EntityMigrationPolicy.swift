@@ -33,10 +33,12 @@ open class EntityMigrationPolicy: FunctionReceiver {
     /// Called before the first pass of a mapping: prepare what it needs (beginEntityMapping:manager:error:).
     open func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {}
 
-    /// Creates the destination instances for one source instance, sets their attributes from
-    /// the mapping's attribute mappings and associates them with the source
-    /// (createDestinationInstancesForSourceInstance:entityMapping:manager:error:). An override
-    /// that does not call super must call ``MigrationManager/associate(sourceInstance:withDestinationInstance:for:)``.
+    /// Creates the destination instances for one source instance, sets their attributes from the
+    /// mapping's attribute mappings and associates them with the source
+    /// (createDestinationInstancesForSourceInstance:entityMapping:manager:error:).
+    ///
+    /// An override that does not call super must call
+    /// ``MigrationManager/associate(sourceInstance:withDestinationInstance:for:)``.
     ///
     /// Where an attribute mapping yields nil for a required destination attribute that has a
     /// default value, the default stays: so an optional attribute made required with a
@@ -86,8 +88,10 @@ open class EntityMigrationPolicy: FunctionReceiver {
     /// Called last for the mapping: clean up (endEntityMapping:manager:error:).
     open func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
-    /// Answers `FUNCTION($entityPolicy, "selector:", ...)`; nil for a selector the policy
-    /// does not know. Override it to give value expressions your own functions.
+    /// Answers `FUNCTION($entityPolicy, "selector:", ...)`; nil for a selector the policy does not
+    /// know.
+    ///
+    /// Override it to give value expressions your own functions.
     open func performFunction(_ selector: String, arguments: [Any?]) throws -> FunctionResult? { nil }
 
     // MARK: Policy classes by name

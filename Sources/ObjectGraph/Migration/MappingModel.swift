@@ -67,13 +67,14 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The mapping model Xcode's "New Mapping Model" creates between two versions
-    /// (reference/migration.md 3.2): one mapping `<Source>To<Destination>` per destination
-    /// entity whose source is found by name (or renaming identifier), each fetching its
-    /// source entity's instances, attributes `$source.<name>`, relationships
-    /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:",
-    /// "<mapping of the destination entity>", $source.<name>)`, new properties without an
-    /// expression; an add mapping for a new entity. Edit it, set a policy, and hand it to a
-    /// ``MigrationManager`` or a ``VersionedModel``.
+    /// (reference/migration.md 3.2): one mapping `<Source>To<Destination>` per destination entity
+    /// whose source is found by name (or renaming identifier), each fetching its source entity's
+    /// instances, attributes `$source.<name>`, relationships `FUNCTION($manager,
+    /// "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping of the destination
+    /// entity>", $source.<name>)`, new properties without an expression; an add mapping for a new
+    /// entity.
+    ///
+    /// Edit it, set a policy, and hand it to a ``MigrationManager`` or a ``VersionedModel``.
     public static func defaultMappingModel(forSourceModel source: ManagedObjectModel, destinationModel destination: ManagedObjectModel) -> MappingModel {
         let matcher = ModelMatcher(source: source, destination: destination)
         var mappings: [EntityMapping] = []

@@ -80,8 +80,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         state?.associate(source: source, destination: destination, mappingName: mapping.name)
     }
 
-    /// The destination instances that `mapping` made from the source instances, in the
-    /// destination context (destinationInstancesForEntityMappingNamed:sourceInstances:).
+    /// The destination instances that `mapping` made from the source instances, in the destination
+    /// context (destinationInstancesForEntityMappingNamed:sourceInstances:).
+    ///
     /// Nil sources means every source instance of the mapping.
     public func destinationInstances(forEntityMappingName name: String, sourceInstances: [ManagedObject]?) throws -> [ManagedObject] {
         guard let state else { throw Self.notMigrating }
@@ -89,8 +90,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     }
 
     /// The source instances that `mapping` made the destination instances from
-    /// (sourceInstancesForEntityMappingNamed:destinationInstances:). Nil destinations means
-    /// every destination instance of the mapping.
+    /// (sourceInstancesForEntityMappingNamed:destinationInstances:).
+    ///
+    /// Nil destinations means every destination instance of the mapping.
     public func sourceInstances(forEntityMappingName name: String, destinationInstances: [ManagedObject]?) throws -> [ManagedObject] {
         guard let state else { throw Self.notMigrating }
         return try state.sourceInstances(mappingName: name, destinations: destinationInstances)
@@ -119,7 +121,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     }
 
     /// Stops the migration under way: `migrateStore` throws `error` after the current object
-    /// (cancelMigrationWithError:). Nothing of the destination is kept.
+    /// (cancelMigrationWithError:).
+    ///
+    /// Nothing of the destination is kept.
     public func cancelMigration(with error: Error = CoreDataError(.migrationCancelled, "The migration was cancelled")) {
         cancellation = error
     }

@@ -22,8 +22,9 @@ extension VersionedModel {
         return try Self.steps(storeMetadata: metadata, destination: destination, destinationName: target, versions: self, infer: inferringMappingModels)
     }
 
-    /// The one step between two named versions: the matching mapping model, or an inferred
-    /// one. Throws 134140 when there is neither.
+    /// The one step between two named versions: the matching mapping model, or an inferred one.
+    ///
+    /// Throws 134140 when there is neither.
     public func migrationStep(from source: String, to destination: String, inferringMappingModel: Bool = true) throws -> MigrationStep {
         guard let s = model(named: source), let d = model(named: destination) else {
             throw CoreDataError(.migration, "The versioned model \(name) has no version \(model(named: source) == nil ? source : destination); its versions are \(versionNames.joined(separator: ", "))")

@@ -1,5 +1,7 @@
-/// Where a migration is: what a progress bar shows. The manager reports it to
-/// ``MigrationManager/progressHandler`` after each batch and at the end of each step.
+/// Where a migration is: what a progress bar shows.
+///
+/// The manager reports it to ``MigrationManager/progressHandler`` after each batch and at the end
+/// of each step.
 public struct MigrationProgress: Sendable, Equatable {
     /// The fraction done, from 0 to 1 (NSMigrationManager.migrationProgress).
     public var fractionCompleted: Float

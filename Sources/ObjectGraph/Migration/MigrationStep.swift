@@ -1,8 +1,10 @@
 import Foundation
 
-/// One step of a store migration: from one model version to the next with a mapping model,
-/// inferred or given. A chain of steps is a progressive migration (v1 -> v2 -> v3); each step
-/// can be run, and tested, on its own.
+/// One step of a store migration: from one model version to the next with a mapping model, inferred
+/// or given.
+///
+/// A chain of steps is a progressive migration (v1 -> v2 -> v3); each step can be run, and tested,
+/// on its own.
 ///
 /// A lightweight step on a SQLite store runs in place, in SQL, in one transaction. Any other
 /// step migrates the store into `<store>.migrating` beside it with a ``MigrationManager`` and

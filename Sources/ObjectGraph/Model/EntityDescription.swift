@@ -29,8 +29,9 @@ public struct EntityDescription: Hashable, Sendable {
     /// Fetch indexes (Xcode's Indexes): compound indexes the store keeps; not part of the version hash.
     public var indexes: [FetchIndexDescription]
     /// Uniqueness constraints: each inner array names attributes whose values together are unique.
-    /// They enter the version hash, as Apple documents (only when there are some, so models
-    /// without constraints keep their hashes).
+    ///
+    /// They enter the version hash, as Apple documents (only when there are some, so models without
+    /// constraints keep their hashes).
     public var uniquenessConstraints: [[String]]
 
     // Filled in by ManagedObjectModel.

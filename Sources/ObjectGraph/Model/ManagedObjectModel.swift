@@ -29,11 +29,30 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     let entitiesByNumber: [Int: EntityDescription]
 
     /// Builds and checks a model from its entities.
+    ///
+    /// ```swift
+    /// let model = try ManagedObjectModel(versionIdentifier: "1") {
+    ///     EntityDescription("Book") {
+    ///         AttributeDescription("title", .string, optional: false)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CoreDataError`` with code 134000 (``CoreDataError/Code/invalidModel``) and a
+    ///   message naming the entity and property at fault, for a name that is not an identifier,
+    ///   an entity or property declared twice, an unknown parent or destination, an entity that
+    ///   inherits from itself, a missing inverse or one that does not point back, a bad count
+    ///   range, or a regular expression that does not compile. For example: `Relationship
+    ///   Book.publisher names the inverse Publisher.books, which does not exist; declare it,
+    ///   pointing back to Book`.
     public convenience init(versionIdentifier: String? = nil, @EntityBuilder entities: () -> [EntityDescription]) throws {
         try self.init(entities: entities(), versionIdentifiers: versionIdentifier.map { [$0] } ?? [])
     }
 
     /// Builds and checks a model from an array of entities.
+    ///
+    /// - Throws: ``CoreDataError`` with code 134000 (``CoreDataError/Code/invalidModel``), as
+    ///   ``init(versionIdentifier:entities:)`` does.
     public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = []) throws {
         var byName: [String: EntityDescription] = [:]
         for entity in declared {

@@ -1,5 +1,6 @@
-/// Something in a model file the loader read past: an element or setting ObjectGraph does not
-/// use. The loader collects these (``XcodeModelLoader/warnings``) and never prints them.
+/// Something in a model file the loader read past: an element or setting ObjectGraph does not use.
+///
+/// The loader collects these (``XcodeModelLoader/warnings``) and never prints them.
 public struct ModelFileWarning: Hashable, Sendable, CustomStringConvertible {
     /// The path of the file.
     public let file: String

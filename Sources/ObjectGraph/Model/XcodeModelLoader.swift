@@ -149,8 +149,9 @@ public final class XcodeModelLoader {
 
 extension ManagedObjectModel {
     /// Loads a model from an Xcode model file (`.xcdatamodel`, its `contents`, or the current
-    /// version of an `.xcdatamodeld`), like `NSManagedObjectModel(contentsOf:)`. Use
-    /// ``XcodeModelLoader`` to see what was skipped or to map classes.
+    /// version of an `.xcdatamodeld`), like `NSManagedObjectModel(contentsOf:)`.
+    ///
+    /// Use ``XcodeModelLoader`` to see what was skipped or to map classes.
     public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:]) throws {
         let model = try XcodeModelLoader(classes: classes).loadModel(at: url)
         try self.init(entities: model.entities, versionIdentifiers: model.versionIdentifiers)

@@ -36,8 +36,9 @@ extension ManagedObjectModel {
 
 extension ModelBundle {
     /// Writes the bundle as an `.xcdatamodeld` folder at `url`: one `<name>.xcdatamodel` per
-    /// version and `.xccurrentversion` naming the current one. Versions already in the folder
-    /// under other names are left alone.
+    /// version and `.xccurrentversion` naming the current one.
+    ///
+    /// Versions already in the folder under other names are left alone.
     public func write(to url: URL) throws {
         for version in versions {
             try version.model.writeXcodeModel(to: url.appendingPathComponent("\(version.name).xcdatamodel"))

@@ -7,12 +7,15 @@
 public struct CompoundPredicate: Hashable, Sendable {
     /// AND, OR or NOT.
     public internal(set) var compoundPredicateType: LogicalType
-    /// The subpredicates, in order; evaluation goes left to right and stops early. Read-only,
-    /// so a NOT can never be emptied after the initializer checked it.
+    /// The subpredicates, in order; evaluation goes left to right and stops early.
+    ///
+    /// Read-only, so a NOT can never be emptied after the initializer checked it.
     public internal(set) var subpredicates: [Predicate]
 
-    /// Creates a compound predicate. A NOT needs at least one subpredicate: an empty NOT
-    /// is refused with an error, where Foundation raises an exception.
+    /// Creates a compound predicate.
+    ///
+    /// A NOT needs at least one subpredicate: an empty NOT is refused with an error, where
+    /// Foundation raises an exception.
     public init(type: LogicalType, subpredicates: [Predicate]) throws {
         if type == .not && subpredicates.isEmpty {
             throw PredicateError(.invalidPredicate, "Tried to construct a NOT compound predicate with no subpredicates; NOT needs exactly one")

@@ -38,7 +38,9 @@ public enum ConstantValue: Hashable, Sendable {
     /// A dictionary argument. `IN` looks at its values.
     case dictionary([String: ConstantValue])
     /// A reference to something the predicate language knows nothing about, such as a managed
-    /// object ID. It compares by equality of the wrapped value.
+    /// object ID.
+    ///
+    /// It compares by equality of the wrapped value.
     case reference(ObjectReference)
 
     /// Whether this constant is a number (booleans included, as in NSNumber).
@@ -99,8 +101,10 @@ public enum ConstantValue: Hashable, Sendable {
     }
 }
 
-/// A value from outside the predicate language held in a predicate, such as a managed object
-/// ID passed for `self == %@`. It is compared and hashed through the wrapped value.
+/// A value from outside the predicate language held in a predicate, such as a managed object ID
+/// passed for `self == %@`.
+///
+/// It is compared and hashed through the wrapped value.
 public struct ObjectReference: Hashable, Sendable, CustomStringConvertible {
     /// The wrapped value.
     public let base: any Hashable & Sendable

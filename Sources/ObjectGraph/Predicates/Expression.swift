@@ -12,8 +12,10 @@ public indirect enum Expression: Hashable, Sendable {
     case evaluatedObject
     /// `$name`: a variable replaced by substitution (NSVariableExpressionType).
     case variable(String)
-    /// A key path such as `department.name` or `children.@count`, relative to the evaluated
-    /// object (NSKeyPathExpressionType). Components are separated by dots.
+    /// A key path such as `department.name` or `children.@count`, relative to the evaluated object
+    /// (NSKeyPathExpressionType).
+    ///
+    /// Components are separated by dots.
     case keyPath(String)
     /// A key path applied to the value of another expression: `$x.age`,
     /// `SUBQUERY(...).@count`, `SELF.name`.
@@ -27,6 +29,7 @@ public indirect enum Expression: Hashable, Sendable {
     /// `collection[index]`, `[FIRST]`, `[LAST]` or `[SIZE]`.
     case index(Expression, IndexSelector)
     /// `{a, b, c}` whose elements are not all constants (NSAggregateExpressionType).
+    ///
     /// The parser turns an aggregate of constants into a constant array.
     case aggregate([Expression])
     /// `SUBQUERY(collection, $variable, predicate)`: the elements for which the predicate

@@ -253,9 +253,10 @@ enum Aggregates {
     }
 }
 
-/// An object that answers `FUNCTION(object, "selector", arguments...)` itself, as an
-/// Objective-C object answers the message: the evaluator asks it before the
-/// ``FunctionRegistry``. A migration manager and entity migration policies adopt it.
+/// An object that answers `FUNCTION(object, "selector", arguments...)` itself, as an Objective-C
+/// object answers the message: the evaluator asks it before the ``FunctionRegistry``.
+///
+/// A migration manager and entity migration policies adopt it.
 public protocol FunctionReceiver {
     /// The result of calling `selector` with the evaluated arguments, or nil when the object
     /// does not answer that selector (the registry is tried next).

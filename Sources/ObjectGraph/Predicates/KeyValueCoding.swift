@@ -20,8 +20,10 @@ public protocol KeyValueCoding {
     func value(forKey key: String) throws -> Any?
 }
 
-/// A collection that predicates see through: `ANY`, `ALL`, `@count`, `IN` and SUBQUERY work on
-/// its elements. Managed objects' to-many relationships adopt it.
+/// A collection that predicates see through: `ANY`, `ALL`, `@count`, `IN` and SUBQUERY work on its
+/// elements.
+///
+/// Managed objects' to-many relationships adopt it.
 public protocol PredicateCollection {
     /// The elements, in a stable order.
     var predicateElements: [Any] { get }

@@ -20,8 +20,9 @@ public enum Predicate: Hashable, Sendable {
     case comparison(ComparisonPredicate)
     /// AND, OR or NOT of other predicates.
     case compound(CompoundPredicate)
-    /// A predicate written as a Swift closure. It evaluates in memory; a SQLite store refuses
-    /// it, as Core Data's does.
+    /// A predicate written as a Swift closure.
+    ///
+    /// It evaluates in memory; a SQLite store refuses it, as Core Data's does.
     case block(BlockPredicate)
 
     /// `TRUEPREDICATE`.
@@ -34,10 +35,26 @@ public enum Predicate: Hashable, Sendable {
 
     /// Parses a format string, substituting the arguments for `%@`, `%K`, `%d` and friends.
     ///
-    /// Throws ``PredicateError`` with code `.unparseable` for a malformed string (the message
-    /// begins `Unable to parse the format string`, then gives the offset, the token, what was
-    /// expected and a caret under the spot), or `.invalidArgument` for too few or too many
-    /// arguments or an argument of the wrong kind.
+    /// ```swift
+    /// let p = try Predicate(format: "%K BEGINSWITH[c] %@ AND salesRank < %d", "title", "fetch", 1000)
+    /// p.predicateFormat   // title BEGINSWITH[c] "fetch" AND salesRank < 1000
+    /// ```
+    ///
+    /// Pass values as arguments rather than pasting them into the string: `%@` quotes a string
+    /// correctly whatever it holds, and `%K` names a key. The grammar, operators and options are
+    /// in <doc:PredicateFormatStringReference>.
+    ///
+    /// - Throws: ``PredicateError``, never a crash (Apple's raises an exception Swift cannot catch):
+    ///   - ``PredicateError/Code/unparseable`` for a malformed string. The message begins
+    ///     `Unable to parse the format string "..."`, as Apple's does, then gives the offset, the
+    ///     token found, what was expected and a caret under the spot:
+    ///     ```
+    ///     Unable to parse the format string "name BEGINSWITH": at offset 15, found the end of the string, expected an expression
+    ///         name BEGINSWITH
+    ///                        ^
+    ///     ```
+    ///   - ``PredicateError/Code/invalidArgument`` for too few or too many arguments, `%K` given
+    ///     something other than a string, or a value that cannot be a constant.
     public init(format: String, _ arguments: Any?...) throws {
         try self.init(format: format, argumentArray: arguments)
     }
@@ -55,13 +72,15 @@ public enum Predicate: Hashable, Sendable {
     }
 
     /// An AND compound predicate (NSCompoundPredicate andPredicateWithSubpredicates:).
+    ///
     /// With no subpredicates it is true.
     public static func and(_ subpredicates: [Predicate]) -> Predicate {
         .compound(CompoundPredicate(unchecked: .and, subpredicates))
     }
 
-    /// An OR compound predicate (orPredicateWithSubpredicates:). With no subpredicates it
-    /// is false.
+    /// An OR compound predicate (orPredicateWithSubpredicates:).
+    ///
+    /// With no subpredicates it is false.
     public static func or(_ subpredicates: [Predicate]) -> Predicate {
         .compound(CompoundPredicate(unchecked: .or, subpredicates))
     }

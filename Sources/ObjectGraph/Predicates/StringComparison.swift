@@ -115,8 +115,10 @@ public enum StringComparison {
         return false
     }
 
-    /// LIKE: `*` matches any run of characters, `?` exactly one, over the whole string;
-    /// `\*`, `\?` and `\\` are literal. An empty pattern matches nothing.
+    /// LIKE: `*` matches any run of characters, `?` exactly one, over the whole string; `\*`, `\?`
+    /// and `\\` are literal.
+    ///
+    /// An empty pattern matches nothing.
     ///
     /// Throws when the pattern ends with a lone backslash, in Apple's words.
     public static func like(_ s: String, _ pattern: String, _ options: ComparisonPredicate.Options) throws -> Bool {
@@ -169,9 +171,10 @@ public enum StringComparison {
         return pi == pieces.count
     }
 
-    /// MATCHES: the whole string matches an ICU regular expression (compiled with
-    /// dot-matches-all and multi-line anchors, as Apple compiles it). An empty pattern matches
-    /// nothing. Throws when the pattern does not compile.
+    /// MATCHES: the whole string matches an ICU regular expression (compiled with dot-matches-all
+    /// and multi-line anchors, as Apple compiles it).
+    ///
+    /// An empty pattern matches nothing. Throws when the pattern does not compile.
     public static func matches(_ s: String, _ pattern: String, _ options: ComparisonPredicate.Options) throws -> Bool {
         guard !pattern.isEmpty else { return false }
         var folding = options

@@ -1,7 +1,8 @@
 import Foundation
 
-/// How a container adds one store: NSPersistentStoreDescription. Automatic migration and
-/// mapping-model inference are on by default, as Apple's are.
+/// How a container adds one store: NSPersistentStoreDescription.
+///
+/// Automatic migration and mapping-model inference are on by default, as Apple's are.
 public struct PersistentStoreDescription {
     /// The store's kind.
     public var type: StoreType

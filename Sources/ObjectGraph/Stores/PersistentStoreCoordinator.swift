@@ -70,11 +70,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         self.versionedModel = nil
     }
 
-    /// A coordinator for the current version of a versioned model. With the options
-    /// ``StoreOption/migratePersistentStoresAutomatically`` and
-    /// ``StoreOption/inferMappingModelAutomatically``, a store made by an older version is
-    /// migrated when it is added: its version is found among the versions by its entity
-    /// hashes, as Core Data finds it among the bundle's models.
+    /// A coordinator for the current version of a versioned model.
+    ///
+    /// With the options ``StoreOption/migratePersistentStoresAutomatically`` and
+    /// ``StoreOption/inferMappingModelAutomatically``, a store made by an older version is migrated
+    /// when it is added: its version is found among the versions by its entity hashes, as Core Data
+    /// finds it among the bundle's models.
     public init(versionedModel: VersionedModel) {
         self.managedObjectModel = versionedModel.currentModel
         self.versionedModel = versionedModel
@@ -90,10 +91,28 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Adds a store of a type at a URL (none for an in-memory store).
     ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "Books.sqlite")
+    /// let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+    /// ```
+    ///
+    /// A file that does not exist becomes a new, empty store; an existing one is opened and
+    /// checked against the model. New objects are saved to the first store added. Options:
+    /// ``StoreOption/storeUUID`` fixes the UUID of a new store. See <doc:OpeningStores>.
+    ///
     /// A store made by another version of the model is refused with 134100, unless the
     /// options ask for automatic migration (``StoreOption/migratePersistentStoresAutomatically``,
     /// with ``StoreOption/inferMappingModelAutomatically`` for lightweight migration): the
     /// store is then migrated before it is added; see ``VersionedModel/migrationSteps(forStoreMetadata:to:inferringMappingModels:)``.
+    ///
+    /// - Throws: ``CoreDataError``, and the coordinator is left as it was:
+    ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
+    ///     without a URL (use `.inMemory`), or a file that is not a store of that type;
+    ///   - 134080 (``CoreDataError/Code/persistentStoreIncompatibleType``) when this coordinator
+    ///     already has a store at that URL;
+    ///   - 134100 (``CoreDataError/Code/persistentStoreIncompatibleVersionHash``) when the store
+    ///     was made with a model whose entities differ (the message names them): open it with
+    ///     its own model, or migrate it.
     @discardableResult
     public func addPersistentStore(type: StoreType, at url: URL? = nil, options: [String: Any] = [:]) throws -> PersistentStore {
         if let url, options[StoreOption.migratePersistentStoresAutomatically] as? Bool == true {
@@ -142,9 +161,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Moves a store to a new file of another type, with every object and relationship
-    /// (migratePersistentStore:toURL:options:withType:error:). The new store keeps the old
-    /// store's UUID, so object IDs stay valid; it replaces the old one in the coordinator, and
-    /// the old file is left as it was. A file already at `url` is an error.
+    /// (migratePersistentStore:toURL:options:withType:error:).
+    ///
+    /// The new store keeps the old store's UUID, so object IDs stay valid; it replaces the old one
+    /// in the coordinator, and the old file is left as it was. A file already at `url` is an error.
     @discardableResult
     public func migratePersistentStore(_ store: PersistentStore, to url: URL?, type: StoreType, options: [String: Any] = [:]) throws -> PersistentStore {
         if let url, FileManager.default.fileExists(atPath: url.path) {

@@ -33,8 +33,10 @@ public struct StoreInspection {
     /// For a SQLite store, its tables, sorted by name; empty for atomic stores.
     public let tables: [Table]
 
-    /// Reads a store file. Throws `.fileRead` when there is no file, `.persistentStoreOpen`
-    /// when it is not a store; the file is opened read-only and never written.
+    /// Reads a store file.
+    ///
+    /// Throws `.fileRead` when there is no file, `.persistentStoreOpen` when it is not a store; the
+    /// file is opened read-only and never written.
     public init(at url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError(.fileRead, "There is no store at \(url.path)")
