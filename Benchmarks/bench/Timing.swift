@@ -53,3 +53,28 @@ struct SplitMix64: RandomNumberGenerator {
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
 func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Seconds taken by `body`, and what it returned. The result is released by the caller,
+/// after the clock has stopped, so freeing what a fetch built is not timed.
+@inline(never)
+func timed<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = try body()
+    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, result)
+}
+
+/// Like ``interleavedMedianSeconds(repetitions:_:)`` for bodies that time themselves, so
+/// each can prepare untimed (an empty store file, a new context) and clean up after: each
+/// body returns the seconds of its timed part. One warm-up each, then `repetitions` rounds
+/// in rotating order; the median per body, in the order given.
+func interleavedMedians(repetitions: Int, _ bodies: [() throws -> Double]) throws -> [Double] {
+    for body in bodies { _ = try body() }
+    var timings = Array(repeating: [Double](), count: bodies.count)
+    for round in 0..<max(1, repetitions) {
+        for k in 0..<bodies.count {
+            let i = (round + k) % bodies.count
+            timings[i].append(try bodies[i]())
+        }
+    }
+    return timings.map(median)
+}
