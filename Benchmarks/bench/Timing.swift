@@ -65,15 +65,17 @@ func timed<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
 
 /// Like ``interleavedMedianSeconds(repetitions:_:)`` for bodies that time themselves, so
 /// each can prepare untimed (an empty store file, a new context) and clean up after: each
-/// body returns the seconds of its timed part. One warm-up each, then `repetitions` rounds
-/// in rotating order; the median per body, in the order given.
-func interleavedMedians(repetitions: Int, _ bodies: [() throws -> Double]) throws -> [Double] {
-    for body in bodies { _ = try body() }
+/// body returns the seconds of its timed part. One warm-up each, then `settings.repetitions`
+/// rounds in rotating order; the median per body, in the order given. With `--only NAME`
+/// (for a profiler) only that body runs, and the others' medians are NaN.
+func interleavedMedians(_ settings: BenchSettings, _ bodies: [(name: String, body: () throws -> Double)]) throws -> [Double] {
+    let active = bodies.indices.filter { settings.only == nil || bodies[$0].name == settings.only }
+    for i in active { _ = try bodies[i].body() }
     var timings = Array(repeating: [Double](), count: bodies.count)
-    for round in 0..<max(1, repetitions) {
-        for k in 0..<bodies.count {
-            let i = (round + k) % bodies.count
-            timings[i].append(try bodies[i]())
+    for round in 0..<max(1, settings.repetitions) {
+        for k in active.indices {
+            let i = active[(round + k) % active.count]
+            timings[i].append(try bodies[i].body())
         }
     }
     return timings.map(median)

@@ -24,6 +24,8 @@ struct BenchSettings: Sendable {
     var scaleDown: Int = 1
     /// Rows of the store workloads (`--rows N`); nil for their default divided by `scaleDown`.
     var rows: Int?
+    /// Run only the implementation of this name ("ours", "raw", "grdb"), e.g. under a profiler.
+    var only: String?
 }
 
 /// What a workload measured: our implementation first, then the baselines it is compared with.

@@ -6,12 +6,13 @@ import Foundation
 //   swift run -c release bench --list          list the workloads
 //   swift run -c release bench NAME...         run the named workloads
 //   options: --repetitions N (default 5), --scale-down N (divide sizes by N, for a smoke run),
-//            --rows N (rows of the store workloads, default 100,000)
+//            --rows N (rows of the store workloads, default 100,000),
+//            --only ours|raw|grdb (run one implementation, for a profiler)
 //
 // Prints a table, then one JSON line per workload.
 
 func usage() -> String {
-    "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [workload...]\n"
+    "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [workload...]\n"
         + allWorkloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
 }
 
@@ -26,6 +27,8 @@ while let argument = arguments.popFirst() {
     case "--help", "-h":
         print(usage())
         exit(0)
+    case "--only":
+        settings.only = arguments.popFirst()
     case "--repetitions", "--scale-down", "--rows":
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
             FileHandle.standardError.write(Data("\(argument) needs a positive whole number\n\(usage())\n".utf8))
