@@ -91,7 +91,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/bench"
         ),
         // Saves in a loop until killed; the crash-safety test runs it.
