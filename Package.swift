@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "fetching", targets: ["fetching"]),
         .executable(name: "predicates", targets: ["predicates"]),
         .executable(name: "compounding", targets: ["compounding"]),
+        .executable(name: "versioning", targets: ["versioning"]),
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -59,6 +60,16 @@ let package = Package(
             dependencies: ["CompoundingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Chapters/Compounding", exclude: ["Chapter"], sources: ["main.swift"]
         ),
+        // Chapter 4. Its fixtures are stores that version 1 of the ToDo model wrote.
+        .target(
+            name: "VersioningChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Versioning/Chapter",
+            resources: [.copy("Fixtures")]
+        ),
+        .executableTarget(
+            name: "versioning",
+            dependencies: ["VersioningChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/Versioning", exclude: ["Chapter"], sources: ["main.swift"]
+        ),
         // Exercises: what the learner edits, the reference solutions, and how both are judged.
         .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
         .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
@@ -71,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "ExerciseCatalog",
+                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -124,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter"],
             path: "Tests/ChapterTests"
         ),
     ],

@@ -95,6 +95,30 @@ public enum ExerciseCatalog {
             solutionFile: "Exercises/Solutions/Compounding/CompoundingSolutions.swift",
             checkAttempt: { CompoundingChecks.booksMatchingNoneOf(CompoundingExercises.books(matchingNoneOf:in:)) },
             checkSolution: { CompoundingChecks.booksMatchingNoneOf(CompoundingSolutions.books(matchingNoneOf:in:)) }),
+        Exercise(
+            name: "versioning-1", chapter: "versioning", title: "Will it open?",
+            task: "Return the name of the ToDo model version that wrote a store (\"ToDo\" or \"ToDo 2\"), or nil when none did, without opening the store for use.",
+            hint: "PersistentStoreCoordinator.metadataForPersistentStore(type:at:) reads the metadata from the file; versions.versionName(forStoreMetadata:) compares its version hashes with each version's.",
+            file: "Exercises/Workspace/Versioning/VersioningExercises.swift",
+            solutionFile: "Exercises/Solutions/Versioning/VersioningSolutions.swift",
+            checkAttempt: { VersioningChecks.versionName(VersioningExercises.versionName(ofStoreAt:type:versions:)) },
+            checkSolution: { VersioningChecks.versionName(VersioningSolutions.versionName(ofStoreAt:type:versions:)) }),
+        Exercise(
+            name: "versioning-2", chapter: "versioning", title: "Migrate on open",
+            task: "Open a store of any ToDo version with the current model, migrating it first when an older version wrote it, and return a context on it.",
+            hint: "PersistentStoreCoordinator(versionedModel: versions), then addPersistentStore with StoreOption.migratePersistentStoresAutomatically and StoreOption.inferMappingModelAutomatically both true.",
+            file: "Exercises/Workspace/Versioning/VersioningExercises.swift",
+            solutionFile: "Exercises/Solutions/Versioning/VersioningSolutions.swift",
+            checkAttempt: { VersioningChecks.openMigrating(VersioningExercises.openMigrating(storeAt:type:versions:)) },
+            checkSolution: { VersioningChecks.openMigrating(VersioningSolutions.openMigrating(storeAt:type:versions:)) }),
+        Exercise(
+            name: "versioning-3", chapter: "versioning", title: "Alerted in the last hour",
+            task: "Return the to-dos whose lastAlertDate lies in the hour up to a given time, both ends included, most recently alerted first.",
+            hint: "lastAlertDate BETWEEN %@ with an array of two dates includes both ends; nil never matches. Sort with SortDescriptor(key: \"lastAlertDate\", ascending: false).",
+            file: "Exercises/Workspace/Versioning/VersioningExercises.swift",
+            solutionFile: "Exercises/Solutions/Versioning/VersioningSolutions.swift",
+            checkAttempt: { VersioningChecks.alertedInHour(VersioningExercises.todos(alertedInHourBefore:in:)) },
+            checkSolution: { VersioningChecks.alertedInHour(VersioningSolutions.todos(alertedInHourBefore:in:)) }),
     ]
 
     /// The exercise with this name.

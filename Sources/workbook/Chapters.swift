@@ -1,6 +1,7 @@
 import CompoundingChapter
 import FetchingChapter
 import PredicatesChapter
+import VersioningChapter
 import ObjectGraph
 import WorkbookSupport
 
@@ -35,6 +36,7 @@ let allChapters: [ChapterEntry] = [
     ChapterEntry(FetchingChapter.self, directory: "Chapters/Fetching"),
     ChapterEntry(PredicatesChapter.self, directory: "Chapters/Predicates"),
     ChapterEntry(CompoundingChapter.self, directory: "Chapters/Compounding"),
+    ChapterEntry(VersioningChapter.self, directory: "Chapters/Versioning"),
 ]
 
 func chapterEntry(named name: String) -> ChapterEntry? {
