@@ -251,6 +251,8 @@ struct PredicateParser {
             advance()
             let operand = try parseUnary()
             switch operand {
+            // -0 is the double -0.0, which prints as -0 again.
+            case .constant(.int(0)): return .constant(.double(-0.0))
             case .constant(.int(let i)) where i != Int.min: return .constant(.int(-i))
             case .constant(.double(let d)): return .constant(.double(-d))
             case .constant(.decimal(let d)): return .constant(.decimal(-d))
@@ -307,6 +309,9 @@ struct PredicateParser {
         case .escapedIdentifier(let word): component = word
         case .atIdentifier(let word): component = "@" + word
         case .keyPathArgument(let key): component = key
+        // `$a.$b` (pBNF: keypath_expression ::= expression "." expression): the key is the
+        // variable's value, looked up when the predicate is evaluated or substituted.
+        case .variable(let name): component = "$" + name
         default: throw unexpected(expected: "a key after '.'")
         }
         advance()

@@ -60,7 +60,7 @@ enum PredicatePrinter {
         case .keyPath(let path):
             return formatKeyPath(path)
         case .member(let base, let path):
-            return operand(base) + "." + formatKeyPath(path)
+            return postfixBase(base) + "." + formatKeyPath(path)
         case .function(let selector, let arguments):
             if arguments.count == 2, let symbol = Expression.binarySymbol(forSelector: selector) {
                 return operand(arguments[0]) + " " + symbol + " " + operand(arguments[1])
@@ -83,7 +83,7 @@ enum PredicatePrinter {
             case .size: inside = "SIZE"
             case .expression(let e): inside = format(e)
             }
-            return operand(base) + "[" + inside + "]"
+            return postfixBase(base) + "[" + inside + "]"
         case .aggregate(let elements):
             return "{" + elements.map(format).joined(separator: ", ") + "}"
         case .subquery(let collection, let variable, let predicate):
@@ -108,6 +108,19 @@ enum PredicatePrinter {
         default:
             return format(expression)
         }
+    }
+
+    /// The base of `.key` or `[index]`: as an operand, and a negative number or a `~x` in
+    /// parentheses, since `-5.x` reads as `-(5.x)` and `~a.b` as `~(a.b)`.
+    private static func postfixBase(_ expression: Expression) -> String {
+        if case .constant(let value) = expression, value.isNumber, let d = value.doubleValue,
+           d < 0 || (d == 0 && d.sign == .minus) {
+            return "(" + format(expression) + ")"
+        }
+        if case .function("onesComplement:", let arguments) = expression, arguments.count == 1 {
+            return "(" + format(expression) + ")"
+        }
+        return operand(expression)
     }
 
     /// Key path components that are reserved words get a `#`, so the text parses again.
@@ -138,7 +151,7 @@ enum PredicatePrinter {
         case .date(let d):
             // Apple prints plain NSDate descriptions for dates inside collections; we print
             // the CAST form everywhere so that the text always parses back.
-            return "CAST(" + String(format: "%f", d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
+            return "CAST(" + formatSeconds(d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
         case .data(let d): return "<" + d.map { String(format: "%02x", $0) }.joined() + ">"
         case .uuid(let u): return u.uuidString
         case .url(let u): return u.absoluteString
@@ -148,6 +161,14 @@ enum PredicatePrinter {
             return "{" + d.keys.sorted().map { "\($0) = \(format(d[$0]!))" }.joined(separator: ", ") + "}"
         case .reference(let r): return r.description
         }
+    }
+
+    /// A date's seconds as Apple prints them, with `%f` (six decimals); when six decimals
+    /// would lose part of the value, with every digit needed to read the same date back.
+    static func formatSeconds(_ seconds: Double) -> String {
+        let fixed = String(format: "%f", seconds)
+        if Double(fixed) == seconds || !seconds.isFinite { return fixed }
+        return seconds.description
     }
 
     /// A double as NSNumber describes it: whole numbers without a fraction, others with the
