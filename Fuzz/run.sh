@@ -10,9 +10,11 @@ runs="${1:-100000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/.build/fuzz"
 mkdir -p "$out/corpus"
+# Compile a snapshot of the sources, so that editing them during the build does no harm.
+rm -rf "$out/src" && mkdir -p "$out/src"
+cp "$root"/Sources/ObjectGraph/Predicates/*.swift "$root/Fuzz/PredicateFuzzTarget.swift" "$out/src/"
 swiftc -O -sanitize=fuzzer -parse-as-library -swift-version 6 -module-name PredicateFuzz \
-    "$root"/Sources/ObjectGraph/Predicates/*.swift "$root/Fuzz/PredicateFuzzTarget.swift" \
-    -o "$out/predicate-fuzz"
+    "$out"/src/*.swift -o "$out/predicate-fuzz"
 cd "$out"
 start=$(date +%s)
 ./predicate-fuzz -runs="$runs" -max_len=256 -timeout=10 -rss_limit_mb=4096 \

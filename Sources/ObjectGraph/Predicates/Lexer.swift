@@ -291,9 +291,7 @@ struct Lexer {
                         expected: "a format specifier: %@ for a value, %K for a key path, %d or %f for a number, %% for a percent sign")
         }
         guard argumentIndex < arguments.count else {
-            throw PredicateError(
-                .invalidArgument,
-                "Unable to parse the format string \"\(format)\": the specifier \(text) at offset \(start) needs argument \(argumentIndex + 1), but only \(arguments.count) \(arguments.count == 1 ? "was" : "were") given")
+            throw argumentError(at: start, "the specifier \(text) at offset \(start) needs argument \(argumentIndex + 1), but only \(arguments.count) \(arguments.count == 1 ? "was" : "were") given")
         }
         let value = arguments[argumentIndex]
         argumentIndex += 1
@@ -301,18 +299,16 @@ struct Lexer {
         switch spec {
         case "K":
             guard let key = unwrapOptional(value) as? String else {
-                throw PredicateError(
-                    .invalidArgument,
-                    "\(label) must be a string naming a key path, but it is \(describeArgument(value))")
+                throw argumentError(at: start, "\(label) must be a string naming a key path, but it is \(describeArgument(value))")
             }
             guard !key.isEmpty else {
-                throw PredicateError(.invalidArgument, "\(label) is an empty key path")
+                throw argumentError(at: start, "\(label) is an empty key path")
             }
             return Token(kind: .keyPathArgument(key), offset: start, text: text)
         case "@":
-            return Token(kind: .argument(try ConstantValue(argument: value, describedAs: label)), offset: start, text: text)
+            return Token(kind: .argument(try constant(value, label: label, at: start)), offset: start, text: text)
         default:
-            let constant = try ConstantValue(argument: value, describedAs: label)
+            let constant = try constant(value, label: label, at: start)
             let wantsFloat = Self.floatConversions.contains(spec)
             switch constant {
             case .int(let i) where wantsFloat: return Token(kind: .argument(.double(Double(i))), offset: start, text: text)
@@ -324,10 +320,22 @@ struct Lexer {
             case .int, .double, .decimal:
                 return Token(kind: .argument(constant), offset: start, text: text)
             default:
-                throw PredicateError(
-                    .invalidArgument,
-                    "\(label) must be a number for \(text), but it is \(describeArgument(value)); use %@ for other values")
+                throw argumentError(at: start, "\(label) must be a number for \(text), but it is \(describeArgument(value)); use %@ for other values")
             }
+        }
+    }
+
+    /// An argument that does not fit its specifier: Apple's prefix, then what is wrong.
+    private func argumentError(at offset: Int, _ detail: String) -> PredicateError {
+        PredicateError(.invalidArgument, "Unable to parse the format string \"\(format)\": \(detail)", offset: offset)
+    }
+
+    /// The constant for a `%@` or `%d` argument; a value no predicate can hold is an argument error.
+    private func constant(_ value: Any?, label: String, at offset: Int) throws -> ConstantValue {
+        do {
+            return try ConstantValue(argument: value, describedAs: label)
+        } catch let error as PredicateError {
+            throw argumentError(at: offset, error.message)
         }
     }
 }

@@ -249,6 +249,12 @@ struct PredicateParser {
         if current.isPunctuation("-") {
             try enter(); defer { leave() }
             advance()
+            // -9223372036854775808 is Int.min, though 9223372036854775808 alone is too big.
+            if case .number(.double(let d)) = current.kind, d == 9_223_372_036_854_775_808,
+               current.text.allSatisfy(\.isASCIIDigit), !peekToken().isPunctuation("."), !peekToken().isPunctuation("[") {
+                advance()
+                return .constant(.int(Int.min))
+            }
             let operand = try parseUnary()
             switch operand {
             // -0 is the double -0.0, which prints as -0 again.

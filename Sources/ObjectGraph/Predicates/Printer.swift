@@ -124,6 +124,8 @@ enum PredicatePrinter {
     }
 
     /// Key path components that are reserved words get a `#`, so the text parses again.
+    /// Other components print as they are, as Apple prints them: a key given through `%K`
+    /// that is no C identifier (`étrange`, `a b`) prints text that does not parse again.
     static func formatKeyPath(_ path: String) -> String {
         guard path.contains(where: { $0.isLetter }) else { return path }
         return path.split(separator: ".", omittingEmptySubsequences: false).map { component -> String in
