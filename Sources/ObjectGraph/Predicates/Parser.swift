@@ -10,9 +10,16 @@ struct PredicateParser {
     private let format: String
     private let tokens: [Token]
     private var index = 0
-    /// How deep the parse has nested; bounded so that no input can exhaust the stack.
+    /// How deep the parse has recursed; bounded so that no input can exhaust the stack.
     private var depth = 0
+    /// The deepest tree a format string may describe, counted in nested predicates and
+    /// expressions (``TreeDepth``). Checked on the tree, not on the text, so that what
+    /// `predicateFormat` prints for a tree that parsed (with parentheses the input may not
+    /// have had: `NOT (NOT (...))` for `!!...`) parses too.
     static let maximumDepth = 100
+    /// The deepest recursion of the parser. Printed text needs at most two levels of
+    /// recursion for each level of the tree, so this leaves room for any printed tree.
+    static let maximumRecursion = 2 * maximumDepth + 50
 
     init(format: String, arguments: [Any?]) throws {
         self.format = format
@@ -27,6 +34,7 @@ struct PredicateParser {
         guard current.kind == .end else {
             throw unexpected(expected: "AND, OR or the end of the string")
         }
+        try checkTreeDepth(TreeDepth.exceeds(Self.maximumDepth, predicate))
         return predicate
     }
 
@@ -35,7 +43,15 @@ struct PredicateParser {
         guard current.kind == .end else {
             throw unexpected(expected: "an operator or the end of the string")
         }
+        try checkTreeDepth(TreeDepth.exceeds(Self.maximumDepth, expression))
         return expression
+    }
+
+    private func checkTreeDepth(_ tooDeep: Bool) throws {
+        guard tooDeep else { return }
+        throw PredicateError.unparseable(
+            format: format, offset: 0, found: "a predicate nested more than \(Self.maximumDepth) levels deep",
+            expected: "a simpler predicate")
     }
 
     // MARK: Tokens
@@ -57,7 +73,7 @@ struct PredicateParser {
 
     private mutating func enter() throws {
         depth += 1
-        if depth > Self.maximumDepth {
+        if depth > Self.maximumRecursion {
             throw PredicateError.unparseable(
                 format: format, offset: current.offset, found: "nesting deeper than \(Self.maximumDepth) levels",
                 expected: "a simpler predicate")
@@ -88,7 +104,10 @@ struct PredicateParser {
 
     private mutating func parseNot() throws -> Predicate {
         if isKeyword("NOT") || current.isPunctuation("!") {
-            try enter(); defer { leave() }
+            // `NOT (` recurses through the parenthesis, which counts; a bare `NOT NOT` counts here.
+            let counts = !peekToken().isPunctuation("(")
+            if counts { try enter() }
+            defer { if counts { leave() } }
             advance()
             return .not(try parseNot())
         }
@@ -228,7 +247,7 @@ struct PredicateParser {
             left = .function(Expression.binaryOperators.first { $0.symbol == p }!.selector, [left, right])
             chain += 1
             // A long chain nests as deeply as parentheses would.
-            if depth + chain > Self.maximumDepth {
+            if chain > Self.maximumDepth {
                 throw PredicateError.unparseable(
                     format: format, offset: current.offset, found: "a chain of more than \(Self.maximumDepth) operators",
                     expected: "a shorter expression")
@@ -297,7 +316,7 @@ struct PredicateParser {
                 try expect("]", "']' to close the index")
                 expression = .index(expression, selector)
                 chain += 1
-                if depth + chain > Self.maximumDepth {
+                if chain > Self.maximumDepth {
                     throw PredicateError.unparseable(
                         format: format, offset: current.offset, found: "more than \(Self.maximumDepth) indexes",
                         expected: "a shorter expression")
