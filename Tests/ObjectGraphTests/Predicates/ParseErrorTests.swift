@@ -150,3 +150,20 @@ struct InvalidRegexTests {
         #expect(throws: ObjectGraph.PredicateError.self) { try p.evaluate(with: "abc") }
     }
 }
+
+@Suite("Parse errors: parts of Apple's grammar this port leaves out")
+struct UnsupportedGrammarTests {
+    // reference/predicates.md 1.2 and 1.10 list what the BNF leaves out. These have no meaning
+    // on Linux or in Core Data fetches (UTIs, Objective-C selectors, Spotlight's ANYKEY, FETCH,
+    // set expressions, which "Core Data doesn't support") and are refused with a parse error.
+    @Test(arguments: [
+        ("a UTI-CONFORMS-TO 'public.image'", 2), ("a UTI-EQUALS 'public.image'", 2), ("self isKindOfClass: %@", 5),
+        ("ANYKEY == 1", 0), ("FETCH(a, b, NO) == 1", 0), ("a IN (b UNION c)", 8), ("a IN (b INTERSECT c)", 8), ("a IN (b MINUS c)", 8),
+        ("a ==[w] 'x'", 5),
+    ])
+    func refused(format: String, offset: Int) {
+        let error = format.contains("%@") ? parseError(format, 1) : parseError(format)
+        #expect(error?.code == .unparseable)
+        #expect(error?.offset == offset, "\(error?.message ?? "")")
+    }
+}
