@@ -12,6 +12,8 @@ struct PredicateParser {
     private var index = 0
     /// How deep the parse has recursed; bounded so that no input can exhaust the stack.
     private var depth = 0
+    /// What `parsePredicate` found at each token index it started from.
+    private var predicateMemo: [Int: Result<ParsedPredicate, PredicateError>] = [:]
     /// The deepest tree a format string may describe, counted in nested predicates and
     /// expressions (``TreeDepth``). Checked on the tree, not on the text, so that what
     /// `predicateFormat` prints for a tree that parsed (with parentheses the input may not
@@ -30,7 +32,7 @@ struct PredicateParser {
     // MARK: Entry points
 
     mutating func parseStandalonePredicate() throws -> Predicate {
-        let predicate = try parsePredicate()
+        let predicate = try reportingRecursion { try $0.parsePredicate() }
         guard current.kind == .end else {
             throw unexpected(expected: "AND, OR or the end of the string")
         }
@@ -39,12 +41,21 @@ struct PredicateParser {
     }
 
     mutating func parseStandaloneExpression() throws -> Expression {
-        let expression = try parseExpression()
+        let expression = try reportingRecursion { try $0.parseExpression() }
         guard current.kind == .end else {
             throw unexpected(expected: "an operator or the end of the string")
         }
         try checkTreeDepth(TreeDepth.exceeds(Self.maximumDepth, expression))
         return expression
+    }
+
+    /// Runs a parse, turning the recursion limit's signal into its parse error.
+    private mutating func reportingRecursion<T>(_ body: (inout PredicateParser) throws -> T) throws -> T {
+        do {
+            return try body(&self)
+        } catch let limit as RecursionLimit {
+            throw limit.error
+        }
     }
 
     private func checkTreeDepth(_ tooDeep: Bool) throws {
@@ -74,16 +85,41 @@ struct PredicateParser {
     private mutating func enter() throws {
         depth += 1
         if depth > Self.maximumRecursion {
-            throw PredicateError.unparseable(
+            // Not a PredicateError, so that no fallback catches it and tries another reading.
+            throw RecursionLimit(error: PredicateError.unparseable(
                 format: format, offset: current.offset, found: "nesting deeper than \(Self.maximumDepth) levels",
-                expected: "a simpler predicate")
+                expected: "a simpler predicate"))
         }
     }
     private mutating func leave() { depth -= 1 }
 
     // MARK: Predicates
 
+    /// A predicate from the current token on. A "(" may open a predicate or an expression and
+    /// the parser tries both, so each start is parsed once and remembered: without this,
+    /// nested readings such as `((TERNARY((...` took time exponential in their depth.
     private mutating func parsePredicate() throws -> Predicate {
+        let start = index
+        if let known = predicateMemo[start] {
+            switch known {
+            case .success(let parsed):
+                index = parsed.end
+                return parsed.predicate
+            case .failure(let error):
+                throw error
+            }
+        }
+        do {
+            let predicate = try parsePredicateOnce()
+            predicateMemo[start] = .success(ParsedPredicate(predicate: predicate, end: index))
+            return predicate
+        } catch let error as PredicateError {
+            predicateMemo[start] = .failure(error)
+            throw error
+        }
+    }
+
+    private mutating func parsePredicateOnce() throws -> Predicate {
         try enter(); defer { leave() }
         var terms = [try parseAnd()]
         while isKeyword("OR") || current.isPunctuation("||") {
@@ -529,4 +565,15 @@ struct PredicateParser {
         try expect(")", "')' to close TERNARY")
         return .conditional(condition, whenTrue, whenFalse)
     }
+}
+
+/// A predicate parsed from some token index, and the index after it.
+private struct ParsedPredicate {
+    let predicate: Predicate
+    let end: Int
+}
+
+/// Thrown when the parser recurses too deeply; the entry points turn it into its error.
+private struct RecursionLimit: Error {
+    let error: PredicateError
 }

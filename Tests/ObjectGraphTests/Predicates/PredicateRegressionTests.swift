@@ -105,4 +105,23 @@ struct PredicateRegressionTests {
         #expect(error?.code == .unparseable)
         #expect(error?.message.contains("nested more than 100 levels deep") == true)
     }
+
+    // Found by Fuzz/run.sh as a 12-second timeout: a "(" may open a predicate or an expression,
+    // and nested TERNARY( readings were tried both ways at every level. Each start is now
+    // parsed once; the fuzzer's input and a longer one fail fast.
+    @Test(arguments: [1, 8])
+    func nestedAmbiguousParenthesesParseQuickly(repeats: Int) {
+        let unit = "((( ((((( (((((((((\nTERNARY(\n\n(\n(((((\nTERNARY(\n\n((\nTERNARY(\n\n"
+        let format = String(repeating: unit, count: repeats) + "(((((\nTERNAR"
+        let started = Date()
+        let error = parseError(format)
+        #expect(error?.code == .unparseable)
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    // The same shape, well formed, parses.
+    @Test func nestedTernaryInParentheses() throws {
+        let p = try parsedPredicate("((TERNARY((TERNARY((a == 1), 1, 2) == 1), 3, 4))) == 3")
+        #expect(p.predicateFormat == "TERNARY(TERNARY(a == 1, 1, 2) == 1, 3, 4) == 3")
+    }
 }
