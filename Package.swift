@@ -111,9 +111,15 @@ let package = Package(
             dependencies: ["ObjectGraph"],
             path: "Tests/CrashChild"
         ),
+        // Migrates a store until killed; the migration crash-safety test runs it.
+        .executableTarget(
+            name: "objectgraph-migration-child",
+            dependencies: ["ObjectGraph"],
+            path: "Tests/MigrationChild"
+        ),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "objectgraph-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "objectgraph-crash-child", "objectgraph-migration-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]

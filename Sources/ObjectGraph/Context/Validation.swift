@@ -60,6 +60,9 @@ enum Validation {
             }
         }
         for r in object.entity.relationships {
+            // An optional relationship without a count range has nothing to check: don't
+            // load it (a to-many's set can be as large as the store).
+            if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
             let value = try object.value(forKey: r.name)
             if r.isToMany {
                 let count = ((value as? Set<ManagedObject>) ?? []).filter { !deleted.contains(ObjectIdentifier($0)) }.count

@@ -57,7 +57,7 @@ final class AssociationTable {
             var result: [Pair] = []
             let mappingList = mappings.map(String.init).joined(separator: ", ")
             if let sources {
-                let statement = try db.cachedStatement(sql: "SELECT mapping, source, sourceEntity, destination, destinationEntity FROM map WHERE mapping IN (\(mappingList)) AND source = ? ORDER BY destination")
+                let statement = try db.cachedStatement(sql: "SELECT mapping, source, sourceEntity, destination, destinationEntity FROM map INDEXED BY map_source WHERE mapping IN (\(mappingList)) AND source = ?")
                 for key in sources {
                     result += try Row.fetchAll(statement, arguments: [key]).map(Self.pair)
                 }
@@ -73,7 +73,7 @@ final class AssociationTable {
         try indexDestinations()
         return try database.read { db in
             if let destinations {
-                let statement = try db.cachedStatement(sql: "SELECT mapping, source, sourceEntity, destination, destinationEntity FROM map WHERE mapping = ? AND destination = ? ORDER BY source")
+                let statement = try db.cachedStatement(sql: "SELECT mapping, source, sourceEntity, destination, destinationEntity FROM map INDEXED BY map_destination WHERE mapping = ? AND destination = ?")
                 return try destinations.flatMap { try Row.fetchAll(statement, arguments: [mapping, $0]).map(Self.pair) }
             }
             return try Row.fetchAll(db, sql: "SELECT mapping, source, sourceEntity, destination, destinationEntity FROM map WHERE mapping = ? ORDER BY destination", arguments: [mapping]).map(Self.pair)

@@ -37,7 +37,7 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     /// Called after each batch and at the end of each mapping's pass.
     public var progressHandler: MigrationProgressHandler?
     /// Source instances read, and destination instances saved, per batch.
-    public var batchSize = 2000
+    public var batchSize = 5000
     /// Free-form information for the application and its policies.
     public var userInfo: [String: Any] = [:]
 

@@ -15,6 +15,7 @@ final class MigrationState {
     /// Whether the destination is saved and its context reset after each batch (SQLite);
     /// an atomic store rewrites its whole file at each save, so it is saved once per pass.
     let savesEachBatch: Bool
+    let destinationURL: URL
 
     private struct PendingKey: Hashable {
         let mapping: Int
@@ -49,6 +50,9 @@ final class MigrationState {
             try? sourceStore.backend.close()
             throw CoreDataError(.migrationManagerDestinationStore, "Can't add destination store \(destinationURL.path): \(error.message)", detailedErrors: [error])
         }
+        // The destination is flushed once, when it is complete (close), not at every batch.
+        try (destinationStore.backend as? SQLiteStore)?.setSynchronous(false)
+        self.destinationURL = destinationURL
         sourceContext = ManagedObjectContext(coordinator: sourceCoordinator)
         destinationContext = ManagedObjectContext(coordinator: destinationCoordinator)
         destinationContext.validatesOnSave = false
@@ -71,6 +75,7 @@ final class MigrationState {
         destinationContext.reset()
         try? sourceStore.backend.close()
         try? destinationStore.backend.close()
+        try? StoreFiles.sync(destinationURL)
     }
 
     func index(ofMapping name: String) throws -> Int {

@@ -16,6 +16,12 @@ extension SQLiteStore {
         return try readRows(sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
     }
 
+    /// Turns off (or back on) waiting for the disk at each commit: a migration's destination
+    /// is a scratch file until it is complete, flushed once and swapped in.
+    func setSynchronous(_ on: Bool) throws {
+        try database.writeWithoutTransaction { db in try db.execute(sql: on ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF") }
+    }
+
     /// Closes the connection; the WAL is checkpointed into the database file and removed.
     func close() throws {
         try database.close()
