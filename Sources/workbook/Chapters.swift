@@ -1,5 +1,6 @@
 import CompoundingChapter
 import FetchingChapter
+import MigrationPoliciesChapter
 import PredicatesChapter
 import ObjectGraph
 import WorkbookSupport
@@ -35,6 +36,7 @@ let allChapters: [ChapterEntry] = [
     ChapterEntry(FetchingChapter.self, directory: "Chapters/Fetching"),
     ChapterEntry(PredicatesChapter.self, directory: "Chapters/Predicates"),
     ChapterEntry(CompoundingChapter.self, directory: "Chapters/Compounding"),
+    ChapterEntry(MigrationPoliciesChapter.self, directory: "Chapters/MigrationPolicies"),
 ]
 
 func chapterEntry(named name: String) -> ChapterEntry? {
