@@ -114,8 +114,14 @@ import WorkbookSupport
         let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         manager.userInfo["trace"] = PolicyTrace { lines.append($0) }
         var reports: [MigrationProgress] = []
-        manager.progressHandler = { reports.append($0) }
+        manager.progressHandler = { reports.append($0); lines.append("progress \($0.completedUnits)") }
         _ = try migrateVersion1(with: mapping, manager: manager)
+        // Pass 3 validates the objects against the model (16 = 14 + the 2 categories) before
+        // the first performCustomValidation.
+        let validated = try #require(lines.firstIndex(of: "progress 16"))
+        let custom = try #require(lines.firstIndex { $0.contains("performCustomValidation") })
+        #expect(validated < custom)
+        lines.removeAll { $0.hasPrefix("progress ") }
         let calls = lines.map { line -> String in
             let words = line.split(separator: " ")
             return "\(words[0]) \(words[1])"
@@ -261,7 +267,8 @@ import WorkbookSupport
     // Beyond Core Data (reference/migration.md 1.4, ObjectGraph's VersionedModel): with no
     // mapping models the chain is one inferred step; with a mapping model for version 2 to 3,
     // the store goes through version 2, inferred, then 3, custom; addPersistentStore runs the
-    // same steps.
+    // same steps. After each step the metadata names the new version, so an interrupted chain
+    // resumes with the steps that remain.
     @Test func theProgressiveChainGoesThroughVersion2() throws {
         let url = try SampleToDos.makeVersion1Store(bench)
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
@@ -274,6 +281,8 @@ import WorkbookSupport
             try step.migrateStore(at: url, type: .xml)
             let now = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
             #expect(versions.versionName(forStoreMetadata: now) == PolicyModels.versionNames[i + 1])
+            // Stopped here, the store would resume with the steps that remain.
+            #expect(try versions.migrationSteps(forStoreMetadata: now).map(\.description) == steps.dropFirst(i + 1).map(\.description))
         }
         #expect(try contents(url, PolicyModels.version3()).values.filter { $0["completedDate"] as? Date != nil }.count == 3)
 
