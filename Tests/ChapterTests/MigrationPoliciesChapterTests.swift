@@ -310,6 +310,18 @@ import WorkbookSupport
         #expect(v3.entityVersionHashesByName["Category"] == (try ToDoModels.version2()).entityVersionHashesByName["Category"])
     }
 
+    // The executable takes the options every chapter takes (built by `swift build --build-tests`).
+    @Test(.enabled(if: Executables.url("migration-policies") != nil))
+    func theExecutableListsAndRunsSections() throws {
+        let list = try Executables.run("migration-policies", ["--list"])
+        #expect(list.status == 0)
+        #expect(list.output == ChapterRunner.list(MigrationPoliciesChapter.self) + "\n")
+        let one = try Executables.run("migration-policies", ["--section", "listing-12-errors"])
+        #expect(one.status == 0)
+        #expect(one.output.contains("## What Listing 12 gets wrong: a string in a Boolean  [listing-12-errors]"))
+        #expect(!one.output.contains("[listing-12]"))
+    }
+
     // Every section runs and prints the same bytes twice (fixed clock, fixed data, no paths).
     @Test(arguments: MigrationPoliciesChapter.sections.map(\.name))
     func sectionsAreDeterministic(_ name: String) throws {
