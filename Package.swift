@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "fetching", targets: ["fetching"]),
         .executable(name: "predicates", targets: ["predicates"]),
         .executable(name: "compounding", targets: ["compounding"]),
+        .executable(name: "versioning", targets: ["versioning"]),
         .executable(name: "migration-policies", targets: ["migration-policies"]),
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "todo", targets: ["todo"]),
@@ -60,6 +61,16 @@ let package = Package(
             dependencies: ["CompoundingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Chapters/Compounding", exclude: ["Chapter"], sources: ["main.swift"]
         ),
+        // Chapter 4. Its fixtures are stores that version 1 of the ToDo model wrote.
+        .target(
+            name: "VersioningChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Versioning/Chapter",
+            resources: [.copy("Fixtures")]
+        ),
+        .executableTarget(
+            name: "versioning",
+            dependencies: ["VersioningChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/Versioning", exclude: ["Chapter"], sources: ["main.swift"]
+        ),
         // Chapter 5.
         .target(name: "MigrationPoliciesChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/MigrationPolicies/Chapter"),
         .executableTarget(
@@ -79,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "MigrationPoliciesChapter", "ExerciseCatalog",
+                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -99,7 +110,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/bench"
         ),
         // Saves in a loop until killed; the crash-safety test runs it.
@@ -132,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "MigrationPoliciesChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter"],
             path: "Tests/ChapterTests"
         ),
     ],

@@ -53,3 +53,30 @@ struct SplitMix64: RandomNumberGenerator {
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
 func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Seconds taken by `body`, and what it returned. The result is released by the caller,
+/// after the clock has stopped, so freeing what a fetch built is not timed.
+@inline(never)
+func timed<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = try body()
+    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, result)
+}
+
+/// Like ``interleavedMedianSeconds(repetitions:_:)`` for bodies that time themselves, so
+/// each can prepare untimed (an empty store file, a new context) and clean up after: each
+/// body returns the seconds of its timed part. One warm-up each, then `settings.repetitions`
+/// rounds in rotating order; the median per body, in the order given. With `--only NAME`
+/// (for a profiler) only that body runs, and the others' medians are NaN.
+func interleavedMedians(_ settings: BenchSettings, _ bodies: [(name: String, body: () throws -> Double)]) throws -> [Double] {
+    let active = bodies.indices.filter { settings.only == nil || bodies[$0].name == settings.only }
+    for i in active { _ = try bodies[i].body() }
+    var timings = Array(repeating: [Double](), count: bodies.count)
+    for round in 0..<max(1, settings.repetitions) {
+        for k in active.indices {
+            let i = active[(round + k) % active.count]
+            timings[i].append(try bodies[i].body())
+        }
+    }
+    return timings.map(median)
+}

@@ -2,9 +2,11 @@ import Foundation
 
 /// One benchmark: a name for the command line and a function that measures it.
 ///
-/// To add workloads (SQLite fetch and insert against raw SQLite and GRDB, say), write a file
-/// in Benchmarks/bench/ that defines `let sqliteWorkloads: [Workload] = [...]` and append it
-/// to ``allWorkloads`` in Registry.swift.
+/// To add a family of workloads, write a file in Benchmarks/bench/ that defines
+/// `let fooWorkloads: [Workload] = [...]` and append it to ``allWorkloads`` in Registry.swift.
+/// StoreWorkloads.swift shows the pattern for comparisons with raw SQLite and GRDB: one
+/// closure per implementation, timed with ``interleavedMedians(repetitions:_:)``, baselines
+/// named "raw" and "grdb", and `targets` for the ratios the workload must stay under.
 struct Workload: Sendable {
     /// The name `bench <names...>` selects, e.g. `predicate-evaluate-1M`.
     let name: String
@@ -20,6 +22,10 @@ struct BenchSettings: Sendable {
     var repetitions: Int = 5
     /// Divides the sizes of the workloads (for a quick smoke run); 1 is the full size.
     var scaleDown: Int = 1
+    /// Rows of the store workloads (`--rows N`); nil for their default divided by `scaleDown`.
+    var rows: Int?
+    /// Run only the implementation of this name ("ours", "raw", "grdb"), e.g. under a profiler.
+    var only: String?
 }
 
 /// What a workload measured: our implementation first, then the baselines it is compared with.
@@ -32,6 +38,15 @@ struct WorkloadResult: Sendable {
     var unit: String
     /// Extra facts for the JSON line (iteration counts, matches...).
     var details: [(key: String, value: String)] = []
+    /// The ratios to meet: ours / baseline at most `maximumRatio` (e.g. raw 1.5).
+    var targets: [(baseline: String, maximumRatio: Double)] = []
+
+    /// Whether ours meets the target against a baseline; nil when there is none.
+    func meetsTarget(_ baseline: String) -> Bool? {
+        guard let target = targets.first(where: { $0.baseline == baseline }),
+              let b = baselines.first(where: { $0.name == baseline }) else { return nil }
+        return ratio(to: b.seconds) <= target.maximumRatio
+    }
 
     /// ours / baseline: how many times slower than the baseline we are.
     func ratio(to baseline: Double) -> Double { baseline > 0 ? ours / baseline : .infinity }
@@ -44,6 +59,12 @@ struct WorkloadResult: Sendable {
             fields.append(("ratio", jsonNumber(ratio(to: baselines[0].seconds))))
         } else {
             for b in baselines { fields.append(("ratio_" + b.name, jsonNumber(ratio(to: b.seconds)))) }
+        }
+        for t in targets {
+            fields.append(("target_" + t.baseline, jsonNumber(t.maximumRatio)))
+        }
+        if !targets.isEmpty {
+            fields.append(("meets_targets", targets.allSatisfy { meetsTarget($0.baseline) ?? true } ? "true" : "false"))
         }
         fields.append(("unit", jsonString(unit)))
         fields += details

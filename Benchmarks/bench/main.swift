@@ -5,12 +5,14 @@ import Foundation
 //   swift run -c release bench                 run every workload
 //   swift run -c release bench --list          list the workloads
 //   swift run -c release bench NAME...         run the named workloads
-//   options: --repetitions N (default 5), --scale-down N (divide sizes by N, for a smoke run)
+//   options: --repetitions N (default 5), --scale-down N (divide sizes by N, for a smoke run),
+//            --rows N (rows of the store workloads, default 100,000),
+//            --only ours|raw|grdb (run one implementation, for a profiler)
 //
 // Prints a table, then one JSON line per workload.
 
 func usage() -> String {
-    "usage: bench [--list] [--repetitions N] [--scale-down N] [workload...]\n"
+    "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [workload...]\n"
         + allWorkloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
 }
 
@@ -25,12 +27,18 @@ while let argument = arguments.popFirst() {
     case "--help", "-h":
         print(usage())
         exit(0)
-    case "--repetitions", "--scale-down":
+    case "--only":
+        settings.only = arguments.popFirst()
+    case "--repetitions", "--scale-down", "--rows":
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
             FileHandle.standardError.write(Data("\(argument) needs a positive whole number\n\(usage())\n".utf8))
             exit(2)
         }
-        if argument == "--repetitions" { settings.repetitions = value } else { settings.scaleDown = value }
+        switch argument {
+        case "--repetitions": settings.repetitions = value
+        case "--rows": settings.rows = value
+        default: settings.scaleDown = value
+        }
     default:
         names.append(argument)
     }
@@ -65,15 +73,19 @@ func formatSeconds(_ x: Double) -> String {
     return String(format: "%.3f s", x)
 }
 
-let header = [pad("workload", 24), pad("ours", 12), pad("baseline", 22), pad("ratio", 8), "unit"]
+let header = [pad("workload", 24), pad("ours", 12), pad("baseline", 22), pad("ratio", 8), pad("target", 12), "unit"]
 print(header.joined(separator: " "))
-print(String(repeating: "-", count: 90))
+print(String(repeating: "-", count: 110))
 for (w, r) in results {
     let baselines = r.baselines.isEmpty ? [("-", Double.nan)] : r.baselines
     for (i, b) in baselines.enumerated() {
         let base = b.0 == "-" ? "-" : "\(b.0) \(formatSeconds(b.1))"
-        let ratio = b.0 == "-" ? "-" : String(format: "%.1fx", r.ratio(to: b.1))
-        print([pad(i == 0 ? w.name : "", 24), pad(i == 0 ? formatSeconds(r.ours) : "", 12), pad(base, 22), pad(ratio, 8), i == 0 ? r.unit : ""].joined(separator: " "))
+        let ratio = b.0 == "-" ? "-" : String(format: "%.2fx", r.ratio(to: b.1))
+        var target = "-"
+        if let t = r.targets.first(where: { $0.baseline == b.0 }) {
+            target = String(format: "<= %.1fx ", t.maximumRatio) + (r.meetsTarget(b.0) == true ? "ok" : "MISSED")
+        }
+        print([pad(i == 0 ? w.name : "", 24), pad(i == 0 ? formatSeconds(r.ours) : "", 12), pad(base, 22), pad(ratio, 8), pad(target, 12), i == 0 ? r.unit : ""].joined(separator: " "))
     }
 }
 print("")

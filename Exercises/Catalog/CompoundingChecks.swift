@@ -2,7 +2,7 @@ import ObjectGraph
 import WorkbookSupport
 import CompoundingChapter
 
-/// How the chapter 2 exercises are judged: each check builds a fresh bookstore with known
+/// How the chapter 3 exercises are judged: each check builds a fresh bookstore with known
 /// books, calls an implementation, and explains any difference from what Core Data would
 /// return, in terms of the chapter.
 enum CompoundingChecks {

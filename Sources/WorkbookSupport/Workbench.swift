@@ -72,6 +72,23 @@ public final class Workbench {
         return coordinator
     }
 
+    /// A new, empty folder that stands for the application's data folder (Zarra's
+    /// "Application Support", `~/.local/share/<app>` on Linux). It is a private temporary
+    /// folder, removed with the workbench; print only the names of files in it.
+    public func makeDataFolder() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directories.append(directory)
+        return directory
+    }
+
+    /// Store options with the next fixed store UUID, so that object URIs and metadata print
+    /// the same on every run. Applications leave the UUID to the store.
+    public func fixedStoreOptions() -> [String: Any] {
+        storeCount += 1
+        return [StoreOption.storeUUID: String(format: "B00C0000-0000-4000-8000-%012d", storeCount)]
+    }
+
     /// A context on a new store (see ``makeCoordinator(model:type:)``).
     public func makeContext(model: ManagedObjectModel, type: StoreType = .sqlite) throws -> ManagedObjectContext {
         ManagedObjectContext(coordinator: try makeCoordinator(model: model, type: type))

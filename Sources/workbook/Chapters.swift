@@ -2,6 +2,7 @@ import CompoundingChapter
 import FetchingChapter
 import MigrationPoliciesChapter
 import PredicatesChapter
+import VersioningChapter
 import ObjectGraph
 import WorkbookSupport
 
@@ -36,6 +37,7 @@ let allChapters: [ChapterEntry] = [
     ChapterEntry(FetchingChapter.self, directory: "Chapters/Fetching"),
     ChapterEntry(PredicatesChapter.self, directory: "Chapters/Predicates"),
     ChapterEntry(CompoundingChapter.self, directory: "Chapters/Compounding"),
+    ChapterEntry(VersioningChapter.self, directory: "Chapters/Versioning"),
     ChapterEntry(MigrationPoliciesChapter.self, directory: "Chapters/MigrationPolicies"),
 ]
 

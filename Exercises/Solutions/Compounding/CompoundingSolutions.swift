@@ -1,4 +1,4 @@
-// Reference solutions to the chapter 2 exercises. Try the exercises first!
+// Reference solutions to the chapter 3 exercises. Try the exercises first!
 import ObjectGraph
 
 public enum CompoundingSolutions {

@@ -1,4 +1,4 @@
-// Chapter 2 exercises. Replace each `throw NotSolvedYet()` with your code, then run
+// Chapter 3 exercises. Replace each `throw NotSolvedYet()` with your code, then run
 // `swift run workbook exercises check compounding-1` (and -2, -3, -4). `swift run workbook
 // exercises hint compounding-1` gives a hint.
 //

@@ -82,8 +82,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.managedObjectContext = self
         object.isFault = false
         object.storage = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
-        for (i, attribute) in entity.attributes.enumerated() {
-            object.storage[i] = attribute.defaultValue?.runtimeValue
+        // By index: iterating the attributes would copy each description.
+        for i in entity.attributes.indices where entity.attributes[i].defaultValue != nil {
+            object.storage[i] = entity.attributes[i].defaultValue?.runtimeValue
         }
         for i in entity.relationships.indices where entity.relationships[i].isToMany {
             object.storage[entity.attributes.count + i] = Set<ManagedObjectID>()
@@ -156,8 +157,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func value(of object: ManagedObject, at i: Int) throws -> Any? {
         try fireFault(object)
+        // Attributes, the common case, without copying the entity description.
+        if i < object.entity.attributes.count { return object.storage[i] }
         let entity = object.entity
-        if i < entity.attributes.count { return object.storage[i] }
         let r = entity.relationships[i - entity.attributes.count]
         if r.isToMany {
             return Set(try relatedIDs(of: object, at: i).map { self.object(with: $0) })
@@ -186,13 +188,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard !isDeleted(object) else {
             throw CoreDataError(.invalidArgument, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
         }
-        let entity = object.entity
-        if i < entity.attributes.count {
-            let converted = try AttributeValue.convert(value, for: entity.attributes[i], entity: entity.name)
+        if i < object.entity.attributes.count {
+            // Read through the object, not a copy of its entity description: this runs per value.
+            let converted = try AttributeValue.convert(value, for: object.entity.attributes[i], entity: object.entity.name)
             willChange(object)
             object.storage[i] = converted
             return
         }
+        let entity = object.entity
         let r = entity.relationships[i - entity.attributes.count]
         if r.isToMany {
             let newObjects = try toManyObjects(value, relationship: r, entity: entity)
@@ -714,9 +717,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 }
                 continue
             }
-            for row in try store.backend.fetchRows(storeRequest, model: model) {
+            let rows = try store.backend.fetchRows(storeRequest, model: model)
+            registered.reserveCapacity(registered.count + rows.count)
+            var entity: EntityDescription?
+            for row in rows {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
-                let object = self.object(with: id)
+                let object: ManagedObject
+                if let existing = registered[id] {
+                    object = existing
+                } else {
+                    // The rows of a fetch are mostly of one entity: look it up once, not per row.
+                    if entity?.name != row.entityName { entity = model.entitiesByName[row.entityName]! }
+                    object = makeObject(id, entity: entity!)
+                }
                 if object.isFault { fill(object, from: row) }
                 else if request.shouldRefreshRefetchedObjects { try refreshRefetched(object, from: row) }
                 results.append(object)

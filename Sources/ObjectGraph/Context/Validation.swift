@@ -26,17 +26,22 @@ enum Validation {
 
     private static func validate(_ object: ManagedObject, context: ManagedObjectContext, deleted: Set<ObjectIdentifier>) throws -> [CoreDataError] {
         var errors: [CoreDataError] = []
-        let uri = object.objectID.uriString
-        let entity = object.entity
         func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) {
-            errors.append(CoreDataError(code, "\(entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key))
+            // The URI only for an error: building it for every object was most of a save.
+            let uri = object.objectID.uriString
+            errors.append(CoreDataError(code, "\(object.entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key))
         }
-        for (i, a) in entity.attributes.enumerated() where !a.isTransient {
+        // Attributes by index, read in place: copying each description cost more than checking it.
+        let attributes = object.entity.attributes
+        for i in attributes.indices where !attributes[i].isTransient {
             guard let value = unwrapOptional(object.storage[i]) else {
-                if !a.isOptional { fail(.missingMandatoryProperty, a.name, "is a required value") }
+                if !attributes[i].isOptional { fail(.missingMandatoryProperty, attributes[i].name, "is a required value") }
                 continue
             }
-            if let n = Number(value), a.attributeType.isNumeric {
+            // Nothing else to check without bounds or a pattern (the common case).
+            if attributes[i].maxValue == nil && attributes[i].minValue == nil && attributes[i].regularExpression == nil { continue }
+            let a = attributes[i]
+            if a.attributeType.isNumeric, let n = Number(value) {
                 if let max = a.maxValue, n.doubleValue > max { fail(.numberTooLarge, a.name, "\(ManagedObject.describe(value)) is larger than the maximum \(PredicatePrinter.formatDouble(max))") }
                 if let min = a.minValue, n.doubleValue < min { fail(.numberTooSmall, a.name, "\(ManagedObject.describe(value)) is smaller than the minimum \(PredicatePrinter.formatDouble(min))") }
             }
@@ -54,7 +59,7 @@ enum Validation {
                 if let min = a.minValue, t < min { fail(.dateTooSoon, a.name, "\(d) is earlier than the minimum") }
             }
         }
-        for r in entity.relationships {
+        for r in object.entity.relationships {
             let value = try object.value(forKey: r.name)
             if r.isToMany {
                 let count = ((value as? Set<ManagedObject>) ?? []).filter { !deleted.contains(ObjectIdentifier($0)) }.count
@@ -77,7 +82,17 @@ enum Validation {
 /// Converts a value set on an attribute to the type the attribute stores, or explains why not.
 enum AttributeValue {
     static func convert(_ value: Any?, for a: AttributeDescription, entity: String) throws -> Any? {
-        guard let value = unwrapOptional(value), !(value is NSNull) else { return nil }
+        guard let value = unwrapOptional(value) else { return nil }
+        // A value that already has the stored type, the common case, is kept as is.
+        switch (a.attributeType, Swift.type(of: value)) {
+        case (.string, is String.Type), (.integer64, is Int.Type), (.double, is Double.Type), (.boolean, is Bool.Type), (.date, is Date.Type):
+            return value
+        case (.integer16, is Int.Type), (.integer32, is Int.Type):
+            if a.attributeType.integerRange!.contains(value as! Int) { return value }
+        default:
+            break
+        }
+        guard !(value is NSNull) else { return nil }
         func wrongType() -> CoreDataError {
             CoreDataError(.invalidArgument, "Unacceptable type of value for attribute: property = \"\(a.name)\"; desired type = \(a.attributeType.xcodeName); given = \(describeArgument(value)) (entity \(entity))", key: a.name)
         }

@@ -150,10 +150,13 @@ enum ExpressionEvaluator {
             }
             return unwrapOptional(value)
         case .keyPath(let path):
-            return try KeyPathResolver.value(of: object, keyPath: path)
+            // A first component that starts with `$` came from %K and is a plain key.
+            let resolved = path.utf8.contains(UInt8(ascii: "$")) ? try variableKeys(in: path, fromComponent: 1, context: context) : path
+            return try KeyPathResolver.value(of: object, keyPath: resolved)
         case .member(let base, let path):
             let b = try value(of: base, object: object, context: &context)
-            return try KeyPathResolver.value(of: b, keyPath: path)
+            let resolved = path.utf8.contains(UInt8(ascii: "$")) ? try variableKeys(in: path, fromComponent: 0, context: context) : path
+            return try KeyPathResolver.value(of: b, keyPath: resolved)
         case .function(let selector, let arguments):
             var values: [Any?] = []
             values.reserveCapacity(arguments.count)
@@ -202,6 +205,27 @@ enum ExpressionEvaluator {
             context.variables[name] = v ?? NSNull()
             return v
         }
+    }
+
+    /// A key path with each `$name` component (as in `$a.$b`) replaced by the variable's value.
+    static func variableKeys(in path: String, fromComponent first: Int, context: EvaluationContext) throws -> String {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false)
+        return try components.enumerated().map { index, component -> String in
+            guard index >= first, component.hasPrefix("$") else { return String(component) }
+            let name = String(component.dropFirst())
+            guard let value = context.variables[name] else {
+                throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
+            }
+            return try keyText(unwrapOptional(value), variable: name)
+        }.joined(separator: ".")
+    }
+
+    /// The key a variable used after a dot stands for: a string, or a number's digits.
+    static func keyText(_ value: Any?, variable name: String) throws -> String {
+        let normalized = ValueComparison.normalize(value)
+        if let s = normalized as? String, !s.isEmpty { return s }
+        if let n = normalized.flatMap(Number.init), let i = n.exactInt { return String(i) }
+        throw PredicateError(.invalidOperand, "$\(name) is used as a key after '.', so its value must be a non-empty string, but it is \(describeArgument(value))")
     }
 
     private static func index(_ collection: Any?, _ selector: Expression.IndexSelector, object: Any?, context: inout EvaluationContext) throws -> Any? {

@@ -29,7 +29,8 @@ struct Token: Equatable {
     }
 
     var kind: Kind
-    /// Offset in characters from the start of the format string.
+    /// Offset in Unicode scalars from the start of the format string (for ASCII text, the
+    /// offset in characters).
     var offset: Int
     /// The source text of the token, for error messages.
     var text: String
@@ -52,16 +53,20 @@ struct Token: Equatable {
 /// Splits a format string into tokens, substituting format arguments as it goes.
 ///
 /// Quoted strings stop substitution, as Apple documents: `'%@'` is the two characters `%@`.
+///
+/// It reads Unicode scalars, not characters: a string literal that begins with a combining
+/// mark (`"\u0301x"` prints as a quote followed by U+0301) would otherwise fuse with its
+/// opening quote into one character that is no quote at all.
 struct Lexer {
     let format: String
-    private let chars: [Character]
+    private let chars: [Unicode.Scalar]
     private var position = 0
     private var arguments: [Any?]
     private var argumentIndex = 0
 
     init(format: String, arguments: [Any?]) {
         self.format = format
-        self.chars = Array(format)
+        self.chars = Array(format.unicodeScalars)
         self.arguments = arguments
     }
 
@@ -86,18 +91,18 @@ struct Lexer {
         PredicateError.unparseable(format: format, offset: offset, found: found, expected: expected)
     }
 
-    private func peek(_ ahead: Int = 0) -> Character? {
+    private func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
         let i = position + ahead
         return i < chars.count ? chars[i] : nil
     }
 
     private mutating func next() throws -> Token {
-        while let c = peek(), c.isWhitespace { position += 1 }
+        while let c = peek(), c.properties.isWhitespace { position += 1 }
         let start = position
         guard let c = peek() else { return Token(kind: .end, offset: start, text: "") }
 
         func make(_ kind: Token.Kind) -> Token {
-            Token(kind: kind, offset: start, text: String(chars[start..<position]))
+            Token(kind: kind, offset: start, text: scalarText(chars[start..<position]))
         }
 
         if c.isASCIILetterOrUnderscore {
@@ -143,17 +148,17 @@ struct Lexer {
             break
         }
         // Operators and punctuation, longest first.
-        let three = String(chars[position..<min(position + 3, chars.count)])
+        let three = scalarText(chars[position..<min(position + 3, chars.count)])
         let two = String(three.prefix(2))
         for op in ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", "<<", ">>", ":="] where two == op {
             position += 2
             return make(.punctuation(op))
         }
-        if "=<>!+-*/(){}[],.&|^~".contains(c) {
+        if "=<>!+-*/(){}[],.&|^~".unicodeScalars.contains(c) {
             position += 1
             return make(.punctuation(String(c)))
         }
-        if c.isLetter {
+        if c.properties.isAlphabetic {
             throw error(at: start, found: "'\(c)'",
                         expected: "an ASCII key; a key with other letters must be passed as a %K argument")
         }
@@ -163,24 +168,24 @@ struct Lexer {
     private mutating func readIdentifier() -> String {
         let start = position
         while let c = peek(), c.isASCIILetterOrUnderscore || c.isASCIIDigit { position += 1 }
-        return String(chars[start..<position])
+        return scalarText(chars[start..<position])
     }
 
     private mutating func readNumber() throws -> ConstantValue {
         let start = position
-        if peek() == "0", let p = peek(1), "xXoObB".contains(p) {
+        if peek() == "0", let p = peek(1), "xXoObB".unicodeScalars.contains(p) {
             position += 2
             let radix: Int
-            switch p.lowercased() {
+            switch p.properties.lowercaseMapping {
             case "x": radix = 16
             case "o": radix = 8
             default: radix = 2
             }
             let digitsStart = position
             while let c = peek(), c.isHexDigit { position += 1 }
-            let digits = String(chars[digitsStart..<position])
+            let digits = scalarText(chars[digitsStart..<position])
             guard !digits.isEmpty, let value = Int(digits, radix: radix) else {
-                throw error(at: start, found: "'\(String(chars[start..<position]))'",
+                throw error(at: start, found: "'\(scalarText(chars[start..<position]))'",
                             expected: "a base-\(radix) number that fits in 64 bits")
             }
             return .int(value)
@@ -201,7 +206,7 @@ struct Lexer {
                 while let c = peek(), c.isASCIIDigit { position += 1 }
             }
         }
-        let text = String(chars[start..<position])
+        let text = scalarText(chars[start..<position])
         if !isFloat, let i = Int(text) { return .int(i) }
         guard let d = Double(text), d.isFinite else {
             throw error(at: start, found: "'\(text)'", expected: "a number that fits in a double")
@@ -209,7 +214,7 @@ struct Lexer {
         return .double(d)
     }
 
-    private mutating func readString(quote: Character) throws -> String {
+    private mutating func readString(quote: Unicode.Scalar) throws -> String {
         let start = position
         position += 1
         var result = ""
@@ -220,7 +225,7 @@ struct Lexer {
             }
             position += 1
             if c == quote { return result }
-            guard c == "\\" else { result.append(c); continue }
+            guard c == "\\" else { result.unicodeScalars.append(c); continue }
             guard let e = peek() else {
                 throw error(at: position - 1, found: "a backslash at the end", expected: "a character after '\\'")
             }
@@ -229,7 +234,7 @@ struct Lexer {
             case "n": result.append("\n")
             case "t": result.append("\t")
             case "r": result.append("\r")
-            case "\\", "\"", "'": result.append(e)
+            case "\\", "\"", "'": result.unicodeScalars.append(e)
             case "x", "X":
                 result.unicodeScalars.append(try readCode(digits: 2, radix: 16, escapeStart: position - 2))
             case "u", "U":
@@ -241,7 +246,7 @@ struct Lexer {
                 // Not an escape the language knows: keep both characters, so a regular
                 // expression such as '\d+' reaches MATCHES unchanged.
                 result.append("\\")
-                result.append(e)
+                result.unicodeScalars.append(e)
             }
         }
     }
@@ -250,12 +255,12 @@ struct Lexer {
         var text = ""
         for _ in 0..<digits {
             guard let c = peek(), c.isHexDigit, Int(String(c), radix: radix) != nil else { break }
-            text.append(c)
+            text.unicodeScalars.append(c)
             position += 1
         }
         guard text.count == digits, let value = UInt32(text, radix: radix),
               let scalar = Unicode.Scalar(value) else {
-            throw error(at: escapeStart, found: "'\(String(chars[escapeStart..<position]))'",
+            throw error(at: escapeStart, found: "'\(scalarText(chars[escapeStart..<position]))'",
                         expected: "\(digits) base-\(radix) digits naming a character")
         }
         return scalar
@@ -277,8 +282,8 @@ struct Lexer {
             return Token(kind: .argument(.string("%")), offset: start, text: "%%")
         }
         // Length modifiers, then one conversion letter.
-        while let c = peek(), "lqhz".contains(c), spec.count < 2 { spec.append(c); position += 1 }
-        if let c = peek(), c == "@" || c.isASCIILetterOrUnderscore { spec.append(c); position += 1 }
+        while let c = peek(), "lqhz".unicodeScalars.contains(c), spec.count < 2 { spec.unicodeScalars.append(c); position += 1 }
+        if let c = peek(), c == "@" || c.isASCIILetterOrUnderscore { spec.unicodeScalars.append(c); position += 1 }
         let text = "%" + spec
         let isKnown = spec == "@" || spec == "K" || Self.integerConversions.contains(spec) || Self.floatConversions.contains(spec)
         guard isKnown else {
@@ -286,9 +291,7 @@ struct Lexer {
                         expected: "a format specifier: %@ for a value, %K for a key path, %d or %f for a number, %% for a percent sign")
         }
         guard argumentIndex < arguments.count else {
-            throw PredicateError(
-                .invalidArgument,
-                "Unable to parse the format string \"\(format)\": the specifier \(text) at offset \(start) needs argument \(argumentIndex + 1), but only \(arguments.count) \(arguments.count == 1 ? "was" : "were") given")
+            throw argumentError(at: start, "the specifier \(text) at offset \(start) needs argument \(argumentIndex + 1), but only \(arguments.count) \(arguments.count == 1 ? "was" : "were") given")
         }
         let value = arguments[argumentIndex]
         argumentIndex += 1
@@ -296,18 +299,16 @@ struct Lexer {
         switch spec {
         case "K":
             guard let key = unwrapOptional(value) as? String else {
-                throw PredicateError(
-                    .invalidArgument,
-                    "\(label) must be a string naming a key path, but it is \(describeArgument(value))")
+                throw argumentError(at: start, "\(label) must be a string naming a key path, but it is \(describeArgument(value))")
             }
             guard !key.isEmpty else {
-                throw PredicateError(.invalidArgument, "\(label) is an empty key path")
+                throw argumentError(at: start, "\(label) is an empty key path")
             }
             return Token(kind: .keyPathArgument(key), offset: start, text: text)
         case "@":
-            return Token(kind: .argument(try ConstantValue(argument: value, describedAs: label)), offset: start, text: text)
+            return Token(kind: .argument(try constant(value, label: label, at: start)), offset: start, text: text)
         default:
-            let constant = try ConstantValue(argument: value, describedAs: label)
+            let constant = try constant(value, label: label, at: start)
             let wantsFloat = Self.floatConversions.contains(spec)
             switch constant {
             case .int(let i) where wantsFloat: return Token(kind: .argument(.double(Double(i))), offset: start, text: text)
@@ -319,10 +320,22 @@ struct Lexer {
             case .int, .double, .decimal:
                 return Token(kind: .argument(constant), offset: start, text: text)
             default:
-                throw PredicateError(
-                    .invalidArgument,
-                    "\(label) must be a number for \(text), but it is \(describeArgument(value)); use %@ for other values")
+                throw argumentError(at: start, "\(label) must be a number for \(text), but it is \(describeArgument(value)); use %@ for other values")
             }
+        }
+    }
+
+    /// An argument that does not fit its specifier: Apple's prefix, then what is wrong.
+    private func argumentError(at offset: Int, _ detail: String) -> PredicateError {
+        PredicateError(.invalidArgument, "Unable to parse the format string \"\(format)\": \(detail)", offset: offset)
+    }
+
+    /// The constant for a `%@` or `%d` argument; a value no predicate can hold is an argument error.
+    private func constant(_ value: Any?, label: String, at offset: Int) throws -> ConstantValue {
+        do {
+            return try ConstantValue(argument: value, describedAs: label)
+        } catch let error as PredicateError {
+            throw argumentError(at: offset, error.message)
         }
     }
 }
@@ -330,6 +343,22 @@ struct Lexer {
 func describeArgument(_ value: Any?) -> String {
     guard let value = unwrapOptional(value) else { return "nil" }
     return "\(type(of: value)) \(String(reflecting: value))"
+}
+
+/// The text of a run of scalars.
+private func scalarText(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+    var s = ""
+    s.unicodeScalars.append(contentsOf: scalars)
+    return s
+}
+
+extension Unicode.Scalar {
+    var isASCIILetterOrUnderscore: Bool {
+        let a = value
+        return (a >= 65 && a <= 90) || (a >= 97 && a <= 122) || a == 95
+    }
+    var isASCIIDigit: Bool { value >= 48 && value <= 57 }
+    var isHexDigit: Bool { isASCIIDigit || (value >= 65 && value <= 70) || (value >= 97 && value <= 102) }
 }
 
 extension Character {

@@ -10,9 +10,18 @@ struct PredicateParser {
     private let format: String
     private let tokens: [Token]
     private var index = 0
-    /// How deep the parse has nested; bounded so that no input can exhaust the stack.
+    /// How deep the parse has recursed; bounded so that no input can exhaust the stack.
     private var depth = 0
+    /// What `parsePredicate` found at each token index it started from.
+    private var predicateMemo: [Int: Result<ParsedPredicate, PredicateError>] = [:]
+    /// The deepest tree a format string may describe, counted in nested predicates and
+    /// expressions (``TreeDepth``). Checked on the tree, not on the text, so that what
+    /// `predicateFormat` prints for a tree that parsed (with parentheses the input may not
+    /// have had: `NOT (NOT (...))` for `!!...`) parses too.
     static let maximumDepth = 100
+    /// The deepest recursion of the parser. Printed text needs at most two levels of
+    /// recursion for each level of the tree, so this leaves room for any printed tree.
+    static let maximumRecursion = 2 * maximumDepth + 50
 
     init(format: String, arguments: [Any?]) throws {
         self.format = format
@@ -23,19 +32,37 @@ struct PredicateParser {
     // MARK: Entry points
 
     mutating func parseStandalonePredicate() throws -> Predicate {
-        let predicate = try parsePredicate()
+        let predicate = try reportingRecursion { try $0.parsePredicate() }
         guard current.kind == .end else {
             throw unexpected(expected: "AND, OR or the end of the string")
         }
+        try checkTreeDepth(TreeDepth.exceeds(Self.maximumDepth, predicate))
         return predicate
     }
 
     mutating func parseStandaloneExpression() throws -> Expression {
-        let expression = try parseExpression()
+        let expression = try reportingRecursion { try $0.parseExpression() }
         guard current.kind == .end else {
             throw unexpected(expected: "an operator or the end of the string")
         }
+        try checkTreeDepth(TreeDepth.exceeds(Self.maximumDepth, expression))
         return expression
+    }
+
+    /// Runs a parse, turning the recursion limit's signal into its parse error.
+    private mutating func reportingRecursion<T>(_ body: (inout PredicateParser) throws -> T) throws -> T {
+        do {
+            return try body(&self)
+        } catch let limit as RecursionLimit {
+            throw limit.error
+        }
+    }
+
+    private func checkTreeDepth(_ tooDeep: Bool) throws {
+        guard tooDeep else { return }
+        throw PredicateError.unparseable(
+            format: format, offset: 0, found: "a predicate nested more than \(Self.maximumDepth) levels deep",
+            expected: "a simpler predicate")
     }
 
     // MARK: Tokens
@@ -57,17 +84,42 @@ struct PredicateParser {
 
     private mutating func enter() throws {
         depth += 1
-        if depth > Self.maximumDepth {
-            throw PredicateError.unparseable(
+        if depth > Self.maximumRecursion {
+            // Not a PredicateError, so that no fallback catches it and tries another reading.
+            throw RecursionLimit(error: PredicateError.unparseable(
                 format: format, offset: current.offset, found: "nesting deeper than \(Self.maximumDepth) levels",
-                expected: "a simpler predicate")
+                expected: "a simpler predicate"))
         }
     }
     private mutating func leave() { depth -= 1 }
 
     // MARK: Predicates
 
+    /// A predicate from the current token on. A "(" may open a predicate or an expression and
+    /// the parser tries both, so each start is parsed once and remembered: without this,
+    /// nested readings such as `((TERNARY((...` took time exponential in their depth.
     private mutating func parsePredicate() throws -> Predicate {
+        let start = index
+        if let known = predicateMemo[start] {
+            switch known {
+            case .success(let parsed):
+                index = parsed.end
+                return parsed.predicate
+            case .failure(let error):
+                throw error
+            }
+        }
+        do {
+            let predicate = try parsePredicateOnce()
+            predicateMemo[start] = .success(ParsedPredicate(predicate: predicate, end: index))
+            return predicate
+        } catch let error as PredicateError {
+            predicateMemo[start] = .failure(error)
+            throw error
+        }
+    }
+
+    private mutating func parsePredicateOnce() throws -> Predicate {
         try enter(); defer { leave() }
         var terms = [try parseAnd()]
         while isKeyword("OR") || current.isPunctuation("||") {
@@ -88,7 +140,10 @@ struct PredicateParser {
 
     private mutating func parseNot() throws -> Predicate {
         if isKeyword("NOT") || current.isPunctuation("!") {
-            try enter(); defer { leave() }
+            // `NOT (` recurses through the parenthesis, which counts; a bare `NOT NOT` counts here.
+            let counts = !peekToken().isPunctuation("(")
+            if counts { try enter() }
+            defer { if counts { leave() } }
             advance()
             return .not(try parseNot())
         }
@@ -228,7 +283,7 @@ struct PredicateParser {
             left = .function(Expression.binaryOperators.first { $0.symbol == p }!.selector, [left, right])
             chain += 1
             // A long chain nests as deeply as parentheses would.
-            if depth + chain > Self.maximumDepth {
+            if chain > Self.maximumDepth {
                 throw PredicateError.unparseable(
                     format: format, offset: current.offset, found: "a chain of more than \(Self.maximumDepth) operators",
                     expected: "a shorter expression")
@@ -249,8 +304,16 @@ struct PredicateParser {
         if current.isPunctuation("-") {
             try enter(); defer { leave() }
             advance()
+            // -9223372036854775808 is Int.min, though 9223372036854775808 alone is too big.
+            if case .number(.double(let d)) = current.kind, d == 9_223_372_036_854_775_808,
+               current.text.allSatisfy(\.isASCIIDigit), !peekToken().isPunctuation("."), !peekToken().isPunctuation("[") {
+                advance()
+                return .constant(.int(Int.min))
+            }
             let operand = try parseUnary()
             switch operand {
+            // -0 is the double -0.0, which prints as -0 again.
+            case .constant(.int(0)): return .constant(.double(-0.0))
             case .constant(.int(let i)) where i != Int.min: return .constant(.int(-i))
             case .constant(.double(let d)): return .constant(.double(-d))
             case .constant(.decimal(let d)): return .constant(.decimal(-d))
@@ -289,7 +352,7 @@ struct PredicateParser {
                 try expect("]", "']' to close the index")
                 expression = .index(expression, selector)
                 chain += 1
-                if depth + chain > Self.maximumDepth {
+                if chain > Self.maximumDepth {
                     throw PredicateError.unparseable(
                         format: format, offset: current.offset, found: "more than \(Self.maximumDepth) indexes",
                         expected: "a shorter expression")
@@ -307,6 +370,9 @@ struct PredicateParser {
         case .escapedIdentifier(let word): component = word
         case .atIdentifier(let word): component = "@" + word
         case .keyPathArgument(let key): component = key
+        // `$a.$b` (pBNF: keypath_expression ::= expression "." expression): the key is the
+        // variable's value, looked up when the predicate is evaluated or substituted.
+        case .variable(let name): component = "$" + name
         default: throw unexpected(expected: "a key after '.'")
         }
         advance()
@@ -515,4 +581,15 @@ struct PredicateParser {
         try expect(")", "')' to close TERNARY")
         return .conditional(condition, whenTrue, whenFalse)
     }
+}
+
+/// A predicate parsed from some token index, and the index after it.
+private struct ParsedPredicate {
+    let predicate: Predicate
+    let end: Int
+}
+
+/// Thrown when the parser recurses too deeply; the entry points turn it into its error.
+private struct RecursionLimit: Error {
+    let error: PredicateError
 }

@@ -27,7 +27,8 @@ public struct PredicateError: Error, Hashable, Sendable, CustomStringConvertible
     public let code: Code
     /// The whole message, ready to show a person.
     public let message: String
-    /// For parse errors, the offset in characters from the start of the format string.
+    /// For parse errors, the offset in Unicode scalars from the start of the format string
+    /// (for ASCII text, in characters).
     public let offset: Int?
 
     /// Creates an error.
@@ -44,12 +45,13 @@ extension PredicateError {
     /// A parse error in Apple's words, with the offset, the token, what was expected and a
     /// caret under the spot.
     static func unparseable(format: String, offset: Int, found: String, expected: String) -> PredicateError {
-        let lines = format.split(separator: "\n", omittingEmptySubsequences: false)
-        // Point the caret into the line that holds the offset.
+        // Offsets count Unicode scalars, as the lexer reads them. Point the caret into the line
+        // that holds the offset.
+        let lines = format.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         var lineStart = 0
         var lineText = Substring(format)
         for line in lines {
-            if offset <= lineStart + line.count { lineText = line; break }
+            if offset <= lineStart + line.count { lineText = Substring(line); break }
             lineStart += line.count + 1
         }
         let column = max(0, offset - lineStart)

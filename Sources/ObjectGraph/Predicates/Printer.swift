@@ -60,7 +60,7 @@ enum PredicatePrinter {
         case .keyPath(let path):
             return formatKeyPath(path)
         case .member(let base, let path):
-            return operand(base) + "." + formatKeyPath(path)
+            return postfixBase(base) + "." + formatKeyPath(path)
         case .function(let selector, let arguments):
             if arguments.count == 2, let symbol = Expression.binarySymbol(forSelector: selector) {
                 return operand(arguments[0]) + " " + symbol + " " + operand(arguments[1])
@@ -86,7 +86,7 @@ enum PredicatePrinter {
             case .size: inside = "SIZE"
             case .expression(let e): inside = format(e)
             }
-            return operand(base) + "[" + inside + "]"
+            return postfixBase(base) + "[" + inside + "]"
         case .aggregate(let elements):
             return "{" + elements.map(format).joined(separator: ", ") + "}"
         case .subquery(let collection, let variable, let predicate):
@@ -113,7 +113,22 @@ enum PredicatePrinter {
         }
     }
 
+    /// The base of `.key` or `[index]`: as an operand, and a negative number or a `~x` in
+    /// parentheses, since `-5.x` reads as `-(5.x)` and `~a.b` as `~(a.b)`.
+    private static func postfixBase(_ expression: Expression) -> String {
+        if case .constant(let value) = expression, value.isNumber, let d = value.doubleValue,
+           d < 0 || (d == 0 && d.sign == .minus) {
+            return "(" + format(expression) + ")"
+        }
+        if case .function("onesComplement:", let arguments) = expression, arguments.count == 1 {
+            return "(" + format(expression) + ")"
+        }
+        return operand(expression)
+    }
+
     /// Key path components that are reserved words get a `#`, so the text parses again.
+    /// Other components print as they are, as Apple prints them: a key given through `%K`
+    /// that is no C identifier (`étrange`, `a b`) prints text that does not parse again.
     static func formatKeyPath(_ path: String) -> String {
         guard path.contains(where: { $0.isLetter }) else { return path }
         return path.split(separator: ".", omittingEmptySubsequences: false).map { component -> String in
@@ -141,7 +156,7 @@ enum PredicatePrinter {
         case .date(let d):
             // Apple prints plain NSDate descriptions for dates inside collections; we print
             // the CAST form everywhere so that the text always parses back.
-            return "CAST(" + String(format: "%f", d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
+            return "CAST(" + formatSeconds(d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
         case .data(let d): return "<" + d.map { String(format: "%02x", $0) }.joined() + ">"
         case .uuid(let u): return u.uuidString
         case .url(let u): return u.absoluteString
@@ -151,6 +166,14 @@ enum PredicatePrinter {
             return "{" + d.keys.sorted().map { "\($0) = \(format(d[$0]!))" }.joined(separator: ", ") + "}"
         case .reference(let r): return r.description
         }
+    }
+
+    /// A date's seconds as Apple prints them, with `%f` (six decimals); when six decimals
+    /// would lose part of the value, with every digit needed to read the same date back.
+    static func formatSeconds(_ seconds: Double) -> String {
+        let fixed = String(format: "%f", seconds)
+        if Double(fixed) == seconds || !seconds.isFinite { return fixed }
+        return seconds.description
     }
 
     /// A double as NSNumber describes it: whole numbers without a fraction, others with the

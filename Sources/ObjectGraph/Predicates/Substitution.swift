@@ -25,10 +25,36 @@ struct Substitution {
         }
     }
 
+    /// A key path with each free `$name` component (as in `$a.$b`) replaced by the key its
+    /// value names. A value that is not a string key is refused, as it could not print.
+    private func substituteKeys(in path: String, fromComponent first: Int) throws -> String {
+        guard path.utf8.contains(UInt8(ascii: "$")) else { return path }
+        let components = path.split(separator: ".", omittingEmptySubsequences: false)
+        return try components.enumerated().map { index, component -> String in
+            guard index >= first, component.hasPrefix("$") else { return String(component) }
+            let name = String(component.dropFirst())
+            if bound.contains(name) { return String(component) }
+            guard let value = variables[name] else {
+                throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
+            }
+            let key = try ExpressionEvaluator.keyText(value, variable: name)
+            let isKeyPath = key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+                guard let first = part.unicodeScalars.first, first.isASCIILetterOrUnderscore || first == "@" else { return false }
+                return part.unicodeScalars.dropFirst().allSatisfy { $0.isASCIILetterOrUnderscore || $0.isASCIIDigit }
+            }
+            guard isKeyPath else {
+                throw PredicateError(.invalidArgument, "the substitution value for $\(name) is used as a key after '.', so it must be a key path such as \"name\" or \"address.city\", but it is \(describeArgument(value))")
+            }
+            return key
+        }.joined(separator: ".")
+    }
+
     mutating func apply(to expression: Expression) throws -> Expression {
         switch expression {
-        case .constant, .evaluatedObject, .keyPath:
+        case .constant, .evaluatedObject:
             return expression
+        case .keyPath(let path):
+            return .keyPath(try substituteKeys(in: path, fromComponent: 1))
         case .variable(let name):
             if bound.contains(name) { return expression }
             guard let value = variables[name] else {
@@ -36,7 +62,7 @@ struct Substitution {
             }
             return .constant(try ConstantValue(argument: value, describedAs: "the substitution value for $\(name)"))
         case .member(let base, let path):
-            return .member(try apply(to: base), path)
+            return .member(try apply(to: base), try substituteKeys(in: path, fromComponent: 0))
         case .function(let selector, let arguments):
             return .function(selector, try arguments.map { try apply(to: $0) })
         case .customFunction(let receiver, let selector, let arguments):

@@ -30,7 +30,9 @@ public struct ToDoEnvironment: Sendable {
     public static let live = ToDoEnvironment(
         clock: SystemClock(), timeZone: .current, variables: ProcessInfo.processInfo.environment,
         isTerminal: isatty(STDOUT_FILENO) == 1,
-        write: { line in print(line) })
+        // Unbuffered: `todo watch` runs for hours, and its alerts must reach a pipe or a log
+        // file as they happen, not when the program ends.
+        write: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) })
 
     /// The environment commands run in.
     @TaskLocal public static var current: ToDoEnvironment = .live

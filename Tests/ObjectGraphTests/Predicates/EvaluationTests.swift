@@ -942,12 +942,21 @@ struct IndexTests {
         #expect(try !p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
     }
 
-    // Key-path composition `$a.$b` (pBNF: keypath_expression ::= expression "." expression).
-    // The parser refuses a variable after the dot; see the report.
-    @Test(.disabled("Parser.swift rejects `$a.$b` (expected a key after '.'); Apple evaluates it to true"))
-    func variableKeyPathComposition() throws {
+    // Key-path composition `$a.$b` (pBNF: keypath_expression ::= expression "." expression),
+    // true with {a: {a: "ABC"}, b: "a"} (reference/predicates.md 1.10, OBS daydreamboy).
+    @Test func variableKeyPathComposition() throws {
         let p = try ObjectGraph.Predicate(format: "$a.$b == 'ABC'")
+        #expect(p.predicateFormat == "$a.$b == \"ABC\"")
         #expect(try p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "a"]))
+        #expect(try !p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
+        // Substitution puts the key in its place.
+        let substituted = try p.withSubstitutionVariables(["a": ["a": "ABC"], "b": "a"])
+        #expect(try substituted.evaluate(with: nil))
+        // After a key path, and with a number naming a dictionary key.
+        #expect(try ObjectGraph.Predicate(format: "d.$k == 'v'").evaluate(with: ["d": ["k": "v"]], substitutionVariables: ["k": "k"]))
+        #expect(try ObjectGraph.Predicate(format: "d.$k == 'v'").evaluate(with: ["d": ["4": "v"]], substitutionVariables: ["k": 4]))
+        // A missing variable is an error, as everywhere.
+        #expect(evaluationError("$a.$b == 'ABC'")?.code == .missingVariable)
     }
 
     // Out of range and non-collections are errors (Foundation raises).

@@ -150,12 +150,25 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let table: SQLiteSchema.Table
         /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<column>...`
         let selectList: String
-        /// For each entity number: per property index, the column position to read and how.
-        let decoders: [Int: (entity: EntityDescription, columns: [(index: Int, position: Int, kind: Kind)])]
+        /// Decoders by entity number (nil for numbers of other tables): an array, so a row's
+        /// decoder is found without hashing and without copying an EntityDescription.
+        let decoders: [EntityDecoder?]
 
         enum Kind {
             case attribute(AttributeType)
             case toOne(destination: String, entityColumn: Int?)
+        }
+
+        /// How the rows of one entity decode: one slot per property index, in order.
+        final class EntityDecoder {
+            let entityName: String
+            /// nil for a to-many slot (loaded on use); else the column position and how to read it.
+            let slots: [(position: Int32, kind: Kind)?]
+
+            init(entityName: String, slots: [(position: Int32, kind: Kind)?]) {
+                self.entityName = entityName
+                self.slots = slots
+            }
         }
     }
 
@@ -163,48 +176,56 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     private static func makePlan(forTable tableName: String, schema: SQLiteSchema, model: ManagedObjectModel) -> RowPlan {
         let table = schema.tables.first { $0.name == tableName }!
-        let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) })
-        var decoders: [Int: (entity: EntityDescription, columns: [(index: Int, position: Int, kind: RowPlan.Kind)])] = [:]
+        let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, Int32($0 + 3)) })
+        var decoders: [RowPlan.EntityDecoder?] = Array(repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
         for mapping in schema.entities.values where mapping.tableName == tableName {
             let entity = model.entitiesByName[mapping.entityName]!
-            var columns: [(index: Int, position: Int, kind: RowPlan.Kind)] = []
+            var slots: [(position: Int32, kind: RowPlan.Kind)?] = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
             for (i, a) in entity.attributes.enumerated() {
                 guard let c = mapping.attributeColumns[a.name] else { continue }
-                columns.append((i, position[c]!, .attribute(a.attributeType)))
+                slots[i] = (position[c]!, .attribute(a.attributeType))
             }
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
                 guard let c = mapping.toOneColumns[r.name] else { continue }
-                let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }
-                columns.append((entity.attributes.count + n, position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn)))
+                let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }.map(Int.init)
+                slots[entity.attributes.count + n] = (position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn))
             }
-            decoders[entity.entityNumber] = (entity, columns)
+            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots)
         }
         let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
         return RowPlan(table: table, selectList: select, decoders: decoders)
     }
 
     /// The row the statement is on, decoded by the plan; nil for an entity the plan does not
-    /// know (a row written by another model).
+    /// know (a row written by another model). Each value slot is initialized once, straight
+    /// from the statement: this runs for every fetched row.
     private func decodeCurrentRow(_ statement: OpaquePointer, plan: RowPlan) -> StoreRow? {
         let entityNumber = Int(sqlite3_column_int64(statement, 1))
-        guard let decoder = plan.decoders[entityNumber] else { return nil }
-        var values = [Any?](repeating: nil, count: decoder.entity.attributes.count + decoder.entity.relationships.count)
-        for column in decoder.columns {
-            let position = Int32(column.position)
-            switch column.kind {
-            case .attribute(let type):
-                values[column.index] = SQLiteColumns.value(statement, position, type: type)
-            case .toOne(let destination, let entityColumn):
-                guard let key = SQLiteColumns.int64(statement, position) else { continue }
-                var destinationName = destination
-                if let entityColumn, let number = SQLiteColumns.int64(statement, Int32(entityColumn)),
-                   let actual = model.entitiesByNumber[Int(number)] {
-                    destinationName = actual.name
+        guard entityNumber >= 0, entityNumber < plan.decoders.count, let decoder = plan.decoders[entityNumber] else { return nil }
+        let slots = decoder.slots
+        let values = [Any?](unsafeUninitializedCapacity: slots.count) { buffer, initialized in
+            for (i, slot) in slots.enumerated() {
+                var value: Any? = nil
+                if let slot {
+                    switch slot.kind {
+                    case .attribute(let type):
+                        value = SQLiteColumns.value(statement, slot.position, type: type)
+                    case .toOne(let destination, let entityColumn):
+                        if let key = SQLiteColumns.int64(statement, slot.position) {
+                            var destinationName = destination
+                            if let entityColumn, let number = SQLiteColumns.int64(statement, Int32(entityColumn)),
+                               let actual = model.entitiesByNumber[Int(number)] {
+                                destinationName = actual.name
+                            }
+                            value = ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key)
+                        }
+                    }
                 }
-                values[column.index] = ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key)
+                (buffer.baseAddress! + i).initialize(to: value)
             }
+            initialized = slots.count
         }
-        return StoreRow(entityName: decoder.entity.name, primaryKey: sqlite3_column_int64(statement, 0),
+        return StoreRow(entityName: decoder.entityName, primaryKey: sqlite3_column_int64(statement, 0),
                         version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
     }
 

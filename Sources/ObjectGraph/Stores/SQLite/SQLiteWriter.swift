@@ -19,12 +19,18 @@ final class SQLiteWriter {
         let entityNumber: Int
         let columns: [String]
         let sources: [Source]
-        var insertSQL: String {
+        /// Built once: rows are written by the thousand.
+        let insertSQL: String
+        let updateSQL: String
+
+        init(tableName: String, entityNumber: Int, columns: [String], sources: [Source]) {
+            self.tableName = tableName
+            self.entityNumber = entityNumber
+            self.columns = columns
+            self.sources = sources
             let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
-            return "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
-        }
-        var updateSQL: String {
-            "UPDATE \(tableName) SET \((["Z_OPT = ?"] + columns.map { "\($0) = ?" }).joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+            insertSQL = "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
+            updateSQL = "UPDATE \(tableName) SET \((["Z_OPT = ?"] + columns.map { "\($0) = ?" }).joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
         }
     }
 
@@ -48,7 +54,9 @@ final class SQLiteWriter {
     private let db: Database
     private let model: ManagedObjectModel
     private let log: SQLLog
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by entity number and kind (see `statementKey`), not by SQL text,
+    /// so finding one costs no string hashing per row.
+    private var statements: [Int: OpaquePointer] = [:]
 
     init(db: Database, model: ManagedObjectModel, log: SQLLog) {
         self.db = db
@@ -60,8 +68,10 @@ final class SQLiteWriter {
         for statement in statements.values { sqlite3_finalize(statement) }
     }
 
-    private func statement(_ sql: String) throws -> OpaquePointer {
-        if let s = statements[sql] {
+    private static func statementKey(_ plan: Plan, update: Bool) -> Int { plan.entityNumber * 2 + (update ? 1 : 0) }
+
+    private func statement(_ sql: String, key: Int) throws -> OpaquePointer {
+        if let s = statements[key] {
             sqlite3_reset(s)
             sqlite3_clear_bindings(s)
             return s
@@ -71,7 +81,7 @@ final class SQLiteWriter {
         guard code == SQLITE_OK, let s else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
         }
-        statements[sql] = s
+        statements[key] = s
         return s
     }
 
@@ -102,16 +112,18 @@ final class SQLiteWriter {
 
     @inline(__always)
     private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: Any?, type: AttributeType) {
-        // The common types bind without building a DatabaseValue.
-        switch (type, value) {
-        case (_, nil): sqlite3_bind_null(s, i)
-        case (.string, let v as String): bindText(s, i, v)
-        case (.integer16, let v as Int), (.integer32, let v as Int), (.integer64, let v as Int): sqlite3_bind_int64(s, i, Int64(v))
-        case (.double, let v as Double), (.float, let v as Double): sqlite3_bind_double(s, i, v)
-        case (.boolean, let v as Bool): sqlite3_bind_int64(s, i, v ? 1 : 0)
-        case (.date, let v as Date): sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate)
-        default: bind(s, i, SQLiteValues.databaseValue(value, type: type))
+        // The common types bind without building a DatabaseValue, with one cast each: the
+        // attribute type is tested first.
+        guard let unwrapped = value else { sqlite3_bind_null(s, i); return }
+        switch type {
+        case .string: if let v = unwrapped as? String { return bindText(s, i, v) }
+        case .integer16, .integer32, .integer64: if let v = unwrapped as? Int { sqlite3_bind_int64(s, i, Int64(v)); return }
+        case .double, .float: if let v = unwrapped as? Double { sqlite3_bind_double(s, i, v); return }
+        case .boolean: if let v = unwrapped as? Bool { sqlite3_bind_int64(s, i, v ? 1 : 0); return }
+        case .date: if let v = unwrapped as? Date { sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return }
+        default: break
         }
+        bind(s, i, SQLiteValues.databaseValue(value, type: type))
     }
 
     /// The values a plan binds for a row, for the SQL log.
@@ -152,7 +164,7 @@ final class SQLiteWriter {
     /// Inserts a row.
     func insert(_ row: StoreRow, plan: Plan) throws {
         let sql = plan.insertSQL
-        let s = try statement(sql)
+        let s = try statement(sql, key: Self.statementKey(plan, update: false))
         sqlite3_bind_int64(s, 1, row.primaryKey)
         sqlite3_bind_int64(s, 2, Int64(plan.entityNumber))
         sqlite3_bind_int64(s, 3, row.version)
@@ -166,7 +178,7 @@ final class SQLiteWriter {
     /// Updates a row if it is still at `expectedVersion`; returns whether it was.
     func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan) throws -> Bool {
         let sql = plan.updateSQL
-        let s = try statement(sql)
+        let s = try statement(sql, key: Self.statementKey(plan, update: true))
         sqlite3_bind_int64(s, 1, row.version)
         bindSources(s, row, plan, from: 2)
         let n = Int32(plan.sources.count)

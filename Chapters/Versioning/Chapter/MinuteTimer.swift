@@ -1,0 +1,38 @@
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+
+/// Version 1's timer: every minute, the to-dos due in the next five minutes, alerted again
+/// at every tick.
+enum MinuteTimer {
+    // ANCHOR: due-soon-1
+    /// The to-dos the timer alerts at `now`: not completed, due in the next five minutes.
+    static func dueSoon(in context: ManagedObjectContext, at now: Date) throws -> [ManagedObject] {
+        let request = FetchRequest(entityName: "ToDo")
+        request.predicate = try Predicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@",
+                                          now, now.addingTimeInterval(5 * 60))
+        request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
+        return try context.fetch(request)
+    }
+    // ANCHOR_END: due-soon-1
+
+    static func run(_ bench: Workbench) throws {
+        let context = try Stack.open(in: try bench.makeDataFolder(), model: try ToDoModels.version1(), options: bench.fixedStoreOptions())
+        try SampleData.insert(into: context)
+        var alerts: [String: Int] = [:]
+        // ANCHOR: timer-1
+        for minute in 0...6 {
+            let now = Workbench.now.addingTimeInterval(Double(minute) * 60)
+            for todo in try dueSoon(in: context, at: now) {
+                let title = try todo.value(forKey: "title") as! String
+                bench.print("\(SampleData.time(now))  alert: \(title), due \(SampleData.time(try todo.value(forKey: "dueDate") as! Date))")
+                alerts[title, default: 0] += 1
+            }
+        }
+        // ANCHOR_END: timer-1
+        bench.print("")
+        for (title, count) in alerts.sorted(by: { $0.key < $1.key }) {
+            bench.print("\(title) was alerted \(count) times.")
+        }
+    }
+}
