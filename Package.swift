@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "predicates", targets: ["predicates"]),
         .executable(name: "compounding", targets: ["compounding"]),
         .executable(name: "versioning", targets: ["versioning"]),
+        .executable(name: "migration-policies", targets: ["migration-policies"]),
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -70,19 +71,26 @@ let package = Package(
             dependencies: ["VersioningChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Chapters/Versioning", exclude: ["Chapter"], sources: ["main.swift"]
         ),
+        // Chapter 5.
+        .target(name: "MigrationPoliciesChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/MigrationPolicies/Chapter"),
+        .executableTarget(
+            name: "migration-policies",
+            dependencies: ["MigrationPoliciesChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/MigrationPolicies", exclude: ["Chapter"], sources: ["main.swift"]
+        ),
         // Exercises: what the learner edits, the reference solutions, and how both are judged.
         .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
         .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
         .target(
             name: "ExerciseCatalog",
-            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "ObjectGraph"],
+            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "MigrationPoliciesChapter", "ObjectGraph"],
             path: "Exercises/Catalog"
         ),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "ExerciseCatalog",
+                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -141,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter"],
             path: "Tests/ChapterTests"
         ),
     ],

@@ -119,6 +119,30 @@ public enum ExerciseCatalog {
             solutionFile: "Exercises/Solutions/Versioning/VersioningSolutions.swift",
             checkAttempt: { VersioningChecks.alertedInHour(VersioningExercises.todos(alertedInHourBefore:in:)) },
             checkSolution: { VersioningChecks.alertedInHour(VersioningSolutions.todos(alertedInHourBefore:in:)) }),
+        Exercise(
+            name: "migration-policies-1", chapter: "migration-policies", title: "Done means quiet",
+            task: "Write the policy of the ToDo mapping from version 1 to version 2 that sets doNotAlert for the to-dos already completed, and only those, keeping every to-do's attributes and category.",
+            hint: "Call super.createDestinationInstances first: it makes the to-do from the attribute mappings and associates it. Then find it with manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]) and set doNotAlert from the source's completed.",
+            file: "Exercises/Workspace/MigrationPolicies/MigrationPoliciesExercises.swift",
+            solutionFile: "Exercises/Solutions/MigrationPolicies/MigrationPoliciesSolutions.swift",
+            checkAttempt: { MigrationPoliciesChecks.doNotAlertWhenCompleted(MigrationPoliciesExercises.DoNotAlertWhenCompletedPolicy.self) },
+            checkSolution: { MigrationPoliciesChecks.doNotAlertWhenCompleted(MigrationPoliciesSolutions.DoNotAlertWhenCompletedPolicy.self) }),
+        Exercise(
+            name: "migration-policies-2", chapter: "migration-policies", title: "A rule without code",
+            task: "Write the value expression of version 2's doNotAlert: YES for a to-do that is completed or has no due date, NO otherwise.",
+            hint: "TERNARY(predicate, valueIfTrue, valueIfFalse) turns a predicate into a value. In it, $source is the version 1 to-do; compare $source.completed == YES and $source.dueDate == nil, and answer YES or NO without quotes.",
+            file: "Exercises/Workspace/MigrationPolicies/MigrationPoliciesExercises.swift",
+            solutionFile: "Exercises/Solutions/MigrationPolicies/MigrationPoliciesSolutions.swift",
+            checkAttempt: { MigrationPoliciesChecks.doNotAlertValueExpression(MigrationPoliciesExercises.doNotAlertValueExpression) },
+            checkSolution: { MigrationPoliciesChecks.doNotAlertValueExpression(MigrationPoliciesSolutions.doNotAlertValueExpression) }),
+        Exercise(
+            name: "migration-policies-3", chapter: "migration-policies", title: "When was it done?",
+            task: "Return the mapping model from version 2 to version 3: completed to-dos get their dueDate as completedDate and doNotAlert YES; the others get no completedDate and keep their doNotAlert.",
+            hint: "Start from MappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3). Either give ToDoToToDo a policy, as the chapter does, or replace two attribute mappings with TERNARY value expressions: one for completedDate, one for doNotAlert.",
+            file: "Exercises/Workspace/MigrationPolicies/MigrationPoliciesExercises.swift",
+            solutionFile: "Exercises/Solutions/MigrationPolicies/MigrationPoliciesSolutions.swift",
+            checkAttempt: { MigrationPoliciesChecks.completedDateMappingModel(MigrationPoliciesExercises.completedDateMappingModel(from:to:)) },
+            checkSolution: { MigrationPoliciesChecks.completedDateMappingModel(MigrationPoliciesSolutions.completedDateMappingModel(from:to:)) }),
     ]
 
     /// The exercise with this name.

@@ -1,5 +1,6 @@
 import CompoundingChapter
 import FetchingChapter
+import MigrationPoliciesChapter
 import PredicatesChapter
 import VersioningChapter
 import ObjectGraph
@@ -37,6 +38,7 @@ let allChapters: [ChapterEntry] = [
     ChapterEntry(PredicatesChapter.self, directory: "Chapters/Predicates"),
     ChapterEntry(CompoundingChapter.self, directory: "Chapters/Compounding"),
     ChapterEntry(VersioningChapter.self, directory: "Chapters/Versioning"),
+    ChapterEntry(MigrationPoliciesChapter.self, directory: "Chapters/MigrationPolicies"),
 ]
 
 func chapterEntry(named name: String) -> ChapterEntry? {

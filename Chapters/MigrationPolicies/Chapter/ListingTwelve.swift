@@ -1,0 +1,119 @@
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+
+/// Where the traced policies write: the migration manager's `userInfo["trace"]`, so that two
+/// migrations running at once (as tests do) never mix their lines.
+final class PolicyTrace {
+    let write: (String) -> Void
+    init(_ write: @escaping (String) -> Void) { self.write = write }
+
+    static func log(_ manager: MigrationManager, _ mapping: EntityMapping, _ text: String) {
+        let name = mapping.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+        (manager.userInfo["trace"] as? PolicyTrace)?.write("  \(name)\(text)")
+    }
+
+    /// `"Ask for a raise"`, or `"Work"`: what names the object.
+    static func name(_ object: ManagedObject?) -> String {
+        guard let object else { return "none" }
+        let key = object.entity.attribute(named: "title") != nil ? "title" : "name"
+        return SampleToDos.show((try? object.value(forKey: key)) ?? nil)
+    }
+}
+
+/// Zarra's policy, with each of Apple's seven policy methods saying when it runs.
+final class TracedDoNotAlertPolicy: DoNotAlertForAPolicy {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "begin")
+        try super.begin(mapping, with: manager)
+    }
+    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+        let made = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
+        let doNotAlert = try made.first?.value(forKey: "doNotAlert")
+        PolicyTrace.log(manager, mapping, "createDestinationInstances \(PolicyTrace.name(source)): doNotAlert \(SampleToDos.show(doNotAlert))")
+    }
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "endInstanceCreation")
+        try super.endInstanceCreation(forMapping: mapping, manager: manager)
+    }
+    override func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
+        let category = try destination.value(forKey: "category") as? ManagedObject
+        PolicyTrace.log(manager, mapping, "createRelationships \(PolicyTrace.name(destination)): category \(PolicyTrace.name(category))")
+    }
+    override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "endRelationshipCreation")
+        try super.endRelationshipCreation(forMapping: mapping, manager: manager)
+    }
+    override func performCustomValidation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "performCustomValidation")
+        try super.performCustomValidation(forMapping: mapping, manager: manager)
+    }
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "end")
+        try super.end(mapping, manager: manager)
+    }
+}
+
+/// The default policy, traced the same way, for the Category mapping.
+final class TracedPolicy: EntityMigrationPolicy {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "begin")
+    }
+    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+        PolicyTrace.log(manager, mapping, "createDestinationInstances \(PolicyTrace.name(source))")
+    }
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "endInstanceCreation")
+    }
+    override func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
+        PolicyTrace.log(manager, mapping, "createRelationships \(PolicyTrace.name(destination))")
+    }
+    override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "endRelationshipCreation")
+    }
+    override func performCustomValidation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "performCustomValidation")
+    }
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        PolicyTrace.log(manager, mapping, "end")
+    }
+}
+
+enum ListingTwelve {
+    static func run(_ bench: Workbench) throws {
+        let source = try SampleToDos.makeVersion1Store(bench)
+        bench.print("The version 1 store, as the first application left it:")
+        for line in try SampleToDos.describe(storeAt: source, model: ToDoModels.version1()) { bench.print("  " + line) }
+        bench.print()
+
+        let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
+        mapping.entityMappingsByName["CategoryToCategory"]!.entityMigrationPolicyType = TracedPolicy.self
+        bench.print("The article's mapping model: Xcode's, with one entity mapping made custom:")
+        for entityMapping in mapping.entityMappings { bench.print("  " + entityMapping.description) }
+        bench.print()
+
+        bench.print("The migration, as the policies and the progress handler see it:")
+        let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
+        // ANCHOR: migrate
+        let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        var shown: Float = -1
+        manager.progressHandler = { progress in
+            guard progress.fractionCompleted != shown else { return }    // only when it moves
+            shown = progress.fractionCompleted
+            bench.print("  progress \(Int((progress.fractionCompleted * 100).rounded()))% (pass \(progress.pass), \(progress.completedUnits) of \(progress.totalUnits))")
+        }
+        manager.userInfo["trace"] = PolicyTrace { bench.print($0) }
+        try manager.migrateStore(from: source, type: .xml, with: mapping, to: destination, type: .xml)
+        // ANCHOR_END: migrate
+        bench.print()
+
+        bench.print("The version 2 store:")
+        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2()) { bench.print("  " + line) }
+        bench.print("The version 1 store is only read: it still opens with version 1 and holds "
+                    + "\(try SampleToDos.withToDos(at: source, model: ToDoModels.version1()) { $0.count }) to-dos.")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+
+/// The chapter's third version of Zarra's ToDo model, and how a store gets there.
+public enum PolicyModels {
+    /// The names of the three versions, oldest first: the shipped bundle's two, and ours.
+    public static let versionNames = ["ToDo", "ToDo 2", "ToDo 3"]
+
+    /// Version 3: a to-do no longer says only whether it is done, but when: `completed`
+    /// (Boolean) gives way to `completedDate` (an optional date; nil means not done yet).
+    public static func version3() throws -> ManagedObjectModel {
+        // ANCHOR: todo-model-3
+        try ManagedObjectModel(versionIdentifier: "3") {
+            EntityDescription("ToDo") {
+                AttributeDescription("title", .string, optional: false)
+                AttributeDescription("dueDate", .date)
+                AttributeDescription("completedDate", .date)      // was completed, a Boolean
+                AttributeDescription("lastAlertDate", .date)
+                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
+                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
+            }
+            EntityDescription("Category") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
+            }
+        }
+        // ANCHOR_END: todo-model-3
+    }
+
+    /// The mapping model from version 2 to version 3: Xcode's default, with the ToDo mapping
+    /// made custom and given ``CompletedDatePolicy``.
+    public static func completedDateMappingModel() throws -> MappingModel {
+        // ANCHOR: completed-date-mapping
+        let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version2(),
+                                                       destinationModel: try version3())
+        let todos = mapping.entityMappingsByName["ToDoToToDo"]!
+        todos.mappingType = .custom
+        todos.entityMigrationPolicyType = CompletedDatePolicy.self
+        // ANCHOR_END: completed-date-mapping
+        return mapping
+    }
+
+    /// All three versions, version 3 current, with the given mapping models.
+    public static func versionedModel(mappingModels: [MappingModel]) throws -> VersionedModel {
+        // ANCHOR: three-versions
+        try VersionedModel(name: "ToDo", versions: [
+            ("ToDo", try ToDoModels.version1()),
+            ("ToDo 2", try ToDoModels.version2()),
+            ("ToDo 3", try version3()),
+        ], currentVersionName: "ToDo 3", mappingModels: mappingModels)
+        // ANCHOR_END: three-versions
+    }
+}
+
+/// The policy of the step from version 2 to version 3: every attribute as Xcode's default
+/// mapping copies it, and a `completedDate` for the to-dos that were completed.
+///
+/// Version 2 knows only that a to-do is done, not when. The best the policy can say is "by
+/// its due date"; a completed to-do without a due date gets the date of the migration, which
+/// in this chapter is the fixed clock (an application would use `Date()`).
+public final class CompletedDatePolicy: EntityMigrationPolicy {
+    /// Creates the policy; the migration manager makes one per entity mapping.
+    public required init() {}
+
+    /// When a migration runs: the chapter's fixed clock, so that the output never changes.
+    public static let migrationDate = Workbench.now
+
+    // ANCHOR: completed-date-policy
+    public override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
+                                                    manager: MigrationManager) throws {
+        // The default: a new to-do, its attributes from the property mappings, associated.
+        try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+        guard try source.value(forKey: "completed") as? Bool == true else { return }
+        let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])[0]
+        let due = try source.value(forKey: "dueDate") as? Date
+        try todo.setValue(due ?? Self.migrationDate, forKey: "completedDate")
+    }
+    // ANCHOR_END: completed-date-policy
+}

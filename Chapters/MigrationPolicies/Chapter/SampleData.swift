@@ -1,0 +1,86 @@
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+
+/// The chapter's to-dos, and how it makes and reads the stores that hold them.
+public enum SampleToDos {
+    /// Five to-dos in two categories. Two titles begin with "a" (one with a capital A), three
+    /// to-dos are done, and one of those has no due date.
+    public static let todos: [(title: String, due: Date?, completed: Bool, category: String)] = [
+        ("Ask for a raise", Workbench.date(days: 1), false, "Work"),
+        ("apply patch", Workbench.date(days: -1), true, "Work"),
+        ("Buy milk", Workbench.date(hours: 2), false, "Home"),
+        ("Call the bank", Workbench.date(days: -2), true, "Home"),
+        ("Water the plants", nil, true, "Home"),
+    ]
+
+    /// A version 1 store, XML as in the article, holding ``todos``, closed again: the store
+    /// the version 1 application left behind. Its folder goes when the workbench goes.
+    public static func makeVersion1Store(_ bench: Workbench) throws -> URL {
+        let coordinator = try bench.makeCoordinator(model: ToDoModels.version1(), type: .xml)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var categories: [String: ManagedObject] = [:]
+        for name in ["Home", "Work"] {
+            let category = try context.insertNewObject(forEntityName: "Category")
+            try category.setValue(name, forKey: "name")
+            categories[name] = category
+        }
+        for item in todos {
+            let todo = try context.insertNewObject(forEntityName: "ToDo")
+            try todo.setValue(item.title, forKey: "title")
+            try todo.setValue(item.due, forKey: "dueDate")
+            try todo.setValue(item.completed, forKey: "completed")
+            try todo.setValue(categories[item.category], forKey: "category")
+        }
+        try context.save()
+        let store = coordinator.persistentStores[0]
+        try coordinator.remove(store)
+        return store.url!
+    }
+
+    /// A file beside `url`, for a migration's destination.
+    public static func sibling(of url: URL, named name: String) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Opens the XML store at `url` with `model` and hands its to-dos, sorted by title in any case, to
+    /// `body` (the objects live as long as their context: only inside `body`).
+    public static func withToDos<T>(at url: URL, model: ManagedObjectModel, _ body: ([ManagedObject]) throws -> T) throws -> T {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .xml, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let request = FetchRequest(entityName: "ToDo")
+        request.sortDescriptors = [SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
+        return try withExtendedLifetime(context) { try body(context.fetch(request)) }
+    }
+
+    /// One line per to-do of the store: its attributes in model order, then its category.
+    public static func describe(storeAt url: URL, model: ManagedObjectModel) throws -> [String] {
+        try withToDos(at: url, model: model) { try $0.map(describe(todo:)) }
+    }
+
+    /// `"apply patch": dueDate 2009-05-31 09:00 UTC, completed YES, category Work`.
+    public static func describe(todo: ManagedObject) throws -> String {
+        var parts: [String] = []
+        for attribute in todo.entity.attributes where attribute.name != "title" {
+            let value = try todo.value(forKey: attribute.name)
+            parts.append("\(attribute.name) \(show(value))")
+        }
+        let category = try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String
+        parts.append("category \(category ?? "none")")
+        return "\(show(try todo.value(forKey: "title"))): " + parts.joined(separator: ", ")
+    }
+
+    /// A value as the chapter prints it: Booleans as YES and NO, as Core Data's tools print them.
+    public static func show(_ value: Any?) -> String {
+        if let b = value as? Bool { return b ? "YES" : "NO" }
+        if let constant = value as? ConstantValue {
+            switch constant {
+            case .bool(let b): return b ? "YES" : "NO"
+            case .null, .nsNull: return "nil"
+            default: return "\(constant)"
+            }
+        }
+        return Workbench.describe(value)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+
+enum VersionThree {
+    static func run(_ bench: Workbench) throws {
+        let version2 = try ToDoModels.version2(), version3 = try PolicyModels.version3()
+        // ANCHOR: infer-3
+        let inferred = try MappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: version3)
+        // ANCHOR_END: infer-3
+        bench.print("Lightweight migration can infer a mapping from version 2 to version 3:")
+        bench.print()
+        MappingPrinter.print(inferred, destinationModel: version3, to: bench)
+        bench.print()
+
+        // A version 2 store, by the inferred step from version 1.
+        let url = try SampleToDos.makeVersion1Store(bench)
+        let versions = try PolicyModels.versionedModel(mappingModels: [])
+        try versions.migrationStep(from: "ToDo", to: "ToDo 2").migrateStore(at: url, type: .xml)
+        let done = try SampleToDos.withToDos(at: url, model: version2) { todos in
+            try todos.filter { try $0.value(forKey: "completed") as? Bool == true }.count
+        }
+        try versions.migrationStep(from: "ToDo 2", to: "ToDo 3").migrateStore(at: url, type: .xml)
+        let dated = try SampleToDos.withToDos(at: url, model: version3) { todos in
+            try todos.filter { try $0.value(forKey: "completedDate") != nil }.count
+        }
+        bench.print("It runs, and forgets: the version 2 store had \(done) completed to-dos;")
+        bench.print("after the inferred step, \(dated) to-dos have a completedDate, so every to-do looks undone.")
+        bench.print()
+
+        // ANCHOR: renamed-completed
+        let renamed = try ManagedObjectModel(versionIdentifier: "3") {
+            EntityDescription("ToDo") {
+                AttributeDescription("title", .string, optional: false)
+                AttributeDescription("dueDate", .date)
+                AttributeDescription("completedDate", .date, renamingIdentifier: "completed")
+                AttributeDescription("lastAlertDate", .date)
+                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
+                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
+            }
+            EntityDescription("Category") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
+            }
+        }
+        // ANCHOR_END: renamed-completed
+        bench.print("Telling Core Data that completedDate is completed renamed does not help:")
+        do {
+            _ = try MappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: renamed)
+            bench.print("  inferred")
+        } catch {
+            bench.print("  \(error)")
+        }
+        bench.print()
+
+        bench.print("So version 3 gets a mapping model of its own, Xcode's default with a custom policy:")
+        bench.print()
+        MappingPrinter.print(try PolicyModels.completedDateMappingModel(), destinationModel: version3, to: bench)
+    }
+}
+
+enum Progressive {
+    static func run(_ bench: Workbench) throws {
+        let url = try SampleToDos.makeVersion1Store(bench)
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
+
+        let lightweightOnly = try PolicyModels.versionedModel(mappingModels: [])
+        bench.print("A version 1 store, and the three versions with no mapping model: one inferred step.")
+        for step in try lightweightOnly.migrationSteps(forStoreMetadata: metadata) { bench.print("  " + step.description) }
+        bench.print()
+
+        // ANCHOR: migration-steps
+        let versions = try PolicyModels.versionedModel(mappingModels: [PolicyModels.completedDateMappingModel()])
+        let steps = try versions.migrationSteps(forStoreMetadata: metadata)
+        // ANCHOR_END: migration-steps
+        bench.print("With the mapping model from version 2 to version 3, the store goes through version 2:")
+        for step in steps { bench.print("  " + step.description) }
+        bench.print()
+
+        for (i, step) in steps.enumerated() {
+            bench.print("Step \(i + 1): \(step.description)")
+            // ANCHOR: run-step
+            try step.migrateStore(at: url, type: .xml)
+            // ANCHOR_END: run-step
+            let now = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
+            bench.print("  the store is now version \(versions.versionName(forStoreMetadata: now) ?? "unknown"):")
+            for line in try SampleToDos.describe(storeAt: url, model: step.destinationModel) { bench.print("    " + line) }
+        }
+        bench.print()
+
+        bench.print("What addPersistentStore does with the same versions, on another version 1 store:")
+        let other = try SampleToDos.makeVersion1Store(bench)
+        // ANCHOR: automatic
+        var step = 0
+        let report: MigrationProgressHandler = { progress in
+            if progress.step != step { bench.print("  step \(progress.step) of \(progress.stepCount)") }
+            step = progress.step
+        }
+        let coordinator = PersistentStoreCoordinator(versionedModel: versions)
+        try coordinator.addPersistentStore(type: .xml, at: other, options: [
+            StoreOption.migratePersistentStoresAutomatically: true,
+            StoreOption.inferMappingModelAutomatically: true,
+            StoreOption.migrationProgressHandler: report,
+        ])
+        // ANCHOR_END: automatic
+        let request = FetchRequest(entityName: "ToDo")
+        request.predicate = try Predicate(format: "completedDate != nil")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        bench.print("  completed to-dos, by completedDate: \(try context.count(for: request))")
+    }
+}
