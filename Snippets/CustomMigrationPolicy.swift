@@ -237,7 +237,9 @@ do {
     // Core Data error 134120: The migration was cancelled false
 }
 manager.progressHandler = nil
+// snippet.end
 
+// snippet.expressionErrors
 let typo = MappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
 typo.entityMappingsByName["ToDoToToDo"]!.attributeMappings[0] = try PropertyMapping(
     name: "title", valueExpressionFormat: "$source.titel")
@@ -272,7 +274,9 @@ do {
     // which is not registered: call EntityMigrationPolicy.register(ToDoPolicy.self, as:
     // "ToDo.ToDoPolicy") first, or set entityMigrationPolicyType
 }
+// snippet.end
 
+// snippet.validation
 let strict = try toDoModel("2", withAlerts: true, maxTitleLength: 10)   // same hashes as v2
 do {
     try MigrationManager(sourceModel: v1, destinationModel: strict)
