@@ -65,7 +65,7 @@ do {
 do {
     _ = try StoreInspection(at: folder.appendingPathComponent("Missing.sqlite"))
 } catch let error as CoreDataError {
-    print(error.code)   // fileRead (256)
+    print(error.code, error.code.rawValue)   // fileRead 256
 }
 // snippet.end
 // snippet.hide
