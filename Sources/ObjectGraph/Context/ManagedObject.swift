@@ -14,30 +14,30 @@ import Foundation
 /// throws ``CoreDataError`` with code `.invalidArgument` naming the entity and key.
 open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible, CustomStringConvertible {
     // The stored properties are `final`, so reads are direct, not calls through the class's
-    // table. Those a value read or write goes through are `@exclusivity(unchecked)`: the
-    // dynamic exclusivity check cost more than the read it guarded. It is safe because only
+    // table, and `@exclusivity(unchecked)`: the dynamic exclusivity check of each access cost
+    // more than the read it guarded, several times per value read or set. It is safe because only
     // the module mutates them, always by plain assignment (never passed inout, never mutated
     // while another access to the same property is open).
 
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's identity; temporary until the first save.
-    public internal(set) final var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) final var objectID: ManagedObjectID
     /// The context the object belongs to; nil once it has been forgotten or deleted and saved.
-    public internal(set) final weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) final weak var managedObjectContext: ManagedObjectContext?
 
     /// Values by property index: attributes as Swift values, to-one relationships as
     /// `ManagedObjectID?`, to-many as `Set<ManagedObjectID>`, or nil while not loaded.
     @exclusivity(unchecked) final var storage: [Any?]
     /// Whether each to-many has been loaded from the store.
-    final var loadedToMany: Set<Int> = []
+    @exclusivity(unchecked) final var loadedToMany: Set<Int> = []
     /// Whether the object's attribute values have not been loaded yet.
     @exclusivity(unchecked) public internal(set) final var isFault: Bool
     /// The values at the last save or fetch, for rollback and change tracking (nil while
     /// unchanged, and for inserted objects, which have no saved values).
-    final var committedStorage: [Any?]?
+    @exclusivity(unchecked) final var committedStorage: [Any?]?
     /// The row version (`Z_OPT`) the values were read at.
-    final var version: Int64 = 0
+    @exclusivity(unchecked) final var version: Int64 = 0
     /// The context's change lists the object is in, one bit each (see ``ObjectList``): the
     /// membership test runs on every change, and a bit costs less than hashing.
     @exclusivity(unchecked) final var listMembership: UInt8 = 0

@@ -20,15 +20,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    // The identity map and change lists are read for every object fetched and every value
+    // set; @exclusivity(unchecked) drops the dynamic check of each access. Safe: a context is
+    // used from one thread at a time, and they are only read, or mutated by plain assignment
+    // and by their own mutating methods, never passed inout or mutated while another access
+    // to the same property is open.
+    @exclusivity(unchecked) var registered: [ManagedObjectID: ManagedObject] = [:]
     /// Objects in the order they were inserted, updated or deleted, for stable saves.
-    private var insertedList = ObjectList.inserted()
-    var updatedList = ObjectList.updated()
-    var deletedList = ObjectList.deleted()
+    @exclusivity(unchecked) private var insertedList = ObjectList.inserted()
+    @exclusivity(unchecked) var updatedList = ObjectList.updated()
+    @exclusivity(unchecked) var deletedList = ObjectList.deleted()
     /// What inserting an object of the last entity inserted needs, so that inserting many
     /// objects of one entity looks it up once (see ``InsertTemplate``).
     private var insertTemplate: InsertTemplate?
-    private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    @exclusivity(unchecked) private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// For objects fetched with a batch size: the batch each belongs to, loaded together when
     /// any of them is first used.
     private var pendingBatches: [ManagedObjectID: [ManagedObjectID]] = [:]
@@ -795,15 +800,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 continue
             }
             let rows = try store.backend.fetchRows(storeRequest, model: model)
+            // Into a context that holds no object yet (a first fetch), every row is new: the
+            // object is made and entered with one hash of its ID instead of a lookup and an
+            // insertion. A row seen twice finds its first object and keeps that one.
+            let allNew = registered.isEmpty
             registered.reserveCapacity(registered.count + rows.count)
             var entity: EntityDescription?
+            results.reserveCapacity(results.count + rows.count)
             for row in rows {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
                 let object: ManagedObject
-                if let existing = registered[id] {
+                // The rows of a fetch are mostly of one entity: look it up once, not per row.
+                if allNew {
+                    if entity?.name != row.entityName { entity = model.entitiesByName[row.entityName]! }
+                    let made = entity!.managedObjectClass.init(entity: entity!, objectID: id)
+                    if let existing = registered.updateValue(made, forKey: id) {
+                        registered[id] = existing
+                        object = existing
+                    } else {
+                        made.managedObjectContext = self
+                        object = made
+                    }
+                } else if let existing = registered[id] {
                     object = existing
                 } else {
-                    // The rows of a fetch are mostly of one entity: look it up once, not per row.
                     if entity?.name != row.entityName { entity = model.entitiesByName[row.entityName]! }
                     object = makeObject(id, entity: entity!)
                 }

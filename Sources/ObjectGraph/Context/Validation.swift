@@ -39,6 +39,9 @@ enum Validation {
         let shared = object.entity.shared
         let attributes = shared.attributes
         for i in shared.validatedAttributes {
+            // Stored values are never wrapped optionals (setting a value unwraps it), so a
+            // mandatory attribute without bounds needs only the nil test, without copying the value.
+            if object.storage[i] != nil && attributes[i].minValue == nil && attributes[i].maxValue == nil && attributes[i].regularExpression == nil { continue }
             guard let value = unwrapOptional(object.storage[i]) else {
                 if !attributes[i].isOptional { fail(.missingMandatoryProperty, attributes[i].name, "is a required value") }
                 continue
@@ -101,7 +104,7 @@ enum AttributeValue {
         case .boolean: if t == Bool.self { return value }
         case .date: if t == Date.self { return value }
         case .integer16, .integer32:
-            if t == Int.self, type.integerRange!.contains(value as! Int) { return value }
+            if let i = exactValue(value, as: Int.self), type.integerRange!.contains(i) { return value }
         default: break
         }
         return nil
