@@ -13,24 +13,34 @@ import Foundation
 /// Setting a value checks it against the model: an unknown key or a value of the wrong type
 /// throws ``CoreDataError`` with code `.invalidArgument` naming the entity and key.
 open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible, CustomStringConvertible {
+    // The stored properties are `final`, so reads are direct, not calls through the class's
+    // table, and `@exclusivity(unchecked)`: the dynamic exclusivity check of each access cost
+    // more than the read it guarded, several times per value read or set. It is safe because only
+    // the module mutates them, always by plain assignment (never passed inout, never mutated
+    // while another access to the same property is open).
+
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's identity; temporary until the first save.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) final var objectID: ManagedObjectID
     /// The context the object belongs to; nil once it has been forgotten or deleted and saved.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) final weak var managedObjectContext: ManagedObjectContext?
 
     /// Values by property index: attributes as Swift values, to-one relationships as
     /// `ManagedObjectID?`, to-many as `Set<ManagedObjectID>`, or nil while not loaded.
-    var storage: [Any?]
+    @exclusivity(unchecked) final var storage: [Any?]
     /// Whether each to-many has been loaded from the store.
-    var loadedToMany: Set<Int> = []
+    @exclusivity(unchecked) final var loadedToMany: Set<Int> = []
     /// Whether the object's attribute values have not been loaded yet.
-    public internal(set) var isFault: Bool
-    /// The values at the last save or fetch, for rollback and change tracking.
-    var committedStorage: [Any?]?
+    @exclusivity(unchecked) public internal(set) final var isFault: Bool
+    /// The values at the last save or fetch, for rollback and change tracking (nil while
+    /// unchanged, and for inserted objects, which have no saved values).
+    @exclusivity(unchecked) final var committedStorage: [Any?]?
     /// The row version (`Z_OPT`) the values were read at.
-    var version: Int64 = 0
+    @exclusivity(unchecked) final var version: Int64 = 0
+    /// The context's change lists the object is in, one bit each (see ``ObjectList``): the
+    /// membership test runs on every change, and a bit costs less than hashing.
+    @exclusivity(unchecked) final var listMembership: UInt8 = 0
 
     /// Makes an object for an entity.
     ///
@@ -70,17 +80,23 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     // MARK: Key-value coding
 
     /// The property index for a key, or an error naming the entity's keys.
+    @inline(__always)
     func index(forKey key: String) throws -> Int {
-        guard let i = entity.propertyIndex[key] else {
-            throw CoreDataError(.invalidArgument, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
-        }
+        guard let i = entity.shared.index(ofProperty: key) else { throw unknownKey(key) }
         return i
+    }
+
+    private func unknownKey(_ key: String) -> CoreDataError {
+        CoreDataError(.invalidArgument, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
     }
 
     /// The value of a property: attributes as Swift values, a to-one as its object,
     /// a to-many as a `Set<ManagedObject>`.
     public func value(forKey key: String) throws -> Any? {
         let i = try index(forKey: key)
+        // The common case first: an attribute of an object whose values are loaded is its
+        // stored value, in a context or not, with no call into the context.
+        if !isFault && i < entity.shared.attributeCount { return storage[i] }
         guard let context = managedObjectContext else { return try detachedValue(at: i) }
         return try context.value(of: self, at: i)
     }

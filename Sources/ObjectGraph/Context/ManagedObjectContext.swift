@@ -20,12 +20,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    // The identity map and change lists are read for every object fetched and every value
+    // set; @exclusivity(unchecked) drops the dynamic check of each access. Safe: a context is
+    // used from one thread at a time, and they are only read, or mutated by plain assignment
+    // and by their own mutating methods, never passed inout or mutated while another access
+    // to the same property is open.
+    @exclusivity(unchecked) var registered: [ManagedObjectID: ManagedObject] = [:]
     /// Objects in the order they were inserted, updated or deleted, for stable saves.
-    private var insertedList = ObjectList()
-    var updatedList = ObjectList()
-    var deletedList = ObjectList()
-    private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    @exclusivity(unchecked) private var insertedList = ObjectList.inserted()
+    @exclusivity(unchecked) var updatedList = ObjectList.updated()
+    @exclusivity(unchecked) var deletedList = ObjectList.deleted()
+    /// What inserting an object of the last entity inserted needs, so that inserting many
+    /// objects of one entity looks it up once (see ``InsertTemplate``).
+    private var insertTemplate: InsertTemplate?
+    @exclusivity(unchecked) private var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// For objects fetched with a batch size: the batch each belongs to, loaded together when
     /// any of them is first used.
     private var pendingBatches: [ManagedObjectID: [ManagedObjectID]] = [:]
@@ -72,28 +80,50 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Throws for an unknown or abstract entity.
     @discardableResult
     public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
-        let entity = try model.entity(named: name)
-        guard !entity.isAbstract else {
-            throw CoreDataError(.invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
-        }
+        let template = try insertTemplate(forEntityName: name)
         _ = try persistentStoreCoordinator.defaultStore()
-        let id = ManagedObjectID(temporaryFor: name, number: Int64(Self.temporaryCounter.next()))
+        let entity = template.entity
+        let id = ManagedObjectID(temporaryFor: entity.name, number: Int64(Self.temporaryCounter.next()))
         let object = entity.managedObjectClass.init(entity: entity, objectID: id)
         object.managedObjectContext = self
         object.isFault = false
-        object.storage = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
-        // By index: iterating the attributes would copy each description.
-        for i in entity.attributes.indices where entity.attributes[i].defaultValue != nil {
-            object.storage[i] = entity.attributes[i].defaultValue?.runtimeValue
-        }
-        for i in entity.relationships.indices where entity.relationships[i].isToMany {
-            object.storage[entity.attributes.count + i] = Set<ManagedObjectID>()
-            object.loadedToMany.insert(entity.attributes.count + i)
-        }
+        // Shared with the template until the first change copies it.
+        object.storage = template.storage
+        object.loadedToMany = template.loadedToMany
         registered[id] = object
         insertedList.append(object)
         object.awakeFromInsert()
         return object
+    }
+
+    /// A new object's entity and starting values: defaults, and empty (loaded) to-many sets.
+    struct InsertTemplate {
+        let entity: EntityDescription
+        let storage: [Any?]
+        let loadedToMany: Set<Int>
+    }
+
+    /// The template for an entity, made once for a run of inserts of that entity.
+    private func insertTemplate(forEntityName name: String) throws -> InsertTemplate {
+        // The name comparison is nearly always of identical strings, which costs no more than
+        // comparing two words; a dictionary lookup would hash the name.
+        if let template = insertTemplate, template.entity.name == name { return template }
+        let entity = try model.entity(named: name)
+        guard !entity.isAbstract else {
+            throw CoreDataError(.invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
+        }
+        var storage = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
+        var loadedToMany: Set<Int> = []
+        for (i, a) in entity.attributes.enumerated() where a.defaultValue != nil {
+            storage[i] = a.defaultValue?.runtimeValue
+        }
+        for (n, r) in entity.relationships.enumerated() where r.isToMany {
+            storage[entity.attributes.count + n] = Set<ManagedObjectID>()
+            loadedToMany.insert(entity.attributes.count + n)
+        }
+        let template = InsertTemplate(entity: entity, storage: storage, loadedToMany: loadedToMany)
+        insertTemplate = template
+        return template
     }
 
     /// The object for an ID: the registered one, or a fault that loads on first use
@@ -188,9 +218,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard !isDeleted(object) else {
             throw CoreDataError(.invalidArgument, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
         }
-        if i < object.entity.attributes.count {
-            // Read through the object, not a copy of its entity description: this runs per value.
-            let converted = try AttributeValue.convert(value, for: object.entity.attributes[i], entity: object.entity.name)
+        let shared = object.entity.shared
+        if i < shared.attributeCount {
+            // This runs for every value set: the attribute's type decides the common case,
+            // and its description is read only to convert or refuse a value.
+            let converted: Any?
+            if let same = AttributeValue.storedAsIs(value, type: shared.attributeTypes[i]) {
+                converted = same
+            } else {
+                converted = try AttributeValue.convert(value, for: shared.attributes[i], entity: shared.name)
+            }
             willChange(object)
             object.storage[i] = converted
             return
@@ -243,9 +280,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Records that an object is about to change, keeping its committed values for rollback.
+    ///
+    /// Inserted objects keep no committed values: rollback drops them, and a save compares their
+    /// to-many sets with the empty set. Copying their values would also make the first change
+    /// copy the whole value array.
+    @inline(__always)
     private func willChange(_ object: ManagedObject) {
+        if isInserted(object) { return }
         if object.committedStorage == nil { object.committedStorage = object.storage }
-        if !isInserted(object) { updatedList.append(object) }
+        updatedList.append(object)
     }
 
     /// Sets one side of a relationship without touching the inverse.
@@ -387,55 +430,79 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
 
         let store = try persistentStoreCoordinator.defaultStore()
-        // Permanent IDs for the new objects, grouped by entity so keys come in one call each.
-        var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
-        for (entityName, objects) in Dictionary(grouping: toInsert, by: { $0.entity.name }).sorted(by: { $0.key < $1.key }) {
-            let keys = try store.backend.allocatePrimaryKeys(for: objects[0].entity, count: objects.count, model: model)
-            for (object, key) in zip(objects, keys) {
-                newIDs[ObjectIdentifier(object)] = ManagedObjectID(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+        // Permanent IDs for the new objects, by position in toInsert. Keys come in one call per
+        // entity, entities in name order, objects in insertion order.
+        var permanentIDs = [ManagedObjectID?](repeating: nil, count: toInsert.count)
+        if let first = toInsert.first?.entity.shared, toInsert.allSatisfy({ $0.entity.shared === first }) {
+            // One entity, the common case: no grouping.
+            let keys = try store.backend.allocatePrimaryKeys(for: toInsert[0].entity, count: toInsert.count, model: model)
+            for k in toInsert.indices {
+                permanentIDs[k] = ManagedObjectID(entityName: first.name, storeIdentifier: store.identifier, primaryKey: keys[k])
+            }
+        } else {
+            for (entityName, positions) in Dictionary(grouping: toInsert.indices, by: { toInsert[$0].entity.name }).sorted(by: { $0.key < $1.key }) {
+                let keys = try store.backend.allocatePrimaryKeys(for: toInsert[positions[0]].entity, count: positions.count, model: model)
+                for (k, key) in zip(positions, keys) {
+                    permanentIDs[k] = ManagedObjectID(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+                }
             }
         }
+        let newIDs = permanentIDs.map { $0! }
+        // Temporary IDs other objects still refer to (to-one values, to-many sets) map through
+        // this; it is built only when a saved entity has relationships to refer with.
         var idMap: [ManagedObjectID: ManagedObjectID] = [:]
-        for object in toInsert { idMap[object.objectID] = newIDs[ObjectIdentifier(object)]! }
-        func permanent(_ id: ManagedObjectID) -> ManagedObjectID { idMap[id] ?? id }
-        func row(_ object: ManagedObject, version: Int64) -> StoreRow {
-            let attributeCount = object.entity.attributes.count
-            let values = object.storage.enumerated().map { i, v -> Any? in
-                if i < attributeCount { return v }
-                if object.entity.relationships[i - attributeCount].isToMany { return nil }
-                return (v as? ManagedObjectID).map(permanent)
+        if toInsert.contains(where: { !$0.entity.shared.relationships.isEmpty }) || toUpdate.contains(where: { !$0.entity.shared.relationships.isEmpty }) {
+            idMap.reserveCapacity(toInsert.count)
+            for (k, object) in toInsert.enumerated() { idMap[object.objectID] = newIDs[k] }
+        }
+        func permanent(_ id: ManagedObjectID) -> ManagedObjectID { id.isTemporaryID ? (idMap[id] ?? id) : id }
+        func row(_ object: ManagedObject, id: ManagedObjectID, version: Int64) -> StoreRow {
+            // The object's values as they are, shared, not copied; only relationship slots
+            // change: to-many ones are nil in a row, to-one IDs become permanent.
+            let shared = object.entity.shared
+            var values = object.storage
+            for n in shared.relationships.indices {
+                let i = shared.attributeCount + n
+                if shared.relationships[n].isToMany {
+                    if values[i] != nil { values[i] = nil }
+                } else if let target = values[i] as? ManagedObjectID, target.isTemporaryID {
+                    values[i] = permanent(target)
+                }
             }
-            let id = permanent(object.objectID)
-            return StoreRow(entityName: object.entity.name, primaryKey: id.primaryKey, version: version, values: values)
+            return StoreRow(entityName: shared.name, primaryKey: id.primaryKey, version: version, values: values)
         }
         // Objects a merge policy saves again after another context deleted them.
         var reinserted: Set<ObjectIdentifier> = []
         func buildChanges() -> StoreChanges {
             var changes = StoreChanges()
-            changes.inserted = toInsert.map { row($0, version: 1) }
+            changes.inserted.reserveCapacity(toInsert.count)
+            for (k, object) in toInsert.enumerated() { changes.inserted.append(row(object, id: newIDs[k], version: 1)) }
             for object in toUpdate {
+                let updated = row(object, id: permanent(object.objectID), version: object.version + 1)
                 if reinserted.contains(ObjectIdentifier(object)) {
-                    changes.inserted.append(row(object, version: object.version + 1))
+                    changes.inserted.append(updated)
                 } else {
-                    changes.updated.append((row(object, version: object.version + 1), object.version))
+                    changes.updated.append((updated, object.version))
                 }
             }
             changes.deleted = toDelete.map { ($0.objectID, $0.version) }
             // Many-to-many links, recorded from the side that names the pair.
-            for object in toInsert + toUpdate {
-                for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
-                    guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
-                    let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
-                    guard isOwner else { continue }
-                    let i = object.entity.attributes.count + n
-                    guard object.loadedToMany.contains(i) else { continue }
-                    let now = object.storage[i] as? Set<ManagedObjectID> ?? []
-                    let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
-                    for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
-                        changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
-                    }
-                    for removed in before.subtracting(now).sorted(by: { $0.primaryKey < $1.primaryKey }) {
-                        changes.linksRemoved.append((key, permanent(object.objectID), permanent(removed)))
+            for objects in [toInsert, toUpdate] {
+                for object in objects where !object.entity.shared.relationships.isEmpty {
+                    for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
+                        guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                        let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
+                        guard isOwner else { continue }
+                        let i = object.entity.attributes.count + n
+                        guard object.loadedToMany.contains(i) else { continue }
+                        let now = object.storage[i] as? Set<ManagedObjectID> ?? []
+                        let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
+                        for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                            changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
+                        }
+                        for removed in before.subtracting(now).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                            changes.linksRemoved.append((key, permanent(object.objectID), permanent(removed)))
+                        }
                     }
                 }
             }
@@ -458,23 +525,38 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
 
         // The store has it all: make IDs permanent and forget the change lists.
-        let inserted = Set(toInsert.map { permanent($0.objectID) })
+        let inserted = Set(newIDs)
         let updated = Set(toUpdate.map(\.objectID))
         let deleted = Set(toDelete.map(\.objectID))
-        for object in toInsert {
-            registered[object.objectID] = nil
-            temporaryIDs[object.objectID] = permanent(object.objectID)
-            object.objectID = permanent(object.objectID)
-            registered[object.objectID] = object
+        if toInsert.count >= registered.count / 2 {
+            // Mostly new objects: building the identity map again costs less than moving each
+            // entry. After the save no entry keeps a temporary ID (inserted objects move to
+            // their permanent one; inserted and deleted ones are forgotten below).
+            var map = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
+            for (id, object) in registered where !id.isTemporaryID { map[id] = object }
+            for (k, object) in toInsert.enumerated() { map[newIDs[k]] = object }
+            registered = map
+        } else {
+            for (k, object) in toInsert.enumerated() {
+                registered[object.objectID] = nil
+                registered[newIDs[k]] = object
+            }
+        }
+        temporaryIDs.reserveCapacity(temporaryIDs.count + toInsert.count)
+        for (k, object) in toInsert.enumerated() {
+            temporaryIDs[object.objectID] = newIDs[k]
+            object.objectID = newIDs[k]
             object.version = 1
         }
         for object in toUpdate { object.version += 1 }
-        for object in toInsert + toUpdate {
-            object.committedStorage = nil
-            let attributeCount = object.entity.attributes.count
-            for i in attributeCount..<object.storage.count {
-                if let id = object.storage[i] as? ManagedObjectID { object.storage[i] = permanent(id) }
-                if let ids = object.storage[i] as? Set<ManagedObjectID> { object.storage[i] = Set(ids.map(permanent)) }
+        for objects in [toInsert, toUpdate] {
+            for object in objects {
+                object.committedStorage = nil
+                let attributeCount = object.entity.shared.attributeCount
+                for i in attributeCount..<object.storage.count {
+                    if let id = object.storage[i] as? ManagedObjectID, id.isTemporaryID { object.storage[i] = permanent(id) }
+                    if let ids = object.storage[i] as? Set<ManagedObjectID>, ids.contains(where: \.isTemporaryID) { object.storage[i] = Set(ids.map(permanent)) }
+                }
             }
         }
         for object in deletedList {
@@ -546,7 +628,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         // Loaded to-many sets may now miss inserted objects: reload them on next use.
         if !(info[Self.insertedObjectIDsKey] as? Set<ManagedObjectID> ?? []).isEmpty {
-            for object in registered.values where object.committedStorage == nil { object.loadedToMany = [] }
+            for object in registered.values where object.committedStorage == nil && !isInserted(object) { object.loadedToMany = [] }
         }
     }
 
@@ -718,15 +800,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 continue
             }
             let rows = try store.backend.fetchRows(storeRequest, model: model)
+            // Into a context that holds no object yet (a first fetch), every row is new: the
+            // object is made and entered with one hash of its ID instead of a lookup and an
+            // insertion. A row seen twice finds its first object and keeps that one.
+            let allNew = registered.isEmpty
             registered.reserveCapacity(registered.count + rows.count)
             var entity: EntityDescription?
+            results.reserveCapacity(results.count + rows.count)
             for row in rows {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
                 let object: ManagedObject
-                if let existing = registered[id] {
+                // The rows of a fetch are mostly of one entity: look it up once, not per row.
+                if allNew {
+                    if entity?.name != row.entityName { entity = model.entitiesByName[row.entityName]! }
+                    let made = entity!.managedObjectClass.init(entity: entity!, objectID: id)
+                    if let existing = registered.updateValue(made, forKey: id) {
+                        registered[id] = existing
+                        object = existing
+                    } else {
+                        made.managedObjectContext = self
+                        object = made
+                    }
+                } else if let existing = registered[id] {
                     object = existing
                 } else {
-                    // The rows of a fetch are mostly of one entity: look it up once, not per row.
                     if entity?.name != row.entityName { entity = model.entitiesByName[row.entityName]! }
                     object = makeObject(id, entity: entity!)
                 }

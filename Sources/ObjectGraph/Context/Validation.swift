@@ -5,8 +5,11 @@ enum Validation {
     static func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], context: ManagedObjectContext) throws {
         var errors: [CoreDataError] = []
         let deletedSet = Set(deleted.map(ObjectIdentifier.init))
-        for object in inserted + updated {
-            errors += try validate(object, context: context, deleted: deletedSet)
+        for objects in [inserted, updated] {
+            for object in objects {
+                let found = try validate(object, context: context, deleted: deletedSet)
+                if !found.isEmpty { errors += found }
+            }
         }
         // Deny: an object may not be deleted while a Deny relationship still holds objects.
         for object in deleted {
@@ -31,9 +34,14 @@ enum Validation {
             let uri = object.objectID.uriString
             errors.append(CoreDataError(code, "\(object.entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key))
         }
-        // Attributes by index, read in place: copying each description cost more than checking it.
-        let attributes = object.entity.attributes
-        for i in attributes.indices where !attributes[i].isTransient {
+        // Only the attributes with something to check (mandatory, bounded or with a pattern),
+        // by index, read in place: copying each description cost more than checking it.
+        let shared = object.entity.shared
+        let attributes = shared.attributes
+        for i in shared.validatedAttributes {
+            // Stored values are never wrapped optionals (setting a value unwraps it), so a
+            // mandatory attribute without bounds needs only the nil test, without copying the value.
+            if object.storage[i] != nil && attributes[i].minValue == nil && attributes[i].maxValue == nil && attributes[i].regularExpression == nil { continue }
             guard let value = unwrapOptional(object.storage[i]) else {
                 if !attributes[i].isOptional { fail(.missingMandatoryProperty, attributes[i].name, "is a required value") }
                 continue
@@ -84,6 +92,27 @@ enum Validation {
 
 /// Converts a value set on an attribute to the type the attribute stores, or explains why not.
 enum AttributeValue {
+    /// The common case, decided by the attribute's type alone: nil stays nil, and a value that
+    /// already has the stored type is kept as is. Returns nil (no answer) for anything else,
+    /// which ``convert(_:for:entity:)`` then converts or refuses. Every value an application
+    /// sets goes through here, so it tests type identity, without a cast or the description.
+    @inline(__always)
+    static func storedAsIs(_ value: Any?, type: AttributeType) -> Any?? {
+        guard let value else { return .some(nil) }
+        let t = Swift.type(of: value)
+        switch type {
+        case .string: if t == String.self { return value }
+        case .integer64: if t == Int.self { return value }
+        case .double: if t == Double.self { return value }
+        case .boolean: if t == Bool.self { return value }
+        case .date: if t == Date.self { return value }
+        case .integer16, .integer32:
+            if let i = exactValue(value, as: Int.self), type.integerRange!.contains(i) { return value }
+        default: break
+        }
+        return nil
+    }
+
     static func convert(_ value: Any?, for a: AttributeDescription, entity: String) throws -> Any? {
         guard let value = unwrapOptional(value) else { return nil }
         // A value that already has the stored type, the common case, is kept as is.

@@ -164,10 +164,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             let entityName: String
             /// nil for a to-many slot (loaded on use); else the column position and how to read it.
             let slots: [(position: Int32, kind: Kind)?]
+            /// The attribute slots (the first ones) as plain values, for the loop that runs per
+            /// row: reading them costs no reference counting. Position -1: not stored.
+            let attributeColumns: [(position: Int32, type: AttributeType)]
 
-            init(entityName: String, slots: [(position: Int32, kind: Kind)?]) {
+            init(entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int) {
                 self.entityName = entityName
                 self.slots = slots
+                attributeColumns = slots.prefix(attributeCount).map { slot in
+                    guard let slot, case .attribute(let type) = slot.kind else { return (-1, .string) }
+                    return (slot.position, type)
+                }
             }
         }
     }
@@ -190,7 +197,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }.map(Int.init)
                 slots[entity.attributes.count + n] = (position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn))
             }
-            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots)
+            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots, attributeCount: entity.attributes.count)
         }
         let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
         return RowPlan(table: table, selectList: select, decoders: decoders)
@@ -204,7 +211,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         guard entityNumber >= 0, entityNumber < plan.decoders.count, let decoder = plan.decoders[entityNumber] else { return nil }
         let slots = decoder.slots
         let values = [Any?](unsafeUninitializedCapacity: slots.count) { buffer, initialized in
-            for (i, slot) in slots.enumerated() {
+            let base = buffer.baseAddress!
+            // Attributes: each value initialized in place, straight from its column.
+            let attributeCount = decoder.attributeColumns.withUnsafeBufferPointer { columns in
+                for i in 0..<columns.count {
+                    let column = columns[i]
+                    (base + i).initialize(to: column.position < 0 ? nil : SQLiteColumns.value(statement, column.position, type: column.type))
+                }
+                return columns.count
+            }
+            for i in attributeCount..<slots.count {
+                let slot = slots[i]
                 var value: Any? = nil
                 if let slot {
                     switch slot.kind {
@@ -221,7 +238,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                         }
                     }
                 }
-                (buffer.baseAddress! + i).initialize(to: value)
+                (base + i).initialize(to: value)
             }
             initialized = slots.count
         }
@@ -471,8 +488,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         guard conflicts.isEmpty else {
             throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
+        // Rows come in runs of one entity: its plan is looked up once per run, not hashed per row.
+        var plan: SQLiteWriter.Plan?
         for row in changes.inserted {
-            try writer.insert(row, plan: writePlan(row.entityName))
+            if plan?.entityName != row.entityName { plan = writePlan(row.entityName) }
+            try writer.insert(row, plan: plan!)
         }
         for link in changes.linksRemoved {
             let join = schema.joinTables[link.relationship]!

@@ -13,8 +13,10 @@ final class SQLiteWriter {
         case toOneEntity(index: Int)
     }
 
-    /// How an entity's rows are written.
-    struct Plan {
+    /// How an entity's rows are written: a class, so handing it to each row's write is a
+    /// retain, not a copy of its strings and arrays.
+    final class Plan {
+        let entityName: String
         let tableName: String
         let entityNumber: Int
         let columns: [String]
@@ -23,7 +25,8 @@ final class SQLiteWriter {
         let insertSQL: String
         let updateSQL: String
 
-        init(tableName: String, entityNumber: Int, columns: [String], sources: [Source]) {
+        init(entityName: String, tableName: String, entityNumber: Int, columns: [String], sources: [Source]) {
+            self.entityName = entityName
             self.tableName = tableName
             self.entityNumber = entityNumber
             self.columns = columns
@@ -48,7 +51,7 @@ final class SQLiteWriter {
             columns.append(c); sources.append(.toOne(index: index))
             if let ec = mapping.toOneEntityColumns[r.name] { columns.append(ec); sources.append(.toOneEntity(index: index)) }
         }
-        return Plan(tableName: mapping.tableName, entityNumber: entity.entityNumber, columns: columns, sources: sources)
+        return Plan(entityName: entity.name, tableName: mapping.tableName, entityNumber: entity.entityNumber, columns: columns, sources: sources)
     }
 
     private let db: Database
@@ -70,10 +73,25 @@ final class SQLiteWriter {
 
     private static func statementKey(_ plan: Plan, update: Bool) -> Int { plan.entityNumber * 2 + (update ? 1 : 0) }
 
+    /// The statement used last, found without the dictionary: a save writes rows of one
+    /// entity and kind in runs.
+    private var last: (key: Int, statement: OpaquePointer)?
+
     private func statement(_ sql: String, key: Int) throws -> OpaquePointer {
+        if let last, last.key == key {
+            sqlite3_reset(last.statement)
+            return last.statement
+        }
+        let s = try lookUpStatement(sql, key: key)
+        last = (key, s)
+        return s
+    }
+
+    private func lookUpStatement(_ sql: String, key: Int) throws -> OpaquePointer {
         if let s = statements[key] {
+            // No sqlite3_clear_bindings: insert and update bind every parameter of their
+            // statement each time, and clearing cost as much as binding a row's values.
             sqlite3_reset(s)
-            sqlite3_clear_bindings(s)
             return s
         }
         var s: OpaquePointer?
@@ -112,15 +130,16 @@ final class SQLiteWriter {
 
     @inline(__always)
     private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: Any?, type: AttributeType) {
-        // The common types bind without building a DatabaseValue, with one cast each: the
-        // attribute type is tested first.
+        // The common types bind without building a DatabaseValue and without the runtime's
+        // general cast: the attribute type says which type to expect, and `exactValue`
+        // compares type pointers.
         guard let unwrapped = value else { sqlite3_bind_null(s, i); return }
         switch type {
-        case .string: if let v = unwrapped as? String { return bindText(s, i, v) }
-        case .integer16, .integer32, .integer64: if let v = unwrapped as? Int { sqlite3_bind_int64(s, i, Int64(v)); return }
-        case .double, .float: if let v = unwrapped as? Double { sqlite3_bind_double(s, i, v); return }
-        case .boolean: if let v = unwrapped as? Bool { sqlite3_bind_int64(s, i, v ? 1 : 0); return }
-        case .date: if let v = unwrapped as? Date { sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return }
+        case .string: if let v = exactValue(unwrapped, as: String.self) { return bindText(s, i, v) }
+        case .integer16, .integer32, .integer64: if let v = exactValue(unwrapped, as: Int.self) { sqlite3_bind_int64(s, i, Int64(v)); return }
+        case .double, .float: if let v = exactValue(unwrapped, as: Double.self) { sqlite3_bind_double(s, i, v); return }
+        case .boolean: if let v = exactValue(unwrapped, as: Bool.self) { sqlite3_bind_int64(s, i, v ? 1 : 0); return }
+        case .date: if let v = exactValue(unwrapped, as: Date.self) { sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return }
         default: break
         }
         bind(s, i, SQLiteValues.databaseValue(value, type: type))
@@ -139,14 +158,19 @@ final class SQLiteWriter {
     }
 
     private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) {
+        // Values are read in place through the buffer, not copied out of the array one by one.
+        row.values.withUnsafeBufferPointer { values in bindSources(s, values, plan, from: first) }
+    }
+
+    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<Any?>, _ plan: Plan, from first: Int32) {
         var i = first
         for source in plan.sources {
             switch source {
-            case .attribute(let index, let type): bindValue(s, i, row.values[index], type: type)
+            case .attribute(let index, let type): bindValue(s, i, values[index], type: type)
             case .toOne(let index):
-                if let id = row.values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
+                if let id = values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
             case .toOneEntity(let index):
-                if let id = row.values[index] as? ManagedObjectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
+                if let id = values[index] as? ManagedObjectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
                     sqlite3_bind_int64(s, i, Int64(n))
                 } else { sqlite3_bind_null(s, i) }
             }
