@@ -22,6 +22,9 @@ enum SiteAssets {
         code { font: 14px/1.5 "DejaVu Sans Mono", Menlo, monospace; background: var(--code); padding: 1px 4px; border-radius: 3px; }
         pre { overflow-x: auto; padding: 14px 16px; border-radius: 8px; background: var(--code); border: 1px solid #e6e0d2; }
         pre code { background: none; padding: 0; display: block; line-height: 1.45; }
+        table { border-collapse: collapse; margin: 16px 0; font-size: 15px; }
+        th, td { text-align: left; vertical-align: top; padding: 4px 10px; border-bottom: 1px solid #e6e0d2; }
+        td code, th code { overflow-wrap: anywhere; }
         pre.output { background: #1f2430; color: #e6e1cf; border-color: #1f2430; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: #8a93a6; margin-bottom: 6px; }
         .keyword { color: #9b2393; font-weight: bold; } .string { color: #c41a16; } .comment { color: #5d6c79; font-style: italic; }
