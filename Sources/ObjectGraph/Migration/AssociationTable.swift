@@ -19,9 +19,6 @@ final class AssociationTable {
     let url: URL
     private let database: DatabaseQueue
     private var destinationIndexed = false
-    /// The source index is built on the first lookup by source (usually in the second pass,
-    /// in one sort) rather than kept up to date by every insert of the first pass.
-    private var sourceIndexed = false
     /// Per mapping: how many associations were recorded, and the destination entities (by
     /// number) they name; so the third pass needs no scan of the table.
     private(set) var countByMapping: [Int: Int] = [:]
@@ -37,6 +34,7 @@ final class AssociationTable {
         database = try DatabaseQueue(path: url.path, configuration: configuration)
         try database.write { db in
             try db.execute(sql: "CREATE TABLE map (mapping INTEGER, source INTEGER, sourceEntity INTEGER, destination INTEGER, destinationEntity INTEGER)")
+            try db.execute(sql: "CREATE INDEX map_source ON map (mapping, source)")
         }
     }
 
@@ -78,16 +76,9 @@ final class AssociationTable {
         destinationIndexed = true
     }
 
-    private func indexSources() throws {
-        guard !sourceIndexed else { return }
-        try database.write { db in try db.execute(sql: "CREATE INDEX map_source ON map (mapping, source)") }
-        sourceIndexed = true
-    }
-
     /// The associations of sources of some mappings (nil keys: every source).
     func pairs(mappings: [Int], sources: [Int64]?) throws -> [Pair] {
-        if sources != nil { try indexSources() }
-        return try database.read { db in
+        try database.read { db in
             var result: [Pair] = []
             let mappingList = mappings.map(String.init).joined(separator: ", ")
             if let sources {
