@@ -46,6 +46,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// to-many inverse set. A migration's destination context turns it off: the link is
     /// stored on the to-one side only, and loading the inverse sets would grow with the store.
     var updatesToManyInverses = true
+    /// Whether the context is reset right after each save and no one observes it (a
+    /// migration's destination): a save then only gives the inserted objects their permanent
+    /// IDs, without re-registering them or posting the did-save notification.
+    var isResetAfterEachSave = false
     /// The serial queue `perform` and `performAndWait` run blocks on.
     let contextQueue = ContextQueue()
     /// How a save resolves conflicts with changes another context saved first; `.error` (the
@@ -416,6 +420,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func save() throws {
         guard hasChanges else { return }
         let userInfo = try persistentStoreCoordinator.performAndWait { try writeChanges() }
+        if isResetAfterEachSave { return }
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: userInfo)
     }
 
@@ -524,6 +529,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
         }
 
+        if isResetAfterEachSave {
+            for object in toInsert { object.objectID = permanent(object.objectID) }
+            insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+            return [:]
+        }
         // The store has it all: make IDs permanent and forget the change lists.
         let inserted = Set(newIDs)
         let updated = Set(toUpdate.map(\.objectID))

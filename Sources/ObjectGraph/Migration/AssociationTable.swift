@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The migration manager's association tables (Apple: "Core Data maintains association
 /// tables" source to destination), kept in a scratch SQLite file beside the destination so
@@ -18,6 +19,10 @@ final class AssociationTable {
     let url: URL
     private let database: DatabaseQueue
     private var destinationIndexed = false
+    /// Per mapping: how many associations were recorded, and the destination entities (by
+    /// number) they name; so the third pass needs no scan of the table.
+    private(set) var countByMapping: [Int: Int] = [:]
+    private(set) var destinationEntitiesByMapping: [Int: Set<Int>] = [:]
 
     /// A new, empty table in a scratch file in `directory`.
     init(directory: URL) throws {
@@ -33,13 +38,33 @@ final class AssociationTable {
         }
     }
 
-    /// Records associations, in one transaction.
+    /// Records associations, in one transaction: bound straight on the prepared statement,
+    /// since a migration records one per object.
     func insert(_ pairs: [Pair]) throws {
         guard !pairs.isEmpty else { return }
         try database.write { db in
             let statement = try db.cachedStatement(sql: "INSERT INTO map VALUES (?, ?, ?, ?, ?)")
+            let handle = statement.sqliteStatement
             for p in pairs {
-                try statement.execute(arguments: [p.mapping, p.source, p.sourceEntity, p.destination, p.destinationEntity])
+                sqlite3_reset(handle)
+                sqlite3_bind_int64(handle, 1, Int64(p.mapping))
+                sqlite3_bind_int64(handle, 2, p.source)
+                sqlite3_bind_int64(handle, 3, Int64(p.sourceEntity))
+                sqlite3_bind_int64(handle, 4, p.destination)
+                sqlite3_bind_int64(handle, 5, Int64(p.destinationEntity))
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+                }
+            }
+            sqlite3_reset(handle)
+        }
+        var lastMapping = -1, lastEntity = -1
+        for p in pairs {
+            countByMapping[p.mapping, default: 0] += 1
+            if p.mapping != lastMapping || p.destinationEntity != lastEntity {
+                destinationEntitiesByMapping[p.mapping, default: []].insert(p.destinationEntity)
+                lastMapping = p.mapping; lastEntity = p.destinationEntity
             }
         }
     }
@@ -84,10 +109,28 @@ final class AssociationTable {
     func destinationBatch(mapping: Int, after: Int64, limit: Int) throws -> [Pair] {
         try indexDestinations()
         return try database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT mapping, MIN(source), sourceEntity, destination, destinationEntity FROM map
+            let statement = try db.cachedStatement(sql: """
+                SELECT MIN(source), sourceEntity, destination, destinationEntity FROM map
                 WHERE mapping = ? AND destination > ? GROUP BY destination ORDER BY destination LIMIT ?
-                """), arguments: [mapping, after, limit]).map(Self.pair)
+                """)
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            sqlite3_bind_int64(handle, 1, Int64(mapping))
+            sqlite3_bind_int64(handle, 2, after)
+            sqlite3_bind_int64(handle, 3, Int64(limit))
+            defer { sqlite3_reset(handle) }
+            var result: [Pair] = []
+            result.reserveCapacity(limit)
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+                }
+                result.append(Pair(mapping: mapping, source: sqlite3_column_int64(handle, 0), sourceEntity: Int(sqlite3_column_int64(handle, 1)),
+                                   destination: sqlite3_column_int64(handle, 2), destinationEntity: Int(sqlite3_column_int64(handle, 3))))
+            }
+            return result
         }
     }
 
@@ -102,6 +145,8 @@ final class AssociationTable {
     /// Forgets every association (MigrationManager.reset()).
     func removeAll() throws {
         try database.write { db in try db.execute(sql: "DELETE FROM map") }
+        countByMapping = [:]
+        destinationEntitiesByMapping = [:]
     }
 
     /// Closes and deletes the scratch file.

@@ -76,10 +76,12 @@ extension MigrationManager {
         // Pass 3: the model's validation, then the policies' own.
         for (i, m) in mapping.entityMappings.enumerated() {
             currentEntityMapping = m
-            try forEachDestinationBatch(mappingIndex: i, state: state) { destinations in
-                try Validation.validate(inserted: [], updated: destinations, deleted: [], context: state.destinationContext)
-                progress.advance(by: destinations.count, pass: 3, mapping: m.name)
-                if state.savesEachBatch { state.destinationContext.reset() }
+            if try !validateInSQL(mappingIndex: i, state: state, progress: &progress) {
+                try forEachDestinationBatch(mappingIndex: i, state: state) { destinations in
+                    try Validation.validate(inserted: [], updated: destinations, deleted: [], context: state.destinationContext)
+                    progress.advance(by: destinations.count, pass: 3, mapping: m.name)
+                    if state.savesEachBatch { state.destinationContext.reset() }
+                }
             }
             try policies[i].performCustomValidation(forMapping: m, manager: self)
             try checkCancelled()
@@ -159,6 +161,8 @@ extension MigrationManager {
                 destinations.append(state.destinationContext.object(with: ManagedObjectID(entityName: d.name, storeIdentifier: destinationStoreID, primaryKey: p.destination)))
                 sources.append(state.sourceContext.object(with: sourceID))
             }
+            try preload(destinations, from: state.destinationStore, into: state.destinationContext)
+            try preload(sources, from: state.sourceStore, into: state.sourceContext)
             try state.destinationContext.fireFaults(destinations)
             try state.sourceContext.fireFaults(sources)
             try body(destinations)
@@ -167,7 +171,57 @@ extension MigrationManager {
         }
     }
 
+    /// The third pass of a mapping on a SQLite destination with nothing unsaved: SQL finds
+    /// the rows that may fail the model's checks, and only those objects are loaded and
+    /// validated, with the same errors. False when the checks need every object in memory.
+    private func validateInSQL(mappingIndex i: Int, state: MigrationState, progress: inout ProgressCounter) throws -> Bool {
+        guard state.savesEachBatch, !state.destinationContext.hasChanges,
+              let store = state.destinationStore.backend as? SQLiteStore else { return false }
+        let m = state.mappings[i]
+        guard m.destinationEntityName != nil else { return true }
+        var suspects: [ManagedObjectID] = []
+        for number in (state.associations.destinationEntitiesByMapping[i] ?? []).sorted() {
+            guard let entity = destinationModel.entitiesByNumber[number] else { continue }
+            guard let keys = try store.keysFailingSimpleValidation(of: entity) else { return false }
+            guard !keys.isEmpty else { continue }
+            // Only the rows this mapping made (the store may hold others).
+            let associated = Set(try state.associations.pairs(mapping: i, destinations: keys).filter { $0.destinationEntity == number }.map(\.destination))
+            suspects += keys.filter(associated.contains).map {
+                ManagedObjectID(entityName: entity.name, storeIdentifier: state.destinationStore.identifier, primaryKey: $0)
+            }
+        }
+        suspects.sort { $0.primaryKey < $1.primaryKey }
+        for start in stride(from: 0, to: suspects.count, by: batchSize) {
+            let objects = suspects[start..<min(start + batchSize, suspects.count)].map(state.destinationContext.object(with:))
+            try state.destinationContext.fireFaults(objects)
+            try Validation.validate(inserted: [], updated: objects, deleted: [], context: state.destinationContext)
+            state.destinationContext.reset()
+        }
+        progress.advance(by: state.associations.countByMapping[i] ?? 0, pass: 3, mapping: m.name)
+        return true
+    }
+
+    /// Loads the values of a batch's faults with key-range reads, one per entity, where
+    /// their keys are dense (the usual case: a migration writes and reads in key order);
+    /// `fireFaults` loads whatever is left.
+    private func preload(_ objects: [ManagedObject], from store: PersistentStore, into context: ManagedObjectContext) throws {
+        guard store.backend is SQLiteStore else { return }
+        var byEntity: [String: [Int64]] = [:]
+        for o in objects where o.isFault && !o.objectID.isTemporaryID { byEntity[o.entity.name, default: []].append(o.objectID.primaryKey) }
+        for (entityName, keys) in byEntity {
+            guard let low = keys.min(), let high = keys.max(), high - low < 2 * Int64(keys.count) + 64 else { continue }
+            let request = FetchRequest(entityName: entityName)
+            request.includesSubentities = false
+            let wanted = Set(keys)
+            let rows = try store.backend.fetchRows(request, afterPrimaryKey: low - 1, limit: Int(high - low + 1), model: context.model)
+            _ = context.objects(from: rows.filter { wanted.contains($0.primaryKey) }, store: store)
+        }
+    }
+
     private func saveDestination(_ state: MigrationState, pass: Int) throws {
+        // The context is reset right after: the save need not re-register the objects.
+        state.destinationContext.isResetAfterEachSave = state.savesEachBatch
+        defer { state.destinationContext.isResetAfterEachSave = false }
         do {
             try state.destinationContext.save()
         } catch let error as CoreDataError {

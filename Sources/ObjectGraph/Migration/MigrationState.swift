@@ -24,6 +24,9 @@ final class MigrationState {
     /// Associations whose destination is not saved yet (it has a temporary ID).
     private var pending: [(mapping: Int, source: ManagedObjectID, destination: ManagedObject)] = []
     private var pendingBySource: [PendingKey: [ManagedObject]] = [:]
+    /// How many of `pending` are in `pendingBySource`: it is built on the first lookup, as
+    /// most migrations never look up a batch's own associations.
+    private var pendingIndexed = 0
     /// During the second and third passes: each destination key of the batch with its source.
     var batchSources: [Int64: ManagedObjectID] = [:]
     var batchMapping = -1
@@ -90,7 +93,14 @@ final class MigrationState {
     func associate(source: ManagedObject, destination: ManagedObject, mappingName: String) {
         guard let m = mappingIndex[mappingName] else { return }
         pending.append((m, source.objectID, destination))
-        pendingBySource[PendingKey(mapping: m, source: source.objectID), default: []].append(destination)
+    }
+
+    private func indexPending() {
+        guard pendingIndexed < pending.count else { return }
+        for p in pending[pendingIndexed...] {
+            pendingBySource[PendingKey(mapping: p.mapping, source: p.source), default: []].append(p.destination)
+        }
+        pendingIndexed = pending.count
     }
 
     /// After the destination context was saved: the pending associations, now with
@@ -98,14 +108,19 @@ final class MigrationState {
     func flushPending() throws {
         guard !pending.isEmpty else { return }
         let source = sourceCoordinator.managedObjectModel, destination = destinationCoordinator.managedObjectModel
+        // Entity numbers by name, looked up once per run of one entity, not per pair.
+        var lastSource = ("", 0), lastDestination = ("", 0)
         try associations.insert(pending.map { p in
-            AssociationTable.Pair(mapping: p.mapping, source: p.source.primaryKey,
-                                  sourceEntity: source.entitiesByName[p.source.entityName]?.entityNumber ?? 0,
-                                  destination: p.destination.objectID.primaryKey,
-                                  destinationEntity: destination.entitiesByName[p.destination.entity.name]?.entityNumber ?? 0)
+            if p.source.entityName != lastSource.0 { lastSource = (p.source.entityName, source.entitiesByName[p.source.entityName]?.entityNumber ?? 0) }
+            if p.destination.entity.name != lastDestination.0 {
+                lastDestination = (p.destination.entity.name, destination.entitiesByName[p.destination.entity.name]?.entityNumber ?? 0)
+            }
+            return AssociationTable.Pair(mapping: p.mapping, source: p.source.primaryKey, sourceEntity: lastSource.1,
+                                         destination: p.destination.objectID.primaryKey, destinationEntity: lastDestination.1)
         })
         pending.removeAll(keepingCapacity: true)
         pendingBySource.removeAll(keepingCapacity: true)
+        pendingIndexed = 0
     }
 
     var hasPending: Bool { !pending.isEmpty }
@@ -127,6 +142,7 @@ final class MigrationState {
             ids += pending.filter { indexes.contains($0.mapping) }.map(\.destination.objectID)
             return ids.map(destinationContext.object(with:))
         }
+        indexPending()
         var result: [ManagedObject] = []
         for source in sources {
             let sourceEntity = sourceCoordinator.managedObjectModel.entitiesByName[source.entity.name]?.entityNumber ?? 0

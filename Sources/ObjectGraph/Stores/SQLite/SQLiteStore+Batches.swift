@@ -16,6 +16,30 @@ extension SQLiteStore {
         return try readRows(sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
     }
 
+    /// The keys of an entity's rows (not its sub-entities') that may fail the model's
+    /// validation, found in SQL: a required attribute or to-one that is NULL. Nil when the
+    /// entity has a check SQL does not express the way `Validation` does (bounds, patterns,
+    /// to-many counts): then every object has to be validated in memory. A migration's third
+    /// pass validates only these rows instead of loading every object.
+    func keysFailingSimpleValidation(of entity: EntityDescription) throws -> [Int64]? {
+        guard let mapping = schema.entities[entity.name] else { return nil }
+        var conditions: [String] = []
+        for a in entity.attributes where !a.isTransient {
+            if a.maxValue != nil || a.minValue != nil || a.regularExpression != nil { return nil }
+            guard !a.isOptional else { continue }
+            guard let column = mapping.attributeColumns[a.name] else { return nil }
+            conditions.append("\(column) IS NULL")
+        }
+        for r in entity.relationships {
+            if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
+            guard !r.isToMany, let column = mapping.toOneColumns[r.name] else { return nil }
+            conditions.append("\(column) IS NULL")
+        }
+        guard !conditions.isEmpty else { return [] }
+        let sql = "SELECT Z_PK FROM \(mapping.tableName) WHERE Z_ENT = ? AND (\(conditions.joined(separator: " OR "))) ORDER BY Z_PK"
+        return try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: [mapping.entityNumber]) }
+    }
+
     /// Turns off (or back on) waiting for the disk at each commit: a migration's destination
     /// is a scratch file until it is complete, flushed once and swapped in.
     func setSynchronous(_ on: Bool) throws {
