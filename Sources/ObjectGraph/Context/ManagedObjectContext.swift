@@ -530,7 +530,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
 
         if isResetAfterEachSave {
-            for object in toInsert { object.objectID = permanent(object.objectID) }
+            // newIDs, not permanent(_:): the temporary-to-permanent map is only built when an
+            // entity has relationships.
+            for (k, object) in toInsert.enumerated() { object.objectID = newIDs[k] }
             insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
             return [:]
         }

@@ -5,6 +5,10 @@ enum Validation {
     static func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], context: ManagedObjectContext) throws {
         var errors: [CoreDataError] = []
         let deletedSet = Set(deleted.map(ObjectIdentifier.init))
+        // The checks below read values in place, so every object must have its values: load
+        // the faults among them (a migration validates objects it has not read) in one batch.
+        let faults = updated.filter(\.isFault)
+        if !faults.isEmpty { try context.fireFaults(faults) }
         for objects in [inserted, updated] {
             for object in objects {
                 let found = try validate(object, context: context, deleted: deletedSet)
