@@ -64,7 +64,7 @@ import GRDB
         switch predicate {
         case .compound(let c):
             return c.subpredicates.flatMap(leaves)
-        case .comparison(var c) where c.modifier != .direct:
+        case .comparison(let c) where c.modifier != .direct:
             // ANY stops at the first match and ALL at the first miss: try both.
             var other = c
             other.modifier = c.modifier == .any ? .all : .any

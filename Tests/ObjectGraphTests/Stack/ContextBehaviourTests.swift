@@ -18,7 +18,7 @@ import Foundation
         let id = try #require(fixture.coordinator.managedObjectID(forURIRepresentation: uri))
         #expect(id == publisher.objectID)
         let other = fixture.secondContext()
-        let statements = try fixture.sql {
+        let statements = fixture.sql {
             let fault = other.object(with: id)
             #expect(fault.isFault)
         }

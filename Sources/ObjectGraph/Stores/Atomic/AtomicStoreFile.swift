@@ -86,7 +86,8 @@ enum AtomicStoreFile {
             : try binaryData(contents, identifier: identifier, metadata: metadata, model: model)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
-            FileManager.default.createFile(atPath: temporary.path, contents: nil)
+            // A failure to create the file shows as the error of opening it, just below.
+            _ = FileManager.default.createFile(atPath: temporary.path, contents: nil)
             let handle = try FileHandle(forWritingTo: temporary)
             try handle.write(contentsOf: data)
             try handle.synchronize()
