@@ -245,4 +245,12 @@ public enum StoreOption {
     public static let versionedModel = "ObjectGraphVersionedModel"
     /// A ``MigrationProgressHandler`` that automatic migration reports to.
     public static let migrationProgressHandler = "ObjectGraphMigrationProgressHandler"
+    /// NSPersistentStoreTimeoutOption: how many seconds a save waits for another connection or
+    /// process to release the store's file (a `TimeInterval`; default
+    /// ``defaultTimeout``). A save that still cannot write fails with 134180 (SQLITE_BUSY) for
+    /// SQLite, or 134030 for an atomic store, instead of failing at once.
+    public static let timeout = "NSPersistentStoreTimeoutOption"
+    /// The wait when ``timeout`` is not given: long enough for ten processes saving small
+    /// changes at once, short enough that a store held open by a stuck process is reported.
+    public static let defaultTimeout: TimeInterval = 10
 }

@@ -69,6 +69,9 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
         case migrationManagerDestinationStore = 134160
         /// 134170: an entity migration policy failed.
         case entityMigrationPolicy = 134170
+        /// 134180: SQLite reported an error (NSSQLiteError); ``CoreDataError/sqliteCode`` keeps
+        /// SQLite's own result code, as Apple keeps it under `NSSQLiteErrorDomain`.
+        case sqlite = 134180
         /// 134190: a mapping model could not be inferred (NSInferredMappingModelError).
         case inferredMappingModel = 134190
         /// 256: reading a file failed.
@@ -85,14 +88,19 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     public let key: String?
     /// The errors a 1560 error gathers (NSDetailedErrorsKey).
     public let detailedErrors: [CoreDataError]
+    /// SQLite's extended result code for a 134180 error (userInfo's `NSSQLiteErrorDomain`):
+    /// 5 is SQLITE_BUSY, 13 SQLITE_FULL, 26 SQLITE_NOTADB.
+    public let sqliteCode: Int32?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, objectURI: String? = nil, key: String? = nil, detailedErrors: [CoreDataError] = []) {
+    public init(_ code: Code, _ message: String, objectURI: String? = nil, key: String? = nil,
+                detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil) {
         self.code = code
         self.message = message
         self.objectURI = objectURI
         self.key = key
         self.detailedErrors = detailedErrors
+        self.sqliteCode = sqliteCode
     }
 
     public var description: String { "Core Data error \(code.rawValue): \(message)" }
