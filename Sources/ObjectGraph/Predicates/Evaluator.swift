@@ -69,6 +69,8 @@ enum PredicateEvaluator {
                 // Apple: nothing compares with null but null; nil <= nil and nil >= nil hold.
                 return l == nil && r == nil && (op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo)
             }
+            // NaN is a number without an order: every ordering with it is false.
+            if ValueComparison.isUnordered(l, r) { return false }
             guard let order = ValueComparison.order(l, r, options) else {
                 throw PredicateError(.invalidOperand, "Can't compare \(describeArgument(l)) with \(describeArgument(r)) using \(op.symbol): only numbers with numbers, strings with strings and dates with dates have an order")
             }
@@ -106,6 +108,9 @@ enum PredicateEvaluator {
                 throw PredicateError(.invalidOperand, "Can't use between operator with rhs \(describeArgument(r)) (wrong number of elements: BETWEEN takes {lower, upper})")
             }
             guard let l, let low = ValueComparison.normalize(bounds[0]), let high = ValueComparison.normalize(bounds[1]) else { return false }
+            if ValueComparison.isUnordered(l, low) || ValueComparison.isUnordered(l, high) || ValueComparison.isUnordered(low, high) {
+                return false
+            }
             guard let a = ValueComparison.order(l, low, []), let b = ValueComparison.order(l, high, []),
                   let boundsOrder = ValueComparison.order(low, high, []) else {
                 throw PredicateError(.invalidOperand, "Can't compare \(describeArgument(l)) with the BETWEEN bounds \(describeArgument(r))")
