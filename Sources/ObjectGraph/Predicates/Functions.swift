@@ -248,8 +248,9 @@ enum Aggregates {
     /// The sum. Integers sum exactly, whatever their order: an Int when the total fits, else
     /// the Double nearest to the exact total (``IntegerSum``), as the SQLite store computes
     /// `@sum` and `sum:` of an integer attribute. Doubles sum as Doubles, and a Decimal among
-    /// the elements makes the sum a Decimal. The sum of nothing is 0.
-    static func sum(_ values: [Any], operator op: String) throws -> Any {
+    /// the elements makes the sum a Decimal. The sum of nothing is 0. A sum that is not a
+    /// number (infinity minus infinity) is nil, as in SQLite, which has no NaN.
+    static func sum(_ values: [Any], operator op: String) throws -> Any? {
         let numbers = try numbers(values, operator: op)
         var integers = IntegerSum()
         var hasDouble = false, hasDecimal = false
@@ -261,16 +262,31 @@ enum Aggregates {
             }
         }
         if hasDecimal { return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue } }
-        if hasDouble { return numbers.reduce(0.0) { $0 + $1.doubleValue } }
+        if hasDouble {
+            let total = numbers.reduce(0.0) { $0 + $1.doubleValue }
+            return total.isNaN ? nil : total
+        }
         return integers.total.any
     }
 
-    static func average(_ values: [Any], operator op: String) throws -> Any {
+    /// The average: of integers, their exact sum (``IntegerSum``) as the nearest Double divided
+    /// once, whatever their order, as the SQLite store computes it; nil when it is not a
+    /// number, as in SQLite.
+    static func average(_ values: [Any], operator op: String) throws -> Any? {
         let numbers = try numbers(values, operator: op)
         if numbers.contains(where: { if case .decimal = $0 { return true }; return false }) {
             return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue } / Decimal(numbers.count)
         }
-        return numbers.reduce(0.0) { $0 + $1.doubleValue } / Double(numbers.count)
+        var integers = IntegerSum()
+        var allIntegers = true
+        for n in numbers {
+            guard case .int(let i) = n else { allIntegers = false; break }
+            integers.add(i)
+        }
+        let mean = allIntegers
+            ? integers.total.doubleValue / Double(numbers.count)
+            : numbers.reduce(0.0) { $0 + $1.doubleValue } / Double(numbers.count)
+        return mean.isNaN ? nil : mean
     }
 
     /// The smallest or largest element, by the same order the comparison operators use.

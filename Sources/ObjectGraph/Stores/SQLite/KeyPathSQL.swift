@@ -412,9 +412,15 @@ extension SQLFetchTranslator {
                 if let type = element.attributeType, type.isInteger || type == .boolean {
                     select = "ifnull(\(integerSum(element.fragment)), 0)"
                 } else {
-                    select = "ifnull(SUM(\(element.fragment)), 0)"
+                    // 0 for no rows; NULL for a sum that is not a number (SQLite has no NaN).
+                    select = "(CASE WHEN COUNT(\(element.fragment)) = 0 THEN 0 ELSE SUM(\(element.fragment)) END)"
                 }
-            case "@avg": select = "AVG(\(element.fragment))"
+            case "@avg":
+                if let type = element.attributeType, type.isInteger || type == .boolean {
+                    select = "(CAST(\(integerSum(element.fragment)) AS REAL) / COUNT(\(element.fragment)))"
+                } else {
+                    select = "AVG(\(element.fragment))"
+                }
             case "@min": select = "MIN(\(element.fragment))"
             default: select = "MAX(\(element.fragment))"
             }
@@ -422,7 +428,8 @@ extension SQLFetchTranslator {
             let fragment: SQLFragment = "(SELECT \(select) FROM \(raw: from) WHERE \(raw: source.correlation))"
             let type: AttributeType? = op == "@avg" ? .double : element.attributeType
             return SQLValue(fragment: guardingOwner(fragment, path), kind: element.kind, attributeType: type,
-                            nullable: op == "@sum" ? path.ownerNullable : true, isColumn: false, label: path.keyPath)
+                            nullable: op == "@sum" && element.attributeType.map { $0.isInteger || $0 == .boolean } == true ? path.ownerNullable : true,
+                            isColumn: false, label: path.keyPath)
         default:
             throw keyPathNotFound(path.keyPath)
         }

@@ -225,9 +225,11 @@ struct SQLFetchTranslator {
             default: throw unsupported
             }
             var fragment: SQLFragment = "\(raw: sqlFunction)(\(value.fragment))"
-            if selector == "sum:", let type = value.attributeType, type.isInteger || type == .boolean {
-                // Exact, and promoted to the nearest REAL beyond 64 bits, as Aggregates.sum.
-                fragment = integerSum(value.fragment)
+            if let type = value.attributeType, type.isInteger || type == .boolean {
+                // Exact, and promoted to the nearest REAL beyond 64 bits, as Aggregates.sum
+                // and Aggregates.average compute them.
+                if selector == "sum:" { fragment = integerSum(value.fragment) }
+                if selector == "average:" { fragment = "(CAST(\(integerSum(value.fragment)) AS REAL) / COUNT(\(value.fragment)))" }
             }
             switch selector {
             case "count:":
