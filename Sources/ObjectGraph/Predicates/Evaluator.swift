@@ -108,12 +108,13 @@ enum PredicateEvaluator {
                 throw PredicateError(.invalidOperand, "Can't use between operator with rhs \(describeArgument(r)) (wrong number of elements: BETWEEN takes {lower, upper})")
             }
             guard let l, let low = ValueComparison.normalize(bounds[0]), let high = ValueComparison.normalize(bounds[1]) else { return false }
-            if ValueComparison.isUnordered(l, low) || ValueComparison.isUnordered(l, high) || ValueComparison.isUnordered(low, high) {
-                return false
-            }
             guard let a = ValueComparison.order(l, low, []), let b = ValueComparison.order(l, high, []),
                   let boundsOrder = ValueComparison.order(low, high, []) else {
                 throw PredicateError(.invalidOperand, "Can't compare \(describeArgument(l)) with the BETWEEN bounds \(describeArgument(r))")
+            }
+            // NaN is unordered: nothing lies between bounds when one of the three is NaN.
+            if ValueComparison.isUnordered(l, low) || ValueComparison.isUnordered(l, high) || ValueComparison.isUnordered(low, high) {
+                return false
             }
             // Bounds given the wrong way round are swapped, as Foundation does.
             if boundsOrder == .orderedDescending { return b != .orderedAscending && a != .orderedDescending }

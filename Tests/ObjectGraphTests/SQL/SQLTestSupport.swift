@@ -82,7 +82,7 @@ struct SQLFixture {
         "a*b", "a?b", "a[b]c", "hello world", "Hello World", "HELLO", "ｈｅｌｌｏ", "straße", "STRASSE", "naïve",
         "Naive", "back\\slash", "日本語", "ﬁne", "10", "9", "é", "e", "E", "É", "x\ny", "Zoë", "zoe",
         // A NUL must not cut a string short, in SQL or in memory; control characters.
-        "admin", "admin\0evil", "\0", "a\0", "\0bc", "A\0B\u{1}c", "\u{1B}[0m\t\r", "\u{FFFE}",
+        "admin", "admin\0evil", "\0", "a\0", "\0bc", "A\0B\u{1}c", "\u{1B}0m\t\r\u{7F}", "\u{FFFE}",
     ]
     /// Integers at the edges of exact Double comparison and of 64 bits.
     static let bigIntegers: [Int] = [1 << 53, (1 << 53) + 1, (1 << 53) - 1, Int.max, Int.min, Int.max - 1, -(1 << 53) - 1]
