@@ -233,14 +233,14 @@ extension SQLFetchTranslator {
         if case .value(let x) = left, case .constant(.string(let s)) = right {
             // Compared as bytes: substr() of TEXT stops at a NUL, substr() of a BLOB does not,
             // and a UTF-8 prefix of bytes is a prefix of scalars.
-            let affix = Data(StringComparison.fold(s, options).utf8)
-            let length = affix.count
+            let affix = StringComparison.fold(s, options)
+            let length = affix.utf8.count
             guard length > 0 else { return "0" }
             let subject = Self.folds(options) ? fold(x, options) : x.fragment
             if op == .beginsWith {
-                return "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS \(bind: affix.databaseValue)"
+                return "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
             }
-            return "substr(CAST(\(subject) AS BLOB), \(bind: (-length).databaseValue)) IS \(bind: affix.databaseValue)"
+            return "substr(CAST(\(subject) AS BLOB), \(bind: (-length).databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
         }
         let function = op == .beginsWith ? SQLiteFunctions.beginsWith : SQLiteFunctions.endsWith
         return "\(raw: function)(\(stringArgument(left)), \(stringArgument(right)), \(raw: String(options.rawValue)))"
