@@ -141,10 +141,25 @@ enum AttributeValue {
             return i
         case .double, .float:
             guard !(value is Bool), let n = Number(value) else { throw wrongType() }
-            return a.attributeType == .float ? Double(Float(n.doubleValue)) : n.doubleValue
+            let d = n.doubleValue
+            guard a.attributeType == .float else { return d }
+            let f = Float(d)
+            // A finite Double beyond Float's range would become an infinity.
+            guard f.isFinite || !d.isFinite else {
+                throw CoreDataError(.invalidArgument, "\(d) does not fit in \(entity).\(a.name), a Float attribute (largest magnitude \(Float.greatestFiniteMagnitude))", key: a.name)
+            }
+            return Double(f)
         case .decimal:
+            // A Decimal is kept as it is, NaN included (a store that cannot keep it says so).
+            if let d = value as? Decimal { return d }
             guard !(value is Bool), let n = Number(value) else { throw wrongType() }
-            return n.decimalValue
+            // A Double becomes the decimal of its shortest representation (19.99, not
+            // 19.98999999999999488); NaN, the infinities and magnitudes beyond Decimal's
+            // range have no Decimal, and Foundation's Decimal(Double) traps on them.
+            guard let d = n.exactDecimal else {
+                throw CoreDataError(.invalidArgument, "\(describeArgument(value)) cannot be the value of \(entity).\(a.name), a Decimal attribute: a Decimal holds finite numbers of at most 38 digits, with exponents from -128 to 127; use a Double attribute for infinities", key: a.name)
+            }
+            return d
         case .boolean:
             if let b = value as? Bool { return b }
             if let n = Number(value), let i = n.exactInt, i == 0 || i == 1 { return i == 1 }

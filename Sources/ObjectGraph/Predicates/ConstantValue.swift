@@ -57,7 +57,7 @@ public enum ConstantValue: Hashable, Sendable {
         case .bool(let b): return b ? 1 : 0
         case .int(let i): return Double(i)
         case .double(let d): return d
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        case .decimal(let d): return DecimalConversion.double(d)
         default: return nil
         }
     }

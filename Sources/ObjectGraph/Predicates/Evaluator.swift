@@ -69,6 +69,8 @@ enum PredicateEvaluator {
                 // Apple: nothing compares with null but null; nil <= nil and nil >= nil hold.
                 return l == nil && r == nil && (op == .lessThanOrEqualTo || op == .greaterThanOrEqualTo)
             }
+            // NaN is a number without an order: every ordering with it is false.
+            if ValueComparison.isUnordered(l, r) { return false }
             guard let order = ValueComparison.order(l, r, options) else {
                 throw PredicateError(.invalidOperand, "Can't compare \(describeArgument(l)) with \(describeArgument(r)) using \(op.symbol): only numbers with numbers, strings with strings and dates with dates have an order")
             }
@@ -109,6 +111,10 @@ enum PredicateEvaluator {
             guard let a = ValueComparison.order(l, low, []), let b = ValueComparison.order(l, high, []),
                   let boundsOrder = ValueComparison.order(low, high, []) else {
                 throw PredicateError(.invalidOperand, "Can't compare \(describeArgument(l)) with the BETWEEN bounds \(describeArgument(r))")
+            }
+            // NaN is unordered: nothing lies between bounds when one of the three is NaN.
+            if ValueComparison.isUnordered(l, low) || ValueComparison.isUnordered(l, high) || ValueComparison.isUnordered(low, high) {
+                return false
             }
             // Bounds given the wrong way round are swapped, as Foundation does.
             if boundsOrder == .orderedDescending { return b != .orderedAscending && a != .orderedDescending }

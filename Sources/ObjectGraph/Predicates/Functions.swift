@@ -201,6 +201,39 @@ enum Arithmetic {
     }
 }
 
+/// An exact sum of integers that cannot overflow: each integer split into its high and low
+/// 32 bits, each half summed on its own.
+///
+/// The total is an Int when it fits, else the Double nearest to it: overflow promotes, as
+/// SQLite's `total()` does and unlike its `sum()`, which fails with "integer overflow"; and
+/// unlike a running sum, the answer does not depend on the order of the elements (a to-many
+/// relationship has none). The SQLite store computes the same in SQL
+/// (`SQLFetchTranslator.integerSum`), with the same two halves and the same rounding.
+struct IntegerSum {
+    /// The sum of the high halves (`i >> 32`, rounded down).
+    private(set) var high = 0
+    /// The sum of the low halves (`i & 0xFFFFFFFF`, never negative).
+    private(set) var low = 0
+
+    /// Adds an integer.
+    mutating func add(_ i: Int) {
+        high &+= i >> 32
+        low &+= i & 0xFFFF_FFFF
+    }
+
+    /// The exact total as an Int when it fits, else as the nearest Double.
+    var total: Number {
+        Self.total(high: high, low: low)
+    }
+
+    /// The total from the two half sums, as the SQL computes it.
+    static func total(high: Int, low: Int) -> Number {
+        let h = high &+ (low >> 32), l = low & 0xFFFF_FFFF
+        if h >= Int(Int32.min) && h <= Int(Int32.max) { return .int((h << 32) + l) }
+        return .double(Double(h) * 4_294_967_296.0 + Double(l))
+    }
+}
+
 /// Sums, averages and extremes over collections, for `@sum`/`sum:` and friends.
 enum Aggregates {
     static func numbers(_ values: [Any], operator op: String) throws -> [Number] {
@@ -212,31 +245,48 @@ enum Aggregates {
         }
     }
 
-    /// The sum: an Int while every element is an integer and it fits, else a Double
-    /// (or a Decimal when any element is one). The sum of nothing is 0.
-    static func sum(_ values: [Any], operator op: String) throws -> Any {
+    /// The sum. Integers sum exactly, whatever their order: an Int when the total fits, else
+    /// the Double nearest to the exact total (``IntegerSum``), as the SQLite store computes
+    /// `@sum` and `sum:` of an integer attribute. Doubles sum as Doubles, and a Decimal among
+    /// the elements makes the sum a Decimal. The sum of nothing is 0. A sum that is not a
+    /// number (infinity minus infinity) is nil, as in SQLite, which has no NaN.
+    static func sum(_ values: [Any], operator op: String) throws -> Any? {
         let numbers = try numbers(values, operator: op)
-        var total: Number = .int(0)
+        var integers = IntegerSum()
+        var hasDouble = false, hasDecimal = false
         for n in numbers {
-            switch (total, n) {
-            case (.int(let a), .int(let b)):
-                let (r, overflow) = a.addingReportingOverflow(b)
-                total = overflow ? .double(Double(a) + Double(b)) : .int(r)
-            case (.decimal, _), (_, .decimal):
-                total = .decimal(total.decimalValue + n.decimalValue)
-            default:
-                total = .double(total.doubleValue + n.doubleValue)
+            switch n {
+            case .int(let i): integers.add(i)
+            case .double: hasDouble = true
+            case .decimal: hasDecimal = true
             }
         }
-        return total.any
+        if hasDecimal { return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue } }
+        if hasDouble {
+            let total = numbers.reduce(0.0) { $0 + $1.doubleValue }
+            return total.isNaN ? nil : total
+        }
+        return integers.total.any
     }
 
-    static func average(_ values: [Any], operator op: String) throws -> Any {
+    /// The average: of integers, their exact sum (``IntegerSum``) as the nearest Double divided
+    /// once, whatever their order, as the SQLite store computes it; nil when it is not a
+    /// number, as in SQLite.
+    static func average(_ values: [Any], operator op: String) throws -> Any? {
         let numbers = try numbers(values, operator: op)
         if numbers.contains(where: { if case .decimal = $0 { return true }; return false }) {
             return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue } / Decimal(numbers.count)
         }
-        return numbers.reduce(0.0) { $0 + $1.doubleValue } / Double(numbers.count)
+        var integers = IntegerSum()
+        var allIntegers = true
+        for n in numbers {
+            guard case .int(let i) = n else { allIntegers = false; break }
+            integers.add(i)
+        }
+        let mean = allIntegers
+            ? integers.total.doubleValue / Double(numbers.count)
+            : numbers.reduce(0.0) { $0 + $1.doubleValue } / Double(numbers.count)
+        return mean.isNaN ? nil : mean
     }
 
     /// The smallest or largest element, by the same order the comparison operators use.

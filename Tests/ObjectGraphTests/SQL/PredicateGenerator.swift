@@ -42,10 +42,12 @@ struct PredicateGenerator {
                                      Key(path: "price", kind: .number), Key(path: "publisher.revenue", kind: .number)]),
     ]
 
-    static let likePatterns = ["a*", "*c", "?bc", "a?c", "*", "?", "", "x%y", "x_y", "x*y", "a\\*b", "a\\?b", "*b*", "A*",
+    static let likePatterns = ["admin*", "*evil", "*\0*", "a\0*", "?\0?", "\0", "*b*c", "A?B*",
+                               "a*", "*c", "?bc", "a?c", "*", "?", "", "x%y", "x_y", "x*y", "a\\*b", "a\\?b", "*b*", "A*",
                                "á*", "*ß*", "*[b]*", "a[b]c", "back\\\\slash", "abc\\", "ｈ*", "*o w*", "e", "É", "??", "x?y", "*l*o*"]
     static let regexes = ["a.*", ".*c", "[aA]bc", "(", "a+", "h.*o w.*", "", ".*", "\\w+", "x.y", "[[:upper:]]+", "ab?c"]
-    static let affixes = ["a", "ab", "A", "Ab", "é", "É", "e", "x%", "_y", "*", "?", "c", "bc", "BÇ", "o", "", "ｈ", "ss", "ß", "\\", "[b]", "日本"]
+    static let affixes = ["a", "ab", "A", "Ab", "é", "É", "e", "x%", "_y", "*", "?", "c", "bc", "BÇ", "o", "", "ｈ", "ss", "ß", "\\", "[b]", "日本",
+                          "\0", "admin", "admin\0", "\0evil", "\0b", "a\0", "\u{1B}"]
 
     mutating func int(_ n: Int) -> Int { Int.random(in: 0..<n, using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
@@ -59,14 +61,26 @@ struct PredicateGenerator {
     mutating func constant(_ kind: Kind) -> ConstantValue {
         switch kind {
         case .string: return .string(pick(SQLFixture.strings.compactMap { $0 } + Self.affixes))
-        case .number: return pick([.int(int(10) - 3), .int(int(10) - 3), .double(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0])),
-                                   .bool(chance(50)), .decimal(Decimal(2))])
+        case .number:
+            if chance(12) { return edgeNumber() }
+            return pick([.int(int(10) - 3), .int(int(10) - 3), .double(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0])),
+                         .bool(chance(50)), .decimal(Decimal(2))])
         case .date:
             if chance(15) { return .date(Date(timeIntervalSinceReferenceDate: 12345)) }
             return .date(pick(SQLFixture.dates.compactMap { $0 }))
         case .bool: return pick([.bool(true), .bool(false), .int(0), .int(1), .int(2)])
         case .uuid: return chance(20) ? .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!) : .uuid(pick(SQLFixture.uuids.compactMap { $0 }))
         }
+    }
+
+    /// Numbers where exactness shows: integers beyond 2^53 and at 64 bits, the Doubles next to
+    /// them, the infinities and NaN, decimals a REAL holds (19.99) and does not.
+    mutating func edgeNumber() -> ConstantValue {
+        pick([.int(1 << 53), .int((1 << 53) + 1), .int(Int.max), .int(Int.min), .int(Int.max - 1),
+              .double(9007199254740992.0), .double(9007199254740994.0), .double(9.223372036854775807e18), .double(-9.223372036854775808e18),
+              .double(.infinity), .double(-.infinity), .double(.nan), .double(19.99),
+              .decimal(Decimal(string: "19.99")!), .decimal(Decimal(string: "0.1")!), .decimal(Decimal(string: "9007199254740993")!),
+              .decimal(Decimal(string: "19.990000000000000000001")!), .decimal(Decimal(string: "123456789012345678")!), .decimal(.nan)])
     }
 
     /// A constant of the kind most of the time, of another kind or nil sometimes.

@@ -81,7 +81,13 @@ struct SQLFixture {
         nil, "", "a", "A", "abc", "ABC", "Abc", "abd", "ábc", "a\u{301}bc", "àbç", "ÀBÇ", "x%y", "x_y", "xay",
         "a*b", "a?b", "a[b]c", "hello world", "Hello World", "HELLO", "ｈｅｌｌｏ", "straße", "STRASSE", "naïve",
         "Naive", "back\\slash", "日本語", "ﬁne", "10", "9", "é", "e", "E", "É", "x\ny", "Zoë", "zoe",
+        // A NUL must not cut a string short, in SQL or in memory; control characters.
+        "admin", "admin\0evil", "\0", "a\0", "\0bc", "A\0B\u{1}c", "\u{1B}0m\t\r\u{7F}", "\u{FFFE}",
     ]
+    /// Integers at the edges of exact Double comparison and of 64 bits.
+    static let bigIntegers: [Int] = [1 << 53, (1 << 53) + 1, (1 << 53) - 1, Int.max, Int.min, Int.max - 1, -(1 << 53) - 1]
+    /// Doubles beyond every finite number.
+    static let infinities: [Double] = [.infinity, -.infinity]
     static let dates: [Date?] = [nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 86_400),
                                  Date(timeIntervalSinceReferenceDate: 1_000_000), Date(timeIntervalSinceReferenceDate: -500.5)]
     static let uuids: [UUID?] = [nil, UUID(uuidString: "00000000-0000-0000-0000-0000000000AA")!,
@@ -103,7 +109,8 @@ struct SQLFixture {
             o.values["name"] = pick(Self.strings)
             o.values["rank"] = maybe(Int.random(in: -2...5, using: &rng))
             o.values["founded"] = pick(Self.dates)
-            o.values["revenue"] = maybe(pick([Decimal(string: "1.5")!, Decimal(2), Decimal(string: "-3.25")!, Decimal(0)]))
+            o.values["revenue"] = maybe(pick([Decimal(string: "1.5")!, Decimal(2), Decimal(string: "-3.25")!, Decimal(0),
+                                              Decimal(string: "19.99")!, Decimal(string: "0.1")!, Decimal(string: "123456789012345678")!]))
             o.values["books"] = [TestObject]()
             publisherObjects.append(o)
         }
@@ -111,7 +118,7 @@ struct SQLFixture {
         for pk in 1...Int64(authors) {
             let o = TestObject(entity: "Author", primaryKey: pk)
             o.values["name"] = pick(Self.strings)
-            o.values["age"] = maybe(Int.random(in: 20...40, using: &rng))
+            o.values["age"] = maybe(Int.random(in: 0..<4, using: &rng) == 0 ? pick(Self.bigIntegers) : Int.random(in: 20...40, using: &rng))
             o.values["books"] = [TestObject]()
             authorObjects.append(o)
         }
@@ -122,7 +129,7 @@ struct SQLFixture {
             o.values["title"] = pick(Self.strings)
             o.values["isbn"] = pick(Self.strings)
             o.values["salesRank"] = maybe(Int.random(in: -2...5, using: &rng))
-            o.values["price"] = maybe(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0]))
+            o.values["price"] = maybe(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0, 19.99, 9007199254740992.0] + Self.infinities))
             o.values["published"] = pick(Self.dates)
             o.values["inPrint"] = maybe(Bool.random(using: &rng), nilOneIn: 4)
             o.values["code"] = pick(Self.uuids)
@@ -177,8 +184,17 @@ struct SQLFixture {
                 values.append((o.values[relationship.name] as? TestObject).map { $0.id.primaryKey.databaseValue } ?? .null)
             }
         }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(mapping.tableName) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))",
+        // GRDB binds text up to its first NUL: such a string goes as its bytes, made TEXT by CAST.
+        var placeholders: [String] = []
+        for (i, value) in values.enumerated() {
+            if case .string(let text) = value.storage, text.utf8.contains(0) {
+                placeholders.append("CAST(? AS TEXT)")
+                values[i] = Data(text.utf8).databaseValue
+            } else {
+                placeholders.append("?")
+            }
+        }
+        try db.execute(sql: "INSERT INTO \(mapping.tableName) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))",
                        arguments: StatementArguments(values))
     }
 

@@ -94,6 +94,9 @@ extension SQLFetchTranslator {
                 return negated ? "NOT (\(match))" : match
             }
             guard SQLValueKind(c) == x.kind else { return truth(false) }
+            // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
+            // stored (see SQLiteValues).
+            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil { return truth(false) }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return "\(fold(x, options)) \(raw: isOp) \(bind: StringComparison.fold(s, options).databaseValue)"
             }
@@ -177,6 +180,11 @@ extension SQLFetchTranslator {
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return guarded("\(fold(x, options)) \(raw: symbol) \(bind: StringComparison.fold(s, options).databaseValue)", x)
             }
+            if x.kind == .number {
+                // NaN is unordered: every ordering with it is false, as in the evaluator.
+                if Self.isNaN(c) { return "0" }
+                if let d = Self.inexactDecimal(c) { return inexactOrdering(x, op, d) }
+            }
             return guarded("\(x.fragment) \(raw: symbol) \(bind: bindValue(c, for: x))", x)
         case .value(let y):
             guard x.kind.isOrdered, x.kind == y.kind else { throw orderError(x.label, y.label, op) }
@@ -223,14 +231,16 @@ extension SQLFetchTranslator {
             "Can't do a substring operation with something that isn't a string (lhs = \($0) rhs = \($1))"
         }
         if case .value(let x) = left, case .constant(.string(let s)) = right {
+            // Compared as bytes: substr() of TEXT stops at a NUL, substr() of a BLOB does not,
+            // and a UTF-8 prefix of bytes is a prefix of scalars.
             let affix = StringComparison.fold(s, options)
-            let length = affix.unicodeScalars.count
+            let length = affix.utf8.count
             guard length > 0 else { return "0" }
             let subject = Self.folds(options) ? fold(x, options) : x.fragment
             if op == .beginsWith {
-                return "substr(\(subject), 1, \(bind: length.databaseValue)) IS \(bind: affix.databaseValue)"
+                return "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
             }
-            return "substr(\(subject), \(bind: (-length).databaseValue)) IS \(bind: affix.databaseValue)"
+            return "substr(CAST(\(subject) AS BLOB), \(bind: (-length).databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
         }
         let function = op == .beginsWith ? SQLiteFunctions.beginsWith : SQLiteFunctions.endsWith
         return "\(raw: function)(\(stringArgument(left)), \(stringArgument(right)), \(raw: String(options.rawValue)))"
@@ -295,7 +305,10 @@ extension SQLFetchTranslator {
             return objectMatch(x, elements.compactMap { if case .reference(let r) = $0 { return r }; return nil })
         }
         var seen: Set<ConstantValue> = []
-        let values = elements.filter { SQLValueKind($0) == x.kind && seen.insert($0).inserted }.map { bindValue($0, for: x) }
+        // NaN and decimals no stored value can be are equal to nothing stored.
+        let values = elements.filter {
+            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil)) && seen.insert($0).inserted
+        }.map { bindValue($0, for: x) }
         guard !values.isEmpty else { return "0" }
         return guarded(inList(x.fragment, values), x)
     }
@@ -332,11 +345,15 @@ extension SQLFetchTranslator {
             _ = try StringComparison.like("", p, options)
             let folded = StringComparison.fold(p, options)
             guard !folded.isEmpty else { return "0" }
+            let function: SQLFragment = "\(raw: SQLiteFunctions.like)(\(x.fragment), \(bind: p.databaseValue), \(raw: String(options.rawValue)))"
+            // GLOB reads text up to its first NUL: a pattern or a value with a NUL goes
+            // through the registered function, which reads every byte.
+            if folded.utf8.contains(0) { return function }
             let glob = Self.globPattern(likePattern: folded)
-            if Self.folds(options) {
-                return "ifnull(\(fold(x, options)) GLOB \(bind: glob.databaseValue), 0)"
-            }
-            return guarded("\(x.fragment) GLOB \(bind: glob.databaseValue)", x)
+            let test: SQLFragment = Self.folds(options)
+                ? "ifnull(\(fold(x, options)) GLOB \(bind: glob.databaseValue), 0)"
+                : guarded("\(x.fragment) GLOB \(bind: glob.databaseValue)", x)
+            return "(CASE WHEN instr(\(x.fragment), char(0)) > 0 THEN \(function) ELSE \(test) END)"
         }
         let function = op == .like ? SQLiteFunctions.like : SQLiteFunctions.matches
         return "\(raw: function)(\(stringArgument(left)), \(stringArgument(right)), \(raw: String(options.rawValue)))"
@@ -392,7 +409,18 @@ extension SQLFetchTranslator {
               let order = ValueComparison.order(low.runtimeValue!, high.runtimeValue!, []) else {
             throw PredicateError(.invalidOperand, "Can't compare \(x.label) with the BETWEEN bounds \(describeArgument(bounds.runtimeValue))")
         }
-        if order == .orderedDescending { swap(&low, &high) }
+        if x.kind == .number {
+            if Self.isNaN(low) || Self.isNaN(high) { return "0" }
+            if order == .orderedDescending { swap(&low, &high) }
+            if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil {
+                // Each bound on its own, as ordering compares with such a decimal.
+                let lower = try ordering(.value(x), .greaterThanOrEqualTo, .constant(low), [])
+                let upper = try ordering(.value(x), .lessThanOrEqualTo, .constant(high), [])
+                return "(\(lower) AND \(upper))"
+            }
+        } else if order == .orderedDescending {
+            swap(&low, &high)
+        }
         return guarded("\(x.fragment) BETWEEN \(bind: bindValue(low, for: x)) AND \(bind: bindValue(high, for: x))", x)
     }
 
@@ -420,13 +448,49 @@ extension SQLFetchTranslator {
         return "ifnull(\(test), 0)"
     }
 
-    /// A constant as the database value compared with `x`: through the attribute type
-    /// (SQLiteValues), numbers of decimal columns as plain numbers.
+    /// A constant as the database value compared with `x`: a number as itself (an Int as an
+    /// INTEGER, a Double as a REAL: SQLite compares an INTEGER with a REAL exactly, as the
+    /// evaluator does, so 2^53 + 1 is not turned into 2^53), anything else through the
+    /// attribute type (SQLiteValues).
     func bindValue(_ c: ConstantValue, for x: SQLValue) -> DatabaseValue {
+        if x.kind == .number, let n = c.runtimeValue.flatMap(Number.init) { return SQLiteValues.numberValue(n) }
         if let type = x.attributeType, type != .decimal {
             return SQLiteValues.databaseValue(c.runtimeValue, type: type)
         }
         return SQLiteValues.genericDatabaseValue(c.runtimeValue)
+    }
+
+    /// Whether a constant is a NaN number.
+    static func isNaN(_ c: ConstantValue) -> Bool {
+        switch c {
+        case .double(let d): return d.isNaN
+        case .decimal(let d): return d.isNaN
+        default: return false
+        }
+    }
+
+    /// A decimal constant that no stored value can be: neither a whole 64-bit number (an
+    /// INTEGER) nor the shortest representation of a REAL (a decimal with more digits than
+    /// a REAL holds).
+    static func inexactDecimal(_ c: ConstantValue) -> Decimal? {
+        guard case .decimal(let d) = c, !d.isNaN, DecimalConversion.int(d) == nil, !DecimalConversion.survivesDouble(d) else { return nil }
+        return d
+    }
+
+    /// `x < d` (and the other orderings) for a decimal `d` no REAL holds: a REAL `r` is below
+    /// `d` when it is below the REAL nearest to `d`, or equal to it while that REAL's
+    /// shortest representation is below `d`, which is how the evaluator orders them. (An
+    /// INTEGER beyond 2^54 between `d` and its nearest REAL would be misplaced; such decimals
+    /// have 18 or more digits.)
+    func inexactOrdering(_ x: SQLValue, _ op: Operator, _ d: Decimal) -> SQLFragment {
+        let r = DecimalConversion.double(d)
+        let nearestIsBelow = (DecimalConversion.decimal(r) ?? d) < d
+        let symbol: String
+        switch op {
+        case .lessThan, .lessThanOrEqualTo: symbol = nearestIsBelow ? "<=" : "<"
+        default: symbol = nearestIsBelow ? ">" : ">="
+        }
+        return guarded("\(x.fragment) \(raw: symbol) \(bind: r.databaseValue)", x)
     }
 
     /// Both operands must be strings (string constants or string values).

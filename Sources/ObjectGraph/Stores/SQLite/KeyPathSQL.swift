@@ -408,8 +408,19 @@ extension SQLFetchTranslator {
             }
             let select: SQLFragment
             switch op {
-            case "@sum": select = "ifnull(SUM(\(element.fragment)), 0)"
-            case "@avg": select = "AVG(\(element.fragment))"
+            case "@sum":
+                if let type = element.attributeType, type.isInteger || type == .boolean {
+                    select = "ifnull(\(integerSum(element.fragment)), 0)"
+                } else {
+                    // 0 for no rows; NULL for a sum that is not a number (SQLite has no NaN).
+                    select = "(CASE WHEN COUNT(\(element.fragment)) = 0 THEN 0 ELSE SUM(\(element.fragment)) END)"
+                }
+            case "@avg":
+                if let type = element.attributeType, type.isInteger || type == .boolean {
+                    select = "(CAST(\(integerSum(element.fragment)) AS REAL) / COUNT(\(element.fragment)))"
+                } else {
+                    select = "AVG(\(element.fragment))"
+                }
             case "@min": select = "MIN(\(element.fragment))"
             default: select = "MAX(\(element.fragment))"
             }
@@ -417,10 +428,23 @@ extension SQLFetchTranslator {
             let fragment: SQLFragment = "(SELECT \(select) FROM \(raw: from) WHERE \(raw: source.correlation))"
             let type: AttributeType? = op == "@avg" ? .double : element.attributeType
             return SQLValue(fragment: guardingOwner(fragment, path), kind: element.kind, attributeType: type,
-                            nullable: op == "@sum" ? path.ownerNullable : true, isColumn: false, label: path.keyPath)
+                            nullable: op == "@sum" && element.attributeType.map { $0.isInteger || $0 == .boolean } == true ? path.ownerNullable : true,
+                            isColumn: false, label: path.keyPath)
         default:
             throw keyPathNotFound(path.keyPath)
         }
+    }
+
+    /// The sum of an integer column as ``IntegerSum`` computes it in memory: exact whatever
+    /// the order of the rows, an INTEGER when it fits in 64 bits, else the REAL nearest to it.
+    /// SQLite's SUM() would fail with "integer overflow" and TOTAL() would round every
+    /// partial sum; here the high and the low 32 bits of the values are summed apart (neither
+    /// sum can overflow below 2^31 rows) and put together once. SQLite computes each
+    /// repeated aggregate once.
+    func integerSum(_ e: SQLFragment) -> SQLFragment {
+        let high: SQLFragment = "(SUM(\(e) >> 32) + (SUM(\(e) & 4294967295) >> 32))"
+        let low: SQLFragment = "(SUM(\(e) & 4294967295) & 4294967295)"
+        return "(CASE WHEN \(high) BETWEEN -2147483648 AND 2147483647 THEN (\(high) << 32) + \(low) ELSE \(high) * 4294967296.0 + \(low) END)"
     }
 
     /// `SUBQUERY(collection, $x, predicate).@count`: the predicate runs on each destination

@@ -30,8 +30,15 @@ extension SQLFragment: ExpressibleByStringInterpolation {
         }
         /// SQL text made by the translator (identifiers, aliases, keywords), never a value.
         mutating func appendInterpolation(raw text: String) { sql += text }
-        /// A value, as a `?` placeholder.
+        /// A value, as a `?` placeholder. GRDB binds text up to its first NUL (length -1), so
+        /// a string holding a NUL is bound as the blob of its UTF-8 bytes and read back as
+        /// TEXT by CAST, whole: `text == "admin\0evil"` does not match "admin".
         mutating func appendInterpolation(bind value: DatabaseValue) {
+            if case .string(let s) = value.storage, s.utf8.contains(0) {
+                sql += "CAST(? AS TEXT)"
+                arguments.append(Data(s.utf8).databaseValue)
+                return
+            }
             sql += "?"
             arguments.append(value)
         }
@@ -217,7 +224,13 @@ struct SQLFetchTranslator {
             case .evaluatedObject where selector == "count:": value = selfValue(in: scopes[0])
             default: throw unsupported
             }
-            let fragment: SQLFragment = "\(raw: sqlFunction)(\(value.fragment))"
+            var fragment: SQLFragment = "\(raw: sqlFunction)(\(value.fragment))"
+            if let type = value.attributeType, type.isInteger || type == .boolean {
+                // Exact, and promoted to the nearest REAL beyond 64 bits, as Aggregates.sum
+                // and Aggregates.average compute them.
+                if selector == "sum:" { fragment = integerSum(value.fragment) }
+                if selector == "average:" { fragment = "(CAST(\(integerSum(value.fragment)) AS REAL) / COUNT(\(value.fragment)))" }
+            }
             switch selector {
             case "count:":
                 return (fragment, .integer64)

@@ -69,7 +69,12 @@ extension SQLiteStore {
                         let dbValue: DatabaseValue = row[i]
                         let value: Any?
                         switch column.decode {
-                        case .attribute(let type): value = SQLiteValues.value(dbValue, type: type)
+                        case .attribute(let type):
+                            do {
+                                value = try SQLiteValues.value(dbValue, type: type)
+                            } catch let mismatch as StoredValueMismatch {
+                                throw CoreDataError(.sqlite, "\(entity.name).\(column.key) holds \(mismatch.found) in the store at \(url.path), which a \(type.xcodeName) attribute cannot take; fix the row or the model", key: column.key, sqliteCode: 20)
+                            }
                         case .computed(let type):
                             value = DictionaryResults.convert(SQLiteValues.rawValue(dbValue), to: type)
                         case .toOne(let destination):

@@ -203,20 +203,31 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return RowPlan(table: table, selectList: select, decoders: decoders)
     }
 
-    /// The row the statement is on, decoded by the plan; nil for an entity the plan does not
-    /// know (a row written by another model). Each value slot is initialized once, straight
-    /// from the statement: this runs for every fetched row.
-    private func decodeCurrentRow(_ statement: OpaquePointer, plan: RowPlan) -> StoreRow? {
+    /// The row the statement is on, decoded by the plan. Each value slot is initialized once,
+    /// straight from the statement: this runs for every fetched row.
+    ///
+    /// Throws a 134180 error naming the table and Z_PK for a row whose Z_ENT no entity of the
+    /// table has (a row written by another model, or damaged), and one naming the entity, key
+    /// and Z_PK for a value its attribute's type cannot take (``SQLiteValues``): a fetch fails
+    /// rather than skip a row or return wrong data.
+    private func decodeCurrentRow(_ statement: OpaquePointer, plan: RowPlan) throws -> StoreRow {
         let entityNumber = Int(sqlite3_column_int64(statement, 1))
-        guard entityNumber >= 0, entityNumber < plan.decoders.count, let decoder = plan.decoders[entityNumber] else { return nil }
+        guard entityNumber >= 0, entityNumber < plan.decoders.count, let decoder = plan.decoders[entityNumber] else {
+            throw unknownEntityError(statement, plan: plan)
+        }
         let slots = decoder.slots
-        let values = [Any?](unsafeUninitializedCapacity: slots.count) { buffer, initialized in
+        let values = try [Any?](unsafeUninitializedCapacity: slots.count) { buffer, initialized in
             let base = buffer.baseAddress!
             // Attributes: each value initialized in place, straight from its column.
-            let attributeCount = decoder.attributeColumns.withUnsafeBufferPointer { columns in
+            let attributeCount = try decoder.attributeColumns.withUnsafeBufferPointer { columns in
                 for i in 0..<columns.count {
                     let column = columns[i]
-                    (base + i).initialize(to: column.position < 0 ? nil : SQLiteColumns.value(statement, column.position, type: column.type))
+                    do {
+                        (base + i).initialize(to: column.position < 0 ? nil : try SQLiteColumns.value(statement, column.position, type: column.type))
+                    } catch let mismatch as StoredValueMismatch {
+                        initialized = i
+                        throw mismatchError(mismatch, statement, decoder: decoder, index: i, type: column.type)
+                    }
                 }
                 return columns.count
             }
@@ -226,7 +237,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 if let slot {
                     switch slot.kind {
                     case .attribute(let type):
-                        value = SQLiteColumns.value(statement, slot.position, type: type)
+                        do {
+                            value = try SQLiteColumns.value(statement, slot.position, type: type)
+                        } catch let mismatch as StoredValueMismatch {
+                            initialized = i
+                            throw mismatchError(mismatch, statement, decoder: decoder, index: i, type: type)
+                        }
                     case .toOne(let destination, let entityColumn):
                         if let key = SQLiteColumns.int64(statement, slot.position) {
                             var destinationName = destination
@@ -246,6 +262,23 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                         version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
     }
 
+    /// The error for a row whose Z_ENT is no entity of its table.
+    private func unknownEntityError(_ statement: OpaquePointer, plan: RowPlan) -> CoreDataError {
+        let key = sqlite3_column_int64(statement, 0)
+        let found = SQLiteColumns.int64(statement, 1).map { "\($0)" } ?? "NULL"
+        let known = plan.decoders.compactMap { $0 }.compactMap { d in model.entitiesByName[d.entityName].map { "\($0.name) = \($0.entityNumber)" } }
+        return CoreDataError(.sqlite, "The row Z_PK = \(key) of table \(plan.table.name) in the store at \(url.path) has Z_ENT = \(found), which is no entity of the model stored in that table (\(known.joined(separator: ", "))): the row was written with another model or is damaged")
+    }
+
+    /// The error for a stored value its attribute cannot take.
+    private func mismatchError(_ mismatch: StoredValueMismatch, _ statement: OpaquePointer, decoder: RowPlan.EntityDecoder, index: Int, type: AttributeType) -> CoreDataError {
+        let key = model.entitiesByName[decoder.entityName]?.propertyNames[index] ?? "#\(index)"
+        let pk = sqlite3_column_int64(statement, 0)
+        let id = ManagedObjectID(entityName: decoder.entityName, storeIdentifier: identifier, primaryKey: pk)
+        return CoreDataError(.sqlite, "\(decoder.entityName).\(key) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) holds \(mismatch.found), which a \(type.xcodeName) attribute cannot take; the row was written by another program: fix the row, or change the attribute's type with a migration",
+                             objectURI: id.uriString, key: key, sqliteCode: 20)
+    }
+
     /// Runs a SELECT of a plan's columns and decodes every row.
     func readRows(_ sql: String, _ values: [DatabaseValue], plan: RowPlan) throws -> [StoreRow] {
         try log.measure(sql: sql, arguments: values) {
@@ -255,7 +288,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 let handle = statement.sqliteStatement
                 var rows: [StoreRow] = []
                 while try cursor.next() != nil {
-                    if let row = decodeCurrentRow(handle, plan: plan) { rows.append(row) }
+                    rows.append(try decodeCurrentRow(handle, plan: plan))
                 }
                 return rows
             }
@@ -329,9 +362,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let arguments = StatementArguments(statement.arguments)
         return try log.measure(sql: statement.sql, arguments: statement.arguments) {
             try database.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).compactMap { row -> ManagedObjectID? in
+                try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).map { row -> ManagedObjectID in
                     let number: Int = row[1]
-                    guard let entity = model.entitiesByNumber[number] else { return nil }
+                    guard let entity = model.entitiesByNumber[number] else {
+                        let key: Int64 = row[0]
+                        throw CoreDataError(.sqlite, "The row Z_PK = \(key) of table \(self.schema.entities[request.entityName]?.tableName ?? request.entityName) in the store at \(self.url.path) has Z_ENT = \(number), which is no entity of the model: the row was written with another model or is damaged")
+                    }
                     return ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0])
                 }
             }
@@ -462,7 +498,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     private func apply(_ changes: StoreChanges, db: Database) throws {
         var conflicts: [String] = []
-        let writer = SQLiteWriter(db: db, model: model, log: log)
+        let writer = SQLiteWriter(db: db, model: model, log: log, storeIdentifier: identifier)
         for (row, expected) in changes.updated {
             if try !writer.update(row, expectedVersion: expected, plan: writePlan(row.entityName)) {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)

@@ -57,14 +57,17 @@ final class SQLiteWriter {
     private let db: Database
     private let model: ManagedObjectModel
     private let log: SQLLog
+    /// The store's UUID, for the object URIs of errors.
+    private let storeIdentifier: String
     /// Prepared statements by entity number and kind (see `statementKey`), not by SQL text,
     /// so finding one costs no string hashing per row.
     private var statements: [Int: OpaquePointer] = [:]
 
-    init(db: Database, model: ManagedObjectModel, log: SQLLog) {
+    init(db: Database, model: ManagedObjectModel, log: SQLLog, storeIdentifier: String = "") {
         self.db = db
         self.model = model
         self.log = log
+        self.storeIdentifier = storeIdentifier
     }
 
     deinit {
@@ -128,8 +131,13 @@ final class SQLiteWriter {
         }
     }
 
+    /// Why a value was not bound: the SQLite store cannot keep it exactly.
+    private struct Unstorable: Error {
+        let reason: String
+    }
+
     @inline(__always)
-    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: Any?, type: AttributeType) {
+    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: Any?, type: AttributeType) throws(Unstorable) {
         // The common types bind without building a DatabaseValue and without the runtime's
         // general cast: the attribute type says which type to expect, and `exactValue`
         // compares type pointers.
@@ -137,9 +145,16 @@ final class SQLiteWriter {
         switch type {
         case .string: if let v = exactValue(unwrapped, as: String.self) { return bindText(s, i, v) }
         case .integer16, .integer32, .integer64: if let v = exactValue(unwrapped, as: Int.self) { sqlite3_bind_int64(s, i, Int64(v)); return }
-        case .double, .float: if let v = exactValue(unwrapped, as: Double.self) { sqlite3_bind_double(s, i, v); return }
+        case .double, .float:
+            if let v = exactValue(unwrapped, as: Double.self) {
+                // SQLite stores a bound NaN as NULL: refused rather than lost.
+                if v.isNaN { throw Unstorable(reason: "NaN is not a number SQLite can store (it would become NULL)") }
+                sqlite3_bind_double(s, i, v); return
+            }
         case .boolean: if let v = exactValue(unwrapped, as: Bool.self) { sqlite3_bind_int64(s, i, v ? 1 : 0); return }
         case .date: if let v = exactValue(unwrapped, as: Date.self) { sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return }
+        case .decimal:
+            if let reason = SQLiteValues.unstorableReason(unwrapped, type: type) { throw Unstorable(reason: reason) }
         default: break
         }
         bind(s, i, SQLiteValues.databaseValue(value, type: type))
@@ -157,16 +172,34 @@ final class SQLiteWriter {
         }
     }
 
-    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) {
+    /// Binds a row's values; throws a validation error (1550) naming the object and the key
+    /// for a value the store cannot keep exactly (``SQLiteValues``), which is never written.
+    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) throws {
         // Values are read in place through the buffer, not copied out of the array one by one.
-        row.values.withUnsafeBufferPointer { values in bindSources(s, values, plan, from: first) }
+        do {
+            try row.values.withUnsafeBufferPointer { values throws(Unstorable) in try bindSources(s, values, plan, from: first) }
+        } catch {
+            var key = "?"
+            if let index = unstorableIndex, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count {
+                key = entity.attributes[index].name
+            }
+            let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
+            throw CoreDataError(.validation, "The SQLite store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(error.reason). Nothing was saved. Round the value (to at most 15 significant digits for a Decimal), store it in a String or Binary attribute, or use another store type", objectURI: uri, key: key)
+        }
     }
 
-    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<Any?>, _ plan: Plan, from first: Int32) {
+    /// The attribute index of the value the last bind refused.
+    private var unstorableIndex: Int?
+
+    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<Any?>, _ plan: Plan, from first: Int32) throws(Unstorable) {
         var i = first
         for source in plan.sources {
             switch source {
-            case .attribute(let index, let type): bindValue(s, i, values[index], type: type)
+            case .attribute(let index, let type):
+                do { try bindValue(s, i, values[index], type: type) } catch {
+                    unstorableIndex = index
+                    throw error
+                }
             case .toOne(let index):
                 if let id = values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
             case .toOneEntity(let index):
@@ -192,7 +225,7 @@ final class SQLiteWriter {
         sqlite3_bind_int64(s, 1, row.primaryKey)
         sqlite3_bind_int64(s, 2, Int64(plan.entityNumber))
         sqlite3_bind_int64(s, 3, row.version)
-        bindSources(s, row, plan, from: 4)
+        try bindSources(s, row, plan, from: 4)
         if log.isEnabled {
             log.statement(sql: sql, arguments: [row.primaryKey.databaseValue, plan.entityNumber.databaseValue, row.version.databaseValue] + loggedValues(row, plan))
         }
@@ -204,7 +237,7 @@ final class SQLiteWriter {
         let sql = plan.updateSQL
         let s = try statement(sql, key: Self.statementKey(plan, update: true))
         sqlite3_bind_int64(s, 1, row.version)
-        bindSources(s, row, plan, from: 2)
+        try bindSources(s, row, plan, from: 2)
         let n = Int32(plan.sources.count)
         sqlite3_bind_int64(s, n + 2, row.primaryKey)
         sqlite3_bind_int64(s, n + 3, expectedVersion)
