@@ -291,6 +291,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             arguments += accepted.map { $0.databaseValue }
         }
         if let predicate = request.predicate {
+            // The translator recurses once per level: a predicate deeper than the limit is
+            // refused here, as one the store cannot translate (134020), not a stack overflow.
+            do { try TreeDepth.check(predicate) } catch let error as PredicateError {
+                throw CoreDataError(.unsupportedOperation, error.message)
+            }
             let fragment = try translator.condition(for: predicate)
             conditions.append(fragment.sql)
             arguments += fragment.arguments
