@@ -26,7 +26,9 @@ final class AssociationTable {
 
     /// A new, empty table in a scratch file in `directory`.
     init(directory: URL) throws {
-        url = directory.appendingPathComponent(".objectgraph-migration-\(UUID().uuidString).associations")
+        // The name carries this process's id, so a later run can tell an abandoned table
+        // (its process is gone) from a live one (StoreFiles.removeAbandonedScratchFiles).
+        url = StoreFiles.associationsURL(in: directory)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096")

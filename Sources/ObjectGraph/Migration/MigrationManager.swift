@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Migrates a store from one model version to another with a mapping model:
 /// NSMigrationManager.
@@ -63,14 +64,29 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         guard sourceURL.standardizedFileURL != destinationURL.standardizedFileURL else {
             throw CoreDataError(.migration, "Migration source and destination URLs must be different (\(sourceURL.path)): migrate into a new file and replace the old one afterwards")
         }
+        // Association tables that killed migrations left beside the destination go first.
+        StoreFiles.removeAbandonedScratchFiles(in: destinationURL.deletingLastPathComponent())
         let createdDestination = !FileManager.default.fileExists(atPath: destinationURL.path)
         do {
             try runMigration(from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
                              to: destinationURL, type: destinationType, options: destinationOptions)
         } catch {
             if createdDestination { StoreFiles.remove(destinationURL) }
-            throw error
+            throw Self.migrationError(error, source: sourceURL)
         }
+    }
+
+    /// A migration's failure in the 134110 family: a SQLite failure (134180, or GRDB's own
+    /// error from a scratch table) becomes 134110 with the SQLite error, and its code, kept as
+    /// the underlying error; other errors pass as they are.
+    static func migrationError(_ error: Error, source: URL) -> Error {
+        var sqlite = error as? CoreDataError
+        if let database = error as? DatabaseError {
+            sqlite = CoreDataError(sqlite: database, operation: "Migrating the store at", url: source)
+        }
+        guard let sqlite, sqlite.code == .sqlite else { return error }
+        return CoreDataError(.migration, "Migration of \(source.path) failed in SQLite, the store is unchanged: \(sqlite.message)",
+                             detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
     }
 
     /// Records that `destination` was made from `source` by `mapping`, for

@@ -83,7 +83,12 @@ extension VersionedModel {
 enum AutomaticMigration {
     static func migrateIfNeeded(url: URL, type: StoreType, model: ManagedObjectModel, versions: VersionedModel?, infer: Bool,
                                 progress: MigrationProgressHandler?) throws {
-        guard type != .inMemory, FileManager.default.fileExists(atPath: url.path) else { return }
+        guard type != .inMemory else { return }
+        // Association tables of migrations killed in this directory are worthless.
+        StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent())
+        // A missing or empty file (a creation that was interrupted) is a new store: nothing
+        // to migrate.
+        guard FileManager.default.fileExists(atPath: url.path), !StoreFiles.isEmpty(url) else { return }
         // A migration killed before its swap leaves its scratch copy: it is worthless.
         StoreFiles.remove(StoreFiles.migratingURL(for: url))
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)

@@ -6,7 +6,8 @@ import GRDB
 /// it was (SQLite's journal rolls the transaction back) or completely migrated.
 enum SQLiteInPlaceMigration {
     static func migrate(url: URL, plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?) throws {
-        var configuration = Configuration()
+        // Waits for other connections' locks as a store does (the default timeout).
+        var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
         configuration.journalMode = .wal
         let queue: DatabaseQueue
         do {
@@ -58,7 +59,10 @@ enum SQLiteInPlaceMigration {
         } catch let error as CoreDataError {
             throw error
         } catch {
-            throw CoreDataError(.migration, "Lightweight migration of \(url.path) failed and was rolled back, the store is unchanged: \(error)")
+            // SQLite's failure is kept as the underlying error, with its code.
+            let sqlite = CoreDataError(sqlite: error, operation: "Migrating in place", url: url)
+            throw CoreDataError(.migration, "Lightweight migration of \(url.path) failed and was rolled back, the store is unchanged: \(sqlite.message)",
+                                detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
         }
         report(total, nil)
     }

@@ -46,6 +46,58 @@ enum StoreFiles {
         fsync(fd)
     }
 
+    /// Whether the file at `url` exists but holds no byte: what a process killed while
+    /// creating a store leaves. It is no store yet, as a missing file is.
+    static func isEmpty(_ url: URL) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              let size = attributes[.size] as? NSNumber else { return false }
+        return size.intValue == 0
+    }
+
+    /// The start of an association table's scratch file name; the process's id follows, so
+    /// that another process can tell whether the migration that made it is still running.
+    static let associationsPrefix = ".objectgraph-migration-"
+
+    /// A new association table's scratch file in `directory`:
+    /// `.objectgraph-migration-pid<pid>-<uuid>.associations`.
+    static func associationsURL(in directory: URL) -> URL {
+        directory.appendingPathComponent("\(associationsPrefix)pid\(getpid())-\(UUID().uuidString).associations")
+    }
+
+    /// How old a scratch file without a process id (made before ids were part of the name)
+    /// must be before it is taken for abandoned.
+    static let unattributedScratchAge: TimeInterval = 3600
+
+    /// Removes the scratch files that interrupted migrations left in `directory` (association
+    /// tables and their journals), never those of a migration still running: a file names its
+    /// process, and a file of a live process, this one included, is left alone. Returns the
+    /// files removed. Errors are ignored: a scratch file that stays is only wasted space.
+    @discardableResult
+    static func removeAbandonedScratchFiles(in directory: URL) -> [URL] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        var removed: [URL] = []
+        for name in names where name.hasPrefix(associationsPrefix) && name.contains(".associations") {
+            let url = directory.appendingPathComponent(name)
+            let rest = name.dropFirst(associationsPrefix.count)
+            if rest.hasPrefix("pid") {
+                guard let pid = Int32(rest.dropFirst(3).prefix { $0.isNumber }), !isRunning(pid) else { continue }
+            } else {
+                // An older file without a process id: abandoned once nothing wrote it for an hour.
+                guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      Date().timeIntervalSince(modified) > unattributedScratchAge else { continue }
+            }
+            if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(url) }
+        }
+        return removed
+    }
+
+    /// Whether a process with this id is running (this one included).
+    static func isRunning(_ pid: Int32) -> Bool {
+        if pid == getpid() { return true }
+        // Signal 0 checks without signalling; EPERM means it exists but is another user's.
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// A scratch path beside a store for the migrated copy: `<name>.migrating`.
     static func migratingURL(for url: URL) -> URL {
         URL(fileURLWithPath: url.path + ".migrating")

@@ -56,9 +56,11 @@ public indirect enum Expression: Hashable, Sendable {
         case expression(Expression)
     }
 
-    /// A constant expression from a Swift value; throws if the value cannot be a constant.
+    /// A constant expression from a Swift value; throws if the value cannot be a constant, or
+    /// nests collections deeper than ``Predicate/maximumDepth``.
     public static func constant(value: Any?) throws -> Expression {
-        .constant(try ConstantValue(argument: value))
+        try ArgumentDepth.check(value, limit: Predicate.maximumDepth, describedAs: "the value")
+        return .constant(try ConstantValue(argument: value))
     }
 }
 
@@ -109,8 +111,10 @@ extension Expression {
     /// The expression's value for an object, with optional substitution variables.
     ///
     /// Throws ``PredicateError`` for a missing variable, an unknown key on an object, or an
-    /// operation the operands do not support.
+    /// operation the operands do not support, and ``PredicateError/Code/nestedTooDeeply`` for
+    /// an expression nested deeper than ``Predicate/maximumDepth``.
     public func expressionValue(with object: Any?, substitutionVariables: [String: Any] = [:]) throws -> Any? {
+        try TreeDepth.check(self)
         var context = EvaluationContext(variables: substitutionVariables)
         return try ExpressionEvaluator.value(of: self, object: object, context: &context)
     }

@@ -25,6 +25,12 @@ struct PredicateParser {
 
     init(format: String, arguments: [Any?]) throws {
         self.format = format
+        // Converting an argument to a constant recurses into its arrays and dictionaries, so
+        // their depth is measured first, without recursion. A tree deeper than the limit would
+        // be refused after parsing anyway.
+        for (i, argument) in arguments.enumerated() {
+            try ArgumentDepth.check(argument, limit: Self.maximumDepth, describedAs: "argument \(i + 1)")
+        }
         var lexer = Lexer(format: format, arguments: arguments)
         self.tokens = try lexer.tokenize()
     }

@@ -30,6 +30,17 @@ public enum Predicate: Hashable, Sendable {
     /// `FALSEPREDICATE`.
     public static let falsePredicate = Predicate.constant(false)
 
+    /// The deepest predicate that evaluates, prints in full and runs in a store: 500 levels,
+    /// counting each predicate, expression and constant collection as one.
+    ///
+    /// Evaluating, printing and translating to SQL recurse once per level; the limit keeps
+    /// that recursion within 2 MB of stack even in a debug build (a Linux thread has 8 MB), and
+    /// the SQL within SQLite's own limit of 1,000 nested expressions. A predicate built through the API beyond it is refused with
+    /// ``PredicateError/Code/nestedTooDeeply`` (by ``evaluate(with:)``, by a SQLite fetch as
+    /// 134020), never a crash, and ``predicateFormat`` prints its first 500 levels and a marker.
+    /// The parser's own limit, 100 levels, is lower.
+    public static let maximumDepth = 500
+
     /// NSPredicate(value:): a predicate that always evaluates to `value`.
     public init(value: Bool) { self = .constant(value) }
 
@@ -91,6 +102,10 @@ public enum Predicate: Hashable, Sendable {
     }
 
     /// The format string Apple's `predicateFormat` prints for this predicate.
+    ///
+    /// A predicate nested deeper than ``maximumDepth`` prints its first levels, then
+    /// `<nested deeper than 500 levels: not printed>` where the rest would be: the property
+    /// cannot throw, and a printout that stops visibly is more use than none.
     public var predicateFormat: String { PredicatePrinter.format(self) }
 
     /// Whether the predicate holds for an object: a dictionary, an array, a plain value
@@ -98,13 +113,17 @@ public enum Predicate: Hashable, Sendable {
     ///
     /// Throws ``PredicateError`` for a missing substitution variable, an unknown key on an
     /// object, an invalid regular expression or operands the operator cannot compare.
+    ///
+    /// A predicate nested deeper than ``maximumDepth`` throws ``PredicateError/Code/nestedTooDeeply``.
     public func evaluate(with object: Any?) throws -> Bool {
+        try TreeDepth.check(self)
         var context = EvaluationContext(variables: [:])
         return try PredicateEvaluator.evaluate(self, object: object, context: &context)
     }
 
     /// Evaluates with values for the predicate's `$variables`.
     public func evaluate(with object: Any?, substitutionVariables: [String: Any]) throws -> Bool {
+        try TreeDepth.check(self)
         var context = EvaluationContext(variables: substitutionVariables)
         return try PredicateEvaluator.evaluate(self, object: object, context: &context)
     }
@@ -114,8 +133,11 @@ public enum Predicate: Hashable, Sendable {
     ///
     /// Apple: "the dictionary must contain key-value pairs for all the variables specified in
     /// the predicate". A missing one throws ``PredicateError`` with code `.missingVariable`.
-    /// Variables bound by a SUBQUERY or an assignment stay variables.
+    /// Variables bound by a SUBQUERY or an assignment stay variables. A predicate deeper than
+    /// ``maximumDepth``, or a value nesting collections deeper, throws
+    /// ``PredicateError/Code/nestedTooDeeply``.
     public func withSubstitutionVariables(_ variables: [String: Any]) throws -> Predicate {
+        try TreeDepth.check(self)
         var substitution = try Substitution(variables: variables)
         return try substitution.apply(to: self)
     }

@@ -21,6 +21,9 @@ public struct PredicateError: Error, Hashable, Sendable, CustomStringConvertible
         case unknownFunction
         /// A predicate that cannot be built (an empty NOT).
         case invalidPredicate
+        /// A predicate, expression or argument nested deeper than ``Predicate/maximumDepth``
+        /// (or, for a format string and its arguments, the parser's limit of 100 levels).
+        case nestedTooDeeply
     }
 
     /// The kind of failure.

@@ -6,53 +6,75 @@ import Foundation
 /// booleans as 1 and 0; dates as `CAST(<seconds>, "NSDate")`; arrays as `{a, b}`; a compound
 /// subpredicate in parentheses, a comparison never; binary operands that are themselves binary
 /// in parentheses; input parentheses are not preserved.
+///
+/// Printing recurses once per level, so it stops at ``Predicate/maximumDepth`` levels (counted
+/// as ``TreeDepth`` counts them) and prints ``truncationMarker`` for what lies deeper.
 enum PredicatePrinter {
-    static func format(_ predicate: Predicate) -> String {
+    /// What stands for the part of a tree deeper than ``Predicate/maximumDepth``: text no
+    /// parser accepts, so a truncated printout can never be read back as another predicate.
+    static let truncationMarker = "<nested deeper than \(Predicate.maximumDepth) levels: not printed>"
+
+    static func format(_ predicate: Predicate) -> String { format(predicate, budget: Predicate.maximumDepth) }
+
+    static func format(_ predicate: Predicate, budget: Int) -> String {
+        guard budget > 0 else { return truncationMarker }
         switch predicate {
         case .constant(let value):
             return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .comparison(let c):
-            return format(c)
+            return format(c, budget: budget)
         case .block(let b):
             return "BLOCKPREDICATE(\(String(b.identifier, radix: 16)))"
         case .compound(let c):
-            let parts = c.subpredicates.map(subpredicateFormat)
+            let parts = c.subpredicates.map { subpredicateFormat($0, budget: budget - 1) }
             switch (c.compoundPredicateType, c.subpredicates.count) {
             case (.and, 0): return "TRUEPREDICATE"
             case (.or, 0): return "FALSEPREDICATE"
             case (.not, 0): return "NOT"
             case (.not, 1): return "NOT " + parts[0]
-            case (_, 1): return format(c.subpredicates[0])
+            case (_, 1): return format(c.subpredicates[0], budget: budget - 1)
             case (let type, _): return parts.joined(separator: " \(type.symbol) ")
             }
         }
     }
 
     /// A subpredicate of a compound: compounds (of any type) in parentheses.
-    private static func subpredicateFormat(_ predicate: Predicate) -> String {
-        if case .compound = predicate { return "(" + format(predicate) + ")" }
-        return format(predicate)
+    private static func subpredicateFormat(_ predicate: Predicate, budget: Int) -> String {
+        if case .compound = predicate, budget > 0 { return "(" + format(predicate, budget: budget) + ")" }
+        return format(predicate, budget: budget)
     }
 
-    static func format(_ c: ComparisonPredicate) -> String {
+    /// A comparison that is at the top level of `budget` levels.
+    static func format(_ c: ComparisonPredicate, budget: Int = Predicate.maximumDepth) -> String {
         var s = ""
         switch c.modifier {
         case .any: s = "ANY "
         case .all: s = "ALL "
         case .direct: break
         }
-        s += format(c.leftExpression)
+        s += format(c.leftExpression, budget: budget - 1)
         s += " " + c.operatorType.symbol
         let letters = c.options.letters
         if !letters.isEmpty { s += "[" + letters + "]" }
-        s += " " + format(c.rightExpression)
+        s += " " + format(c.rightExpression, budget: budget - 1)
         return s
     }
 
-    static func format(_ expression: Expression) -> String {
+    static func format(_ expression: Expression) -> String { format(expression, budget: Predicate.maximumDepth) }
+
+    static func format(_ expression: Expression, budget: Int) -> String {
+        guard budget > 0 else { return truncationMarker }
+        // Each part one level further down.
+        let inner = budget - 1
+        func format(_ e: Expression) -> String { PredicatePrinter.format(e, budget: inner) }
+        func format(_ p: Predicate) -> String { PredicatePrinter.format(p, budget: inner) }
+        func format(_ v: ConstantValue) -> String { PredicatePrinter.format(v, budget: inner) }
+        func operand(_ e: Expression) -> String { PredicatePrinter.operand(e, budget: inner) }
+        func postfixBase(_ e: Expression) -> String { PredicatePrinter.postfixBase(e, budget: inner) }
         switch expression {
         case .constant(let value):
-            return format(value)
+            // A constant expression and its value are one level.
+            return PredicatePrinter.format(value, budget: budget)
         case .evaluatedObject:
             return "SELF"
         case .variable(let name):
@@ -75,7 +97,7 @@ enum PredicatePrinter {
         case .customFunction(let receiver, let selector, let arguments):
             // Apple prints a space before the comma that follows the selector when there are
             // arguments: FUNCTION(a, "pow:" , 3).
-            var s = "FUNCTION(" + format(receiver) + ", " + format(ConstantValue.string(selector))
+            var s = "FUNCTION(" + format(receiver) + ", " + quote(selector)
             if !arguments.isEmpty { s += " , " + arguments.map(format).joined(separator: ", ") }
             return s + ")"
         case .index(let base, let selector):
@@ -102,28 +124,30 @@ enum PredicatePrinter {
 
     /// An operand of a binary operator, an index or a key: binary expressions (and negative
     /// numbers and assignments, which would otherwise read differently) in parentheses.
-    private static func operand(_ expression: Expression) -> String {
+    private static func operand(_ expression: Expression, budget: Int) -> String {
+        guard budget > 0 else { return truncationMarker }
         switch expression {
         case .function(let selector, let arguments) where arguments.count == 2 && Expression.binarySymbol(forSelector: selector) != nil:
-            return "(" + format(expression) + ")"
+            return "(" + format(expression, budget: budget) + ")"
         case .assignment:
-            return "(" + format(expression) + ")"
+            return "(" + format(expression, budget: budget) + ")"
         default:
-            return format(expression)
+            return format(expression, budget: budget)
         }
     }
 
     /// The base of `.key` or `[index]`: as an operand, and a negative number or a `~x` in
     /// parentheses, since `-5.x` reads as `-(5.x)` and `~a.b` as `~(a.b)`.
-    private static func postfixBase(_ expression: Expression) -> String {
+    private static func postfixBase(_ expression: Expression, budget: Int) -> String {
+        guard budget > 0 else { return truncationMarker }
         if case .constant(let value) = expression, value.isNumber, let d = value.doubleValue,
            d < 0 || (d == 0 && d.sign == .minus) {
-            return "(" + format(expression) + ")"
+            return "(" + format(expression, budget: budget) + ")"
         }
         if case .function("onesComplement:", let arguments) = expression, arguments.count == 1 {
-            return "(" + format(expression) + ")"
+            return "(" + format(expression, budget: budget) + ")"
         }
-        return operand(expression)
+        return operand(expression, budget: budget)
     }
 
     /// Key path components that are reserved words get a `#`, so the text parses again.
@@ -144,7 +168,11 @@ enum PredicatePrinter {
         "TRUEPREDICATE", "FALSEPREDICATE", "FUNCTION", "TERNARY",
     ]
 
-    static func format(_ value: ConstantValue) -> String {
+    static func format(_ value: ConstantValue) -> String { format(value, budget: Predicate.maximumDepth) }
+
+    static func format(_ value: ConstantValue, budget: Int) -> String {
+        guard budget > 0 else { return truncationMarker }
+        func format(_ v: ConstantValue) -> String { PredicatePrinter.format(v, budget: budget - 1) }
         switch value {
         case .null: return "nil"
         case .nsNull: return "<null>"

@@ -60,7 +60,10 @@ struct Substitution {
             guard let value = variables[name] else {
                 throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
             }
-            return .constant(try ConstantValue(argument: value, describedAs: "the substitution value for $\(name)"))
+            let label = "the substitution value for $\(name)"
+            // Measured without recursion before the conversion, which recurses.
+            try ArgumentDepth.check(value, limit: Predicate.maximumDepth, describedAs: label)
+            return .constant(try ConstantValue(argument: value, describedAs: label))
         case .member(let base, let path):
             return .member(try apply(to: base), try substituteKeys(in: path, fromComponent: 0))
         case .function(let selector, let arguments):

@@ -121,6 +121,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                                                    infer: options[StoreOption.inferMappingModelAutomatically] as? Bool == true,
                                                    progress: options[StoreOption.migrationProgressHandler] as? MigrationProgressHandler)
         }
+        // Scratch files of migrations killed beside the store go when it is next opened.
+        if let url, type != .inMemory { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }
         let backend: PersistentStoreBackend
         switch type {
         case .inMemory:
@@ -189,7 +191,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// A store's metadata, read from its file without adding it
     /// (metadataForPersistentStoreOfType:URL:options:): its type, UUID and version hashes.
     ///
-    /// Throws `.fileRead` when there is no file and `.persistentStoreOpen` when it is not a store.
+    /// Throws `.fileRead` when there is no file, or (SQLite) an empty one: no store yet, which
+    /// adding the store creates; `.persistentStoreOpen` when it is not a store; 134180 when
+    /// SQLite fails otherwise (a lock held past the default timeout).
     public static func metadataForPersistentStore(type: StoreType, at url: URL) throws -> [String: Any] {
         switch type {
         case .sqlite: return try SQLiteStore.metadata(at: url)

@@ -50,7 +50,7 @@ public struct StoreInspection {
         self.type = type
         switch type {
         case .sqlite:
-            var configuration = Configuration()
+            var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
             configuration.readonly = true
             let queue: DatabaseQueue
             do { queue = try DatabaseQueue(path: url.path, configuration: configuration) } catch {
@@ -60,7 +60,7 @@ public struct StoreInspection {
             let metadata = try SQLiteStore.metadata(at: url)
             self.metadata = metadata
             self.uuid = metadata["NSStoreUUID"] as? String ?? ""
-            (self.entityCounts, self.tables) = try queue.read { db in
+            (self.entityCounts, self.tables) = try CoreDataError.mappingSQLite("Inspecting the store at", url) { try queue.read { db in
                 var tables: [Table] = []
                 for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
                     let columns = try db.columns(in: name).map(\.name)
@@ -80,7 +80,7 @@ public struct StoreInspection {
                     counts.append((entity[1], count))
                 }
                 return (counts, tables)
-            }
+            } }
         case .xml, .binary:
             let metadata = try AtomicStoreFile.metadata(at: url, type: type)
             self.metadata = metadata

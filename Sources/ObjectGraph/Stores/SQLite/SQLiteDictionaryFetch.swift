@@ -61,7 +61,7 @@ extension SQLiteStore {
             values += parts.window.arguments
         }
         let arguments = StatementArguments(values)
-        var results = try log.measure(sql: sql, arguments: values) {
+        var results = try CoreDataError.mappingSQLite("Fetching \(request.entityName) dictionaries from the store at", url) { try log.measure(sql: sql, arguments: values) {
             try database.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> [String: Any] in
                     var result: [String: Any] = [:]
@@ -85,7 +85,7 @@ extension SQLiteStore {
                     return result
                 }
             }
-        } rowCount: { $0.count }
+        } rowCount: { $0.count } }
         if let having = request.havingPredicate {
             results = try results.filter { try having.evaluate(with: $0) }
             if request.fetchOffset > 0 { results = Array(results.dropFirst(request.fetchOffset)) }

@@ -13,7 +13,9 @@ extension SQLiteStore {
         let parts = try queryParts(unwindowed, entity: entity, sorted: false)
         let keyCondition = parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
         let sql = "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?"
-        return try readRows(sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
+        return try CoreDataError.mappingSQLite("Reading a batch of \(request.entityName) objects from the store at", url) {
+            try readRows(sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
+        }
     }
 
     /// The keys of an entity's rows (not its sub-entities') that may fail the model's
@@ -37,17 +39,21 @@ extension SQLiteStore {
         }
         guard !conditions.isEmpty else { return [] }
         let sql = "SELECT Z_PK FROM \(mapping.tableName) WHERE Z_ENT = ? AND (\(conditions.joined(separator: " OR "))) ORDER BY Z_PK"
-        return try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: [mapping.entityNumber]) }
+        return try CoreDataError.mappingSQLite("Finding \(entity.name) objects to validate in the store at", url) {
+            try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: [mapping.entityNumber]) }
+        }
     }
 
     /// Turns off (or back on) waiting for the disk at each commit: a migration's destination
     /// is a scratch file until it is complete, flushed once and swapped in.
     func setSynchronous(_ on: Bool) throws {
-        try database.writeWithoutTransaction { db in try db.execute(sql: on ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF") }
+        try CoreDataError.mappingSQLite("Setting the synchronous mode of the store at", url) {
+            try database.writeWithoutTransaction { db in try db.execute(sql: on ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF") }
+        }
     }
 
     /// Closes the connection; the WAL is checkpointed into the database file and removed.
     func close() throws {
-        try database.close()
+        try CoreDataError.mappingSQLite("Closing the store at", url) { try database.close() }
     }
 }

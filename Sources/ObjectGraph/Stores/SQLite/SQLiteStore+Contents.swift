@@ -15,9 +15,11 @@ extension SQLiteStore {
         var seen: Set<String> = []
         for join in schema.joinTables.values where seen.insert(join.name).inserted {
             let key = "\(join.ownerEntity).\(join.ownerRelationship)"
-            let pairs = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(join.ownerColumn), \(join.destinationColumn) FROM \(join.name)")
-                    .map { [$0[0] as Int64, $0[1] as Int64] }
+            let pairs = try CoreDataError.mappingSQLite("Reading the links of \(key) from the store at", url) {
+                try database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT \(join.ownerColumn), \(join.destinationColumn) FROM \(join.name)")
+                        .map { [$0[0] as Int64, $0[1] as Int64] }
+                }
             }
             contents.links[key] = Set(pairs)
         }
@@ -38,11 +40,11 @@ extension SQLiteStore {
             }
         }
         try save(changes, model: model)
-        try database.write { db in
+        try CoreDataError.mappingSQLite("Setting the primary keys of the store at", url) { try database.write { db in
             for (root, rows) in contents.rows {
                 guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [highest, number])
             }
-        }
+        } }
     }
 }

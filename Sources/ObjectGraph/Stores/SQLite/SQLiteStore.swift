@@ -20,9 +20,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     private let plans: [String: RowPlan]
     private let writePlans: [String: SQLiteWriter.Plan]
 
-    /// Opens the store at `url`, creating it if the file does not exist.
+    /// Opens the store at `url`, creating it if the file does not exist or is empty (what a
+    /// process killed while creating a store leaves).
     ///
-    /// Throws `.persistentStoreOpen` for a file that is not a Core Data SQLite store, and
+    /// The connection waits up to ``StoreOption/timeout`` seconds for another connection's or
+    /// process's lock. Throws `.persistentStoreOpen` for a file that is not a Core Data SQLite
+    /// store, 134180 for another SQLite failure (a lock held longer than the timeout), and
     /// `.persistentStoreIncompatibleVersionHash` (134100) when the model differs from the one
     /// that created the store, naming the entities that differ.
     init(url: URL, model: ManagedObjectModel, options: [String: Any], log: SQLLog) throws {
@@ -34,7 +37,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         // Every plan up front: the store is shared by contexts on different threads.
         self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
         self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
-        var configuration = Configuration()
+        var configuration = SQLiteConnection.configuration(options: options)
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(on: db)
         }
@@ -43,10 +46,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             database = try DatabaseQueue(path: url.path, configuration: configuration)
             // Reading the schema fails here when the file is not a database at all.
             _ = try database.read { db in try db.tableExists("Z_METADATA") }
+        } catch let error as DatabaseError where Self.isLockError(error) {
+            throw CoreDataError(sqlite: error, operation: "Opening the store at", url: url)
         } catch {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?")
         }
-        let existing = try database.read { db -> (String, [String: Any])? in
+        let newIdentifier = options[StoreOption.storeUUID] as? String ?? UUID().uuidString
+        // Read or create in one IMMEDIATE transaction: of two processes creating one store at
+        // once, the second waits for the first and then reads what it made.
+        let queue = database
+        /// The metadata, or nil for a database without tables (a new or empty file).
+        func readExisting(_ db: Database) throws -> (String, [String: Any])? {
             guard try db.tableExists("Z_METADATA") else {
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 guard tables.isEmpty else {
@@ -56,15 +66,26 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             }
             return try Self.readMetadata(db, url: url)
         }
+        var existing = try CoreDataError.mappingSQLite("Opening the store at", url) { try queue.read(readExisting) }
+        var created: [String: Any]?
+        if existing == nil {
+            // Created in one IMMEDIATE transaction that looks again: of two processes creating
+            // one store at once, the second waits for the first, then reads what it made.
+            (existing, created) = try CoreDataError.mappingSQLite("Creating the store at", url) {
+                try queue.write { db -> ((String, [String: Any])?, [String: Any]?) in
+                    if let made = try readExisting(db) { return (made, nil) }
+                    return (nil, try Self.create(db, schema: schema, model: model, identifier: newIdentifier))
+                }
+            }
+        }
         if let (uuid, plist) = existing {
             identifier = uuid
             metadata = plist
             metadata["NSStoreUUID"] = uuid
             try checkCompatibility()
         } else {
-            identifier = options[StoreOption.storeUUID] as? String ?? UUID().uuidString
-            metadata = [:]
-            try create()
+            identifier = newIdentifier
+            metadata = created ?? [:]
         }
     }
 
@@ -73,9 +94,16 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return "\(error)"
     }
 
+    /// Whether SQLite failed for a lock another connection held (SQLITE_BUSY, SQLITE_LOCKED):
+    /// the file may be a perfectly good store, so this is 134180, not "not a store".
+    static func isLockError(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+    }
+
     // MARK: Creating and reading the bookkeeping tables
 
-    private func create() throws {
+    /// Creates the tables and the metadata row of a new store; returns its metadata.
+    private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String) throws -> [String: Any] {
         var plist: [String: Any] = [
             "NSStoreType": StoreType.sqlite.rawValue,
             "NSStoreModelVersionHashes": model.entityVersionHashesByName,
@@ -84,17 +112,15 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             "NSPersistenceFrameworkVersion": 1,
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        try database.write { db in
-            for statement in schema.creationStatements { try db.execute(sql: statement) }
-            for entity in model.entities {
-                let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0]?.entityNumber } ?? 0
-                try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                               arguments: [entity.entityNumber, entity.name, parent])
-            }
-            try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, data])
+        for statement in schema.creationStatements { try db.execute(sql: statement) }
+        for entity in model.entities {
+            let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0]?.entityNumber } ?? 0
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                           arguments: [entity.entityNumber, entity.name, parent])
         }
+        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, data])
         plist["NSStoreUUID"] = identifier
-        metadata = plist
+        return plist
     }
 
     /// Reads Z_METADATA: the store UUID and the property list (without the UUID).
@@ -111,11 +137,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// The metadata of a store file, read without opening it for use
     /// (metadataForPersistentStoreOfType:URL:options:error:).
+    ///
+    /// An empty file is reported as a missing one (`.fileRead`): no store yet, which opening
+    /// creates. A lock held longer than the default timeout is 134180.
     static func metadata(at url: URL) throws -> [String: Any] {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError(.fileRead, "There is no store at \(url.path)")
         }
-        var configuration = Configuration()
+        guard !StoreFiles.isEmpty(url) else {
+            throw CoreDataError(.fileRead, "There is no store at \(url.path) yet: the file is empty (a store whose creation was interrupted); adding the store creates it")
+        }
+        var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -131,6 +163,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             return result
         } catch let error as CoreDataError {
             throw error
+        } catch let error as DatabaseError where isLockError(error) {
+            throw CoreDataError(sqlite: error, operation: "Reading the metadata of the store at", url: url)
         } catch {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be read as a SQLite store: \(describe(error))")
         }
@@ -324,6 +358,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             arguments += accepted.map { $0.databaseValue }
         }
         if let predicate = request.predicate {
+            // The translator recurses once per level: a predicate deeper than the limit is
+            // refused here, as one the store cannot translate (134020), not a stack overflow.
+            do { try TreeDepth.check(predicate) } catch let error as PredicateError {
+                throw CoreDataError(.unsupportedOperation, error.message)
+            }
             let fragment = try translator.condition(for: predicate)
             conditions.append(fragment.sql)
             arguments += fragment.arguments
@@ -354,13 +393,15 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         let (plan, statement) = try selectStatement(request) { $0.selectList }
-        return try readRows(statement.sql, statement.arguments, plan: plan)
+        return try CoreDataError.mappingSQLite("Fetching \(request.entityName) objects from the store at", url) {
+            try readRows(statement.sql, statement.arguments, plan: plan)
+        }
     }
 
     func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
         let (_, statement) = try selectStatement(request) { _ in "t0.Z_PK, t0.Z_ENT" }
         let arguments = StatementArguments(statement.arguments)
-        return try log.measure(sql: statement.sql, arguments: statement.arguments) {
+        return try CoreDataError.mappingSQLite("Fetching \(request.entityName) object IDs from the store at", url) { try log.measure(sql: statement.sql, arguments: statement.arguments) {
             try database.read { db in
                 try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).map { row -> ManagedObjectID in
                     let number: Int = row[1]
@@ -371,7 +412,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                     return ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0])
                 }
             }
-        } rowCount: { $0.count }
+        } rowCount: { $0.count } }
     }
 
     func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int {
@@ -382,9 +423,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql)\(parts.window.sql))"
         }
         let values = parts.whereClause.arguments + parts.window.arguments
-        return try log.measure(sql: sql, arguments: values) {
-            try database.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(values)) ?? 0 }
-        } rowCount: { _ in 1 }
+        return try CoreDataError.mappingSQLite("Counting \(request.entityName) objects in the store at", url) {
+            try log.measure(sql: sql, arguments: values) {
+                try database.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(values)) ?? 0 }
+            } rowCount: { _ in 1 }
+        }
     }
 
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
@@ -392,7 +435,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let plan = plan(forTable: mapping.tableName)
         let sql = "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?"
         let values: [DatabaseValue] = [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue]
-        return try readRows(sql, values, plan: plan).first
+        return try CoreDataError.mappingSQLite("Reading \(id.uriString) from the store at", url) {
+            try readRows(sql, values, plan: plan).first
+        }
     }
 
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
@@ -404,7 +449,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))"
                 let values = chunk.map { $0.primaryKey.databaseValue }
                 let wanted = Set(chunk)
-                result += try readRows(sql, values, plan: plan).filter {
+                result += try CoreDataError.mappingSQLite("Reading \(chunk.count) objects of \(table) from the store at", url) { try readRows(sql, values, plan: plan) }.filter {
                     wanted.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey))
                 }
             }
@@ -430,9 +475,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 sql = "SELECT d.\(fk), d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) IN (\(placeholders))"
             }
             let values = chunk.map { $0.primaryKey.databaseValue }
-            let rows = try log.measure(sql: sql, arguments: values) {
-                try database.read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)) }
-            } rowCount: { $0.count }
+            let rows = try CoreDataError.mappingSQLite("Reading the relationship \(r.name) of \(source.name) objects from the store at", url) {
+                try log.measure(sql: sql, arguments: values) {
+                    try database.read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)) }
+                } rowCount: { $0.count }
+            }
             for row in rows {
                 let owner: Int64 = row[0]
                 let number: Int = row[2]
@@ -458,7 +505,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) = ?"
         }
         let values: [DatabaseValue] = [id.primaryKey.databaseValue]
-        return try log.measure(sql: sql, arguments: values) {
+        return try CoreDataError.mappingSQLite("Reading the relationship \(r.name) of \(id.uriString) from the store at", url) { try log.measure(sql: sql, arguments: values) {
             try database.read { db in
                 var ids: Set<ManagedObjectID> = []
                 for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) {
@@ -468,7 +515,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 }
                 return ids
             }
-        } rowCount: { $0.count }
+        } rowCount: { $0.count } }
     }
 
     // MARK: Writing
@@ -476,21 +523,34 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
         // Keys come from the root entity's Z_MAX: every entity of a table shares its key space.
         let root = model.entitiesByName[entity.rootEntityName]!
-        return try database.write { db in
-            let current = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityNumber]) ?? 0
-            try db.execute(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-                           arguments: [current + Int64(count), root.entityNumber, current])
-            return (0..<count).map { current + 1 + Int64($0) }
+        // One IMMEDIATE transaction (GRDB's `write`): it holds the write lock before reading
+        // Z_MAX, so no other process can hand out the same keys, and it waits for the lock
+        // with the busy timeout. The UPDATE's `AND Z_MAX = ?` must match: if it ever did not,
+        // the keys are refused rather than reused.
+        return try CoreDataError.mappingSQLite("Allocating \(count) primary keys for \(entity.name) in the store at", url) {
+            try database.write { db in
+                let current = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityNumber]) ?? 0
+                try db.execute(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                               arguments: [current + Int64(count), root.entityNumber, current])
+                guard db.changesCount == 1 else {
+                    throw CoreDataError(.persistentStoreSave, "The store at \(url.path) has no primary-key row for \(root.name) in Z_PRIMARYKEY, or it changed while keys were allocated; no keys were handed out")
+                }
+                return (0..<count).map { current + 1 + Int64($0) }
+            }
         }
     }
 
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
         guard !changes.isEmpty else { return }
         let start = DispatchTime.now()
-        try database.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                try apply(changes, db: db)
-                return .commit
+        // BEGIN IMMEDIATE: the write lock is taken (waiting up to the busy timeout) before
+        // anything is read, so the busy handler applies.
+        try CoreDataError.mappingSQLite("Saving the store at", url) {
+            try database.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try apply(changes, db: db)
+                    return .commit
+                }
             }
         }
         log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)

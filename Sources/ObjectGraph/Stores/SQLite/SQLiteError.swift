@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+extension CoreDataError {
+    /// 134180 (NSSQLiteError) for a failure SQLite reported while doing `operation` on the
+    /// store file at `url`, with SQLite's extended result code kept in ``sqliteCode``, as
+    /// Apple keeps it under `NSSQLiteErrorDomain`. A ``CoreDataError`` passes through as it is.
+    ///
+    /// The message says what was being done, on which file, and what SQLite said:
+    /// `Saving the store at /tmp/Books.sqlite failed: SQLite error 5 (database is locked)`.
+    init(sqlite error: Error, operation: String, url: URL) {
+        if let coreData = error as? CoreDataError { self = coreData; return }
+        guard let database = error as? DatabaseError else {
+            self.init(.sqlite, "\(operation) \(url.path) failed: \(error)")
+            return
+        }
+        let code = database.extendedResultCode.rawValue
+        let message = database.message ?? "\(database.resultCode)"
+        self.init(.sqlite, "\(operation) \(url.path) failed: SQLite error \(code) (\(message))", sqliteCode: code)
+    }
+
+    /// Runs `body`, turning SQLite's errors into 134180 errors about `operation` on `url`;
+    /// every other error (a merge conflict, a predicate the store cannot translate) passes.
+    static func mappingSQLite<T>(_ operation: String, _ url: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw CoreDataError(sqlite: error, operation: operation, url: url)
+        }
+    }
+}
+
+/// How the library opens a SQLite file, wherever it opens one: the store, its metadata, an
+/// in-place migration, an inspection.
+enum SQLiteConnection {
+    /// The seconds to wait for another connection's lock, from ``StoreOption/timeout``
+    /// (a number of seconds; ``StoreOption/defaultTimeout`` when absent or not a number).
+    static func timeout(_ options: [String: Any]) -> TimeInterval {
+        switch options[StoreOption.timeout] {
+        case let seconds as TimeInterval: return max(0, seconds)
+        case let seconds as Int: return TimeInterval(max(0, seconds))
+        case let seconds as NSNumber: return max(0, seconds.doubleValue)
+        default: return StoreOption.defaultTimeout
+        }
+    }
+
+    /// A configuration whose connection waits up to `timeout` seconds for a lock held by
+    /// another connection or process (SQLite's busy timeout) instead of failing at once with
+    /// SQLITE_BUSY; 0 fails at once. Writes begin `BEGIN IMMEDIATE` (GRDB's default for
+    /// writes), so they wait for the lock before reading anything: a deferred transaction
+    /// that upgrades to a write can get SQLITE_BUSY without the busy handler being called.
+    static func configuration(timeout: TimeInterval) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = timeout > 0 ? .timeout(timeout) : .immediateError
+        return configuration
+    }
+
+    /// A configuration for the options a store was added with.
+    static func configuration(options: [String: Any]) -> Configuration {
+        configuration(timeout: timeout(options))
+    }
+}
