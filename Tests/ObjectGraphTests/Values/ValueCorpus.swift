@@ -66,7 +66,7 @@ enum ValueCorpus {
         }
         for i in [Int(Int32.max), Int(Int32.min)] { v.append(("medium", i, "integer 32 \(i)")) }
         for i in [Int(Int16.max), Int(Int16.min)] { v.append(("small", i, "integer 16 \(i)")) }
-        for d in [0.1, -0.0, 1e300, -1e-300, 5e-324, Double.greatestFiniteMagnitude, Double.infinity, -Double.infinity,
+        for d in [0.1, -0.0, 1e300, -1e-300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, Double.infinity, -Double.infinity,
                   9007199254740993.0, 1.0 / 3.0] {
             v.append(("real", d, "double \(d)"))
         }
