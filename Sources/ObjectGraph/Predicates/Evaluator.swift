@@ -16,11 +16,13 @@ enum PredicateEvaluator {
             return block.block(object, context.variables)
         case .compound(let compound):
             switch compound.compoundPredicateType {
+            // A chain's terms in a loop, left to right, however the chain nests: an AND
+            // inside an AND is one level, and a long folded chain must not recurse per link.
             case .and:
-                for sub in compound.subpredicates where !(try evaluate(sub, object: object, context: &context)) { return false }
+                for term in compound.chainTerms where !(try evaluate(term, object: object, context: &context)) { return false }
                 return true
             case .or:
-                for sub in compound.subpredicates where try evaluate(sub, object: object, context: &context) { return true }
+                for term in compound.chainTerms where try evaluate(term, object: object, context: &context) { return true }
                 return false
             case .not:
                 // Foundation looks only at the first subpredicate of a NOT.

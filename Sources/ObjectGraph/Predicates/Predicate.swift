@@ -31,9 +31,12 @@ public enum Predicate: Hashable, Sendable {
     public static let falsePredicate = Predicate.constant(false)
 
     /// The deepest predicate that evaluates, prints in full and runs in a store: 500 levels,
-    /// counting each predicate, expression and constant collection as one.
+    /// counting each predicate, expression and constant collection as one. An AND directly
+    /// inside an AND (an OR inside an OR) adds no level: such a chain, as folding predicates
+    /// one at a time builds it, is one level in meaning and may be any length.
     ///
-    /// Evaluating, printing and translating to SQL recurse once per level; the limit keeps
+    /// Evaluating, printing and translating to SQL recurse once per level (and walk a chain's
+    /// terms in a loop); the limit keeps
     /// that recursion within 2 MB of stack even in a debug build (a Linux thread has 8 MB), and
     /// the SQL within SQLite's own limit of 1,000 nested expressions. A predicate built through the API beyond it is refused with
     /// ``PredicateError/Code/nestedTooDeeply`` (by ``evaluate(with:)``, by a SQLite fetch as

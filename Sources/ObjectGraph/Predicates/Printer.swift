@@ -7,8 +7,9 @@ import Foundation
 /// subpredicate in parentheses, a comparison never; binary operands that are themselves binary
 /// in parentheses; input parentheses are not preserved.
 ///
-/// Printing recurses once per level, so it stops at ``Predicate/maximumDepth`` levels (counted
-/// as ``TreeDepth`` counts them) and prints ``truncationMarker`` for what lies deeper.
+/// Printing recurses once per level of expressions (compound predicates are printed with a
+/// worklist), so it stops at ``Predicate/maximumDepth`` levels (counted as ``TreeDepth`` counts
+/// them) and prints ``truncationMarker`` for what lies deeper.
 enum PredicatePrinter {
     /// What stands for the part of a tree deeper than ``Predicate/maximumDepth``: text no
     /// parser accepts, so a truncated printout can never be read back as another predicate.
@@ -16,32 +17,67 @@ enum PredicatePrinter {
 
     static func format(_ predicate: Predicate) -> String { format(predicate, budget: Predicate.maximumDepth) }
 
+    /// What is left to print of a predicate, last first.
+    private enum PendingText {
+        case text(String)
+        case predicate(Predicate, budget: Int)
+    }
+
+    /// Prints a predicate with a worklist, so that compound predicates never recurse: an AND
+    /// inside an AND (an OR inside an OR) prints with its parentheses as Apple prints it but
+    /// spends no budget, and a folded chain of any length prints without recursion per link.
+    /// Only comparisons recurse, into expressions, which spend budget.
     static func format(_ predicate: Predicate, budget: Int) -> String {
-        guard budget > 0 else { return truncationMarker }
-        switch predicate {
-        case .constant(let value):
-            return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
-        case .comparison(let c):
-            return format(c, budget: budget)
-        case .block(let b):
-            return "BLOCKPREDICATE(\(String(b.identifier, radix: 16)))"
-        case .compound(let c):
-            let parts = c.subpredicates.map { subpredicateFormat($0, budget: budget - 1) }
-            switch (c.compoundPredicateType, c.subpredicates.count) {
-            case (.and, 0): return "TRUEPREDICATE"
-            case (.or, 0): return "FALSEPREDICATE"
-            case (.not, 0): return "NOT"
-            case (.not, 1): return "NOT " + parts[0]
-            case (_, 1): return format(c.subpredicates[0], budget: budget - 1)
-            case (let type, _): return parts.joined(separator: " \(type.symbol) ")
+        var out = ""
+        var pending: [PendingText] = [.predicate(predicate, budget: budget)]
+        while let next = pending.popLast() {
+            switch next {
+            case .text(let text):
+                out += text
+            case .predicate(let predicate, let budget):
+                guard budget > 0 else { out += truncationMarker; continue }
+                switch predicate {
+                case .constant(let value):
+                    out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+                case .comparison(let c):
+                    out += format(c, budget: budget)
+                case .block(let b):
+                    out += "BLOCKPREDICATE(\(String(b.identifier, radix: 16)))"
+                case .compound(let c):
+                    // A link of the same chain keeps the budget; any other child spends one.
+                    func childBudget(_ sub: Predicate) -> Int { c.continuesChain(sub) == nil ? budget - 1 : budget }
+                    let subpredicates = c.subpredicates
+                    switch (c.compoundPredicateType, subpredicates.count) {
+                    case (.and, 0): out += "TRUEPREDICATE"
+                    case (.or, 0): out += "FALSEPREDICATE"
+                    case (.not, 0): out += "NOT"
+                    case (.not, 1):
+                        out += "NOT "
+                        pushSubpredicate(subpredicates[0], budget: budget - 1, onto: &pending)
+                    case (_, 1):
+                        pending.append(.predicate(subpredicates[0], budget: childBudget(subpredicates[0])))
+                    case (let type, _):
+                        // Pushed last part first, so that the first pops first.
+                        for (i, sub) in subpredicates.enumerated().reversed() {
+                            pushSubpredicate(sub, budget: childBudget(sub), onto: &pending)
+                            if i > 0 { pending.append(.text(" \(type.symbol) ")) }
+                        }
+                    }
+                }
             }
         }
+        return out
     }
 
     /// A subpredicate of a compound: compounds (of any type) in parentheses.
-    private static func subpredicateFormat(_ predicate: Predicate, budget: Int) -> String {
-        if case .compound = predicate, budget > 0 { return "(" + format(predicate, budget: budget) + ")" }
-        return format(predicate, budget: budget)
+    private static func pushSubpredicate(_ predicate: Predicate, budget: Int, onto pending: inout [PendingText]) {
+        guard case .compound = predicate, budget > 0 else {
+            pending.append(.predicate(predicate, budget: budget))
+            return
+        }
+        pending.append(.text(")"))
+        pending.append(.predicate(predicate, budget: budget))
+        pending.append(.text("("))
     }
 
     /// A comparison that is at the top level of `budget` levels.

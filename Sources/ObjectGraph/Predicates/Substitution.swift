@@ -15,9 +15,9 @@ struct Substitution {
         switch predicate {
         case .constant, .block:
             return predicate
-        case .compound(var c):
-            c.subpredicates = try c.subpredicates.map { try apply(to: $0) }
-            return .compound(c)
+        case .compound(let c):
+            // The chain's links as they are (they print the same), its terms substituted.
+            return .compound(try c.mapChainTerms { try apply(to: $0) })
         case .comparison(var c):
             c.leftExpression = try apply(to: c.leftExpression)
             c.rightExpression = try apply(to: c.rightExpression)

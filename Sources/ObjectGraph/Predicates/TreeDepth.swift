@@ -4,7 +4,8 @@ import Foundation
 /// the limit on predicates built through the API (``Predicate/maximumDepth``).
 ///
 /// Each predicate, expression and constant collection is one level; a constant expression
-/// and its value share one. The walks use an explicit stack, so measuring a tree of any
+/// and its value share one, and so do the links of an AND or OR chain (an AND directly inside
+/// an AND is one level in meaning, ``CompoundPredicate/chainTerms``). The walks use an explicit stack, so measuring a tree of any
 /// depth never recurses: a predicate nested 100,000 levels deep is measured, then refused.
 enum TreeDepth {
     /// One node of a walk.
@@ -41,7 +42,7 @@ enum TreeDepth {
 
     /// The error for a tree `depth` levels deep, naming the limit.
     static func tooDeep(_ depth: Int, what: String) -> PredicateError {
-        PredicateError(.nestedTooDeeply, "\(what) nests \(depth) levels deep, more than the \(Predicate.maximumDepth) levels a predicate may nest (Predicate.maximumDepth); build it flatter, for example one AND of many subpredicates instead of an AND inside an AND")
+        PredicateError(.nestedTooDeeply, "\(what) nests \(depth) levels deep, more than the \(Predicate.maximumDepth) levels a predicate may nest (Predicate.maximumDepth); build it flatter (an AND inside an AND and an OR inside an OR add no level; a NOT, an AND inside an OR, a function or a subquery each add one)")
     }
 
     private static func depth(from root: Node) -> Int {
@@ -58,7 +59,8 @@ enum TreeDepth {
                     stack.append((.expression(c.leftExpression), inner))
                     stack.append((.expression(c.rightExpression), inner))
                 case .compound(let c):
-                    for sub in c.subpredicates { stack.append((.predicate(sub), inner)) }
+                    // A chain's terms are all one level below it, however the chain nests.
+                    for term in c.chainTerms { stack.append((.predicate(term), inner)) }
                 }
             case .expression(let expression):
                 switch expression {

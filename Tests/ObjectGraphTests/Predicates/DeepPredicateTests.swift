@@ -3,10 +3,11 @@ import ObjectGraph
 import Testing
 
 // Predicates built through the API, not the parser, of any depth: printing, evaluating,
-// substituting, comparing and fetching never overflow the stack. Up to Predicate.maximumDepth
-// they work (on a 2 MB thread stack, a quarter of a Linux thread's default, in a debug build);
-// beyond it they are refused with PredicateError.nestedTooDeeply (134020 from a
-// SQLite fetch) and print a marked truncation.
+// substituting, comparing, fetching and releasing never overflow the stack. Up to
+// Predicate.maximumDepth they work (on a 2 MB thread stack, a quarter of a Linux thread's
+// default, in a debug build); beyond it they are refused with PredicateError.nestedTooDeeply
+// (134020 from a SQLite fetch) and print a marked truncation. (Chains of AND inside AND, which
+// are one level deep in meaning, are in LongChainTests.)
 
 private typealias Predicate = ObjectGraph.Predicate
 private typealias PredicateError = ObjectGraph.PredicateError
@@ -20,15 +21,17 @@ let deepLeaf = Predicate.comparison(ComparisonPredicate(.keyPath("salesRank"), .
 
 /// The shapes of deep trees, each `levels` deep as TreeDepth counts.
 enum DeepShape: String, CaseIterable, CustomTestStringConvertible {
-    case andChain, notChain, functions, aggregates, subqueries
+    case alternatingChain, notChain, functions, aggregates, subqueries
 
     var testDescription: String { rawValue }
 
     fileprivate func predicate(levels: Int) -> Predicate {
         switch self {
-        case .andChain:
+        case .alternatingChain:
+            // deepLeaf AND (deepLeaf OR (deepLeaf AND ...)): an AND inside an OR is real
+            // nesting, one level each.
             var p = deepLeaf
-            for _ in 0..<(levels - 2) { p = .and([deepLeaf, p]) }
+            for i in 0..<(levels - 2) { p = i % 2 == 0 ? .and([deepLeaf, p]) : .or([deepLeaf, p]) }
             return p
         case .notChain:
             // An even number of NOTs keeps the deepLeaf's truth.
@@ -57,18 +60,27 @@ enum DeepShape: String, CaseIterable, CustomTestStringConvertible {
             return p
         }
     }
+
+    /// Whether the depth lies in expressions: Expression is a plain indirect enum, which Swift
+    /// releases recursively, so such a tree about 30,000 levels deep overflows the stack when it
+    /// is dropped (compound predicates are released with a worklist, at any depth).
+    var nestsExpressions: Bool { self == .functions || self == .aggregates || self == .subqueries }
 }
 
-/// Releases a deep tree one node at a time, leaving `root` a deepLeaf. Swift releases an enum's
-/// payload recursively, so dropping a predicate 100,000 levels deep in one go overflows the
-/// stack in the runtime's release, whatever this library does; a test that builds one takes
-/// it apart itself, holding each node's children before the node is released.
+/// Releases a tree that nests deep in expressions one node at a time, leaving `root`
+/// TRUEPREDICATE, holding each node's children before the node is released. (Trees nested in
+/// compound predicates need no help.)
 private enum Dismantled { case p(Predicate), e(Expression) }
 
 private func dismantle(_ root: inout Predicate) {
     let node = Dismantled.p(root)
     root = .truePredicate
     dismantle(node)
+}
+
+/// Dismantles the tree if its depth is in expressions; drops it as it is otherwise.
+private func release(_ root: inout Predicate, _ shape: DeepShape) {
+    if shape.nestsExpressions { dismantle(&root) } else { root = .truePredicate }
 }
 
 private func dismantle(_ root: inout Expression) {
@@ -92,7 +104,7 @@ private func dismantle(_ root: consuming Dismantled) {
     }
 }
 
-/// Releases nested Swift arrays one level at a time, for the same reason.
+/// Releases nested Swift arrays one level at a time: Swift releases them recursively.
 private func dismantle(_ array: inout [Any]) {
     var pending: [Any] = [array]
     array = []
@@ -102,10 +114,10 @@ private func dismantle(_ array: inout [Any]) {
 }
 
 /// What a thread's body returned or threw, handed back after the thread signalled.
-private final class Outcome<T>: @unchecked Sendable { var result: Result<T, Error>? }
+final class Outcome<T>: @unchecked Sendable { var result: Result<T, Error>? }
 
 /// Runs `body` on a thread with a 2 MB stack (a quarter of a Linux thread's default) and returns what it returned or threw.
-private func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
     let outcome = Outcome<T>()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
@@ -152,29 +164,40 @@ struct DeepPredicateTests {
         }
         #expect(!format.contains(marker))
         #expect(equal)
-        if shape == .andChain || shape == .notChain || shape == .functions { #expect(evaluated == true) }
+        if shape == .alternatingChain || shape == .notChain || shape == .functions { #expect(evaluated == true) }
     }
 
-    // An AND chain is what folding predicates one at a time builds. (A NOT chain that deep
-    // passes the translator but not SQLite's own parser, which reports "parser stack
-    // overflow": an error, 134180.)
-    @Test(arguments: [DeepShape.andChain])
-    func aTreeAtTheLimitFetchesFromSQLiteOnA2MBStack(_ shape: DeepShape) throws {
+    // The translator recurses once per level and handles the limit on a 2 MB stack. SQLite's
+    // own parser has a fixed stack of its own: it refuses SQL nested more than about 25
+    // alternations of AND and OR (45 NOTs) deep with "parser stack overflow", a clear error
+    // (134180), never a crash. (A chain of AND inside AND, however long, is flat SQL:
+    // LongChainTests.)
+    @Test(arguments: [DeepShape.alternatingChain, .notChain])
+    func aTreeAtTheLimitIsTranslatedOnA2MBStack(_ shape: DeepShape) throws {
         let fixture = try bookStore(.sqlite)
         let context = fixture.context
-        let (fetched, counted) = try onSmallStack { () -> (Int, Int) in
+        let (shallow, atLimit) = try onSmallStack { () -> (Int, Result<Int, Error>) in
             let request = FetchRequest(entityName: "Book")
+            request.predicate = shape.predicate(levels: 20)
+            let shallow = try context.count(for: request)
             request.predicate = shape.predicate(levels: Predicate.maximumDepth)
-            return (try context.fetch(request).count, try context.count(for: request))
+            return (shallow, Result { try context.fetch(request).count })
         }
-        #expect(fetched == 3)
-        #expect(counted == 3)
+        #expect(shallow == 3)
+        switch atLimit {
+        case .success(let count):
+            #expect(count == 3)
+        case .failure(let error):
+            let coreDataError = try #require(error as? CoreDataError)
+            #expect(coreDataError.code == .sqlite)
+            #expect(coreDataError.message.contains("parser stack overflow"))
+        }
     }
 
     @Test(arguments: DeepShape.allCases)
     func aDeepTreePrintsATruncation(_ shape: DeepShape) throws {
         var p = shape.predicate(levels: deep)
-        defer { dismantle(&p) }
+        defer { release(&p, shape) }
         let format = p.predicateFormat
         // The levels below the limit are replaced by the marker (once for each branch cut).
         #expect(format.contains(marker))
@@ -185,7 +208,7 @@ struct DeepPredicateTests {
     @Test(arguments: DeepShape.allCases)
     func aDeepTreeIsRefusedByEvaluationAndSubstitution(_ shape: DeepShape) throws {
         var p = shape.predicate(levels: deep)
-        defer { dismantle(&p) }
+        defer { release(&p, shape) }
         let error = try #require(predicateError { _ = try p.evaluate(with: ["salesRank": 1]) })
         #expect(error.code == .nestedTooDeeply)
         #expect(error.message.contains("\(Predicate.maximumDepth) levels"))
@@ -198,11 +221,45 @@ struct DeepPredicateTests {
     func deepTreesCompareAndHash(_ shape: DeepShape) throws {
         var p = shape.predicate(levels: deep), q = shape.predicate(levels: deep)
         var shorter = shape.predicate(levels: deep - 3)
-        defer { dismantle(&p); dismantle(&q); dismantle(&shorter) }
+        defer { release(&p, shape); release(&q, shape); release(&shorter, shape) }
         #expect(p == q)
         #expect(p.hashValue == q.hashValue)
         #expect(p != shorter)
         #expect(Set([p, q]).count == 1)
+    }
+
+    // Dropping the last copy of a compound tree frees it with a worklist; on a 2 MB stack, a
+    // recursive release would overflow about 10,000 levels down.
+    @Test(arguments: [DeepShape.alternatingChain, .notChain])
+    func aDeepCompoundTreeIsReleasedOnA2MBStack(_ shape: DeepShape) throws {
+        let refused = try onSmallStack { () -> PredicateError.Code? in
+            var p = shape.predicate(levels: 10 * deep)
+            let code = predicateError { _ = try p.evaluate(with: ["salesRank": 1]) }?.code
+            p = .truePredicate
+            return code
+        }
+        #expect(refused == .nestedTooDeeply)
+    }
+
+    // A subtree that two trees share is freed with the second: releasing the first must leave
+    // it whole.
+    @Test func aSharedSubtreeOutlivesTheTreeReleasedFirst() throws {
+        let shared = DeepShape.notChain.predicate(levels: deep)
+        let (first, second) = try onSmallStack { () -> (Bool, String) in
+            var a = Predicate.and([deepLeaf, .or([deepLeaf, shared])])
+            let b = Predicate.or([shared, .not(deepLeaf)])
+            let before = TreeDepthShape(b)
+            a = .truePredicate
+            let after = TreeDepthShape(b)
+            return (before == after, String(b.predicateFormat.prefix(40)))
+        }
+        #expect(first)
+        #expect(second == "(" + String(repeating: "NOT (", count: 7) + "NOT ")
+        // And again, in the other order, with the shared tree dropped last.
+        var c = Predicate.and([shared, deepLeaf])
+        #expect(predicateError { _ = try c.evaluate(with: ["salesRank": 1]) }?.code == .nestedTooDeeply)
+        c = .truePredicate
+        #expect(shared == DeepShape.notChain.predicate(levels: deep))
     }
 
     @Test func aDeepExpressionIsRefusedByExpressionValue() throws {
@@ -217,10 +274,10 @@ struct DeepPredicateTests {
     @Test(arguments: [StoreType.sqlite, .inMemory, .xml])
     func aDeepTreeIsRefusedByFetchAndCount(_ type: StoreType) throws {
         let fixture = try bookStore(type)
-        for shape in [DeepShape.andChain, .notChain, .functions] {
+        for shape in [DeepShape.alternatingChain, .notChain, .functions] {
             let request = FetchRequest(entityName: "Book")
             request.predicate = shape.predicate(levels: deep)
-            defer { if var p = request.predicate { request.predicate = nil; dismantle(&p) } }
+            defer { if var p = request.predicate { request.predicate = nil; release(&p, shape) } }
             for attempt in [{ _ = try fixture.context.fetch(request) }, { _ = try fixture.context.count(for: request) }] {
                 do {
                     try attempt()
@@ -266,6 +323,16 @@ struct DeepPredicateTests {
         #expect(try flat.evaluate(with: ["salesRank": 99_999]))
         let substituted = try Predicate(format: "salesRank IN $r").withSubstitutionVariables(["r": [1, 2]])
         #expect(substituted.predicateFormat == "salesRank IN {1, 2}")
+    }
+}
+
+/// A tree's depth (as the error for it reports) and hash, to see that it is unchanged.
+private struct TreeDepthShape: Equatable {
+    let error: String?
+    let hash: Int
+    init(_ p: Predicate) {
+        error = predicateError { _ = try p.evaluate(with: ["salesRank": 1]) }?.message
+        hash = p.hashValue
     }
 }
 

@@ -183,7 +183,7 @@ extension SQLFetchTranslator {
         switch predicate {
         case .constant: return true
         case .block: return false
-        case .compound(let c): return c.subpredicates.allSatisfy(isConstant)
+        case .compound(let c): return c.chainTerms.allSatisfy(isConstant)
         case .comparison(let c): return isConstant(c.leftExpression) && isConstant(c.rightExpression)
         }
     }

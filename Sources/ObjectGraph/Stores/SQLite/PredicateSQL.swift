@@ -128,7 +128,7 @@ struct SQLFetchTranslator {
             case .and, .or:
                 // AND of ANDs is one AND: flattening keeps SQLite's parser stack shallow for
                 // predicates folded one term at a time.
-                let terms = Self.flattened(compound)
+                let terms = Array(compound.chainTerms)
                 guard !terms.isEmpty else { return compound.compoundPredicateType == .and ? "1" : "0" }
                 let parts = try terms.map { try condition(for: $0) }
                 if parts.count == 1 { return parts[0] }
@@ -140,16 +140,6 @@ struct SQLFetchTranslator {
             currentComparison = comparison
             defer { currentComparison = saved }
             return try translate(comparison)
-        }
-    }
-
-    /// The subpredicates of a compound, with same-type compounds inside it spliced in.
-    static func flattened(_ compound: CompoundPredicate) -> [Predicate] {
-        compound.subpredicates.flatMap { sub -> [Predicate] in
-            if case .compound(let inner) = sub, inner.compoundPredicateType == compound.compoundPredicateType {
-                return flattened(inner)
-            }
-            return [sub]
         }
     }
 
