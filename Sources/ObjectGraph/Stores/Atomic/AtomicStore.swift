@@ -19,7 +19,9 @@ import Foundation
 /// - primary keys are allocated, as Core Data allocates permanent IDs, at save time: the
 ///   context asks for them just before it hands over its changes, so ``allocatePrimaryKeys``
 ///   takes the lock, reads the file again if it changed, counts on from the file's largest key,
-///   and the lock stays held until that save ends. No other writer can take those keys.
+///   and the lock stays held until that save ends. The keys are also recorded in the lock's
+///   sidecar, because a save that meets a merge conflict releases the lock while the merge
+///   policy runs and then saves again with the same keys: no other writer takes them meanwhile.
 final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     private(set) var identifier: String
     let type: StoreType
@@ -33,6 +35,10 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     private var fileVersion: AtomicFileVersion?
     /// The lock of the file; nil for an in-memory store.
     private let fileLock: AtomicStoreLock?
+    /// Keys this store reserved in the lock's sidecar for the save under way, by root entity:
+    /// kept across a merge conflict (the context saves again with them), given back when the
+    /// save fails otherwise.
+    private var reservedKeys: [String: ClosedRange<Int64>] = [:]
 
     /// Opens (or creates) an atomic store. Throws `.persistentStoreOpen` for a file that is not
     /// a store of this type, `.persistentStoreIncompatibleVersionHash` for a changed model; the
@@ -64,6 +70,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         AtomicScratchFiles.removeStale(besides: url)
         // Another process may have made the store while this one waited for the lock.
         if try load(url, checkIdentifier: false) { return }
+        // Reservations of a store that was at this path before are no longer anyone's.
+        fileLock.setReservations([:], store: self.identifier)
         fileVersion = try AtomicStoreFile.write(contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model)
     }
 
@@ -157,8 +165,16 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             try fileLock.acquire()
             do { try refreshIfChanged() } catch { fileLock.release(); throw error }
         }
-        let start = contents.lastKeys[entity.rootEntityName, default: 0]
-        contents.lastKeys[entity.rootEntityName] = start + Int64(count)
+        let rootName = entity.rootEntityName
+        var reservations = fileLock?.reservations(store: identifier) ?? [:]
+        let start = max(contents.lastKeys[rootName, default: 0], reservations[rootName, default: 0])
+        contents.lastKeys[rootName] = start + Int64(count)
+        if let fileLock, count > 0 {
+            reservations[rootName] = start + Int64(count)
+            fileLock.setReservations(reservations, store: identifier)
+            let earlier = reservedKeys[rootName]
+            reservedKeys[rootName] = (earlier?.lowerBound ?? start + 1)...(start + Int64(count))
+        }
         return (0..<count).map { start + 1 + Int64($0) }
     }
 
@@ -239,6 +255,32 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         try fileLock?.acquire()
         defer { fileLock?.release() }
+        do {
+            try saveLocked(changes)
+            reservedKeys = [:]
+        } catch let error as CoreDataError where error.code == .mergeConflict {
+            // The context resolves the conflict and saves again with the same keys.
+            throw error
+        } catch {
+            giveBackReservedKeys()
+            throw error
+        }
+    }
+
+    /// Gives back the keys of a save that failed for good, if no one reserved after them, so
+    /// the next save (of any coordinator) counts on from where it would have.
+    private func giveBackReservedKeys() {
+        guard let fileLock, fileLock.isHeld, !reservedKeys.isEmpty else { reservedKeys = [:]; return }
+        var reservations = fileLock.reservations(store: identifier)
+        for (rootName, range) in reservedKeys where reservations[rootName] == range.upperBound {
+            reservations[rootName] = range.lowerBound - 1
+        }
+        fileLock.setReservations(reservations, store: identifier)
+        reservedKeys = [:]
+    }
+
+    /// The save, with `lock` and the file's lock held.
+    private func saveLocked(_ changes: StoreChanges) throws {
         try refreshIfChanged()
         if url != nil { try AtomicValueCheck.refuseUnrepresentable(changes, storeType: type, storeIdentifier: identifier, model: model) }
         // Optimistic locking: every changed or deleted row must still be at the version read.

@@ -71,6 +71,41 @@ final class AtomicStoreLock {
         return true
     }
 
+    // MARK: Key reservations
+
+    /// The last primary key each inheritance tree has handed out, as the sidecar records it for
+    /// the store with UUID `store`; empty when it records none, another store's, or cannot be
+    /// read. Called with the lock held.
+    ///
+    /// Keys are reserved here, not only counted from the store file, because a save that meets a
+    /// merge conflict releases the lock while its merge policy runs, then saves again with the
+    /// keys it was given: another writer must not hand them out meanwhile.
+    func reservations(store: String) -> [String: Int64] {
+        guard isHeld else { return [:] }
+        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = pread(descriptor, &bytes, bytes.count, 0)
+        guard count > 0 else { return [:] }
+        let lines = String(decoding: bytes[0..<count], as: UTF8.self).split(separator: "\n")
+        guard lines.first == "store \(store)" else { return [:] }
+        var result: [String: Int64] = [:]
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let key = Int64(parts[1]) { result[String(parts[0])] = key }
+        }
+        return result
+    }
+
+    /// Records the reservations of the store with UUID `store` (a few bytes: a torn write
+    /// reads as none, and the store file's own keys are then the floor). Called with the lock
+    /// held.
+    func setReservations(_ reservations: [String: Int64], store: String) {
+        guard isHeld else { return }
+        let text = (["store \(store)"] + reservations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }).joined(separator: "\n") + "\n"
+        let bytes = Array(text.utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
     /// Releases the lock if held.
     func release() {
         guard isHeld else { return }
