@@ -104,6 +104,46 @@ import Foundation
         #expect(try first.count(for: FetchRequest(entityName: "Record")) == 5)
     }
 
+    /// A merge policy that lets another writer save while the conflict is being resolved: the
+    /// moment the lock is free between a save's two attempts.
+    final class InterleavingPolicy: MergePolicy, @unchecked Sendable {
+        let meanwhile: () throws -> Void
+        init(meanwhile: @escaping () throws -> Void) {
+            self.meanwhile = meanwhile
+            super.init(merge: .mergeByPropertyObjectTrump)
+        }
+        override func resolve(optimisticLockingConflicts list: [MergeConflict]) throws {
+            try meanwhile()
+            try super.resolve(optimisticLockingConflicts: list)
+        }
+    }
+
+    // A save with new objects that meets a conflict saves again with the keys it was given;
+    // another writer saving new objects in between gets other keys.
+    @Test(arguments: fileTypes)
+    func keysOfASaveResolvingAConflictAreNotHandedOutMeanwhile(_ type: StoreType) throws {
+        let directory = try TemporaryDirectory()
+        let (first, second, url) = try twoContexts(type, in: directory)
+        let third = try writerContext(type, url)
+        try counter(second).setValue(2, forKey: "value")
+        try second.save()
+        first.mergePolicy = InterleavingPolicy {
+            let record = try third.insertNewObject(forEntityName: "Record")
+            try record.setValue("meanwhile", forKey: "writer")
+            try record.setValue(0, forKey: "index")
+            try third.save()
+        }
+        try counter(first).setValue(1, forKey: "value")
+        let mine = try first.insertNewObject(forEntityName: "Record")
+        try mine.setValue("mine", forKey: "writer")
+        try mine.setValue(0, forKey: "index")
+        try first.save()
+        let fresh = try writerContext(type, url)
+        #expect(try record("mine", fresh).objectID.primaryKey == mine.objectID.primaryKey)
+        #expect(try record("meanwhile", fresh).objectID.primaryKey != mine.objectID.primaryKey)
+        #expect(try counter(fresh).value(forKey: "value") as? Int == 1)
+    }
+
     @Test(arguments: fileTypes)
     func aSaveWaitsForTheLockThenFailsNamingTheFile(_ type: StoreType) throws {
         let directory = try TemporaryDirectory()
