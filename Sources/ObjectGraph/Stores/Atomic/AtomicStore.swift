@@ -327,25 +327,28 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// Refuses a save that would leave a to-one relationship pointing at an object that is not
     /// in the store (another writer deleted it): the file could not be read back.
     private func refuseDanglingReferences(_ next: AtomicContents, changes: StoreChanges) throws {
-        var deletedKeys: Set<[String]> = []
-        for (id, _) in changes.deleted { deletedKeys.insert([root(id.entityName), String(id.primaryKey)]) }
+        struct Key: Hashable { var root: String; var key: Int64 }
+        let deleted = Set(changes.deleted.map { Key(root: root($0.id.entityName), key: $0.id.primaryKey) })
         // Rows this save writes may point anywhere; other rows only at what this save deletes.
-        var written: Set<[String]> = []
-        for row in changes.inserted { written.insert([root(row.entityName), String(row.primaryKey)]) }
-        for (row, _) in changes.updated { written.insert([root(row.entityName), String(row.primaryKey)]) }
+        var written = Set(changes.inserted.map { Key(root: root($0.entityName), key: $0.primaryKey) })
+        for (row, _) in changes.updated { written.insert(Key(root: root(row.entityName), key: row.primaryKey)) }
+        func check(_ row: StoreRow, onlyDeleted: Bool) throws {
+            guard let entity = model.entitiesByName[row.entityName] else { return }
+            for (n, r) in entity.relationships.enumerated() where !r.isToMany {
+                guard let target = row.values[entity.attributes.count + n] as? ManagedObjectID else { continue }
+                let targetKey = Key(root: root(target.entityName), key: target.primaryKey)
+                if onlyDeleted && !deleted.contains(targetKey) { continue }
+                guard next.rows[targetKey.root]?[targetKey.key] == nil else { continue }
+                let source = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+                throw CoreDataError(.mergeConflict, "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again", objectURI: source.uriString, key: r.name)
+            }
+        }
+        for row in changes.inserted { try check(row, onlyDeleted: false) }
+        for (row, _) in changes.updated { try check(row, onlyDeleted: false) }
+        guard !deleted.isEmpty else { return }
         for (rootName, rows) in next.rows {
-            for row in rows.values {
-                let isWritten = written.contains([rootName, String(row.primaryKey)])
-                guard isWritten || !deletedKeys.isEmpty, let entity = model.entitiesByName[row.entityName] else { continue }
-                for (n, r) in entity.relationships.enumerated() where !r.isToMany {
-                    guard let target = row.values[entity.attributes.count + n] as? ManagedObjectID else { continue }
-                    let targetRoot = root(target.entityName)
-                    guard isWritten || deletedKeys.contains([targetRoot, String(target.primaryKey)]) else { continue }
-                    if next.rows[targetRoot]?[target.primaryKey] == nil {
-                        let source = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
-                        throw CoreDataError(.mergeConflict, "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again", objectURI: source.uriString, key: r.name)
-                    }
-                }
+            for row in rows.values where !written.contains(Key(root: rootName, key: row.primaryKey)) {
+                try check(row, onlyDeleted: true)
             }
         }
     }

@@ -38,14 +38,6 @@ enum AtomicStoreFile {
         return nil
     }
 
-    static func read(_ url: URL, type: StoreType, model: ManagedObjectModel) throws -> Loaded {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CoreDataError(.fileRead, "The store at \(url.path) could not be read: \(error.localizedDescription)")
-        }
-        return try parse(data, url: url, type: type, model: model)
-    }
-
     /// A store read from the bytes of its file at `url` (named in errors).
     static func parse(_ data: Data, url: URL, type: StoreType, model: ManagedObjectModel) throws -> Loaded {
         let found = kind(of: data)
