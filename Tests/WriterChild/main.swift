@@ -3,8 +3,8 @@
 // no confirmed write was lost and none was made twice.
 //
 //     objectgraph-writer-child <xml|binary|sqlite> <store path> increment <n>
-//         n times: read the one Counter, add 1, save; on 133020 (another writer saved it
-//         first) refresh it and try again. Prints "increment <new value>".
+//         n times: add 1 to the one Counter and save; on 133020 (another writer saved it
+//         first) refresh it from the store and try again. Prints "increment <new value>".
 //     objectgraph-writer-child <xml|binary|sqlite> <store path> insert <n> <writer name>
 //         n saves of one new Record each. Prints "insert <writer> <index> <primary key>".
 //
@@ -41,11 +41,9 @@ do {
     let context = ManagedObjectContext(coordinator: coordinator)
     switch arguments[2] {
     case "increment":
+        guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else { fail("the store has no Counter") }
         var done = 0
         while done < count {
-            // Each attempt starts from the store as it is now.
-            context.reset()
-            guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else { fail("the store has no Counter") }
             let value = (try counter.value(forKey: "value") as? Int ?? 0) + 1
             try counter.setValue(value, forKey: "value")
             do {
@@ -53,7 +51,8 @@ do {
                 confirm("increment \(value)")
                 done += 1
             } catch let error as CoreDataError where error.code == .mergeConflict {
-                context.rollback()
+                // Another writer saved the counter first: read its value again and retry.
+                try context.refresh(counter, mergeChanges: false)
             }
         }
     case "insert":
