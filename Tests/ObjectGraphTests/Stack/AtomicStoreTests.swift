@@ -216,10 +216,13 @@ import Foundation
         let dead = directory.file(".Store.\(type.rawValue).2147483646.tmp")
         let own = directory.file(".Store.\(type.rawValue).\(ProcessInfo.processInfo.processIdentifier).tmp")
         let otherStore = directory.file(".Other.\(type.rawValue).2147483646.tmp")
-        for file in [dead, own, otherStore] { try Data("half a store".utf8).write(to: file) }
+        // The lock of a finished migration's scratch store (`<store>.migrating`, renamed into place).
+        let migrationLock = directory.file("Store.\(type.rawValue).migrating.lock")
+        for file in [dead, own, otherStore, migrationLock] { try Data("half a store".utf8).write(to: file) }
         try AtomicStoreTests().expectSeededGraph(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(!FileManager.default.fileExists(atPath: own.path))
+        #expect(!FileManager.default.fileExists(atPath: migrationLock.path))
         #expect(FileManager.default.fileExists(atPath: otherStore.path), "another store's scratch is not this store's business")
     }
 

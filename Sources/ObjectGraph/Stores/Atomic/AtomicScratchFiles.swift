@@ -27,6 +27,18 @@ enum AtomicScratchFiles {
         }
     }
 
+    /// Removes the lock sidecar a migration's scratch store (`<store>.migrating`) leaves once
+    /// the migrated file was renamed into place: when no scratch store is there and no one
+    /// holds its lock, no one can be using it.
+    static func removeMigrationLeftovers(besides storeURL: URL) {
+        let scratch = StoreFiles.migratingURL(for: storeURL)
+        guard !FileManager.default.fileExists(atPath: scratch.path) else { return }
+        let lock = AtomicStoreLock(storeURL: scratch, timeout: 0)
+        guard FileManager.default.fileExists(atPath: lock.url.path), lock.tryAcquire() else { return }
+        try? FileManager.default.removeItem(at: lock.url)
+        lock.close()
+    }
+
     private static func modified(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }

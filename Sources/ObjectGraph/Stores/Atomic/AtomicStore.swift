@@ -61,6 +61,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             // Cleaning up needs the lock; a writer holding it now will find the scratch later.
             if fileLock.tryAcquire() {
                 AtomicScratchFiles.removeStale(besides: url)
+                AtomicScratchFiles.removeMigrationLeftovers(besides: url)
                 fileLock.release()
             }
             return
