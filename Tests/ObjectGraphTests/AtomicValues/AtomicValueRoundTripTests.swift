@@ -35,7 +35,7 @@ import Foundation
         Decimal(string: "-12345678901234567890123456789012345678")!,
         Decimal(string: "-0.5")!, Decimal(0), Decimal(string: "3.14159265358979323846264338327950288")!,
         Decimal(sign: .plus, exponent: -100, significand: 1), Decimal(sign: .minus, exponent: -60, significand: 123456789),
-        Decimal(sign: .plus, exponent: 100, significand: 7),
+        Decimal(sign: .plus, exponent: 100, significand: 7), .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.greatestFiniteMagnitude,
     ]
 
     static let integers: [Int] = [0, 1, -1, 1 << 53, (1 << 53) + 1, -(1 << 53), Int(Int64.max), Int(Int64.min), Int(Int32.max) + 1]
