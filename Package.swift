@@ -125,9 +125,15 @@ let package = Package(
             dependencies: ["ObjectGraph"],
             path: "Tests/MigrationChild"
         ),
+        // Writes to a store beside other processes; the multi-process tests run several.
+        .executableTarget(
+            name: "objectgraph-writer-child",
+            dependencies: ["ObjectGraph"],
+            path: "Tests/WriterChild"
+        ),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "objectgraph-crash-child", "objectgraph-migration-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]
@@ -144,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ToDoTests",
-            dependencies: ["ToDoApp", "ObjectGraph", "WorkbookSupport"],
+            dependencies: ["ToDoApp", "ObjectGraph", "WorkbookSupport", "todo"],
             path: "Tests/ToDoTests"
         ),
         .testTarget(

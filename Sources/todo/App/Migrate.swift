@@ -26,7 +26,7 @@ extension ToDoCommand {
             let environment = ToDoEnvironment.current
             let url = options.storeURL(in: environment)
             let type = options.storeType.storeType
-            guard FileManager.default.fileExists(atPath: url.path) else {
+            guard ToDoStack.storeExists(at: url) else {
                 throw ToDoError("There is no store at \(url.path) to migrate. Create one as version 1: todo add \"Pay rent\" --model-version 1")
             }
             let version = try ToDoStack.version(ofStoreAt: url, type: type)

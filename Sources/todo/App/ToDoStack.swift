@@ -26,7 +26,7 @@ final class ToDoStack {
         let url = options.storeURL(in: environment)
         let type = options.storeType.storeType
         let model = try ToDoModels.model(version: options.modelVersion)
-        if FileManager.default.fileExists(atPath: url.path) {
+        if Self.storeExists(at: url) {
             let storeVersion = try Self.version(ofStoreAt: url, type: type)
             if storeVersion > options.modelVersion {
                 throw ToDoError("""
@@ -46,6 +46,13 @@ final class ToDoStack {
         let store = try coordinator.addPersistentStore(type: type, at: url)
         return ToDoStack(environment: environment, version: options.modelVersion, model: model,
                          context: ManagedObjectContext(coordinator: coordinator), store: store)
+    }
+
+    /// Whether there is a store at `url`: an empty file, which a process killed while creating
+    /// the store leaves, is no store yet, and adding it makes a new one.
+    static func storeExists(at url: URL) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+        return (size ?? 0) > 0
     }
 
     /// Which version of the ToDo model wrote the store, told by the entity version hashes in

@@ -84,7 +84,9 @@ import Foundation
         try context.save()
         let after = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
         #expect(before != nil && before != after)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["Store.\(type.rawValue)"])
+        // No scratch file is left; the lock sidecar stays (removing a lock file races with a
+        // process about to take it).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["Store.\(type.rawValue)", "Store.\(type.rawValue).lock"])
     }
 
     // A block predicate and a transient property work where the fetch is evaluated in memory,
@@ -184,5 +186,72 @@ import Foundation
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(url.path) == true)
         #expect(try Data(contentsOf: url) == before)
+    }
+}
+
+// What interrupted processes leave behind: an empty file (killed while creating the store)
+// is a new store; scratch files of interrupted saves go the next time the store opens.
+@Suite struct AtomicStoreLeftoverTests {
+    @Test(arguments: AtomicStoreTests.fileTypes)
+    func anEmptyFileIsANewStore(_ type: StoreType) throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Empty.\(type.rawValue)")
+        try Data().write(to: url)
+        let metadataError = #expect(throws: CoreDataError.self) {
+            _ = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
+        }
+        #expect(metadataError?.code == .fileRead, "the same answer as for a missing file: no store yet")
+        let context = ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url))
+        try AtomicStoreTests().seed(context)
+        try AtomicStoreTests().expectSeededGraph(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)["NSStoreType"] as? String == type.rawValue)
+    }
+
+    @Test(arguments: AtomicStoreTests.fileTypes)
+    func scratchFilesOfInterruptedSavesAreRemovedAtOpen(_ type: StoreType) throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Store.\(type.rawValue)")
+        try AtomicStoreTests().seed(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)))
+        // A process id that no process has (above any pid_max), and this process's own.
+        let dead = directory.file(".Store.\(type.rawValue).2147483646.tmp")
+        let own = directory.file(".Store.\(type.rawValue).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let otherStore = directory.file(".Other.\(type.rawValue).2147483646.tmp")
+        // The lock of a finished migration's scratch store (`<store>.migrating`, renamed into place).
+        let migrationLock = directory.file("Store.\(type.rawValue).migrating.lock")
+        for file in [dead, own, otherStore, migrationLock] { try Data("half a store".utf8).write(to: file) }
+        try AtomicStoreTests().expectSeededGraph(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(!FileManager.default.fileExists(atPath: own.path))
+        #expect(!FileManager.default.fileExists(atPath: migrationLock.path))
+        #expect(FileManager.default.fileExists(atPath: otherStore.path), "another store's scratch is not this store's business")
+    }
+
+    @Test func duplicateObjectIDsAreAnErrorNamingTheID() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Store.xml")
+        try AtomicStoreTests().seed(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(.xml, url)))
+        var text = try String(contentsOf: url, encoding: .utf8)
+        // The second book takes the first one's id.
+        let ids = text.ranges(of: "<object type=\"Book\" id=\"z")
+        try #require(ids.count == 2)
+        let firstID = text[ids[0].upperBound...].prefix { $0 != "\"" }
+        let secondID = text[ids[1].upperBound...].prefix { $0 != "\"" }
+        text = text.replacingOccurrences(of: "<object type=\"Book\" id=\"z\(secondID)\"", with: "<object type=\"Book\" id=\"z\(firstID)\"")
+        try Data(text.utf8).write(to: url)
+        let error = #expect(throws: CoreDataError.self) { _ = try AtomicStoreTests().coordinator(.xml, url) }
+        #expect(error?.code == .persistentStoreOpen)
+        #expect(error?.message.contains("z\(firstID)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(url.path) == true)
+    }
+
+    @Test func aDamagedFileNamesTheLine() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Store.xml")
+        try AtomicStoreTests().seed(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(.xml, url)))
+        let text = try String(contentsOf: url, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "<attribute name=\"title\" type=\"string\">A</attribute>", with: "<attribute name=\"title\" type=\"string\">A\u{1}</attribute>").utf8).write(to: url)
+        let error = #expect(throws: CoreDataError.self) { _ = try AtomicStoreTests().coordinator(.xml, url) }
+        #expect(error?.code == .persistentStoreOpen)
+        #expect(error?.message.contains("line ") == true, "\(error?.message ?? "")")
     }
 }

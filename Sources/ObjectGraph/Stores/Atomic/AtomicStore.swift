@@ -4,35 +4,113 @@ import Foundation
 /// evaluated in Swift with the predicate language's evaluator, as Core Data evaluates them for
 /// atomic stores ("Persistent Store Types and Behaviors").
 ///
-/// A file-backed store is read whole when it is added; every save writes a complete new file
-/// beside the old one and renames it into place, so a crash leaves the old store or the new
-/// one, never half of either.
+/// A file-backed store is read whole; every save writes a complete new file beside the old one
+/// and renames it into place, so a crash leaves the old store or the new one, never half of
+/// either. Several processes (or coordinators) may use one file:
+///
+/// - every save runs under an advisory lock (``AtomicStoreLock``, a `<store>.lock` sidecar),
+///   waiting up to `StoreOption.timeout` seconds, then failing with 134030;
+/// - before every read and under the lock before every save, one `stat` tells whether another
+///   writer replaced the file (``AtomicFileVersion``), and if so it is read again, so other
+///   writers' objects become visible;
+/// - a save applies only its own changes to the file as it is now: rows another writer changed
+///   or deleted since this context read them are a merge conflict (133020), which the context's
+///   merge policy resolves as for SQLite; everything else merges;
+/// - primary keys are allocated, as Core Data allocates permanent IDs, at save time: the
+///   context asks for them just before it hands over its changes, so ``allocatePrimaryKeys``
+///   takes the lock, reads the file again if it changed, counts on from the file's largest key,
+///   and the lock stays held until that save ends. The keys are also recorded in the lock's
+///   sidecar, because a save that meets a merge conflict releases the lock while the merge
+///   policy runs and then saves again with the same keys: no other writer takes them meanwhile.
 final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
-    let identifier: String
+    private(set) var identifier: String
     let type: StoreType
     let url: URL?
     private let model: ManagedObjectModel
     private let lock = NSLock()
     /// Everything the store holds; a save builds the next version on a copy.
     private var contents: AtomicContents
+    /// The version of the file `contents` was read from or written as; nil before the first
+    /// read and for an in-memory store.
+    private var fileVersion: AtomicFileVersion?
+    /// The lock of the file; nil for an in-memory store.
+    private let fileLock: AtomicStoreLock?
+    /// Keys this store reserved in the lock's sidecar for the save under way, by root entity:
+    /// kept across a merge conflict (the context saves again with them), given back when the
+    /// save fails otherwise.
+    private var reservedKeys: [String: ClosedRange<Int64>] = [:]
 
     /// Opens (or creates) an atomic store. Throws `.persistentStoreOpen` for a file that is not
     /// a store of this type, `.persistentStoreIncompatibleVersionHash` for a changed model; the
-    /// file is not touched in either case.
-    init(type: StoreType, url: URL?, model: ManagedObjectModel, identifier: String?) throws {
+    /// file is not touched in either case. A missing or empty file becomes a new store, created
+    /// under the lock so that processes starting together agree on one store. Scratch files of
+    /// interrupted saves are removed.
+    init(type: StoreType, url: URL?, model: ManagedObjectModel, identifier: String?, options: [String: Any] = [:]) throws {
         self.type = type
         self.url = url
         self.model = model
-        if let url, FileManager.default.fileExists(atPath: url.path) {
-            let loaded = try AtomicStoreFile.read(url, type: type, model: model)
-            self.identifier = loaded.identifier
-            self.contents = loaded.contents
-            try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url)
-        } else {
-            self.identifier = identifier ?? UUID().uuidString
-            self.contents = AtomicContents()
-            if let url { try AtomicStoreFile.write(contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model) }
+        self.identifier = identifier ?? UUID().uuidString
+        self.contents = AtomicContents()
+        guard let url else {
+            fileLock = nil
+            return
         }
+        let fileLock = AtomicStoreLock(storeURL: url, timeout: Self.timeout(options))
+        self.fileLock = fileLock
+        if try load(url, checkIdentifier: false) {
+            // Cleaning up needs the lock; a writer holding it now will find the scratch later.
+            if fileLock.tryAcquire() {
+                AtomicScratchFiles.removeStale(besides: url)
+                AtomicScratchFiles.removeMigrationLeftovers(besides: url)
+                fileLock.release()
+            }
+            return
+        }
+        try fileLock.acquire()
+        defer { fileLock.release() }
+        AtomicScratchFiles.removeStale(besides: url)
+        // Another process may have made the store while this one waited for the lock.
+        if try load(url, checkIdentifier: false) { return }
+        // Reservations of a store that was at this path before are no longer anyone's.
+        fileLock.setReservations([:], store: self.identifier)
+        fileVersion = try AtomicStoreFile.write(contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model)
+    }
+
+    /// The timeout option in seconds, given as any number.
+    private static func timeout(_ options: [String: Any]) -> TimeInterval {
+        if let seconds = options[StoreOption.timeout] as? TimeInterval { return seconds }
+        if let seconds = options[StoreOption.timeout] as? Int { return TimeInterval(seconds) }
+        if let seconds = options[StoreOption.timeout] as? NSNumber { return seconds.doubleValue }
+        return StoreOption.defaultTimeout
+    }
+
+    /// Reads the file at `url` into `contents`; false when there is no file or it is empty (a
+    /// new store). With `checkIdentifier`, a file holding another store (another UUID) is an
+    /// error: object IDs of this store would mean other objects there.
+    private func load(_ url: URL, checkIdentifier: Bool) throws -> Bool {
+        guard let (version, data) = try AtomicFileVersion.read(url), !data.isEmpty else { return false }
+        let loaded = try AtomicStoreFile.parse(data, url: url, type: type, model: model)
+        if checkIdentifier && loaded.identifier != identifier {
+            throw CoreDataError(.persistentStoreOpen, "The store file at \(url.path) was replaced by another store (UUID \(loaded.identifier), not \(identifier)); add it to a new coordinator")
+        }
+        try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url)
+        var next = loaded.contents
+        // Keys handed out by a save that failed are not handed out again.
+        for (root, last) in contents.lastKeys { next.lastKeys[root] = max(next.lastKeys[root, default: 0], last) }
+        identifier = loaded.identifier
+        contents = next
+        fileVersion = version
+        return true
+    }
+
+    /// Reads the file again if another writer replaced it since; one `stat` when it did not.
+    /// Called with `lock` held.
+    private func refreshIfChanged() throws {
+        guard let url else { return }
+        if let fileVersion, fileVersion.isCurrent(at: url) { return }
+        // A file removed or emptied under an open store: keep what is in memory; the next
+        // save writes it back.
+        _ = try load(url, checkIdentifier: true)
     }
 
     var metadata: [String: Any] {
@@ -55,31 +133,55 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
 
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
         lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
+        return rowLocked(for: id)
+    }
+
+    private func rowLocked(for id: ManagedObjectID) -> StoreRow? {
         guard let row = rows[root(id.entityName)]?[id.primaryKey], row.entityName == id.entityName else { return nil }
         return row
     }
 
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
-        try ids.compactMap { try row(for: $0, model: model) }
+        lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
+        return ids.compactMap { rowLocked(for: $0) }
     }
 
     func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
         lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
         var result: [ManagedObjectID: Set<ManagedObjectID>] = [:]
         for id in ids { result[id] = relatedIDsLocked(of: id, relationship: relationship) }
         return result
     }
 
-    /// Keys count up per inheritance tree, as the SQLite store's do.
+    /// Keys count up per inheritance tree, as the SQLite store's do. For a file, the lock is
+    /// taken here and held until the save that follows ends (the context allocates keys only
+    /// inside a save, just before handing over its changes), and the count goes on from the
+    /// file as it is now: no other writer can hand out the same keys.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
         lock.lock(); defer { lock.unlock() }
-        let start = contents.lastKeys[entity.rootEntityName, default: 0]
-        contents.lastKeys[entity.rootEntityName] = start + Int64(count)
+        if let fileLock {
+            try fileLock.acquire()
+            do { try refreshIfChanged() } catch { fileLock.release(); throw error }
+        }
+        let rootName = entity.rootEntityName
+        var reservations = fileLock?.reservations(store: identifier) ?? [:]
+        let start = max(contents.lastKeys[rootName, default: 0], reservations[rootName, default: 0])
+        contents.lastKeys[rootName] = start + Int64(count)
+        if let fileLock, count > 0 {
+            reservations[rootName] = start + Int64(count)
+            fileLock.setReservations(reservations, store: identifier)
+            let earlier = reservedKeys[rootName]
+            reservedKeys[rootName] = (earlier?.lowerBound ?? start + 1)...(start + Int64(count))
+        }
         return (0..<count).map { start + 1 + Int64($0) }
     }
 
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
         lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
         return relatedIDsLocked(of: id, relationship: relationship)
     }
 
@@ -107,6 +209,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
 
     func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
         var result = try matchingObjects(request).map(\.row)
         if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
@@ -115,6 +218,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
 
     func fetchDictionaries(_ request: FetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
         lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
         let entity = try model.entity(named: request.entityName)
         try DictionaryResults.validate(request, entity: entity)
         return try DictionaryResults.build(request, entity: entity, objects: try matchingObjects(request)) { value in
@@ -146,8 +250,40 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         try fetchRows(request, model: model).count
     }
 
+    /// Applies one save to the store as it is now: under the file's lock, after reading the
+    /// file again if another writer replaced it.
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
         lock.lock(); defer { lock.unlock() }
+        try fileLock?.acquire()
+        defer { fileLock?.release() }
+        do {
+            try saveLocked(changes)
+            reservedKeys = [:]
+        } catch let error as CoreDataError where error.code == .mergeConflict {
+            // The context resolves the conflict and saves again with the same keys.
+            throw error
+        } catch {
+            giveBackReservedKeys()
+            throw error
+        }
+    }
+
+    /// Gives back the keys of a save that failed for good, if no one reserved after them, so
+    /// the next save (of any coordinator) counts on from where it would have.
+    private func giveBackReservedKeys() {
+        guard let fileLock, fileLock.isHeld, !reservedKeys.isEmpty else { reservedKeys = [:]; return }
+        var reservations = fileLock.reservations(store: identifier)
+        for (rootName, range) in reservedKeys where reservations[rootName] == range.upperBound {
+            reservations[rootName] = range.lowerBound - 1
+        }
+        fileLock.setReservations(reservations, store: identifier)
+        reservedKeys = [:]
+    }
+
+    /// The save, with `lock` and the file's lock held.
+    private func saveLocked(_ changes: StoreChanges) throws {
+        try refreshIfChanged()
+        if url != nil { try AtomicValueCheck.refuseUnrepresentable(changes, storeType: type, storeIdentifier: identifier, model: model) }
         // Optimistic locking: every changed or deleted row must still be at the version read.
         var conflicts: [String] = []
         for (row, expected) in changes.updated {
@@ -165,6 +301,14 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         var next = contents
+        // Keys were allocated under the lock from the file as it is, so a new row never meets
+        // an old one; if it did (a file edited by hand meanwhile), nothing is written over.
+        for row in changes.inserted {
+            if let existing = next.rows[root(row.entityName)]?[row.primaryKey] {
+                let id = ManagedObjectID(entityName: existing.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+                throw CoreDataError(.persistentStoreSave, "The key of a new \(row.entityName) is already used by \(id.uriString) in the store at \(url?.path ?? "memory"); nothing was written", objectURI: id.uriString)
+            }
+        }
         for row in changes.inserted { next.rows[root(row.entityName), default: [:]][row.primaryKey] = row }
         for (row, _) in changes.updated { next.rows[root(row.entityName), default: [:]][row.primaryKey] = row }
         for (id, _) in changes.deleted { next.rows[root(id.entityName)]?[id.primaryKey] = nil }
@@ -176,20 +320,61 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
                 next.links[key] = next.links[key]!.filter { !linkTouches(key: key, pair: $0, id: id) }
             }
         }
-        if let url { try AtomicStoreFile.write(next, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
+        if url != nil { try refuseDanglingReferences(next, changes: changes) }
+        if let url { fileVersion = try AtomicStoreFile.write(next, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
         contents = next
+    }
+
+    /// Refuses a save that would leave a to-one relationship pointing at an object that is not
+    /// in the store (another writer deleted it): the file could not be read back.
+    private func refuseDanglingReferences(_ next: AtomicContents, changes: StoreChanges) throws {
+        struct Key: Hashable { var root: String; var key: Int64 }
+        let deleted = Set(changes.deleted.map { Key(root: root($0.id.entityName), key: $0.id.primaryKey) })
+        // Rows this save writes may point anywhere; other rows only at what this save deletes.
+        var written = Set(changes.inserted.map { Key(root: root($0.entityName), key: $0.primaryKey) })
+        for (row, _) in changes.updated { written.insert(Key(root: root(row.entityName), key: row.primaryKey)) }
+        func check(_ row: StoreRow, onlyDeleted: Bool) throws {
+            guard let entity = model.entitiesByName[row.entityName] else { return }
+            for (n, r) in entity.relationships.enumerated() where !r.isToMany {
+                guard let target = row.values[entity.attributes.count + n] as? ManagedObjectID else { continue }
+                let targetKey = Key(root: root(target.entityName), key: target.primaryKey)
+                if onlyDeleted && !deleted.contains(targetKey) { continue }
+                guard next.rows[targetKey.root]?[targetKey.key] == nil else { continue }
+                let source = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+                throw CoreDataError(.mergeConflict, "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again", objectURI: source.uriString, key: r.name)
+            }
+        }
+        for row in changes.inserted { try check(row, onlyDeleted: false) }
+        for (row, _) in changes.updated { try check(row, onlyDeleted: false) }
+        guard !deleted.isEmpty else { return }
+        for (rootName, rows) in next.rows {
+            for row in rows.values where !written.contains(Key(root: rootName, key: row.primaryKey)) {
+                try check(row, onlyDeleted: true)
+            }
+        }
     }
 
     func exportContents() throws -> AtomicContents {
         lock.lock(); defer { lock.unlock() }
+        try refreshIfChanged()
         return contents
     }
 
     func importContents(_ imported: AtomicContents) throws {
         lock.lock(); defer { lock.unlock() }
+        try fileLock?.acquire()
+        defer { fileLock?.release() }
         let stamped = AtomicStoreFile.stamp(imported, identifier: identifier)
-        if let url { try AtomicStoreFile.write(stamped, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
+        if let url { fileVersion = try AtomicStoreFile.write(stamped, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
         contents = stamped
+    }
+
+    /// Releases the lock and the file, so the file can be moved or replaced; a later read
+    /// opens it again.
+    func close() throws {
+        lock.lock(); defer { lock.unlock() }
+        fileLock?.close()
+        fileVersion = nil
     }
 
     private func linkTouches(key: String, pair: [Int64], id: ManagedObjectID) -> Bool {

@@ -12,6 +12,16 @@ import FoundationXML
 /// store keeps the model's names, so nothing is lost reading them back. The binary store is a
 /// binary property list of the same content (Apple's is a keyed archive, which Linux has no
 /// use for).
+///
+/// Values in the XML file: an ordinary string is its own text, escaped (`&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`, and `&#13;` for a carriage return); a string holding anything XML 1.0
+/// cannot carry (a control character other than tab, line feed and carriage return, NUL,
+/// U+FFFE, U+FFFF) is written as base64 of its UTF-8 bytes in an attribute element marked
+/// `encoding="base64"`, so it reads back exactly; binary data is always base64. Numbers and
+/// dates are their shortest exact decimal text (`nan`, `inf`, `-0.0` included); decimals are
+/// their decimal text (a Decimal NaN is refused at save, see ``AtomicValueCheck``). Reading is
+/// strict: a file that is not well formed is an error naming the line, and two objects with
+/// one id are an error naming the id.
 enum AtomicStoreFile {
     struct Loaded {
         var identifier: String
@@ -28,11 +38,8 @@ enum AtomicStoreFile {
         return nil
     }
 
-    static func read(_ url: URL, type: StoreType, model: ManagedObjectModel) throws -> Loaded {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CoreDataError(.fileRead, "The store at \(url.path) could not be read: \(error.localizedDescription)")
-        }
+    /// A store read from the bytes of its file at `url` (named in errors).
+    static func parse(_ data: Data, url: URL, type: StoreType, model: ManagedObjectModel) throws -> Loaded {
         let found = kind(of: data)
         guard found == type else {
             let what = found.map { "a \($0.rawValue) store" } ?? "not a store"
@@ -50,11 +57,15 @@ enum AtomicStoreFile {
 
     /// The metadata of a store file, read without opening the store for use.
     static func metadata(at url: URL, type: StoreType) throws -> [String: Any] {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        // Reading the whole file is the only way for an atomic store; nothing is kept.
+        guard let data = try AtomicFileVersion.read(url)?.data else {
             throw CoreDataError(.fileRead, "There is no store at \(url.path)")
         }
-        // Reading the whole file is the only way for an atomic store; nothing is kept.
-        let data = try Data(contentsOf: url)
+        // An empty file is what a process killed while creating a store may leave: adding it
+        // makes a new store, so it has no metadata yet, like a missing file.
+        guard !data.isEmpty else {
+            throw CoreDataError(.fileRead, "There is no store at \(url.path) yet (the file is empty; adding it makes a new store)")
+        }
         guard kind(of: data) == type else {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is not a \(type.rawValue) store")
         }
@@ -79,27 +90,37 @@ enum AtomicStoreFile {
         }
     }
 
-    /// Writes the whole store to a new file beside `url`, flushes it, and renames it into place.
-    static func write(_ contents: AtomicContents, identifier: String, metadata: [String: Any], to url: URL, type: StoreType, model: ManagedObjectModel) throws {
+    /// Writes the whole store to a new file beside `url`, flushes it, renames it into place
+    /// and flushes the folder; returns the new file's version, kept open. Called with the
+    /// store's lock held, so the scratch file's name (by process id) is this writer's alone.
+    @discardableResult
+    static func write(_ contents: AtomicContents, identifier: String, metadata: [String: Any], to url: URL, type: StoreType, model: ManagedObjectModel) throws -> AtomicFileVersion {
         let data = type == .xml
             ? try xmlData(contents, identifier: identifier, metadata: metadata, model: model)
             : try binaryData(contents, identifier: identifier, metadata: metadata, model: model)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let temporary = AtomicScratchFiles.url(for: url)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CoreDataError(.persistentStoreSave, "Could not write the store at \(url.path): \(temporary.path): \(String(cString: strerror(errno)))")
+        }
         do {
-            // A failure to create the file shows as the error of opening it, just below.
-            _ = FileManager.default.createFile(atPath: temporary.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: temporary)
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             try handle.write(contentsOf: data)
             try handle.synchronize()
-            try handle.close()
             guard rename(temporary.path, url.path) == 0 else {
                 throw CoreDataError(.persistentStoreSave, "Could not move the new store file into place at \(url.path): \(String(cString: strerror(errno)))")
             }
         } catch {
+            closeDescriptor(descriptor)
             try? FileManager.default.removeItem(at: temporary)
             if let error = error as? CoreDataError { throw error }
             throw CoreDataError(.persistentStoreSave, "Could not write the store at \(url.path): \(error.localizedDescription)")
         }
+        // The rename itself survives a power cut only once the folder is flushed.
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 { _ = fsync(folder); closeDescriptor(folder) }
+        // Kept open, with the identity the complete file has (size and time of the last write).
+        return try AtomicFileVersion(descriptor: descriptor)
     }
 
     // MARK: Values
@@ -198,6 +219,10 @@ enum AtomicStoreFile {
         var entityOfKey: [String: [Int64: String]] = [:]
         for object in objects {
             guard let root = model.entitiesByName[object.entity]?.rootEntityName else { continue }
+            // Two objects with one id would be merged into one, silently losing the other.
+            if let first = entityOfKey[root]?[object.key] {
+                throw CoreDataError(.persistentStoreOpen, "the id z\(object.key) is used twice (a \(first) and a \(object.entity)); every object needs its own id")
+            }
             entityOfKey[root, default: [:]][object.key] = object.entity
         }
         func destination(_ r: RelationshipDescription, _ key: Int64) -> String? {
@@ -255,7 +280,9 @@ enum AtomicStoreFile {
     }
 
     static func xmlDocument(_ data: Data) throws -> XMLDocument {
-        let parser = XMLParser(data: data)
+        // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
+        // document at once and fails on any document over 10 MB; a stream goes in pieces.
+        let parser = XMLParser(stream: InputStream(data: data))
         let checker = WellFormedness()
         parser.delegate = checker
         // swift-corelibs-foundation's parse() can return true after reporting an error.
@@ -291,7 +318,12 @@ enum AtomicStoreFile {
             let entity = model.entitiesByName[object.entity]!
             out += "    <object type=\"\(escape(object.entity))\" id=\"z\(object.key)\" version=\"\(object.version)\">\n"
             for a in entity.attributes where object.attributes[a.name] != nil {
-                out += "        <attribute name=\"\(escape(a.name))\" type=\"\(xmlTypeName(a.attributeType))\">\(escape(text(object.attributes[a.name]!, type: a.attributeType)))</attribute>\n"
+                let value = text(object.attributes[a.name]!, type: a.attributeType)
+                if a.attributeType == .string && !XMLText.canCarry(value) {
+                    out += "        <attribute name=\"\(escape(a.name))\" type=\"string\" encoding=\"base64\">\(Data(value.utf8).base64EncodedString())</attribute>\n"
+                } else {
+                    out += "        <attribute name=\"\(escape(a.name))\" type=\"\(xmlTypeName(a.attributeType))\">\(escape(value))</attribute>\n"
+                }
             }
             for r in entity.relationships {
                 if let key = object.toOne[r.name] {
@@ -343,6 +375,16 @@ enum AtomicStoreFile {
             var object = FileObject(entity: type, key: key, version: Int64(element.attribute(forName: "version")?.stringValue ?? "") ?? 1)
             for attribute in element.elements(forName: "attribute") {
                 guard let name = attribute.attribute(forName: "name")?.stringValue, let a = entity.attribute(named: name) else { continue }
+                if let encoding = attribute.attribute(forName: "encoding")?.stringValue {
+                    guard encoding == "base64", a.attributeType == .string else {
+                        throw CoreDataError(.persistentStoreOpen, "\(name) of object \(idText) has encoding=\"\(encoding)\", which only a string attribute may have, as base64")
+                    }
+                    guard let bytes = Data(base64Encoded: attribute.stringValue ?? ""), let text = String(data: bytes, encoding: .utf8) else {
+                        throw CoreDataError(.persistentStoreOpen, "\(name) of object \(idText) is not base64 of UTF-8 text")
+                    }
+                    object.attributes[name] = text
+                    continue
+                }
                 object.attributes[name] = try value(attribute.stringValue ?? "", type: a.attributeType)
             }
             for relationship in element.elements(forName: "relationship") {

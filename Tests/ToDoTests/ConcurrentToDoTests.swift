@@ -1,0 +1,115 @@
+import Testing
+import Foundation
+import ObjectGraph
+import WorkbookSupport
+
+// The README's workflow, as processes: `todo watch` in one terminal, `todo add` in others.
+// Ten adds run at once beside a watch; afterwards every item is in the store, and the watch
+// alerted each one although all were added after it started.
+@Suite struct ConcurrentToDoTests {
+    /// The built `todo` program, next to the test bundle.
+    static var todoURL: URL? {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("todo")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// A started `todo` process and what it prints, read as it comes.
+    final class Running: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
+        private var text = ""
+        private var errorText = ""
+
+        init(_ arguments: [String], dataHome: URL) throws {
+            guard let executable = ConcurrentToDoTests.todoURL else { throw CocoaError(.fileNoSuchFile) }
+            process.executableURL = executable
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = dataHome.path
+            process.environment = environment
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // One reading thread per pipe: blocking reads until the process closes its end.
+            for (pipe, isError) in [(output, false), (errors, true)] {
+                let handle = pipe.fileHandleForReading
+                Thread.detachNewThread { [self] in
+                    while true {
+                        let data = handle.availableData
+                        if data.isEmpty { break }
+                        lock.withLock {
+                            if isError { errorText += String(decoding: data, as: UTF8.self) } else { text += String(decoding: data, as: UTF8.self) }
+                        }
+                    }
+                    lock.withLock { if !isError { finished = true } }
+                }
+            }
+        }
+
+        /// Whether the process closed its output.
+        private var finished = false
+
+        var lines: [String] { lock.withLock { text.split(separator: "\n").map(String.init) } }
+        var errors: String { lock.withLock { errorText } }
+
+        /// Waits for the process to end, then for its last output.
+        func wait() {
+            process.waitUntilExit()
+            while !lock.withLock({ finished }) { Thread.sleep(forTimeInterval: 0.01) }
+        }
+    }
+
+    @Test(.enabled(if: todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
+          arguments: ["xml", "sqlite"])
+    func tenAddsBesideAWatchLoseNothingAndAreAllAlerted(_ storeType: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-processes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // The watch makes the store, then checks five times a second until stopped.
+        let watch = try Running(["watch", "--store-type", storeType, "--interval", "0.2"], dataHome: directory)
+        // SIGKILL: a child of the test runner may inherit SIGTERM ignored.
+        defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+        let started = Date()
+        while watch.lines.isEmpty && watch.process.isRunning && Date().timeIntervalSince(started) < 60 { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(watch.lines.first?.hasPrefix("Watching") == true, "watch did not start: \(watch.errors)")
+
+        let titles = (1...10).map { "Item \($0)" }
+        let adds = try titles.map { try Running(["add", $0, "--due", "+2m", "--store-type", storeType], dataHome: directory) }
+        for add in adds { add.wait() }
+        for (title, add) in zip(titles, adds) {
+            #expect(add.process.terminationStatus == 0, "\(storeType) \(title): \(add.errors)")
+            #expect(add.lines.first?.hasPrefix("Added #") == true && add.lines.first?.contains(": \(title), due ") == true, "\(storeType): \(add.lines)")
+        }
+        // Each add got its own number.
+        let numbers = adds.compactMap { $0.lines.first?.split(separator: ":").first }
+        #expect(Set(numbers).count == 10, "\(storeType): \(numbers)")
+
+        // The watch alerts each item at its next tick; give it a few.
+        let deadline = Date().addingTimeInterval(30)
+        func alerted() -> [String] { watch.lines.filter { $0.contains("Due in") } }
+        while alerted().count < 10 && watch.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(watch.process.processIdentifier, SIGKILL)
+        watch.wait()
+        for title in titles {
+            let times = alerted().filter { $0.contains(" \(title) (at ") }.count
+            #expect(times == 1, "\(storeType): \(title) alerted \(times) times; watch printed \(watch.lines), errors \(watch.errors)")
+        }
+
+        // Every item is in the store, once, and the watch's saves (lastAlertDate) kept them all.
+        let url = directory.appendingPathComponent("todo/ToDo.\(storeType)")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
+        try coordinator.addPersistentStore(type: storeType == "xml" ? .xml : .sqlite, at: url)
+        let items = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
+        let stored = try items.map { try #require(try $0.value(forKey: "title") as? String) }
+        #expect(stored.sorted() == titles.sorted(), "\(storeType)")
+        #expect(try items.allSatisfy { try $0.value(forKey: "lastAlertDate") is Date }, "\(storeType): every item was alerted and recorded")
+    }
+}

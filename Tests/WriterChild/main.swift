@@ -1,0 +1,72 @@
+// A child process for the multi-process tests of the stores: several of it run at once on one
+// store and each prints every write once its save has returned, so the parent can count that
+// no confirmed write was lost and none was made twice.
+//
+//     objectgraph-writer-child <xml|binary|sqlite> <store path> increment <n>
+//         n times: add 1 to the one Counter and save; on 133020 (another writer saved it
+//         first) refresh it from the store and try again. Prints "increment <new value>".
+//     objectgraph-writer-child <xml|binary|sqlite> <store path> insert <n> <writer name>
+//         n saves of one new Record each. Prints "insert <writer> <index> <primary key>".
+//
+// The model is the one WriterModel in the tests builds: Counter(value) and Record(writer, index).
+import Foundation
+import ObjectGraph
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("writer child: \(message)\n".utf8))
+    exit(1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 4, let count = Int(arguments[3]),
+      let type = ["xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite][arguments[0]] else {
+    fail("usage: objectgraph-writer-child <xml|binary|sqlite> <store path> <increment|insert> <n> [writer name]")
+}
+/// Prints a line at once (unbuffered), so the parent sees exactly what was confirmed.
+func confirm(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+do {
+    let model = try ManagedObjectModel {
+        EntityDescription("Counter") {
+            AttributeDescription("value", .integer64, optional: false)
+        }
+        EntityDescription("Record") {
+            AttributeDescription("writer", .string, optional: false)
+            AttributeDescription("index", .integer64, optional: false)
+        }
+    }
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    try coordinator.addPersistentStore(type: type, at: URL(fileURLWithPath: arguments[1]),
+                                       options: [StoreOption.timeout: 120.0])
+    let context = ManagedObjectContext(coordinator: coordinator)
+    switch arguments[2] {
+    case "increment":
+        guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else { fail("the store has no Counter") }
+        var done = 0
+        while done < count {
+            let value = (try counter.value(forKey: "value") as? Int ?? 0) + 1
+            try counter.setValue(value, forKey: "value")
+            do {
+                try context.save()
+                confirm("increment \(value)")
+                done += 1
+            } catch let error as CoreDataError where error.code == .mergeConflict {
+                // Another writer saved the counter first: read its value again and retry.
+                try context.refresh(counter, mergeChanges: false)
+            }
+        }
+    case "insert":
+        guard arguments.count == 5 else { fail("insert needs a writer name") }
+        for index in 1...max(count, 1) where count > 0 {
+            let record = try context.insertNewObject(forEntityName: "Record")
+            try record.setValue(arguments[4], forKey: "writer")
+            try record.setValue(index, forKey: "index")
+            try context.save()
+            confirm("insert \(arguments[4]) \(index) \(record.objectID.primaryKey)")
+        }
+    default:
+        fail("unknown kind \(arguments[2]); use increment or insert")
+    }
+} catch {
+    fail("\(error)")
+}
