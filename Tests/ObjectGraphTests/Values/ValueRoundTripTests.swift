@@ -48,7 +48,9 @@ import Foundation
     }
 
     /// What the SQLite store cannot keep exactly is refused at save with 1550, naming the
-    /// object and the key, and nothing of that save is written; the other stores keep it.
+    /// object and the key, and nothing of that save is written; the other stores keep it,
+    /// except a Decimal NaN, which the XML and binary files refuse too (no Decimal reads
+    /// "NaN" back) and only the in-memory store holds.
     @Test(arguments: [StoreType.sqlite, .inMemory, .xml, .binary])
     func valuesSQLiteCannotKeepAreRefusedThereAndKeptElsewhere(type: StoreType) throws {
         let directory = try TemporaryDirectory()
@@ -61,12 +63,13 @@ import Foundation
             let object = try context.insertNewObject(forEntityName: "Holder")
             try object.setValue(ordinal, forKey: "ordinal")
             try object.setValue(entry.value, forKey: entry.key)
-            if type == .sqlite {
+            let isDecimalNaN = (entry.value as? Decimal)?.isNaN == true
+            if type == .sqlite || (isDecimalNaN && type != .inMemory) {
                 let error = #expect(throws: CoreDataError.self, "\(entry.label)") { try context.save() }
                 #expect(error?.code == .validation, "\(entry.label): \(String(describing: error))")
                 #expect(error?.key == entry.key)
                 #expect(error?.objectURI?.hasPrefix("x-coredata://") == true, "\(String(describing: error))")
-                #expect(error?.message.contains("Holder.\(entry.key)") == true, "\(String(describing: error))")
+                if type == .sqlite { #expect(error?.message.contains("Holder.\(entry.key)") == true, "\(String(describing: error))") }
                 let check = ManagedObjectContext(coordinator: coordinator)
                 let request = FetchRequest(entityName: "Holder")
                 request.predicate = try Predicate(format: "ordinal == %@", ordinal)

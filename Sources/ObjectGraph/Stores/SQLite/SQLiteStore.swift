@@ -57,8 +57,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let queue = database
         /// The metadata, or nil for a database without tables (a new or empty file).
         func readExisting(_ db: Database) throws -> (String, [String: Any])? {
-            guard try db.tableExists("Z_METADATA") else {
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            // sqlite_master itself, not GRDB's `tableExists`: that answers from a schema cache,
+            // which misses the tables another process made since this connection first looked.
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            guard tables.contains("Z_METADATA") else {
                 guard tables.isEmpty else {
                     throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is a SQLite database but not a Core Data store: it has no Z_METADATA table (its tables: \(tables.joined(separator: ", ")))")
                 }
