@@ -7,9 +7,9 @@
 ///
 /// An AND directly inside an AND (an OR inside an OR) is one level in meaning: such a chain,
 /// however long, counts as one level toward ``Predicate/maximumDepth`` and every walk over it
-/// (evaluation, printing, substitution, SQL) goes through ``CompoundPredicate/chainTerms``
+/// (evaluation, printing, substitution, SQL) goes through `CompoundPredicate.chainTerms`
 /// without recursing per link. Releasing a tree of any depth does not recurse either
-/// (``SubpredicateStorage``).
+/// (`SubpredicateStorage`).
 public struct CompoundPredicate: Hashable, Sendable {
     /// AND, OR or NOT.
     public internal(set) var compoundPredicateType: LogicalType

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Each predicate, expression and constant collection is one level; a constant expression
 /// and its value share one, and so do the links of an AND or OR chain (an AND directly inside
-/// an AND is one level in meaning, ``CompoundPredicate/chainTerms``). The walks use an explicit stack, so measuring a tree of any
+/// an AND is one level in meaning, `CompoundPredicate.chainTerms`). The walks use an explicit stack, so measuring a tree of any
 /// depth never recurses: a predicate nested 100,000 levels deep is measured, then refused.
 enum TreeDepth {
     /// One node of a walk.

@@ -161,7 +161,7 @@ enum TreeEquality {
 }
 
 extension Predicate {
-    /// Whether two predicates are equal, compared without recursion (``TreeEquality``).
+    /// Whether two predicates are equal, compared without recursion (`TreeEquality`).
     public static func == (lhs: Predicate, rhs: Predicate) -> Bool {
         TreeEquality.equal(.predicate(lhs), .predicate(rhs))
     }
@@ -173,7 +173,7 @@ extension Predicate {
 }
 
 extension Expression {
-    /// Whether two expressions are equal, compared without recursion (``TreeEquality``).
+    /// Whether two expressions are equal, compared without recursion (`TreeEquality`).
     public static func == (lhs: Expression, rhs: Expression) -> Bool {
         TreeEquality.equal(.expression(lhs), .expression(rhs))
     }
