@@ -59,4 +59,22 @@ enum SQLiteConnection {
     static func configuration(options: [String: Any]) -> Configuration {
         configuration(timeout: timeout(options))
     }
+
+    /// Runs `body` again while it fails with SQLITE_BUSY, for up to `timeout` seconds.
+    ///
+    /// For opening a file: there SQLite answers SQLITE_BUSY at once, without calling the busy
+    /// handler, while another process turns a new file to WAL mode or recovers its WAL (seen
+    /// once in a hundred trials of three processes creating one store together).
+    static func retryingWhileBusy<T>(timeout: TimeInterval, _ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause: useconds_t = 1_000
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
+        }
+    }
 }

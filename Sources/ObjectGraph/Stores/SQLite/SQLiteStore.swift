@@ -42,10 +42,14 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             SQLiteFunctions.register(on: db)
         }
         configuration.journalMode = .wal
+        let timeout = SQLiteConnection.timeout(options)
         do {
-            database = try DatabaseQueue(path: url.path, configuration: configuration)
-            // Reading the schema fails here when the file is not a database at all.
-            _ = try database.read { db in try db.tableExists("Z_METADATA") }
+            database = try SQLiteConnection.retryingWhileBusy(timeout: timeout) {
+                let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+                // Reading the schema fails here when the file is not a database at all.
+                _ = try queue.read { db in try db.tableExists("Z_METADATA") }
+                return queue
+            }
         } catch let error as DatabaseError where Self.isLockError(error) {
             throw CoreDataError(sqlite: error, operation: "Opening the store at", url: url)
         } catch {
@@ -68,7 +72,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             }
             return try Self.readMetadata(db, url: url)
         }
-        var existing = try CoreDataError.mappingSQLite("Opening the store at", url) { try queue.read(readExisting) }
+        var existing = try CoreDataError.mappingSQLite("Opening the store at", url) {
+            try SQLiteConnection.retryingWhileBusy(timeout: timeout) { try queue.read(readExisting) }
+        }
         var created: [String: Any]?
         if existing == nil {
             // Created in one IMMEDIATE transaction that looks again: of two processes creating
