@@ -131,9 +131,11 @@ let package = Package(
             dependencies: ["ObjectGraph"],
             path: "Tests/WriterChild"
         ),
+        // What several test targets share: finding the executables they run as processes.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "TestSupport", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]
@@ -150,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ToDoTests",
-            dependencies: ["ToDoApp", "ObjectGraph", "WorkbookSupport", "todo"],
+            dependencies: ["TestSupport", "ToDoApp", "ObjectGraph", "WorkbookSupport", "todo"],
             path: "Tests/ToDoTests"
         ),
         .testTarget(

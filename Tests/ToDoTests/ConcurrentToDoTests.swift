@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import TestSupport
 import ObjectGraph
 import WorkbookSupport
 
@@ -8,15 +9,7 @@ import WorkbookSupport
 // alerted each one although all were added after it started.
 @Suite struct ConcurrentToDoTests {
     /// The built `todo` program, next to the test bundle.
-    static var todoURL: URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("todo")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var todoURL: URL? { BuiltExecutable.url(named: "todo") }
 
     /// A started `todo` process and what it prints, read as it comes.
     final class Running: @unchecked Sendable {

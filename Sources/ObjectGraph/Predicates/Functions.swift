@@ -263,10 +263,18 @@ enum Aggregates {
         }
         if hasDecimal { return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue } }
         if hasDouble {
-            let total = numbers.reduce(0.0) { $0 + $1.doubleValue }
+            let total = exactDoubleSum(numbers)
             return total.isNaN ? nil : total
         }
         return integers.total.any
+    }
+
+    /// The sum of numbers as Doubles, rounded once (``ExactSum``): the same in any order, as
+    /// the SQLite store's `OG_FSUM` computes it.
+    static func exactDoubleSum(_ numbers: [Number]) -> Double {
+        var sum = ExactSum()
+        for n in numbers { sum.add(n.doubleValue) }
+        return sum.total
     }
 
     /// The average: of integers, their exact sum (``IntegerSum``) as the nearest Double divided
@@ -285,7 +293,7 @@ enum Aggregates {
         }
         let mean = allIntegers
             ? integers.total.doubleValue / Double(numbers.count)
-            : numbers.reduce(0.0) { $0 + $1.doubleValue } / Double(numbers.count)
+            : exactDoubleSum(numbers) / Double(numbers.count)
         return mean.isNaN ? nil : mean
     }
 

@@ -258,3 +258,16 @@ public enum StoreOption {
     /// changes at once, short enough that a store held open by a stuck process is reported.
     public static let defaultTimeout: TimeInterval = 10
 }
+
+extension StoreOption {
+    /// The seconds ``timeout`` gives in `options`, as any number, never negative;
+    /// ``defaultTimeout`` when it is absent or not a number. Every store type reads it here.
+    static func lockWait(in options: [String: Any]) -> TimeInterval {
+        switch options[timeout] {
+        case let seconds as TimeInterval: return max(0, seconds)
+        case let seconds as Int: return TimeInterval(max(0, seconds))
+        case let seconds as NSNumber: return max(0, seconds.doubleValue)
+        default: return defaultTimeout
+        }
+    }
+}

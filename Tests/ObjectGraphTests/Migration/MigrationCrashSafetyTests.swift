@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import TestSupport
 import ObjectGraph
 
 // Apple, "Core Data Model Versioning and Data Migration" (the source store is left untouched
@@ -8,15 +9,7 @@ import ObjectGraph
 // untouched version 1 or as completely migrated version 2, never anything between, and a
 // later automatic migration must finish the job.
 @Suite struct MigrationCrashSafetyTests {
-    static var childURL: URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("objectgraph-migration-child")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var childURL: URL? { BuiltExecutable.url(named: "objectgraph-migration-child") }
 
     static let todoCount = 2_500
 

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import TestSupport
 import ObjectGraph
 
 // Several processes writing one store at once, each with its own coordinator: every write a
@@ -10,15 +11,7 @@ import ObjectGraph
 //     OBJECTGRAPH_LONG=1 swift test --skip-build --filter MultiProcess
 @Suite struct MultiProcessTests {
     /// The built child program, next to the test bundle.
-    static var childURL: URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("objectgraph-writer-child")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var childURL: URL? { BuiltExecutable.url(named: "objectgraph-writer-child") }
 
     /// Trials per store type: one in the suite, a hundred with OBJECTGRAPH_LONG=1.
     static var trials: Int { ProcessInfo.processInfo.environment["OBJECTGRAPH_LONG"] == "1" ? 100 : 1 }

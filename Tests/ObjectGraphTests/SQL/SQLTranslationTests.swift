@@ -167,7 +167,7 @@ import GRDB
         #expect(try sql("books.@count > 2", entity: "Publisher").sql == "(SELECT COUNT(*) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?")
         #expect(try sql("authors.@count == 0").sql == "(SELECT COUNT(*) FROM Z_1BOOKS t1 WHERE t1.Z_2BOOKS = t0.Z_PK) IS ?")
         #expect(try sql("books.@sum.price > 2", entity: "Publisher").sql
-                == "ifnull((SELECT (CASE WHEN COUNT(t1.ZPRICE) = 0 THEN 0 ELSE SUM(t1.ZPRICE) END) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?, 0)")
+                == "ifnull((SELECT (CASE WHEN COUNT(t1.ZPRICE) = 0 THEN 0 ELSE OG_FSUM(t1.ZPRICE) END) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?, 0)")
         // Integers: exact, promoted to a REAL past 64 bits (IntegerSum).
         #expect(try sql("books.@sum.salesRank > 2", entity: "Publisher").sql.contains("(SUM(t1.ZSALESRANK >> 32) + (SUM(t1.ZSALESRANK & 4294967295) >> 32))"))
         // Joins needed inside the subquery stay inside it.

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import TestSupport
 import GRDB
 import ObjectGraph
 
@@ -9,15 +10,7 @@ import ObjectGraph
 @Suite struct CrashSafetyTests {
     /// The built child program, next to the test bundle (as swift-argument-parser's example
     /// tests find their executables).
-    static var childURL: URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("objectgraph-crash-child")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var childURL: URL? { BuiltExecutable.url(named: "objectgraph-crash-child") }
 
     @Test(.enabled(if: childURL != nil, "the objectgraph-crash-child executable is built by `swift build --build-tests`"))
     func killedSavesLeaveWholeBatchesOrNothing() throws {

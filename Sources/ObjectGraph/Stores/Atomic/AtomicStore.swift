@@ -55,7 +55,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             fileLock = nil
             return
         }
-        let fileLock = AtomicStoreLock(storeURL: url, timeout: Self.timeout(options))
+        let fileLock = AtomicStoreLock(storeURL: url, timeout: StoreOption.lockWait(in: options))
         self.fileLock = fileLock
         if try load(url, checkIdentifier: false) {
             // Cleaning up needs the lock; a writer holding it now will find the scratch later.
@@ -74,14 +74,6 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         // Reservations of a store that was at this path before are no longer anyone's.
         fileLock.setReservations([:], store: self.identifier)
         fileVersion = try AtomicStoreFile.write(contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model)
-    }
-
-    /// The timeout option in seconds, given as any number.
-    private static func timeout(_ options: [String: Any]) -> TimeInterval {
-        if let seconds = options[StoreOption.timeout] as? TimeInterval { return seconds }
-        if let seconds = options[StoreOption.timeout] as? Int { return TimeInterval(seconds) }
-        if let seconds = options[StoreOption.timeout] as? NSNumber { return seconds.doubleValue }
-        return StoreOption.defaultTimeout
     }
 
     /// Reads the file at `url` into `contents`; false when there is no file or it is empty (a

@@ -413,13 +413,14 @@ extension SQLFetchTranslator {
                     select = "ifnull(\(integerSum(element.fragment)), 0)"
                 } else {
                     // 0 for no rows; NULL for a sum that is not a number (SQLite has no NaN).
-                    select = "(CASE WHEN COUNT(\(element.fragment)) = 0 THEN 0 ELSE SUM(\(element.fragment)) END)"
+                    // OG_FSUM: rounded once, so the order of the rows does not matter (ExactSum).
+                    select = "(CASE WHEN COUNT(\(element.fragment)) = 0 THEN 0 ELSE \(raw: SQLiteFunctions.exactSum)(\(element.fragment)) END)"
                 }
             case "@avg":
                 if let type = element.attributeType, type.isInteger || type == .boolean {
                     select = "(CAST(\(integerSum(element.fragment)) AS REAL) / COUNT(\(element.fragment)))"
                 } else {
-                    select = "AVG(\(element.fragment))"
+                    select = "(\(raw: SQLiteFunctions.exactSum)(\(element.fragment)) / COUNT(\(element.fragment)))"
                 }
             case "@min": select = "MIN(\(element.fragment))"
             default: select = "MAX(\(element.fragment))"

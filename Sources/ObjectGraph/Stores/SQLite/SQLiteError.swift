@@ -33,17 +33,6 @@ extension CoreDataError {
 /// How the library opens a SQLite file, wherever it opens one: the store, its metadata, an
 /// in-place migration, an inspection.
 enum SQLiteConnection {
-    /// The seconds to wait for another connection's lock, from ``StoreOption/timeout``
-    /// (a number of seconds; ``StoreOption/defaultTimeout`` when absent or not a number).
-    static func timeout(_ options: [String: Any]) -> TimeInterval {
-        switch options[StoreOption.timeout] {
-        case let seconds as TimeInterval: return max(0, seconds)
-        case let seconds as Int: return TimeInterval(max(0, seconds))
-        case let seconds as NSNumber: return max(0, seconds.doubleValue)
-        default: return StoreOption.defaultTimeout
-        }
-    }
-
     /// A configuration whose connection waits up to `timeout` seconds for a lock held by
     /// another connection or process (SQLite's busy timeout) instead of failing at once with
     /// SQLITE_BUSY; 0 fails at once. Writes begin `BEGIN IMMEDIATE` (GRDB's default for
@@ -57,7 +46,7 @@ enum SQLiteConnection {
 
     /// A configuration for the options a store was added with.
     static func configuration(options: [String: Any]) -> Configuration {
-        configuration(timeout: timeout(options))
+        configuration(timeout: StoreOption.lockWait(in: options))
     }
 
     /// Runs `body` again while it fails with SQLITE_BUSY, for up to `timeout` seconds.

@@ -34,6 +34,31 @@ enum SQLiteFunctions {
     /// `OG_MATCHES(text, regex, options)`: 1 or 0; fails on a regex that does not compile.
     static let matches = "OG_MATCHES"
 
+    /// `OG_FSUM(x)`: an aggregate, the sum of the non-NULL values as Doubles rounded once
+    /// (``ExactSum``), so that `@sum` and `@avg` do not depend on the order of the rows and
+    /// agree with the evaluator; NULL for NaN (+inf plus -inf), as SQLite has no NaN.
+    static let exactSum = "OG_FSUM"
+
+    /// The state of one `OG_FSUM` computation.
+    struct ExactSumAggregate: DatabaseAggregate {
+        private var sum = ExactSum()
+
+        /// Adds one row's value; NULL adds nothing.
+        mutating func step(_ values: [DatabaseValue]) {
+            switch values[0].storage {
+            case .int64(let i): sum.add(Double(i))
+            case .double(let d): sum.add(d)
+            default: break
+            }
+        }
+
+        /// The total, or NULL when it is not a number.
+        func finalize() -> (any DatabaseValueConvertible)? {
+            let total = sum.total
+            return total.isNaN ? nil : total
+        }
+    }
+
     /// The collation for each comparator of ``SortDescriptor`` that is not plain scalar order.
     static func collation(for comparator: SortDescriptor.Comparator) -> String? {
         switch comparator {
@@ -50,6 +75,7 @@ enum SQLiteFunctions {
         if !registerNative(on: db) {
             for function in grdbFunctions { db.add(function: function) }
         }
+        db.add(function: DatabaseFunction(exactSum, argumentCount: 1, pure: true, aggregate: ExactSumAggregate.self))
         for comparator in SortDescriptor.Comparator.allCases {
             guard let name = collation(for: comparator) else { continue }
             db.add(collation: DatabaseCollation(name) { SortDescriptor.compareStrings($0, $1, comparator) })

@@ -42,7 +42,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             SQLiteFunctions.register(on: db)
         }
         configuration.journalMode = .wal
-        let timeout = SQLiteConnection.timeout(options)
+        let timeout = StoreOption.lockWait(in: options)
         do {
             database = try SQLiteConnection.retryingWhileBusy(timeout: timeout) {
                 let queue = try DatabaseQueue(path: url.path, configuration: configuration)
