@@ -142,7 +142,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BookTests",
-            dependencies: ["workbook", "WorkbookSupport"],
+            // The executables the README's commands run (ReadmeCommandsTests), built before the tests.
+            dependencies: ["workbook", "WorkbookSupport", "TestSupport", "fetching", "predicates", "compounding", "versioning",
+                           "migration-policies", "todo"],
             path: "Tests/BookTests"
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectGraph
+import WorkbookSupport
 
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,8 @@ struct ModelCommand: ParsableCommand {
             discussion: """
                 PATH is an .xcdatamodeld bundle (its current version is described unless you pass
                 --version), an .xcdatamodel folder, or its contents file. The files are only read.
+                ToDo.xcdatamodeld, when no file of that name is here, is the ToDo application's
+                model that the workbook ships.
                 Version hashes are base64, as Core Data shows them in store metadata.
                 """)
 
@@ -25,10 +28,20 @@ struct ModelCommand: ParsableCommand {
         var version: String?
 
         func run() throws {
-            do { print(try ModelCommand.describe(URL(fileURLWithPath: path), version: version)) } catch let error as CoreDataError {
+            do { print(try ModelCommand.describe(ModelCommand.locate(path), version: version)) } catch let error as CoreDataError {
                 throw ValidationError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
             }
         }
+    }
+
+    /// The model file `path` names: the file there, else, for the bare name of a model the
+    /// workbook ships (`ToDo.xcdatamodeld`), that model, so the README's command works from
+    /// any folder.
+    static func locate(_ path: String) -> URL {
+        let url = URL(fileURLWithPath: path)
+        if FileManager.default.fileExists(atPath: url.path) || path.contains("/") { return url }
+        let shipped = ToDoModels.bundleURL
+        return path == shipped.lastPathComponent ? shipped : url
     }
 
     /// The report `model describe` prints: deterministic, with paths relative to the model's folder.

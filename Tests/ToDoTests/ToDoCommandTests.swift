@@ -114,7 +114,7 @@ import Foundation
         try Data("shopping: milk, eggs\n".utf8).write(to: todo.storeURL)
         let message = try #require(todo.failure("list"))
         #expect(message.hasPrefix("Can't open the ToDo store: The file at \(todo.storeURL.path) is not a"))
-        #expect(message.hasSuffix("If it is a sqlite store, add --store-type sqlite; otherwise use another --store."))
+        #expect(message.hasSuffix("It is neither a SQLite nor an XML store of the ToDo application; use another --store."))
         #expect(try String(contentsOf: todo.storeURL, encoding: .utf8) == "shopping: milk, eggs\n")
     }
 

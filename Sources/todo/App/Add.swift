@@ -13,8 +13,10 @@ extension ToDoCommand {
         var category: String?
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options, access: .creating) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let environment = stack.environment
             guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ToDoError("A to-do needs a title: todo add \"Pay rent\"")
@@ -31,6 +33,9 @@ extension ToDoCommand {
             if let dueDate { line += ", due \(When.format(dueDate, timeZone: environment.timeZone))" }
             if let name = self.category { line += ", in \(name)" }
             stack.say(line)
+            if let dueDate, let warning = When.pastWarning(dueDate, number: ToDoStack.number(of: todo), environment: environment) {
+                stack.say(warning)
+            }
         }
     }
 }

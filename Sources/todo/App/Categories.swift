@@ -16,8 +16,10 @@ extension ToDoCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List categories and their to-do counts.")
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let request = FetchRequest(entityName: "Category")
             request.sortDescriptors = [SortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)]
             let categories = try stack.context.fetch(request)
@@ -39,8 +41,10 @@ extension ToDoCommand {
         @Argument(help: "Its name.") var name: String
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options, access: .creating) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name: todo categories add Home") }
             if (try? stack.category(named: name)) != nil { throw ToDoError("There is already a category \"\(name)\".") }
             let category = try stack.context.insertNewObject(forEntityName: "Category")
@@ -57,8 +61,10 @@ extension ToDoCommand {
         @Argument(help: "Its new name.") var newName: String
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let category = try stack.category(named: name)
             guard !newName.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name; give a new name with some text") }
             if newName != name, (try? stack.category(named: newName)) != nil { throw ToDoError("There is already a category \"\(newName)\".") }
@@ -75,8 +81,10 @@ extension ToDoCommand {
         @Argument(help: "Its name.") var name: String
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let category = try stack.category(named: name)
             let todos = try category.mutableSetValue(forKey: "todos").objects().count
             let rule = try stack.model.entity(named: "Category").relationship(named: "todos")?.deleteRule ?? .nullify

@@ -26,8 +26,10 @@ extension ToDoCommand {
             }
         }
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let environment = stack.environment
             if doNotAlert != nil && stack.version < 2 {
                 throw ToDoError("--do-not-alert needs version 2 of the model; run without --model-version 1")
@@ -52,6 +54,7 @@ extension ToDoCommand {
             }
             try stack.context.save()
             stack.say("Changed #\(id): \(try ToDoItem(todo, version: stack.version).title)")
+            if let dueDate, let warning = When.pastWarning(dueDate, number: id, environment: environment) { stack.say(warning) }
         }
     }
 
@@ -62,8 +65,10 @@ extension ToDoCommand {
         @Argument(help: "Its number, from `todo list`.") var id: Int64
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let todo = try stack.todo(number: id)
             try todo.setValue(true, forKey: "completed")
             try stack.context.save()
@@ -78,8 +83,10 @@ extension ToDoCommand {
         @Argument(help: "Its number, from `todo list`.") var id: Int64
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let todo = try stack.todo(number: id)
             let title = try ToDoItem(todo, version: stack.version).title
             try stack.context.delete(todo)

@@ -18,8 +18,10 @@ extension ToDoCommand {
             if completed && pending { throw ValidationError("--completed and --pending exclude each other; give one") }
         }
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let environment = stack.environment
             let now = environment.clock.now
             var predicates: [Predicate] = []

@@ -25,10 +25,14 @@ extension ToDoCommand {
         func run() throws {
             let environment = ToDoEnvironment.current
             let url = options.storeURL(in: environment)
-            let type = options.storeType.storeType
-            guard ToDoStack.storeExists(at: url) else {
-                throw ToDoError("There is no store at \(url.path) to migrate. Create one as version 1: todo add \"Pay rent\" --model-version 1")
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw ToDoError("\(url.path) is a folder, not a store file. Name the store file: --store \(ToDoStack.quoted(url.appendingPathComponent("ToDo.xml").path))")
             }
+            guard ToDoStack.storeExists(at: url) else {
+                throw ToDoError("There is no store at \(url.path) to migrate. Check the path; to make a version 1 store there: \(options.addCommand(modelVersion: 1))")
+            }
+            let type = try options.storeType(at: url).storeType
             let version = try ToDoStack.version(ofStoreAt: url, type: type)
             guard version < 2 else {
                 environment.write("The store at \(url.path) is already at version 2; nothing to do.")

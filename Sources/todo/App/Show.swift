@@ -9,8 +9,10 @@ extension ToDoCommand {
         @Argument(help: "Its number, from `todo list`.") var id: Int64
         @OptionGroup var options: StoreOptions
 
-        func run() throws {
-            let stack = try ToDoStack.open(options)
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let zone = stack.environment.timeZone
             let todo = try stack.todo(number: id)
             let item = try ToDoItem(todo, version: stack.version)

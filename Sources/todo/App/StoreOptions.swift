@@ -13,8 +13,9 @@ public struct StoreOptions: ParsableArguments {
         "Default: $XDG_DATA_HOME/todo/ToDo.xml (or ToDo.sqlite), else ~/.local/share/todo/.", valueName: "path"))
     var store: String?
 
-    @Option(name: .long, help: "The store type: xml, as in the article, or sqlite.")
-    var storeType: ToDoStoreType = .xml
+    @Option(name: .long, help: ArgumentHelp("The store type: xml, as in the article, or sqlite.", discussion:
+        "Default: an existing file's own type (a SQLite file begins with \"SQLite format 3\"); for a new file, sqlite when its name ends in .sqlite, .sqlite3 or .db, else xml."))
+    var storeType: ToDoStoreType?
 
     @Option(name: .long, help: ArgumentHelp(
         "Run as the article's version 1 or 2 of the application.", discussion:
@@ -38,7 +39,30 @@ public struct StoreOptions: ParsableArguments {
             let home = environment.variables["HOME"] ?? NSHomeDirectory()
             dataHome = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
         }
-        return dataHome.appendingPathComponent("todo").appendingPathComponent("ToDo.\(storeType.rawValue)")
+        return dataHome.appendingPathComponent("todo").appendingPathComponent("ToDo.\((storeType ?? .xml).rawValue)")
+    }
+
+    /// The type of the store at `url`: an existing file's own type, read from its first bytes
+    /// (so a `.sqlite` file needs no `--store-type`), else `--store-type`, else the file name's
+    /// extension. A `--store-type` that contradicts the file is an error, not a guess.
+    func storeType(at url: URL) throws -> ToDoStoreType {
+        if let detected = ToDoStoreType(contentsOf: url) {
+            if let storeType, storeType != detected {
+                throw ToDoError("The store at \(url.path) is a\(detected == .xml ? "n" : "") \(detected.rawValue) store, not \(storeType.rawValue). Leave out --store-type: todo reads the type from the file.")
+            }
+            return detected
+        }
+        if let storeType { return storeType }
+        return ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased()) ? .sqlite : .xml
+    }
+
+    /// The command that makes a new store where these options point, for messages that say how.
+    func addCommand(modelVersion: Int? = nil) -> String {
+        var words = ["todo add \"Pay rent\""]
+        if let store { words.append("--store \(ToDoStack.quoted(store))") }
+        if let storeType { words.append("--store-type \(storeType.rawValue)") }
+        if let version = modelVersion ?? (self.modelVersion == 2 ? nil : self.modelVersion) { words.append("--model-version \(version)") }
+        return words.joined(separator: " ")
     }
 }
 
@@ -50,4 +74,19 @@ public enum ToDoStoreType: String, ExpressibleByArgument, CaseIterable, Sendable
     case sqlite
 
     var storeType: StoreType { self == .xml ? .xml : .sqlite }
+
+    /// The type a file's first bytes tell: SQLite's header string, or an XML declaration or
+    /// element; nil for a missing or empty file, or one that is neither.
+    init?(contentsOf url: URL) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
+        if head == Data("SQLite format 3\0".utf8) {
+            self = .sqlite
+        } else if let text = String(data: head, encoding: .utf8)?.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }), text.hasPrefix("<") {
+            self = .xml
+        } else {
+            return nil
+        }
+    }
 }

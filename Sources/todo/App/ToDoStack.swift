@@ -20,11 +20,79 @@ final class ToDoStack {
         self.store = store
     }
 
-    /// Opens the store the options name, creating it (and its folder) the first time. A store
-    /// written by an older version of the model is migrated first, and the program says so.
-    static func open(_ options: StoreOptions, environment: ToDoEnvironment = .current) throws -> ToDoStack {
+    /// Whether a command may make a new store where none is.
+    enum Access {
+        /// Adding makes the store: at `--store PATH` as in the default folder.
+        case creating
+        /// The store must be there when `--store` names it: a path with no store is a typo
+        /// more often than a wish for an empty store. The default store, the program's own,
+        /// is made on first use, as Core Data's container makes an app's store on first launch.
+        case existing
+    }
+
+    /// Opens the store the options name and runs `body` on it. A store written by an older
+    /// version of the model is migrated first, and the program says so. When `body` fails,
+    /// a store this call made is removed again, with the folders made for it: a failed
+    /// command leaves no file behind.
+    static func open(_ options: StoreOptions, access: Access = .existing, environment: ToDoEnvironment = .current,
+                     _ body: (ToDoStack) throws -> Void) throws {
         let url = options.storeURL(in: environment)
-        let type = options.storeType.storeType
+        let existed = FileManager.default.fileExists(atPath: url.path)
+        let madeFolders = try prepare(url, options: options, access: access)
+        do {
+            try body(try open(options, at: url, environment: environment))
+        } catch {
+            // The store goes with its SQLite journal files and the XML store's lock file.
+            // Only a store still empty goes: another process may have made the same store
+            // meanwhile and saved into it, and its data stays. Folders go only when empty.
+            if !existed, (try? isEmptyStore(at: url, options: options)) ?? false {
+                for suffix in ["", "-wal", "-shm", "-journal", ".lock"] {
+                    try? FileManager.default.removeItem(atPath: url.path + suffix)
+                }
+                for folder in madeFolders { rmdir(folder.path) }
+            }
+            throw error
+        }
+    }
+
+    /// Whether the store at `url` holds no to-do and no category (or is not there at all).
+    private static func isEmptyStore(at url: URL, options: StoreOptions) throws -> Bool {
+        guard storeExists(at: url) else { return true }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: options.modelVersion))
+        try coordinator.addPersistentStore(type: try options.storeType(at: url).storeType, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try context.count(for: FetchRequest(entityName: "ToDo")) == 0 && context.count(for: FetchRequest(entityName: "Category")) == 0
+    }
+
+    /// Checks that `url` can hold the store, and makes its folder when the store is new:
+    /// returns the folders it made, innermost first.
+    private static func prepare(_ url: URL, options: StoreOptions, access: Access) throws -> [URL] {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ToDoError("\(url.path) is a folder, not a store file. Name a file in it: --store \(quoted(url.appendingPathComponent("ToDo.xml").path))")
+        }
+        if storeExists(at: url) { return [] }
+        if access == .existing, options.store != nil {
+            throw ToDoError("There is no store at \(url.path). Check the path; to make a new store there, add a to-do: \(options.addCommand())")
+        }
+        var missing: [URL] = []
+        var folder = url.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/" {
+            missing.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            for made in missing { try? FileManager.default.removeItem(at: made) }
+            throw ToDoError("Can't make the folder \(url.deletingLastPathComponent().path) for the store: \(error.localizedDescription). Give another --store.")
+        }
+        return missing
+    }
+
+    /// Opens the store at `url`, migrating it first when an older version of the model wrote it.
+    private static func open(_ options: StoreOptions, at url: URL, environment: ToDoEnvironment) throws -> ToDoStack {
+        let type = try options.storeType(at: url).storeType
         let model = try ToDoModels.model(version: options.modelVersion)
         if Self.storeExists(at: url) {
             let storeVersion = try Self.version(ofStoreAt: url, type: type)
@@ -39,8 +107,6 @@ final class ToDoStack {
                 try ToDoMigration.migrate(storeAt: url, type: type, from: storeVersion, to: options.modelVersion,
                                           policy: .defaultMapping, environment: environment)
             }
-        } else {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(type: type, at: url)
@@ -62,8 +128,7 @@ final class ToDoStack {
         do {
             metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         } catch let error as CoreDataError {
-            let other = type == .sqlite ? "xml" : "sqlite"
-            throw ToDoError("Can't open the ToDo store: \(error.message). If it is a\(other == "xml" ? "n" : "") \(other) store, add --store-type \(other); otherwise use another --store.")
+            throw ToDoError("Can't open the ToDo store: \(error.message). It is neither a SQLite nor an XML store of the ToDo application; use another --store.")
         }
         let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
         for number in ToDoModels.versionNames.indices.map({ $0 + 1 }) where try ToDoModels.model(version: number).entityVersionHashesByName == hashes {
@@ -101,7 +166,7 @@ final class ToDoStack {
 
     /// A name quoted for the shell when it needs it.
     static func quoted(_ text: String) -> String {
-        text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } ? text : "\"\(text)\""
+        text.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) } ? text : "\"\(text)\""
     }
 
     /// Prints a line.

@@ -22,9 +22,11 @@ extension ToDoCommand {
             if !(interval > 0) { throw ValidationError("--interval must be a positive number of seconds") }
         }
 
-        func run() throws {
+        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+
+        /// The command, on the opened store.
+        func run(with stack: ToDoStack) throws {
             let environment = ToDoEnvironment.current
-            let stack = try ToDoStack.open(options)
             // Watch changes one property, lastAlertDate, of items other commands may change or
             // delete meanwhile. Its save writes only its own changes; when another process
             // saved the same item first (133020), the store's values win property by property

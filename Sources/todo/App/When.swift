@@ -75,6 +75,15 @@ public enum When {
         return nil
     }
 
+    /// The warning for a due time that has already passed, nil for one still ahead. Such a
+    /// to-do is kept, since recording something already overdue is legitimate, but the user
+    /// hears that `todo watch` will not alert it: a time of day that has passed today
+    /// ("14:30" typed at 15:00) is most often meant for tomorrow.
+    static func pastWarning(_ due: Date, number: Int64, environment: ToDoEnvironment) -> String? {
+        guard due < environment.clock.now else { return nil }
+        return "Warning: its due time, \(format(due, timeZone: environment.timeZone)), has already passed, so `todo watch` will not alert it. To move it: todo edit \(number) --due WHEN (+1d: a day from now)."
+    }
+
     /// How the program prints a date: `2026-11-22 14:30` in the user's time zone.
     public static func format(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
