@@ -142,8 +142,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BookTests",
-            // The executables the README's commands run (ReadmeCommandsTests), built before the tests.
-            dependencies: ["workbook", "WorkbookSupport", "TestSupport", "fetching", "predicates", "compounding", "versioning",
+            // ObjectGraph for the errata's behaviour tests; the executables the README's commands
+            // run (ReadmeCommandsTests), built before the tests.
+            dependencies: ["workbook", "WorkbookSupport", "ObjectGraph", "TestSupport", "fetching", "predicates", "compounding", "versioning",
                            "migration-policies", "todo"],
             path: "Tests/BookTests"
         ),

@@ -107,7 +107,9 @@ import TestSupport
     /// never fills a pipe. A command still running after ten minutes is stopped and fails.
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String], log: URL) throws -> (status: Int32, output: String) {
         let outputURL = log.appendingPathExtension("out")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: outputURL.path])
+        }
         let output = try FileHandle(forWritingTo: outputURL)
         defer { try? output.close() }
         let process = Process()
