@@ -1,4 +1,3 @@
-import Foundation
 import ObjectGraph
 
 /// Runs a chapter's sections and prints them under headings.

@@ -1,4 +1,3 @@
-import Foundation
 import ObjectGraph
 
 /// Zarra's ToDo application: its two model versions, shared by the versioning chapters and

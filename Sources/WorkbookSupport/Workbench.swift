@@ -1,4 +1,3 @@
-import Foundation
 import ObjectGraph
 
 /// What a section's code works with: somewhere to print, stacks on fresh stores, and a fixed

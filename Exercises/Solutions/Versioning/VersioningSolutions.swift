@@ -1,5 +1,4 @@
 // Reference solutions to the chapter 4 exercises. Try the exercises first!
-import Foundation
 import ObjectGraph
 
 public enum VersioningSolutions {

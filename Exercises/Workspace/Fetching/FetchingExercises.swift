@@ -1,7 +1,6 @@
 // Chapter 1 exercises. Replace each `throw NotSolvedYet()` with your code, then run
 // `swift run workbook exercises check fetching-1` (and -2, -3). `swift run workbook
 // exercises hint fetching-1` gives a hint.
-import Foundation
 import ObjectGraph
 import WorkbookSupport
 

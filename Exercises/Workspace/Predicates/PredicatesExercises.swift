@@ -1,6 +1,5 @@
 // Chapter 2 exercises. Replace each `throw NotSolvedYet()` with your code, then run
 // `swift run workbook exercises check predicates-1` (and -2, -3, -4).
-import Foundation
 import ObjectGraph
 import WorkbookSupport
 

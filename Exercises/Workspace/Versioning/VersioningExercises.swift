@@ -5,7 +5,6 @@
 // The model is Zarra's ToDo model (ToDoModels in WorkbookSupport): version "ToDo" has ToDo
 // (title, dueDate, completed, category) and Category (name, todos); version "ToDo 2" adds
 // ToDo.lastAlertDate and ToDo.doNotAlert.
-import Foundation
 import ObjectGraph
 import WorkbookSupport
 

@@ -1,4 +1,3 @@
-import Foundation
 import ObjectGraph
 
 /// A to-do's values, read once from its managed object for printing.
