@@ -12,6 +12,8 @@ struct SiteRenderer {
         let source: URL
         let htmlName: String
         let title: String
+        /// The chapter's number in the README's numbered contents; nil for the README and appendices.
+        var number: Int? = nil
         var body: String = ""
         var sections: [(id: String, title: String, text: String)] = []
     }
@@ -33,6 +35,23 @@ struct SiteRenderer {
         return order
     }
 
+    /// The chapter numbers the README gives its numbered contents items (`1. [Fetching](fetching.md)`),
+    /// keyed by file name. The sidebar shows these numbers, so it agrees with the README; a
+    /// plain `<ol>` over every page counted the README itself as 1 and every chapter one too high.
+    func chapterNumbers() throws -> [String: Int] {
+        let readme = bookDirectory.appendingPathComponent("README.md")
+        let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
+        let regex = try NSRegularExpression(pattern: "^([0-9]+)\\. \\[[^\\]]*\\]\\(([A-Za-z0-9_-]+\\.md)\\)", options: [.anchorsMatchLines])
+        var numbers: [String: Int] = [:]
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let numberRange = Range(match.range(at: 1), in: text), let nameRange = Range(match.range(at: 2), in: text),
+                  let number = Int(text[numberRange]) else { continue }
+            let name = String(text[nameRange])
+            if numbers[name] == nil { numbers[name] = number }
+        }
+        return numbers
+    }
+
     func render(progress: (String) -> Void) throws -> Int {
         var parser = MarkdownParser()
         parser.addModifier(Modifier(target: .codeBlocks) { _, markdown in
@@ -49,13 +68,14 @@ struct SiteRenderer {
             }
         })
         var pages: [Page] = []
+        let numbers = try chapterNumbers()
         for url in try pageOrder() {
             progress("rendering book/\(url.lastPathComponent)")
             let markdown = try String(contentsOf: url, encoding: .utf8)
             let title = markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? url.deletingPathExtension().lastPathComponent
             let htmlName = url.lastPathComponent == "README.md" ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
-            var page = Page(source: url, htmlName: htmlName, title: title)
-            (page.body, page.sections) = Self.addHeadingIDs(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown))))
+            var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
+            (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -96,6 +116,13 @@ struct SiteRenderer {
     static func fixLinks(_ html: String) -> String {
         html.replacingOccurrences(of: "href=\"README.md", with: "href=\"index.html")
             .replacingOccurrences(of: "\\.md([\"#])", with: ".html$1", options: .regularExpression)
+    }
+
+    /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
+    /// table instead of breaking its identifiers one letter a line.
+    static func wrapTables(_ html: String) -> String {
+        html.replacingOccurrences(of: "<table>", with: "<div class=\"table-wrap\"><table>")
+            .replacingOccurrences(of: "</table>", with: "</table></div>")
     }
 
     /// Gives each h1/h2 an id and collects the text under it for the search index.
@@ -143,38 +170,64 @@ struct SiteRenderer {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The sidebar's contents: the README as the introduction, the chapters numbered as the
+    /// README numbers them, then the other pages (appendices) unnumbered.
+    static func contentsHTML(pages: [Page], current: Page) -> String {
+        func item(_ p: Page) -> String {
+            let value = p.number.map { " value=\"\($0)\"" } ?? ""
+            let here = p.htmlName == current.htmlName ? " class=\"current\"" : ""
+            let ariaCurrent = p.htmlName == current.htmlName ? " aria-current=\"page\"" : ""
+            return "<li\(here)\(value)><a href=\"\(p.htmlName)\"\(ariaCurrent)>\(HTML.escape(p.title))</a></li>"
+        }
+        let introduction = pages.filter { $0.htmlName == "index.html" }
+        let chapters = pages.filter { $0.number != nil }
+        let others = pages.filter { $0.number == nil && $0.htmlName != "index.html" }
+        var html = ""
+        if !introduction.isEmpty { html += "<ul class=\"contents intro\">\n" + introduction.map(item).joined(separator: "\n") + "\n</ul>\n" }
+        if !chapters.isEmpty { html += "<ol class=\"contents chapters\">\n" + chapters.map(item).joined(separator: "\n") + "\n</ol>\n" }
+        if !others.isEmpty {
+            html += "<h4>Appendices</h4>\n<ul class=\"contents appendices\">\n" + others.map(item).joined(separator: "\n") + "\n</ul>\n"
+        }
+        return html
+    }
+
     static func template(page: Page, pages: [Page], previous: Page?, next: Page?) -> String {
-        let contents = pages.map { p in
-            "<li\(p.htmlName == page.htmlName ? " class=\"current\"" : "")><a href=\"\(p.htmlName)\">\(HTML.escape(p.title))</a></li>"
-        }.joined(separator: "\n")
+        let contents = contentsHTML(pages: pages, current: page)
         let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined(separator: "\n")
         let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">← \(HTML.escape($0.title))</a>" } ?? "<span></span>"
         let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title)) →</a>" } ?? "<span></span>"
+        // On a phone the top bar's button shows and hides the sidebar (search.js); the `js`
+        // class set first thing lets the stylesheet hide it only when that script can run.
+        // Without script the link jumps to the sidebar's search box, the sidebar following the text.
         return """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
             <title>\(HTML.escape(page.title))</title>
+            <script>document.documentElement.classList.add("js")</script>
             <link rel="stylesheet" href="book.css">
             </head>
             <body>
+            <header class="topbar">
+            <a class="topbar-title" href="index.html">Core Data on Linux</a>
+            <a class="menu-toggle" href="#search" aria-expanded="false">Contents</a>
+            </header>
             <nav class="sidebar">
             <p class="book-title"><a href="index.html">Core Data on Linux</a></p>
             <input id="search" type="search" placeholder="Search the book" aria-label="Search the book">
             <ol id="results"></ol>
             <h4>Contents</h4>
-            <ol class="contents">
             \(contents)
-            </ol>
             \(onThisPage.isEmpty ? "" : "<h4>On this page</h4>\n<ol class=\"toc\">\n\(onThisPage)\n</ol>")
             </nav>
             <main>
             <article>
             \(page.body)
             </article>
-            <nav class="pager">\(previousLink)\(nextLink)</nav>
+            <nav class="pager" aria-label="Previous and next">\(previousLink)\(nextLink)</nav>
             </main>
             <script src="search.js"></script>
             </body>
