@@ -48,15 +48,25 @@ enum SiteAssets {
         code { font: 14px/1.5 "DejaVu Sans Mono", Menlo, monospace; background: var(--code); padding: 1px 4px; border-radius: 3px; }
         pre { padding: 14px 16px; border-radius: 8px; background: var(--code); border: 1px solid var(--rule); }
         pre code { background: none; padding: 0; display: block; line-height: 1.45; }
-        /* A Swift listing keeps its lines and scrolls; the scrollbar is always drawn when it does. */
+        /* A listing's long line wraps and continues four characters deeper than it starts, as
+           Xcode wraps; a word longer than the column breaks rather than hides. */
         pre.code { overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
-        pre.code::-webkit-scrollbar { height: 8px; }
-        pre.code::-webkit-scrollbar-thumb { background: var(--scroll-thumb); border-radius: 4px; }
+        pre.code .line { display: block; min-height: 1.45em; white-space: pre-wrap; overflow-wrap: anywhere;
+                         padding-left: calc((var(--indent, 0) + 4) * 1ch); text-indent: calc((var(--indent, 0) + 4) * -1ch); }
         /* Output, SQL and error messages wrap: nothing is cut off. */
         pre.output { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--out-bg); color: var(--out-ink); border-color: var(--out-bg); }
         pre.output code { white-space: inherit; overflow-wrap: inherit; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: var(--out-label); margin-bottom: 6px; }
-        .table-wrap { overflow-x: auto; margin: 16px 0; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
+        .table-wrap { overflow-x: auto; margin: 16px 0; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
+        /* A table of four or more columns, in a column too narrow for it: each row a card,
+           each cell under its heading. */
+        @container (max-width: 640px) {
+          table.wide, table.wide tbody, table.wide tr, table.wide td { display: block; }
+          table.wide thead { display: none; }
+          table.wide tr { border: 1px solid var(--rule); border-radius: 6px; margin: 0 0 12px; padding: 6px 0; }
+          table.wide td { border: 0; padding: 2px 12px; }
+          table.wide td::before { content: attr(data-label); display: block; font: bold 12px/1.6 "DejaVu Sans", Helvetica, sans-serif; color: var(--muted); text-transform: uppercase; letter-spacing: .05em; }
+        }
         table { border-collapse: collapse; font-size: 15px; }
         th, td { text-align: left; vertical-align: top; padding: 4px 10px; border-bottom: 1px solid var(--rule); }
         td code, th code { overflow-wrap: break-word; }

@@ -61,10 +61,13 @@ struct SiteRenderer {
             if let last = body.last, last.trimmingCharacters(in: .whitespaces).hasPrefix("```") { body = body.dropLast() }
             let code = body.joined(separator: "\n")
             switch language {
-            case "swift": return "<pre class=\"code swift\"><code>\(SwiftHighlighter.html(code))</code></pre>"
+            case "swift":
+                return "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
             case "mermaid": return "<figure class=\"diagram\">\(ERDiagramSVG.svg(code))</figure>"
             case "text": return "<pre class=\"output\"><code>\(HTML.escape(code))</code></pre>"
-            default: return "<pre class=\"code\"><code>\(HTML.escape(code))</code></pre>"
+            default:
+                let html = code.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.escape(String($0)) }
+                return "<pre class=\"code\"><code>\(Self.listingLines(code, html: html))</code></pre>"
             }
         })
         var pages: [Page] = []
@@ -76,6 +79,8 @@ struct SiteRenderer {
             let htmlName = url.lastPathComponent == "README.md" ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
             var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
             (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
+            // After the search index took the text, so a search for a whole name still finds it.
+            page.body = Self.breakableTableCode(page.body)
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -118,11 +123,78 @@ struct SiteRenderer {
             .replacingOccurrences(of: "\\.md([\"#])", with: ".html$1", options: .regularExpression)
     }
 
+    /// A listing's lines, each a block that wraps with a hanging indent (`--indent` is the
+    /// line's own indentation in characters): a line too long for the column continues
+    /// indented under itself instead of running out of sight behind a scrollbar.
+    static func listingLines(_ code: String, html: [String]) -> String {
+        let source = code.split(separator: "\n", omittingEmptySubsequences: false)
+        return html.enumerated().map { n, line in
+            let indent = n < source.count ? source[n].prefix(while: { $0 == " " }).count : 0
+            return "<span class=\"line\" style=\"--indent:\(indent)\">\(line)</span>"
+        }.joined()
+    }
+
     /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
-    /// table instead of breaking its identifiers one letter a line.
+    /// table instead of breaking its identifiers one letter a line. A table of four or more
+    /// columns is marked `wide` and each cell gets its column's heading (`data-label`): in a
+    /// narrow column the stylesheet lays its rows out as cards, every cell under its heading.
     static func wrapTables(_ html: String) -> String {
-        html.replacingOccurrences(of: "<table>", with: "<div class=\"table-wrap\"><table>")
-            .replacingOccurrences(of: "</table>", with: "</table></div>")
+        var out = ""
+        var rest = Substring(html)
+        while let open = rest.range(of: "<table>"), let close = rest[open.upperBound...].range(of: "</table>") {
+            out += rest[..<open.lowerBound]
+            let table = String(rest[open.upperBound..<close.lowerBound])
+            var headings: [String] = []
+            if let head = table.range(of: "</thead>") {
+                headings = table[..<head.lowerBound].components(separatedBy: "<th>").dropFirst().map { cell in
+                    plain(cell.components(separatedBy: "</th>").first ?? "").trimmingCharacters(in: .whitespaces)
+                }
+            }
+            var body = table
+            if headings.count >= 4 {
+                // Label each row's cells in order; a row starts the count again.
+                body = table.components(separatedBy: "<tr>").map { row in
+                    var column = 0
+                    return row.components(separatedBy: "<td>").enumerated().map { n, piece in
+                        guard n > 0 else { return piece }
+                        defer { column += 1 }
+                        let label = column < headings.count ? headings[column] : ""
+                        return "<td data-label=\"\(HTML.escape(label))\">" + piece
+                    }.joined()
+                }.joined(separator: "<tr>")
+            }
+            out += "<div class=\"table-wrap\">" + (headings.count >= 4 ? "<table class=\"wide\">" : "<table>") + body + "</table></div>"
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Lets the names in tables' code break where a reader would (`NSManaged<wbr>Object<wbr>Model`,
+    /// after `_ . : ( , /`), so a narrow column wraps a name between its words, never one letter
+    /// a line, and a wide one keeps it whole.
+    static func breakableTableCode(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        while let table = rest.range(of: "<table"), let end = rest[table.upperBound...].range(of: "</table>") {
+            out += rest[..<table.upperBound]
+            var inner = rest[table.upperBound..<end.lowerBound]
+            var tableOut = ""
+            while let open = inner.range(of: "<code>"), let close = inner[open.upperBound...].range(of: "</code>") {
+                tableOut += inner[..<open.upperBound]
+                let code = Array(inner[open.upperBound..<close.lowerBound])
+                for (i, c) in code.enumerated() {
+                    let previous: Character? = i > 0 ? code[i - 1] : nil
+                    if let previous, c.isUppercase, previous.isLowercase { tableOut += "<wbr>" }
+                    tableOut.append(c)
+                    if "_.:(,/".contains(c) && i + 1 < code.count { tableOut += "<wbr>" }
+                }
+                tableOut += "</code>"
+                inner = inner[close.upperBound...]
+            }
+            out += tableOut + inner + "</table>"
+            rest = rest[end.upperBound...]
+        }
+        return out + rest
     }
 
     /// Gives each h1/h2 an id and collects the text under it for the search index.

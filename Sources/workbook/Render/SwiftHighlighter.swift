@@ -43,6 +43,24 @@ enum SwiftHighlighter {
         return out
     }
 
+    /// The code as HTML, one string a source line: a token that spans lines (a block comment,
+    /// a multi-line string) is closed at each line's end and reopened on the next, so every
+    /// line is well-formed HTML on its own.
+    static func htmlLines(_ code: String) -> [String] {
+        let tokens = tokenize(code)
+        let classes = classify(tokens)
+        var lines = [""]
+        for (token, cls) in zip(tokens, classes) {
+            for (n, piece) in token.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if n > 0 { lines.append("") }
+                guard !piece.isEmpty else { continue }
+                if let cls { lines[lines.count - 1] += "<span class=\"\(cls)\">\(HTML.escape(String(piece)))</span>" }
+                else { lines[lines.count - 1] += HTML.escape(String(piece)) }
+            }
+        }
+        return lines
+    }
+
     /// Splits code into words, numbers, strings, comments, runs of white space and punctuation.
     static func tokenize(_ code: String) -> [Token] {
         let chars = Array(code)
