@@ -35,12 +35,12 @@ import Foundation
         #expect(intro.contains("href=\"index.html\""))
         let appendices = try #require(section(of: page, from: "<ul class=\"contents appendices\">", to: "</ul>"))
         #expect(appendices.contains("href=\"errata.html\"") && appendices.contains("href=\"apple-names.html\""))
-        // Tables sit in a box that scrolls sideways; the phone's contents button is there.
+        // Tables sit in a box that scrolls sideways, their cells know their headings (cards on
+        // a phone), and names in them break between their words, not anywhere.
         let names = try String(contentsOf: output.appendingPathComponent("apple-names.html"), encoding: .utf8)
-        #expect(names.contains("<div class=\"table-wrap\"><table>"))
+        #expect(names.contains("<div class=\"table-wrap\"><table class=\"three\"><thead><tr><th>Apple</th><th>here</th><th>differences</th>"))
+        #expect(names.contains("<td data-label=\"Apple\"><code>NSManaged<wbr>Object<wbr>Model</code></td><td data-label=\"here\">"))
         #expect(names.components(separatedBy: "<table").count == names.components(separatedBy: "</table></div>").count)
-        // Names in tables break between their words, not anywhere.
-        #expect(names.contains("<td><code>NSManaged<wbr>Object<wbr>Model</code></td>"))
         // The errata's five columns become cards in a narrow column: each cell knows its heading.
         let errata = try String(contentsOf: output.appendingPathComponent("errata.html"), encoding: .utf8)
         #expect(errata.contains("<div class=\"table-wrap\"><table class=\"wide\"><thead>"))

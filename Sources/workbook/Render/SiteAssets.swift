@@ -49,23 +49,33 @@ enum SiteAssets {
         pre { padding: 14px 16px; border-radius: 8px; background: var(--code); border: 1px solid var(--rule); }
         pre code { background: none; padding: 0; display: block; line-height: 1.45; }
         /* A listing's long line wraps and continues four characters deeper than it starts, as
-           Xcode wraps; a word longer than the column breaks rather than hides. */
+           Xcode wraps (at most 40% in, for a phone); a word longer than the column breaks
+           rather than hides. */
         pre.code { overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
         pre.code .line { display: block; min-height: 1.45em; white-space: pre-wrap; overflow-wrap: anywhere;
-                         padding-left: calc((var(--indent, 0) + 4) * 1ch); text-indent: calc((var(--indent, 0) + 4) * -1ch); }
+                         --hang: min(calc((var(--indent, 0) + 4) * 1ch), 40%); padding-left: var(--hang); text-indent: calc(-1 * var(--hang)); }
         /* Output, SQL and error messages wrap: nothing is cut off. */
         pre.output { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--out-bg); color: var(--out-ink); border-color: var(--out-bg); }
         pre.output code { white-space: inherit; overflow-wrap: inherit; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: var(--out-label); margin-bottom: 6px; }
         .table-wrap { overflow-x: auto; margin: 16px 0; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
-        /* A table of four or more columns, in a column too narrow for it: each row a card,
-           each cell under its heading. */
+        /* A table in a column too narrow for it: each row a card, each cell under its heading.
+           Five columns need 640 px, three 480 px. */
         @container (max-width: 640px) {
           table.wide, table.wide tbody, table.wide tr, table.wide td { display: block; }
           table.wide thead { display: none; }
           table.wide tr { border: 1px solid var(--rule); border-radius: 6px; margin: 0 0 12px; padding: 6px 0; }
           table.wide td { border: 0; padding: 2px 12px; }
+          table.wide td:empty { display: none; }
           table.wide td::before { content: attr(data-label); display: block; font: bold 12px/1.6 "DejaVu Sans", Helvetica, sans-serif; color: var(--muted); text-transform: uppercase; letter-spacing: .05em; }
+        }
+        @container (max-width: 480px) {
+          table.three, table.three tbody, table.three tr, table.three td { display: block; }
+          table.three thead { display: none; }
+          table.three tr { border: 1px solid var(--rule); border-radius: 6px; margin: 0 0 12px; padding: 6px 0; }
+          table.three td { border: 0; padding: 2px 12px; }
+          table.three td:empty { display: none; }
+          table.three td::before { content: attr(data-label); display: block; font: bold 12px/1.6 "DejaVu Sans", Helvetica, sans-serif; color: var(--muted); text-transform: uppercase; letter-spacing: .05em; }
         }
         table { border-collapse: collapse; font-size: 15px; }
         th, td { text-align: left; vertical-align: top; padding: 4px 10px; border-bottom: 1px solid var(--rule); }

@@ -135,9 +135,10 @@ struct SiteRenderer {
     }
 
     /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
-    /// table instead of breaking its identifiers one letter a line. A table of four or more
-    /// columns is marked `wide` and each cell gets its column's heading (`data-label`): in a
-    /// narrow column the stylesheet lays its rows out as cards, every cell under its heading.
+    /// table instead of breaking its identifiers one letter a line. A table of three columns is
+    /// marked `three`, of four or more `wide`, and each of their cells gets its column's heading
+    /// (`data-label`): in a column too narrow for them (a phone for `three`, 820 px beside the
+    /// sidebar for `wide`) the stylesheet lays the rows out as cards, each cell under its heading.
     static func wrapTables(_ html: String) -> String {
         var out = ""
         var rest = Substring(html)
@@ -151,7 +152,7 @@ struct SiteRenderer {
                 }
             }
             var body = table
-            if headings.count >= 4 {
+            if headings.count >= 3 {
                 // Label each row's cells in order; a row starts the count again.
                 body = table.components(separatedBy: "<tr>").map { row in
                     var column = 0
@@ -163,7 +164,8 @@ struct SiteRenderer {
                     }.joined()
                 }.joined(separator: "<tr>")
             }
-            out += "<div class=\"table-wrap\">" + (headings.count >= 4 ? "<table class=\"wide\">" : "<table>") + body + "</table></div>"
+            let layout = headings.count >= 4 ? " class=\"wide\"" : headings.count == 3 ? " class=\"three\"" : ""
+            out += "<div class=\"table-wrap\"><table\(layout)>" + body + "</table></div>"
             rest = rest[close.upperBound...]
         }
         return out + rest
