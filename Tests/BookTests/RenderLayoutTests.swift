@@ -72,6 +72,19 @@ import Foundation
         #expect(SiteAssets.searchScript.contains("classList.toggle(\"nav-open\")"))
     }
 
+    @Test func longListingLinesWrapBetweenTheirParts() {
+        let line = SwiftHighlighter.htmlLines("let m = MappingModel.defaultMappingModel(forSourceModel: v1, x: 1.5)")[0]
+        let html = SiteRenderer.breakOpportunities(line)
+        #expect(html.contains("<span class=\"type\">MappingModel</span><wbr>.defaultMappingModel(<wbr>forSourceModel"))
+        #expect(html.contains("<span class=\"number\">1.5</span>"))
+        // The search index reads the text as it was before the break opportunities.
+        #expect(SiteRenderer.plain(html) == SiteRenderer.plain(line))
+        #expect(SiteRenderer.plain(html).contains("defaultMappingModel(forSourceModel: v1"))
+        // Each line is a block carrying its indentation for the hanging indent.
+        let listing = SiteRenderer.listingLines("a\n    b.c\n", html: ["a", "    b.c", ""])
+        #expect(listing == "<span class=\"line\" style=\"--indent:0\">a</span><span class=\"line\" style=\"--indent:4\">    b<wbr>.c</span><span class=\"line\" style=\"--indent:0\"></span>")
+    }
+
     /// The text between `start` and the next `end` after it.
     func section(of text: String, from start: String, to end: String) -> String? {
         guard let a = text.range(of: start), let b = text[a.upperBound...].range(of: end) else { return nil }

@@ -82,7 +82,7 @@ enum SiteAssets {
         td code, th code { overflow-wrap: break-word; }
         .keyword { color: var(--kw); font-weight: bold; } .string { color: var(--str); } .comment { color: var(--com); font-style: italic; }
         .number { color: var(--num); } .type { color: var(--type); } .attribute { color: var(--attr); }
-        figure.diagram { margin: 20px 0; overflow-x: auto; }
+        figure.diagram { margin: 20px 0; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
         svg.er { max-width: 100%; height: auto; font: 13px "DejaVu Sans", sans-serif; }
         svg.er .box { fill: var(--er-box); stroke: var(--er-stroke); } svg.er .head { fill: var(--er-head); stroke: var(--er-stroke); }
         svg.er .title { font-weight: bold; fill: var(--er-text); } svg.er .attr { fill: var(--er-attr); font-size: 12px; }

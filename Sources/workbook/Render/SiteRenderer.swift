@@ -130,8 +130,28 @@ struct SiteRenderer {
         let source = code.split(separator: "\n", omittingEmptySubsequences: false)
         return html.enumerated().map { n, line in
             let indent = n < source.count ? source[n].prefix(while: { $0 == " " }).count : 0
-            return "<span class=\"line\" style=\"--indent:\(indent)\">\(line)</span>"
+            return "<span class=\"line\" style=\"--indent:\(indent)\">\(breakOpportunities(line))</span>"
         }.joined()
+    }
+
+    /// Marks where a long line of code may wrap besides its spaces: before a `.` that follows
+    /// a name and after a `(`, so `MappingModel.defaultMappingModel(forSourceModel:` breaks
+    /// between its parts. Tags and entities are left whole.
+    static func breakOpportunities(_ html: String) -> String {
+        var out = ""
+        var inTag = false, inEntity = false
+        var previous: Character = " "
+        for c in html {
+            if inTag { out.append(c); if c == ">" { inTag = false }; continue }
+            if inEntity { out.append(c); if c == ";" { inEntity = false; previous = "x" }; continue }
+            if c == "<" { inTag = true; out.append(c); continue }
+            if c == "&" { inEntity = true; out.append(c); continue }
+            if c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
+            out.append(c)
+            if c == "(" { out += "<wbr>" }
+            previous = c
+        }
+        return out
     }
 
     /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
@@ -226,7 +246,8 @@ struct SiteRenderer {
     }
 
     static func plain(_ html: String) -> String {
-        html.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+        html.replacingOccurrences(of: "<wbr>", with: "")
+            .replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
             .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
