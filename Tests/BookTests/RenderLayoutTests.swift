@@ -77,6 +77,8 @@ import Foundation
         let html = SiteRenderer.breakOpportunities(line)
         #expect(html.contains("<span class=\"type\">MappingModel</span><wbr>.defaultMappingModel(<wbr>forSourceModel"))
         #expect(html.contains("<span class=\"number\">1.5</span>"))
+        #expect(SiteRenderer.breakOpportunities(SwiftHighlighter.htmlLines("f(\"a.b\") // c.d (e)")[0])
+            == "f(<wbr><span class=\"string\">&quot;a.b&quot;</span>) <span class=\"comment\">// c.d (e)</span>")
         // The search index reads the text as it was before the break opportunities.
         #expect(SiteRenderer.plain(html) == SiteRenderer.plain(line))
         #expect(SiteRenderer.plain(html).contains("defaultMappingModel(forSourceModel: v1"))

@@ -139,16 +139,25 @@ struct SiteRenderer {
     /// between its parts. Tags and entities are left whole.
     static func breakOpportunities(_ html: String) -> String {
         var out = ""
-        var inTag = false, inEntity = false
+        var tag = "", inTag = false, inEntity = false, inProse = false
         var previous: Character = " "
         for c in html {
-            if inTag { out.append(c); if c == ">" { inTag = false }; continue }
+            if inTag {
+                out.append(c); tag.append(c)
+                if c == ">" {
+                    inTag = false
+                    // Comments and strings are prose: they wrap at their spaces only.
+                    if tag.hasPrefix("<span class=\"comment\"") || tag.hasPrefix("<span class=\"string\"") { inProse = true }
+                    if tag == "</span>" { inProse = false }
+                }
+                continue
+            }
             if inEntity { out.append(c); if c == ";" { inEntity = false; previous = "x" }; continue }
-            if c == "<" { inTag = true; out.append(c); continue }
+            if c == "<" { inTag = true; tag = "<"; out.append(c); continue }
             if c == "&" { inEntity = true; out.append(c); continue }
-            if c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
+            if !inProse && c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
             out.append(c)
-            if c == "(" { out += "<wbr>" }
+            if !inProse && c == "(" { out += "<wbr>" }
             previous = c
         }
         return out
