@@ -55,7 +55,9 @@ enum ERDiagramSVG {
         }
         let width = 40 + columns * boxWidth + (columns - 1) * gapX
         let height = 40 + rowHeights.reduce(0, +) + max(0, rows - 1) * gapY
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
+        // It shrinks with a narrow column, but not below 70% (9 px text): a phone scrolls
+        // the figure sideways rather than show text too small to read.
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" style=\"min-width: \(width * 7 / 10)px\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
         for link in links {
             guard let a = positions[link.from], let b = positions[link.to] else { continue }
             let (x1, y1) = (a.x + boxWidth / 2, a.y + a.h / 2), (x2, y2) = (b.x + boxWidth / 2, b.y + b.h / 2)

@@ -12,6 +12,8 @@ struct SiteRenderer {
         let source: URL
         let htmlName: String
         let title: String
+        /// The chapter's number in the README's numbered contents; nil for the README and appendices.
+        var number: Int? = nil
         var body: String = ""
         var sections: [(id: String, title: String, text: String)] = []
     }
@@ -33,6 +35,23 @@ struct SiteRenderer {
         return order
     }
 
+    /// The chapter numbers the README gives its numbered contents items (`1. [Fetching](fetching.md)`),
+    /// keyed by file name. The sidebar shows these numbers, so it agrees with the README; a
+    /// plain `<ol>` over every page counted the README itself as 1 and every chapter one too high.
+    func chapterNumbers() throws -> [String: Int] {
+        let readme = bookDirectory.appendingPathComponent("README.md")
+        let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
+        let regex = try NSRegularExpression(pattern: "^([0-9]+)\\. \\[[^\\]]*\\]\\(([A-Za-z0-9_-]+\\.md)\\)", options: [.anchorsMatchLines])
+        var numbers: [String: Int] = [:]
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let numberRange = Range(match.range(at: 1), in: text), let nameRange = Range(match.range(at: 2), in: text),
+                  let number = Int(text[numberRange]) else { continue }
+            let name = String(text[nameRange])
+            if numbers[name] == nil { numbers[name] = number }
+        }
+        return numbers
+    }
+
     func render(progress: (String) -> Void) throws -> Int {
         var parser = MarkdownParser()
         parser.addModifier(Modifier(target: .codeBlocks) { _, markdown in
@@ -42,20 +61,26 @@ struct SiteRenderer {
             if let last = body.last, last.trimmingCharacters(in: .whitespaces).hasPrefix("```") { body = body.dropLast() }
             let code = body.joined(separator: "\n")
             switch language {
-            case "swift": return "<pre class=\"code swift\"><code>\(SwiftHighlighter.html(code))</code></pre>"
+            case "swift":
+                return "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
             case "mermaid": return "<figure class=\"diagram\">\(ERDiagramSVG.svg(code))</figure>"
             case "text": return "<pre class=\"output\"><code>\(HTML.escape(code))</code></pre>"
-            default: return "<pre class=\"code\"><code>\(HTML.escape(code))</code></pre>"
+            default:
+                let html = code.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.escape(String($0)) }
+                return "<pre class=\"code\"><code>\(Self.listingLines(code, html: html))</code></pre>"
             }
         })
         var pages: [Page] = []
+        let numbers = try chapterNumbers()
         for url in try pageOrder() {
             progress("rendering book/\(url.lastPathComponent)")
             let markdown = try String(contentsOf: url, encoding: .utf8)
             let title = markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? url.deletingPathExtension().lastPathComponent
             let htmlName = url.lastPathComponent == "README.md" ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
-            var page = Page(source: url, htmlName: htmlName, title: title)
-            (page.body, page.sections) = Self.addHeadingIDs(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown))))
+            var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
+            (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
+            // After the search index took the text, so a search for a whole name still finds it.
+            page.body = Self.breakableTableCode(page.body)
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -98,6 +123,111 @@ struct SiteRenderer {
             .replacingOccurrences(of: "\\.md([\"#])", with: ".html$1", options: .regularExpression)
     }
 
+    /// A listing's lines, each a block that wraps with a hanging indent (`--indent` is the
+    /// line's own indentation in characters): a line too long for the column continues
+    /// indented under itself instead of running out of sight behind a scrollbar.
+    static func listingLines(_ code: String, html: [String]) -> String {
+        let source = code.split(separator: "\n", omittingEmptySubsequences: false)
+        return html.enumerated().map { n, line in
+            let indent = n < source.count ? source[n].prefix(while: { $0 == " " }).count : 0
+            return "<span class=\"line\" style=\"--indent:\(indent)\">\(breakOpportunities(line))</span>"
+        }.joined()
+    }
+
+    /// Marks where a long line of code may wrap besides its spaces: before a `.` that follows
+    /// a name and after a `(`, so `MappingModel.defaultMappingModel(forSourceModel:` breaks
+    /// between its parts. Tags and entities are left whole.
+    static func breakOpportunities(_ html: String) -> String {
+        var out = ""
+        var tag = "", inTag = false, inEntity = false, inProse = false
+        var previous: Character = " "
+        for c in html {
+            if inTag {
+                out.append(c); tag.append(c)
+                if c == ">" {
+                    inTag = false
+                    // Comments and strings are prose: they wrap at their spaces only.
+                    if tag.hasPrefix("<span class=\"comment\"") || tag.hasPrefix("<span class=\"string\"") { inProse = true }
+                    if tag == "</span>" { inProse = false }
+                }
+                continue
+            }
+            if inEntity { out.append(c); if c == ";" { inEntity = false; previous = "x" }; continue }
+            if c == "<" { inTag = true; tag = "<"; out.append(c); continue }
+            if c == "&" { inEntity = true; out.append(c); continue }
+            if !inProse && c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
+            out.append(c)
+            if !inProse && c == "(" { out += "<wbr>" }
+            previous = c
+        }
+        return out
+    }
+
+    /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
+    /// table instead of breaking its identifiers one letter a line. A table of three columns is
+    /// marked `three`, of four or more `wide`, and each of their cells gets its column's heading
+    /// (`data-label`): in a column too narrow for them (a phone for `three`, 820 px beside the
+    /// sidebar for `wide`) the stylesheet lays the rows out as cards, each cell under its heading.
+    static func wrapTables(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        while let open = rest.range(of: "<table>"), let close = rest[open.upperBound...].range(of: "</table>") {
+            out += rest[..<open.lowerBound]
+            let table = String(rest[open.upperBound..<close.lowerBound])
+            var headings: [String] = []
+            if let head = table.range(of: "</thead>") {
+                headings = table[..<head.lowerBound].components(separatedBy: "<th>").dropFirst().map { cell in
+                    plain(cell.components(separatedBy: "</th>").first ?? "").trimmingCharacters(in: .whitespaces)
+                }
+            }
+            var body = table
+            if headings.count >= 3 {
+                // Label each row's cells in order; a row starts the count again.
+                body = table.components(separatedBy: "<tr>").map { row in
+                    var column = 0
+                    return row.components(separatedBy: "<td>").enumerated().map { n, piece in
+                        guard n > 0 else { return piece }
+                        defer { column += 1 }
+                        let label = column < headings.count ? headings[column] : ""
+                        return "<td data-label=\"\(HTML.escape(label))\">" + piece
+                    }.joined()
+                }.joined(separator: "<tr>")
+            }
+            let layout = headings.count >= 4 ? " class=\"wide\"" : headings.count == 3 ? " class=\"three\"" : ""
+            out += "<div class=\"table-wrap\"><table\(layout)>" + body + "</table></div>"
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Lets the names in tables' code break where a reader would (`NSManaged<wbr>Object<wbr>Model`,
+    /// after `_ . : ( , /`), so a narrow column wraps a name between its words, never one letter
+    /// a line, and a wide one keeps it whole.
+    static func breakableTableCode(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        while let table = rest.range(of: "<table"), let end = rest[table.upperBound...].range(of: "</table>") {
+            out += rest[..<table.upperBound]
+            var inner = rest[table.upperBound..<end.lowerBound]
+            var tableOut = ""
+            while let open = inner.range(of: "<code>"), let close = inner[open.upperBound...].range(of: "</code>") {
+                tableOut += inner[..<open.upperBound]
+                let code = Array(inner[open.upperBound..<close.lowerBound])
+                for (i, c) in code.enumerated() {
+                    let previous: Character? = i > 0 ? code[i - 1] : nil
+                    if let previous, c.isUppercase, previous.isLowercase { tableOut += "<wbr>" }
+                    tableOut.append(c)
+                    if "_.:(,/".contains(c) && i + 1 < code.count { tableOut += "<wbr>" }
+                }
+                tableOut += "</code>"
+                inner = inner[close.upperBound...]
+            }
+            out += tableOut + inner + "</table>"
+            rest = rest[end.upperBound...]
+        }
+        return out + rest
+    }
+
     /// Gives each h1/h2 an id and collects the text under it for the search index.
     static func addHeadingIDs(_ html: String) -> (String, [(id: String, title: String, text: String)]) {
         var out = ""
@@ -125,7 +255,8 @@ struct SiteRenderer {
     }
 
     static func plain(_ html: String) -> String {
-        html.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+        html.replacingOccurrences(of: "<wbr>", with: "")
+            .replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
             .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
@@ -143,38 +274,64 @@ struct SiteRenderer {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The sidebar's contents: the README as the introduction, the chapters numbered as the
+    /// README numbers them, then the other pages (appendices) unnumbered.
+    static func contentsHTML(pages: [Page], current: Page) -> String {
+        func item(_ p: Page) -> String {
+            let value = p.number.map { " value=\"\($0)\"" } ?? ""
+            let here = p.htmlName == current.htmlName ? " class=\"current\"" : ""
+            let ariaCurrent = p.htmlName == current.htmlName ? " aria-current=\"page\"" : ""
+            return "<li\(here)\(value)><a href=\"\(p.htmlName)\"\(ariaCurrent)>\(HTML.escape(p.title))</a></li>"
+        }
+        let introduction = pages.filter { $0.htmlName == "index.html" }
+        let chapters = pages.filter { $0.number != nil }
+        let others = pages.filter { $0.number == nil && $0.htmlName != "index.html" }
+        var html = ""
+        if !introduction.isEmpty { html += "<ul class=\"contents intro\">\n" + introduction.map(item).joined(separator: "\n") + "\n</ul>\n" }
+        if !chapters.isEmpty { html += "<ol class=\"contents chapters\">\n" + chapters.map(item).joined(separator: "\n") + "\n</ol>\n" }
+        if !others.isEmpty {
+            html += "<h4>Appendices</h4>\n<ul class=\"contents appendices\">\n" + others.map(item).joined(separator: "\n") + "\n</ul>\n"
+        }
+        return html
+    }
+
     static func template(page: Page, pages: [Page], previous: Page?, next: Page?) -> String {
-        let contents = pages.map { p in
-            "<li\(p.htmlName == page.htmlName ? " class=\"current\"" : "")><a href=\"\(p.htmlName)\">\(HTML.escape(p.title))</a></li>"
-        }.joined(separator: "\n")
+        let contents = contentsHTML(pages: pages, current: page)
         let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined(separator: "\n")
         let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">← \(HTML.escape($0.title))</a>" } ?? "<span></span>"
         let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title)) →</a>" } ?? "<span></span>"
+        // On a phone the top bar's button shows and hides the sidebar (search.js); the `js`
+        // class set first thing lets the stylesheet hide it only when that script can run.
+        // Without script the link jumps to the sidebar's search box, the sidebar following the text.
         return """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
             <title>\(HTML.escape(page.title))</title>
+            <script>document.documentElement.classList.add("js")</script>
             <link rel="stylesheet" href="book.css">
             </head>
             <body>
+            <header class="topbar">
+            <a class="topbar-title" href="index.html">Core Data on Linux</a>
+            <a class="menu-toggle" href="#search" aria-expanded="false">Contents</a>
+            </header>
             <nav class="sidebar">
             <p class="book-title"><a href="index.html">Core Data on Linux</a></p>
             <input id="search" type="search" placeholder="Search the book" aria-label="Search the book">
             <ol id="results"></ol>
             <h4>Contents</h4>
-            <ol class="contents">
             \(contents)
-            </ol>
             \(onThisPage.isEmpty ? "" : "<h4>On this page</h4>\n<ol class=\"toc\">\n\(onThisPage)\n</ol>")
             </nav>
             <main>
             <article>
             \(page.body)
             </article>
-            <nav class="pager">\(previousLink)\(nextLink)</nav>
+            <nav class="pager" aria-label="Previous and next">\(previousLink)\(nextLink)</nav>
             </main>
             <script src="search.js"></script>
             </body>
