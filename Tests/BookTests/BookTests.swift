@@ -44,7 +44,7 @@ import Foundation
     @Test func anUnknownSectionIsAnErrorNamingTheSections() throws {
         let text = "<!-- output fetching/nowhere -->\n```text\n```\n<!-- /output -->"
         let error = #expect(throws: BookMarkerError.self) { _ = try book.updated(text, file: "book/x.md") }
-        #expect(error?.description.contains("has no section nowhere; its sections are all-books") == true)
+        #expect(error?.description.contains("has no section nowhere; its sections are first-steps, all-books") == true)
     }
 
     @Test func outputsAreTheSameOnEveryRun() throws {

@@ -38,7 +38,7 @@ struct ExecutableTests {
     @Test func listNamesEverySection() throws {
         let result = try Executables.run("fetching", ["--list"])
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("all-books        Fetching every object of an entity\n"))
+        #expect(result.output.hasPrefix("first-steps      First steps: a stack, an object saved, fetched back, and a fault\nall-books        Fetching every object of an entity\n"))
         #expect(result.output.contains("transient        Why a fetch cannot use a transient property"))
     }
 

@@ -109,6 +109,140 @@ import WorkbookSupport
         #expect(try employees.filter { try predicate.evaluate(with: $0) } == [employees[0]])
     }
 
+    // The first-steps section: the stack in four lines; an inserted object is only in memory,
+    // with a temporary ID, until the save; a second context fetches it from the file; a
+    // context's object(with:) is a fault until a value is read.
+    @Test func firstStepsSaveFetchBackAndFireAFault() throws {
+        let folder = try bench.makeDataFolder()
+        let model = try ManagedObjectModel {
+            EntityDescription("Book") {
+                AttributeDescription("title", .string, optional: false)
+                AttributeDescription("author", .string)
+            }
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let storeURL = folder.appendingPathComponent("Books.sqlite")
+        try coordinator.addPersistentStore(type: .sqlite, at: storeURL)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let book = try context.insertNewObject(forEntityName: "Book")
+        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
+        #expect(context.hasChanges && book.objectID.isTemporaryID)
+        // Before the save the store has nothing: a second context finds no book.
+        #expect(try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Book")) == 0)
+        try context.save()
+        #expect(!context.hasChanges && !book.objectID.isTemporaryID)
+        #expect(FileManager.default.fileExists(atPath: storeURL.path))
+
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        let fetched = try reader.fetch(FetchRequest(entityName: "Book"))
+        #expect(fetched.count == 1)
+        #expect(fetched.first !== book, "another context has its own object for the row")
+        #expect(try fetched.first?.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+
+        // The context is kept: an object holds its context weakly, as in Core Data.
+        let third = ManagedObjectContext(coordinator: coordinator)
+        let fault = third.object(with: book.objectID)
+        #expect(fault.isFault)
+        #expect(try fault.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        #expect(!fault.isFault)
+    }
+
+    // The first-steps section prints what its listings say, in order.
+    @Test func firstStepsPrintsTheFaultBeforeAndAfter() throws {
+        var lines: [String] = []
+        try ChapterRunner.run(FetchingChapter.self, sections: ["first-steps"], showingSQL: false) { lines.append($0) }
+        let inserted = try #require(lines.firstIndex { $0.hasPrefix("Inserted; unsaved changes: true, temporary ID: true") })
+        let saved = try #require(lines.firstIndex { $0.hasPrefix("Saved; unsaved changes: false, temporary ID: false") })
+        let before = try #require(lines.firstIndex { $0 == "Before reading a value, isFault: true" })
+        let after = try #require(lines.firstIndex { $0.hasSuffix("now isFault: false") })
+        #expect(inserted < saved && saved < before && before < after)
+    }
+
+    // Apple, NSFetchRequest: fetchLimit caps the results, fetchOffset skips matching entries
+    // ("an offset of 4 will return an empty array" for four objects); 0 means no limit.
+    @Test func fetchLimitAndOffsetCutAWindowFromTheSortedResults() throws {
+        let context = try bench.makeContext(model: FetchingModels.bookshop())
+        try SampleData.insertBooks(into: context)
+        let byRank = SampleData.books.sorted { $0.salesRank < $1.salesRank }.map(\.title)
+        let request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        func titles() throws -> [String] { try context.fetch(request).map { try $0.value(forKey: "title") as? String ?? "" } }
+        #expect(try titles() == byRank)
+        request.fetchLimit = 2
+        #expect(try titles() == Array(byRank[0..<2]))
+        request.fetchOffset = 2
+        #expect(try titles() == Array(byRank[2..<4]))
+        request.fetchOffset = 3
+        #expect(try titles() == Array(byRank[3...]))
+        request.fetchOffset = 4
+        #expect(try titles().isEmpty)
+        request.fetchLimit = 0
+        request.fetchOffset = 1
+        #expect(try titles() == Array(byRank[1...]))
+        #expect(try context.count(for: request) == 3)
+    }
+
+    // With unsaved changes the window applies to the merged results, as in Core Data.
+    @Test func theWindowAppliesAfterUnsavedChangesAreMerged() throws {
+        let context = try bench.makeContext(model: FetchingModels.bookshop())
+        try SampleData.insertBooks(into: context)
+        let newcomer = try context.insertNewObject(forEntityName: "Book")
+        try newcomer.setValue("Number One", forKey: "title")
+        try newcomer.setValue(1, forKey: "salesRank")
+        let request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        request.fetchLimit = 2
+        #expect(try context.fetch(request).map { try $0.value(forKey: "title") as? String } == ["Number One", "Fetch, Clarus, Fetch"])
+    }
+
+    // Apple, fetchBatchSize: identities of all matches are recorded, data is fetched a batch
+    // at a time on demand. Here: faults in fetch order, one batch loaded per first use.
+    @Test func fetchBatchSizeLoadsValuesOneBatchAtATime() throws {
+        let context = try bench.makeContext(model: FetchingModels.bookshop())
+        try SampleData.insertBooks(into: context)
+        let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        request.fetchBatchSize = 2
+        let log = SelectLog()
+        context.persistentStoreCoordinator.sqlLog.handler = { line in
+            if line.hasPrefix("CoreData: sql: SELECT") { log.lines.append(line) }
+        }
+        let books = try reader.fetch(request)
+        #expect(books.map(\.isFault) == [true, true, true, true])
+        #expect(log.lines.count == 1)
+        _ = try books[1].value(forKey: "title")
+        #expect(books.map(\.isFault) == [false, false, true, true])
+        #expect(log.lines.count == 2)
+        _ = try books[0].value(forKey: "author")
+        #expect(log.lines.count == 2, "the first batch is already loaded")
+        _ = try books[3].value(forKey: "title")
+        #expect(books.map(\.isFault) == [false, false, false, false])
+        #expect(log.lines.count == 3)
+        // Batching changes when values load, never which objects or in what order.
+        let byRank = SampleData.books.sorted { $0.salesRank < $1.salesRank }.map(\.title)
+        #expect(try books.map { try $0.value(forKey: "title") as? String } == byRank)
+        #expect(try books.map { try $0.value(forKey: "salesRank") as? Int } == SampleData.books.map(\.salesRank).sorted())
+    }
+
+    // A batch whose rows another context deleted fails with Core Data's could-not-fulfil-a-
+    // fault error naming the object, and the rest of the fetch stays usable.
+    @Test func aBatchDeletedElsewhereFailsClearly() throws {
+        let context = try bench.makeContext(model: FetchingModels.bookshop())
+        try SampleData.insertBooks(into: context)
+        let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let request = FetchRequest(entityName: "Book")
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        request.fetchBatchSize = 2
+        let books = try reader.fetch(request)
+        let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        for book in books.suffix(2) { try elsewhere.delete(try elsewhere.existingObject(with: book.objectID)) }
+        try elsewhere.save()
+        #expect(try books[0].value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        let error = #expect(throws: CoreDataError.self) { _ = try books[3].value(forKey: "title") }
+        #expect(error?.message.contains(books[3].objectID.description) == true)
+    }
+
     // The chapter's output is the same bytes on every run.
     @Test func theChapterPrintsTheSameOnEveryRun() throws {
         var first: [String] = [], second: [String] = []
@@ -124,4 +258,10 @@ import WorkbookSupport
         }
         #expect(error?.description.contains("all-books, fetch-utilities, listing-1") == true)
     }
+}
+
+/// The SELECTs a coordinator's log reports; the log calls its handler on the fetching thread,
+/// the test's own, so no lock is needed.
+private final class SelectLog: @unchecked Sendable {
+    var lines: [String] = []
 }

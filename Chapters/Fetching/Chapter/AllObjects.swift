@@ -14,6 +14,8 @@ enum AllObjects {
     }
 
     static func runUtility(_ bench: Workbench) throws {
+        // The listing prints with `print`, as a reader's code would; here into the output.
+        let print = bench.print
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         // ANCHOR: utility
@@ -24,7 +26,7 @@ enum AllObjects {
         do {
             _ = try FetchUtilities.objects(forEntityNamed: "Magazine", in: context)
         } catch {
-            bench.print("Asking for an entity the model lacks: \(error)")
+            print("Asking for an entity the model lacks: \(error)")
         }
         // ANCHOR_END: utility-error
     }

@@ -3,13 +3,15 @@ import WorkbookSupport
 
 enum Inheritance {
     static func run(_ bench: Workbench) throws {
+        // The listings print with `print`, as a reader's code would; here into the output.
+        let print = bench.print
         let context = try bench.makeContext(model: FetchingModels.drawing())
+        // ANCHOR: graphics
         for (entity, name) in [("Circle", "sun"), ("TextArea", "caption"), ("Line", "horizon")] {
             let graphic = try context.insertNewObject(forEntityName: entity)
             try graphic.setValue(name, forKey: "name")
         }
         try context.save()
-        // ANCHOR: graphics
         let request = FetchRequest(entityName: "Graphic")
         request.sortDescriptors = [SortDescriptor(key: "name")]
         let graphics = try context.fetch(request)
@@ -22,10 +24,12 @@ enum Inheritance {
         let onlyGraphics = try context.count(for: circles)
         // ANCHOR_END: no-subentities
         bench.print("With includesSubentities = false: \(onlyGraphics) (Graphic is abstract: it has no instances of its own).")
+        // ANCHOR: insert-abstract
         do {
             _ = try context.insertNewObject(forEntityName: "Graphic")
         } catch {
-            bench.print("Inserting a Graphic: \(error)")
+            print("Inserting a Graphic: \(error)")
         }
+        // ANCHOR_END: insert-abstract
     }
 }

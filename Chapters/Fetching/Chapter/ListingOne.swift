@@ -5,8 +5,8 @@ enum ListingOne {
     static func run(_ bench: Workbench) throws {
         let context = try bench.makeContext(model: FetchingModels.company())
         try SampleData.insertEmployees(into: context)
-        let salaryFloor = 70_000
         // ANCHOR: listing-1
+        let salaryFloor = 70_000
         let request = FetchRequest(entityName: "Employee")
         request.predicate = try Predicate(format: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor)
         request.sortDescriptors = [SortDescriptor(key: "firstName", ascending: true)]

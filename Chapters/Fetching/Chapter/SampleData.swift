@@ -2,6 +2,7 @@ import ObjectGraph
 
 /// The objects the sections start from.
 enum SampleData {
+    // ANCHOR: sample-books
     static let books: [(title: String, author: String, salesRank: Int)] = [
         ("Fetch, Clarus, Fetch", "Jeff LaMarche", 192),
         ("Cocoa Programming for Mac OS X", "Aaron Hillegass", 482_769),
@@ -18,7 +19,9 @@ enum SampleData {
         }
         try context.save()
     }
+    // ANCHOR_END: sample-books
 
+    // ANCHOR: sample-employees
     static let employees: [(first: String, last: String, salary: Int)] = [
         ("Mary", "Worsley", 95_000),
         ("Joe", "Worsley", 60_000),
@@ -39,4 +42,5 @@ enum SampleData {
         try context.save()
         return objects
     }
+    // ANCHOR_END: sample-employees
 }

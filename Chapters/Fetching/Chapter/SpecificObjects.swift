@@ -4,8 +4,9 @@ import WorkbookSupport
 enum SpecificObjects {
     static func runSelfEquals(_ bench: Workbench) throws {
         let context = try bench.makeContext(model: FetchingModels.company())
-        let mary = try SampleData.insertEmployees(into: context)[0]
+        let employees = try SampleData.insertEmployees(into: context)
         // ANCHOR: self-equals
+        let mary = employees[0]
         let request = FetchRequest(entityName: "Employee")
         request.predicate = try Predicate(format: "self == %@", mary)
         let withObject = try context.count(for: request)
@@ -27,10 +28,12 @@ enum SpecificObjects {
     static func runSelfIn(_ bench: Workbench) throws {
         let context = try bench.makeContext(model: FetchingModels.company())
         let employees = try SampleData.insertEmployees(into: context)
+        // ANCHOR: self-in
+        // Another context deletes Joe, the second employee, and saves.
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
         try elsewhere.delete(try elsewhere.existingObject(with: employees[1].objectID))
         try elsewhere.save()
-        // ANCHOR: self-in
+
         let wanted = employees.prefix(3).map(\.objectID)
         let request = FetchRequest(entityName: "Employee")
         request.predicate = try Predicate(format: "self IN %@", wanted)

@@ -5,12 +5,15 @@ enum SpecificValues {
     static func run(_ bench: Workbench) throws {
         let context = try bench.makeContext(model: FetchingModels.company())
         try SampleData.insertEmployees(into: context)
-        for (name, days) in [("Launch", -30.0), ("Review", -2), ("Party", 5)] {
+        // ANCHOR: sample-events
+        let dates = ISO8601DateFormatter()
+        for (name, day) in [("Launch", "2009-05-02T09:00:00Z"), ("Review", "2009-05-30T09:00:00Z"), ("Party", "2009-06-06T09:00:00Z")] {
             let event = try context.insertNewObject(forEntityName: "Event")
             try event.setValue(name, forKey: "name")
-            try event.setValue(Workbench.date(days: days), forKey: "creationDate")
+            try event.setValue(dates.date(from: day), forKey: "creationDate")
         }
         try context.save()
+        // ANCHOR_END: sample-events
         // ANCHOR: max-salary
         let request = FetchRequest(entityName: "Employee")
         request.resultType = .dictionary

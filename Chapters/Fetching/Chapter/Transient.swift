@@ -3,20 +3,24 @@ import WorkbookSupport
 
 enum Transient {
     static func run(_ bench: Workbench) throws {
+        // The listings print with `print`, as a reader's code would; here into the output.
+        let print = bench.print
         let context = try bench.makeContext(model: FetchingModels.company())
         let employees = try SampleData.insertEmployees(into: context)
+        // ANCHOR: transient-initials
         for employee in employees {
             let first = (try employee.value(forKey: "firstName") as? String)?.prefix(1) ?? ""
             let last = (try employee.value(forKey: "lastName") as? String)?.prefix(1) ?? ""
             try employee.setValue(String(first + last).uppercased(), forKey: "initials")
         }
+        // ANCHOR_END: transient-initials
         // ANCHOR: transient-fetch
         let request = FetchRequest(entityName: "Employee")
         request.predicate = try Predicate(format: "initials == %@", "MW")
         do {
             _ = try context.fetch(request)
         } catch {
-            bench.print("The SQLite store refuses: \(error)")
+            print("The SQLite store refuses: \(error)")
         }
         // ANCHOR_END: transient-fetch
         // ANCHOR: transient-in-memory
