@@ -11,7 +11,7 @@ public struct ChapterOptions: ParsableArguments {
     public var list = false
 
     /// `--sql`.
-    @Flag(name: .long, help: "Also print the SQL each fetch runs, as Core Data's SQL debug log does.")
+    @Flag(name: .long, help: "Also print the SQL each fetch and each migration runs, as Core Data's SQL debug log does.")
     public var sql = false
 
     /// Creates the default options.

@@ -18,7 +18,14 @@ public enum ChapterRunner {
     public static func output(of section: ChapterSection, showingSQL: Bool = false) throws -> String {
         var lines: [String] = []
         let workbench = Workbench(showsSQL: showingSQL) { lines.append($0) }
-        try section.run(workbench)
+        if let echo = workbench.sqlEcho {
+            // Every coordinator and migration the section makes, the workbench's or its own,
+            // logs to this section's echo, and to nothing else running at the same time.
+            try SQLLog.routing(to: echo.log) { try section.run(workbench) }
+            echo.finish()
+        } else {
+            try section.run(workbench)
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -3,8 +3,11 @@ import ObjectGraph
 /// What a section's code works with: somewhere to print, stacks on fresh stores, and a fixed
 /// clock, so that a section prints the same bytes on every run and every machine.
 public final class Workbench {
-    /// Whether the SQL of every fetch is printed too (`--sql`).
+    /// Whether the SQL of every fetch and migration is printed too (`--sql`).
     public let showsSQL: Bool
+    /// Where the SQL goes when it is shown: the log of every store this workbench makes, and
+    /// of every store and migration of a section the runner runs.
+    let sqlEcho: SQLEcho?
     private let write: (String) -> Void
     private var directories: [URL] = []
     private var storeCount = 0
@@ -13,6 +16,7 @@ public final class Workbench {
     public init(showsSQL: Bool = false, write: @escaping (String) -> Void) {
         self.showsSQL = showsSQL
         self.write = write
+        sqlEcho = showsSQL ? SQLEcho(write: write) : nil
     }
 
     deinit {
@@ -46,7 +50,8 @@ public final class Workbench {
     /// URIs print the same on every run.
     public func makeCoordinator(model: ManagedObjectModel, type: StoreType = .sqlite) throws -> PersistentStoreCoordinator {
         storeCount += 1
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let coordinator = sqlEcho.map { echo in SQLLog.routing(to: echo.log) { PersistentStoreCoordinator(managedObjectModel: model) } }
+            ?? PersistentStoreCoordinator(managedObjectModel: model)
         let uuid = String(format: "B00C0000-0000-4000-8000-%012d", storeCount)
         var url: URL?
         if type != .inMemory {
@@ -56,18 +61,6 @@ public final class Workbench {
             url = directory.appendingPathComponent("Store.sqlite")
         }
         try coordinator.addPersistentStore(type: type, at: url, options: [StoreOption.storeUUID: uuid])
-        if showsSQL {
-            coordinator.sqlLog.includesTimings = false
-            // The log is called on the thread that runs the fetch: the section's own.
-            nonisolated(unsafe) let sink = write
-            nonisolated(unsafe) var inFetch = false
-            // Only fetches: the inserts that set up a section's data would drown them.
-            coordinator.sqlLog.handler = { line in
-                if line.hasPrefix("CoreData: sql: ") { inFetch = line.hasPrefix("CoreData: sql: SELECT") }
-                if inFetch { sink("    " + line) }
-                if line.hasPrefix("CoreData: annotation: ") { inFetch = false }
-            }
-        }
         return coordinator
     }
 

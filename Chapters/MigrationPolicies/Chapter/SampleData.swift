@@ -13,10 +13,11 @@ public enum SampleToDos {
         ("Water the plants", nil, true, "Home"),
     ]
 
-    /// A version 1 store, XML as in the article, holding ``todos``, closed again: the store
-    /// the version 1 application left behind. Its folder goes when the workbench goes.
-    public static func makeVersion1Store(_ bench: Workbench) throws -> URL {
-        let coordinator = try bench.makeCoordinator(model: ToDoModels.version1(), type: .xml)
+    /// A version 1 store, XML as in the article (or of `type`), holding ``todos``, closed
+    /// again: the store the version 1 application left behind. Its folder goes when the
+    /// workbench goes.
+    public static func makeVersion1Store(_ bench: Workbench, type: StoreType = .xml) throws -> URL {
+        let coordinator = try bench.makeCoordinator(model: ToDoModels.version1(), type: type)
         let context = ManagedObjectContext(coordinator: coordinator)
         var categories: [String: ManagedObject] = [:]
         for name in ["Home", "Work"] {
@@ -42,11 +43,13 @@ public enum SampleToDos {
         url.deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// Opens the XML store at `url` with `model` and hands its to-dos, sorted by title in any case, to
-    /// `body` (the objects live as long as their context: only inside `body`).
-    public static func withToDos<T>(at url: URL, model: ManagedObjectModel, _ body: ([ManagedObject]) throws -> T) throws -> T {
+    /// Opens the XML store (or store of `type`) at `url` with `model` and hands its to-dos,
+    /// sorted by title in any case, to `body` (the objects live as long as their context: only
+    /// inside `body`).
+    public static func withToDos<T>(at url: URL, model: ManagedObjectModel, type: StoreType = .xml,
+                                    _ body: ([ManagedObject]) throws -> T) throws -> T {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .xml, at: url)
+        try coordinator.addPersistentStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let request = FetchRequest(entityName: "ToDo")
         request.sortDescriptors = [SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
@@ -54,8 +57,8 @@ public enum SampleToDos {
     }
 
     /// One line per to-do of the store: its attributes in model order, then its category.
-    public static func describe(storeAt url: URL, model: ManagedObjectModel) throws -> [String] {
-        try withToDos(at: url, model: model) { try $0.map(describe(todo:)) }
+    public static func describe(storeAt url: URL, model: ManagedObjectModel, type: StoreType = .xml) throws -> [String] {
+        try withToDos(at: url, model: model, type: type) { try $0.map(describe(todo:)) }
     }
 
     /// `"apply patch": dueDate 2009-05-31 09:00 UTC, completed YES, category Work`.

@@ -9,7 +9,7 @@ extension MigrationManager {
         mappingModel = mapping
         let state = try MigrationState(sourceURL: sourceURL, sourceType: sourceType, sourceOptions: sourceOptions, sourceModel: sourceModel,
                                        destinationURL: destinationURL, destinationType: destinationType,
-                                       destinationOptions: destinationOptions, destinationModel: destinationModel, mapping: mapping)
+                                       destinationOptions: destinationOptions, destinationModel: destinationModel, mapping: mapping, log: sqlLog)
         self.state = state
         migrationProgress = 0
         defer {

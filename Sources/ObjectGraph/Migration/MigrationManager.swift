@@ -43,6 +43,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     public var userInfo: [String: Any] = [:]
 
     var state: MigrationState?
+    /// Where the statements of the migration's stores go: the process-wide log, or the log of
+    /// the coordinator whose store is being migrated.
+    var sqlLog: SQLLog = .ambient
     var cancellation: Error?
 
     /// A manager for a source and a destination model.
@@ -68,8 +71,10 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         StoreFiles.removeAbandonedScratchFiles(in: destinationURL.deletingLastPathComponent())
         let createdDestination = !FileManager.default.fileExists(atPath: destinationURL.path)
         do {
-            try runMigration(from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
-                             to: destinationURL, type: destinationType, options: destinationOptions)
+            try sqlLog.migration("of \(sourceURL.lastPathComponent) into \(destinationURL.lastPathComponent)") {
+                try runMigration(from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
+                                 to: destinationURL, type: destinationType, options: destinationOptions)
+            }
         } catch {
             if createdDestination { StoreFiles.remove(destinationURL) }
             throw Self.migrationError(error, source: sourceURL)

@@ -82,7 +82,7 @@ extension VersionedModel {
 /// What addPersistentStore does with migratePersistentStoresAutomatically.
 enum AutomaticMigration {
     static func migrateIfNeeded(url: URL, type: StoreType, model: ManagedObjectModel, versions: VersionedModel?, infer: Bool,
-                                progress: MigrationProgressHandler?) throws {
+                                progress: MigrationProgressHandler?, log: SQLLog = .ambient) throws {
         guard type != .inMemory else { return }
         // Association tables of migrations killed in this directory are worthless.
         StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent())
@@ -95,13 +95,13 @@ enum AutomaticMigration {
         let destinationName = versions.flatMap { v in v.versionNames.last { v.model(named: $0)!.entityVersionHashesByName == model.entityVersionHashesByName } }
         let steps = try VersionedModel.steps(storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions, infer: infer)
         for (i, step) in steps.enumerated() {
-            try step.migrateStore(at: url, type: type) { p in
+            try step.migrateStore(at: url, type: type, progress: { p in
                 var scaled = p
                 scaled.step = i + 1
                 scaled.stepCount = steps.count
                 scaled.fractionCompleted = (Float(i) + p.fractionCompleted) / Float(steps.count)
                 progress?(scaled)
-            }
+            }, batchSize: nil, log: log)
         }
     }
 }

@@ -36,9 +36,12 @@ final class MigrationState {
 
     init(sourceURL: URL, sourceType: StoreType, sourceOptions: [String: Any], sourceModel: ManagedObjectModel,
          destinationURL: URL, destinationType: StoreType, destinationOptions: [String: Any], destinationModel: ManagedObjectModel,
-         mapping: MappingModel) throws {
+         mapping: MappingModel, log: SQLLog) throws {
         sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: sourceModel)
         destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
+        // The migration's reads and writes show in the log of whoever runs it.
+        sourceCoordinator.sqlLog.parent = log
+        destinationCoordinator.sqlLog.parent = log
         guard FileManager.default.fileExists(atPath: sourceURL.path) else {
             throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(sourceURL.path)")
         }

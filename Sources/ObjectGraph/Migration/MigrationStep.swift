@@ -43,8 +43,16 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
     /// Migrates the store at `url`, which must have been made by ``sourceModel``, to
     /// ``destinationModel``, in place or by swapping in a migrated copy.
     public func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler? = nil, batchSize: Int? = nil) throws {
+        try migrateStore(at: url, type: type, progress: progress, batchSize: batchSize, log: .ambient)
+    }
+
+    /// ``migrateStore(at:type:progress:batchSize:)`` with its statements sent to `log` (the
+    /// coordinator's, when adding a store migrates it).
+    func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
         if isLightweight, type == .sqlite, let plan = SQLiteMigrationPlan(source: sourceModel, destination: destinationModel, mapping: mappingModel) {
-            try SQLiteInPlaceMigration.migrate(url: url, plan: plan, progress: progress)
+            try log.migration("\(description) of \(url.lastPathComponent), in place") {
+                try SQLiteInPlaceMigration.migrate(url: url, plan: plan, progress: progress, log: log)
+            }
             return
         }
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
@@ -54,6 +62,7 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
         let scratch = StoreFiles.migratingURL(for: url)
         StoreFiles.remove(scratch)
         let manager = MigrationManager(sourceModel: sourceModel, destinationModel: destinationModel)
+        manager.sqlLog = log
         manager.progressHandler = progress
         if let batchSize { manager.batchSize = batchSize }
         var options: [String: Any] = [:]

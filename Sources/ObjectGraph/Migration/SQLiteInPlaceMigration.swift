@@ -5,7 +5,7 @@ import GRDB
 /// and the metadata in one exclusive transaction, so a crash or an error leaves the store as
 /// it was (SQLite's journal rolls the transaction back) or completely migrated.
 enum SQLiteInPlaceMigration {
-    static func migrate(url: URL, plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?) throws {
+    static func migrate(url: URL, plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?, log: SQLLog) throws {
         // Waits for other connections' locks as a store does (the default timeout).
         var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
         configuration.journalMode = .wal
@@ -28,23 +28,30 @@ enum SQLiteInPlaceMigration {
                     guard plan.source.isConfiguration(withName: nil, compatibleWithStoreMetadata: plist) else {
                         throw plan.source.incompatibleStoreError(plist, url: url)
                     }
-                    let oldMax = Dictionary(try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int64? ?? 0) },
+                    let keysSQL = "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY"
+                    let oldMax = Dictionary(try log.measure(sql: keysSQL, arguments: [], { try Row.fetchAll(db, sql: keysSQL) }, rowCount: \.count).map { ($0[0] as String, $0[1] as Int64? ?? 0) },
                                             uniquingKeysWith: { a, b in max(a, b) })
                     for (i, statement) in plan.statements.enumerated() {
+                        log.statement(sql: statement.sql, arguments: [])
                         try db.execute(sql: statement.sql)
                         report(i + 1, statement.label)
                     }
                     // Z_PRIMARYKEY: the destination's entities; each root keeps the highest key used.
+                    log.statement(sql: "DELETE FROM Z_PRIMARYKEY", arguments: [])
                     try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
                     let schema = plan.destinationSchema
                     for entity in plan.destination.entities {
                         var maximum: Int64 = 0
                         if entity.parentEntityName == nil, let table = schema.entities[entity.name]?.tableName {
-                            maximum = max(try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0, oldMax[entity.name] ?? 0)
+                            let maxSQL = "SELECT MAX(Z_PK) FROM \(table)"
+                            let highest = try log.measure(sql: maxSQL, arguments: [], { try Int64.fetchOne(db, sql: maxSQL) }, rowCount: { _ in 1 })
+                            maximum = max(highest ?? 0, oldMax[entity.name] ?? 0)
                         }
                         let parent = entity.parentEntityName.flatMap { plan.destination.entitiesByName[$0]?.entityNumber } ?? 0
-                        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                                       arguments: [entity.entityNumber, entity.name, parent, maximum])
+                        let keySQL = "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)"
+                        let keyArguments: StatementArguments = [entity.entityNumber, entity.name, parent, maximum]
+                        log.statement(sql: keySQL, arguments: [entity.entityNumber.databaseValue, entity.name.databaseValue, parent.databaseValue, maximum.databaseValue])
+                        try db.execute(sql: keySQL, arguments: keyArguments)
                     }
                     report(total - 1, nil)
                     var metadata = plist
@@ -52,7 +59,9 @@ enum SQLiteInPlaceMigration {
                     metadata["NSStoreModelVersionIdentifiers"] = Array(plan.destination.versionIdentifiers).sorted()
                     metadata["NSStoreUUID"] = nil
                     let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
-                    try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [data])
+                    let metadataSQL = "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"
+                    log.statement(sql: metadataSQL, arguments: [data.databaseValue])
+                    try db.execute(sql: metadataSQL, arguments: [data])
                     return .commit
                 }
             }

@@ -119,7 +119,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             try AutomaticMigration.migrateIfNeeded(url: url, type: type, model: managedObjectModel,
                                                    versions: options[StoreOption.versionedModel] as? VersionedModel ?? versionedModel,
                                                    infer: options[StoreOption.inferMappingModelAutomatically] as? Bool == true,
-                                                   progress: options[StoreOption.migrationProgressHandler] as? MigrationProgressHandler)
+                                                   progress: options[StoreOption.migrationProgressHandler] as? MigrationProgressHandler,
+                                                   log: sqlLog)
         }
         // Scratch files of migrations killed beside the store go when it is next opened.
         if let url, type != .inMemory { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }

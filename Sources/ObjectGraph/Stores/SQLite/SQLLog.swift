@@ -4,19 +4,40 @@ import GRDB
 /// The SQL debug log, in the manner of Core Data's `-com.apple.CoreData.SQLDebug 1`: each
 /// statement with its bound values, then its time and row count.
 ///
-/// Set `OBJECTGRAPH_SQL_DEBUG=1` in the environment to print it to standard error, or give a
-/// coordinator's log a handler:
+/// Like Core Data's SQLDebug, the switch is process-wide: ``shared`` follows
+/// `OBJECTGRAPH_SQL_DEBUG=1` (printing to standard error) or takes a handler, and every
+/// coordinator's log, and every migration's, sends its lines there unless it has a handler of
+/// its own:
 ///
 /// ```swift
-/// coordinator.sqlLog.handler = { line in print(line) }
+/// SQLLog.shared.handler = { line in print(line) }     // every store and migration
+/// coordinator.sqlLog.handler = { line in print(line) } // or one coordinator's stores only
 /// coordinator.sqlLog.includesTimings = false   // for output that must not change between runs
 /// ```
 public final class SQLLog: @unchecked Sendable {
     private let lock = NSLock()
     private var _handler: (@Sendable (String) -> Void)?
     private var _includesTimings: Bool
+    private var _parent: SQLLog?
 
-    /// Receives each line of the log; nil turns the log off.
+    /// The process-wide log (Core Data's SQLDebug default): on, to standard error, when
+    /// `OBJECTGRAPH_SQL_DEBUG` is 1 or more; logs without a handler of their own send it their lines.
+    public static let shared = SQLLog(environment: ProcessInfo.processInfo.environment)
+
+    /// The log that new coordinators and migrations send their lines to in ``routing(to:_:)``.
+    @TaskLocal static var scoped: SQLLog?
+
+    /// Runs `body` with `log`, instead of ``shared``, receiving the lines of every coordinator,
+    /// migration step and migration manager made in it on this task: SQLDebug for one piece of
+    /// work (a test, a workbook section) while others run beside it.
+    public static func routing<T>(to log: SQLLog, _ body: () throws -> T) rethrows -> T {
+        try $scoped.withValue(log) { try body() }
+    }
+
+    /// The log new logs send their lines to: the routed one, or ``shared``.
+    static var ambient: SQLLog { scoped ?? shared }
+
+    /// Receives each line of the log; nil sends the lines to ``shared`` (off when it has none).
     public var handler: (@Sendable (String) -> Void)? {
         get { lock.lock(); defer { lock.unlock() }; return _handler }
         set { lock.lock(); _handler = newValue; lock.unlock() }
@@ -28,18 +49,52 @@ public final class SQLLog: @unchecked Sendable {
         set { lock.lock(); _includesTimings = newValue; lock.unlock() }
     }
 
-    /// A log that follows `OBJECTGRAPH_SQL_DEBUG`: on (to standard error) when it is 1 or more.
+    /// Where lines go when this log has no handler: ``shared``, or for a migration's own
+    /// coordinators the log of the coordinator or step that runs it.
+    var parent: SQLLog? {
+        get { lock.lock(); defer { lock.unlock() }; return _parent }
+        set { lock.lock(); _parent = newValue; lock.unlock() }
+    }
+
+    /// A log with no handler of its own: its lines go to ``shared`` (or, made inside
+    /// ``routing(to:_:)``, to the routed log).
     public init() {
-        let level = Int(ProcessInfo.processInfo.environment["OBJECTGRAPH_SQL_DEBUG"] ?? "") ?? 0
+        _includesTimings = true
+        _parent = SQLLog.ambient
+    }
+
+    private init(environment: [String: String]) {
+        let level = Int(environment["OBJECTGRAPH_SQL_DEBUG"] ?? "") ?? 0
         _includesTimings = true
         if level >= 1 {
             _handler = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
     }
 
-    var isEnabled: Bool { handler != nil }
+    /// The handler that receives this log's lines and whether it wants timings: this log's,
+    /// or its parent's.
+    private var sink: (handler: @Sendable (String) -> Void, timings: Bool)? {
+        lock.lock()
+        let handler = _handler, timings = _includesTimings, parent = _parent
+        lock.unlock()
+        if let handler { return (handler, timings) }
+        return parent?.sink
+    }
 
-    private func emit(_ line: String) { handler?(line) }
+    var isEnabled: Bool { sink != nil }
+
+    private func emit(_ line: String) { sink?.handler(line) }
+
+    private var timed: Bool { sink?.timings ?? false }
+
+    /// Runs a migration, its statements logged between two annotations, so a reader (and the
+    /// workbook's `--sql`) can tell them from the application's own.
+    func migration<T>(_ description: String, _ body: () throws -> T) rethrows -> T {
+        guard isEnabled else { return try body() }
+        emit("CoreData: annotation: migration \(description) begins.")
+        defer { emit("CoreData: annotation: migration \(description) ends.") }
+        return try body()
+    }
 
     /// Logs a statement and its bound values.
     func statement(sql: String, arguments: [DatabaseValue]) {
@@ -57,7 +112,7 @@ public final class SQLLog: @unchecked Sendable {
         let start = DispatchTime.now()
         let result = try body()
         let count = rowCount(result)
-        if includesTimings {
+        if timed {
             emit("CoreData: annotation: total fetch execution time: \(Self.seconds(since: start))s for \(count) rows.")
         } else {
             emit("CoreData: annotation: fetch returned \(count) row\(count == 1 ? "" : "s").")
@@ -68,7 +123,7 @@ public final class SQLLog: @unchecked Sendable {
     /// A free-form annotation with the time since `start`.
     func annotate(_ text: String, since start: DispatchTime) {
         guard isEnabled else { return }
-        emit(includesTimings ? "CoreData: annotation: \(text) in \(Self.seconds(since: start))s." : "CoreData: annotation: \(text).")
+        emit(timed ? "CoreData: annotation: \(text) in \(Self.seconds(since: start))s." : "CoreData: annotation: \(text).")
     }
 
     private static func seconds(since start: DispatchTime) -> String {
