@@ -12,18 +12,21 @@ import MigrationPoliciesChapter
 // their statements, migrations included, the same bytes on every run, and sections with XML
 // stores say they ran none.
 @Suite struct SQLOutputTests {
-    static let chapters: [any Chapter.Type] = [FetchingChapter.self, PredicatesChapter.self, CompoundingChapter.self,
-                                               VersioningChapter.self, MigrationPoliciesChapter.self]
+    // Computed, not stored: metatypes are not Sendable, so a stored static would be shared
+    // mutable state to Swift 6.
+    static var chapters: [any Chapter.Type] {
+        [FetchingChapter.self, PredicatesChapter.self, CompoundingChapter.self, VersioningChapter.self, MigrationPoliciesChapter.self]
+    }
 
     /// For each chapter, the sections that use SQLite, as the chapter shows them.
-    static let sqliteSections: [(chapter: any Chapter.Type, section: String)] = [
+    static var sqliteSections: [(chapter: any Chapter.Type, section: String)] { [
         (FetchingChapter.self, "listing-1"),
         (PredicatesChapter.self, "sql"),
         (CompoundingChapter.self, "compound-sql"),
         (VersioningChapter.self, "schema-diff"),
         (VersioningChapter.self, "fixture-stores"),
         (MigrationPoliciesChapter.self, "listing-12-sqlite"),
-    ]
+    ] }
 
     static func sqlOutput(_ chapter: any Chapter.Type, _ name: String) throws -> String {
         try ChapterRunner.output(of: ChapterRunner.section(named: name, in: chapter), showingSQL: true)
