@@ -132,6 +132,11 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         guard i < entity.attributes.count else {
             throw CoreDataError(.invalidArgument, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
+        // A fault's values were never loaded: nil here would be a wrong answer, not a value
+        // (Core Data raises "could not fulfill a fault" in this case).
+        guard !isFault else {
+            throw CoreDataError(.invalidArgument, "Can't read \(entity.propertyNames[i]) of \(objectID.uriString): the object is a fault whose context is gone (released or reset), so its values cannot be loaded; keep the context alive, or fetch the object again in a live context", objectURI: objectID.uriString, key: entity.propertyNames[i])
+        }
         return i < storage.count ? storage[i] : nil
     }
 

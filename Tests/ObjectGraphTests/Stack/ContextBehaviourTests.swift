@@ -7,6 +7,21 @@ import Foundation
 @Suite struct ContextBehaviourTests {
     static let storeTypes: [StoreType] = [.inMemory, .sqlite]
 
+    // Core Data raises "could not fulfill a fault" when a fault's context is gone; reading it
+    // must be a clear error, never a silent nil standing in for a stored value.
+    @Test(arguments: storeTypes)
+    func aFaultWhoseContextIsGoneIsAnErrorNotNil(_ type: StoreType) throws {
+        let fixture = try StackFixture(type)
+        let id = try fixture.seedBooks(["A"]).objectID
+        var context: ManagedObjectContext? = fixture.secondContext()
+        let fault = try #require(context?.object(with: id))
+        #expect(fault.isFault)
+        context = nil
+        let error = #expect(throws: CoreDataError.self) { _ = try fault.value(forKey: "name") }
+        #expect(error?.key == "name")
+        #expect(error?.message.contains("fault") == true)
+    }
+
     // Faulting and Uniquing: objectWithID: returns the registered object or a fault and never
     // does I/O; existingObjectWithID: fails for an object that is not in the store.
     @Test(arguments: storeTypes)
