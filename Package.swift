@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter"],
             path: "Tests/ChapterTests"
         ),
     ],

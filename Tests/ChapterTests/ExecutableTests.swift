@@ -1,18 +1,11 @@
 import Testing
 import Foundation
+import TestSupport
 
 /// Runs the built executables the way swift-argument-parser's example tests do: the binaries
 /// sit next to the test bundle after `swift build --build-tests` (which CI runs first).
 enum Executables {
-    static func url(_ name: String) -> URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static func url(_ name: String) -> URL? { BuiltExecutable.url(named: name) }
 
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let executable: URL = try #require(url(name))
