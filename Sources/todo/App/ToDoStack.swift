@@ -41,11 +41,12 @@ final class ToDoStack {
         do {
             try body(try open(options, at: url, environment: environment))
         } catch {
-            // The store goes with its SQLite journal files and the XML store's lock file.
-            // Only a store still empty goes: another process may have made the same store
-            // meanwhile and saved into it, and its data stays. Folders go only when empty.
+            // The store goes with its SQLite journal files. Only a store still empty goes:
+            // another process may have made the same store meanwhile and saved into it, and
+            // its data stays. The XML store's `.lock` sidecar stays: removing a lock file races
+            // with a process about to take it (see AtomicStoreLock). Folders go only when empty.
             if !existed, (try? isEmptyStore(at: url, options: options)) ?? false {
-                for suffix in ["", "-wal", "-shm", "-journal", ".lock"] {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
                     try? FileManager.default.removeItem(atPath: url.path + suffix)
                 }
                 for folder in madeFolders { rmdir(folder.path) }
