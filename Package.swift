@@ -31,10 +31,14 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/ObjectGraph"
         ),
+        // Zarra's ToDo model (versions 1 and 2) and his Listing 12 policy, defined once: the
+        // chapters and `todo` (through WorkbookSupport), ObjectGraph's tests, the migration child
+        // and the benchmark use it. Only ObjectGraph, so the library's tests need no workbook.
+        .target(name: "ZarraToDo", dependencies: ["ObjectGraph"], path: "Sources/ZarraToDo"),
         // What the chapters share: sections, the workbench, diagrams. Nothing a library user needs.
         .target(
             name: "WorkbookSupport",
-            dependencies: ["ObjectGraph", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ObjectGraph", "ZarraToDo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/WorkbookSupport",
             // Zarra's ToDo model as Xcode saves it: both versions, version 2 current.
             resources: [.copy("Resources/ToDo.xcdatamodeld")]
@@ -110,7 +114,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ZarraToDo", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/bench"
         ),
         // Saves in a loop until killed; the crash-safety test runs it.
@@ -122,7 +126,7 @@ let package = Package(
         // Migrates a store until killed; the migration crash-safety test runs it.
         .executableTarget(
             name: "objectgraph-migration-child",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", "ZarraToDo"],
             path: "Tests/MigrationChild"
         ),
         // Writes to a store beside other processes; the multi-process tests run several.
@@ -135,7 +139,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "TestSupport", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ZarraToDo", "TestSupport", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]
