@@ -73,6 +73,8 @@ let package = Package(
             path: "Chapters/\(chapter.folder)", exclude: ["Chapter"], sources: ["main.swift"]
         ),
     ] } + [
+        // The chapters' one list, for the workbook tool and the tests (Package.swift keeps its own).
+        .target(name: "AllChapters", dependencies: ["ObjectGraph", "WorkbookSupport"] + chapterLibraries, path: "Chapters/AllChapters"),
         // Exercises: what the learner edits, the reference solutions, and how both are judged.
         .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
         .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
@@ -85,10 +87,10 @@ let package = Package(
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "ExerciseCatalog",
+                "WorkbookSupport", "AllChapters", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
-            ] + chapterLibraries,
+            ],
             path: "Sources/workbook"
         ),
         // Zarra's ToDo application: its commands as a library the tests drive in process, and
@@ -154,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport"] + chapterLibraries,
+            dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport", "AllChapters"] + chapterLibraries,
             path: "Tests/ChapterTests"
         ),
     ],

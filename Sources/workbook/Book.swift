@@ -1,4 +1,5 @@
 import Foundation
+import AllChapters
 import WorkbookSupport
 
 /// Rewrites the generated blocks of the book's pages: listings from the chapters' sources,
