@@ -2,17 +2,36 @@
 // The workbook: Core Data's fetching, predicates and migration, taught and implemented on Linux.
 import PackageDescription
 
+/// A chapter of the book. It lives in Chapters/<folder>: its library (`<folder>Chapter`, the
+/// sections the workbook tool and the tests run in process) in Chapter/, and the small
+/// executable that runs them, main.swift, beside it.
+struct BookChapter {
+    let folder: String
+    let executable: String
+    var resources: [Resource]? = nil
+    var library: String { folder + "Chapter" }
+}
+
+/// The chapters, in book order: the one place Package.swift names them. The workbook tool, the
+/// exercises' catalog, the chapter tests and the book's tests depend on all of them.
+let chapters = [
+    BookChapter(folder: "Fetching", executable: "fetching"),
+    BookChapter(folder: "Predicates", executable: "predicates"),
+    BookChapter(folder: "Compounding", executable: "compounding"),
+    // Its fixtures are stores that version 1 of the ToDo model wrote.
+    BookChapter(folder: "Versioning", executable: "versioning", resources: [.copy("Fixtures")]),
+    BookChapter(folder: "MigrationPolicies", executable: "migration-policies"),
+]
+let chapterLibraries = chapters.map { Target.Dependency.target(name: $0.library) }
+let chapterExecutables = chapters.map { Target.Dependency.target(name: $0.executable) }
+
 let package = Package(
     name: "CoreDataWorkbook",
     platforms: [.macOS(.v13)],
     products: [
         // The persistence module a Swift developer on Linux can depend on.
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
-        .executable(name: "fetching", targets: ["fetching"]),
-        .executable(name: "predicates", targets: ["predicates"]),
-        .executable(name: "compounding", targets: ["compounding"]),
-        .executable(name: "versioning", targets: ["versioning"]),
-        .executable(name: "migration-policies", targets: ["migration-policies"]),
+    ] + chapters.map { .executable(name: $0.executable, targets: [$0.executable]) } + [
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -31,66 +50,44 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/ObjectGraph"
         ),
+        // Zarra's ToDo model (versions 1 and 2) and his Listing 12 policy, defined once: the
+        // chapters and `todo` (through WorkbookSupport), ObjectGraph's tests, the migration child
+        // and the benchmark use it. Only ObjectGraph, so the library's tests need no workbook.
+        .target(name: "ZarraToDo", dependencies: ["ObjectGraph"], path: "Sources/ZarraToDo"),
         // What the chapters share: sections, the workbench, diagrams. Nothing a library user needs.
         .target(
             name: "WorkbookSupport",
-            dependencies: ["ObjectGraph", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ObjectGraph", "ZarraToDo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/WorkbookSupport",
             // Zarra's ToDo model as Xcode saves it: both versions, version 2 current.
             resources: [.copy("Resources/ToDo.xcdatamodeld")]
         ),
-        // Chapter 1. Each chapter is a library (its sections, which the workbook tool and the
-        // tests run in process) and a small executable in the folder above it.
-        .target(name: "FetchingChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Fetching/Chapter"),
+        // The chapters: each a library (its sections, which the workbook tool and the tests run
+        // in process) and a small executable in the folder above it; see `chapters` below.
+    ] + chapters.flatMap { chapter -> [Target] in [
+        .target(name: chapter.library, dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/\(chapter.folder)/Chapter",
+                resources: chapter.resources),
         .executableTarget(
-            name: "fetching",
-            dependencies: ["FetchingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Chapters/Fetching", exclude: ["Chapter"], sources: ["main.swift"]
+            name: chapter.executable,
+            dependencies: [.target(name: chapter.library), "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Chapters/\(chapter.folder)", exclude: ["Chapter"], sources: ["main.swift"]
         ),
-        // Chapter 2.
-        .target(name: "PredicatesChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Predicates/Chapter"),
-        .executableTarget(
-            name: "predicates",
-            dependencies: ["PredicatesChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Chapters/Predicates", exclude: ["Chapter"], sources: ["main.swift"]
-        ),
-        // Chapter 3.
-        .target(name: "CompoundingChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Compounding/Chapter"),
-        .executableTarget(
-            name: "compounding",
-            dependencies: ["CompoundingChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Chapters/Compounding", exclude: ["Chapter"], sources: ["main.swift"]
-        ),
-        // Chapter 4. Its fixtures are stores that version 1 of the ToDo model wrote.
-        .target(
-            name: "VersioningChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/Versioning/Chapter",
-            resources: [.copy("Fixtures")]
-        ),
-        .executableTarget(
-            name: "versioning",
-            dependencies: ["VersioningChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Chapters/Versioning", exclude: ["Chapter"], sources: ["main.swift"]
-        ),
-        // Chapter 5.
-        .target(name: "MigrationPoliciesChapter", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/MigrationPolicies/Chapter"),
-        .executableTarget(
-            name: "migration-policies",
-            dependencies: ["MigrationPoliciesChapter", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Chapters/MigrationPolicies", exclude: ["Chapter"], sources: ["main.swift"]
-        ),
+    ] } + [
+        // The chapters' one list, for the workbook tool and the tests (Package.swift keeps its own).
+        .target(name: "AllChapters", dependencies: ["ObjectGraph", "WorkbookSupport"] + chapterLibraries, path: "Chapters/AllChapters"),
         // Exercises: what the learner edits, the reference solutions, and how both are judged.
         .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
         .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
         .target(
             name: "ExerciseCatalog",
-            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "MigrationPoliciesChapter", "ObjectGraph"],
+            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "ObjectGraph"] + chapterLibraries,
             path: "Exercises/Catalog"
         ),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter", "ExerciseCatalog",
+                "WorkbookSupport", "AllChapters", "ExerciseCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -110,7 +107,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ZarraToDo", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/bench"
         ),
         // Saves in a loop until killed; the crash-safety test runs it.
@@ -122,7 +119,7 @@ let package = Package(
         // Migrates a store until killed; the migration crash-safety test runs it.
         .executableTarget(
             name: "objectgraph-migration-child",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", "ZarraToDo"],
             path: "Tests/MigrationChild"
         ),
         // Writes to a store beside other processes; the multi-process tests run several.
@@ -135,7 +132,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "TestSupport", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ZarraToDo", "TestSupport", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]
@@ -144,8 +141,7 @@ let package = Package(
             name: "BookTests",
             // ObjectGraph for the errata's behaviour tests; the executables the README's commands
             // run (ReadmeCommandsTests), built before the tests.
-            dependencies: ["workbook", "WorkbookSupport", "ObjectGraph", "TestSupport", "fetching", "predicates", "compounding", "versioning",
-                           "migration-policies", "todo"],
+            dependencies: ["workbook", "WorkbookSupport", "ObjectGraph", "TestSupport", "todo"] + chapterExecutables,
             path: "Tests/BookTests"
         ),
         .testTarget(
@@ -160,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChapterTests",
-            dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport", "FetchingChapter", "PredicatesChapter", "CompoundingChapter", "VersioningChapter", "MigrationPoliciesChapter"],
+            dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport", "AllChapters"] + chapterLibraries,
             path: "Tests/ChapterTests"
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import ObjectGraph
+import ZarraToDo
 
 // Migration workloads (reference/migration.md section 5: no published figures exist for Core
 // Data; these are ours).
@@ -36,49 +37,12 @@ let migrationWorkloads: [Workload] = {
 
 // MARK: Models and the policy
 
-private func todoModel(version: Int) throws -> ManagedObjectModel {
-    try ManagedObjectModel(versionIdentifier: "\(version)") {
-        EntityDescription("Category") {
-            AttributeDescription("name", .string)
-            RelationshipDescription("todos", toMany: "ToDo", inverse: "category")
-        }
-        EntityDescription("ToDo") {
-            AttributeDescription("title", .string)
-            AttributeDescription("dueDate", .date)
-            AttributeDescription("completed", .boolean, optional: false, defaultValue: false)
-            if version == 2 {
-                AttributeDescription("lastAlertDate", .date)
-                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
-            }
-            RelationshipDescription("category", toOne: "Category", inverse: "todos")
-        }
-    }
-}
-
-/// Zarra's policy: doNotAlert for titles beginning with "a"; the category through the
-/// association tables.
-private final class BenchToDoPolicy: EntityMigrationPolicy {
-    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
-        let title = try source.value(forKey: "title") as? String
-        try todo.setValue(title, forKey: "title")
-        try todo.setValue(try source.value(forKey: "dueDate"), forKey: "dueDate")
-        try todo.setValue(try source.value(forKey: "completed"), forKey: "completed")
-        try todo.setValue((title ?? "").lowercased().hasPrefix("a"), forKey: "doNotAlert")
-        manager.associate(sourceInstance: source, withDestinationInstance: todo, for: mapping)
-    }
-
-    override func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        guard let source = try manager.sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [destination]).first,
-              let category = try source.value(forKey: "category") as? ManagedObject else { return }
-        try destination.setValue(try manager.destinationInstances(forEntityMappingName: "CategoryToCategory", sourceInstances: [category]).first, forKey: "category")
-    }
-}
+// Zarra's ToDo model and his Listing 12 policy come from ZarraToDo (Sources/ZarraToDo), the
+// one definition the chapters, `todo` and the tests use, so the benchmark measures that.
 
 private func customMigration(from source: URL, to destination: URL) throws {
-    let v1 = try todoModel(version: 1), v2 = try todoModel(version: 2)
-    let mapping = MappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
-    mapping.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyType = BenchToDoPolicy.self
+    let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+    let mapping = try ToDoModels.doNotAlertMappingModel()
     try? FileManager.default.removeItem(at: destination)
     let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
     try manager.migrateStore(from: source, type: .sqlite, with: mapping, to: destination, type: .sqlite)
@@ -93,7 +57,7 @@ private let benchTitles = ["Answer mail", "buy milk", "Call Alice", "apply patch
 private func makeStore(_ url: URL, count: Int) throws {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     do {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try todoModel(version: 1))
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 1))
         try coordinator.addPersistentStore(type: .sqlite, at: url)
     }
     let db = try MigrationRawDatabase(url)
@@ -141,7 +105,7 @@ private func runLightweight(_ settings: BenchSettings) throws -> WorkloadResult 
     defer { try? FileManager.default.removeItem(at: directory) }
     let pristine = directory.appendingPathComponent("v1.sqlite"), work = directory.appendingPathComponent("work.sqlite")
     try makeStore(pristine, count: rows)
-    let v1 = try todoModel(version: 1), v2 = try todoModel(version: 2)
+    let v1 = try ToDoModels.model(version: 1), v2 = try ToDoModels.model(version: 2)
     let versions = try VersionedModel(name: "ToDo", versions: [("1", v1), ("2", v2)], currentVersionName: "2")
     let v2Hashes = try PropertyListSerialization.data(fromPropertyList: ["NSStoreModelVersionHashes": v2.entityVersionHashesByName, "NSStoreType": "SQLite"], format: .binary, options: 0)
     var ours: [Double] = [], raw: [Double] = []
@@ -182,7 +146,7 @@ private func runCustom(_ settings: BenchSettings) throws -> WorkloadResult {
     // The destination layout, made empty by ObjectGraph, for the raw baseline to fill.
     let emptyV2 = directory.appendingPathComponent("empty-v2.sqlite")
     do {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try todoModel(version: 2))
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
         try coordinator.addPersistentStore(type: .sqlite, at: emptyV2)
     }
     let repetitions = max(1, min(settings.repetitions, 3))

@@ -1,4 +1,5 @@
 import Foundation
+import AllChapters
 import WorkbookSupport
 
 /// Rewrites the generated blocks of the book's pages: listings from the chapters' sources,
@@ -9,8 +10,9 @@ struct Book {
 
     var bookDirectory: URL { root.appendingPathComponent("book") }
 
-    /// Where listings that several chapters show live (the ToDo model, Zarra's policy).
-    let sharedListingDirectory = "Sources/WorkbookSupport"
+    /// Where listings that several chapters show live: the workbook's support, and Zarra's
+    /// ToDo model and policy (defined once, in their own module).
+    let sharedListingDirectories = ["Sources/WorkbookSupport", "Sources/ZarraToDo"]
 
     /// The book's pages, in file-name order.
     func pages() throws -> [URL] {
@@ -40,12 +42,12 @@ struct Book {
         switch marker.kind {
         case .listing:
             // The chapter's own folder first, then what the chapters share.
-            for directory in [entry.directory, sharedListingDirectory] {
+            for directory in [entry.directory] + sharedListingDirectories {
                 if let code = try Anchors.listing(named: marker.name, inDirectory: root.appendingPathComponent(directory)) {
                     return code
                 }
             }
-            throw BookMarkerError(file: file, line: marker.openLine, problem: "no // ANCHOR: \(marker.name) in \(entry.directory) or \(sharedListingDirectory)")
+            throw BookMarkerError(file: file, line: marker.openLine, problem: "no // ANCHOR: \(marker.name) in \(([entry.directory] + sharedListingDirectories).joined(separator: ", "))")
         case .output:
             let sections = entry.sections
             guard let section = sections.first(where: { $0.name == marker.name }) else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import AllChapters
 import WorkbookSupport
 
 @main

@@ -223,20 +223,7 @@ import WorkbookSupport
         try step.migrateStore(at: url, type: .xml)
         #expect(try contents(url, v3).values.allSatisfy { $0["completedDate"] as? Date == nil })
 
-        let renamed = try ManagedObjectModel {
-            EntityDescription("ToDo") {
-                AttributeDescription("title", .string, optional: false)
-                AttributeDescription("dueDate", .date)
-                AttributeDescription("completedDate", .date, renamingIdentifier: "completed")
-                AttributeDescription("lastAlertDate", .date)
-                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
-                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
-            }
-            EntityDescription("Category") {
-                AttributeDescription("name", .string, optional: false)
-                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
-            }
-        }
+        let renamed = try PolicyModels.version3RenamingCompleted()
         let error = #expect(throws: CoreDataError.self) { try MappingModel.inferredMappingModel(forSourceModel: v2, destinationModel: renamed) }
         #expect(error?.code == .inferredMappingModel)
         #expect(error?.message.contains("ToDo.completedDate changed type from Boolean to Date") == true)

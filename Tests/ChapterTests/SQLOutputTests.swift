@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import ObjectGraph
 import WorkbookSupport
+import AllChapters
 import FetchingChapter
 import PredicatesChapter
 import CompoundingChapter
@@ -12,11 +13,9 @@ import MigrationPoliciesChapter
 // their statements, migrations included, the same bytes on every run, and sections with XML
 // stores say they ran none.
 @Suite struct SQLOutputTests {
-    // Computed, not stored: metatypes are not Sendable, so a stored static would be shared
-    // mutable state to Swift 6.
-    static var chapters: [any Chapter.Type] {
-        [FetchingChapter.self, PredicatesChapter.self, CompoundingChapter.self, VersioningChapter.self, MigrationPoliciesChapter.self]
-    }
+    // Every chapter, from the one list (AllChapters). Computed, not stored: metatypes are not
+    // Sendable, so a stored static would be shared mutable state to Swift 6.
+    static var chapters: [any Chapter.Type] { chapterTypes.map(\.type) }
 
     /// For each chapter, the sections that use SQLite, as the chapter shows them.
     static var sqliteSections: [(chapter: any Chapter.Type, section: String)] { [

@@ -27,6 +27,29 @@ public enum PolicyModels {
         // ANCHOR_END: todo-model-3
     }
 
+    /// Version 3 as lightweight migration would need it, if it could: `completedDate` marked as
+    /// `completed` renamed. Inference still refuses (a Boolean does not become a date); the
+    /// chapter shows the refusal and a test checks it.
+    public static func version3RenamingCompleted() throws -> ManagedObjectModel {
+        // ANCHOR: renamed-completed
+        let renamed = try ManagedObjectModel(versionIdentifier: "3") {
+            EntityDescription("ToDo") {
+                AttributeDescription("title", .string, optional: false)
+                AttributeDescription("dueDate", .date)
+                AttributeDescription("completedDate", .date, renamingIdentifier: "completed")
+                AttributeDescription("lastAlertDate", .date)
+                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
+                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
+            }
+            EntityDescription("Category") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
+            }
+        }
+        // ANCHOR_END: renamed-completed
+        return renamed
+    }
+
     /// The mapping model from version 2 to version 3: Xcode's default, with the ToDo mapping
     /// made custom and given ``CompletedDatePolicy``.
     public static func completedDateMappingModel() throws -> MappingModel {

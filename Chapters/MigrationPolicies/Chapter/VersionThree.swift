@@ -27,22 +27,7 @@ enum VersionThree {
         bench.print("after the inferred step, \(dated) to-dos have a completedDate, so every to-do looks undone.")
         bench.print()
 
-        // ANCHOR: renamed-completed
-        let renamed = try ManagedObjectModel(versionIdentifier: "3") {
-            EntityDescription("ToDo") {
-                AttributeDescription("title", .string, optional: false)
-                AttributeDescription("dueDate", .date)
-                AttributeDescription("completedDate", .date, renamingIdentifier: "completed")
-                AttributeDescription("lastAlertDate", .date)
-                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
-                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
-            }
-            EntityDescription("Category") {
-                AttributeDescription("name", .string, optional: false)
-                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
-            }
-        }
-        // ANCHOR_END: renamed-completed
+        let renamed = try PolicyModels.version3RenamingCompleted()
         bench.print("Telling Core Data that completedDate is completed renamed does not help:")
         do {
             _ = try MappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: renamed)

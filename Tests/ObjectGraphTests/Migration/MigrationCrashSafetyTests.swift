@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import TestSupport
 import ObjectGraph
+import ZarraToDo
 
 // Apple, "Core Data Model Versioning and Data Migration" (the source store is left untouched
 // until a migration succeeds), and beyond Core Data: a child process migrating a store is
@@ -44,7 +45,7 @@ import ObjectGraph
         let directory = try TemporaryDirectory()
         let pristine = directory.file("Pristine.sqlite")
         try ToDoModels.seed(pristine, count: Self.todoCount)
-        let v1 = try ToDoModels.v1(), v2 = try ToDoModels.v2()
+        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         var outcomes: [String: Int] = [:]
         let expectedAlerts = (0..<Self.todoCount).filter { ToDoModels.titles[$0 % ToDoModels.titles.count].lowercased().hasPrefix("a") }.count
         for mode in ["custom", "lightweight"] {

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import GRDB
 import ObjectGraph
+import ZarraToDo
 
 /// What a store holds, read back with a model: title -> (doNotAlert, category name).
 private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, titleKey: String = "title", categoryKey: String = "category") throws -> [String: (doNotAlert: Bool?, category: String?)] {
@@ -25,15 +26,15 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let directory = try TemporaryDirectory()
         let url = directory.file("ToDo.sqlite")
         try ToDoModels.seed(url)
-        let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", ToDoModels.v1()), ("ToDo 2", ToDoModels.v2())], currentVersionName: "ToDo 2")
+        let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", ToDoModels.version1()), ("ToDo 2", ToDoModels.version2())], currentVersionName: "ToDo 2")
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
         #expect(versions.versionName(forStoreMetadata: metadata) == "ToDo")
-        #expect(try ToDoModels.v1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
-        #expect(!(try ToDoModels.v2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)))
-        #expect(!(try ToDoModels.v1().isConfiguration(withName: "Other", compatibleWithStoreMetadata: metadata)))
+        #expect(try ToDoModels.version1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
+        #expect(!(try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)))
+        #expect(!(try ToDoModels.version1().isConfiguration(withName: "Other", compatibleWithStoreMetadata: metadata)))
         #expect(versions.migrationPath(from: "ToDo", to: "ToDo 2") == ["ToDo", "ToDo 2"])
         #expect(versions.migrationPath(from: "ToDo 2", to: "ToDo") == nil)
-        #expect(throws: CoreDataError.self) { try VersionedModel(versions: [("a", ToDoModels.v1())], currentVersionName: "b") }
+        #expect(throws: CoreDataError.self) { try VersionedModel(versions: [("a", ToDoModels.version1())], currentVersionName: "b") }
     }
 
     // Apple, NSPersistentStoreIncompatibleVersionHashError (134100): "The model used to open
@@ -43,7 +44,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         for type in [StoreType.sqlite, .xml] {
             let url = directory.file("ToDo-\(type.rawValue).store")
             try ToDoModels.seed(url, type: type)
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.v2())
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version2())
             let error = #expect(throws: CoreDataError.self) { try coordinator.addPersistentStore(type: type, at: url) }
             #expect(error?.code == .persistentStoreIncompatibleVersionHash)
             #expect(error?.message.contains("ToDo (changed)") == true)
@@ -59,7 +60,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let url = directory.file("ToDo.sqlite")
         try ToDoModels.seed(url)
         let uuid = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)["NSStoreUUID"] as? String
-        let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", ToDoModels.v1()), ("ToDo 2", ToDoModels.v2())], currentVersionName: "ToDo 2")
+        let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", ToDoModels.version1()), ("ToDo 2", ToDoModels.version2())], currentVersionName: "ToDo 2")
         let container = PersistentContainer(name: "ToDo", versionedModel: versions)
         var progress: [Float] = []
         var description = PersistentStoreDescription(url: url)
@@ -78,7 +79,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         // In place: same store (UUID), new columns, no scratch file left.
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
         #expect(metadata["NSStoreUUID"] as? String == uuid)
-        #expect(try ToDoModels.v2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
+        #expect(try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         let columns = try DatabaseQueue(path: url.path).read { db in try db.columns(in: "ZTODO").map(\.name) }
         #expect(columns.contains("ZLASTALERTDATE") && columns.contains("ZDONOTALERT"))
         #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
@@ -92,12 +93,12 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let directory = try TemporaryDirectory()
         let url = directory.file("ToDo.xml")
         try ToDoModels.seed(url, type: .xml)
-        let versions = try VersionedModel(versions: [("1", ToDoModels.v1()), ("2", ToDoModels.v2())], currentVersionName: "2")
+        let versions = try VersionedModel(versions: [("1", ToDoModels.version1()), ("2", ToDoModels.version2())], currentVersionName: "2")
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
         try coordinator.addPersistentStore(type: .xml, at: url, options: [
             StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,
         ])
-        let migrated = try contents(of: url, type: .xml, model: ToDoModels.v2())
+        let migrated = try contents(of: url, type: .xml, model: ToDoModels.version2())
         #expect(migrated.count == 7)
         #expect(migrated.values.allSatisfy { $0.doNotAlert == false && $0.category != nil })
         #expect(migrated["Call Alice"]?.category == "Home")
@@ -107,21 +108,21 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
     // Apple, NSMappingModel inferredMappingModelForSourceModel:destinationModel:error: returns
     // an ordinary mapping model (Core Data names its mappings IEM_Copy_/IEM_Transform_).
     @Test func inferredMappingModelHasCoreDatasShape() throws {
-        let mapping = try MappingModel.inferredMappingModel(forSourceModel: ToDoModels.v1(), destinationModel: ToDoModels.v2())
+        let mapping = try MappingModel.inferredMappingModel(forSourceModel: ToDoModels.version1(), destinationModel: ToDoModels.version2())
         #expect(mapping.entityMappings.map(\.name).sorted() == ["IEM_Copy_Category", "IEM_Transform_ToDo"])
         let todo = try #require(mapping.entityMappingsByName["IEM_Transform_ToDo"])
         #expect(todo.mappingType == .transform)
         #expect(todo.attributeMappings.first { $0.name == "title" }?.valueExpression?.description == #"FUNCTION($source, "valueForKey:" , "title")"#)
         #expect(todo.attributeMappings.first { $0.name == "doNotAlert" }?.valueExpression == nil)
         #expect(mapping.isInferred)
-        #expect(mapping.matches(sourceModel: try ToDoModels.v1(), destinationModel: try ToDoModels.v2()))
-        #expect(!mapping.matches(sourceModel: try ToDoModels.v2(), destinationModel: try ToDoModels.v2()))
+        #expect(mapping.matches(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2()))
+        #expect(!mapping.matches(sourceModel: try ToDoModels.version2(), destinationModel: try ToDoModels.version2()))
     }
 
     // Apple, vmMigrationProcess ("for trivial cases, name = $source.name") and Xcode's default
     // mapping: FETCH source expressions and destinationInstancesForEntityMappingNamed:.
     @Test func defaultMappingModelIsWhatXcodeWrites() throws {
-        let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.v1(), destinationModel: try ToDoModels.v2())
+        let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         #expect(mapping.entityMappings.map(\.name) == ["CategoryToCategory", "ToDoToToDo"])
         let todo = try #require(mapping.entityMappingsByName["ToDoToToDo"])
         #expect(todo.sourceExpression?.description == #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "ToDo", "TRUEPREDICATE"), $manager.sourceContext, 0)"#)
@@ -142,12 +143,12 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let source = directory.file("ToDo.sqlite")
         let destination = directory.file("ToDo2.sqlite")
         try ToDoModels.seed(source, count: 50)
-        let v1 = try ToDoModels.v1(), v2 = try ToDoModels.v2()
+        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
         manager.batchSize = 7    // several batches, so associations cross batch boundaries
         var reports: [MigrationProgress] = []
         manager.progressHandler = { reports.append($0) }
-        try manager.migrateStore(from: source, type: .sqlite, with: ToDoModels.customMapping(v1, v2), to: destination, type: .sqlite)
+        try manager.migrateStore(from: source, type: .sqlite, with: ToDoModels.doNotAlertMappingModel(), to: destination, type: .sqlite)
         let migrated = try contents(of: destination, type: .sqlite, model: v2)
         #expect(migrated.count == 7)   // 50 to-dos, 7 distinct titles
         #expect(migrated["Answer mail"]?.doNotAlert == true)
@@ -176,7 +177,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let directory = try TemporaryDirectory()
         let source = directory.file("ToDo.sqlite")
         try ToDoModels.seed(source, count: 2)
-        let v1 = try ToDoModels.v1(), v2 = try ToDoModels.v2()
+        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let mapping = MappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
         for m in mapping.entityMappings { m.entityMigrationPolicyType = RecordingPolicy.self }
         RecordingPolicy.calls = []
@@ -210,7 +211,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
                 RelationshipDescription("category", toOne: "Category", inverse: "todos")
             }
         }
-        let versions = try VersionedModel(versions: [("1", ToDoModels.v1()), ("2", changed)], currentVersionName: "2")
+        let versions = try VersionedModel(versions: [("1", ToDoModels.version1()), ("2", changed)], currentVersionName: "2")
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
         let error = #expect(throws: CoreDataError.self) {
             try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
@@ -227,11 +228,11 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         }
         #expect(noInference?.code == .migrationMissingMappingModel)
         let noVersions = #expect(throws: CoreDataError.self) {
-            try PersistentStoreCoordinator(managedObjectModel: ToDoModels.v2()).addPersistentStore(type: .sqlite, at: url, options: [StoreOption.migratePersistentStoresAutomatically: true])
+            try PersistentStoreCoordinator(managedObjectModel: ToDoModels.version2()).addPersistentStore(type: .sqlite, at: url, options: [StoreOption.migratePersistentStoresAutomatically: true])
         }
         #expect(noVersions?.code == .migrationMissingSourceModel)
         // The store is untouched.
-        #expect(try contents(of: url, type: .sqlite, model: ToDoModels.v1()).count == 7)
+        #expect(try contents(of: url, type: .sqlite, model: ToDoModels.version1()).count == 7)
     }
 
     // Apple, NSMigratePersistentStoresAutomaticallyOption: a mapping model found for the
@@ -239,9 +240,9 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
     // chained (v1 -> v2 custom, v2 -> v3 lightweight with renames), each step runnable alone.
     @Test func progressiveMigrationMixesCustomAndInferredSteps() throws {
         let directory = try TemporaryDirectory()
-        let v1 = try ToDoModels.v1(), v2 = try ToDoModels.v2(), v3 = try ToDoModels.v3()
+        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2(), v3 = try ToDoModels.v3()
         let versions = try VersionedModel(name: "ToDo", versions: [("1", v1), ("2", v2), ("3", v3)], currentVersionName: "3",
-                                          mappingModels: [ToDoModels.customMapping(v1, v2)])
+                                          mappingModels: [ToDoModels.doNotAlertMappingModel()])
         let url = directory.file("ToDo.sqlite")
         try ToDoModels.seed(url)
         let steps = try versions.migrationSteps(forStoreMetadata: PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url))
@@ -279,12 +280,12 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let directory = try TemporaryDirectory()
         let source = directory.file("ToDo.sqlite"), destination = directory.file("Out.sqlite")
         try ToDoModels.seed(source, count: 40)
-        let v1 = try ToDoModels.v1(), v2 = try ToDoModels.v2()
+        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
         manager.batchSize = 5
         manager.progressHandler = { if $0.pass == 2 { manager.cancelMigration() } }
         let error = #expect(throws: CoreDataError.self) {
-            try manager.migrateStore(from: source, type: .sqlite, with: ToDoModels.customMapping(v1, v2), to: destination, type: .sqlite)
+            try manager.migrateStore(from: source, type: .sqlite, with: ToDoModels.doNotAlertMappingModel(), to: destination, type: .sqlite)
         }
         #expect(error?.code == .migrationCancelled)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
@@ -312,7 +313,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
                 RelationshipDescription("categories", toMany: "Category", inverse: "todos", renamingIdentifier: "category")
             }
         }
-        let versions = try VersionedModel(versions: [("1", ToDoModels.v1()), ("2", manyToMany)], currentVersionName: "2")
+        let versions = try VersionedModel(versions: [("1", ToDoModels.version1()), ("2", manyToMany)], currentVersionName: "2")
         let step = try versions.migrationStep(from: "1", to: "2")
         #expect(step.isLightweight)
         try step.migrateStore(at: url, type: .sqlite)

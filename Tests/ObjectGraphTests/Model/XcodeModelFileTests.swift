@@ -15,7 +15,10 @@ final class ModelFileNote: ManagedObject {}
 
 // coredata.md 5.1-5.2: the layout and vocabulary of Xcode's model files.
 @Suite struct XcodeModelFileTests {
-    /// Zarra's ToDo model, version 1, declared in Swift.
+    /// Zarra's ToDo model, version 1, declared in Swift as the fixture (Fixtures/ToDo.xcdatamodeld,
+    /// saved by Xcode) has it. Not the workbook's definition (Sources/ZarraToDo) on purpose: the
+    /// fixture's choices (a required due date, a cascading `todos`) are what these tests check
+    /// the loader reads, and `workbook model describe` is tested on the same file.
     static func toDoVersion1() throws -> ManagedObjectModel {
         try ManagedObjectModel(versionIdentifier: "1") {
             EntityDescription("Category") {

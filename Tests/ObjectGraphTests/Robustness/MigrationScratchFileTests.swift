@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ZarraToDo
 import Testing
 
 // Scratch files of interrupted migrations (association tables, named with their process's
@@ -75,7 +76,7 @@ struct MigrationScratchFileTests {
         #expect(left.allSatisfy { $0.hasPrefix(prefix + "pid") })
         // The next open, with either version of the model, removes it.
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
-        let v1 = try ToDoModels.v1(), v2 = try ToDoModels.v2()
+        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let model = v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) ? v1 : v2
         try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: store)
         #expect(try scratchFiles(in: directory.url).isEmpty)

@@ -1,7 +1,9 @@
 import ObjectGraph
 
-/// Zarra's ToDo application: its two model versions, shared by the versioning chapters and
-/// the `todo` program so that a store written by one opens in the other.
+/// Zarra's ToDo application: its two model versions, the one definition that the chapters,
+/// the `todo` program, ObjectGraph's tests, the test child processes and the benchmark share,
+/// so that a store written by one opens in the others. (A module of its own, depending only on
+/// ObjectGraph, so that the library's tests and the benchmark need not depend on the workbook.)
 ///
 /// Version 1 is the article's first application: to-dos with a due date, in categories.
 /// Version 2 adds what stops the minute timer from alerting the same item again and again:
@@ -9,18 +11,6 @@ import ObjectGraph
 public enum ToDoModels {
     /// The names of the versions, oldest first, as an `.xcdatamodeld` bundle names them.
     public static let versionNames = ["ToDo", "ToDo 2"]
-
-    /// The model file as Xcode would save it, `ToDo.xcdatamodeld`, shipped with the workbook:
-    /// both versions, "ToDo 2" current. It describes the same models as ``version1()`` and
-    /// ``version2()`` (a test compares their version hashes).
-    public static var bundleURL: URL {
-        Bundle.module.url(forResource: "ToDo", withExtension: "xcdatamodeld")!
-    }
-
-    /// The versions in ``bundleURL``, loaded.
-    public static func bundle() throws -> ModelBundle {
-        try ModelBundle(contentsOf: bundleURL)
-    }
 
     /// The model of the version named `versionNames[number - 1]`.
     public static func model(version number: Int) throws -> ManagedObjectModel {

@@ -3,8 +3,9 @@ import ObjectGraph
 /// Zarra's custom migration policy (his Listing 12), in Swift: version 1 to version 2 of the
 /// ToDo model, where to-dos whose title begins with "a" must never alert.
 ///
-/// The versioning chapters show it and `todo migrate --policy doNotAlertForA` runs it. It
-/// is open so that a chapter can watch it work.
+/// The versioning chapters show it; `todo migrate --policy doNotAlertForA`, ObjectGraph's
+/// migration tests, the migration crash child and the benchmark run it. It is open so that a
+/// chapter can watch it work.
 open class DoNotAlertForAPolicy: EntityMigrationPolicy {
     /// Creates the policy; the migration manager makes one per entity mapping.
     public required init() {}
@@ -37,11 +38,5 @@ extension ToDoModels {
         todos.entityMigrationPolicyType = policy
         // ANCHOR_END: custom-mapping
         return mapping
-    }
-
-    /// Both versions, version 2 current, loaded from the shipped `ToDo.xcdatamodeld`, with the
-    /// given mapping models.
-    public static func versionedModel(mappingModels: [MappingModel] = []) throws -> VersionedModel {
-        try VersionedModel(contentsOf: bundleURL, mappingModels: mappingModels)
     }
 }
