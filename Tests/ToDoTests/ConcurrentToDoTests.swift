@@ -105,4 +105,53 @@ import WorkbookSupport
         #expect(stored.sorted() == titles.sorted(), "\(storeType)")
         #expect(try items.allSatisfy { try $0.value(forKey: "lastAlertDate") is Date }, "\(storeType): every item was alerted and recorded")
     }
+
+    // Issue 14: no interleaving of add, edit, done and delete from several processes loses
+    // or duplicates an item. Fifteen processes at once, each on its own to-do, on one store.
+    @Test(.enabled(if: todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
+          arguments: ["xml", "sqlite"])
+    func addsEditsDonesAndDeletesAtOnceEachTakeEffect(_ storeType: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-mixed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var numbers: [String: Int64] = [:]
+        for n in 1...10 {
+            let add = try Running(["add", "Item \(n)", "--store-type", storeType], dataHome: directory)
+            add.wait()
+            try #require(add.process.terminationStatus == 0, "\(storeType): \(add.errors)")
+            let line = try #require(add.lines.first)
+            let digits = String(line.dropFirst("Added #".count).prefix { $0.isNumber })
+            guard let number = Int64(digits) else {
+                Issue.record("\(storeType): no number in \(line)")
+                return
+            }
+            numbers["Item \(n)"] = number
+        }
+        func number(_ n: Int) -> String { String(numbers["Item \(n)"]!) }
+        var commands: [[String]] = []
+        for n in 1...5 { commands.append(["done", number(n)]) }
+        for n in 6...8 { commands.append(["edit", number(n), "--title", "Renamed \(n)"]) }
+        for n in 9...10 { commands.append(["delete", number(n)]) }
+        for n in 11...15 { commands.append(["add", "Item \(n)"]) }
+        let running = try commands.map { try Running($0 + ["--store-type", storeType], dataHome: directory) }
+        for process in running { process.wait() }
+        for (command, process) in zip(commands, running) {
+            #expect(process.process.terminationStatus == 0, "\(storeType) \(command): \(process.lines) \(process.errors)")
+        }
+
+        let url = directory.appendingPathComponent("todo/ToDo.\(storeType)")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
+        try coordinator.addPersistentStore(type: storeType == "xml" ? .xml : .sqlite, at: url)
+        let items = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
+        var byTitle: [String: Bool] = [:]
+        for item in items {
+            let title = try #require(try item.value(forKey: "title") as? String)
+            #expect(byTitle[title] == nil, "\(storeType): \(title) is stored twice")
+            byTitle[title] = try item.value(forKey: "completed") as? Bool ?? false
+        }
+        let expected = (1...5).map { "Item \($0)" } + (6...8).map { "Renamed \($0)" } + (11...15).map { "Item \($0)" }
+        #expect(byTitle.keys.sorted() == expected.sorted(), "\(storeType)")
+        for n in 1...5 { #expect(byTitle["Item \(n)"] == true, "\(storeType): Item \(n) is not done") }
+        for n in 6...8 { #expect(byTitle["Renamed \(n)"] == false, "\(storeType): Renamed \(n)") }
+    }
 }
