@@ -57,6 +57,9 @@ final class SQLiteWriter {
     private let db: Database
     private let model: ManagedObjectModel
     private let log: SQLLog
+    /// Whether the SQL log is on, asked once per save rather than per row: the answer walks
+    /// the log's parents under their locks.
+    private let logsStatements: Bool
     /// The store's UUID, for the object URIs of errors.
     private let storeIdentifier: String
     /// Prepared statements by entity number and kind (see `statementKey`), not by SQL text,
@@ -67,6 +70,7 @@ final class SQLiteWriter {
         self.db = db
         self.model = model
         self.log = log
+        self.logsStatements = log.isEnabled
         self.storeIdentifier = storeIdentifier
     }
 
@@ -226,7 +230,7 @@ final class SQLiteWriter {
         sqlite3_bind_int64(s, 2, Int64(plan.entityNumber))
         sqlite3_bind_int64(s, 3, row.version)
         try bindSources(s, row, plan, from: 4)
-        if log.isEnabled {
+        if logsStatements {
             log.statement(sql: sql, arguments: [row.primaryKey.databaseValue, plan.entityNumber.databaseValue, row.version.databaseValue] + loggedValues(row, plan))
         }
         try step(s, sql)
@@ -241,7 +245,7 @@ final class SQLiteWriter {
         let n = Int32(plan.sources.count)
         sqlite3_bind_int64(s, n + 2, row.primaryKey)
         sqlite3_bind_int64(s, n + 3, expectedVersion)
-        if log.isEnabled {
+        if logsStatements {
             log.statement(sql: sql, arguments: [row.version.databaseValue] + loggedValues(row, plan) + [row.primaryKey.databaseValue, expectedVersion.databaseValue])
         }
         try step(s, sql)
