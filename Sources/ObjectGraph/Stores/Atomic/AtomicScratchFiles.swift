@@ -21,7 +21,9 @@ enum AtomicScratchFiles {
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             guard let pid = Int32(name.dropFirst(prefix.count).dropLast(4)) else { continue }
             let file = directory.appendingPathComponent(name)
-            let alive = pid != me && (kill(pid, 0) == 0 || errno == EPERM)
+            // This process's own scratch file is stale too: the lock is held, so no save of
+            // this process is writing it.
+            let alive = pid != me && StoreFiles.isRunning(pid)
             if alive, let storeModified, let fileModified = modified(file), fileModified > storeModified { continue }
             try? FileManager.default.removeItem(at: file)
         }
