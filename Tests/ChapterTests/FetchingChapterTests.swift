@@ -195,15 +195,22 @@ import WorkbookSupport
         #expect(try context.fetch(request).map { try $0.value(forKey: "title") as? String } == ["Number One", "Fetch, Clarus, Fetch"])
     }
 
-    // Apple, fetchBatchSize: identities of all matches are recorded, data is fetched a batch
-    // at a time on demand. Here: faults in fetch order, one batch loaded per first use.
-    @Test func fetchBatchSizeLoadsValuesOneBatchAtATime() throws {
+    /// The bookshop's books saved by one context, a second context with none of them in
+    /// memory, and a request for them by sales rank in batches of two.
+    private func batchedBooks() throws -> (context: ManagedObjectContext, reader: ManagedObjectContext, request: FetchRequest) {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
         request.fetchBatchSize = 2
+        return (context, reader, request)
+    }
+
+    // Apple, fetchBatchSize: identities of all matches are recorded, data is fetched a batch
+    // at a time on demand. Here: faults in fetch order, one batch loaded per first use.
+    @Test func fetchBatchSizeLoadsValuesOneBatchAtATime() throws {
+        let (context, reader, request) = try batchedBooks()
         let log = SelectLog()
         context.persistentStoreCoordinator.sqlLog.handler = { line in
             if line.hasPrefix("CoreData: sql: SELECT") { log.lines.append(line) }
@@ -228,12 +235,7 @@ import WorkbookSupport
     // A batch whose rows another context deleted fails with Core Data's could-not-fulfil-a-
     // fault error naming the object, and the rest of the fetch stays usable.
     @Test func aBatchDeletedElsewhereFailsClearly() throws {
-        let context = try bench.makeContext(model: FetchingModels.bookshop())
-        try SampleData.insertBooks(into: context)
-        let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
-        let request = FetchRequest(entityName: "Book")
-        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        request.fetchBatchSize = 2
+        let (context, reader, request) = try batchedBooks()
         let books = try reader.fetch(request)
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
         for book in books.suffix(2) { try elsewhere.delete(try elsewhere.existingObject(with: book.objectID)) }

@@ -134,13 +134,6 @@ private func predicateError(_ body: () throws -> Void) -> PredicateError? {
     do { try body(); return nil } catch let error as PredicateError { return error } catch { return nil }
 }
 
-/// A store with three books ranked 1, 2 and 3.
-private func bookStore(_ type: StoreType) throws -> StackFixture {
-    let fixture = try StackFixture(type)
-    try fixture.seedBooks(["A", "B", "C"])
-    return fixture
-}
-
 @Suite("Deep predicates built through the API")
 struct DeepPredicateTests {
     @Test(arguments: DeepShape.allCases)
@@ -174,7 +167,7 @@ struct DeepPredicateTests {
     // LongChainTests.)
     @Test(arguments: [DeepShape.alternatingChain, .notChain])
     func aTreeAtTheLimitIsTranslatedOnA2MBStack(_ shape: DeepShape) throws {
-        let fixture = try bookStore(.sqlite)
+        let fixture = try StackFixture.threeRankedBooks(.sqlite)
         let context = fixture.context
         let (shallow, atLimit) = try onSmallStack { () -> (Int, Result<Int, Error>) in
             let request = FetchRequest(entityName: "Book")
@@ -273,7 +266,7 @@ struct DeepPredicateTests {
 
     @Test(arguments: [StoreType.sqlite, .inMemory, .xml])
     func aDeepTreeIsRefusedByFetchAndCount(_ type: StoreType) throws {
-        let fixture = try bookStore(type)
+        let fixture = try StackFixture.threeRankedBooks(type)
         for shape in [DeepShape.alternatingChain, .notChain, .functions] {
             let request = FetchRequest(entityName: "Book")
             request.predicate = shape.predicate(levels: deep)

@@ -89,13 +89,6 @@ private struct Chain: Sendable {
 
 private func chainCases() -> [(CompoundPredicate.LogicalType, ChainShape)] { Chain.cases }
 
-/// A store with three books ranked 1, 2 and 3.
-private func rankedBooks(_ type: StoreType) throws -> StackFixture {
-    let fixture = try StackFixture(type)
-    try fixture.seedBooks(["A", "B", "C"])
-    return fixture
-}
-
 @Suite("Long AND and OR chains")
 struct LongChainTests {
     @Test(arguments: chainCases())
@@ -110,7 +103,7 @@ struct LongChainTests {
 
     @Test(arguments: chainCases())
     func aLongChainEvaluatesManagedObjects(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws {
-        let fixture = try rankedBooks(.inMemory)
+        let fixture = try StackFixture.threeRankedBooks(.inMemory)
         let context = fixture.context
         let chain = Chain(type: type, shape: shape)
         let selected = try onSmallStack { () -> [Int] in
@@ -158,7 +151,7 @@ struct LongChainTests {
     func aLongChainFetchesTheSameFromSQLiteAndMemory(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws {
         let chain = Chain(type: type, shape: shape)
         for storeType in [StoreType.sqlite, .inMemory] {
-            let context = try rankedBooks(storeType).context
+            let context = try StackFixture.threeRankedBooks(storeType).context
             let (ranks, count) = try onSmallStack { () -> ([Int], Int) in
                 let request = FetchRequest(entityName: "Book")
                 request.predicate = chain.predicate()

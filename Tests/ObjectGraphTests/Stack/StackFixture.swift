@@ -43,3 +43,12 @@ struct StackFixture {
         return lines.all.filter { $0.hasPrefix("CoreData: sql:") }
     }
 }
+
+extension StackFixture {
+    /// A store of `type` with three books ranked 1, 2 and 3 (the deep-predicate tests' store).
+    static func threeRankedBooks(_ type: StoreType) throws -> StackFixture {
+        let fixture = try StackFixture(type)
+        try fixture.seedBooks(["A", "B", "C"])
+        return fixture
+    }
+}
