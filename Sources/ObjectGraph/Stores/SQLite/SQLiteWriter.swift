@@ -138,6 +138,8 @@ final class SQLiteWriter {
     /// Why a value was not bound: the SQLite store cannot keep it exactly.
     private struct Unstorable: Error {
         let reason: String
+        /// The attribute's index, filled in by the caller that knows it.
+        var index: Int?
     }
 
     @inline(__always)
@@ -184,7 +186,7 @@ final class SQLiteWriter {
             try row.values.withUnsafeBufferPointer { values throws(Unstorable) in try bindSources(s, values, plan, from: first) }
         } catch {
             var key = "?"
-            if let index = unstorableIndex, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count {
+            if let index = error.index, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count {
                 key = entity.attributes[index].name
             }
             let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
@@ -192,17 +194,15 @@ final class SQLiteWriter {
         }
     }
 
-    /// The attribute index of the value the last bind refused.
-    private var unstorableIndex: Int?
-
     private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<Any?>, _ plan: Plan, from first: Int32) throws(Unstorable) {
         var i = first
         for source in plan.sources {
             switch source {
             case .attribute(let index, let type):
                 do { try bindValue(s, i, values[index], type: type) } catch {
-                    unstorableIndex = index
-                    throw error
+                    var located = error
+                    located.index = index
+                    throw located
                 }
             case .toOne(let index):
                 if let id = values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
