@@ -35,6 +35,9 @@ let package = Package(
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "bench", targets: ["bench"]),
+        // What each exercise's own program links: the checks, the chapters and ObjectGraph as one
+        // shared library, so an exercise builds in about a second and runs in its own process.
+        .library(name: "ExerciseCatalog", type: .dynamic, targets: ["ExerciseCatalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -75,19 +78,18 @@ let package = Package(
     ] } + [
         // The chapters' one list, for the workbook tool and the tests (Package.swift keeps its own).
         .target(name: "AllChapters", dependencies: ["ObjectGraph", "WorkbookSupport"] + chapterLibraries, path: "Chapters/AllChapters"),
-        // Exercises: what the learner edits, the reference solutions, and how both are judged.
-        .target(name: "Exercises", dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Exercises/Workspace"),
-        .target(name: "ExerciseSolutions", dependencies: ["ObjectGraph"], path: "Exercises/Solutions"),
-        .target(
-            name: "ExerciseCatalog",
-            dependencies: ["Exercises", "ExerciseSolutions", "WorkbookSupport", "ObjectGraph"] + chapterLibraries,
-            path: "Exercises/Catalog"
-        ),
+        // Exercises. What the learner edits (Exercises/Workspace) and the reference solutions
+        // (Exercises/Solutions) belong to no target: each exercise is one file that
+        // ExerciseRunner builds into a program of its own, with the catalog's checks linked in
+        // (the ExerciseCatalog library above), so one that does not compile or traps stops
+        // nothing else, `swift build` and `swift test` included.
+        .target(name: "ExerciseCatalog", dependencies: ["WorkbookSupport", "ObjectGraph"] + chapterLibraries, path: "Exercises/Catalog"),
+        .target(name: "ExerciseRunner", dependencies: ["ExerciseCatalog", "WorkbookSupport"], path: "Exercises/Runner"),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(
             name: "workbook",
             dependencies: [
-                "WorkbookSupport", "AllChapters", "ExerciseCatalog",
+                "WorkbookSupport", "AllChapters", "ExerciseCatalog", "ExerciseRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ],
@@ -146,7 +148,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ExerciseTests",
-            dependencies: ["ExerciseCatalog", "WorkbookSupport", "ObjectGraph"],
+            // The workbook tool, which the tests run as a learner would.
+            dependencies: ["ExerciseCatalog", "ExerciseRunner", "WorkbookSupport", "ObjectGraph", "TestSupport", "workbook"],
             path: "Tests/ExerciseTests"
         ),
         .testTarget(

@@ -5,7 +5,7 @@ import CompoundingChapter
 /// How the chapter 3 exercises are judged: each check builds a fresh bookstore with known
 /// books, calls an implementation, and explains any difference from what Core Data would
 /// return, in terms of the chapter.
-enum CompoundingChecks {
+public enum CompoundingChecks {
     typealias Book = (title: String, publisher: String?, salesRank: Int)
 
     /// A context on a new store holding these books and their publishers.
@@ -38,7 +38,7 @@ enum CompoundingChecks {
         titles.isEmpty ? "no books" : titles.joined(separator: ", ")
     }
 
-    static func booksFromAnyOf(_ attempt: ([String], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func booksFromAnyOf(_ attempt: ([String], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "Clarus Press", 20), ("Canto", "Moof Media", 30),
@@ -67,7 +67,7 @@ enum CompoundingChecks {
         }
     }
 
-    static func bestsellers(_ attempt: (Int, String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func bestsellers(_ attempt: (Int, String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "Clarus Press", 20), ("Canto", nil, 5),
@@ -94,7 +94,7 @@ enum CompoundingChecks {
         }
     }
 
-    static func predicatePublishedByEither(_ attempt: (String, String, Int) throws -> ObjectGraph.Predicate) -> Verdict {
+    public static func predicatePublishedByEither(_ attempt: (String, String, Int) throws -> ObjectGraph.Predicate) -> Verdict {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "BookCo", 900_000), ("Canto", "Clarus Press", 20),
@@ -122,7 +122,7 @@ enum CompoundingChecks {
         }
     }
 
-    static func booksMatchingNoneOf(_ attempt: ([ObjectGraph.Predicate], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func booksMatchingNoneOf(_ attempt: ([ObjectGraph.Predicate], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "BookCo", 5_000), ("Canto", "Clarus Press", 50),

@@ -4,8 +4,8 @@ import FetchingChapter
 
 /// How the chapter 1 exercises are judged: each check builds a fresh store with known data,
 /// calls an implementation, and explains any difference from what Core Data would return.
-enum FetchingChecks {
-    static func booksSortedByTitle(_ attempt: (ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+public enum FetchingChecks {
+    public static func booksSortedByTitle(_ attempt: (ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let bench = Workbench { _ in }
             let context = try bench.makeContext(model: FetchingModels.bookshop())
@@ -29,7 +29,7 @@ enum FetchingChecks {
         }
     }
 
-    static func employeesEarningMoreThan(_ attempt: (Int, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func employeesEarningMoreThan(_ attempt: (Int, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let bench = Workbench { _ in }
             let context = try bench.makeContext(model: FetchingModels.company())
@@ -53,7 +53,7 @@ enum FetchingChecks {
         }
     }
 
-    static func lowestSalary(_ attempt: (ManagedObjectContext) throws -> Decimal?) -> Verdict {
+    public static func lowestSalary(_ attempt: (ManagedObjectContext) throws -> Decimal?) -> Verdict {
         judge {
             let bench = Workbench { _ in }
             let empty = try bench.makeContext(model: FetchingModels.company())

@@ -5,7 +5,7 @@ import MigrationPoliciesChapter
 /// How the chapter 5 exercises are judged: each check makes a small store of an older
 /// version, migrates it with the learner's policy, value expression or mapping model, and
 /// explains any to-do that came out differently, in terms of the chapter.
-enum MigrationPoliciesChecks {
+public enum MigrationPoliciesChecks {
     struct Item {
         let title: String
         let due: Date?
@@ -94,7 +94,7 @@ enum MigrationPoliciesChecks {
         return problems
     }
 
-    static func doNotAlertWhenCompleted(_ policy: EntityMigrationPolicy.Type) -> Verdict {
+    public static func doNotAlertWhenCompleted(_ policy: EntityMigrationPolicy.Type) -> Verdict {
         judge {
             let bench = Workbench { _ in }
             let version1 = try ToDoModels.version1(), version2 = try ToDoModels.version2()
@@ -120,7 +120,7 @@ enum MigrationPoliciesChecks {
         }
     }
 
-    static func doNotAlertValueExpression(_ attempt: () throws -> String) -> Verdict {
+    public static func doNotAlertValueExpression(_ attempt: () throws -> String) -> Verdict {
         judge {
             let format = try attempt()
             let property: PropertyMapping
@@ -154,7 +154,7 @@ enum MigrationPoliciesChecks {
         }
     }
 
-    static func completedDateMappingModel(_ attempt: (ManagedObjectModel, ManagedObjectModel) throws -> MappingModel) -> Verdict {
+    public static func completedDateMappingModel(_ attempt: (ManagedObjectModel, ManagedObjectModel) throws -> MappingModel) -> Verdict {
         judge {
             let bench = Workbench { _ in }
             let version2 = try ToDoModels.version2(), version3 = try PolicyModels.version3()

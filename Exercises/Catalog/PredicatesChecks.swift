@@ -3,7 +3,7 @@ import WorkbookSupport
 import PredicatesChapter
 
 /// How the chapter 2 exercises are judged.
-enum PredicatesChecks {
+public enum PredicatesChecks {
     static func people(_ names: [(String, Int)]) throws -> ManagedObjectContext {
         let bench = Workbench { _ in }
         let context = try bench.makeContext(model: PredicatesModels.people())
@@ -20,7 +20,7 @@ enum PredicatesChecks {
         try objects.map { try $0.value(forKey: "name") as? String ?? "?" }
     }
 
-    static func peopleNamed(_ attempt: (String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func peopleNamed(_ attempt: (String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let context = try people([("Bob", 30), ("bob", 20), ("BOB", 40), ("Böb", 50), ("Rob", 60)])
             let found = Set(try names(attempt("bob", context)))
@@ -31,7 +31,7 @@ enum PredicatesChecks {
         }
     }
 
-    static func predicateForKey(_ attempt: (String, Any) throws -> ObjectGraph.Predicate) -> Verdict {
+    public static func predicateForKey(_ attempt: (String, Any) throws -> ObjectGraph.Predicate) -> Verdict {
         judge {
             let predicate = try attempt("city", "Paris")
             if predicate.predicateFormat == #""city" == "Paris""# {
@@ -46,7 +46,7 @@ enum PredicatesChecks {
         }
     }
 
-    static func teenagers(_ attempt: (ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func teenagers(_ attempt: (ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let context = try people([("Ann", 19), ("Ben", 12), ("Cy", 13), ("Di", 20), ("Ed", 16)])
             let found = try names(attempt(context))
@@ -59,7 +59,7 @@ enum PredicatesChecks {
         }
     }
 
-    static func personNamed(_ attempt: (String, ManagedObjectContext) throws -> ManagedObject?) -> Verdict {
+    public static func personNamed(_ attempt: (String, ManagedObjectContext) throws -> ManagedObject?) -> Verdict {
         judge {
             let context = try people([("Ann", 19), ("Ben", 12), ("Ben", 40)])
             var problems: [String] = []

@@ -4,7 +4,7 @@ import WorkbookSupport
 /// How the chapter 4 exercises are judged: each check makes stores of the ToDo model in a
 /// temporary folder, calls an implementation, and explains any difference from what Core
 /// Data would do.
-enum VersioningChecks {
+public enum VersioningChecks {
     /// A temporary folder for one check, removed afterwards.
     static func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("exercise-\(UUID().uuidString)")
@@ -23,7 +23,7 @@ enum VersioningChecks {
         try context.save()
     }
 
-    static func versionName(_ attempt: (URL, StoreType, VersionedModel) throws -> String?) -> Verdict {
+    public static func versionName(_ attempt: (URL, StoreType, VersionedModel) throws -> String?) -> Verdict {
         judge {
             try withFolder { folder in
                 var problems: [String] = []
@@ -49,7 +49,7 @@ enum VersioningChecks {
         }
     }
 
-    static func openMigrating(_ attempt: (URL, StoreType, VersionedModel) throws -> ManagedObjectContext) -> Verdict {
+    public static func openMigrating(_ attempt: (URL, StoreType, VersionedModel) throws -> ManagedObjectContext) -> Verdict {
         judge {
             try withFolder { folder in
                 var problems: [String] = []
@@ -81,7 +81,7 @@ enum VersioningChecks {
         }
     }
 
-    static func alertedInHour(_ attempt: (Date, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func alertedInHour(_ attempt: (Date, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
         judge {
             let bench = Workbench { _ in }
             let context = try bench.makeContext(model: ToDoModels.version2())

@@ -11,49 +11,59 @@ public struct NotSolvedYet: Error, CustomStringConvertible {
 }
 
 /// How an attempt at an exercise went.
-public enum Verdict: Equatable, Sendable {
+public enum Verdict: Equatable, Sendable, Codable {
     /// Every check passed.
     case solved
     /// The starting code is untouched (it threw ``NotSolvedYet``).
     case notSolvedYet
     /// Something is wrong; each message says what, in a learner's words.
     case failed([String])
+    /// The exercise's file does not compile: the compiler's messages.
+    case doesNotCompile(String)
+    /// The exercise's program stopped before it could judge: how (a trap, a signal, a time
+    /// limit), with what it printed.
+    case crashed(String)
+
+    /// Whether the learner has more to do.
+    public var isSolved: Bool { self == .solved }
 }
 
-/// One exercise: what to do, a hint, where the code is, and how to judge it.
+/// One exercise: what to do, a hint, where the code is, and how its program calls the check.
+///
+/// Each exercise is a file of its own that builds into a program of its own (see
+/// `ExerciseRunner`), so one that does not compile or traps affects only itself.
 public struct Exercise: Sendable {
     /// The name `workbook exercises check NAME` takes: `fetching-1`.
     public let name: String
-    /// The chapter it belongs to.
+    /// The chapter it belongs to, as `workbook chapters` names it.
     public let chapter: String
+    /// The chapter's folder under Exercises/Workspace and Exercises/Solutions: `Fetching`.
+    public let folder: String
     /// A short title.
     public let title: String
     /// The task, as the learner reads it.
     public let task: String
     /// A nudge for when the learner is stuck.
     public let hint: String
-    /// The file the learner edits, relative to the package root.
-    public let file: String
-    /// The reference solution's file.
-    public let solutionFile: String
-    /// Judges the learner's code.
-    public let checkAttempt: @Sendable () -> Verdict
-    /// Judges the reference solution (must always be solved).
-    public let checkSolution: @Sendable () -> Verdict
+    /// The Swift statement the exercise's program runs: a check from the catalog called with the
+    /// learner's code, such as `FetchingChecks.booksSortedByTitle(booksSortedByTitle(in:))`.
+    public let entry: String
 
     /// Declares an exercise.
-    public init(name: String, chapter: String, title: String, task: String, hint: String, file: String, solutionFile: String,
-                checkAttempt: @escaping @Sendable () -> Verdict, checkSolution: @escaping @Sendable () -> Verdict) {
+    public init(name: String, chapter: String, folder: String, title: String, task: String, hint: String, entry: String) {
         self.name = name
         self.chapter = chapter
+        self.folder = folder
         self.title = title
         self.task = task
         self.hint = hint
-        self.file = file
-        self.solutionFile = solutionFile
-        self.checkAttempt = checkAttempt
-        self.checkSolution = checkSolution
+        self.entry = entry
     }
+
+    /// The file the learner edits, relative to the package root.
+    public var file: String { "Exercises/Workspace/\(folder)/\(name).swift" }
+    /// The reference solution's file, relative to the package root.
+    public var solutionFile: String { "Exercises/Solutions/\(folder)/\(name).swift" }
 }
 
 /// Runs a check, turning the starting code's ``NotSolvedYet`` into `.notSolvedYet` and any

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ExerciseCatalog
+import ExerciseRunner
 import Foundation
 import WorkbookSupport
 
@@ -8,40 +9,48 @@ struct ExercisesCommand: ParsableCommand {
         commandName: "exercises",
         abstract: "Show your progress through the exercises, check your code, or get a hint.",
         discussion: """
-            Each exercise is a function in Exercises/Workspace/ that starts as a TODO. Write it,
-            then check it: `swift run workbook exercises check fetching-1`. With no subcommand,
-            this shows which exercises you have solved and which one is next.
+            Each exercise is a file in Exercises/Workspace/ that starts as a TODO. Write it, then
+            check it: `swift run workbook exercises check fetching-1`, or let
+            `swift run workbook exercises watch` check it each time you save. Each exercise builds
+            into a program of its own, so one that does not compile or crashes stops no other.
+            With no subcommand, this shows which exercises you have solved and which one is next.
             """,
-        subcommands: [Progress.self, Check.self, Hint.self],
+        subcommands: [Progress.self, Check.self, Watch.self, Hint.self],
         defaultSubcommand: Progress.self)
 
-    static func line(_ exercise: Exercise, _ verdict: Verdict) -> String {
-        let mark: String
-        switch verdict {
-        case .solved: mark = "[x]"
-        case .notSolvedYet: mark = "[ ]"
-        case .failed: mark = "[!]"
+    /// The exercise named `name`, or an error that lists the names.
+    static func exercise(named name: String) throws -> Exercise {
+        guard let exercise = ExerciseCatalog.exercise(named: name) else {
+            throw ValidationError("There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", ")).")
         }
-        return "\(mark) \(exercise.name)  \(exercise.title)"
+        return exercise
+    }
+
+    /// Prints a line at once, even into a pipe.
+    static func say(_ line: String) {
+        print(line)
+        fflush(nil)  // every stream: naming stdout is not concurrency-safe in Swift 6
     }
 
     struct Progress: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "progress", abstract: "List the exercises, solved or not, and the next one to do.")
 
+        @OptionGroup var exercises: ExerciseOptions
+
         func run() throws {
-            var solved = 0
+            let runner = try exercises.runner()
+            let outcomes = runner.check(ExerciseCatalog.all)
             var next: Exercise?
-            for exercise in ExerciseCatalog.all {
-                let verdict = exercise.checkAttempt()
-                print(ExercisesCommand.line(exercise, verdict))
-                if verdict == .solved { solved += 1 } else if next == nil { next = exercise }
+            for (exercise, outcome) in zip(ExerciseCatalog.all, outcomes) {
+                say(ExerciseReport.line(exercise, outcome.verdict))
+                if !outcome.verdict.isSolved && next == nil { next = exercise }
             }
-            print("\nSolved \(solved) of \(ExerciseCatalog.all.count).")
+            say("\nSolved \(outcomes.filter(\.verdict.isSolved).count) of \(ExerciseCatalog.all.count).")
             if let next {
-                print("Next: \(next.name), \(next.title). \(next.task)")
-                print("Edit \(next.file), then run `swift run workbook exercises check \(next.name)`.")
+                say("Next: \(next.name), \(next.title). \(next.task)")
+                say("Edit \(next.file), then run `swift run workbook exercises check \(next.name)`, or `swift run workbook exercises watch` to have it checked each time you save.")
             } else {
-                print("Every exercise is solved. Well done!")
+                say("Every exercise is solved. Well done!")
             }
         }
     }
@@ -52,32 +61,45 @@ struct ExercisesCommand: ParsableCommand {
         @Argument(help: "The exercise to check, such as fetching-1 (all of them when omitted).")
         var name: String?
 
+        @Flag(help: "Check the reference solutions instead of your code.")
+        var solutions = false
+
+        @OptionGroup var exercises: ExerciseOptions
+
         func validate() throws {
-            if let name, ExerciseCatalog.exercise(named: name) == nil {
-                throw ValidationError("There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", ")).")
-            }
+            if let name { _ = try ExercisesCommand.exercise(named: name) }
         }
 
         func run() throws {
-            let exercises = name.flatMap(ExerciseCatalog.exercise(named:)).map { [$0] } ?? ExerciseCatalog.all
-            var unsolved = 0
-            for exercise in exercises {
-                let verdict = exercise.checkAttempt()
-                print(ExercisesCommand.line(exercise, verdict))
-                switch verdict {
-                case .solved:
-                    print("    Solved. Compare your code with the reference solution in \(exercise.solutionFile).")
-                case .notSolvedYet:
-                    unsolved += 1
-                    print("    Not solved yet: the function in \(exercise.file) still throws NotSolvedYet.")
-                    print("    Task: \(exercise.task)")
-                    print("    Stuck? `swift run workbook exercises hint \(exercise.name)`.")
-                case .failed(let problems):
-                    unsolved += 1
-                    for problem in problems { print("    - " + problem) }
-                }
+            let runner = try exercises.runner()
+            let chosen = try name.map { [try ExercisesCommand.exercise(named: $0)] } ?? ExerciseCatalog.all
+            let outcomes = solutions
+                ? chosen.map { runner.check($0, file: $0.solutionFile) }
+                : runner.check(chosen)
+            for (exercise, outcome) in zip(chosen, outcomes) {
+                say(ExerciseReport.line(exercise, outcome.verdict))
+                for line in ExerciseReport.details(exercise, outcome) { say(line) }
             }
-            if unsolved > 0 { throw ExitCode(1) }
+            if outcomes.contains(where: { !$0.verdict.isSolved }) { throw ExitCode(1) }
+        }
+    }
+
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Check the current exercise each time you save it, and move on when it passes.",
+            discussion: "Starts where you left off (kept in .build/exercises/current). Type h (hint), n (next), l (list), c (check) or q (quit), then Return; Ctrl-D quits too.")
+
+        @Argument(help: "The exercise to start with (default: where you left off, or the first not solved).")
+        var name: String?
+
+        @OptionGroup var exercises: ExerciseOptions
+
+        func run() throws {
+            let runner = try exercises.runner()
+            let watcher = ExerciseWatcher(runner: runner, exercises: ExerciseCatalog.all,
+                                          progress: ExerciseProgress(packageRoot: runner.packageRoot), write: { ExercisesCommand.say($0) })
+            try watcher.run(startingAt: try name.map(ExercisesCommand.exercise(named:)))
         }
     }
 
@@ -88,12 +110,36 @@ struct ExercisesCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            guard let exercise = ExerciseCatalog.exercise(named: name) else {
-                throw ValidationError("There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", ")).")
-            }
+            let exercise = try ExercisesCommand.exercise(named: name)
             print("\(exercise.name): \(exercise.title)")
             print("Task: \(exercise.task)")
             print("Hint: \(exercise.hint)")
+        }
+    }
+}
+
+/// Where the exercises are, and how their programs are built.
+struct ExerciseOptions: ParsableArguments {
+    @OptionGroup var root: RootOptions
+
+    /// The environment variable that stops the tool from running `swift build` for the
+    /// exercises' library (the tests set it: they run inside `swift test`).
+    static let noBuildVariable = "WORKBOOK_EXERCISES_NO_BUILD"
+
+    /// A runner whose library is current: built now if a change to the package left it stale.
+    func runner() throws -> ExerciseRunner {
+        guard let executable = Bundle.main.executableURL else {
+            throw ValidationError("Can't find where the workbook tool was built, so can't build exercises with it.")
+        }
+        let packageRoot = try root.url()
+        do {
+            let runner = try ExerciseRunner(packageRoot: packageRoot, productsDirectory: executable.deletingLastPathComponent())
+            try runner.toolchain.buildRuntimeIfNeeded(
+                allowBuilding: ProcessInfo.processInfo.environment[Self.noBuildVariable] == nil,
+                log: { ExercisesCommand.say($0) })
+            return runner
+        } catch let error as ExerciseRunnerError {
+            throw ValidationError(error.description)
         }
     }
 }

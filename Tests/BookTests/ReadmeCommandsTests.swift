@@ -58,6 +58,9 @@ import TestSupport
         environment["HOME"] = home.path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
         environment["OBJECTGRAPH_SQL_DEBUG"] = nil
+        // `swift build --build-tests` built the exercises' library; inside `swift test` the
+        // tool must not run SwiftPM itself.
+        environment["WORKBOOK_EXERCISES_NO_BUILD"] = "1"
 
         for (index, command) in runnable.enumerated() {
             let name = command.words[2]

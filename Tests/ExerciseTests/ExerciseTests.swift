@@ -1,18 +1,17 @@
 import Testing
 import Foundation
 import ExerciseCatalog
+import ExerciseRunner
 import WorkbookSupport
 
-// Every exercise's checks pass on the reference solution, and on the starting code each
-// reports "not solved yet" without crashing.
+// Every exercise's reference solution passes its check, built and run the way the learner's
+// file is (its own program, in its own process); the starting code reports "not solved yet".
 @Suite struct ExerciseTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     @Test(arguments: ExerciseCatalog.all.map(\.name))
     func theReferenceSolutionSolvesIt(_ name: String) throws {
         let exercise = try #require(ExerciseCatalog.exercise(named: name))
-        #expect(exercise.checkSolution() == .solved)
-        #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(exercise.solutionFile).path))
+        let outcome = try ExerciseWorkspace.packageRunner().check(exercise, file: exercise.solutionFile)
+        #expect(outcome.verdict == .solved, "\(outcome)")
     }
 
     /// While the learner's file still holds the starting TODO, the attempt is "not solved yet".
@@ -20,9 +19,10 @@ import WorkbookSupport
     @Test(arguments: ExerciseCatalog.all.map(\.name))
     func theStartingCodeIsNotSolvedYet(_ name: String) throws {
         let exercise = try #require(ExerciseCatalog.exercise(named: name))
-        let source = try String(contentsOf: Self.root.appendingPathComponent(exercise.file), encoding: .utf8)
-        guard source.components(separatedBy: "throw NotSolvedYet()").count - 1 == ExerciseCatalog.all.filter({ $0.file == exercise.file }).count else { return }
-        #expect(exercise.checkAttempt() == .notSolvedYet)
+        let source = try String(contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.file), encoding: .utf8)
+        guard source.contains("throw NotSolvedYet()") else { return }
+        let outcome = try ExerciseWorkspace.packageRunner().check(exercise)
+        #expect(outcome.verdict == .notSolvedYet, "\(outcome)")
     }
 
     @Test func aWrongAnswerIsExplainedInWords() throws {
@@ -42,6 +42,19 @@ import WorkbookSupport
         // The predicates and compounding chapters have at least four each.
         for chapter in ["predicates", "compounding"] {
             #expect(ExerciseCatalog.all.filter { $0.chapter == chapter }.count >= 4, "chapter \(chapter)")
+        }
+    }
+
+    /// Each exercise is one file of its own, and every file in the workspace is an exercise.
+    @Test func everyExerciseHasItsOwnFileAndSolution() throws {
+        let root = ExerciseWorkspace.packageRoot
+        for exercise in ExerciseCatalog.all {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(exercise.file).path), "\(exercise.file)")
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(exercise.solutionFile).path), "\(exercise.solutionFile)")
+        }
+        for folder in ["Exercises/Workspace", "Exercises/Solutions"] {
+            let files = try FileManager.default.subpathsOfDirectory(atPath: root.appendingPathComponent(folder).path).filter { $0.hasSuffix(".swift") }
+            #expect(Set(files.map { "\(folder)/\($0)" }) == Set(ExerciseCatalog.all.map { folder.hasSuffix("Workspace") ? $0.file : $0.solutionFile }))
         }
     }
 }

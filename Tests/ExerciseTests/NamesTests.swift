@@ -1,5 +1,6 @@
 import Testing
 import ObjectGraph
+import ExerciseRunner
 
 // Issue: in a file a learner edits, `let byTitle: SortDescriptor = ...` did not compile
 // ("ambiguous for type lookup"): Foundation on Linux declares a Predicate, an Expression, a
@@ -19,5 +20,29 @@ import ObjectGraph
         // Foundation comes along: no second import needed for URL or Date.
         #expect(URL(fileURLWithPath: "/tmp").path == "/tmp")
         #expect(try predicate.evaluate(with: ["title": "Fetch, Clarus, Fetch"]))
+    }
+
+    /// The same, as a learner writes it: an exercise file, built into its own program the way
+    /// `workbook exercises` builds the learner's, names the four as types and solves fetching-1.
+    @Test func anExerciseFileCanWriteTheFourNamesAsTypes() throws {
+        let workspace = try ExerciseWorkspace()
+        try workspace.write("fetching-1", """
+            import ObjectGraph
+            import WorkbookSupport
+
+            func booksSortedByTitle(in context: ManagedObjectContext) throws -> [ManagedObject] {
+                let byTitle: SortDescriptor = SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)
+                let everything: Predicate = try Predicate(format: "TRUEPREDICATE")
+                let title: Expression = try Expression(format: "title")
+                let noError: PredicateError? = nil
+                precondition(title.description == "title" && noError == nil)
+                let request = FetchRequest(entityName: "Book")
+                request.predicate = everything
+                request.sortDescriptors = [byTitle]
+                return try context.fetch(request)
+            }
+            """)
+        let outcome = try workspace.runner().check(try workspace.exercise("fetching-1"))
+        #expect(outcome.verdict == .solved, "\(outcome)")
     }
 }

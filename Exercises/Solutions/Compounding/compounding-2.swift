@@ -1,0 +1,17 @@
+// compounding-2: Bestsellers from anyone else
+//
+// Return the books ranked better than the given rank (salesRank < rank) that the given
+// publisher did not publish; books with no publisher count as not published by it.
+//
+// The reference solution. Try the exercise first: this file is for comparing afterwards.
+import ObjectGraph
+
+/// compounding-2. `NOT publisher.name == %@` is true when the book has no publisher.
+func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    let request = FetchRequest(entityName: "Book")
+    request.predicate = .and([
+        try Predicate(format: "salesRank < %@", rank),
+        .not(try Predicate(format: "publisher.name == %@", publisher)),
+    ])
+    return try context.fetch(request)
+}

@@ -1,0 +1,12 @@
+// compounding-3: Where the parentheses go
+//
+// Write one format string for the books published by either of two publishers that are also
+// ranked better than a given rank.
+//
+// The reference solution. Try the exercise first: this file is for comparing afterwards.
+import ObjectGraph
+
+/// compounding-3. Without the parentheses AND would bind first.
+func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> Predicate {
+    try Predicate(format: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second, rank)
+}

@@ -1,0 +1,13 @@
+// compounding-4: None of the above
+//
+// Return the books that match none of the given predicates; with no predicates, every book.
+//
+// The reference solution. Try the exercise first: this file is for comparing afterwards.
+import ObjectGraph
+
+/// compounding-4. A NOT looks only at its first subpredicate, so OR them first.
+func books(matchingNoneOf predicates: [Predicate], in context: ManagedObjectContext) throws -> [ManagedObject] {
+    let request = FetchRequest(entityName: "Book")
+    request.predicate = .not(.or(predicates))
+    return try context.fetch(request)
+}

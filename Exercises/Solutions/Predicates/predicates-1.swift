@@ -1,0 +1,13 @@
+// predicates-1: Bob in any case
+//
+// Return the people whose name equals the given name when case is ignored, but not accents.
+//
+// The reference solution. Try the exercise first: this file is for comparing afterwards.
+import ObjectGraph
+
+/// predicates-1.
+func people(named name: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    let request = FetchRequest(entityName: "Person")
+    request.predicate = try Predicate(format: "name ==[c] %@", name)
+    return try context.fetch(request)
+}

@@ -1,0 +1,12 @@
+// predicates-2: Any key, any value
+//
+// Build a predicate that is true when the object's value for a key equals a value, both chosen
+// at run time.
+//
+// The reference solution. Try the exercise first: this file is for comparing afterwards.
+import ObjectGraph
+
+/// predicates-2.
+func predicate(key: String, equals value: Any) throws -> Predicate {
+    try Predicate(format: "%K == %@", key, value)
+}
