@@ -8,7 +8,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "fetching-1", chapter: "fetching", folder: "Fetching", title: "Every book, by title",
             task: "Return every Book, sorted by title from A to Z without regard to case.",
-            hint: "A fetch request with no predicate returns every object. Give it one SortDescriptor on \"title\", and pick the comparator that ignores case.",
+            hint: "A fetch request with no predicate returns every object. Give it one SortDescriptor on \"title\" with the comparator that ignores case, as the chapter's section \"Sorting without regard to case\" does.",
             entry: "FetchingChecks.booksSortedByTitle(booksSortedByTitle(in:))"),
         Exercise(
             name: "fetching-2", chapter: "fetching", folder: "Fetching", title: "Who earns more?",

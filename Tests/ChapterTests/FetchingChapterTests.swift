@@ -34,6 +34,23 @@ import WorkbookSupport
         #expect(try context.fetch(request).count == 1)
     }
 
+    // The sort-case section: compare: puts every upper-case letter first; a comparator of
+    // caseInsensitiveCompare sorts "worsley" among the Worsleys, in SQLite and in memory alike.
+    @Test func aCaseInsensitiveComparatorSortsLowerCaseAmongUpperCase() throws {
+        let context = try bench.makeContext(model: FetchingModels.company())
+        try SampleData.insertEmployees(into: context)
+        let request = FetchRequest(entityName: "Employee")
+        request.sortDescriptors = [SortDescriptor(key: "lastName"), SortDescriptor(key: "firstName")]
+        let byDefault = try context.fetch(request).map { try $0.value(forKey: "firstName") as? String }
+        #expect(byDefault == ["Carol", "Bob", "Joe", "Mary", "Anne"])
+        request.sortDescriptors = [SortDescriptor(key: "lastName", ascending: true, comparator: .caseInsensitiveCompare), SortDescriptor(key: "firstName")]
+        let ignoringCase = try context.fetch(request)
+        #expect(try ignoringCase.map { try $0.value(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
+        // The same order in memory, as Core Data's sortedArray(using:) gives.
+        let shuffled = ignoringCase.reversed().map { $0 }
+        #expect(try SortDescriptor.sort(shuffled, by: request.sortDescriptors).map { try $0.value(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
+    }
+
     // Apple, "Retrieving Specific Objects": self == %@ with an object or an object ID, and a
     // count of 0 once another context has deleted the object.
     @Test func selfEqualsWorksWithObjectsAndIDsAndSeesDeletions() throws {

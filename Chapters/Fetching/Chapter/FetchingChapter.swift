@@ -11,6 +11,7 @@ public enum FetchingChapter: Chapter {
         ChapterSection("all-books", "Fetching every object of an entity", run: AllObjects.run),
         ChapterSection("fetch-utilities", "A utility for fetching them all", run: AllObjects.runUtility),
         ChapterSection("listing-1", "A predicate and a sort: Apple's Listing 1", run: ListingOne.run),
+        ChapterSection("sort-case", "Sorting without regard to case: a sort descriptor's comparator", run: SortingCase.run),
         ChapterSection("fetch-window", "A page of results: fetchLimit and fetchOffset", run: FetchWindow.runWindow),
         ChapterSection("batch-size", "Values a batch at a time: fetchBatchSize", run: FetchWindow.runBatches),
         ChapterSection("self-equals", "Is this object still there? self == %@", run: SpecificObjects.runSelfEquals),
