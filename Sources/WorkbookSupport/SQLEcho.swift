@@ -1,8 +1,9 @@
 import ObjectGraph
 
 /// What `--sql` prints of a section's SQL log: every fetch with its bound values and row
-/// count, and every statement a migration runs; the inserts and updates that set up a
-/// section's data are left out, as they would drown the rest. A section that ran no SQL says so.
+/// count, every statement a migration runs, and each save's statements, each distinct one once
+/// with how many rows it ran for (their bound values are the section's data, which its listing
+/// shows; `OBJECTGRAPH_SQL_DEBUG=1` prints every one). A section that ran no SQL says so.
 final class SQLEcho: @unchecked Sendable {
     /// The log every coordinator and migration of the section sends its lines to.
     let log = SQLLog()
@@ -13,6 +14,8 @@ final class SQLEcho: @unchecked Sendable {
     private var migrationDepth = 0
     private var pendingBegin: String?
     private var migrationShown = false
+    /// The write statements of the save in progress, in order, with how often each ran.
+    private var pendingWrites: [(statement: String, count: Int)] = []
 
     /// An echo that indents each kept line and hands it to `write`.
     init(write: @escaping (String) -> Void) {
@@ -43,14 +46,39 @@ final class SQLEcho: @unchecked Sendable {
             write("    " + line)
             return
         }
-        if isStatement { inFetch = line.hasPrefix("CoreData: sql: SELECT") }
+        if isStatement {
+            inFetch = line.hasPrefix("CoreData: sql: SELECT")
+            if !inFetch {
+                if let last = pendingWrites.indices.last, pendingWrites[last].statement == line {
+                    pendingWrites[last].count += 1
+                } else {
+                    pendingWrites.append((line, 1))
+                }
+                return
+            }
+        }
+        if line.hasPrefix("CoreData: annotation: ") {
+            let wasWriting = !pendingWrites.isEmpty
+            flushWrites()
+            if inFetch || wasWriting { write("    " + line) }
+            inFetch = false
+            return
+        }
         if inFetch { write("    " + line) }
-        if line.hasPrefix("CoreData: annotation: ") { inFetch = false }
+    }
+
+    /// Prints the save's statements: each run of one statement once, with its count.
+    private func flushWrites() {
+        for (statement, count) in pendingWrites {
+            write("    " + statement + (count > 1 ? "  -- run \(count) times, once per row" : ""))
+        }
+        pendingWrites.removeAll()
     }
 
     /// Says so when the section ran no SQL at all (no store, or XML and in-memory stores only).
     func finish() {
         lock.lock(); defer { lock.unlock() }
+        flushWrites()
         if statements == 0 { write("    (no SQL ran: this section uses no SQLite store, only XML or in-memory ones, if any)") }
     }
 }
