@@ -44,6 +44,20 @@ import MigrationPoliciesChapter
         #expect(try Self.sqlOutput(chapter, name) == output, "\(chapter.name)/\(name) printed other bytes the second time")
     }
 
+    /// A section's setup shows too: the save's INSERT once, with its row count, and the save.
+    @Test func theSetupSaveShowsEachInsertOnceWithItsRowCount() throws {
+        let output = try Self.sqlOutput(FetchingChapter.self, "sort-case")
+        let lines = output.split(separator: "\n").map(String.init)
+        let insert = "    CoreData: sql: INSERT INTO ZEMPLOYEE(Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZSALARY) VALUES(?, ?, ?, ?, ?, ?)  -- run 5 times, once per row"
+        let save = "    CoreData: annotation: save of 5 inserted, 0 updated, 0 deleted."
+        #expect(lines.filter { $0.contains("INSERT INTO") } == [insert])
+        let insertIndex = try #require(lines.firstIndex(of: insert))
+        #expect(lines[insertIndex + 1] == save)
+        // The setup's bound values stay out; the fetches' stay in.
+        #expect(!output.contains("bind[3] = \"Mary\""))
+        #expect(lines.firstIndex { $0.contains("SELECT") }.map { $0 > insertIndex } == true)
+    }
+
     @Test(arguments: 0..<chapters.count)
     func everySectionShowsSQLOrSaysItRanNone(_ index: Int) throws {
         let chapter = Self.chapters[index]
