@@ -65,7 +65,11 @@ import WorkbookSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        // The watch makes the store, then checks five times a second until stopped.
+        // A category first: it takes no to-do number (numbers count per entity).
+        let category = try Running(["categories", "add", "Home", "--store-type", storeType], dataHome: directory)
+        category.wait()
+        try #require(category.process.terminationStatus == 0, "\(storeType): \(category.errors)")
+        // The watch checks five times a second until stopped.
         let watch = try Running(["watch", "--store-type", storeType, "--interval", "0.2"], dataHome: directory)
         // SIGKILL: a child of the test runner may inherit SIGTERM ignored.
         defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
@@ -74,15 +78,22 @@ import WorkbookSupport
         try #require(watch.lines.first?.hasPrefix("Watching") == true, "watch did not start: \(watch.errors)")
 
         let titles = (1...10).map { "Item \($0)" }
-        let adds = try titles.map { try Running(["add", $0, "--due", "+2m", "--store-type", storeType], dataHome: directory) }
+        // Half of them in the category: each such save changes the category's to-dos too,
+        // and the adds merge those changes instead of failing on each other.
+        let adds = try titles.enumerated().map { n, title in
+            try Running(["add", title, "--due", "+2m", "--store-type", storeType] + (n.isMultiple(of: 2) ? ["--category", "Home"] : []), dataHome: directory)
+        }
         for add in adds { add.wait() }
         for (title, add) in zip(titles, adds) {
             #expect(add.process.terminationStatus == 0, "\(storeType) \(title): \(add.errors)")
             #expect(add.lines.first?.hasPrefix("Added #") == true && add.lines.first?.contains(": \(title), due ") == true, "\(storeType): \(add.lines)")
         }
-        // Each add got its own number.
-        let numbers = adds.compactMap { $0.lines.first?.split(separator: ":").first }
-        #expect(Set(numbers).count == 10, "\(storeType): \(numbers)")
+        // Each add got its own number, and the numbers are dense: 1 to 10.
+        var printedNumbers: [String: Int64] = [:]
+        for (title, add) in zip(titles, adds) {
+            printedNumbers[title] = add.lines.first.flatMap { Int64($0.dropFirst("Added #".count).prefix { $0.isNumber }) }
+        }
+        #expect(Set(printedNumbers.values) == Set(1...10), "\(storeType): \(printedNumbers)")
 
         // The watch alerts each item at its next tick; give it a few.
         let deadline = Date().addingTimeInterval(30)
@@ -100,10 +111,19 @@ import WorkbookSupport
         let url = directory.appendingPathComponent("todo/ToDo.\(storeType)")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
         try coordinator.addPersistentStore(type: storeType == "xml" ? .xml : .sqlite, at: url)
-        let items = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let items = try context.fetch(FetchRequest(entityName: "ToDo"))
         let stored = try items.map { try #require(try $0.value(forKey: "title") as? String) }
         #expect(stored.sorted() == titles.sorted(), "\(storeType)")
         #expect(try items.allSatisfy { try $0.value(forKey: "lastAlertDate") is Date }, "\(storeType): every item was alerted and recorded")
+        // Numbers are stable: each to-do keeps the number its add printed.
+        for item in items {
+            let title = try item.value(forKey: "title") as? String ?? ""
+            #expect(printedNumbers[title] == item.objectID.primaryKey, "\(storeType): \(title)")
+        }
+        let home = try context.fetch(FetchRequest(entityName: "Category"))
+        let inHome = try home.first?.mutableSetValue(forKey: "todos").objects().count
+        #expect(home.count == 1 && inHome == 5, "\(storeType): the category holds its five to-dos")
     }
 
     // Issue 14: no interleaving of add, edit, done and delete from several processes loses

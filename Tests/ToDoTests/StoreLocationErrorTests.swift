@@ -113,10 +113,10 @@ import Foundation
             "Warning: its due time, 2009-06-01 08:30, has already passed, so `todo watch` will not alert it. To move it: todo edit 1 --due WHEN (+1d: a day from now).",
         ])
         #expect(try todo.run("edit", "1", "--due", "2009-05-31T12:00") == [
-            "Changed #1: Pay rent",
+            "Changed #1: Pay rent, due 2009-05-31 12:00",
             "Warning: its due time, 2009-05-31 12:00, has already passed, so `todo watch` will not alert it. To move it: todo edit 1 --due WHEN (+1d: a day from now).",
         ])
-        #expect(try todo.run("edit", "1", "--due", "09:00") == ["Changed #1: Pay rent"])
+        #expect(try todo.run("edit", "1", "--due", "09:00") == ["Changed #1: Pay rent, due 2009-06-01 09:00"])
         #expect(try todo.run("add", "Answer mail", "--due", "+1m") == ["Added #2: Answer mail, due 2009-06-01 09:01"])
     }
 }

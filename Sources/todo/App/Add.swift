@@ -27,11 +27,11 @@ extension ToDoCommand {
             try todo.setValue(title, forKey: "title")
             try todo.setValue(dueDate, forKey: "dueDate")
             try todo.setValue(category, forKey: "category")
+            // Another process may change the category meanwhile (its to-dos gain this one):
+            // merged property by property; a category deleted meanwhile fails the add.
+            stack.context.mergePolicy = ToDoMergePolicy(number: 0)
             try stack.context.save()
-            var line = "Added #\(ToDoStack.number(of: todo)): \(title)"
-            if let dueDate { line += ", due \(When.format(dueDate, timeZone: environment.timeZone))" }
-            if let name = self.category { line += ", in \(name)" }
-            stack.say(line)
+            stack.say("Added #\(ToDoStack.number(of: todo)): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))")
             if let dueDate, let warning = When.pastWarning(dueDate, number: ToDoStack.number(of: todo), environment: environment) {
                 stack.say(warning)
             }

@@ -37,23 +37,40 @@ extension ToDoCommand {
                 throw ToDoError("A to-do needs a title; give --title some text")
             }
             // Read every input first, so that a mistake changes nothing.
-            let todo = try stack.todo(number: id)
+            _ = try stack.todo(number: id)
             let dueDate = try due.map { try When.parse($0, now: environment.clock.now, timeZone: environment.timeZone) }
-            let newCategory = try category.map { try stack.category(named: $0) }
-            if let title { try todo.setValue(title, forKey: "title") }
-            if let dueDate { try todo.setValue(dueDate, forKey: "dueDate") }
-            if noDue { try todo.setValue(nil, forKey: "dueDate") }
-            if let newCategory { try todo.setValue(newCategory, forKey: "category") }
-            if noCategory { try todo.setValue(nil, forKey: "category") }
-            if undone { try todo.setValue(false, forKey: "completed") }
-            if let doNotAlert {
-                try todo.setValue(doNotAlert, forKey: "doNotAlert")
-                // Alert it again: forget that it was alerted.
-                if !doNotAlert { try todo.setValue(nil, forKey: "lastAlertDate") }
+            if let category { _ = try stack.category(named: category) }
+            // Applied to the to-do as the store holds it now, again if another process saved
+            // it first (see ConcurrentChanges.swift).
+            let (todo, kept) = try stack.change(todo: id, command: commandLine) { todo in
+                if let title { try todo.setValue(title, forKey: "title") }
+                if let dueDate { try todo.setValue(dueDate, forKey: "dueDate") }
+                if noDue { try todo.setValue(nil, forKey: "dueDate") }
+                if let category { try todo.setValue(try stack.category(named: category), forKey: "category") }
+                if noCategory { try todo.setValue(nil, forKey: "category") }
+                if undone { try todo.setValue(false, forKey: "completed") }
+                if let doNotAlert {
+                    try todo.setValue(doNotAlert, forKey: "doNotAlert")
+                    // Alert it again: forget that it was alerted.
+                    if !doNotAlert { try todo.setValue(nil, forKey: "lastAlertDate") }
+                }
             }
-            try stack.context.save()
-            stack.say("Changed #\(id): \(try ToDoItem(todo, version: stack.version).title)")
+            stack.say("Changed #\(id): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))")
+            if let line = ToDoStack.keptLine(kept, number: id) { stack.say(line) }
             if let dueDate, let warning = When.pastWarning(dueDate, number: id, environment: environment) { stack.say(warning) }
+        }
+
+        /// The command as typed, for a message that says to run it again.
+        var commandLine: String {
+            var words = ["todo edit \(id)"]
+            if let title { words.append("--title \(ToDoStack.quoted(title))") }
+            if let due { words.append("--due \(ToDoStack.quoted(due))") }
+            if noDue { words.append("--no-due") }
+            if let category { words.append("--category \(ToDoStack.quoted(category))") }
+            if noCategory { words.append("--no-category") }
+            if undone { words.append("--undone") }
+            if let doNotAlert { words.append("--do-not-alert \(doNotAlert)") }
+            return (words + options.words()).joined(separator: " ")
         }
     }
 
@@ -68,10 +85,11 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let todo = try stack.todo(number: id)
-            try todo.setValue(true, forKey: "completed")
-            try stack.context.save()
-            stack.say("Completed #\(id): \(try ToDoItem(todo, version: stack.version).title)")
+            let command = (["todo done \(id)"] + options.words()).joined(separator: " ")
+            let (todo, kept) = try stack.change(todo: id, command: command) { try $0.setValue(true, forKey: "completed") }
+            let item = try ToDoItem(todo, version: stack.version)
+            stack.say("Completed #\(id): \(item.summary(timeZone: stack.environment.timeZone, completion: false))")
+            if let line = ToDoStack.keptLine(kept, number: id) { stack.say(line) }
         }
     }
 
@@ -86,11 +104,25 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let todo = try stack.todo(number: id)
-            let title = try ToDoItem(todo, version: stack.version).title
-            try stack.context.delete(todo)
-            try stack.context.save()
-            stack.say("Deleted #\(id): \(title)")
+            // A to-do another process changed meanwhile is deleted all the same, as asked
+            // (ToDoMergePolicy); one it deleted first is gone, as wanted.
+            stack.context.mergePolicy = ToDoMergePolicy(number: id)
+            var title: String?
+            do {
+                try stack.saveRetrying {
+                    let todo: ManagedObject
+                    do {
+                        todo = try stack.todo(number: id)
+                    } catch where title != nil {
+                        return
+                    }
+                    title = try ToDoItem(todo, version: stack.version).title
+                    try stack.context.delete(todo)
+                }
+            } catch is ToDoStack.ConflictPersisted {
+                throw ToDoStack.keptChanging(number: id, command: (["todo delete \(id)"] + options.words()).joined(separator: " "))
+            }
+            stack.say("Deleted #\(id): \(title ?? "")")
         }
     }
 }

@@ -57,11 +57,17 @@ public struct StoreOptions: ParsableArguments {
 
     /// The command that makes a new store where these options point, for messages that say how.
     func addCommand(modelVersion: Int? = nil) -> String {
-        var words = ["todo add \"Pay rent\""]
+        (["todo add \"Pay rent\""] + words(modelVersion: modelVersion)).joined(separator: " ")
+    }
+
+    /// These options as a person would type them (those given, or a model version other than
+    /// the default), for messages that say what to run.
+    func words(modelVersion: Int? = nil) -> [String] {
+        var words: [String] = []
         if let store { words.append("--store \(ToDoStack.quoted(store))") }
         if let storeType { words.append("--store-type \(storeType.rawValue)") }
         if let version = modelVersion ?? (self.modelVersion == 2 ? nil : self.modelVersion) { words.append("--model-version \(version)") }
-        return words.joined(separator: " ")
+        return words
     }
 }
 

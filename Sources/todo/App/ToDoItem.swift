@@ -20,6 +20,30 @@ struct ToDoItem {
         doNotAlert = version >= 2 ? try object.value(forKey: "doNotAlert") as? Bool ?? false : nil
         lastAlertDate = version >= 2 ? try object.value(forKey: "lastAlertDate") as? Date : nil
     }
+
+    /// The to-do in one line, as `add`, `edit` and `done` print it after saving:
+    /// `Pay rent, due 2026-11-22 14:30, in Home`, then `, completed` (unless `completion` is
+    /// false, for `done`, whose verb says it) and `, no alert` when they hold.
+    func summary(timeZone: TimeZone, completion: Bool = true) -> String {
+        var line = title
+        if let dueDate { line += ", due \(When.format(dueDate, timeZone: timeZone))" }
+        if let category { line += ", in \(category)" }
+        if completion && completed { line += ", completed" }
+        if doNotAlert == true { line += ", no alert" }
+        return line
+    }
+
+    /// The properties a person sees (not the alert bookkeeping) whose values differ from
+    /// `other`'s, in words.
+    func differences(from other: ToDoItem) -> [String] {
+        var names: [String] = []
+        if title != other.title { names.append("title") }
+        if dueDate != other.dueDate { names.append("due time") }
+        if category != other.category { names.append("category") }
+        if completed != other.completed { names.append("completion") }
+        if doNotAlert != other.doNotAlert { names.append("alert setting") }
+        return names
+    }
 }
 
 /// Lines of a table whose columns are as wide as their widest cell.

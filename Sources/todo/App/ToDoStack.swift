@@ -166,7 +166,7 @@ final class ToDoStack {
 
     /// A name quoted for the shell when it needs it.
     static func quoted(_ text: String) -> String {
-        text.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) } ? text : "\"\(text)\""
+        text.allSatisfy { $0.isLetter || $0.isNumber || "-_./+:".contains($0) } ? text : "\"\(text)\""
     }
 
     /// Prints a line.

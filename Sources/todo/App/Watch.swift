@@ -67,15 +67,35 @@ extension ToDoCommand {
             stack.context.reset()
             let zone = stack.environment.timeZone
             let bell = stack.environment.isTerminal ? "\u{7}" : ""
+            var alerted: [ManagedObjectID] = []
             for todo in try dueSoon(stack: stack, at: now) {
                 let item = try ToDoItem(todo, version: stack.version)
                 guard let due = item.dueDate else { continue }
                 let minutes = Int((due.timeIntervalSince(now) / 60).rounded(.up))
                 let when = minutes <= 0 ? "now" : minutes == 1 ? "in 1 minute" : "in \(minutes) minutes"
                 stack.say("\(bell)[\(When.format(now, timeZone: zone))] Due \(when): #\(item.number) \(item.title) (at \(When.format(due, timeZone: zone)))")
-                if stack.version >= 2 { try todo.setValue(now, forKey: "lastAlertDate") }
+                alerted.append(todo.objectID)
             }
-            if stack.context.hasChanges { try stack.context.save() }
+            if stack.version >= 2 && !alerted.isEmpty { try record(alerted, at: now, stack: stack) }
+        }
+
+        /// Records that the to-dos `alerted` were alerted at `now` (version 2). When other
+        /// processes keep saving them between the merge and the save, fetches them again and
+        /// records again (ToDoStack.saveRetrying); one deleted meanwhile is skipped. If that
+        /// still fails, the watch goes on and says so: those to-dos may alert once more, and
+        /// stopping the timer would alert nothing at all.
+        static func record(_ alerted: [ManagedObjectID], at now: Date, stack: ToDoStack) throws {
+            do {
+                try stack.saveRetrying {
+                    for id in alerted {
+                        guard let todo = try? stack.context.existingObject(with: id) else { continue }
+                        try todo.setValue(now, forKey: "lastAlertDate")
+                    }
+                }
+            } catch is ToDoStack.ConflictPersisted {
+                let numbers = alerted.map { "#\($0.primaryKey)" }.joined(separator: ", ")
+                stack.say("Could not record that \(numbers) \(alerted.count == 1 ? "was" : "were") alerted: other processes kept changing \(alerted.count == 1 ? "it" : "them") (\(ToDoStack.changeAttempts) tries); \(alerted.count == 1 ? "it" : "they") may alert again.")
+            }
         }
     }
 }

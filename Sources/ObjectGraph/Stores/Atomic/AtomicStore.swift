@@ -18,8 +18,10 @@ import Foundation
 ///   merge policy resolves as for SQLite; everything else merges;
 /// - primary keys are allocated, as Core Data allocates permanent IDs, at save time: the
 ///   context asks for them just before it hands over its changes, so ``allocatePrimaryKeys``
-///   takes the lock, reads the file again if it changed, counts on from the file's largest key,
-///   and the lock stays held until that save ends. The keys are also recorded in the lock's
+///   takes the lock, reads the file again if it changed, counts on from the last key of the
+///   entity's inheritance tree (each tree counts on its own, 1, 2, 3, as SQLite's `Z_MAX`
+///   does; a deleted object's key is not handed out again), and the lock stays held until
+///   that save ends. The keys are also recorded in the lock's
 ///   sidecar, because a save that meets a merge conflict releases the lock while the merge
 ///   policy runs and then saves again with the same keys: no other writer takes them meanwhile.
 final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {

@@ -6,9 +6,11 @@ import FoundationXML
 /// Reading and writing the files of the XML and binary stores.
 ///
 /// The XML store follows the shape of Core Data's (reference/coredata.md 3.5): a `<database>`
-/// with `<databaseInfo>` (version, UUID, nextObjectID, the metadata property list) and one
+/// with `<databaseInfo>` (version, UUID, nextObjectID, the metadata property list, and this
+/// store's `<primaryKeys>`, the last key of each inheritance tree) and one
 /// `<object type="Entity" id="zN">` per object, holding `<attribute>` and `<relationship>`
-/// elements. Where Core Data upper-cases entity names and lower-cases property names, this
+/// elements. N is the object's key, unique within its inheritance tree, so a Category and a
+/// ToDo may both be z1: a relationship's `destination` says which tree its idrefs are in. Where Core Data upper-cases entity names and lower-cases property names, this
 /// store keeps the model's names, so nothing is lost reading them back. The binary store is a
 /// binary property list of the same content (Apple's is a keyed archive, which Linux has no
 /// use for).
@@ -313,7 +315,9 @@ enum AtomicStoreFile {
         if let start = plistText.range(of: "<plist") { plistText = String(plistText[start.lowerBound...]) }
         var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
         out += "    <databaseInfo>\n        <version>134481920</version>\n        <UUID>\(identifier)</UUID>\n"
-        out += "        <nextObjectID>\(contents.lastKey + 1)</nextObjectID>\n        <metadata>\(plistText.trimmingCharacters(in: .whitespacesAndNewlines))</metadata>\n    </databaseInfo>\n"
+        out += "        <nextObjectID>\(contents.lastKey + 1)</nextObjectID>\n"
+        out += primaryKeysXML(contents.lastKeys)
+        out += "        <metadata>\(plistText.trimmingCharacters(in: .whitespacesAndNewlines))</metadata>\n    </databaseInfo>\n"
         for object in fileObjects(contents, model: model) {
             let entity = model.entitiesByName[object.entity]!
             out += "    <object type=\"\(escape(object.entity))\" id=\"z\(object.key)\" version=\"\(object.version)\">\n"
@@ -362,6 +366,7 @@ enum AtomicStoreFile {
         }
         let metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
         let nextObjectID = Int64(info.elements(forName: "nextObjectID").first?.stringValue ?? "") ?? 1
+        let lastKeys = try lastKeys(info, nextObjectID: nextObjectID, model: model)
         var objects: [FileObject] = []
         for element in root.elements(forName: "object") {
             guard let type = element.attribute(forName: "type")?.stringValue,
@@ -394,12 +399,50 @@ enum AtomicStoreFile {
             }
             objects.append(object)
         }
-        // Every tree continues after nextObjectID, so a deleted object's key is never reused.
-        let floor = Dictionary(uniqueKeysWithValues: model.entities.filter { $0.parentEntityName == nil }.map { ($0.name, nextObjectID - 1) })
-        let contents = stamp(try self.contents(from: objects, lastKeys: floor, model: model), identifier: uuid)
+        let contents = stamp(try self.contents(from: objects, lastKeys: lastKeys, model: model), identifier: uuid)
         var full = metadata
         full["NSStoreUUID"] = uuid
         return Loaded(identifier: uuid, metadata: full, contents: contents)
+    }
+
+    /// The `<primaryKeys>` element of `<databaseInfo>`: the last key handed out in each
+    /// inheritance tree, as SQLite's `Z_PRIMARYKEY.Z_MAX`. Keys count per tree (an atomic
+    /// store's reference object "must be unique for an instance within its entity's
+    /// inheritance hierarchy", NSAtomicStore `newReferenceObject(for:)`), so the first three
+    /// to-dos are 1, 2 and 3 whatever else the store holds; `nextObjectID`, one number for the
+    /// whole file as Core Data's XML store writes it, would make every tree skip the keys the
+    /// others took. A tree's count stays when its last object is deleted: a deleted object's
+    /// key is never handed out again while the store lives.
+    static func primaryKeysXML(_ lastKeys: [String: Int64]) -> String {
+        let counted = lastKeys.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        guard !counted.isEmpty else { return "" }
+        var out = "        <primaryKeys>\n"
+        for (root, last) in counted {
+            out += "            <primaryKey entity=\"\(escape(root))\" max=\"\(last)\"></primaryKey>\n"
+        }
+        return out + "        </primaryKeys>\n"
+    }
+
+    /// The last key of each tree, from `<primaryKeys>`. A file without it (written before
+    /// keys counted per tree, or by Core Data) numbered all objects with one count, and which
+    /// tree a deleted key belonged to is not known: every tree continues after
+    /// `nextObjectID`, so no deleted object's key is reused and every object keeps its own.
+    static func lastKeys(_ info: XMLElement, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String: Int64] {
+        guard let element = info.elements(forName: "primaryKeys").first else {
+            let roots = model.entities.filter { $0.parentEntityName == nil }
+            return Dictionary(uniqueKeysWithValues: roots.map { ($0.name, max(nextObjectID - 1, 0)) })
+        }
+        var lastKeys: [String: Int64] = [:]
+        for (n, entry) in element.elements(forName: "primaryKey").enumerated() {
+            let entity = entry.attribute(forName: "entity")?.stringValue ?? ""
+            let text = entry.attribute(forName: "max")?.stringValue ?? ""
+            guard !entity.isEmpty, let last = Int64(text), last >= 0 else {
+                throw CoreDataError(.persistentStoreOpen, "<primaryKey> \(n + 1) in <primaryKeys> needs an entity and a max of 0 or more (entity=\"\(entity)\" max=\"\(text)\")")
+            }
+            // Keys of an entity the model no longer has are kept: a later version may have it.
+            lastKeys[entity] = max(lastKeys[entity, default: 0], last)
+        }
+        return lastKeys
     }
 
     // MARK: Binary
