@@ -10,7 +10,7 @@ import Foundation
     @Test(arguments: ["xml", "sqlite"])
     func numbersAreDenseAndStableWithCategoriesBetween(storeType: String) throws {
         let todo = try ToDoHarness()
-        func run(_ arguments: String...) throws -> [String] { try todo.run(arguments + ["--store-type", storeType]) }
+        @discardableResult func run(_ arguments: String...) throws -> [String] { try todo.run(arguments + ["--store-type", storeType]) }
         try run("categories", "add", "Home")
         #expect(try run("add", "Pay rent", "--category", "Home") == ["Added #1: Pay rent, in Home"])
         try run("categories", "add", "Work")
