@@ -13,8 +13,8 @@ private typealias Predicate = ObjectGraph.Predicate
     let bench = Workbench { _ in }
 
     func names(_ format: String, _ arguments: Any?..., entity: String = "Person", key: String = "name") throws -> [String] {
-        let context = try PeopleData.context(bench)
-        return try PeopleData.matches(try Predicate(format: format, argumentArray: arguments), entity: entity, key: key, in: context)
+        let context = try SampleData.peopleContext(bench)
+        return try fetchNames(try Predicate(format: format, argumentArray: arguments), entity: entity, key: key, in: context)
     }
 
     @Test func aFirstPredicateAndOneWithArguments() throws {
@@ -28,7 +28,7 @@ private typealias Predicate = ObjectGraph.Predicate
         let unquoted = try Predicate(format: "name == Bob")
         guard case .comparison(let c) = unquoted else { Issue.record("not a comparison"); return }
         #expect(c.rightExpression == .keyPath("Bob"))
-        let context = try PeopleData.context(bench)
+        let context = try SampleData.peopleContext(bench)
         let request = FetchRequest(entityName: "Person")
         request.predicate = unquoted
         let error = #expect(throws: CoreDataError.self) { _ = try context.fetch(request) }
@@ -98,7 +98,7 @@ private typealias Predicate = ObjectGraph.Predicate
 
     // Erratum 4 and LaMarche's single-object utility: one object or nil; several is an error.
     @Test func theBookWithId192IsOneObjectOrNil() throws {
-        let context = try FetchingWithPredicates.bookContext(bench)
+        let context = try SampleData.bookContext(bench)
         let book = try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 192, in: context)
         #expect(try book?.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
         #expect(try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 999, in: context) == nil)

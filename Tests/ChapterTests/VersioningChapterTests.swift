@@ -18,7 +18,7 @@ import WorkbookSupport
     /// A version 1 XML (or SQLite) store of the sample data in a fresh data folder.
     func versionOneStore(type: StoreType = .xml) throws -> (folder: URL, url: URL) {
         let folder = try bench.makeDataFolder()
-        try SampleData.insert(into: try Stack.open(in: folder, model: try ToDoModels.version1(), type: type, options: bench.fixedStoreOptions()))
+        try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1(), type: type))
         return (folder, folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite"))
     }
 
@@ -38,8 +38,8 @@ import WorkbookSupport
     // Zarra: version 1's timer alerts a to-do at every tick while it is due within five
     // minutes: five times for one due at 09:04:30; completed to-dos never.
     @Test func versionOneAlertsFiveTimes() throws {
-        let context = try Stack.open(in: try bench.makeDataFolder(), model: try ToDoModels.version1(), options: bench.fixedStoreOptions())
-        try SampleData.insert(into: context)
+        let context = try openToDoStore(in: try bench.makeDataFolder(), model: try ToDoModels.version1())
+        try SampleData.insertToDos(into: context)
         var alerts: [String] = []
         for minute in 0...6 {
             alerts += try titles(MinuteTimer.dueSoon(in: context, at: Workbench.now.addingTimeInterval(Double(minute) * 60)))
@@ -83,12 +83,12 @@ import WorkbookSupport
         #expect(try ToDoModels.version1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         #expect(try !ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         let error = #expect(throws: CoreDataError.self) {
-            _ = try Stack.open(in: folder, model: try ToDoModels.version2(), options: [:])
+            _ = try openToDoStore(in: folder, model: try ToDoModels.version2())
         }
         #expect(error?.code.rawValue == 134100)
         #expect(error?.message.contains("ToDo (changed)") == true)
         #expect(try Data(contentsOf: url) == before)
-        #expect(try Stack.open(in: folder, model: try ToDoModels.version1(), options: [:]).count(for: FetchRequest(entityName: "ToDo")) == 4)
+        #expect(try openToDoStore(in: folder, model: try ToDoModels.version1()).count(for: FetchRequest(entityName: "ToDo")) == 4)
     }
 
     // Apple, Lightweight Migration: with NSMigratePersistentStoresAutomaticallyOption and
@@ -100,7 +100,7 @@ import WorkbookSupport
         let before = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         let steps = try ToDoModels.versionedModel().migrationSteps(forStoreMetadata: before)
         #expect(steps.map(\.description) == ["ToDo -> ToDo 2 (lightweight)"])
-        let context = try AutomaticMigration.openMigrating(in: folder, type: type)
+        let context = try openMigratingToDoStore(in: folder, type: type)
         let after = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         #expect(after["NSStoreModelVersionHashes"] as? [String: Data] == (try ToDoModels.version2().entityVersionHashesByName))
         #expect(after["NSStoreUUID"] as? String == before["NSStoreUUID"] as? String)
@@ -118,7 +118,7 @@ import WorkbookSupport
     @Test func onSQLiteTheMigrationAddsTwoColumns() throws {
         let (folder, url) = try versionOneStore(type: .sqlite)
         let before = try StoreInspection(at: url)
-        _ = try AutomaticMigration.openMigrating(in: folder, type: .sqlite)
+        _ = try openMigratingToDoStore(in: folder, type: .sqlite)
         let after = try StoreInspection(at: url)
         let oldToDo = try #require(before.tables.first { $0.name == "ZTODO" })
         let newToDo = try #require(after.tables.first { $0.name == "ZTODO" })
@@ -131,7 +131,7 @@ import WorkbookSupport
     // with lastAlertDate recorded, each to-do alerts once, and doNotAlert ones never.
     @Test func listing11AlertsOnce() throws {
         let (folder, _) = try versionOneStore()
-        let context = try AutomaticMigration.openMigrating(in: folder)
+        let context = try openMigratingToDoStore(in: folder)
         let quiet = try context.insertNewObject(forEntityName: "ToDo")
         try quiet.setValue("Water the plants", forKey: "title")
         try quiet.setValue(Workbench.now.addingTimeInterval(180), forKey: "dueDate")
@@ -158,7 +158,7 @@ import WorkbookSupport
         try FileManager.default.copyItem(at: fixture, to: folder.appendingPathComponent(name))
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: file.type, at: folder.appendingPathComponent(name))
         #expect(try ToDoModels.versionedModel().versionName(forStoreMetadata: metadata) == "ToDo")
-        let context = try AutomaticMigration.openMigrating(in: folder, type: file.type)
+        let context = try openMigratingToDoStore(in: folder, type: file.type)
         #expect(try SampleData.list(context, version: 2) == [
             "Buy milk, due 2009-06-01 09:02 UTC, in Home, completed, doNotAlert NO, lastAlertDate nil",
             "Pay rent, due 2009-06-01 09:04 UTC, in Home, doNotAlert NO, lastAlertDate nil",
