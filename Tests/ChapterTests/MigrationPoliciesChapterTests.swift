@@ -317,4 +317,38 @@ import WorkbookSupport
         #expect(first == (try ChapterRunner.output(of: section)))
         #expect(!first.contains("/tmp") && !first.contains("workbook-"))
     }
+
+    // makeVersion1Store(in:), shown in the book: the store is written into the folder given,
+    // named after its type, closed again, and holds every to-do of the listing with its due
+    // date (a date that failed to parse would be nil).
+    @Test(arguments: [StoreType.xml, .sqlite])
+    func theVersion1StoreHoldsTheListedToDos(type: StoreType) throws {
+        let folder = try bench.makeDataFolder()
+        let url = try SampleToDos.makeVersion1Store(in: folder, type: type)
+        #expect(url == folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite"))
+        let dates = ISO8601DateFormatter()
+        let due = try SampleToDos.withToDos(at: url, model: ToDoModels.version1(), type: type) { todos in
+            try Dictionary(uniqueKeysWithValues: todos.map { (try $0.value(forKey: "title") as? String ?? "", try $0.value(forKey: "dueDate") as? Date) })
+        }
+        #expect(due.count == SampleToDos.todos.count)
+        for item in SampleToDos.todos {
+            #expect(due[item.title] == .some(item.due.flatMap(dates.date(from:))), "\(item.title)")
+        }
+        #expect(due["Water the plants"] == .some(nil))
+    }
+
+    // The traced policies print through the function in the manager's userInfo["print"], and
+    // a migration without one prints nothing and still migrates.
+    @Test func theTracedPoliciesPrintOnlyWhereTheyAreTold() throws {
+        let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
+        let quiet = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let (_, destination) = try migrateVersion1(with: mapping, manager: quiet)
+        #expect(try contents(destination, ToDoModels.version2()).count == SampleToDos.todos.count)
+        var lines: [String] = []
+        let told = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        told.userInfo["print"] = { (line: String) -> Void in lines.append(line) }
+        _ = try migrateVersion1(with: try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self), manager: told)
+        #expect(lines.contains("  ToDoToToDo          createDestinationInstances \"apply patch\": doNotAlert YES"))
+        #expect(lines.filter { $0.contains("createDestinationInstances") }.count == SampleToDos.todos.count)
+    }
 }

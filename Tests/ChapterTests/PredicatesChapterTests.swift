@@ -111,6 +111,30 @@ private typealias Predicate = ObjectGraph.Predicate
         #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "id", value: "192", in: context).isEmpty)
     }
 
+    // The sample people's birthdays, spelled as dates in their listing, all arrive in the
+    // store (a date that failed to parse would be nil), at midnight UTC.
+    @Test func everyPersonHasTheBirthdayOfTheListing() throws {
+        let context = try SampleData.peopleContext(bench)
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        #expect(people.count == SampleData.people.count)
+        let dates = ISO8601DateFormatter()
+        for person in people {
+            let name = try #require(person.value(forKey: "name") as? String)
+            let listed = try #require(SampleData.people.first { $0.name == name })
+            let birthday = try #require(person.value(forKey: "birthday") as? Date, "\(name) has no birthday")
+            #expect(birthday == dates.date(from: listed.birthday + "T00:00:00Z"), "\(name)")
+        }
+        #expect(try names("birthday < %@", dates.date(from: "1968-05-07T00:00:00Z")) == ["BOB", "Böb", "Anne"])
+    }
+
+    // fetchLine, the chapter's one line of output: predicateFormat, padded, an arrow, the names.
+    @Test func fetchLineShowsThePredicateAndWhatItFound() throws {
+        let context = try SampleData.peopleContext(bench)
+        #expect(try fetchLine(Predicate(format: "age > 60"), in: context) == "age > 60" + String(repeating: " ", count: 26) + "  → Anne")
+        #expect(try fetchLine(Predicate(format: "name == 'Nobody'"), in: context).hasSuffix("  → (none)"))
+        #expect(try fetchLine(Predicate(format: "text ENDSWITH 'at'"), entity: "Word", key: "text", in: context).hasSuffix("→ what, swat"))
+    }
+
     // The chapter's claim that every predicate runs inside SQLite.
     @Test func fetchesRunAsSQL() throws {
         var lines: [String] = []

@@ -170,6 +170,41 @@ import WorkbookSupport
         #expect(try Data(contentsOf: fixture) == original)
     }
 
+    // The chapter's own helpers, which the book shows once: the fixed clock is the workbook's,
+    // times print in UTC, and the sample to-dos get the due dates their listing spells out.
+    @Test func theClockAndTheSampleDueDates() throws {
+        #expect(nineOClock == Workbench.now)
+        #expect(timeOfDay(nineOClock) == "09:00")
+        #expect(timeOfDay(nineOClock.addingTimeInterval(4.5 * 60)) == "09:04")
+        #expect(timeOfDay(nineOClock.addingTimeInterval(15 * 3_600)) == "00:00")
+        let context = try openToDoStore(in: try bench.makeDataFolder(), model: try ToDoModels.version1())
+        try SampleData.insertToDos(into: context)
+        let request = FetchRequest(entityName: "ToDo")
+        request.sortDescriptors = [SortDescriptor(key: "dueDate")]
+        let due = try context.fetch(request).map { try $0.value(forKey: "dueDate") as? Date }
+        let offsets: [TimeInterval] = [120, 270, 10_800, 172_800]      // 2 and 4.5 minutes, 3 hours, 2 days
+        let expected: [Date?] = offsets.map { nineOClock.addingTimeInterval($0) }
+        #expect(due == expected)
+    }
+
+    // openToDoStore and openMigratingToDoStore name the file after its type, in the folder given.
+    @Test(arguments: [StoreType.xml, .sqlite])
+    func theStoreFunctionsNameTheFileAfterItsType(type: StoreType) throws {
+        let folder = try bench.makeDataFolder()
+        try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1(), type: type))
+        let name = type == .xml ? "ToDo.xml" : "ToDo.sqlite"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).contains(name))
+        let context = try openMigratingToDoStore(in: folder, type: type)
+        #expect(context.persistentStoreCoordinator.persistentStores.map { $0.url?.lastPathComponent } == [name])
+        #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == SampleData.todos.count)
+    }
+
+    // The stack section prints the metadata without the store's UUID, which is new each time.
+    @Test func theMetadataIsDescribedWithoutItsUUID() {
+        let lines = SampleData.describeMetadata(["NSStoreUUID": "F1C7A4E5-0000-4000-8000-000000000001", "NSStoreType": "XML"])
+        #expect(lines == ["NSStoreType: XML", "NSStoreUUID: a UUID of 36 characters, made up by the store when it was created"])
+    }
+
     @Test func theChapterListsItsSections() {
         #expect(VersioningChapter.sections.map(\.name) == ["stack", "minute-timer", "model-versions", "incompatible", "automatic-migration",
                                                           "schema-diff", "alert-once", "fixture-stores"])
