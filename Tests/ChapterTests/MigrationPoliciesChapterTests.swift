@@ -31,7 +31,7 @@ import WorkbookSupport
     }
 
     func migrateVersion1(with mapping: MappingModel, manager: MigrationManager? = nil) throws -> (source: URL, destination: URL) {
-        let source = try SampleToDos.makeVersion1Store(bench)
+        let source = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
         let manager = try manager ?? MigrationManager(sourceModel: ToDoModels.version1(), destinationModel: ToDoModels.version2())
         try manager.migrateStore(from: source, type: .xml, with: mapping, to: destination, type: .xml)
@@ -68,7 +68,7 @@ import WorkbookSupport
     // NSExpressions evaluated with $source bound to the source object; TERNARY makes a value
     // of a predicate.
     @Test func valueExpressionsEvaluateAgainstTheSource() throws {
-        let url = try SampleToDos.makeVersion1Store(bench)
+        let url = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         try SampleToDos.withToDos(at: url, model: ToDoModels.version1()) { (todos: [ManagedObject]) throws -> Void in
             func value(_ format: String, _ title: String) throws -> Any? {
                 let todo = try #require(todos.first { try $0.value(forKey: "title") as? String == title })
@@ -95,7 +95,7 @@ import WorkbookSupport
             let original = try #require(SampleToDos.todos.first { $0.title == title })
             #expect(values["category"] as? String == original.category)
             #expect(values["completed"] as? Bool == original.completed)
-            #expect(values["dueDate"] as? Date == original.due)
+            #expect(values["dueDate"] as? Date == original.due.flatMap(ISO8601DateFormatter().date(from:)))
         }
         #expect(try contents(source, ToDoModels.version1()).count == 5)
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: source)
@@ -112,7 +112,7 @@ import WorkbookSupport
         let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
         mapping.entityMappingsByName["CategoryToCategory"]!.entityMigrationPolicyType = TracedPolicy.self
         let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
-        manager.userInfo["trace"] = PolicyTrace { lines.append($0) }
+        manager.userInfo["print"] = { (line: String) -> Void in lines.append(line) }
         var reports: [MigrationProgress] = []
         manager.progressHandler = { reports.append($0); lines.append("progress \($0.completedUnits)") }
         _ = try migrateVersion1(with: mapping, manager: manager)
@@ -182,7 +182,7 @@ import WorkbookSupport
     @Test func listing12AsWrittenStopsTheMigration() throws {
         let mapping = try ToDoModels.doNotAlertMappingModel()
         mapping.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyType = AsWrittenPolicy.self
-        let source = try SampleToDos.makeVersion1Store(bench)
+        let source = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
         let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         let error = #expect(throws: CoreDataError.self) {
@@ -215,7 +215,7 @@ import WorkbookSupport
         let inferred = try MappingModel.inferredMappingModel(forSourceModel: v2, destinationModel: v3)
         let todo = try #require(inferred.entityMappingsByName["IEM_Transform_ToDo"])
         #expect(todo.attributeMappings.first { $0.name == "completedDate" }?.valueExpression == nil)
-        let url = try SampleToDos.makeVersion1Store(bench)
+        let url = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let versions = try PolicyModels.versionedModel(mappingModels: [])
         try versions.migrationStep(from: "ToDo", to: "ToDo 2").migrateStore(at: url, type: .xml)
         let step = try versions.migrationStep(from: "ToDo 2", to: "ToDo 3")
@@ -235,7 +235,7 @@ import WorkbookSupport
     // date, or the migration's date when they have none; the others none.
     @Test func theVersion3StepAloneSetsCompletedDates() throws {
         let versions = try PolicyModels.versionedModel(mappingModels: [PolicyModels.completedDateMappingModel()])
-        let url = try SampleToDos.makeVersion1Store(bench)
+        let url = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         try versions.migrationStep(from: "ToDo", to: "ToDo 2").migrateStore(at: url, type: .xml)
         let step = try versions.migrationStep(from: "ToDo 2", to: "ToDo 3")
         #expect(!step.isLightweight)
@@ -244,7 +244,7 @@ import WorkbookSupport
         let migrated = try contents(url, PolicyModels.version3())
         for item in SampleToDos.todos {
             let values = try #require(migrated[item.title])
-            let expected = item.completed ? (item.due ?? CompletedDatePolicy.migrationDate) : nil
+            let expected = item.completed ? (item.due.flatMap(ISO8601DateFormatter().date(from:)) ?? CompletedDatePolicy.migrationDate) : nil
             #expect(values["completedDate"] as? Date == expected, "\(item.title)")
             #expect(values["category"] as? String == item.category)
         }
@@ -257,7 +257,7 @@ import WorkbookSupport
     // same steps. After each step the metadata names the new version, so an interrupted chain
     // resumes with the steps that remain.
     @Test func theProgressiveChainGoesThroughVersion2() throws {
-        let url = try SampleToDos.makeVersion1Store(bench)
+        let url = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
         let plain = try PolicyModels.versionedModel(mappingModels: [])
         #expect(try plain.migrationSteps(forStoreMetadata: metadata).map(\.description) == ["ToDo -> ToDo 3 (lightweight)"])
@@ -273,7 +273,7 @@ import WorkbookSupport
         }
         #expect(try contents(url, PolicyModels.version3()).values.filter { $0["completedDate"] as? Date != nil }.count == 3)
 
-        let other = try SampleToDos.makeVersion1Store(bench)
+        let other = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         var stepsSeen: Set<Int> = []
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
         try coordinator.addPersistentStore(type: .xml, at: other, options: [
@@ -316,5 +316,39 @@ import WorkbookSupport
         let first = try ChapterRunner.output(of: section)
         #expect(first == (try ChapterRunner.output(of: section)))
         #expect(!first.contains("/tmp") && !first.contains("workbook-"))
+    }
+
+    // makeVersion1Store(in:), shown in the book: the store is written into the folder given,
+    // named after its type, closed again, and holds every to-do of the listing with its due
+    // date (a date that failed to parse would be nil).
+    @Test(arguments: [StoreType.xml, .sqlite])
+    func theVersion1StoreHoldsTheListedToDos(type: StoreType) throws {
+        let folder = try bench.makeDataFolder()
+        let url = try SampleToDos.makeVersion1Store(in: folder, type: type)
+        #expect(url == folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite"))
+        let dates = ISO8601DateFormatter()
+        let due = try SampleToDos.withToDos(at: url, model: ToDoModels.version1(), type: type) { todos in
+            try Dictionary(uniqueKeysWithValues: todos.map { (try $0.value(forKey: "title") as? String ?? "", try $0.value(forKey: "dueDate") as? Date) })
+        }
+        #expect(due.count == SampleToDos.todos.count)
+        for item in SampleToDos.todos {
+            #expect(due[item.title] == .some(item.due.flatMap(dates.date(from:))), "\(item.title)")
+        }
+        #expect(due["Water the plants"] == .some(nil))
+    }
+
+    // The traced policies print through the function in the manager's userInfo["print"], and
+    // a migration without one prints nothing and still migrates.
+    @Test func theTracedPoliciesPrintOnlyWhereTheyAreTold() throws {
+        let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
+        let quiet = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let (_, destination) = try migrateVersion1(with: mapping, manager: quiet)
+        #expect(try contents(destination, ToDoModels.version2()).count == SampleToDos.todos.count)
+        var lines: [String] = []
+        let told = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        told.userInfo["print"] = { (line: String) -> Void in lines.append(line) }
+        _ = try migrateVersion1(with: try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self), manager: told)
+        #expect(lines.contains("  ToDoToToDo          createDestinationInstances \"apply patch\": doNotAlert YES"))
+        #expect(lines.filter { $0.contains("createDestinationInstances") }.count == SampleToDos.todos.count)
     }
 }

@@ -13,8 +13,8 @@ private typealias Predicate = ObjectGraph.Predicate
     let bench = Workbench { _ in }
 
     func names(_ format: String, _ arguments: Any?..., entity: String = "Person", key: String = "name") throws -> [String] {
-        let context = try PeopleData.context(bench)
-        return try PeopleData.matches(try Predicate(format: format, argumentArray: arguments), entity: entity, key: key, in: context)
+        let context = try SampleData.peopleContext(bench)
+        return try fetchNames(try Predicate(format: format, argumentArray: arguments), entity: entity, key: key, in: context)
     }
 
     @Test func aFirstPredicateAndOneWithArguments() throws {
@@ -28,7 +28,7 @@ private typealias Predicate = ObjectGraph.Predicate
         let unquoted = try Predicate(format: "name == Bob")
         guard case .comparison(let c) = unquoted else { Issue.record("not a comparison"); return }
         #expect(c.rightExpression == .keyPath("Bob"))
-        let context = try PeopleData.context(bench)
+        let context = try SampleData.peopleContext(bench)
         let request = FetchRequest(entityName: "Person")
         request.predicate = unquoted
         let error = #expect(throws: CoreDataError.self) { _ = try context.fetch(request) }
@@ -98,7 +98,7 @@ private typealias Predicate = ObjectGraph.Predicate
 
     // Erratum 4 and LaMarche's single-object utility: one object or nil; several is an error.
     @Test func theBookWithId192IsOneObjectOrNil() throws {
-        let context = try FetchingWithPredicates.bookContext(bench)
+        let context = try SampleData.bookContext(bench)
         let book = try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 192, in: context)
         #expect(try book?.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
         #expect(try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 999, in: context) == nil)
@@ -109,6 +109,30 @@ private typealias Predicate = ObjectGraph.Predicate
         #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context).count == 2)
         // A string never equals a number.
         #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "id", value: "192", in: context).isEmpty)
+    }
+
+    // The sample people's birthdays, spelled as dates in their listing, all arrive in the
+    // store (a date that failed to parse would be nil), at midnight UTC.
+    @Test func everyPersonHasTheBirthdayOfTheListing() throws {
+        let context = try SampleData.peopleContext(bench)
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        #expect(people.count == SampleData.people.count)
+        let dates = ISO8601DateFormatter()
+        for person in people {
+            let name = try #require(person.value(forKey: "name") as? String)
+            let listed = try #require(SampleData.people.first { $0.name == name })
+            let birthday = try #require(person.value(forKey: "birthday") as? Date, "\(name) has no birthday")
+            #expect(birthday == dates.date(from: listed.birthday + "T00:00:00Z"), "\(name)")
+        }
+        #expect(try names("birthday < %@", dates.date(from: "1968-05-07T00:00:00Z")) == ["BOB", "Böb", "Anne"])
+    }
+
+    // fetchLine, the chapter's one line of output: predicateFormat, padded, an arrow, the names.
+    @Test func fetchLineShowsThePredicateAndWhatItFound() throws {
+        let context = try SampleData.peopleContext(bench)
+        #expect(try fetchLine(Predicate(format: "age > 60"), in: context) == "age > 60" + String(repeating: " ", count: 26) + "  → Anne")
+        #expect(try fetchLine(Predicate(format: "name == 'Nobody'"), in: context).hasSuffix("  → (none)"))
+        #expect(try fetchLine(Predicate(format: "text ENDSWITH 'at'"), entity: "Word", key: "text", in: context).hasSuffix("→ what, swat"))
     }
 
     // The chapter's claim that every predicate runs inside SQLite.

@@ -18,7 +18,7 @@ import WorkbookSupport
     /// A version 1 XML (or SQLite) store of the sample data in a fresh data folder.
     func versionOneStore(type: StoreType = .xml) throws -> (folder: URL, url: URL) {
         let folder = try bench.makeDataFolder()
-        try SampleData.insert(into: try Stack.open(in: folder, model: try ToDoModels.version1(), type: type, options: bench.fixedStoreOptions()))
+        try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1(), type: type))
         return (folder, folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite"))
     }
 
@@ -38,8 +38,8 @@ import WorkbookSupport
     // Zarra: version 1's timer alerts a to-do at every tick while it is due within five
     // minutes: five times for one due at 09:04:30; completed to-dos never.
     @Test func versionOneAlertsFiveTimes() throws {
-        let context = try Stack.open(in: try bench.makeDataFolder(), model: try ToDoModels.version1(), options: bench.fixedStoreOptions())
-        try SampleData.insert(into: context)
+        let context = try openToDoStore(in: try bench.makeDataFolder(), model: try ToDoModels.version1())
+        try SampleData.insertToDos(into: context)
         var alerts: [String] = []
         for minute in 0...6 {
             alerts += try titles(MinuteTimer.dueSoon(in: context, at: Workbench.now.addingTimeInterval(Double(minute) * 60)))
@@ -83,12 +83,12 @@ import WorkbookSupport
         #expect(try ToDoModels.version1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         #expect(try !ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         let error = #expect(throws: CoreDataError.self) {
-            _ = try Stack.open(in: folder, model: try ToDoModels.version2(), options: [:])
+            _ = try openToDoStore(in: folder, model: try ToDoModels.version2())
         }
         #expect(error?.code.rawValue == 134100)
         #expect(error?.message.contains("ToDo (changed)") == true)
         #expect(try Data(contentsOf: url) == before)
-        #expect(try Stack.open(in: folder, model: try ToDoModels.version1(), options: [:]).count(for: FetchRequest(entityName: "ToDo")) == 4)
+        #expect(try openToDoStore(in: folder, model: try ToDoModels.version1()).count(for: FetchRequest(entityName: "ToDo")) == 4)
     }
 
     // Apple, Lightweight Migration: with NSMigratePersistentStoresAutomaticallyOption and
@@ -100,7 +100,7 @@ import WorkbookSupport
         let before = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         let steps = try ToDoModels.versionedModel().migrationSteps(forStoreMetadata: before)
         #expect(steps.map(\.description) == ["ToDo -> ToDo 2 (lightweight)"])
-        let context = try AutomaticMigration.openMigrating(in: folder, type: type)
+        let context = try openMigratingToDoStore(in: folder, type: type)
         let after = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         #expect(after["NSStoreModelVersionHashes"] as? [String: Data] == (try ToDoModels.version2().entityVersionHashesByName))
         #expect(after["NSStoreUUID"] as? String == before["NSStoreUUID"] as? String)
@@ -118,7 +118,7 @@ import WorkbookSupport
     @Test func onSQLiteTheMigrationAddsTwoColumns() throws {
         let (folder, url) = try versionOneStore(type: .sqlite)
         let before = try StoreInspection(at: url)
-        _ = try AutomaticMigration.openMigrating(in: folder, type: .sqlite)
+        _ = try openMigratingToDoStore(in: folder, type: .sqlite)
         let after = try StoreInspection(at: url)
         let oldToDo = try #require(before.tables.first { $0.name == "ZTODO" })
         let newToDo = try #require(after.tables.first { $0.name == "ZTODO" })
@@ -131,7 +131,7 @@ import WorkbookSupport
     // with lastAlertDate recorded, each to-do alerts once, and doNotAlert ones never.
     @Test func listing11AlertsOnce() throws {
         let (folder, _) = try versionOneStore()
-        let context = try AutomaticMigration.openMigrating(in: folder)
+        let context = try openMigratingToDoStore(in: folder)
         let quiet = try context.insertNewObject(forEntityName: "ToDo")
         try quiet.setValue("Water the plants", forKey: "title")
         try quiet.setValue(Workbench.now.addingTimeInterval(180), forKey: "dueDate")
@@ -158,7 +158,7 @@ import WorkbookSupport
         try FileManager.default.copyItem(at: fixture, to: folder.appendingPathComponent(name))
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: file.type, at: folder.appendingPathComponent(name))
         #expect(try ToDoModels.versionedModel().versionName(forStoreMetadata: metadata) == "ToDo")
-        let context = try AutomaticMigration.openMigrating(in: folder, type: file.type)
+        let context = try openMigratingToDoStore(in: folder, type: file.type)
         #expect(try SampleData.list(context, version: 2) == [
             "Buy milk, due 2009-06-01 09:02 UTC, in Home, completed, doNotAlert NO, lastAlertDate nil",
             "Pay rent, due 2009-06-01 09:04 UTC, in Home, doNotAlert NO, lastAlertDate nil",
@@ -168,6 +168,41 @@ import WorkbookSupport
         #expect(try context.count(for: FetchRequest(entityName: "Category")) == 2)
         // The fixture itself is only copied, never changed.
         #expect(try Data(contentsOf: fixture) == original)
+    }
+
+    // The chapter's own helpers, which the book shows once: the fixed clock is the workbook's,
+    // times print in UTC, and the sample to-dos get the due dates their listing spells out.
+    @Test func theClockAndTheSampleDueDates() throws {
+        #expect(nineOClock == Workbench.now)
+        #expect(timeOfDay(nineOClock) == "09:00")
+        #expect(timeOfDay(nineOClock.addingTimeInterval(4.5 * 60)) == "09:04")
+        #expect(timeOfDay(nineOClock.addingTimeInterval(15 * 3_600)) == "00:00")
+        let context = try openToDoStore(in: try bench.makeDataFolder(), model: try ToDoModels.version1())
+        try SampleData.insertToDos(into: context)
+        let request = FetchRequest(entityName: "ToDo")
+        request.sortDescriptors = [SortDescriptor(key: "dueDate")]
+        let due = try context.fetch(request).map { try $0.value(forKey: "dueDate") as? Date }
+        let offsets: [TimeInterval] = [120, 270, 10_800, 172_800]      // 2 and 4.5 minutes, 3 hours, 2 days
+        let expected: [Date?] = offsets.map { nineOClock.addingTimeInterval($0) }
+        #expect(due == expected)
+    }
+
+    // openToDoStore and openMigratingToDoStore name the file after its type, in the folder given.
+    @Test(arguments: [StoreType.xml, .sqlite])
+    func theStoreFunctionsNameTheFileAfterItsType(type: StoreType) throws {
+        let folder = try bench.makeDataFolder()
+        try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1(), type: type))
+        let name = type == .xml ? "ToDo.xml" : "ToDo.sqlite"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).contains(name))
+        let context = try openMigratingToDoStore(in: folder, type: type)
+        #expect(context.persistentStoreCoordinator.persistentStores.map { $0.url?.lastPathComponent } == [name])
+        #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == SampleData.todos.count)
+    }
+
+    // The stack section prints the metadata without the store's UUID, which is new each time.
+    @Test func theMetadataIsDescribedWithoutItsUUID() {
+        let lines = SampleData.describeMetadata(["NSStoreUUID": "F1C7A4E5-0000-4000-8000-000000000001", "NSStoreType": "XML"])
+        #expect(lines == ["NSStoreType: XML", "NSStoreUUID: a UUID of 36 characters, made up by the store when it was created"])
     }
 
     @Test func theChapterListsItsSections() {

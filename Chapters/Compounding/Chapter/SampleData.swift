@@ -3,6 +3,7 @@ import ObjectGraph
 /// The publishers and books the sections start from. Built so that each way of combining
 /// the same conditions picks out a different set of books.
 enum SampleData {
+    // ANCHOR: sample-bookstore
     static let publishers = ["BookCo", "Clarus Press", "Moof Media"]
 
     static let books: [(title: String, author: String, publisher: String?, salesRank: Int)] = [
@@ -34,13 +35,7 @@ enum SampleData {
         try context.save()
         return objects
     }
-
-    /// Every book, for evaluating predicates in memory.
-    static func allBooks(in context: ManagedObjectContext) throws -> [ManagedObject] {
-        let request = FetchRequest(entityName: "Book")
-        request.sortDescriptors = [SortDescriptor(key: "title")]
-        return try context.fetch(request)
-    }
+    // ANCHOR_END: sample-bookstore
 
     /// The titles of some books, sorted, so that the output never depends on fetch order.
     static func titles(_ books: [ManagedObject]) throws -> [String] {

@@ -43,25 +43,33 @@ enum DefaultMapping {
 
 enum ValueExpressions {
     static func run(_ bench: Workbench) throws {
-        let url = try SampleToDos.makeVersion1Store(bench)
-        try SampleToDos.withToDos(at: url, model: ToDoModels.version1()) { todos in
-            let formats = [
-                "$source.title",
-                "$source.category.name",
-                #"TERNARY($source.title BEGINSWITH[c] "a", YES, NO)"#,
-                "TERNARY($source.completed == YES, $source.dueDate, nil)",
-            ]
-            for format in formats {
-                bench.print(format)
-                for todo in todos.prefix(3) {
-                    // ANCHOR: evaluate-value-expression
-                    let expression = try Expression(format: format)
-                    let value = try expression.expressionValue(with: todo, substitutionVariables: ["source": todo])
-                    // ANCHOR_END: evaluate-value-expression
-                    let title = try todo.value(forKey: "title") as? String ?? ""
-                    bench.print("  for \(title.padding(toLength: 16, withPad: " ", startingAt: 0))\(SampleToDos.show(value))")
-                }
+        let print = bench.print
+        let source = try SampleToDos.makeVersion1Store(in: try bench.makeDataFolder())
+        // ANCHOR: version-1-todos
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
+        try coordinator.addPersistentStore(type: .xml, at: source)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let request = FetchRequest(entityName: "ToDo")
+        request.sortDescriptors = [SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
+        request.fetchLimit = 3
+        let todos = try context.fetch(request)
+        // ANCHOR_END: version-1-todos
+        // ANCHOR: evaluate-value-expression
+        let formats = [
+            "$source.title",
+            "$source.category.name",
+            #"TERNARY($source.title BEGINSWITH[c] "a", YES, NO)"#,
+            "TERNARY($source.completed == YES, $source.dueDate, nil)",
+        ]
+        for format in formats {
+            let expression = try Expression(format: format)
+            print(format)
+            for todo in todos {
+                let value = try expression.expressionValue(with: todo, substitutionVariables: ["source": todo])
+                let title = try todo.value(forKey: "title") as? String ?? ""
+                print("  for \(title.padding(toLength: 16, withPad: " ", startingAt: 0))\(value ?? "nil")")
             }
         }
+        // ANCHOR_END: evaluate-value-expression
     }
 }

@@ -1,15 +1,14 @@
 import ObjectGraph
 import WorkbookSupport
 
-/// Where the traced policies write: the migration manager's `userInfo["trace"]`, so that two
+/// How the traced policies print: through the function the migration puts in the manager's
+/// `userInfo["print"]` (Apple's dictionary for a migration's own state), so that two
 /// migrations running at once (as tests do) never mix their lines.
-final class PolicyTrace {
-    let write: (String) -> Void
-    init(_ write: @escaping (String) -> Void) { self.write = write }
-
+enum PolicyTrace {
+    /// Prints `text` after the mapping's name, if the manager was given a function to print with.
     static func log(_ manager: MigrationManager, _ mapping: EntityMapping, _ text: String) {
-        let name = mapping.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-        (manager.userInfo["trace"] as? PolicyTrace)?.write("  \(name)\(text)")
+        let print = manager.userInfo["print"] as? (String) -> Void
+        print?("  " + mapping.name.padding(toLength: 20, withPad: " ", startingAt: 0) + text)
     }
 
     /// `"Ask for a raise"`, or `"Work"`: what names the object.
@@ -26,12 +25,19 @@ final class TracedDoNotAlertPolicy: DoNotAlertForAPolicy {
         PolicyTrace.log(manager, mapping, "begin")
         try super.begin(mapping, with: manager)
     }
-    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+    // ANCHOR: traced-create
+    /// Listing 12's method, then a line saying what it made.
+    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
+                                             manager: MigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         let made = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
-        let doNotAlert = try made.first?.value(forKey: "doNotAlert")
-        PolicyTrace.log(manager, mapping, "createDestinationInstances \(PolicyTrace.name(source)): doNotAlert \(SampleToDos.show(doNotAlert))")
+        let title = try source.value(forKey: "title") as? String ?? ""
+        let doNotAlert = try made.first?.value(forKey: "doNotAlert") as? Bool == true
+        let print = manager.userInfo["print"] as? (String) -> Void
+        let name = mapping.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+        print?("  \(name)createDestinationInstances \"\(title)\": doNotAlert \(doNotAlert ? "YES" : "NO")")
     }
+    // ANCHOR_END: traced-create
     override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         PolicyTrace.log(manager, mapping, "endInstanceCreation")
         try super.endInstanceCreation(forMapping: mapping, manager: manager)
@@ -84,35 +90,41 @@ final class TracedPolicy: EntityMigrationPolicy {
 
 enum ListingTwelve {
     static func run(_ bench: Workbench) throws {
-        let source = try SampleToDos.makeVersion1Store(bench)
-        bench.print("The version 1 store, as the first application left it:")
-        for line in try SampleToDos.describe(storeAt: source, model: ToDoModels.version1()) { bench.print("  " + line) }
-        bench.print()
+        // The listings print with `print`, as a reader's own code would; here it goes to the
+        // section's output. `folder` is a fresh temporary folder.
+        let print = bench.print
+        let folder = try bench.makeDataFolder()
+        let source = try SampleToDos.makeVersion1Store(in: folder)
+        print("The version 1 store, as the first application left it:")
+        for line in try SampleToDos.describe(storeAt: source, model: ToDoModels.version1()) { print("  " + line) }
+        print("")
 
+        // ANCHOR: traced-mapping
         let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
-        mapping.entityMappingsByName["CategoryToCategory"]!.entityMigrationPolicyType = TracedPolicy.self
-        bench.print("The article's mapping model: Xcode's, with one entity mapping made custom:")
-        for entityMapping in mapping.entityMappings { bench.print("  " + entityMapping.description) }
-        bench.print()
+        mapping.entityMappingsByName["CategoryToCategory"]?.entityMigrationPolicyType = TracedPolicy.self
+        // ANCHOR_END: traced-mapping
+        print("The article's mapping model: Xcode's, with one entity mapping made custom:")
+        for entityMapping in mapping.entityMappings { print("  " + entityMapping.description) }
+        print("")
 
-        bench.print("The migration, as the policies and the progress handler see it:")
-        let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
+        print("The migration, as the policies and the progress handler see it:")
         // ANCHOR: migrate
+        let destination = folder.appendingPathComponent("ToDo 2.xml")
         let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         var shown: Float = -1
         manager.progressHandler = { progress in
             guard progress.fractionCompleted != shown else { return }    // only when it moves
             shown = progress.fractionCompleted
-            bench.print("  progress \(Int((progress.fractionCompleted * 100).rounded()))% (pass \(progress.pass), \(progress.completedUnits) of \(progress.totalUnits))")
+            print("  progress \(Int((progress.fractionCompleted * 100).rounded()))% (pass \(progress.pass), \(progress.completedUnits) of \(progress.totalUnits))")
         }
-        manager.userInfo["trace"] = PolicyTrace { bench.print($0) }
+        manager.userInfo["print"] = print      // where the traced policies print their lines
         try manager.migrateStore(from: source, type: .xml, with: mapping, to: destination, type: .xml)
         // ANCHOR_END: migrate
-        bench.print()
+        print("")
 
-        bench.print("The version 2 store:")
-        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2()) { bench.print("  " + line) }
-        bench.print("The version 1 store is only read: it still opens with version 1 and holds "
-                    + "\(try SampleToDos.withToDos(at: source, model: ToDoModels.version1()) { $0.count }) to-dos.")
+        print("The version 2 store:")
+        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2()) { print("  " + line) }
+        print("The version 1 store is only read: it still opens with version 1 and holds "
+              + "\(try SampleToDos.withToDos(at: source, model: ToDoModels.version1()) { $0.count }) to-dos.")
     }
 }

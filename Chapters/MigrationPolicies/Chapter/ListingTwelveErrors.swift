@@ -39,11 +39,12 @@ enum ListingTwelveErrors {
         }
         bench.print()
 
-        let source = try SampleToDos.makeVersion1Store(bench)
-        let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
+        let folder = try bench.makeDataFolder()
+        let source = try SampleToDos.makeVersion1Store(in: folder)
+        let destination = folder.appendingPathComponent("ToDo 2.xml")
         bench.print("Migrating with Listing 12 as written, the string and all:")
         let asWritten = try ToDoModels.doNotAlertMappingModel()
-        asWritten.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyType = AsWrittenPolicy.self
+        asWritten.entityMappingsByName["ToDoToToDo"]?.entityMigrationPolicyType = AsWrittenPolicy.self
         let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         do {
             try manager.migrateStore(from: source, type: .xml, with: asWritten, to: destination, type: .xml)
@@ -65,11 +66,12 @@ enum ListingTwelveErrors {
         for format in [#""YES""#, "YES"] {
             let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
             // ANCHOR: value-expression-yes
-            let todos = mapping.entityMappingsByName["ToDoToToDo"]!
-            let i = todos.attributeMappings.firstIndex { $0.name == "doNotAlert" }!
-            todos.attributeMappings[i] = try PropertyMapping(name: "doNotAlert", valueExpressionFormat: format)
+            if let todos = mapping.entityMappingsByName["ToDoToToDo"],
+               let i = todos.attributeMappings.firstIndex(where: { $0.name == "doNotAlert" }) {
+                todos.attributeMappings[i] = try PropertyMapping(name: "doNotAlert", valueExpressionFormat: format)
+            }
             // ANCHOR_END: value-expression-yes
-            let out = SampleToDos.sibling(of: source, named: "ToDo 2 (\(format)).xml")
+            let out = folder.appendingPathComponent("ToDo 2 (\(format)).xml")
             do {
                 try MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
                     .migrateStore(from: source, type: .xml, with: mapping, to: out, type: .xml)

@@ -5,14 +5,16 @@ import WorkbookSupport
 /// migration manager reads and writes (run it with `--sql` to see every statement).
 enum ListingTwelveSQLite {
     static func run(_ bench: Workbench) throws {
-        let source = try SampleToDos.makeVersion1Store(bench, type: .sqlite)
-        let destination = SampleToDos.sibling(of: source, named: "ToDo 2.sqlite")
+        let print = bench.print
+        let folder = try bench.makeDataFolder()
+        let source = try SampleToDos.makeVersion1Store(in: folder, type: .sqlite)
         // ANCHOR: migrate-sqlite
+        let destination = folder.appendingPathComponent("ToDo 2.sqlite")
         let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         try manager.migrateStore(from: source, type: .sqlite, options: [:], with: try ToDoModels.doNotAlertMappingModel(),
-                                 to: destination, type: .sqlite, options: bench.fixedStoreOptions())
+                                 to: destination, type: .sqlite, options: [:])
         // ANCHOR_END: migrate-sqlite
-        bench.print("The version 2 SQLite store:")
-        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2(), type: .sqlite) { bench.print("  " + line) }
+        print("The version 2 SQLite store:")
+        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2(), type: .sqlite) { print("  " + line) }
     }
 }

@@ -56,9 +56,10 @@ public enum PolicyModels {
         // ANCHOR: completed-date-mapping
         let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version2(),
                                                        destinationModel: try version3())
-        let todos = mapping.entityMappingsByName["ToDoToToDo"]!
-        todos.mappingType = .custom
-        todos.entityMigrationPolicyType = CompletedDatePolicy.self
+        if let todos = mapping.entityMappingsByName["ToDoToToDo"] {
+            todos.mappingType = .custom
+            todos.entityMigrationPolicyType = CompletedDatePolicy.self
+        }
         // ANCHOR_END: completed-date-mapping
         return mapping
     }
@@ -85,16 +86,19 @@ public final class CompletedDatePolicy: EntityMigrationPolicy {
     /// Creates the policy; the migration manager makes one per entity mapping.
     public required init() {}
 
-    /// When a migration runs: the chapter's fixed clock, so that the output never changes.
-    public static let migrationDate = Workbench.now
-
     // ANCHOR: completed-date-policy
+    /// When a migration runs: 09:00 UTC on 1 June 2009, the chapter's fixed clock, so that the
+    /// output never changes (an application would use `Date()`).
+    public static let migrationDate = Date(timeIntervalSinceReferenceDate: 265_539_600)
+
+    /// Makes the version 3 to-do as the default does, then dates a completed one.
     public override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
                                                     manager: MigrationManager) throws {
         // The default: a new to-do, its attributes from the property mappings, associated.
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
-        guard try source.value(forKey: "completed") as? Bool == true else { return }
-        let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])[0]
+        guard try source.value(forKey: "completed") as? Bool == true,
+              let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
+        else { return }
         let due = try source.value(forKey: "dueDate") as? Date
         try todo.setValue(due ?? Self.migrationDate, forKey: "completedDate")
     }

@@ -3,21 +3,23 @@ import WorkbookSupport
 
 /// The chapter's to-dos, and how it makes and reads the stores that hold them.
 public enum SampleToDos {
+    // ANCHOR: version-1-store
     /// Five to-dos in two categories. Two titles begin with "a" (one with a capital A), three
     /// to-dos are done, and one of those has no due date.
-    public static let todos: [(title: String, due: Date?, completed: Bool, category: String)] = [
-        ("Ask for a raise", Workbench.date(days: 1), false, "Work"),
-        ("apply patch", Workbench.date(days: -1), true, "Work"),
-        ("Buy milk", Workbench.date(hours: 2), false, "Home"),
-        ("Call the bank", Workbench.date(days: -2), true, "Home"),
+    public static let todos: [(title: String, due: String?, completed: Bool, category: String)] = [
+        ("Ask for a raise", "2009-06-02T09:00:00Z", false, "Work"),
+        ("apply patch", "2009-05-31T09:00:00Z", true, "Work"),
+        ("Buy milk", "2009-06-01T11:00:00Z", false, "Home"),
+        ("Call the bank", "2009-05-30T09:00:00Z", true, "Home"),
         ("Water the plants", nil, true, "Home"),
     ]
 
-    /// A version 1 store, XML as in the article (or of `type`), holding ``todos``, closed
-    /// again: the store the version 1 application left behind. Its folder goes when the
-    /// workbench goes.
-    public static func makeVersion1Store(_ bench: Workbench, type: StoreType = .xml) throws -> URL {
-        let coordinator = try bench.makeCoordinator(model: ToDoModels.version1(), type: type)
+    /// Writes a version 1 store holding ``todos`` into `folder`, XML as in the article (or of
+    /// `type`), and closes it: the store the version 1 application left behind.
+    public static func makeVersion1Store(in folder: URL, type: StoreType = .xml) throws -> URL {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
+        let url = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
+        let store = try coordinator.addPersistentStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         var categories: [String: ManagedObject] = [:]
         for name in ["Home", "Work"] {
@@ -25,18 +27,19 @@ public enum SampleToDos {
             try category.setValue(name, forKey: "name")
             categories[name] = category
         }
+        let dates = ISO8601DateFormatter()
         for item in todos {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
             try todo.setValue(item.title, forKey: "title")
-            try todo.setValue(item.due, forKey: "dueDate")
+            try todo.setValue(item.due.flatMap(dates.date(from:)), forKey: "dueDate")
             try todo.setValue(item.completed, forKey: "completed")
             try todo.setValue(categories[item.category], forKey: "category")
         }
         try context.save()
-        let store = coordinator.persistentStores[0]
         try coordinator.remove(store)
-        return store.url!
+        return url
     }
+    // ANCHOR_END: version-1-store
 
     /// A file beside `url`, for a migration's destination.
     public static func sibling(of url: URL, named name: String) -> URL {

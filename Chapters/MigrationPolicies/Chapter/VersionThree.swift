@@ -13,7 +13,7 @@ enum VersionThree {
         bench.print()
 
         // A version 2 store, by the inferred step from version 1.
-        let url = try SampleToDos.makeVersion1Store(bench)
+        let url = try SampleToDos.makeVersion1Store(in: try bench.makeDataFolder())
         let versions = try PolicyModels.versionedModel(mappingModels: [])
         try versions.migrationStep(from: "ToDo", to: "ToDo 2").migrateStore(at: url, type: .xml)
         let done = try SampleToDos.withToDos(at: url, model: version2) { todos in
@@ -45,39 +45,38 @@ enum VersionThree {
 
 enum Progressive {
     static func run(_ bench: Workbench) throws {
-        let url = try SampleToDos.makeVersion1Store(bench)
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
-
-        let lightweightOnly = try PolicyModels.versionedModel(mappingModels: [])
-        bench.print("A version 1 store, and the three versions with no mapping model: one inferred step.")
-        for step in try lightweightOnly.migrationSteps(forStoreMetadata: metadata) { bench.print("  " + step.description) }
-        bench.print()
-
+        let print = bench.print
+        let url = try SampleToDos.makeVersion1Store(in: try bench.makeDataFolder())
         // ANCHOR: migration-steps
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
+        let lightweightOnly = try PolicyModels.versionedModel(mappingModels: [])
         let versions = try PolicyModels.versionedModel(mappingModels: [PolicyModels.completedDateMappingModel()])
         let steps = try versions.migrationSteps(forStoreMetadata: metadata)
         // ANCHOR_END: migration-steps
-        bench.print("With the mapping model from version 2 to version 3, the store goes through version 2:")
-        for step in steps { bench.print("  " + step.description) }
-        bench.print()
+        print("A version 1 store, and the three versions with no mapping model: one inferred step.")
+        for step in try lightweightOnly.migrationSteps(forStoreMetadata: metadata) { print("  " + step.description) }
+        print("")
+        print("With the mapping model from version 2 to version 3, the store goes through version 2:")
+        for step in steps { print("  " + step.description) }
+        print("")
 
         for (i, step) in steps.enumerated() {
-            bench.print("Step \(i + 1): \(step.description)")
+            print("Step \(i + 1): \(step.description)")
             // ANCHOR: run-step
             try step.migrateStore(at: url, type: .xml)
             // ANCHOR_END: run-step
             let now = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
-            bench.print("  the store is now version \(versions.versionName(forStoreMetadata: now) ?? "unknown"):")
-            for line in try SampleToDos.describe(storeAt: url, model: step.destinationModel) { bench.print("    " + line) }
+            print("  the store is now version \(versions.versionName(forStoreMetadata: now) ?? "unknown"):")
+            for line in try SampleToDos.describe(storeAt: url, model: step.destinationModel) { print("    " + line) }
         }
-        bench.print()
+        print("")
 
-        bench.print("What addPersistentStore does with the same versions, on another version 1 store:")
-        let other = try SampleToDos.makeVersion1Store(bench)
+        print("What addPersistentStore does with the same versions, on another version 1 store:")
+        let other = try SampleToDos.makeVersion1Store(in: try bench.makeDataFolder())
         // ANCHOR: automatic
         var step = 0
         let report: MigrationProgressHandler = { progress in
-            if progress.step != step { bench.print("  step \(progress.step) of \(progress.stepCount)") }
+            if progress.step != step { print("  step \(progress.step) of \(progress.stepCount)") }
             step = progress.step
         }
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
@@ -90,6 +89,6 @@ enum Progressive {
         let request = FetchRequest(entityName: "ToDo")
         request.predicate = try Predicate(format: "completedDate != nil")
         let context = ManagedObjectContext(coordinator: coordinator)
-        bench.print("  completed to-dos, by completedDate: \(try context.count(for: request))")
+        print("  completed to-dos, by completedDate: \(try context.count(for: request))")
     }
 }

@@ -1,28 +1,34 @@
 import ObjectGraph
 import WorkbookSupport
 
+// Each section starts from a new store holding the people and words of `SampleData`. Its
+// listings print with `print`, as a reader's own code would; here that goes to the section's
+// output, so that the book embeds what they really printed.
+
 enum FormatStrings {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: age-predicate
         let young = try Predicate(format: "age <= 21")
+        print(try fetchLine(young, in: context))
         // ANCHOR_END: age-predicate
-        bench.print(PeopleData.line(young, try PeopleData.matches(young, in: context)))
         // ANCHOR: mary-or-joe
         let maryOrJoe = try Predicate(format: "name == %@ OR name == %@", "Mary", "Joe")
+        print(try fetchLine(maryOrJoe, in: context))
         // ANCHOR_END: mary-or-joe
-        bench.print(PeopleData.line(maryOrJoe, try PeopleData.matches(maryOrJoe, in: context)))
         // ANCHOR: evaluate
         let joe = ["name": "Joe", "age": 21] as [String: Any]
         let isYoung = try young.evaluate(with: joe)
+        print("Evaluated on a dictionary for Joe, age 21: \(isYoung)")
         // ANCHOR_END: evaluate
-        bench.print("Evaluated on a dictionary for Joe, age 21: \(isYoung)")
     }
 }
 
 enum BobPitfall {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: bob-unquoted
         let unquoted = try Predicate(format: "name == Bob")
         let request = FetchRequest(entityName: "Person")
@@ -30,30 +36,32 @@ enum BobPitfall {
         do {
             _ = try context.fetch(request)
         } catch {
-            bench.print("Fetching with \(unquoted.predicateFormat): \(error)")
+            print("Fetching with \(unquoted.predicateFormat): \(error)")
         }
         // ANCHOR_END: bob-unquoted
         // ANCHOR: bob-in-memory
-        let person = try context.fetch(FetchRequest(entityName: "Person"))[2]
-        do {
-            _ = try unquoted.evaluate(with: person)
-        } catch {
-            bench.print("Evaluating it on a Person: \(error)")
+        if let person = try context.fetch(FetchRequest(entityName: "Person")).first {
+            do {
+                _ = try unquoted.evaluate(with: person)
+            } catch {
+                print("Evaluating it on a Person: \(error)")
+            }
         }
         let dictionary = ["name": "Bob"] as [String: Any]
         let onDictionary = try unquoted.evaluate(with: dictionary)
+        print("Evaluating it on [\"name\": \"Bob\"]: \(onDictionary)")
         // ANCHOR_END: bob-in-memory
-        bench.print("Evaluating it on [\"name\": \"Bob\"]: \(onDictionary) (a dictionary has no key Bob, so the right side is nil)")
         // ANCHOR: bob-quoted
         let quoted = try Predicate(format: "name == 'Bob'")
+        print(try fetchLine(quoted, in: context))
         // ANCHOR_END: bob-quoted
-        bench.print(PeopleData.line(quoted, try PeopleData.matches(quoted, in: context)))
     }
 }
 
 enum Operators {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: operators
         let formats = [
             "age == 21", "age = 21", "age > 50", "age < 19", "age != 21", "age <> 21", "age >= 44", "age <= 19",
@@ -63,7 +71,7 @@ enum Operators {
         ]
         for format in formats {
             let predicate = try Predicate(format: format)
-            bench.print(format.padding(toLength: 24, withPad: " ", startingAt: 0) + PeopleData.line(predicate, try PeopleData.matches(predicate, in: context)))
+            print(format.padding(toLength: 24, withPad: " ", startingAt: 0) + (try fetchLine(predicate, in: context)))
         }
         // ANCHOR_END: operators
     }
@@ -71,33 +79,35 @@ enum Operators {
 
 enum StringOperators {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: substring-operators
         for format in ["text BEGINSWITH 'wa'", "text CONTAINS 'es'", "text ENDSWITH 'at'"] {
             let predicate = try Predicate(format: format)
-            bench.print(PeopleData.line(predicate, try PeopleData.matches(predicate, entity: "Word", key: "text", in: context)))
+            print(try fetchLine(predicate, entity: "Word", key: "text", in: context))
         }
         // ANCHOR_END: substring-operators
         // ANCHOR: like
         for format in ["text LIKE 'w*t'", "text LIKE 'w?t'", "text LIKE 'w\\\\?t'"] {
             let predicate = try Predicate(format: format)
-            bench.print(PeopleData.line(predicate, try PeopleData.matches(predicate, entity: "Word", key: "text", in: context)))
+            print(try fetchLine(predicate, entity: "Word", key: "text", in: context))
         }
         // ANCHOR_END: like
         // ANCHOR: matches
         let vowelPairs = try Predicate(format: "text MATCHES %@", "w[aeiou]{2}.*")
+        print(try fetchLine(vowelPairs, entity: "Word", key: "text", in: context))
         // ANCHOR_END: matches
-        bench.print(PeopleData.line(vowelPairs, try PeopleData.matches(vowelPairs, entity: "Word", key: "text", in: context)))
     }
 }
 
 enum CaseAndDiacritics {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: bob-cousins
         for format in ["name == 'bob'", "name ==[c] 'bob'", "name ==[d] 'bob'", "name ==[cd] 'bob'", "name BEGINSWITH[cd] 'BO'", "name LIKE[cd] 'b?b'"] {
             let predicate = try Predicate(format: format)
-            bench.print(PeopleData.line(predicate, try PeopleData.matches(predicate, in: context)))
+            print(try fetchLine(predicate, in: context))
         }
         // ANCHOR_END: bob-cousins
     }
@@ -105,42 +115,46 @@ enum CaseAndDiacritics {
 
 enum KeysAndValues {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
-        let key = "name", value = "Mary"
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: broken-key
+        let key = "name", value = "Mary"
         let broken = try Predicate(format: "%@ == %@", key, value)
+        print(try fetchLine(broken, in: context))
         // ANCHOR_END: broken-key
-        bench.print(PeopleData.line(broken, try PeopleData.matches(broken, in: context)))
         // ANCHOR: fixed-key
         let fixed = try Predicate(format: "%K == %@", key, value)
+        print(try fetchLine(fixed, in: context))
         // ANCHOR_END: fixed-key
-        bench.print(PeopleData.line(fixed, try PeopleData.matches(fixed, in: context)))
     }
 }
 
 enum Arguments {
     static func run(_ bench: Workbench) throws {
-        let context = try PeopleData.context(bench)
-        let cutoff = Workbench.date(days: -15_000)
+        let print = bench.print
+        let context = try SampleData.peopleContext(bench)
         // ANCHOR: arguments
+        let dates = ISO8601DateFormatter()
+        dates.formatOptions = [.withFullDate]
+        let cutoff = dates.date(from: "1968-05-07")
         let byName = try Predicate(format: "name == %@", "Joe")
         let byAge = try Predicate(format: "age > %@", 40)
         let byBirthday = try Predicate(format: "birthday < %@", cutoff)
         let withQuote = try Predicate(format: "name == %@", "O'Brien \"Bob\"")
-        // ANCHOR_END: arguments
         for predicate in [byName, byAge, byBirthday, withQuote] {
-            bench.print(PeopleData.line(predicate, try PeopleData.matches(predicate, in: context)))
+            print(try fetchLine(predicate, in: context))
         }
-        bench.print("(The date is \(Workbench.format(cutoff)): dates print as seconds since 1 January 2001.)")
+        // ANCHOR_END: arguments
+        print("(1968-05-07, midnight UTC, is \(Int(cutoff?.timeIntervalSinceReferenceDate ?? 0)) seconds from 1 January 2001.)")
         // ANCHOR: printf
         let printf = try Predicate(format: "age > %d AND age < %d", 18, 21)
+        print(try fetchLine(printf, in: context))
         // ANCHOR_END: printf
-        bench.print(PeopleData.line(printf, try PeopleData.matches(printf, in: context)))
         // ANCHOR: quotes-stop-substitution
         do {
             _ = try Predicate(format: "name == '%@'", "Joe")
         } catch {
-            bench.print("Quoting %@ yourself: \(error)")
+            print("Quoting %@ yourself: \(error)")
         }
         // ANCHOR_END: quotes-stop-substitution
     }

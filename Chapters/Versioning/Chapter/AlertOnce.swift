@@ -16,33 +16,35 @@ enum AlertOnce {
     // ANCHOR_END: listing-11
 
     static func run(_ bench: Workbench) throws {
-        let dataFolder = try bench.makeDataFolder()
-        try SampleData.insert(into: try Stack.open(in: dataFolder, model: try ToDoModels.version1(), options: bench.fixedStoreOptions()))
-        let context = try AutomaticMigration.openMigrating(in: dataFolder)
+        let print = bench.print
+        let folder = try bench.makeDataFolder()
+        try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1()))
+        // ANCHOR: water-the-plants
+        let context = try openMigratingToDoStore(in: folder)
         let plants = try context.insertNewObject(forEntityName: "ToDo")
         try plants.setValue("Water the plants", forKey: "title")
-        try plants.setValue(Workbench.now.addingTimeInterval(3 * 60), forKey: "dueDate")
+        try plants.setValue(nineOClock.addingTimeInterval(3 * 60), forKey: "dueDate")
         try plants.setValue(true, forKey: "doNotAlert")
         try context.save()
-        bench.print("Added \"Water the plants\", due \(SampleData.time(Workbench.now.addingTimeInterval(180))), with doNotAlert YES.")
-        bench.print("")
-        var alerts: [String: Int] = [:]
+        // ANCHOR_END: water-the-plants
         // ANCHOR: timer-2
+        var alerts: [String: Int] = [:]
         for minute in 0...6 {
-            let now = Workbench.now.addingTimeInterval(Double(minute) * 60)
+            let now = nineOClock.addingTimeInterval(Double(minute) * 60)
             for todo in try dueSoon(in: context, at: now) {
-                let title = try todo.value(forKey: "title") as! String
-                bench.print("\(SampleData.time(now))  alert: \(title), due \(SampleData.time(try todo.value(forKey: "dueDate") as! Date))")
+                let title = try todo.value(forKey: "title") as? String ?? ""
+                let due = try todo.value(forKey: "dueDate") as? Date
+                print("\(timeOfDay(now))  alert: \(title), due \(due.map(timeOfDay) ?? "never")")
                 alerts[title, default: 0] += 1
                 try todo.setValue(now, forKey: "lastAlertDate")
             }
             try context.save()
         }
         // ANCHOR_END: timer-2
-        bench.print("")
+        print("")
         for (title, count) in alerts.sorted(by: { $0.key < $1.key }) {
-            bench.print("\(title) was alerted \(count == 1 ? "once" : "\(count) times").")
+            print("\(title) was alerted \(count == 1 ? "once" : "\(count) times").")
         }
-        if alerts["Water the plants"] == nil { bench.print("Water the plants was never alerted.") }
+        if alerts["Water the plants"] == nil { print("Water the plants was never alerted.") }
     }
 }

@@ -14,8 +14,10 @@ enum FixtureStores {
     static func writeVersion1Stores(in folder: URL) throws {
         for (index, file) in files.enumerated() {
             let uuid = String(format: "F1C7A4E5-0000-4000-8000-%012d", index + 1)
-            try SampleData.insert(into: try Stack.open(in: folder, model: try ToDoModels.version1(), type: file.type,
-                                                       options: [StoreOption.storeUUID: uuid]))
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
+            try coordinator.addPersistentStore(type: file.type, at: folder.appendingPathComponent(file.name),
+                                               options: [StoreOption.storeUUID: uuid])
+            try SampleData.insertToDos(into: ManagedObjectContext(coordinator: coordinator))
         }
     }
 
@@ -27,7 +29,7 @@ enum FixtureStores {
             let before = try PersistentStoreCoordinator.metadataForPersistentStore(type: file.type, at: storeURL)
             let version = try ToDoModels.versionedModel().versionName(forStoreMetadata: before) ?? "none"
             bench.print("\(file.name), written by model version \"\(version)\":")
-            let context = try AutomaticMigration.openMigrating(in: dataFolder, type: file.type)
+            let context = try openMigratingToDoStore(in: dataFolder, type: file.type)
             for line in try SampleData.list(context, version: 2) { bench.print("  " + line) }
             bench.print("")
         }

@@ -5,26 +5,26 @@ import WorkbookSupport
 /// asking for migration.
 enum Incompatible {
     static func run(_ bench: Workbench) throws {
-        let dataFolder = try bench.makeDataFolder()
-        let options = bench.fixedStoreOptions()
-        try SampleData.insert(into: try Stack.open(in: dataFolder, model: try ToDoModels.version1(), options: options))
-        let storeURL = dataFolder.appendingPathComponent("ToDo.xml")
+        let print = bench.print
+        let folder = try bench.makeDataFolder()
+        try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1()))
         // ANCHOR: compatible
+        let storeURL = folder.appendingPathComponent("ToDo.xml")
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
         let fits1 = try ToDoModels.version1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
         let fits2 = try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
         // ANCHOR_END: compatible
-        bench.print("Version 1 of the model can open the store: \(fits1)")
-        bench.print("Version 2 of the model can open the store: \(fits2)")
-        bench.print("")
+        print("Version 1 of the model can open the store: \(fits1)")
+        print("Version 2 of the model can open the store: \(fits2)")
+        print("")
         do {
             // ANCHOR: incompatible
-            _ = try Stack.open(in: dataFolder, model: try ToDoModels.version2(), options: options)
+            _ = try openToDoStore(in: folder, model: try ToDoModels.version2())
             // ANCHOR_END: incompatible
-            bench.print("Opened (this should not happen)")
+            print("Opened (this should not happen)")
         } catch let error as CoreDataError {
-            bench.print("Core Data error \(error.code.rawValue):")
-            bench.print(Self.withoutPaths(error.message, folder: dataFolder))
+            print("Core Data error \(error.code.rawValue):")
+            print(Self.withoutPaths(error.message, folder: folder))
         }
     }
 

@@ -16,22 +16,24 @@ enum MinuteTimer {
     // ANCHOR_END: due-soon-1
 
     static func run(_ bench: Workbench) throws {
-        let context = try Stack.open(in: try bench.makeDataFolder(), model: try ToDoModels.version1(), options: bench.fixedStoreOptions())
-        try SampleData.insert(into: context)
-        var alerts: [String: Int] = [:]
+        let print = bench.print
+        let context = try openToDoStore(in: try bench.makeDataFolder(), model: try ToDoModels.version1())
+        try SampleData.insertToDos(into: context)
         // ANCHOR: timer-1
+        var alerts: [String: Int] = [:]
         for minute in 0...6 {
-            let now = Workbench.now.addingTimeInterval(Double(minute) * 60)
+            let now = nineOClock.addingTimeInterval(Double(minute) * 60)
             for todo in try dueSoon(in: context, at: now) {
-                let title = try todo.value(forKey: "title") as! String
-                bench.print("\(SampleData.time(now))  alert: \(title), due \(SampleData.time(try todo.value(forKey: "dueDate") as! Date))")
+                let title = try todo.value(forKey: "title") as? String ?? ""
+                let due = try todo.value(forKey: "dueDate") as? Date
+                print("\(timeOfDay(now))  alert: \(title), due \(due.map(timeOfDay) ?? "never")")
                 alerts[title, default: 0] += 1
             }
         }
         // ANCHOR_END: timer-1
-        bench.print("")
+        print("")
         for (title, count) in alerts.sorted(by: { $0.key < $1.key }) {
-            bench.print("\(title) was alerted \(count) times.")
+            print("\(title) was alerted \(count) times.")
         }
     }
 }

@@ -1,36 +1,36 @@
 import ObjectGraph
 import WorkbookSupport
 
-/// The to-dos the chapter works with, due around the workbook's fixed "now" (1 June 2009,
-/// 09:00 UTC).
+/// The to-dos the chapter works with, due around the chapter's "now" (``nineOClock``), and
+/// how the sections print them.
 enum SampleData {
-    static let todos: [(title: String, due: TimeInterval, completed: Bool, category: String)] = [
-        ("Pay rent", 4.5 * 60, false, "Home"),
-        ("Buy milk", 2 * 60, true, "Home"),
-        ("answer Marcus's mail", 3 * 3_600, false, "Work"),
-        ("Ask for a raise", 2 * 86_400, false, "Work"),
+    // ANCHOR: sample-todos
+    static let todos: [(title: String, due: String, completed: Bool, category: String)] = [
+        ("Pay rent", "2009-06-01T09:04:30Z", false, "Home"),
+        ("Buy milk", "2009-06-01T09:02:00Z", true, "Home"),
+        ("answer Marcus's mail", "2009-06-01T12:00:00Z", false, "Work"),
+        ("Ask for a raise", "2009-06-03T09:00:00Z", false, "Work"),
     ]
 
-    /// Inserts the categories and to-dos and saves.
-    static func insert(into context: ManagedObjectContext) throws {
+    /// Inserts the two categories and the four to-dos, and saves.
+    static func insertToDos(into context: ManagedObjectContext) throws {
         var categories: [String: ManagedObject] = [:]
         for name in ["Home", "Work"] {
             let category = try context.insertNewObject(forEntityName: "Category")
             try category.setValue(name, forKey: "name")
             categories[name] = category
         }
+        let dates = ISO8601DateFormatter()
         for item in todos {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
             try todo.setValue(item.title, forKey: "title")
-            try todo.setValue(Workbench.now.addingTimeInterval(item.due), forKey: "dueDate")
+            try todo.setValue(dates.date(from: item.due), forKey: "dueDate")
             try todo.setValue(item.completed, forKey: "completed")
             try todo.setValue(categories[item.category], forKey: "category")
         }
         try context.save()
     }
-
-    /// `09:04`: a time of the fixed day, in UTC.
-    static func time(_ date: Date) -> String { String(Workbench.format(date).dropFirst(11).prefix(5)) }
+    // ANCHOR_END: sample-todos
 
     /// The to-dos of a context, sorted by due date, one line each.
     static func list(_ context: ManagedObjectContext, version: Int) throws -> [String] {
@@ -38,7 +38,7 @@ enum SampleData {
         request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request).map { todo in
             var line = "\(try todo.value(forKey: "title") as? String ?? "")"
-            line += ", due \(Workbench.format(try todo.value(forKey: "dueDate") as! Date))"
+            line += ", due \(Workbench.describe(try todo.value(forKey: "dueDate")))"
             line += ", in \((try todo.value(forKeyPath: "category.name") as? String) ?? "no category")"
             if try todo.value(forKey: "completed") as? Bool == true { line += ", completed" }
             if version >= 2 {
@@ -50,11 +50,15 @@ enum SampleData {
     }
 
     /// A store's metadata as the chapter prints it: each key, with version hashes in base64.
+    /// The store's UUID is new for every store, so it is described rather than printed, and
+    /// the book reads the same on every run.
     static func describeMetadata(_ metadata: [String: Any]) -> [String] {
         metadata.keys.sorted().map { key in
             switch metadata[key] {
             case let hashes as [String: Data]:
-                return "\(key):\n" + hashes.keys.sorted().map { "    \($0): \(hashes[$0]!.base64EncodedString())" }.joined(separator: "\n")
+                return "\(key):\n" + hashes.keys.sorted().map { "    \($0): \(hashes[$0]?.base64EncodedString() ?? "")" }.joined(separator: "\n")
+            case let uuid as String where key == "NSStoreUUID":
+                return "\(key): a UUID of \(uuid.count) characters, made up by the store when it was created"
             case let value?:
                 return "\(key): \(value)"
             case nil:

@@ -1,36 +1,40 @@
 import ObjectGraph
 import WorkbookSupport
 
-/// Zarra's stack: a model, a coordinator with an XML store in the application's data folder,
-/// and a context.
-enum Stack {
-    /// Opens (creating it the first time) the ToDo store in `folder` with `model`.
-    static func open(in folder: URL, model: ManagedObjectModel, type: StoreType = .xml,
-                     options fixedUUID: [String: Any]) throws -> ManagedObjectContext {
-        // ANCHOR: stack
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        let storeURL = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
-        try coordinator.addPersistentStore(type: type, at: storeURL, options: fixedUUID)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        // ANCHOR_END: stack
-        return context
-    }
+// ANCHOR: stack
+/// Zarra's stack: a coordinator for `model` with the ToDo store in `folder` (an XML file, as
+/// in the article, unless `type` says otherwise), created the first time, and a context.
+func openToDoStore(in folder: URL, model: ManagedObjectModel, type: StoreType = .xml) throws -> ManagedObjectContext {
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    let storeURL = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
+    try coordinator.addPersistentStore(type: type, at: storeURL)
+    return ManagedObjectContext(coordinator: coordinator)
+}
+// ANCHOR_END: stack
 
+/// The stack of version 1, the to-dos saved in it, and what the store's file records.
+enum Stack {
     static func run(_ bench: Workbench) throws {
-        let dataFolder = try bench.makeDataFolder()
+        // The listings print with `print`, as a reader's own code would; here it goes to the
+        // section's output. `folder` stands for the application's data folder: a fresh
+        // temporary folder, removed with the workbench.
+        let print = bench.print
+        let folder = try bench.makeDataFolder()
         // ANCHOR: stack-version-1
         let model = try ToDoModels.version1()
-        let context = try open(in: dataFolder, model: model, options: bench.fixedStoreOptions())
+        let context = try openToDoStore(in: folder, model: model)
+        try SampleData.insertToDos(into: context)
         // ANCHOR_END: stack-version-1
-        let store = context.persistentStoreCoordinator.persistentStores[0]
-        bench.print("The model's entities: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
-        bench.print("The store: \(store.url!.lastPathComponent), type \(store.type.rawValue)")
-        try SampleData.insert(into: context)
-        bench.print("Saved \(try context.count(for: FetchRequest(entityName: "ToDo"))) to-dos in \(try context.count(for: FetchRequest(entityName: "Category"))) categories.")
-        bench.print("")
-        bench.print("The store's metadata, as the file records it:")
-        for line in SampleData.describeMetadata(try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: store.url!)) {
-            bench.print("  " + line)
+        print("The model's entities: \(model.entities.map(\.name).sorted().joined(separator: ", "))")
+        for store in context.persistentStoreCoordinator.persistentStores {
+            print("The store: \(store.url?.lastPathComponent ?? "in memory"), type \(store.type.rawValue)")
+        }
+        print("Saved \(try context.count(for: FetchRequest(entityName: "ToDo"))) to-dos in \(try context.count(for: FetchRequest(entityName: "Category"))) categories.")
+        print("")
+        print("The store's metadata, as the file records it:")
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: folder.appendingPathComponent("ToDo.xml"))
+        for line in SampleData.describeMetadata(metadata) {
+            print("  " + line)
         }
     }
 }
