@@ -33,7 +33,9 @@ extension ToDoModels {
     public static func doNotAlertMappingModel(policy: DoNotAlertForAPolicy.Type = DoNotAlertForAPolicy.self) throws -> MappingModel {
         // ANCHOR: custom-mapping
         let mapping = MappingModel.defaultMappingModel(forSourceModel: try version1(), destinationModel: try version2())
-        let todos = mapping.entityMappingsByName["ToDoToToDo"]!
+        guard let todos = mapping.entityMappingsByName["ToDoToToDo"] else {
+            throw CoreDataError(.migrationMissingMappingModel, "the default mapping from version 1 to 2 has no ToDoToToDo entity mapping")
+        }
         todos.mappingType = .custom
         todos.entityMigrationPolicyType = policy
         // ANCHOR_END: custom-mapping
