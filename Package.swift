@@ -130,7 +130,8 @@ let package = Package(
             dependencies: ["ObjectGraph"],
             path: "Tests/WriterChild"
         ),
-        // What several test targets share: finding the executables they run as processes.
+        // What several test targets share: finding the executables they run as processes, and
+        // the XML store files of the one-count format older versions wrote.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectGraphTests",

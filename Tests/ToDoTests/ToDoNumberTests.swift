@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Foundation
 @testable import ToDoApp
 
@@ -28,21 +29,7 @@ import Foundation
         let todo = try ToDoHarness()
         try todo.run("categories", "add", "Home")
         let written = try String(contentsOf: todo.storeURL, encoding: .utf8)
-        let uuid = try #require(written.firstRange(of: "<UUID>").map { written[$0.upperBound...].prefix { $0 != "<" } })
-        let metadata = try #require(written.firstRange(of: "<metadata>").flatMap { start in
-            written.firstRange(of: "</metadata>").map { String(written[start.lowerBound..<$0.upperBound]) }
-        })
-        let old = """
-            <?xml version="1.0" standalone="yes"?>
-            <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
-
-            <database>
-                <databaseInfo>
-                    <version>134481920</version>
-                    <UUID>\(uuid)</UUID>
-                    <nextObjectID>5</nextObjectID>
-                    \(metadata)
-                </databaseInfo>
+        let old = try OneCountXMLStore.text(reusingHeaderOf: written, nextObjectID: 5, objects: """
                 <object type="Category" id="z1" version="1">
                     <attribute name="name" type="string">Home</attribute>
                 </object>
@@ -60,9 +47,7 @@ import Foundation
                     <attribute name="completed" type="bool">0</attribute>
                     <attribute name="doNotAlert" type="bool">0</attribute>
                 </object>
-            </database>
-
-            """
+            """)
         try Data(old.utf8).write(to: todo.storeURL)
 
         #expect(try todo.run("list").dropFirst(2).map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["4 - Answer", "2 - Pay"])

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Foundation
 @testable import ObjectGraph
 
@@ -97,21 +98,7 @@ import Foundation
         let model = directory.file("Model.xml")
         try insert("Publisher", ["name": "P"], type: .xml, url: model)
         let written = try String(contentsOf: model, encoding: .utf8)
-        let uuid = try #require(written.firstRange(of: "<UUID>").map { written[$0.upperBound...].prefix { $0 != "<" } })
-        let metadata = try #require(written.firstRange(of: "<metadata>").flatMap { start in
-            written.firstRange(of: "</metadata>").map { String(written[start.lowerBound..<$0.upperBound]) }
-        })
-        let text = """
-            <?xml version="1.0" standalone="yes"?>
-            <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
-
-            <database>
-                <databaseInfo>
-                    <version>134481920</version>
-                    <UUID>\(uuid)</UUID>
-                    <nextObjectID>6</nextObjectID>
-                    \(metadata)
-                </databaseInfo>
+        let text = try OneCountXMLStore.text(reusingHeaderOf: written, nextObjectID: 6, objects: """
                 <object type="Publisher" id="z1" version="1">
                     <attribute name="name" type="string">P</attribute>
                 </object>
@@ -125,9 +112,7 @@ import Foundation
                 <object type="Book" id="z4" version="1">
                     <attribute name="title" type="string">B</attribute>
                 </object>
-            </database>
-
-            """
+            """)
         try Data(text.utf8).write(to: url)
     }
 
