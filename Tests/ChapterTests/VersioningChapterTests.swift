@@ -85,7 +85,7 @@ import WorkbookSupport
         let error = #expect(throws: CoreDataError.self) {
             _ = try Stack.open(in: folder, model: try ToDoModels.version2(), options: [:])
         }
-        #expect(error?.code.rawValue == 134100)
+        #expect(error?.code?.rawValue == 134100)
         #expect(error?.message.contains("ToDo (changed)") == true)
         #expect(try Data(contentsOf: url) == before)
         #expect(try Stack.open(in: folder, model: try ToDoModels.version1(), options: [:]).count(for: FetchRequest(entityName: "ToDo")) == 4)

@@ -23,7 +23,7 @@ enum Incompatible {
             // ANCHOR_END: incompatible
             bench.print("Opened (this should not happen)")
         } catch let error as CoreDataError {
-            bench.print("Core Data error \(error.code.rawValue):")
+            bench.print("Core Data \(error.kind):")
             bench.print(Self.withoutPaths(error.message, folder: dataFolder))
         }
     }

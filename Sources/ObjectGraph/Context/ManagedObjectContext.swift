@@ -114,7 +114,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if let template = insertTemplate, template.entity.name == name { return template }
         let entity = try model.entity(named: name)
         guard !entity.isAbstract else {
-            throw CoreDataError(.invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
+            throw CoreDataError(exception: .invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
         }
         var storage = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
         var loadedToMany: Set<Int> = []
@@ -220,7 +220,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
         try fireFault(object)
         guard !isDeleted(object) else {
-            throw CoreDataError(.invalidArgument, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
+            throw CoreDataError(exception: .objectInaccessible, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
         }
         let shared = object.entity.shared
         if i < shared.attributeCount {
@@ -256,7 +256,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private func toOneObject(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws -> ManagedObject? {
         guard let value = unwrapOptional(value) else { return nil }
         guard let target = value as? ManagedObject else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
         }
         try checkDestination(target, relationship: r, entity: entity)
         return target
@@ -268,7 +268,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if let set = value as? Set<ManagedObject> { objects = set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
         else if let array = value as? [ManagedObject] { objects = array }
         else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
         }
         for target in objects { try checkDestination(target, relationship: r, entity: entity) }
         return objects
@@ -276,10 +276,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     private func checkDestination(_ target: ManagedObject, relationship r: RelationshipDescription, entity: EntityDescription) throws {
         guard model.isEntity(target.entity.name, kindOf: r.destinationEntityName) else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)", objectURI: target.objectID.uriString, key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)", objectURI: target.objectID.uriString, key: r.name)
         }
         guard target.managedObjectContext === self else {
-            throw CoreDataError(.invalidArgument, "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))", objectURI: target.objectID.uriString, key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))", objectURI: target.objectID.uriString, key: r.name)
         }
     }
 
@@ -349,7 +349,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// objects, deny is checked at save (error 1600).
     public func delete(_ object: ManagedObject) throws {
         guard object.managedObjectContext === self else {
-            throw CoreDataError(.invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
+            throw CoreDataError(exception: .invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
         }
         guard !isDeleted(object) else { return }
         try fireFault(object)
@@ -519,7 +519,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             do {
                 try store.backend.save(buildChanges(), model: model)
                 break
-            } catch let error as CoreDataError where error.code == .mergeConflict && round <= Self.conflictRounds {
+            } catch let error as CoreDataError where error.code == .merge && round <= Self.conflictRounds {
                 let conflicts = try detectConflicts(updated: toUpdate, deleted: toDelete, in: store)
                 guard !conflicts.isEmpty else { throw error }
                 try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
@@ -656,7 +656,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 for (entityName, group) in Dictionary(grouping: level.filter { !$0.objectID.isTemporaryID }, by: { $0.entity.name }) {
                     let entity = model.entitiesByName[entityName]!
                     guard let i = entity.propertyIndex[name], let r = entity.relationship(named: name) else {
-                        throw CoreDataError(.invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
+                        throw CoreDataError(exception: .invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
                     }
                     let store = try persistentStoreCoordinator.store(for: group[0].objectID)
                     if r.isToMany {
@@ -710,7 +710,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     ///   Evaluating in memory, a ``PredicateError`` for operands the predicate cannot compare.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         guard request.resultType == .managedObject else {
-            throw CoreDataError(.invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
+            throw CoreDataError(exception: .invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
         }
         return try fetchObjects(request)
     }

@@ -150,7 +150,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private func refuseDuplicate(_ url: URL) throws {
         lock.lock(); defer { lock.unlock() }
         if stores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
-            throw CoreDataError(.persistentStoreIncompatibleType, "The store at \(url.path) was already added to this coordinator")
+            throw CoreDataError(.persistentStoreAlreadyAdded, "The store at \(url.path) was already added to this coordinator")
         }
     }
 
@@ -158,7 +158,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func remove(_ store: PersistentStore) throws {
         lock.lock(); defer { lock.unlock() }
         guard let index = stores.firstIndex(where: { $0 === store }) else {
-            throw CoreDataError(.invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
+            throw CoreDataError(exception: .invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
         }
         stores.remove(at: index)
     }
@@ -171,7 +171,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func migratePersistentStore(_ store: PersistentStore, to url: URL?, type: StoreType, options: [String: Any] = [:]) throws -> PersistentStore {
         if let url, FileManager.default.fileExists(atPath: url.path) {
-            throw CoreDataError(.persistentStoreSave, "There is already a file at \(url.path); migrate to a new path or remove it first")
+            throw CoreDataError(.fileWriteFileExists, "There is already a file at \(url.path); migrate to a new path or remove it first")
         }
         let contents = try store.backend.exportContents()
         var newOptions = options
@@ -218,7 +218,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func defaultStore() throws -> PersistentStore {
         lock.lock(); defer { lock.unlock() }
         guard let store = stores.first else {
-            throw CoreDataError(.persistentStoreOpen, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
+            throw CoreDataError(exception: .internalInconsistency, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
         }
         return store
     }

@@ -278,7 +278,7 @@ struct DeepPredicateTests {
                 } catch let error as CoreDataError {
                     // SQLite refuses it as a predicate it cannot translate, as for any other.
                     #expect(type == .sqlite)
-                    #expect(error.code == .unsupportedOperation)
+                    #expect(error.exceptionName == .invalidArgument)
                     #expect(error.message.contains("more than the \(Predicate.maximumDepth) levels"))
                 } catch let error as PredicateError {
                     // Evaluated in memory: the evaluation's error.
