@@ -114,6 +114,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if let template = insertTemplate, template.entity.name == name { return template }
         let entity = try model.entity(named: name)
         guard !entity.isAbstract else {
+            // Which exception Apple raises here is not documented; the argument is what is wrong.
             throw CoreDataError(exception: .invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
         }
         var storage = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
@@ -411,12 +412,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     ///     missing, 1580 and 1590 a to-many count is out of range, 1600 a Deny relationship still
     ///     holds objects, 1610 and 1620 a number, 1630 and 1640 a date, 1660 and 1670 a string
     ///     length out of bounds, 1680 a string does not match its pattern; 1560
-    ///     (``CoreDataError/Code/multipleValidation``) when there are several, each in
+    ///     (``CoreDataError/Code/multipleErrors``) when there are several, each in
     ///     ``CoreDataError/detailedErrors``;
-    ///   - 133020 (``CoreDataError/Code/mergeConflict``) when another context saved a changed
+    ///   - 133020 (``CoreDataError/Code/merge``) when another context saved a changed
     ///     or deleted object first and ``mergePolicy`` is `.error`: refresh the object and
     ///     apply the change again, or choose another ``MergePolicy``;
-    ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) when the coordinator has no store.
+    ///   - the exception NSInternalInconsistencyException
+    ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the coordinator has no store.
     public func save() throws {
         guard hasChanges else { return }
         let userInfo = try persistentStoreCoordinator.performAndWait { try writeChanges() }
@@ -700,11 +702,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// store runs the predicate, sort and limits as one SQL statement.
     ///
     /// - Throws: ``CoreDataError``:
-    ///   - 134010 (``CoreDataError/Code/invalidArgument``) when the model has no entity of that
-    ///     name (the message lists those it has), or the request's `resultType` is not
-    ///     `.managedObject` (use ``execute(_:)``, ``fetchObjectIDs(_:)`` or ``count(for:)``);
-    ///   - 134020 (``CoreDataError/Code/unsupportedOperation``) when a SQLite store cannot
-    ///     translate the predicate or a sort descriptor: a key the entity does not have
+    ///   - the exception NSInternalInconsistencyException
+    ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the model has no entity of
+    ///     that name (the message lists those it has);
+    ///   - the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
+    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)``,
+    ///     ``fetchObjectIDs(_:)`` or ``count(for:)``), or a SQLite store cannot translate the
+    ///     predicate or a sort descriptor: a key the entity does not have
     ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
     ///
     ///   Evaluating in memory, a ``PredicateError`` for operands the predicate cannot compare.
@@ -762,9 +766,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A SQLite store counts in SQL without loading objects, unless the context has unsaved
     /// changes the count must include. The limit and offset of the request apply.
     ///
-    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: 134010
-    ///   (``CoreDataError/Code/invalidArgument``) for an entity the model lacks, 134020
-    ///   (``CoreDataError/Code/unsupportedOperation``) for a predicate the store cannot translate.
+    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: NSInternalInconsistencyException
+    ///   (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model lacks,
+    ///   NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for a
+    ///   predicate the store cannot translate.
     public func count(for request: FetchRequest) throws -> Int {
         let inMemory = persistentStoreCoordinator.persistentStores.contains { $0.backend.evaluatesInMemory }
         if (request.includesPendingChanges && hasChanges) || inMemory {

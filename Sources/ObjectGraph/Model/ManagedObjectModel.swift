@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Building a model checks it: a duplicate entity or property name, an unknown parent or
 /// destination, a missing inverse or one that does not point back each throw
-/// ``CoreDataError`` with code `.invalidModel`, naming the culprit.
+/// ``CoreDataError`` for the exception NSInvalidArgumentException, naming the culprit.
 public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The entities, sorted by name.
     public let entities: [EntityDescription]
@@ -38,8 +38,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// }
     /// ```
     ///
-    /// - Throws: ``CoreDataError`` with code 134000 (``CoreDataError/Code/invalidModel``) and a
-    ///   message naming the entity and property at fault, for a name that is not an identifier,
+    /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
+    ///   (``CoreDataError/ExceptionName/invalidArgument``; Core Data has no error code for an
+    ///   invalid model, and reads none from a file it cannot load) and a message naming the entity and property at fault, for a name that is not an identifier,
     ///   an entity or property declared twice, an unknown parent or destination, an entity that
     ///   inherits from itself, a missing inverse or one that does not point back, a bad count
     ///   range, or a regular expression that does not compile. For example: `Relationship
@@ -51,8 +52,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     /// Builds and checks a model from an array of entities.
     ///
-    /// - Throws: ``CoreDataError`` with code 134000 (``CoreDataError/Code/invalidModel``), as
-    ///   ``init(versionIdentifier:entities:)`` does.
+    /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
+    ///   (``CoreDataError/ExceptionName/invalidArgument``), as ``init(versionIdentifier:entities:)`` does.
     public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = []) throws {
         var byName: [String: EntityDescription] = [:]
         for entity in declared {

@@ -35,8 +35,8 @@ public final class VersionedModel: @unchecked Sendable {
 
     /// A versioned model from its versions, oldest first, and the name of the current one.
     ///
-    /// Throws `.invalidModel` for an empty list, a duplicate version name, or a current name
-    /// that is not among the versions.
+    /// Throws the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
+    /// for an empty list, a duplicate version name, or a current name that is not among the versions.
     public init(name: String = "Model", versions: [(name: String, model: ManagedObjectModel)], currentVersionName: String,
                 mappingModels: [MappingModel] = []) throws {
         guard !versions.isEmpty else {

@@ -106,9 +106,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// store is then migrated before it is added; see ``VersionedModel/migrationSteps(forStoreMetadata:to:inferringMappingModels:)``.
     ///
     /// - Throws: ``CoreDataError``, and the coordinator is left as it was:
-    ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
-    ///     without a URL (use `.inMemory`), or a file that is not a store of that type;
-    ///   - 134080 (``CoreDataError/Code/persistentStoreIncompatibleType``) when this coordinator
+    ///   - 134080 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
+    ///     without a URL (use `.inMemory`), or a file that cannot be opened or is damaged;
+    ///   - 134000 (``CoreDataError/Code/persistentStoreInvalidType``) for a file that is no
+    ///     store at all (a SQLite database without `Z_METADATA`, say), and 134010
+    ///     (``CoreDataError/Code/persistentStoreTypeMismatch``) for an XML or binary store added
+    ///     as the other type, or a SQLite store added as either;
+    ///   - 134081 (``CoreDataError/Code/persistentStoreAlreadyAdded``) when this coordinator
     ///     already has a store at that URL;
     ///   - 134100 (``CoreDataError/Code/persistentStoreIncompatibleVersionHash``) when the store
     ///     was made with a model whose entities differ (the message names them): open it with

@@ -367,7 +367,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         if let predicate = request.predicate {
             // The translator recurses once per level: a predicate deeper than the limit is
-            // refused here, as one the store cannot translate (134020), not a stack overflow.
+            // refused here, as one the store cannot translate (NSInvalidArgumentException), not a stack overflow.
             do { try TreeDepth.check(predicate) } catch let error as PredicateError {
                 throw CoreDataError(exception: .invalidArgument, error.message)
             }
