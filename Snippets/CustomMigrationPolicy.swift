@@ -247,7 +247,7 @@ do {
     try manager.migrateStore(from: sourceURL, type: .sqlite, with: typo, to: folder.appendingPathComponent("Typo.sqlite"), type: .sqlite)
 } catch let error as CoreDataError {
     print(error)
-    // Core Data error 134010: The entity ToDo has no property named titel; its properties are
+    // Core Data exception NSUnknownKeyException: The entity ToDo has no property named titel; its properties are
     // title, dueDate, completed, category
 }
 

@@ -46,7 +46,7 @@ do {
         }
     }
 } catch let error as CoreDataError {
-    print(error.code.rawValue)   // 134000 (.invalidModel)
+    print(error.kind)   // exception NSInvalidArgumentException (Core Data has no code for it)
     print(error.message)
     // Relationship Book.publisher names the inverse Publisher.books, which does not exist;
     // declare it, pointing back to Book

@@ -86,12 +86,12 @@ do {
     request.predicate = try Predicate(format: "pages > %@", 100)
     _ = try context.fetch(request)
 } catch let error as CoreDataError {
-    print(error)           // Core Data error 134020: keypath pages not found in entity Book
+    print(error)           // Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book
 }
 do {
     _ = try context.fetch(FetchRequest(entityName: "Books"))
 } catch let error as CoreDataError {
-    print(error)           // Core Data error 134010: The model has no entity named Books; its entities are Book
+    print(error)           // Core Data exception NSInternalInconsistencyException: The model has no entity named Books; its entities are Book
 }
 // snippet.end
 // snippet.hide

@@ -76,8 +76,9 @@ do {
     _ = try context.fetchDictionaries(median)
 } catch let error as CoreDataError {
     print(error)
-    // Core Data error 134020: Unsupported function expression median:(salesRank) in the
-    // expression description middle; use count:, sum:, min:, max: or average: of a key path
+    // Core Data exception NSInvalidArgumentException: Unsupported function expression
+    // median:(salesRank) in the expression description middle; use count:, sum:, min:, max:
+    // or average: of a key path
 }
 // snippet.end
 // snippet.hide

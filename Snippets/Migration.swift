@@ -179,7 +179,7 @@ do {
         StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,
     ])
 } catch let error as CoreDataError {
-    print(error.code.rawValue)                    // 134140: the same error when the store is added
+    print(error.kind)                             // error 134140: the same error when the store is added
 }
 let untouched = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: oldURL)
 print(changedVersions.versionName(forStoreMetadata: untouched) ?? "-")   // ToDo: still version 1's store

@@ -55,17 +55,17 @@ print(try context.count(for: FetchRequest(entityName: "Book")))         // 1
 do {
     try coordinator.addPersistentStore(type: .sqlite)
 } catch let error as CoreDataError {
-    print(error)   // Core Data error 134060: A SQLite store needs a file URL; use .inMemory for a store without a file
+    print(error)   // Core Data error 134080: A SQLite store needs a file URL; use .inMemory for a store without a file
 }
 do {
     try coordinator.addPersistentStore(type: .xml, at: xmlURL)
 } catch let error as CoreDataError {
-    print(error)   // Core Data error 134080: The store at .../Exported.xml was already added to this coordinator
+    print(error)   // Core Data error 134081: The store at .../Exported.xml was already added to this coordinator
 }
 do {
     _ = try StoreInspection(at: folder.appendingPathComponent("Missing.sqlite"))
 } catch let error as CoreDataError {
-    print(error.code, error.code.rawValue)   // fileRead 256
+    print(error.code == .fileReadNoSuchFile, error.kind)   // true error 260
 }
 // snippet.end
 // snippet.hide

@@ -46,8 +46,8 @@ try theirs.setValue("Fetch, Clarus!", forKey: "title")
 try theirs.setValue("0123456789", forKey: "isbn")
 do {
     try reader.save()                     // reader read version 1
-} catch let error as CoreDataError where error.code == .mergeConflict {
-    print(error.code.rawValue, error.key ?? "-")   // 133020 title
+} catch let error as CoreDataError where error.code == .merge {
+    print(error.kind, error.key ?? "-")   // error 133020 title
     print(error.message)
     // Could not merge changes: another context saved x-coredata://.../Book/p1 (version 1 read,
     // 2 in the store; title changed here and in the store; isbn changed here; salesRank changed
@@ -150,7 +150,7 @@ func bump(_ id: ManagedObjectID, times: Int) async throws {
                 do {
                     try context.save()
                     break
-                } catch let error as CoreDataError where error.code == .mergeConflict {
+                } catch let error as CoreDataError where error.code == .merge {
                     try context.refresh(book, mergeChanges: false)   // drop the stale change, read again
                 }
             }

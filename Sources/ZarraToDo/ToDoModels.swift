@@ -17,7 +17,7 @@ public enum ToDoModels {
         switch number {
         case 1: return try version1()
         case 2: return try version2()
-        default: throw CoreDataError(.invalidArgument, "The ToDo model has versions 1 and 2, not \(number)")
+        default: throw CoreDataError(exception: .invalidArgument, "The ToDo model has versions 1 and 2, not \(number)")
         }
     }
 

@@ -54,13 +54,13 @@ struct ModelCommand: ParsableCommand {
             let bundle = try loader.loadBundle(at: url)
             let chosen = version ?? bundle.currentVersionName
             guard let m = bundle.model(named: chosen) else {
-                throw CoreDataError(.invalidArgument, "\(name) has no version \(chosen); its versions are \(bundle.versionNames.joined(separator: ", "))")
+                throw CoreDataError(exception: .invalidArgument, "\(name) has no version \(chosen); its versions are \(bundle.versionNames.joined(separator: ", "))")
             }
             model = m
             lines.append("\(name): version \(chosen)\(chosen == bundle.currentVersionName ? " (current)" : "") of \(bundle.versionNames.joined(separator: ", "))")
         } else {
             guard version == nil else {
-                throw CoreDataError(.invalidArgument, "\(name) is a single model, not a bundle of versions; leave out --version")
+                throw CoreDataError(exception: .invalidArgument, "\(name) is a single model, not a bundle of versions; leave out --version")
             }
             model = try loader.loadModel(at: url)
             lines.append("\(name): a model")

@@ -85,7 +85,7 @@ import WorkbookSupport
         let error = #expect(throws: CoreDataError.self) {
             _ = try openToDoStore(in: folder, model: try ToDoModels.version2())
         }
-        #expect(error?.code.rawValue == 134100)
+        #expect(error?.code?.rawValue == 134100)
         #expect(error?.message.contains("ToDo (changed)") == true)
         #expect(try Data(contentsOf: url) == before)
         #expect(try openToDoStore(in: folder, model: try ToDoModels.version1()).count(for: FetchRequest(entityName: "ToDo")) == 4)

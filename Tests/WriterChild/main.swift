@@ -50,7 +50,7 @@ do {
                 try context.save()
                 confirm("increment \(value)")
                 done += 1
-            } catch let error as CoreDataError where error.code == .mergeConflict {
+            } catch let error as CoreDataError where error.code == .merge {
                 // Another writer saved the counter first: read its value again and retry.
                 try context.refresh(counter, mergeChanges: false)
             }

@@ -23,7 +23,7 @@ enum Incompatible {
             // ANCHOR_END: incompatible
             print("Opened (this should not happen)")
         } catch let error as CoreDataError {
-            print("Core Data error \(error.code.rawValue):")
+            print("Core Data \(error.kind):")
             print(Self.withoutPaths(error.message, folder: folder))
         }
     }

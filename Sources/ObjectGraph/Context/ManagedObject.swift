@@ -87,7 +87,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     }
 
     private func unknownKey(_ key: String) -> CoreDataError {
-        CoreDataError(.invalidArgument, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
+        CoreDataError(exception: .undefinedKey, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
     }
 
     /// The value of a property: attributes as Swift values, a to-one as its object,
@@ -113,7 +113,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     public func setValue(_ value: Any?, forKey key: String) throws {
         let i = try index(forKey: key)
         guard let context = managedObjectContext else {
-            throw CoreDataError(.invalidArgument, "Can't set \(key) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: key)
+            throw CoreDataError(exception: .objectInaccessible, "Can't set \(key) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: key)
         }
         try context.setValue(value, of: self, at: i)
     }
@@ -123,19 +123,19 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     public func mutableSetValue(forKey key: String) throws -> MutableRelationshipSet {
         let i = try index(forKey: key)
         guard i >= entity.attributes.count, entity.relationships[i - entity.attributes.count].isToMany else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(key) is not a to-many relationship", objectURI: objectID.uriString, key: key)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(key) is not a to-many relationship", objectURI: objectID.uriString, key: key)
         }
         return MutableRelationshipSet(object: self, key: key)
     }
 
     private func detachedValue(at i: Int) throws -> Any? {
         guard i < entity.attributes.count else {
-            throw CoreDataError(.invalidArgument, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
+            throw CoreDataError(exception: .objectInaccessible, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
         // A fault's values were never loaded: nil here would be a wrong answer, not a value
         // (Core Data raises "could not fulfill a fault" in this case).
         guard !isFault else {
-            throw CoreDataError(.invalidArgument, "Can't read \(entity.propertyNames[i]) of \(objectID.uriString): the object is a fault whose context is gone (released or reset), so its values cannot be loaded; keep the context alive, or fetch the object again in a live context", objectURI: objectID.uriString, key: entity.propertyNames[i])
+            throw CoreDataError(exception: .objectInaccessible, "Can't read \(entity.propertyNames[i]) of \(objectID.uriString): the object is a fault whose context is gone (released or reset), so its values cannot be loaded; keep the context alive, or fetch the object again in a live context", objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
         return i < storage.count ? storage[i] : nil
     }

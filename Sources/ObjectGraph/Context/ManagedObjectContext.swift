@@ -114,7 +114,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if let template = insertTemplate, template.entity.name == name { return template }
         let entity = try model.entity(named: name)
         guard !entity.isAbstract else {
-            throw CoreDataError(.invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
+            // Which exception Apple raises here is not documented; the argument is what is wrong.
+            throw CoreDataError(exception: .invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
         }
         var storage = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
         var loadedToMany: Set<Int> = []
@@ -220,7 +221,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
         try fireFault(object)
         guard !isDeleted(object) else {
-            throw CoreDataError(.invalidArgument, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
+            throw CoreDataError(exception: .objectInaccessible, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
         }
         let shared = object.entity.shared
         if i < shared.attributeCount {
@@ -256,7 +257,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private func toOneObject(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws -> ManagedObject? {
         guard let value = unwrapOptional(value) else { return nil }
         guard let target = value as? ManagedObject else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
         }
         try checkDestination(target, relationship: r, entity: entity)
         return target
@@ -268,7 +269,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if let set = value as? Set<ManagedObject> { objects = set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
         else if let array = value as? [ManagedObject] { objects = array }
         else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
         }
         for target in objects { try checkDestination(target, relationship: r, entity: entity) }
         return objects
@@ -276,10 +277,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     private func checkDestination(_ target: ManagedObject, relationship r: RelationshipDescription, entity: EntityDescription) throws {
         guard model.isEntity(target.entity.name, kindOf: r.destinationEntityName) else {
-            throw CoreDataError(.invalidArgument, "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)", objectURI: target.objectID.uriString, key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)", objectURI: target.objectID.uriString, key: r.name)
         }
         guard target.managedObjectContext === self else {
-            throw CoreDataError(.invalidArgument, "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))", objectURI: target.objectID.uriString, key: r.name)
+            throw CoreDataError(exception: .invalidArgument, "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))", objectURI: target.objectID.uriString, key: r.name)
         }
     }
 
@@ -349,7 +350,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// objects, deny is checked at save (error 1600).
     public func delete(_ object: ManagedObject) throws {
         guard object.managedObjectContext === self else {
-            throw CoreDataError(.invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
+            throw CoreDataError(exception: .invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
         }
         guard !isDeleted(object) else { return }
         try fireFault(object)
@@ -411,12 +412,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     ///     missing, 1580 and 1590 a to-many count is out of range, 1600 a Deny relationship still
     ///     holds objects, 1610 and 1620 a number, 1630 and 1640 a date, 1660 and 1670 a string
     ///     length out of bounds, 1680 a string does not match its pattern; 1560
-    ///     (``CoreDataError/Code/multipleValidation``) when there are several, each in
+    ///     (``CoreDataError/Code/multipleErrors``) when there are several, each in
     ///     ``CoreDataError/detailedErrors``;
-    ///   - 133020 (``CoreDataError/Code/mergeConflict``) when another context saved a changed
+    ///   - 133020 (``CoreDataError/Code/merge``) when another context saved a changed
     ///     or deleted object first and ``mergePolicy`` is `.error`: refresh the object and
     ///     apply the change again, or choose another ``MergePolicy``;
-    ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) when the coordinator has no store.
+    ///   - the exception NSInternalInconsistencyException
+    ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the coordinator has no store.
     public func save() throws {
         guard hasChanges else { return }
         let userInfo = try persistentStoreCoordinator.performAndWait { try writeChanges() }
@@ -519,7 +521,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             do {
                 try store.backend.save(buildChanges(), model: model)
                 break
-            } catch let error as CoreDataError where error.code == .mergeConflict && round <= Self.conflictRounds {
+            } catch let error as CoreDataError where error.code == .merge && round <= Self.conflictRounds {
                 let conflicts = try detectConflicts(updated: toUpdate, deleted: toDelete, in: store)
                 guard !conflicts.isEmpty else { throw error }
                 try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
@@ -656,7 +658,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 for (entityName, group) in Dictionary(grouping: level.filter { !$0.objectID.isTemporaryID }, by: { $0.entity.name }) {
                     let entity = model.entitiesByName[entityName]!
                     guard let i = entity.propertyIndex[name], let r = entity.relationship(named: name) else {
-                        throw CoreDataError(.invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
+                        throw CoreDataError(exception: .invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
                     }
                     let store = try persistentStoreCoordinator.store(for: group[0].objectID)
                     if r.isToMany {
@@ -700,17 +702,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// store runs the predicate, sort and limits as one SQL statement.
     ///
     /// - Throws: ``CoreDataError``:
-    ///   - 134010 (``CoreDataError/Code/invalidArgument``) when the model has no entity of that
-    ///     name (the message lists those it has), or the request's `resultType` is not
-    ///     `.managedObject` (use ``execute(_:)``, ``fetchObjectIDs(_:)`` or ``count(for:)``);
-    ///   - 134020 (``CoreDataError/Code/unsupportedOperation``) when a SQLite store cannot
-    ///     translate the predicate or a sort descriptor: a key the entity does not have
+    ///   - the exception NSInternalInconsistencyException
+    ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the model has no entity of
+    ///     that name (the message lists those it has);
+    ///   - the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
+    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)``,
+    ///     ``fetchObjectIDs(_:)`` or ``count(for:)``), or a SQLite store cannot translate the
+    ///     predicate or a sort descriptor: a key the entity does not have
     ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
     ///
     ///   Evaluating in memory, a ``PredicateError`` for operands the predicate cannot compare.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         guard request.resultType == .managedObject else {
-            throw CoreDataError(.invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
+            throw CoreDataError(exception: .invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
         }
         return try fetchObjects(request)
     }
@@ -762,9 +766,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A SQLite store counts in SQL without loading objects, unless the context has unsaved
     /// changes the count must include. The limit and offset of the request apply.
     ///
-    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: 134010
-    ///   (``CoreDataError/Code/invalidArgument``) for an entity the model lacks, 134020
-    ///   (``CoreDataError/Code/unsupportedOperation``) for a predicate the store cannot translate.
+    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: NSInternalInconsistencyException
+    ///   (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model lacks,
+    ///   NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for a
+    ///   predicate the store cannot translate.
     public func count(for request: FetchRequest) throws -> Int {
         let inMemory = persistentStoreCoordinator.persistentStores.contains { $0.backend.evaluatesInMemory }
         if (request.includesPendingChanges && hasChanges) || inMemory {

@@ -85,15 +85,15 @@ public final class MergeConflict: CustomStringConvertible {
             let uri = conflict.sourceObject.objectID.uriString
             let keys = conflict.newVersionNumber == 0 || conflict.isDeletion ? [] : conflict.conflictingKeys
             if keys.isEmpty {
-                details.append(CoreDataError(.mergeConflict, "Could not merge changes to \(conflict)", objectURI: uri))
+                details.append(CoreDataError(.merge, "Could not merge changes to \(conflict)", objectURI: uri))
             }
             for key in keys {
-                details.append(CoreDataError(.mergeConflict, "Could not merge changes: \(key) of \(uri) was changed here and by another context", objectURI: uri, key: key))
+                details.append(CoreDataError(.merge, "Could not merge changes: \(key) of \(uri) was changed here and by another context", objectURI: uri, key: key))
             }
         }
         let objects = list.map(\.description).joined(separator: ", ")
         return CoreDataError(
-            .mergeConflict,
+            .merge,
             "Could not merge changes: another context saved \(objects) first. Refresh the objects (refresh(_:mergeChanges:)) and save again, or set the context's mergePolicy",
             objectURI: list.count == 1 ? list[0].sourceObject.objectID.uriString : nil,
             key: list.count == 1 && list[0].conflictingKeys.count == 1 ? list[0].conflictingKeys[0] : nil,

@@ -27,7 +27,7 @@ enum Validation {
         }
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 {
-            throw CoreDataError(.multipleValidation, "Multiple validation errors occurred:\n" + errors.map { "  - \($0.description)" }.joined(separator: "\n"), detailedErrors: errors)
+            throw CoreDataError(.multipleErrors, "Multiple validation errors occurred:\n" + errors.map { "  - \($0.description)" }.joined(separator: "\n"), detailedErrors: errors)
         }
     }
 
@@ -130,13 +130,13 @@ enum AttributeValue {
         }
         guard !(value is NSNull) else { return nil }
         func wrongType() -> CoreDataError {
-            CoreDataError(.invalidArgument, "Unacceptable type of value for attribute: property = \"\(a.name)\"; desired type = \(a.attributeType.xcodeName); given = \(describeArgument(value)) (entity \(entity))", key: a.name)
+            CoreDataError(exception: .invalidArgument, "Unacceptable type of value for attribute: property = \"\(a.name)\"; desired type = \(a.attributeType.xcodeName); given = \(describeArgument(value)) (entity \(entity))", key: a.name)
         }
         switch a.attributeType {
         case .integer16, .integer32, .integer64:
             guard !(value is Bool), let n = Number(value), let i = n.exactInt else { throw wrongType() }
             guard a.attributeType.integerRange!.contains(i) else {
-                throw CoreDataError(.invalidArgument, "\(i) does not fit in \(entity).\(a.name), an \(a.attributeType.xcodeName) attribute", key: a.name)
+                throw CoreDataError(exception: .invalidArgument, "\(i) does not fit in \(entity).\(a.name), an \(a.attributeType.xcodeName) attribute", key: a.name)
             }
             return i
         case .double, .float:
@@ -146,7 +146,7 @@ enum AttributeValue {
             let f = Float(d)
             // A finite Double beyond Float's range would become an infinity.
             guard f.isFinite || !d.isFinite else {
-                throw CoreDataError(.invalidArgument, "\(d) does not fit in \(entity).\(a.name), a Float attribute (largest magnitude \(Float.greatestFiniteMagnitude))", key: a.name)
+                throw CoreDataError(exception: .invalidArgument, "\(d) does not fit in \(entity).\(a.name), a Float attribute (largest magnitude \(Float.greatestFiniteMagnitude))", key: a.name)
             }
             return Double(f)
         case .decimal:
@@ -157,7 +157,7 @@ enum AttributeValue {
             // 19.98999999999999488); NaN, the infinities and magnitudes beyond Decimal's
             // range have no Decimal, and Foundation's Decimal(Double) traps on them.
             guard let d = n.exactDecimal else {
-                throw CoreDataError(.invalidArgument, "\(describeArgument(value)) cannot be the value of \(entity).\(a.name), a Decimal attribute: a Decimal holds finite numbers of at most 38 digits, with exponents from -128 to 127; use a Double attribute for infinities", key: a.name)
+                throw CoreDataError(exception: .invalidArgument, "\(describeArgument(value)) cannot be the value of \(entity).\(a.name), a Decimal attribute: a Decimal holds finite numbers of at most 38 digits, with exponents from -128 to 127; use a Double attribute for infinities", key: a.name)
             }
             return d
         case .boolean:

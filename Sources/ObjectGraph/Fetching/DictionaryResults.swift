@@ -26,13 +26,13 @@ enum DictionaryResults {
     static func aggregate(of description: ExpressionDescription) throws -> Aggregate {
         guard case .function(let selector, let arguments) = description.expression,
               ["count:", "sum:", "min:", "max:", "average:"].contains(selector), arguments.count == 1 else {
-            throw CoreDataError(.unsupportedOperation, "Unsupported function expression \(description.expression) in the expression description \(description.name); use count:, sum:, min:, max: or average: of a key path")
+            throw CoreDataError(exception: .invalidArgument, "Unsupported function expression \(description.expression) in the expression description \(description.name); use count:, sum:, min:, max: or average: of a key path")
         }
         switch arguments[0] {
         case .keyPath(let path): return Aggregate(function: selector, keyPath: path)
         case .evaluatedObject: return Aggregate(function: selector, keyPath: nil)
         default:
-            throw CoreDataError(.unsupportedOperation, "Unsupported function expression \(description.expression): the argument must be a key path")
+            throw CoreDataError(exception: .invalidArgument, "Unsupported function expression \(description.expression): the argument must be a key path")
         }
     }
 
@@ -50,14 +50,14 @@ enum DictionaryResults {
             guard case .named(let key) = property else { continue }
             let first = String(key.split(separator: ".").first ?? "")
             if let r = entity.relationship(named: first), r.isToMany {
-                throw CoreDataError(.invalidArgument, "Invalid to-many relationship \(key) in setPropertiesToFetch: dictionary results hold attributes, to-one relationships and expressions")
+                throw CoreDataError(exception: .invalidArgument, "Invalid to-many relationship \(key) in setPropertiesToFetch: dictionary results hold attributes, to-one relationships and expressions")
             }
             if entity.attribute(named: first) == nil && entity.relationship(named: first) == nil {
-                throw CoreDataError(.invalidArgument, "keypath \(key) not found in entity \(entity.name)")
+                throw CoreDataError(exception: .invalidArgument, "keypath \(key) not found in entity \(entity.name)")
             }
         }
         if request.havingPredicate != nil && (request.propertiesToGroupBy ?? []).isEmpty {
-            throw CoreDataError(.invalidArgument, "havingPredicate needs propertiesToGroupBy")
+            throw CoreDataError(exception: .invalidArgument, "havingPredicate needs propertiesToGroupBy")
         }
     }
 
@@ -85,7 +85,7 @@ enum DictionaryResults {
             for object in objects {
                 let key = try groupBy.map { property -> Any? in
                     guard case .named(let k) = property else {
-                        throw CoreDataError(.unsupportedOperation, "propertiesToGroupBy takes property names, not expressions")
+                        throw CoreDataError(exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
                     }
                     return try value(object, k)
                 }

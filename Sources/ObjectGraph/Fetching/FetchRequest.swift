@@ -9,8 +9,9 @@
 /// ```
 ///
 /// A request is checked when it runs, not when it is built. Running it throws
-/// ``CoreDataError`` with code 134010 (``CoreDataError/Code/invalidArgument``) for an entity
-/// the model does not have, and 134020 (``CoreDataError/Code/unsupportedOperation``) when a
+/// ``CoreDataError`` for what Core Data raises as an exception: NSInternalInconsistencyException
+/// (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model does not
+/// have, and NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) when a
 /// SQLite store cannot translate its predicate or sort descriptors, for example
 /// `keypath pages not found in entity Book` for a key the entity lacks.
 public final class FetchRequest: CustomStringConvertible {

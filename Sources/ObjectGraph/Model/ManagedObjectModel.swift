@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Building a model checks it: a duplicate entity or property name, an unknown parent or
 /// destination, a missing inverse or one that does not point back each throw
-/// ``CoreDataError`` with code `.invalidModel`, naming the culprit.
+/// ``CoreDataError`` for the exception NSInvalidArgumentException, naming the culprit.
 public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The entities, sorted by name.
     public let entities: [EntityDescription]
@@ -38,8 +38,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// }
     /// ```
     ///
-    /// - Throws: ``CoreDataError`` with code 134000 (``CoreDataError/Code/invalidModel``) and a
-    ///   message naming the entity and property at fault, for a name that is not an identifier,
+    /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
+    ///   (``CoreDataError/ExceptionName/invalidArgument``; Core Data has no error code for an
+    ///   invalid model, and reads none from a file it cannot load) and a message naming the entity and property at fault, for a name that is not an identifier,
     ///   an entity or property declared twice, an unknown parent or destination, an entity that
     ///   inherits from itself, a missing inverse or one that does not point back, a bad count
     ///   range, or a regular expression that does not compile. For example: `Relationship
@@ -51,16 +52,16 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     /// Builds and checks a model from an array of entities.
     ///
-    /// - Throws: ``CoreDataError`` with code 134000 (``CoreDataError/Code/invalidModel``), as
-    ///   ``init(versionIdentifier:entities:)`` does.
+    /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
+    ///   (``CoreDataError/ExceptionName/invalidArgument``), as ``init(versionIdentifier:entities:)`` does.
     public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = []) throws {
         var byName: [String: EntityDescription] = [:]
         for entity in declared {
             guard Self.isIdentifier(entity.name) else {
-                throw CoreDataError(.invalidModel, "Entity name \"\(entity.name)\" is not a valid name: use letters, digits and underscores, starting with a letter")
+                throw CoreDataError(exception: .invalidArgument, "Entity name \"\(entity.name)\" is not a valid name: use letters, digits and underscores, starting with a letter")
             }
             guard byName[entity.name] == nil else {
-                throw CoreDataError(.invalidModel, "The model declares the entity \(entity.name) twice")
+                throw CoreDataError(exception: .invalidArgument, "The model declares the entity \(entity.name) twice")
             }
             byName[entity.name] = entity
         }
@@ -70,10 +71,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             var parent = entity.parentEntityName
             while let p = parent {
                 guard let parentEntity = byName[p] else {
-                    throw CoreDataError(.invalidModel, "Entity \(entity.name) names the parent entity \(p), which the model does not declare")
+                    throw CoreDataError(exception: .invalidArgument, "Entity \(entity.name) names the parent entity \(p), which the model does not declare")
                 }
                 guard seen.insert(p).inserted else {
-                    throw CoreDataError(.invalidModel, "Entity \(entity.name) inherits from itself through \(p)")
+                    throw CoreDataError(exception: .invalidArgument, "Entity \(entity.name) inherits from itself through \(p)")
                 }
                 parent = parentEntity.parentEntityName
             }
@@ -92,11 +93,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             for ancestor in ancestry(name) {
                 for property in byName[ancestor]!.properties {
                     guard Self.isIdentifier(property.name) else {
-                        throw CoreDataError(.invalidModel, "Property name \"\(property.name)\" of entity \(ancestor) is not a valid name: use letters, digits and underscores, starting with a letter")
+                        throw CoreDataError(exception: .invalidArgument, "Property name \"\(property.name)\" of entity \(ancestor) is not a valid name: use letters, digits and underscores, starting with a letter")
                     }
                     if let first = owner[property.name] {
                         let detail = first == ancestor ? "declares it twice" : "inherits it from \(first)"
-                        throw CoreDataError(.invalidModel, "Entity \(name) has two properties named \(property.name): \(ancestor) \(detail)")
+                        throw CoreDataError(exception: .invalidArgument, "Entity \(name) has two properties named \(property.name): \(ancestor) \(detail)")
                     }
                     owner[property.name] = ancestor
                     switch property {
@@ -118,25 +119,25 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         for entity in byName.values {
             for r in entity.relationships {
                 guard let destination = byName[r.destinationEntityName] else {
-                    throw CoreDataError(.invalidModel, "Relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the model does not declare")
+                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the model does not declare")
                 }
                 guard let inverse = destination.relationship(named: r.inverseName) else {
-                    throw CoreDataError(.invalidModel, "Relationship \(entity.name).\(r.name) names the inverse \(r.destinationEntityName).\(r.inverseName), which does not exist; declare it, pointing back to \(entity.name)")
+                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) names the inverse \(r.destinationEntityName).\(r.inverseName), which does not exist; declare it, pointing back to \(entity.name)")
                 }
                 guard isKind(entity.name, of: inverse.destinationEntityName), inverse.inverseName == r.name else {
-                    throw CoreDataError(.invalidModel, "Relationship \(entity.name).\(r.name) and its inverse \(r.destinationEntityName).\(r.inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName)")
+                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) and its inverse \(r.destinationEntityName).\(r.inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName)")
                 }
                 if !r.isToMany && (r.minCount > 1 || (r.maxCount != 1 && r.maxCount != 0)) {
-                    throw CoreDataError(.invalidModel, "To-one relationship \(entity.name).\(r.name) cannot have a count range")
+                    throw CoreDataError(exception: .invalidArgument, "To-one relationship \(entity.name).\(r.name) cannot have a count range")
                 }
                 if r.isToMany && r.maxCount > 0 && r.minCount > r.maxCount {
-                    throw CoreDataError(.invalidModel, "Relationship \(entity.name).\(r.name) has a minimum count \(r.minCount) above its maximum \(r.maxCount)")
+                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) has a minimum count \(r.minCount) above its maximum \(r.maxCount)")
                 }
             }
             try Self.checkIndexesAndConstraints(of: entity)
             for a in entity.attributes {
                 if let pattern = a.regularExpression, (try? NSRegularExpression(pattern: pattern)) == nil {
-                    throw CoreDataError(.invalidModel, "Attribute \(entity.name).\(a.name) has a regular expression that does not compile: \(pattern)")
+                    throw CoreDataError(exception: .invalidArgument, "Attribute \(entity.name).\(a.name) has a regular expression that does not compile: \(pattern)")
                 }
             }
         }
@@ -168,7 +169,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The entity with this name, or an error naming it and the entities there are.
     public func entity(named name: String) throws -> EntityDescription {
         guard let entity = entitiesByName[name] else {
-            throw CoreDataError(.invalidArgument, "The model has no entity named \(name); its entities are \(entities.map(\.name).joined(separator: ", "))")
+            throw CoreDataError(exception: .internalInconsistency, "The model has no entity named \(name); its entities are \(entities.map(\.name).joined(separator: ", "))")
         }
         return entity
     }

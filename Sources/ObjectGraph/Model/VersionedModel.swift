@@ -35,22 +35,22 @@ public final class VersionedModel: @unchecked Sendable {
 
     /// A versioned model from its versions, oldest first, and the name of the current one.
     ///
-    /// Throws `.invalidModel` for an empty list, a duplicate version name, or a current name
-    /// that is not among the versions.
+    /// Throws the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
+    /// for an empty list, a duplicate version name, or a current name that is not among the versions.
     public init(name: String = "Model", versions: [(name: String, model: ManagedObjectModel)], currentVersionName: String,
                 mappingModels: [MappingModel] = []) throws {
         guard !versions.isEmpty else {
-            throw CoreDataError(.invalidModel, "A versioned model needs at least one version")
+            throw CoreDataError(exception: .invalidArgument, "A versioned model needs at least one version")
         }
         var byName: [String: ManagedObjectModel] = [:]
         for version in versions {
             guard byName[version.name] == nil else {
-                throw CoreDataError(.invalidModel, "The versioned model \(name) has two versions named \(version.name)")
+                throw CoreDataError(exception: .invalidArgument, "The versioned model \(name) has two versions named \(version.name)")
             }
             byName[version.name] = version.model
         }
         guard byName[currentVersionName] != nil else {
-            throw CoreDataError(.invalidModel, "The current version \(currentVersionName) of \(name) is not one of its versions: \(versions.map(\.name).joined(separator: ", "))")
+            throw CoreDataError(exception: .invalidArgument, "The current version \(currentVersionName) of \(name) is not one of its versions: \(versions.map(\.name).joined(separator: ", "))")
         }
         self.name = name
         self.versionNames = versions.map(\.name)

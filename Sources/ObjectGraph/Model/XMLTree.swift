@@ -25,10 +25,10 @@ struct XMLElementNode {
         if !ok || builder.failure != nil {
             let (line, column, reason) = builder.failure
                 ?? (parser.lineNumber, parser.columnNumber, parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error")
-            throw CoreDataError(.fileRead, "\(file):\(line):\(column): the model file is not well-formed XML (\(reason)). Fix the XML at that line, or open the model in Xcode and save it again.")
+            throw CoreDataError(.fileReadCorruptFile, "\(file):\(line):\(column): the model file is not well-formed XML (\(reason)). Fix the XML at that line, or open the model in Xcode and save it again.")
         }
         guard let root = builder.root else {
-            throw CoreDataError(.fileRead, "\(file):1: the model file has no XML element; it should hold a <model> element as Xcode writes it")
+            throw CoreDataError(.fileReadCorruptFile, "\(file):1: the model file has no XML element; it should hold a <model> element as Xcode writes it")
         }
         return root
     }

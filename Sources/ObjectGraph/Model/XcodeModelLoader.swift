@@ -41,16 +41,16 @@ public final class XcodeModelLoader {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CoreDataError(.fileRead, "No model bundle at \(url.path): give the path of an .xcdatamodeld folder")
+            throw CoreDataError(.fileReadNoSuchFile, "No model bundle at \(url.path): give the path of an .xcdatamodeld folder")
         }
         let names: [String]
         do {
             names = try fm.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".xcdatamodel") }
         } catch {
-            throw CoreDataError(.fileRead, "Can't list the model bundle \(url.path): \(error.localizedDescription)")
+            throw CoreDataError(.fileReadUnknown, "Can't list the model bundle \(url.path): \(error.localizedDescription)")
         }
         guard !names.isEmpty else {
-            throw CoreDataError(.fileRead, "\(url.path) holds no .xcdatamodel version; a model bundle has one folder per version")
+            throw CoreDataError(.fileReadCorruptFile, "\(url.path) holds no .xcdatamodel version; a model bundle has one folder per version")
         }
         let versionNames = names.map { String($0.dropLast(".xcdatamodel".count)) }
         let current = try currentVersionName(in: url, versions: versionNames)
@@ -68,27 +68,27 @@ public final class XcodeModelLoader {
         if let data = FileManager.default.contents(atPath: file.path) {
             let plist: Any
             do { plist = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
-                throw CoreDataError(.fileRead, "\(file.path): not a property list (\(error.localizedDescription)); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
+                throw CoreDataError(.fileReadCorruptFile, "\(file.path): not a property list (\(error.localizedDescription)); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
             }
             named = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String
         }
         if let named, !named.isEmpty {
             let name = named.hasSuffix(".xcdatamodel") ? String(named.dropLast(".xcdatamodel".count)) : named
             guard versions.contains(name) else {
-                throw CoreDataError(.fileRead, "\(file.path): the current version is \(named), which the bundle does not hold (it holds \(versions.sorted().joined(separator: ", "))); name one of those")
+                throw CoreDataError(.fileReadCorruptFile, "\(file.path): the current version is \(named), which the bundle does not hold (it holds \(versions.sorted().joined(separator: ", "))); name one of those")
             }
             return name
         }
         let bundleName = bundle.deletingPathExtension().lastPathComponent
         if versions.contains(bundleName) { return bundleName }
         if versions.count == 1 { return versions[0] }
-        throw CoreDataError(.fileRead, "\(bundle.path): no .xccurrentversion names the current version among \(versions.sorted().joined(separator: ", ")); add one with _XCCurrentVersionName")
+        throw CoreDataError(.fileReadCorruptFile, "\(bundle.path): no .xccurrentversion names the current version among \(versions.sorted().joined(separator: ", ")); add one with _XCCurrentVersionName")
     }
 
     /// Reads and builds the model in one `contents` file.
     private func loadContents(at file: URL) throws -> ManagedObjectModel {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw CoreDataError(.fileRead, "No model at \(file.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
+            throw CoreDataError(.fileReadNoSuchFile, "No model at \(file.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
         }
         let root = try XMLElementNode.parse(data, file: file.path)
         var reader = XcodeModelReader(file: file.path, classes: classes)
@@ -103,7 +103,7 @@ public final class XcodeModelLoader {
         } catch let error as CoreDataError {
             // The model's own checks name the entity; add the file and the entity's line.
             let line = Self.line(of: error.message, entities: read.entities.map(\.name), reader: reader)
-            throw CoreDataError(error.code, "\(file.path):\(line): \(error.message)")
+            throw CoreDataError(.fileReadCorruptFile, "\(file.path):\(line): \(error.message)")
         }
     }
 
@@ -123,13 +123,13 @@ public final class XcodeModelLoader {
     private static func contentsFile(of url: URL) throws -> URL {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CoreDataError(.fileRead, "No model at \(url.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
+            throw CoreDataError(.fileReadNoSuchFile, "No model at \(url.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
         }
         guard isDirectory.boolValue else { return url }
         let contents = url.appendingPathComponent("contents")
         guard FileManager.default.fileExists(atPath: contents.path) else {
             let old = FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path)
-            throw CoreDataError(.fileRead, old
+            throw CoreDataError(.fileReadNoSuchFile, old
                 ? "\(url.path) is a model from before Xcode 4 (binary elements file, no contents XML): open it in a recent Xcode and save it to convert it"
                 : "\(url.path) has no contents file: give the path of an .xcdatamodeld bundle or an .xcdatamodel folder")
         }

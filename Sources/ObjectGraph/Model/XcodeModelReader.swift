@@ -323,6 +323,6 @@ struct XcodeModelReader {
 
     /// An invalid-model error that names the file and line.
     func error(_ line: Int, _ message: String) -> CoreDataError {
-        CoreDataError(.invalidModel, "\(file):\(line): \(message)")
+        CoreDataError(.fileReadCorruptFile, "\(file):\(line): \(message)")
     }
 }

@@ -29,7 +29,7 @@ extension ManagedObjectModel {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             try Data(xcodeModelContents().utf8).write(to: url.appendingPathComponent("contents"), options: .atomic)
         } catch {
-            throw CoreDataError(.persistentStoreSave, "Can't write the model to \(url.path): \(error.localizedDescription); check the folder exists and is writable")
+            throw CoreDataError(.fileWriteUnknown, "Can't write the model to \(url.path): \(error.localizedDescription); check the folder exists and is writable")
         }
     }
 }
@@ -48,7 +48,7 @@ extension ModelBundle {
             let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
             try data.write(to: url.appendingPathComponent(".xccurrentversion"), options: .atomic)
         } catch {
-            throw CoreDataError(.persistentStoreSave, "Can't write \(url.path)/.xccurrentversion: \(error.localizedDescription); check the folder is writable")
+            throw CoreDataError(.fileWriteUnknown, "Can't write \(url.path)/.xccurrentversion: \(error.localizedDescription); check the folder is writable")
         }
     }
 }

@@ -40,7 +40,7 @@ public enum Predicate: Hashable, Sendable {
     /// that recursion within 2 MB of stack even in a debug build (a Linux thread has 8 MB), and
     /// the SQL within SQLite's own limit of 1,000 nested expressions. A predicate built through the API beyond it is refused with
     /// ``PredicateError/Code/nestedTooDeeply`` (by ``evaluate(with:)``, by a SQLite fetch as
-    /// 134020), never a crash, and ``predicateFormat`` prints its first 500 levels and a marker.
+    /// the exception NSInvalidArgumentException), never a crash, and ``predicateFormat`` prints its first 500 levels and a marker.
     /// The parser's own limit, 100 levels, is lower.
     public static let maximumDepth = 500
 

@@ -106,9 +106,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// store is then migrated before it is added; see ``VersionedModel/migrationSteps(forStoreMetadata:to:inferringMappingModels:)``.
     ///
     /// - Throws: ``CoreDataError``, and the coordinator is left as it was:
-    ///   - 134060 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
-    ///     without a URL (use `.inMemory`), or a file that is not a store of that type;
-    ///   - 134080 (``CoreDataError/Code/persistentStoreIncompatibleType``) when this coordinator
+    ///   - 134080 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
+    ///     without a URL (use `.inMemory`), or a file that cannot be opened or is damaged;
+    ///   - 134000 (``CoreDataError/Code/persistentStoreInvalidType``) for a file that is no
+    ///     store at all (a SQLite database without `Z_METADATA`, say), and 134010
+    ///     (``CoreDataError/Code/persistentStoreTypeMismatch``) for an XML or binary store added
+    ///     as the other type, or a SQLite store added as either;
+    ///   - 134081 (``CoreDataError/Code/persistentStoreAlreadyAdded``) when this coordinator
     ///     already has a store at that URL;
     ///   - 134100 (``CoreDataError/Code/persistentStoreIncompatibleVersionHash``) when the store
     ///     was made with a model whose entities differ (the message names them): open it with
@@ -150,7 +154,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private func refuseDuplicate(_ url: URL) throws {
         lock.lock(); defer { lock.unlock() }
         if stores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
-            throw CoreDataError(.persistentStoreIncompatibleType, "The store at \(url.path) was already added to this coordinator")
+            throw CoreDataError(.persistentStoreAlreadyAdded, "The store at \(url.path) was already added to this coordinator")
         }
     }
 
@@ -158,7 +162,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func remove(_ store: PersistentStore) throws {
         lock.lock(); defer { lock.unlock() }
         guard let index = stores.firstIndex(where: { $0 === store }) else {
-            throw CoreDataError(.invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
+            throw CoreDataError(exception: .invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
         }
         stores.remove(at: index)
     }
@@ -171,7 +175,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func migratePersistentStore(_ store: PersistentStore, to url: URL?, type: StoreType, options: [String: Any] = [:]) throws -> PersistentStore {
         if let url, FileManager.default.fileExists(atPath: url.path) {
-            throw CoreDataError(.persistentStoreSave, "There is already a file at \(url.path); migrate to a new path or remove it first")
+            throw CoreDataError(.fileWriteFileExists, "There is already a file at \(url.path); migrate to a new path or remove it first")
         }
         let contents = try store.backend.exportContents()
         var newOptions = options
@@ -218,7 +222,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func defaultStore() throws -> PersistentStore {
         lock.lock(); defer { lock.unlock() }
         guard let store = stores.first else {
-            throw CoreDataError(.persistentStoreOpen, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
+            throw CoreDataError(exception: .internalInconsistency, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
         }
         return store
     }

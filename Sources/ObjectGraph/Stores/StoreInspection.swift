@@ -39,13 +39,13 @@ public struct StoreInspection {
     /// file is opened read-only and never written.
     public init(at url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw CoreDataError(.fileRead, "There is no store at \(url.path)")
+            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path)")
         }
         let handle = try FileHandle(forReadingFrom: url)
         let head = try handle.read(upToCount: 4096) ?? Data()
         try handle.close()
         guard let type = AtomicStoreFile.kind(of: head) else {
-            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is not a store: it is neither SQLite, nor an XML or binary Core Data store")
+            throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a store: it is neither SQLite, nor an XML or binary Core Data store")
         }
         self.type = type
         switch type {

@@ -1,101 +1,75 @@
 import Foundation
 
-/// An error from the Core Data stack, with Core Data's error code where Apple has one.
+/// A failure of the Core Data stack: an error with Core Data's code, or what Core Data raises as
+/// an exception.
 ///
-/// Apple reports these as NSError in NSCocoaErrorDomain; the codes are the same, so a message
-/// such as "error 1570" means here what it means in Apple's documentation.
+/// Apple's Core Data reports a failure in one of two ways. Most are an `NSError` in
+/// `NSCocoaErrorDomain` whose code is one of `CoreDataErrors.h` (or `FoundationErrors.h` for a
+/// file); the raw values here are Apple's, so "error 134080" means what Apple's documentation
+/// says it means. The rest, mistakes in how an API is called (an entity name the model lacks, a
+/// key that is not a property, a fetch the SQLite store cannot translate), Core Data raises as an
+/// Objective-C exception, which has a name and no code and which Swift cannot catch. Here both
+/// are thrown as a `CoreDataError`; ``kind`` says which, and an exception never borrows the code
+/// of an error that means something else.
 public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Core Data's error codes (CoreDataErrors.h), with the raw values Apple uses.
-    public enum Code: Int, Hashable, Sendable {
-        /// 1550: generic validation failure.
-        case validation = 1550
-        /// 1551: a uniqueness constraint is violated.
-        case constraintValidation = 1551
-        /// 1560: several validation errors; see `detailedErrors`.
-        case multipleValidation = 1560
-        /// 1570: a non-optional property has no value.
-        case missingMandatoryProperty = 1570
-        /// 1580: a to-many relationship has too few objects.
-        case relationshipLacksMinimumCount = 1580
-        /// 1590: a to-many relationship has too many objects.
-        case relationshipExceedsMaximumCount = 1590
-        /// 1600: the Deny delete rule refused a deletion.
-        case relationshipDeniedDelete = 1600
-        /// 1610: a number is larger than the attribute's maximum.
-        case numberTooLarge = 1610
-        /// 1620: a number is smaller than the attribute's minimum.
-        case numberTooSmall = 1620
-        /// 1630: a date is later than the attribute's maximum.
-        case dateTooLate = 1630
-        /// 1640: a date is earlier than the attribute's minimum.
-        case dateTooSoon = 1640
-        /// 1660: a string is longer than the attribute's maximum length.
-        case stringTooLong = 1660
-        /// 1670: a string is shorter than the attribute's minimum length.
-        case stringTooShort = 1670
-        /// 1680: a string does not match the attribute's regular expression.
-        case stringPatternMatching = 1680
-        /// 133000: an object ID that names nothing in the stores.
-        case referentialIntegrity = 133000
-        /// 133020: optimistic locking found a conflict while saving.
-        case mergeConflict = 133020
-        /// 134000: the model is not valid.
-        case invalidModel = 134000
-        /// 134010: an entity, key or value the model does not allow.
-        case invalidArgument = 134010
-        /// 134020: the store refused an operation (an untranslatable predicate, say).
-        case unsupportedOperation = 134020
-        /// 134030: the store could not be saved.
-        case persistentStoreSave = 134030
-        /// 134060: the store could not be opened or is not a store.
-        case persistentStoreOpen = 134060
-        /// 134080: a store was added twice.
-        case persistentStoreIncompatibleType = 134080
-        /// 134100: the model does not match the one that created the store.
-        case persistentStoreIncompatibleVersionHash = 134100
-        /// 134110: migration failed.
-        case migration = 134110
-        /// 134111: a uniqueness constraint was violated while migrating.
-        case migrationConstraintViolation = 134111
-        /// 134120: the migration was cancelled (cancelMigrationWithError:).
-        case migrationCancelled = 134120
-        /// 134130: no model among the versions matches the store (Can't find model for source store).
-        case migrationMissingSourceModel = 134130
-        /// 134140: no mapping model was found, or could be inferred, to migrate the store.
-        case migrationMissingMappingModel = 134140
-        /// 134150: the source store of a migration could not be read.
-        case migrationManagerSourceStore = 134150
-        /// 134160: the destination store of a migration could not be written.
-        case migrationManagerDestinationStore = 134160
-        /// 134170: an entity migration policy failed.
-        case entityMigrationPolicy = 134170
-        /// 134180: SQLite reported an error (NSSQLiteError); ``CoreDataError/sqliteCode`` keeps
-        /// SQLite's own result code, as Apple keeps it under `NSSQLiteErrorDomain`.
-        case sqlite = 134180
-        /// 134190: a mapping model could not be inferred (NSInferredMappingModelError).
-        case inferredMappingModel = 134190
-        /// 256: reading a file failed.
-        case fileRead = 256
+    /// How Core Data reports the failure: an error with a code, or an exception with a name.
+    public enum Kind: Hashable, Sendable, CustomStringConvertible {
+        /// Core Data returns an `NSError` in `NSCocoaErrorDomain` with this code.
+        case error(Code)
+        /// Core Data raises this Objective-C exception; it has no error code.
+        case exception(ExceptionName)
+
+        /// `error 134080` or `exception NSInvalidArgumentException`, as the error's description
+        /// starts.
+        public var description: String {
+            switch self {
+            case .error(let code): "error \(code.rawValue)"
+            case .exception(let name): "exception \(name.rawValue)"
+            }
+        }
     }
 
-    /// The error code.
-    public let code: Code
+    /// An error with a code, or an exception with a name.
+    public let kind: Kind
     /// A message a person can act on.
     public let message: String
     /// The object the error is about, if any (NSValidationObjectErrorKey).
     public let objectURI: String?
     /// The property the error is about, if any (NSValidationKeyErrorKey).
     public let key: String?
-    /// The errors a 1560 error gathers (NSDetailedErrorsKey).
+    /// The errors a 1560 error gathers, or that a migration error wraps (NSDetailedErrorsKey).
     public let detailedErrors: [CoreDataError]
     /// SQLite's extended result code for a 134180 error (userInfo's `NSSQLiteErrorDomain`):
     /// 5 is SQLITE_BUSY, 13 SQLITE_FULL, 26 SQLITE_NOTADB.
     public let sqliteCode: Int32?
 
-    /// Creates an error.
+    /// Core Data's error code; nil when Core Data raises an exception instead (see ``exceptionName``).
+    public var code: Code? {
+        if case .error(let code) = kind { return code }
+        return nil
+    }
+
+    /// The exception Core Data raises for this failure; nil when it returns an error with a ``code``.
+    public var exceptionName: ExceptionName? {
+        if case .exception(let name) = kind { return name }
+        return nil
+    }
+
+    /// Creates an error with Core Data's code.
     public init(_ code: Code, _ message: String, objectURI: String? = nil, key: String? = nil,
                 detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil) {
-        self.code = code
+        self.init(.error(code), message, objectURI: objectURI, key: key, detailedErrors: detailedErrors, sqliteCode: sqliteCode)
+    }
+
+    /// Creates the error for a failure Core Data raises as the exception `name`.
+    public init(exception name: ExceptionName, _ message: String, objectURI: String? = nil, key: String? = nil) {
+        self.init(.exception(name), message, objectURI: objectURI, key: key)
+    }
+
+    /// Creates an error of either kind; use it to pass on another error's kind with a new message.
+    public init(_ kind: Kind, _ message: String, objectURI: String? = nil, key: String? = nil,
+                detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil) {
+        self.kind = kind
         self.message = message
         self.objectURI = objectURI
         self.key = key
@@ -103,5 +77,6 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
         self.sqliteCode = sqliteCode
     }
 
-    public var description: String { "Core Data error \(code.rawValue): \(message)" }
+    /// `Core Data error 134080: message`, or `Core Data exception NSInvalidArgumentException: message`.
+    public var description: String { "Core Data \(kind): \(message)" }
 }

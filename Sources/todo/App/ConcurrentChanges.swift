@@ -36,7 +36,7 @@ extension ToDoStack {
                 try attempt()
                 try context.save()
                 return
-            } catch let error as CoreDataError where error.code == .mergeConflict {
+            } catch let error as CoreDataError where error.code == .merge {
                 // A failed save keeps the context's changes; they go, and are made again on
                 // the store as it is now.
                 context.reset()

@@ -78,7 +78,7 @@ final class ModelFileNote: ManagedObject {}
         let contents = ModelFixtures.dangling.appendingPathComponent("contents")
         let before = try Data(contentsOf: contents)
         let error = #expect(throws: CoreDataError.self) { _ = try ManagedObjectModel(contentsOf: ModelFixtures.dangling) }
-        #expect(error?.code == .invalidModel)
+        #expect(error?.code == .fileReadCorruptFile)
         #expect(error?.message.hasPrefix("\(contents.path):5: ") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("ToDo.project points to the entity Project, which the file does not declare") == true)
         #expect(try Data(contentsOf: contents) == before)
@@ -88,7 +88,7 @@ final class ModelFileNote: ManagedObject {}
         let contents = ModelFixtures.malformed.appendingPathComponent("contents")
         let before = try Data(contentsOf: contents)
         let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: ModelFixtures.malformed) }
-        #expect(error?.code == .fileRead)
+        #expect(error?.code == .fileReadCorruptFile)
         let message = error?.message ?? ""
         #expect(message.hasPrefix("\(contents.path):6:") || message.hasPrefix("\(contents.path):5:"), "\(message)")
         #expect(message.contains("not well-formed XML"))

@@ -46,7 +46,7 @@ import Foundation
         try counter(second).setValue(2, forKey: "value")
         try first.save()
         let error = #expect(throws: CoreDataError.self) { try second.save() }
-        #expect(error?.code == .mergeConflict)
+        #expect(error?.code == .merge)
         // The first change stays; the second context's merge policy decides what happens next,
         // as with SQLite: object trump writes its value over.
         #expect(try counter(writerContext(type, url)).value(forKey: "value") as? Int == 1)
@@ -67,7 +67,7 @@ import Foundation
         #expect(try second.count(for: FetchRequest(entityName: "Record")) == 1)
         try stale.setValue(5, forKey: "index")
         let error = #expect(throws: CoreDataError.self) { try second.save() }
-        #expect(error?.code == .mergeConflict)
+        #expect(error?.code == .merge)
     }
 
     @Test(arguments: fileTypes)
@@ -156,7 +156,7 @@ import Foundation
         try #require(flock(descriptor, LOCK_EX) == 0)
         try counter(first).setValue(7, forKey: "value")
         let error = #expect(throws: CoreDataError.self) { try first.save() }
-        #expect(error?.code == .persistentStoreSave)
+        #expect(error?.code == .persistentStoreTimeout)
         #expect(error?.message.contains(url.path) == true, "\(error?.message ?? "")")
         // Nothing was written, and once the lock is free the same save goes through.
         #expect(try counter(writerContext(type, url)).value(forKey: "value") as? Int == 0)

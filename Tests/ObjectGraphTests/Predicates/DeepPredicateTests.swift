@@ -6,7 +6,7 @@ import Testing
 // substituting, comparing, fetching and releasing never overflow the stack. Up to
 // Predicate.maximumDepth they work (on a 2 MB thread stack, a quarter of a Linux thread's
 // default, in a debug build); beyond it they are refused with PredicateError.nestedTooDeeply
-// (134020 from a SQLite fetch) and print a marked truncation. (Chains of AND inside AND, which
+// (NSInvalidArgumentException from a SQLite fetch) and print a marked truncation. (Chains of AND inside AND, which
 // are one level deep in meaning, are in LongChainTests.)
 
 private typealias Predicate = ObjectGraph.Predicate
@@ -278,7 +278,7 @@ struct DeepPredicateTests {
                 } catch let error as CoreDataError {
                     // SQLite refuses it as a predicate it cannot translate, as for any other.
                     #expect(type == .sqlite)
-                    #expect(error.code == .unsupportedOperation)
+                    #expect(error.exceptionName == .invalidArgument)
                     #expect(error.message.contains("more than the \(Predicate.maximumDepth) levels"))
                 } catch let error as PredicateError {
                     // Evaluated in memory: the evaluation's error.

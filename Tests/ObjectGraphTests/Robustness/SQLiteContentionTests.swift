@@ -95,7 +95,7 @@ struct SQLiteContentionTests {
         }
         let error = try #require(thrown)
         #expect(error.code == .sqlite)
-        #expect(error.code.rawValue == 134180)
+        #expect(error.code?.rawValue == 134180)
         #expect(error.sqliteCode == 5)
         #expect(error.message.contains(url.path))
         #expect(error.message.contains("database is locked"))

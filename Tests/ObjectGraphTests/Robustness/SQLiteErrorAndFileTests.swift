@@ -31,7 +31,7 @@ struct SQLiteErrorAndFileTests {
             _ = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
             Issue.record("an empty file gave metadata")
         } catch let error as CoreDataError {
-            #expect(error.code == .fileRead)
+            #expect(error.code == .fileReadNoSuchFile)
             #expect(error.message.contains("empty"))
         }
         // Opening creates the store, with or without automatic migration.

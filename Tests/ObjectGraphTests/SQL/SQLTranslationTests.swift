@@ -33,7 +33,7 @@ import GRDB
             Issue.record("\(format) translated to \(fragment.sql)")
             return ""
         } catch let error as CoreDataError {
-            #expect(error.code == .unsupportedOperation)
+            #expect(error.exceptionName == .invalidArgument)
             return error.message
         }
     }
@@ -202,7 +202,7 @@ import GRDB
             _ = try t.condition(for: ObjectGraph.Predicate(block: { _, _ in true }))
             Issue.record("a block predicate was translated")
         } catch let error as CoreDataError {
-            #expect(error.code == .unsupportedOperation)
+            #expect(error.exceptionName == .invalidArgument)
             #expect(error.message.hasPrefix("Unknown predicate type for predicate: BLOCKPREDICATE("))
         }
         #expect(try refusal("nope == 1") == "keypath nope not found in entity Book")

@@ -200,7 +200,7 @@ import Foundation
         let metadataError = #expect(throws: CoreDataError.self) {
             _ = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         }
-        #expect(metadataError?.code == .fileRead, "the same answer as for a missing file: no store yet")
+        #expect(metadataError?.code == .fileReadNoSuchFile, "the same answer as for a missing file: no store yet")
         let context = ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url))
         try AtomicStoreTests().seed(context)
         try AtomicStoreTests().expectSeededGraph(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")

@@ -78,7 +78,7 @@ import Foundation
                     do {
                         try context.save()
                         break
-                    } catch let error as CoreDataError where error.code == .mergeConflict {
+                    } catch let error as CoreDataError where error.code == .merge {
                         retries += 1
                         try context.refresh(counter, mergeChanges: false)
                     }

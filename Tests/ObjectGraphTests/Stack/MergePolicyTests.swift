@@ -50,7 +50,7 @@ import Foundation
         try race.run()
         let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
         let uri = race.fixture.bookID.uriString
-        #expect(error?.code == .mergeConflict)
+        #expect(error?.code == .merge)
         #expect(error?.objectURI == uri)
         #expect(error?.key == "title")
         #expect(error?.message.contains("\(uri) (version 1 read, 2 in the store; title changed here and in the store; isbn changed here; salesRank changed in the store)") == true)
@@ -125,7 +125,7 @@ import Foundation
             try race.secondContext.delete(race.second)
             if policy.mergeType == .error {
                 let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
-                #expect(error?.code == .mergeConflict)
+                #expect(error?.code == .merge)
                 #expect(error?.message.contains("\(race.fixture.bookID.uriString) (version 1 read, 2 in the store; deleted here; title changed in the store)") == true)
                 continue
             }
@@ -153,7 +153,7 @@ import Foundation
             try race.second.setValue("Second", forKey: "title")
             if policy.mergeType == .error {
                 let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
-                #expect(error?.code == .mergeConflict)
+                #expect(error?.code == .merge)
                 #expect(error?.message.contains("\(race.fixture.bookID.uriString) was deleted by another context while this one changed its title (version 1 read, deleted in the store)") == true)
                 continue
             }

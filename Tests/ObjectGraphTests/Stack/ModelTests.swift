@@ -43,7 +43,7 @@ import Testing
                 _ = try ManagedObjectModel { EntityDescription("Book", parent: "Ghost") }
             }
         }
-        #expect(error?.code == .invalidModel)
+        #expect(error?.exceptionName == .invalidArgument)
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
     }
 

@@ -45,7 +45,7 @@ import Foundation
         try race.secondContext.refresh(race.second, mergeChanges: true)
         #expect(try race.second.value(forKey: "title") as? String == "Second")
         let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
-        #expect(error?.code == .mergeConflict)
+        #expect(error?.code == .merge)
     }
 
     // NSFetchRequest shouldRefreshRefetchedObjects: false (the default) leaves fetched objects

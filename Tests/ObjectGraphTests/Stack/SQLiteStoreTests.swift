@@ -135,7 +135,7 @@ import GRDB
         try other.setValue("Second", forKey: "title")
         try first.save()
         let error = #expect(throws: CoreDataError.self) { try second.save() }
-        #expect(error?.code == .mergeConflict)
+        #expect(error?.code == .merge)
         #expect(error?.message.contains(book.objectID.uriString) == true)
     }
 

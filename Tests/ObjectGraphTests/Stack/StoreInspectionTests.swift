@@ -39,6 +39,6 @@ import Foundation
         let error = #expect(throws: CoreDataError.self) { _ = try StoreInspection(at: url) }
         #expect(error?.message.contains("is not a store") == true)
         let missing = #expect(throws: CoreDataError.self) { _ = try StoreInspection(at: directory.file("nothing")) }
-        #expect(missing?.code == .fileRead)
+        #expect(missing?.code == .fileReadNoSuchFile)
     }
 }

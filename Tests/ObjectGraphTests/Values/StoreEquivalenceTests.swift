@@ -136,7 +136,7 @@ import Foundation
                     Issue.record("\(entity): SQL refused \(predicate.predicateFormat): \(error)")
                 }
                 sqlStricter += 1
-            case (.failure(let error as CoreDataError), .success) where error.code == .invalidArgument && error.message.contains("has no property named"):
+            case (.failure(let error as CoreDataError), .success) where error.exceptionName == .undefinedKey && error.message.contains("has no property named"):
                 // A key of a sub-entity (`genre` of Novel in a fetch of Book): a managed
                 // object, and so the in-memory store, refuses it; SQL reads the column, NULL
                 // for the parent's rows. Not a question of values: counted apart.

@@ -44,7 +44,7 @@ final class AtomicFileVersion {
         guard fstat(descriptor, &info) == 0 else {
             let message = String(cString: strerror(errno))
             closeDescriptor(descriptor)
-            throw CoreDataError(.fileRead, "Could not read the status of a store file: \(message)")
+            throw CoreDataError(.fileReadUnknown, "Could not read the status of a store file: \(message)")
         }
         self.descriptor = descriptor
         self.identity = Identity(info)
@@ -68,14 +68,14 @@ final class AtomicFileVersion {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw CoreDataError(.fileRead, "The store at \(url.path) could not be read: \(String(cString: strerror(errno)))")
+            throw CoreDataError(.fileReadUnknown, "The store at \(url.path) could not be read: \(String(cString: strerror(errno)))")
         }
         let version = try AtomicFileVersion(descriptor: descriptor)
         do {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             return (version, try handle.readToEnd() ?? Data())
         } catch {
-            throw CoreDataError(.fileRead, "The store at \(url.path) could not be read: \(error.localizedDescription)")
+            throw CoreDataError(.fileReadUnknown, "The store at \(url.path) could not be read: \(error.localizedDescription)")
         }
     }
 }

@@ -253,7 +253,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         do {
             try saveLocked(changes)
             reservedKeys = [:]
-        } catch let error as CoreDataError where error.code == .mergeConflict {
+        } catch let error as CoreDataError where error.code == .merge {
             // The context resolves the conflict and saves again with the same keys.
             throw error
         } catch {
@@ -292,7 +292,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             }
         }
         guard conflicts.isEmpty else {
-            throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+            throw CoreDataError(.merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         var next = contents
         // Keys were allocated under the lock from the file as it is, so a new row never meets
@@ -335,7 +335,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
                 if onlyDeleted && !deleted.contains(targetKey) { continue }
                 guard next.rows[targetKey.root]?[targetKey.key] == nil else { continue }
                 let source = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
-                throw CoreDataError(.mergeConflict, "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again", objectURI: source.uriString, key: r.name)
+                throw CoreDataError(.merge, "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again", objectURI: source.uriString, key: r.name)
             }
         }
         for row in changes.inserted { try check(row, onlyDeleted: false) }

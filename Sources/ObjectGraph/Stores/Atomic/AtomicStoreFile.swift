@@ -45,7 +45,7 @@ enum AtomicStoreFile {
         let found = kind(of: data)
         guard found == type else {
             let what = found.map { "a \($0.rawValue) store" } ?? "not a store"
-            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is \(what), not a \(type.rawValue) store; add it with type .\(found.map { "\($0)" } ?? type.rawValue.lowercased()) or choose another file")
+            throw CoreDataError(found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch, "The file at \(url.path) is \(what), not a \(type.rawValue) store; add it with type .\(found.map { "\($0)" } ?? type.rawValue.lowercased()) or choose another file")
         }
         do {
             switch type {
@@ -53,7 +53,7 @@ enum AtomicStoreFile {
             default: return try readBinary(data, model: model)
             }
         } catch let error as CoreDataError {
-            throw CoreDataError(error.code, "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
+            throw CoreDataError(error.code ?? .persistentStoreOpen, "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
         }
     }
 
@@ -61,15 +61,15 @@ enum AtomicStoreFile {
     static func metadata(at url: URL, type: StoreType) throws -> [String: Any] {
         // Reading the whole file is the only way for an atomic store; nothing is kept.
         guard let data = try AtomicFileVersion.read(url)?.data else {
-            throw CoreDataError(.fileRead, "There is no store at \(url.path)")
+            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path)")
         }
         // An empty file is what a process killed while creating a store may leave: adding it
         // makes a new store, so it has no metadata yet, like a missing file.
         guard !data.isEmpty else {
-            throw CoreDataError(.fileRead, "There is no store at \(url.path) yet (the file is empty; adding it makes a new store)")
+            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path) yet (the file is empty; adding it makes a new store)")
         }
         guard kind(of: data) == type else {
-            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is not a \(type.rawValue) store")
+            throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a \(type.rawValue) store")
         }
         if type == .xml {
             let document = try xmlDocument(data)
@@ -450,7 +450,7 @@ enum AtomicStoreFile {
     static func binaryRoot(_ data: Data) throws -> [String: Any] {
         guard let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
               root["NSStoreUUID"] is String else {
-            throw CoreDataError(.persistentStoreOpen, "it is a property list but not a binary store")
+            throw CoreDataError(.persistentStoreInvalidType, "it is a property list but not a binary store")
         }
         return root
     }

@@ -54,7 +54,7 @@ final class AtomicStoreLock {
                 throw CoreDataError(.persistentStoreSave, "Could not lock \(url.path) for the store at \(storeURL.path): \(String(cString: strerror(code)))")
             }
             if Date() >= deadline {
-                throw CoreDataError(.persistentStoreSave, "The store at \(storeURL.path) stayed locked by another process or coordinator (\(url.lastPathComponent)) for \(timeout) seconds (StoreOption.timeout); nothing was written")
+                throw CoreDataError(.persistentStoreTimeout, "The store at \(storeURL.path) stayed locked by another process or coordinator (\(url.lastPathComponent)) for \(timeout) seconds (StoreOption.timeout); nothing was written")
             }
             usleep(pause)
             pause = min(pause * 2, 20_000)

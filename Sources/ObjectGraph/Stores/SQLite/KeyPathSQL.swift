@@ -151,7 +151,7 @@ extension SQLFetchTranslator {
         }
         switch expression {
         case .function, .customFunction:
-            throw CoreDataError(.unsupportedOperation, "Unsupported function expression \(expression.description)")
+            throw CoreDataError(exception: .invalidArgument, "Unsupported function expression \(expression.description)")
         default:
             throw unimplemented()
         }

@@ -79,7 +79,7 @@ extension SQLFragment: ExpressibleByStringInterpolation {
 ///
 /// What SQL cannot express fails with the error Core Data's SQLite store raises
 /// (reference/coredata.md 3.3), never with a silent in-memory fallback:
-/// `CoreDataError(.unsupportedOperation)` with `keypath … not found in entity …`,
+/// `CoreDataError(exception: .invalidArgument)` with `keypath … not found in entity …`,
 /// `unimplemented SQL generation for predicate : (…)`, `to-many key not allowed here`,
 /// `Unsupported function expression …` or `Unknown predicate type for predicate: BLOCKPREDICATE(…)`.
 /// Operands that the evaluator would reject (ordering a number against a string, a LIKE
@@ -118,7 +118,7 @@ struct SQLFetchTranslator {
         case .constant(let value):
             return value ? "1" : "0"
         case .block(let block):
-            throw CoreDataError(.unsupportedOperation, "Unknown predicate type for predicate: BLOCKPREDICATE(\(block.identifier))")
+            throw CoreDataError(exception: .invalidArgument, "Unknown predicate type for predicate: BLOCKPREDICATE(\(block.identifier))")
         case .compound(let compound):
             switch compound.compoundPredicateType {
             case .not:
@@ -200,7 +200,7 @@ struct SQLFetchTranslator {
     /// A plain key path gives its column. The result type is the attribute's for min/max
     /// (and sum of integers), `.double` for average and `.integer64` for count.
     mutating func aggregate(for expression: Expression) throws -> (fragment: SQLFragment, resultType: AttributeType?) {
-        let unsupported = CoreDataError(.unsupportedOperation, "Unsupported function expression \(expression.description)")
+        let unsupported = CoreDataError(exception: .invalidArgument, "Unsupported function expression \(expression.description)")
         switch expression {
         case .keyPath(let path):
             let column = try resolvedColumn(forKeyPath: path)
@@ -242,16 +242,16 @@ struct SQLFetchTranslator {
     // MARK: Errors in Core Data's words
 
     func keyPathNotFound(_ keyPath: String) -> CoreDataError {
-        CoreDataError(.unsupportedOperation, "keypath \(keyPath) not found in entity \(entity.name)")
+        CoreDataError(exception: .invalidArgument, "keypath \(keyPath) not found in entity \(entity.name)")
     }
 
     func unimplemented() -> CoreDataError {
         let text = currentComparison.map { Predicate.comparison($0).predicateFormat } ?? ""
-        return CoreDataError(.unsupportedOperation, "unimplemented SQL generation for predicate : (\(text))")
+        return CoreDataError(exception: .invalidArgument, "unimplemented SQL generation for predicate : (\(text))")
     }
 
     var toManyNotAllowed: CoreDataError {
-        CoreDataError(.unsupportedOperation, "to-many key not allowed here")
+        CoreDataError(exception: .invalidArgument, "to-many key not allowed here")
     }
 
     // MARK: Helpers for the public entry points
@@ -268,7 +268,7 @@ struct SQLFetchTranslator {
         let value = try scalarValue(forKeyPath: keyPath)
         guard [.number, .string, .date].contains(value.kind) else {
             // Objects, data, UUIDs and URLs have no order (SortDescriptor throws for them).
-            throw CoreDataError(.unsupportedOperation, "unimplemented SQL generation for sort descriptor : (\(keyPath))")
+            throw CoreDataError(exception: .invalidArgument, "unimplemented SQL generation for sort descriptor : (\(keyPath))")
         }
         return value
     }

@@ -39,7 +39,7 @@ extension SQLiteStore {
             }
             for property in groupBy {
                 guard case .named(let key) = property else {
-                    throw CoreDataError(.unsupportedOperation, "propertiesToGroupBy takes property names, not expressions")
+                    throw CoreDataError(exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
                 }
                 groupColumns.append(try column(forKey: key, &translator).0)
             }

@@ -66,7 +66,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.contains("Z_METADATA") else {
                 guard tables.isEmpty else {
-                    throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is a SQLite database but not a Core Data store: it has no Z_METADATA table (its tables: \(tables.joined(separator: ", ")))")
+                    throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is a SQLite database but not a Core Data store: it has no Z_METADATA table (its tables: \(tables.joined(separator: ", ")))")
                 }
                 return nil
             }
@@ -150,10 +150,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// creates. A lock held longer than the default timeout is 134180.
     static func metadata(at url: URL) throws -> [String: Any] {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw CoreDataError(.fileRead, "There is no store at \(url.path)")
+            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path)")
         }
         guard !StoreFiles.isEmpty(url) else {
-            throw CoreDataError(.fileRead, "There is no store at \(url.path) yet: the file is empty (a store whose creation was interrupted); adding the store creates it")
+            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path) yet: the file is empty (a store whose creation was interrupted); adding the store creates it")
         }
         var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
         configuration.readonly = true
@@ -161,7 +161,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             let (uuid, plist) = try queue.read { db -> (String, [String: Any]) in
                 guard try db.tableExists("Z_METADATA") else {
-                    throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) is not a Core Data store: it has no Z_METADATA table")
+                    throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a Core Data store: it has no Z_METADATA table")
                 }
                 return try readMetadata(db, url: url)
             }
@@ -367,9 +367,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         if let predicate = request.predicate {
             // The translator recurses once per level: a predicate deeper than the limit is
-            // refused here, as one the store cannot translate (134020), not a stack overflow.
+            // refused here, as one the store cannot translate (NSInvalidArgumentException), not a stack overflow.
             do { try TreeDepth.check(predicate) } catch let error as PredicateError {
-                throw CoreDataError(.unsupportedOperation, error.message)
+                throw CoreDataError(exception: .invalidArgument, error.message)
             }
             let fragment = try translator.condition(for: predicate)
             conditions.append(fragment.sql)
@@ -541,7 +541,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 try db.execute(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
                                arguments: [current + Int64(count), root.entityNumber, current])
                 guard db.changesCount == 1 else {
-                    throw CoreDataError(.persistentStoreSave, "The store at \(url.path) has no primary-key row for \(root.name) in Z_PRIMARYKEY, or it changed while keys were allocated; no keys were handed out")
+                    throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no primary-key row for \(root.name) in Z_PRIMARYKEY, or it changed while keys were allocated; no keys were handed out")
                 }
                 return (0..<count).map { current + 1 + Int64($0) }
             }
@@ -590,7 +590,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             }
         }
         guard conflicts.isEmpty else {
-            throw CoreDataError(.mergeConflict, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+            throw CoreDataError(.merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         // Rows come in runs of one entity: its plan is looked up once per run, not hashed per row.
         var plan: SQLiteWriter.Plan?
