@@ -133,7 +133,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
             }
             try refuseDuplicate(url)
-            backend = try AtomicStore(type: type, url: url, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String, options: options)
+            backend = try AtomicStore(type: type, url: url, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String, options: options, log: sqlLog)
         case .sqlite:
             guard let url else {
                 throw CoreDataError(.persistentStoreOpen, "A SQLite store needs a file URL; use .inMemory for a store without a file")
