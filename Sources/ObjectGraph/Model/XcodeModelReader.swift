@@ -120,7 +120,7 @@ struct XcodeModelReader {
                     entity.uniquenessConstraints.append(constraint.children(named: "constraint").compactMap { $0.attributes["value"] })
                 }
             case "userInfo": entity.userInfo = readUserInfo(child)
-            case "fetchedProperty": entity.fetchedProperties.append(try readFetchedProperty(child, entity: name))
+            case "fetchedProperty": if let fetched = try readFetchedProperty(child, entity: name) { entity.fetchedProperties.append(fetched) }
             default: warn(child.line, "<\(child.name)> in entity \(name) skipped: ObjectGraph does not use it")
             }
         }
@@ -364,7 +364,7 @@ struct XcodeModelReader {
         return FetchRequestTemplate(name: name, entityName: entity, predicateFormat: predicate, settings: settings)
     }
 
-    private mutating func readFetchedProperty(_ node: XMLElementNode, entity: String) throws -> FetchedPropertyDescription {
+    private mutating func readFetchedProperty(_ node: XMLElementNode, entity: String) throws -> FetchedPropertyDescription? {
         let name = try required("name", of: node)
         warnUnknownKeys(node, known: ["name", "optional", "syncable"])
         var request: FetchRequestTemplate?
@@ -377,7 +377,9 @@ struct XcodeModelReader {
             }
         }
         guard let request else {
-            throw error(node.line, "fetched property \(entity).\(name) has no fetch request; give it one (Xcode: Destination and Predicate)")
+            // Xcode always writes one; without it there is nothing to fetch (nor to keep).
+            warn(node.line, "fetched property \(entity).\(name) skipped: it has no fetch request (Xcode: Destination and Predicate)")
+            return nil
         }
         return FetchedPropertyDescription(name, fetchRequest: request, optional: flag("optional", of: node), userInfo: info)
     }
