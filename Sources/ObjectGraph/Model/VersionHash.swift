@@ -10,7 +10,15 @@ import Foundation
 /// fixed-width little-endian values (the native integers of Apple's CPUs), and a sub-hash as its
 /// 32 raw bytes. Because the hashes are Core Data's own, a store written here opens in Core
 /// Data, and a store Core Data wrote opens here, without migration.
-enum VersionHash {
+///
+/// What changes a hash, as it changes Core Data's: an entity's name, abstractness, parent,
+/// uniqueness constraints and version hash modifier, and each stored property's hash; a
+/// property's name, optionality and modifier; an attribute's type, external binary storage
+/// and preserve-after-deletion; a derived attribute's expression; a relationship's
+/// destination, inverse's name, count range and orderedness. What does not: defaults,
+/// validation, indexes, delete rules, renaming identifiers, user info, transient properties,
+/// fetched properties, configurations and fetch requests. See <doc:OpeningStoresThatCoreDataWrote>.
+public enum VersionHash {
     /// The bytes one hash is computed over, in Core Data's encoding.
     struct Input {
         private(set) var bytes: [UInt8] = []
@@ -63,8 +71,9 @@ enum VersionHash {
         return input.digest
     }
 
-    /// An attribute's hash: A, or for a derived attribute D, or for a composite C.
-    static func attribute(_ a: AttributeDescription) -> [UInt8] {
+    /// An attribute's hash (NSAttributeDescription.versionHash): A, or for a derived attribute D,
+    /// or for a composite C, as versionhash.md names them.
+    public static func attribute(_ a: AttributeDescription) -> [UInt8] {
         if let expression = a.derivationExpression { return derived(expression) }
         if a.attributeType == .composite { return composite(a.elements) }
         return storedAttribute(a)
@@ -125,13 +134,13 @@ enum VersionHash {
         return input.digest
     }
 
-    /// R = H(P || destination name || inverse name || u32(maxCount) || u32(minCount) || 01 00 if ordered).
+    /// A relationship's hash (NSRelationshipDescription.versionHash): R = H(P || destination name || inverse name || u32(maxCount) || u32(minCount) || 01 00 if ordered).
     ///
     /// maxCount is 1 for a to-one, 0 for an unbounded to-many, else the limit, truncated to 32
     /// bits (CoreDataPlus's SampleModel2 store confirms `.max` hashes as ff ff ff ff). The inverse
     /// name is left out when there is no inverse, and when the relationship is its own inverse
     /// (unconfirmed: no real model has either).
-    static func relationship(_ r: RelationshipDescription) -> [UInt8] {
+    public static func relationship(_ r: RelationshipDescription) -> [UInt8] {
         var input = Input()
         input.append(hash: propertyBase(name: r.name, isOptional: r.isOptional, isTransient: r.isTransient,
                                         versionHashModifier: r.versionHashModifier))
