@@ -32,6 +32,6 @@ extension ManagedObjectModel {
     /// The note a store's log gets when its metadata had the hashes ObjectGraph computed before
     /// it computed Core Data's, and now has Core Data's.
     static func legacyHashesNote(_ url: URL) -> String {
-        "the store at \(url.path) had the version hashes ObjectGraph wrote before it computed Core Data's; its metadata now has Core Data's hashes of the same model (the data is unchanged)"
+        "the store \(url.lastPathComponent) had the version hashes ObjectGraph wrote before it computed Core Data's; its metadata now has Core Data's hashes of the same model (the data is unchanged)"
     }
 }

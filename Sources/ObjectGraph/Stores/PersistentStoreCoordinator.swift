@@ -248,6 +248,9 @@ public enum StoreOption {
     /// models, for a coordinator made with a plain model; a coordinator made with a versioned
     /// model uses its own.
     public static let versionedModel = "ObjectGraphVersionedModel"
+    /// Internal: a store opened only to be read (a migration's source) keeps the version hashes
+    /// an earlier ObjectGraph wrote instead of rewriting its metadata.
+    static let keepsLegacyVersionHashes = "ObjectGraphKeepsLegacyVersionHashes"
     /// A ``MigrationProgressHandler`` that automatic migration reports to.
     public static let migrationProgressHandler = "ObjectGraphMigrationProgressHandler"
     /// NSPersistentStoreTimeoutOption: how many seconds a save waits for another connection or

@@ -65,7 +65,9 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         let fileLock = AtomicStoreLock(storeURL: url, timeout: StoreOption.lockWait(in: options))
         self.fileLock = fileLock
         if try load(url, checkIdentifier: false) {
-            if readLegacyHashes { try rewriteWithCoreDataHashes(url, lock: fileLock, log: log) }
+            if readLegacyHashes && options[StoreOption.keepsLegacyVersionHashes] as? Bool != true {
+                try rewriteWithCoreDataHashes(url, lock: fileLock, log: log)
+            }
             // Cleaning up needs the lock; a writer holding it now will find the scratch later.
             if fileLock.tryAcquire() {
                 AtomicScratchFiles.removeStale(besides: url)

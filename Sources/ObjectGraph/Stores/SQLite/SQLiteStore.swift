@@ -91,7 +91,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             identifier = uuid
             metadata = plist
             metadata["NSStoreUUID"] = uuid
-            try checkCompatibility()
+            try checkCompatibility(rewritingLegacyHashes: options[StoreOption.keepsLegacyVersionHashes] as? Bool != true)
         } else {
             identifier = newIdentifier
             metadata = created ?? [:]
@@ -179,9 +179,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// package wrote before it computed Core Data's hashes, with the old hashes of this very
     /// model, gets Core Data's hashes written into its metadata, in place (the data is the
     /// same), and the store's log says so.
-    private func checkCompatibility() throws {
+    private func checkCompatibility(rewritingLegacyHashes: Bool) throws {
         switch model.hashMatch(withStoreMetadata: metadata) {
         case .current?:
+            return
+        case .legacy? where !rewritingLegacyHashes:
             return
         case .legacy?:
             var upgraded = model.metadata(replacingVersionKeysOf: metadata)
