@@ -67,7 +67,7 @@ struct ModelCommand: ParsableCommand {
             model = try loader.loadModel(at: url)
             lines.append("\(name): a model")
         }
-        if let identifier = model.versionIdentifiers.sorted().first { lines.append("Version identifier: \(identifier)") }
+        if let identifier = model.versionIdentifiers.sorted().first, !identifier.isEmpty { lines.append("Version identifier: \(identifier)") }
         lines.append("Version checksum: \(model.versionChecksum)")
         for entity in model.entities { lines += [""] + block(entity) }
         if !model.configurationDescriptions.isEmpty {

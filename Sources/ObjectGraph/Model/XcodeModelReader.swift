@@ -77,7 +77,7 @@ struct XcodeModelReader {
         try checkReferences(contents.entities)
         warnIgnoredIndexes(contents.entities)
         // Composite types are read first; report everything in file order.
-        warnings.sort { $0.line < $1.line }
+        warnings = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         // Core Data records the identifier even when it is empty ("" in NSStoreModelVersionIdentifiers,
         // as the contentful and EasyLife stores show); a file without the attribute has none.
         contents.versionIdentifiers = root.attributes["userDefinedModelVersionIdentifier"].map { [$0] } ?? []
