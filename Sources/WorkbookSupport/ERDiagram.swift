@@ -24,12 +24,17 @@ public enum ERDiagram {
         var drawn: Set<String> = []
         for entity in model.entities {
             for case .relationship(let r) in entity.properties {
-                let key = [entity.name + "." + r.name, r.destinationEntityName + "." + r.inverseName].sorted().joined(separator: "|")
-                guard drawn.insert(key).inserted,
-                      let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName) else { continue }
-                let left = inverse.isToMany ? "}o" : "|o"
+                let inverseName = r.inverseName ?? ""
+                let key = [entity.name + "." + r.name, r.destinationEntityName + "." + inverseName].sorted().joined(separator: "|")
+                guard drawn.insert(key).inserted else { continue }
                 let right = r.isToMany ? "o{" : "o|"
-                lines.append("    \(entity.name) \(left)--\(right) \(r.destinationEntityName) : \"\(r.name) / \(r.inverseName)\"")
+                guard let inverse = model.inverseRelationship(of: r) else {
+                    // A relationship without an inverse: drawn from its side only.
+                    lines.append("    \(entity.name) ||--\(right) \(r.destinationEntityName) : \"\(r.name)\"")
+                    continue
+                }
+                let left = inverse.isToMany ? "}o" : "|o"
+                lines.append("    \(entity.name) \(left)--\(right) \(r.destinationEntityName) : \"\(r.name) / \(inverseName)\"")
             }
             if let parent = entity.parentEntityName {
                 lines.append("    \(parent) ||--|| \(entity.name) : \"inherits\"")

@@ -18,7 +18,9 @@ struct ModelCommand: ParsableCommand {
                 --version), an .xcdatamodel folder, or its contents file. The files are only read.
                 ToDo.xcdatamodeld, when no file of that name is here, is the ToDo application's
                 model that the workbook ships.
-                Version hashes are base64, as Core Data shows them in store metadata.
+                Version hashes are Core Data's, in base64 as Core Data shows them in store metadata;
+                the version checksum is NSManagedObjectModel.versionChecksum. To compare them with
+                a store's, run `workbook store inspect STORE --model PATH`.
                 """)
 
         @Argument(help: ArgumentHelp("The model file.", valueName: "path"))
@@ -65,11 +67,25 @@ struct ModelCommand: ParsableCommand {
             model = try loader.loadModel(at: url)
             lines.append("\(name): a model")
         }
-        if let identifier = model.versionIdentifiers.sorted().first { lines.append("Version identifier: \(identifier)") }
+        if let identifier = model.versionIdentifiers.sorted().first, !identifier.isEmpty { lines.append("Version identifier: \(identifier)") }
+        lines.append("Version checksum: \(model.versionChecksum)")
         for entity in model.entities { lines += [""] + block(entity) }
+        if !model.configurationDescriptions.isEmpty {
+            lines += ["", "Configurations:"]
+            for configuration in model.configurationDescriptions {
+                lines.append("  \(configuration.name): \(configuration.entityNames.joined(separator: ", "))")
+            }
+        }
+        if !model.fetchRequestTemplatesByName.isEmpty {
+            lines += ["", "Fetch requests:"]
+            for name in model.fetchRequestTemplatesByName.keys.sorted() {
+                guard let template = model.fetchRequestTemplatesByName[name] else { continue }
+                lines.append("  \(name): \(template.entityName)" + (template.predicateFormat.map { " where \($0)" } ?? ""))
+            }
+        }
         if !loader.warnings.isEmpty {
             let base = url.deletingLastPathComponent().path + "/"
-            lines += ["", "Skipped (\(loader.warnings.count)):"]
+            lines += ["", "Warnings (\(loader.warnings.count)):"]
             for warning in loader.warnings {
                 let file = warning.file.hasPrefix(base) ? String(warning.file.dropFirst(base.count)) : warning.file
                 lines.append("  \(file):\(warning.line): \(warning.message)")
@@ -96,6 +112,11 @@ struct ModelCommand: ParsableCommand {
                 var text = "    " + pad(a.name, width) + "  " + pad(a.attributeType.xcodeName, typeWidth) + "  " + (a.isOptional ? "optional" : "required")
                 if a.isTransient { text += ", transient" }
                 if let value = a.defaultValue { text += ", default \(defaultText(value))" }
+                if let expression = a.derivationExpression { text += ", derived from \(expression)" }
+                if a.attributeType == .transformable { text += ", transformer \(a.valueTransformerName ?? "NSSecureUnarchiveFromData")" }
+                if a.attributeType == .composite { text += ", elements \(a.elements.map(\.name).joined(separator: ", "))" }
+                if a.allowsExternalBinaryDataStorage { text += ", external storage" }
+                if a.preservesValueInHistoryOnDeletion { text += ", kept in history after deletion" }
                 lines.append(text)
             }
         }
@@ -103,11 +124,19 @@ struct ModelCommand: ParsableCommand {
             lines.append("  Relationships:")
             let width = relationships.map(\.name.count).max() ?? 0
             for r in relationships {
-                let kind = r.isToMany ? "to-many" : "to-one"
-                lines.append("    " + pad(r.name, width) + "  -> \(r.destinationEntityName), inverse \(r.inverseName), \(kind), \(r.isOptional ? "optional" : "required"), delete rule \(ruleName(r.deleteRule))")
+                var kind = r.isToMany ? (r.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+                if r.isToMany && (r.minCount > 0 || r.maxCount > 0) { kind += " (\(r.minCount)...\(r.maxCount > 0 ? String(r.maxCount) : "any"))" }
+                let inverse = r.inverseName.map { "inverse \(r.inverseEntityName.map { "\($0)." } ?? "")\($0)" } ?? "no inverse"
+                lines.append("    " + pad(r.name, width) + "  -> \(r.destinationEntityName), \(inverse), \(kind), \(r.isOptional ? "optional" : "required"), delete rule \(ruleName(r.deleteRule))")
             }
         }
-        lines.append("  Version hash: \(Data(entity.versionHash).base64EncodedString())")
+        if !entity.fetchedProperties.isEmpty {
+            lines.append("  Fetched properties:")
+            for fetched in entity.fetchedProperties {
+                lines.append("    \(fetched.name)  -> \(fetched.fetchRequest.entityName)" + (fetched.fetchRequest.predicateFormat.map { " where \($0)" } ?? ""))
+            }
+        }
+        lines.append("  Version hash: \(entity.versionHash.base64EncodedString())")
         return lines
     }
 

@@ -314,7 +314,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Connects object.r to target, and target's inverse back (clearing what it held).
     private func link(_ object: ManagedObject, relationship r: RelationshipDescription, to target: ManagedObject) throws {
-        let inverse = target.entity.relationship(named: r.inverseName)!
+        guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else {
+            // No inverse to keep: none declared, or declared on a sub-entity the target is not.
+            try setPrimitive(object, relationship: r.name, add: target, remove: nil)
+            return
+        }
         if !updatesToManyInverses && !r.isToMany && inverse.isToMany {
             try setPrimitive(object, relationship: r.name, add: target, remove: nil)
             return
@@ -332,8 +336,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     private func unlink(_ object: ManagedObject, relationship r: RelationshipDescription, from target: ManagedObject) throws {
-        let inverse = target.entity.relationship(named: r.inverseName)!
         try setPrimitive(object, relationship: r.name, add: nil, remove: target)
+        guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else { return }
         if !updatesToManyInverses && !r.isToMany && inverse.isToMany { return }
         if inverse.isToMany {
             try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
@@ -366,7 +370,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             switch r.deleteRule {
             case .nullify:
                 for target in related where !isDeleted(target) {
-                    let inverse = target.entity.relationship(named: r.inverseName)!
+                    guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else { continue }
                     try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
                 }
             case .cascade:
@@ -497,7 +501,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             for objects in [toInsert, toUpdate] {
                 for object in objects where !object.entity.shared.relationships.isEmpty {
                     for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
-                        guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                        guard let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
                         let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
                         guard isOwner else { continue }
                         let i = object.entity.attributes.count + n

@@ -179,6 +179,16 @@ enum AttributeValue {
         case .uri:
             guard let u = value as? URL else { throw wrongType() }
             return u
+        case .undefined, .transformable:
+            // Any value: a transient Undefined attribute holds what the application puts in it,
+            // and a transformable one any value its transformer takes.
+            return value
+        case .composite:
+            guard let d = value as? [String: Any] else { throw wrongType() }
+            return d
+        case .objectID:
+            guard let id = value as? ManagedObjectID else { throw wrongType() }
+            return id
         }
     }
 }

@@ -263,7 +263,7 @@ extension MigrationManager {
         guard relationship.isToMany, case .customFunction(.variable("manager"), let selector, _) = expression,
               selector == "destinationInstancesForEntityMappingNamed:sourceInstances:" || selector == "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
               let target = destinationModel.entitiesByName[relationship.destinationEntityName],
-              let inverse = target.relationship(named: relationship.inverseName), !inverse.isToMany,
+              let inverse = destinationModel.inverseRelationship(of: relationship), !inverse.isToMany,
               let mappings = mappingModel?.entityMappings else { return false }
         return mappings.contains { m in
             guard let name = m.destinationEntityName, destinationModel.isEntity(name, kindOf: target.name) else { return false }

@@ -46,7 +46,11 @@ final class MigrationState {
             throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(sourceURL.path)")
         }
         do {
-            sourceStore = try sourceCoordinator.addPersistentStore(type: sourceType, at: sourceURL, options: Self.plain(sourceOptions))
+            // The source is only read: a store with the hashes an earlier ObjectGraph wrote keeps
+            // them (the migration writes Core Data's into the destination).
+            var options = Self.plain(sourceOptions)
+            options[StoreOption.keepsLegacyVersionHashes] = true
+            sourceStore = try sourceCoordinator.addPersistentStore(type: sourceType, at: sourceURL, options: options)
         } catch let error as CoreDataError {
             throw CoreDataError(.migrationManagerSourceStore, "Can't add source store \(sourceURL.path): \(error.message)", detailedErrors: [error])
         }

@@ -54,9 +54,8 @@ enum SQLiteInPlaceMigration {
                         try db.execute(sql: keySQL, arguments: keyArguments)
                     }
                     report(total - 1, nil)
-                    var metadata = plist
-                    metadata["NSStoreModelVersionHashes"] = plan.destination.entityVersionHashesByName
-                    metadata["NSStoreModelVersionIdentifiers"] = Array(plan.destination.versionIdentifiers).sorted()
+                    // The destination's version keys, as Core Data writes them (hashes, digest, checksum...).
+                    var metadata = plan.destination.metadata(replacingVersionKeysOf: plist)
                     metadata["NSStoreUUID"] = nil
                     let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
                     let metadataSQL = "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"

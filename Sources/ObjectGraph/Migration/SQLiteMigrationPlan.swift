@@ -281,7 +281,7 @@ struct SQLiteMigrationPlan {
         if !r.isToMany, let c = mapping.toOneColumns[key] {
             return "SELECT Z_PK AS a, \(c) AS b FROM \(mapping.tableName) WHERE \(c) IS NOT NULL"
         }
-        guard let target = source.entitiesByName[r.destinationEntityName], let inverse = target.relationship(named: r.inverseName),
+        guard let target = source.entitiesByName[r.destinationEntityName], let inverse = source.inverseRelationship(of: r),
               let targetMapping = sourceSchema.entities[target.name] else { return nil }
         if !inverse.isToMany, let c = targetMapping.toOneColumns[inverse.name] {
             return "SELECT \(c) AS a, Z_PK AS b FROM \(targetMapping.tableName) WHERE \(c) IS NOT NULL"

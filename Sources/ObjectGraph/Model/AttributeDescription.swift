@@ -2,6 +2,8 @@ import Foundation
 
 /// The type of an attribute's values: NSAttributeType, with Apple's raw values.
 public enum AttributeType: Int, Hashable, Sendable, CaseIterable {
+    /// No type: allowed only for transient attributes, whose values never reach a store.
+    case undefined = 0
     /// A 16-bit integer.
     case integer16 = 100
     /// A 32-bit integer.
@@ -26,6 +28,12 @@ public enum AttributeType: Int, Hashable, Sendable, CaseIterable {
     case uuid = 1100
     /// A URL.
     case uri = 1200
+    /// A value a value transformer turns into data for the store (``AttributeDescription/valueTransformerName``).
+    case transformable = 1800
+    /// An object ID: the type of expression descriptions' results only, never of an entity's attribute.
+    case objectID = 2000
+    /// A composite of other attributes (NSCompositeAttributeDescription, ``AttributeDescription/elements``).
+    case composite = 2100
 
     /// The name Xcode's model files use (`Integer 16`, `String`, ...).
     public var xcodeName: String {
@@ -42,6 +50,10 @@ public enum AttributeType: Int, Hashable, Sendable, CaseIterable {
         case .binaryData: return "Binary"
         case .uuid: return "UUID"
         case .uri: return "URI"
+        case .undefined: return "Undefined"
+        case .transformable: return "Transformable"
+        case .objectID: return "ObjectID"
+        case .composite: return "Composite"
         }
     }
 
@@ -97,12 +109,44 @@ public struct AttributeDescription: Hashable, Sendable {
     public var versionHashModifier: String?
     /// Free-form information for the application.
     public var userInfo: [String: String]
+    /// For a derived attribute (NSDerivedAttributeDescription), the expression its value is
+    /// computed from (Xcode: `derived="YES" derivationExpression="…"`); nil for other attributes.
+    public var derivationExpression: Expression?
+    /// Whether a binary value may be kept in a file beside the store rather than in it.
+    public var allowsExternalBinaryDataStorage: Bool
+    /// Whether persistent history keeps the value of a deleted object (Xcode: `preserveAfterDeletion`).
+    public var preservesValueInHistoryOnDeletion: Bool
+    /// For a transformable attribute, the name of the ValueTransformer that turns values into data.
+    public var valueTransformerName: String?
+    /// For a transformable attribute, the class of its values (Xcode: `customClassName`).
+    public var attributeValueClassName: String?
+    /// For a composite attribute (NSCompositeAttributeDescription), the attributes it is made of.
+    public var elements: [AttributeDescription]
+    /// For a composite attribute, the name of the composite type Xcode declares it with
+    /// (`<composite name="…">` in the model file); nil elsewhere.
+    public var compositeTypeName: String?
+    /// Whether CloudKit encrypts the value (Xcode: `allowsCloudEncryption`).
+    public var allowsCloudEncryption: Bool
+    /// Whether Spotlight indexes the value (Xcode: `spotlightIndexingEnabled`).
+    public var isIndexedBySpotlight: Bool
+
+    /// Whether it is a derived attribute: its value computed from ``derivationExpression``.
+    public var isDerived: Bool { derivationExpression != nil }
+
+    /// The attribute's version hash, as Core Data computes it (versionhash.md sections 3 and 4):
+    /// from its name, flags, type and the two storage flags; for a derived attribute from its
+    /// expression only; for a composite from its elements' hashes.
+    public var versionHash: Data { Data(VersionHash.attribute(self)) }
 
     /// Describes an attribute.
     public init(_ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
                 transient: Bool = false, indexed: Bool = false, minValue: Double? = nil, maxValue: Double? = nil,
                 regularExpression: String? = nil, renamingIdentifier: String? = nil,
-                versionHashModifier: String? = nil, userInfo: [String: String] = [:]) {
+                versionHashModifier: String? = nil, userInfo: [String: String] = [:],
+                derivationExpression: Expression? = nil, allowsExternalBinaryDataStorage: Bool = false,
+                preservesValueInHistoryOnDeletion: Bool = false, valueTransformerName: String? = nil,
+                attributeValueClassName: String? = nil, elements: [AttributeDescription] = [],
+                compositeTypeName: String? = nil) {
         self.name = name
         self.attributeType = type
         self.isOptional = optional
@@ -115,5 +159,14 @@ public struct AttributeDescription: Hashable, Sendable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
+        self.derivationExpression = derivationExpression
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.valueTransformerName = valueTransformerName
+        self.attributeValueClassName = attributeValueClassName
+        self.elements = elements
+        self.compositeTypeName = compositeTypeName
+        self.allowsCloudEncryption = false
+        self.isIndexedBySpotlight = false
     }
 }

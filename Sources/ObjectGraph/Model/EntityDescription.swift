@@ -1,3 +1,5 @@
+import Foundation
+
 /// An entity of a model: NSEntityDescription, as a value type.
 ///
 /// ```swift
@@ -34,6 +36,7 @@ public struct EntityDescription: Hashable, Sendable {
         var userInfo: [String: String]
         var indexes: [FetchIndexDescription]
         var uniquenessConstraints: [[String]]
+        var fetchedProperties: [FetchedPropertyDescription]
         @exclusivity(unchecked) var attributes: [AttributeDescription] = [] {
             didSet {
                 attributeTypes = attributes.map(\.attributeType)
@@ -56,14 +59,15 @@ public struct EntityDescription: Hashable, Sendable {
         var subentityNames: [String] = []
         var rootEntityName: String = ""
         var entityNumber: Int = 0
-        var versionHash: [UInt8] = []
+        var versionHash = Data()
         @exclusivity(unchecked) var propertyIndex: [String: Int] = [:]
         /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
         @exclusivity(unchecked) var keys: PropertyKeyTable = PropertyKeyTable([])
 
         init(name: String, properties: [PropertyDescription], parentEntityName: String?, isAbstract: Bool,
              managedObjectClass: ManagedObject.Type, renamingIdentifier: String?, versionHashModifier: String?,
-             userInfo: [String: String], indexes: [FetchIndexDescription], uniquenessConstraints: [[String]]) {
+             userInfo: [String: String], indexes: [FetchIndexDescription], uniquenessConstraints: [[String]],
+             fetchedProperties: [FetchedPropertyDescription]) {
             self.name = name
             self.properties = properties
             self.parentEntityName = parentEntityName
@@ -74,13 +78,14 @@ public struct EntityDescription: Hashable, Sendable {
             self.userInfo = userInfo
             self.indexes = indexes
             self.uniquenessConstraints = uniquenessConstraints
+            self.fetchedProperties = fetchedProperties
         }
 
         func copy() -> Box {
             let b = Box(name: name, properties: properties, parentEntityName: parentEntityName, isAbstract: isAbstract,
                         managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
                         versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
-                        uniquenessConstraints: uniquenessConstraints)
+                        uniquenessConstraints: uniquenessConstraints, fetchedProperties: fetchedProperties)
             b.attributes = attributes  // and, through didSet, attributeTypes
             b.relationships = relationships
             b.subentityNames = subentityNames
@@ -151,11 +156,18 @@ public struct EntityDescription: Hashable, Sendable {
     }
     /// Uniqueness constraints: each inner array names attributes whose values together are unique.
     ///
-    /// They enter the version hash, as Apple documents (only when there are some, so models without
-    /// constraints keep their hashes).
+    /// They enter the version hash, as Apple documents, as the last input of the entity's hash
+    /// (versionhash.md section 6).
     public var uniquenessConstraints: [[String]] {
         get { box.uniquenessConstraints }
         set { mutableBox.uniquenessConstraints = newValue }
+    }
+
+    /// Fetched properties: one-way relationships defined by a fetch request, never stored and
+    /// not part of the version hash.
+    public var fetchedProperties: [FetchedPropertyDescription] {
+        get { box.fetchedProperties }
+        set { mutableBox.fetchedProperties = newValue }
     }
 
     // Filled in by ManagedObjectModel.
@@ -185,8 +197,11 @@ public struct EntityDescription: Hashable, Sendable {
         get { box.entityNumber }
         set { mutableBox.entityNumber = newValue }
     }
-    /// A 32-byte digest of everything that changes the entity's storage (see VersionHash).
-    public internal(set) var versionHash: [UInt8] {
+    /// The entity's version hash (NSEntityDescription.versionHash): Core Data's 32-byte SHA-256
+    /// digest of everything that changes the entity's storage, byte for byte as Core Data
+    /// computes it (versionhash.md section 6), so a store's `NSStoreModelVersionHashes` can be
+    /// compared with it.
+    public internal(set) var versionHash: Data {
         get { box.versionHash }
         set { mutableBox.versionHash = newValue }
     }
@@ -206,11 +221,12 @@ public struct EntityDescription: Hashable, Sendable {
     public init(_ name: String, parent: String? = nil, abstract: Bool = false, class managedObjectClass: ManagedObject.Type = ManagedObject.self,
                 renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
                 indexes: [FetchIndexDescription] = [], uniquenessConstraints: [[String]] = [],
+                fetchedProperties: [FetchedPropertyDescription] = [],
                 @PropertyBuilder properties: () -> [PropertyDescription] = { [] }) {
         box = Box(name: name, properties: properties(), parentEntityName: parent, isAbstract: abstract,
                   managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
                   versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
-                  uniquenessConstraints: uniquenessConstraints)
+                  uniquenessConstraints: uniquenessConstraints, fetchedProperties: fetchedProperties)
     }
 
     /// Every property name, attributes then relationships: the order values are stored in.
@@ -234,7 +250,7 @@ public struct EntityDescription: Hashable, Sendable {
             && lhs.isAbstract == rhs.isAbstract && ObjectIdentifier(lhs.managedObjectClass) == ObjectIdentifier(rhs.managedObjectClass)
             && lhs.renamingIdentifier == rhs.renamingIdentifier && lhs.versionHashModifier == rhs.versionHashModifier
             && lhs.userInfo == rhs.userInfo && lhs.indexes == rhs.indexes
-            && lhs.uniquenessConstraints == rhs.uniquenessConstraints
+            && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.fetchedProperties == rhs.fetchedProperties
     }
 
     public func hash(into hasher: inout Hasher) {

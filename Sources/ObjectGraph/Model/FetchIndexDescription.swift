@@ -58,9 +58,11 @@ extension ManagedObjectModel {
             guard !index.elements.isEmpty else {
                 throw CoreDataError(exception: .invalidArgument, "Fetch index \(entity.name).\(index.name) indexes no property; name at least one")
             }
+            // An index over a to-many relationship is kept, as Core Data keeps it, and the
+            // store makes no SQL index for it (Core Data ignores it too).
             for element in index.elements where entity.attribute(named: element.propertyName) == nil
-                && entity.relationship(named: element.propertyName).map({ $0.isToMany }) != false {
-                throw CoreDataError(exception: .invalidArgument, "Fetch index \(entity.name).\(index.name) names \(element.propertyName), which is not an attribute or to-one relationship of \(entity.name)")
+                && entity.relationship(named: element.propertyName) == nil {
+                throw CoreDataError(exception: .invalidArgument, "Fetch index \(entity.name).\(index.name) names \(element.propertyName), which is not a property of \(entity.name)")
             }
         }
         for constraint in entity.uniquenessConstraints {

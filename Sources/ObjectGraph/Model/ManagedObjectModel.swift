@@ -25,8 +25,21 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let entitiesByName: [String: EntityDescription]
     /// The identifiers of the model's version (NSManagedObjectModel.versionIdentifiers).
     public let versionIdentifiers: Set<String>
+    /// The named configurations (Xcode's Configurations), in declaration order; the default
+    /// configuration, with every entity, is not listed.
+    public let configurationDescriptions: [ModelConfiguration]
+    /// The fetch request templates stored in the model, by name (fetchRequestTemplatesByName).
+    public let fetchRequestTemplatesByName: [String: FetchRequestTemplate]
+    /// Each entity's version hash by name (entityVersionHashesByName): what a store's
+    /// `NSStoreModelVersionHashes` holds, byte for byte as Core Data computes it.
+    public let entityVersionHashesByName: [String: Data]
+    /// The hashes ObjectGraph computed before it computed Core Data's, by entity name: only to
+    /// recognise the stores it wrote then.
+    let legacyEntityVersionHashesByName: [String: Data]
     /// Entities by their number in a SQLite store.
     let entitiesByNumber: [Int: EntityDescription]
+    /// Each relationship's inverse and the entity that declares it, by ``inverseKey(_:)``.
+    let inverses: [String: (entity: String, relationship: RelationshipDescription)]
 
     /// Builds and checks a model from its entities.
     ///
@@ -42,19 +55,22 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     ///   (``CoreDataError/ExceptionName/invalidArgument``; Core Data has no error code for an
     ///   invalid model, and reads none from a file it cannot load) and a message naming the entity and property at fault, for a name that is not an identifier,
     ///   an entity or property declared twice, an unknown parent or destination, an entity that
-    ///   inherits from itself, a missing inverse or one that does not point back, a bad count
-    ///   range, or a regular expression that does not compile. For example: `Relationship
-    ///   Book.publisher names the inverse Publisher.books, which does not exist; declare it,
-    ///   pointing back to Book`.
+    ///   inherits from itself, a named inverse that does not exist or does not point back, a bad
+    ///   count range, a stored attribute of type Undefined, or a regular expression that does
+    ///   not compile. For example: `Relationship Book.publisher names the inverse
+    ///   Publisher.books, which does not exist; declare it, pointing back to Book`.
     public convenience init(versionIdentifier: String? = nil, @EntityBuilder entities: () -> [EntityDescription]) throws {
         try self.init(entities: entities(), versionIdentifiers: versionIdentifier.map { [$0] } ?? [])
     }
 
-    /// Builds and checks a model from an array of entities.
+    /// Builds and checks a model from an array of entities, and optionally its configurations
+    /// and fetch request templates.
     ///
     /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
-    ///   (``CoreDataError/ExceptionName/invalidArgument``), as ``init(versionIdentifier:entities:)`` does.
-    public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = []) throws {
+    ///   (``CoreDataError/ExceptionName/invalidArgument``), as ``init(versionIdentifier:entities:)``
+    ///   does, and for a configuration or template that names an entity the model does not have.
+    public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = [],
+                configurations: [ModelConfiguration] = [], fetchRequestTemplates: [FetchRequestTemplate] = []) throws {
         var byName: [String: EntityDescription] = [:]
         for entity in declared {
             guard Self.isIdentifier(entity.name) else {
@@ -85,6 +101,16 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             while let c = current { chain.insert(c, at: 0); current = byName[c]?.parentEntityName }
             return chain
         }
+        // A relationship is its own inverse when its inverse has its name and its destination
+        // is the entity that declares it: then the inverse found there is the relationship itself.
+        for name in byName.keys {
+            byName[name]!.properties = byName[name]!.properties.map { property in
+                guard case .relationship(var r) = property else { return property }
+                r.isOwnInverse = r.inverseName == r.name && r.destinationEntityName == name
+                    && (r.inverseEntityName == nil || r.inverseEntityName == name)
+                return .relationship(r)
+            }
+        }
         // Inherited properties, then the entity's own; names unique along the chain.
         for name in byName.keys {
             var attributes: [AttributeDescription] = []
@@ -106,6 +132,14 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     }
                 }
             }
+            for fetched in byName[name]!.fetchedProperties {
+                if let first = owner[fetched.name] {
+                    throw CoreDataError(exception: .invalidArgument, "Entity \(name) has two properties named \(fetched.name): the fetched property and one of \(first)")
+                }
+                guard byName[fetched.fetchRequest.entityName] != nil else {
+                    throw CoreDataError(exception: .invalidArgument, "Fetched property \(name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the model does not declare")
+                }
+            }
             byName[name]!.attributes = attributes
             byName[name]!.relationships = relationships
             var index: [String: Int] = [:]
@@ -114,18 +148,22 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             byName[name]!.rootEntityName = ancestry(name)[0]
             byName[name]!.subentityNames = declared.filter { $0.parentEntityName == name }.map(\.name).sorted()
         }
-        // Relationships: the destination exists and the inverse points back.
+        // Relationships: the destination exists, and a named inverse exists and points back.
         func isKind(_ entity: String, of ancestor: String) -> Bool { ancestry(entity).contains(ancestor) }
         for entity in byName.values {
             for r in entity.relationships {
-                guard let destination = byName[r.destinationEntityName] else {
+                guard byName[r.destinationEntityName] != nil else {
                     throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the model does not declare")
                 }
-                guard let inverse = destination.relationship(named: r.inverseName) else {
-                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) names the inverse \(r.destinationEntityName).\(r.inverseName), which does not exist; declare it, pointing back to \(entity.name)")
-                }
-                guard isKind(entity.name, of: inverse.destinationEntityName), inverse.inverseName == r.name else {
-                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) and its inverse \(r.destinationEntityName).\(r.inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName)")
+                if let inverseName = r.inverseName {
+                    guard let (inverseOwner, inverse) = Self.inverse(of: r, in: byName) else {
+                        let place = r.inverseEntityName ?? r.destinationEntityName
+                        throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) names the inverse \(place).\(inverseName), which does not exist; declare it, pointing back to \(entity.name)")
+                    }
+                    guard isKind(inverseOwner, of: r.destinationEntityName) || isKind(r.destinationEntityName, of: inverseOwner),
+                          isKind(entity.name, of: inverse.destinationEntityName), inverse.inverseName == r.name else {
+                        throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) and its inverse \(inverseOwner).\(inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")")
+                    }
                 }
                 if !r.isToMany && (r.minCount > 1 || (r.maxCount != 1 && r.maxCount != 0)) {
                     throw CoreDataError(exception: .invalidArgument, "To-one relationship \(entity.name).\(r.name) cannot have a count range")
@@ -133,14 +171,16 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 if r.isToMany && r.maxCount > 0 && r.minCount > r.maxCount {
                     throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) has a minimum count \(r.minCount) above its maximum \(r.maxCount)")
                 }
+                if r.isOrdered && !r.isToMany {
+                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) is ordered but to-one; only to-many relationships keep an order")
+                }
             }
             try Self.checkIndexesAndConstraints(of: entity)
             for a in entity.attributes {
-                if let pattern = a.regularExpression, (try? NSRegularExpression(pattern: pattern)) == nil {
-                    throw CoreDataError(exception: .invalidArgument, "Attribute \(entity.name).\(a.name) has a regular expression that does not compile: \(pattern)")
-                }
+                try Self.checkAttribute(a, of: entity.name)
             }
         }
+        try Self.check(configurations: configurations, templates: fetchRequestTemplates, entities: byName)
         // Entity numbers: roots in name order, each followed by its sub-entities (pre-order),
         // as Core Data numbers Z_ENT.
         var number = 0
@@ -152,13 +192,49 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         for root in byName.values.filter({ $0.parentEntityName == nil }).map(\.name).sorted() { numberTree(root) }
         // Version hashes, parents first since a child's hash includes its parent's.
         for name in byName.keys.sorted(by: { ancestry($0).count < ancestry($1).count }) {
-            let parentHash = byName[name]!.parentEntityName.map { byName[$0]!.versionHash } ?? []
+            let parentHash = byName[name]!.parentEntityName.map { byName[$0]!.versionHash }
             byName[name]!.versionHash = VersionHash.entity(byName[name]!, parentHash: parentHash)
         }
         self.entities = byName.values.sorted { $0.name < $1.name }
         self.entitiesByName = byName
         self.entitiesByNumber = Dictionary(uniqueKeysWithValues: byName.values.map { ($0.entityNumber, $0) })
         self.versionIdentifiers = versionIdentifiers
+        self.configurationDescriptions = configurations
+        self.fetchRequestTemplatesByName = Dictionary(fetchRequestTemplates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.entityVersionHashesByName = byName.mapValues(\.versionHash)
+        self.legacyEntityVersionHashesByName = LegacyVersionHash.entityHashes(byName)
+        var inverses: [String: (entity: String, relationship: RelationshipDescription)] = [:]
+        for entity in byName.values {
+            for r in entity.relationships { inverses[Self.inverseKey(r)] = Self.inverse(of: r, in: byName) }
+        }
+        self.inverses = inverses
+    }
+
+    /// A relationship's inverse and the entity that declares it: looked for on the entity the
+    /// relationship names as the inverse's (Xcode's `inverseEntity`) or its destination, with
+    /// their inherited properties, then on the destination's sub-entities (an inverse declared
+    /// on a sub-entity, which Core Data allows).
+    static func inverse(of r: RelationshipDescription, in entities: [String: EntityDescription]) -> (entity: String, relationship: RelationshipDescription)? {
+        guard let inverseName = r.inverseName else { return nil }
+        var candidates = [r.inverseEntityName, r.destinationEntityName].compactMap { $0 }
+        var queue = [r.destinationEntityName]
+        var seen: Set<String> = []
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            guard seen.insert(next).inserted else { continue }
+            candidates.append(next)
+            queue += entities.values.filter { $0.parentEntityName == next }.map(\.name).sorted()
+        }
+        for candidate in candidates {
+            // The candidate's own declarations, then its ancestors' (an inherited inverse).
+            var current: String? = candidate
+            var visited: Set<String> = []
+            while let c = current, visited.insert(c).inserted, let e = entities[c] {
+                for case .relationship(let found) in e.properties where found.name == inverseName { return (c, found) }
+                current = e.parentEntityName
+            }
+        }
+        return nil
     }
 
     static func isIdentifier(_ s: String) -> Bool {
@@ -190,9 +266,33 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         return false
     }
 
-    /// Each entity's version hash by name (entityVersionHashesByName).
-    public var entityVersionHashesByName: [String: Data] {
-        entitiesByName.mapValues { Data($0.versionHash) }
+    /// The model's version checksum (NSManagedObjectModel.versionChecksum): base64 of SHA-256
+    /// over the entities' version hashes in name order, as a store's
+    /// `NSStoreModelVersionChecksumKey` and a compiled model's `VersionInfo.plist` record it.
+    public var versionChecksum: String { VersionHash.checksum(entityVersionHashesByName) }
+
+    /// The names of the model's configurations (NSManagedObjectModel.configurations), the
+    /// default one not included.
+    public var configurations: [String] { configurationDescriptions.map(\.name) }
+
+    /// The entities of a configuration, sorted by name (entitiesForConfiguration:): every
+    /// entity for the default configuration (`nil`, `"Default"`, `"PF_DEFAULT_CONFIGURATION_NAME"`),
+    /// nil for a name the model does not declare.
+    public func entities(forConfigurationName name: String?) -> [EntityDescription]? {
+        guard let name, !Self.defaultConfigurationNames.contains(name) else { return entities }
+        guard let configuration = configurationDescriptions.first(where: { $0.name == name }) else { return nil }
+        return configuration.entityNames.compactMap { entitiesByName[$0] }.sorted { $0.name < $1.name }
+    }
+
+    /// The names that mean the default configuration.
+    static let defaultConfigurationNames: Set<String> = ["Default", "PF_DEFAULT_CONFIGURATION_NAME"]
+
+    /// The fetch request template with this name, as a fetch request
+    /// (fetchRequestTemplateForName:); nil when there is none.
+    ///
+    /// - Throws: ``PredicateError`` when the template's predicate does not parse.
+    public func fetchRequestTemplate(forName name: String) throws -> FetchRequest? {
+        try fetchRequestTemplatesByName[name]?.fetchRequest()
     }
 
     /// A one-line summary per entity.
@@ -220,7 +320,24 @@ extension ManagedObjectModel {
     /// the side whose key sorts first) and whether `relationship` of `entityName` is that side.
     func manyToManyKey(entity entityName: String, relationship r: RelationshipDescription) -> (key: String, isOwner: Bool) {
         let mine = "\(declaringEntity(of: r.name, in: entityName)).\(r.name)"
-        let theirs = "\(declaringEntity(of: r.inverseName, in: r.destinationEntityName)).\(r.inverseName)"
+        let found = inverses[Self.inverseKey(r)]
+        let theirs = "\(found?.entity ?? r.destinationEntityName).\(r.inverseName ?? "")"
         return mine <= theirs ? (mine, true) : (theirs, false)
+    }
+
+    /// What a relationship's inverse is found by: its destination, the inverse's entity and name.
+    static func inverseKey(_ r: RelationshipDescription) -> String {
+        "\(r.destinationEntityName)|\(r.inverseEntityName ?? "")|\(r.inverseName ?? "")"
+    }
+
+    /// A relationship's inverse (inverseRelationship): on its destination, inherited by it, or
+    /// declared on a sub-entity of it; nil when the relationship has no inverse.
+    public func inverseRelationship(of r: RelationshipDescription) -> RelationshipDescription? {
+        inverses[Self.inverseKey(r)]?.relationship
+    }
+
+    /// The entity that declares a relationship's inverse, or nil when it has none.
+    func inverseEntityName(of r: RelationshipDescription) -> String? {
+        inverses[Self.inverseKey(r)]?.entity
     }
 }

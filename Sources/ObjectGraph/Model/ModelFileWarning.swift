@@ -1,4 +1,6 @@
-/// Something in a model file the loader read past: an element or setting ObjectGraph does not use.
+/// Something in a model file worth a look: an element or setting ObjectGraph read past, or
+/// what Xcode itself warns about in a model Core Data loads (a relationship without an
+/// inverse, a fetch index Core Data ignores).
 ///
 /// The loader collects these (``XcodeModelLoader/warnings``) and never prints them.
 public struct ModelFileWarning: Hashable, Sendable, CustomStringConvertible {

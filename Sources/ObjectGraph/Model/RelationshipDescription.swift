@@ -1,3 +1,5 @@
+import Foundation
+
 /// What deleting the source object does to the objects at the other end of a relationship:
 /// NSDeleteRule, with Apple's raw values.
 public enum DeleteRule: Int, Hashable, Sendable {
@@ -13,15 +15,19 @@ public enum DeleteRule: Int, Hashable, Sendable {
 
 /// A relationship between entities: NSRelationshipDescription, as a value type.
 ///
-/// Every relationship names its inverse, as Apple recommends; building a model checks that
-/// the inverse exists and points back.
+/// Apple recommends that every relationship name its inverse, and building a model checks
+/// that a named inverse exists and points back. A relationship without an inverse is allowed,
+/// as Core Data allows it (Xcode warns; the loader keeps that warning).
 public struct RelationshipDescription: Hashable, Sendable {
     /// The relationship's name, a key of the entity.
     public var name: String
     /// The entity at the other end.
     public var destinationEntityName: String
-    /// The relationship of the destination that points back.
-    public var inverseName: String
+    /// The relationship of the destination that points back, or nil when there is none.
+    public var inverseName: String?
+    /// The entity that declares the inverse, when it is a sub-entity of the destination
+    /// (Xcode's `inverseEntity`); nil when the inverse is on the destination or inherited by it.
+    public var inverseEntityName: String?
     /// Whether it holds a set of objects rather than one.
     public var isToMany: Bool
     /// Whether it may be empty (nil for to-one) when saved.
@@ -32,43 +38,65 @@ public struct RelationshipDescription: Hashable, Sendable {
     public var maxCount: Int
     /// What deleting the source does to the destination objects.
     public var deleteRule: DeleteRule
+    /// Whether a to-many relationship keeps its objects in order (NSOrderedSet).
+    public var isOrdered: Bool
+    /// A transient relationship lives in memory only and is left out of the version hash.
+    public var isTransient: Bool
     /// The name this relationship had in an earlier model version.
     public var renamingIdentifier: String?
     /// Changes the version hash without changing the schema.
     public var versionHashModifier: String?
     /// Free-form information for the application.
     public var userInfo: [String: String]
+    /// Set by ``ManagedObjectModel``: whether the relationship is its own inverse, which leaves
+    /// the inverse's name out of its version hash (versionhash.md section 5).
+    var isOwnInverse = false
+
+    /// The relationship's version hash, as Core Data computes it (versionhash.md section 5):
+    /// from its name, flags, destination and inverse names, count range and orderedness.
+    ///
+    /// Whether a relationship is its own inverse depends on the entity that declares it, so the
+    /// hash is exact once the relationship is part of a ``ManagedObjectModel`` (read it from an
+    /// entity of the model).
+    public var versionHash: Data { Data(VersionHash.relationship(self)) }
 
     /// A to-one relationship.
-    public init(_ name: String, toOne destination: String, inverse: String, deleteRule: DeleteRule = .nullify,
+    public init(_ name: String, toOne destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
                 optional: Bool = true, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
-                userInfo: [String: String] = [:]) {
+                userInfo: [String: String] = [:], inverseEntity: String? = nil, transient: Bool = false) {
         self.init(name: name, destination: destination, inverse: inverse, toMany: false, optional: optional,
                   minCount: 0, maxCount: 1, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
-                  versionHashModifier: versionHashModifier, userInfo: userInfo)
+                  versionHashModifier: versionHashModifier, userInfo: userInfo, inverseEntity: inverseEntity,
+                  transient: transient)
     }
 
     /// A to-many relationship.
-    public init(_ name: String, toMany destination: String, inverse: String, deleteRule: DeleteRule = .nullify,
+    public init(_ name: String, toMany destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
                 optional: Bool = true, minCount: Int = 0, maxCount: Int = 0, renamingIdentifier: String? = nil,
-                versionHashModifier: String? = nil, userInfo: [String: String] = [:]) {
+                versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
+                inverseEntity: String? = nil, transient: Bool = false) {
         self.init(name: name, destination: destination, inverse: inverse, toMany: true, optional: optional,
                   minCount: minCount, maxCount: maxCount, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
-                  versionHashModifier: versionHashModifier, userInfo: userInfo)
+                  versionHashModifier: versionHashModifier, userInfo: userInfo, ordered: ordered,
+                  inverseEntity: inverseEntity, transient: transient)
     }
 
     /// Describes a relationship with every field given.
-    public init(name: String, destination: String, inverse: String, toMany: Bool, optional: Bool,
+    public init(name: String, destination: String, inverse: String?, toMany: Bool, optional: Bool,
                 minCount: Int, maxCount: Int, deleteRule: DeleteRule, renamingIdentifier: String? = nil,
-                versionHashModifier: String? = nil, userInfo: [String: String] = [:]) {
+                versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
+                inverseEntity: String? = nil, transient: Bool = false) {
         self.name = name
         self.destinationEntityName = destination
         self.inverseName = inverse
+        self.inverseEntityName = inverseEntity
         self.isToMany = toMany
         self.isOptional = optional
         self.minCount = minCount
         self.maxCount = maxCount
         self.deleteRule = deleteRule
+        self.isOrdered = ordered
+        self.isTransient = transient
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo

@@ -10,10 +10,11 @@ import Foundation
 /// for warning in loader.warnings { print(warning) }
 /// ```
 ///
-/// Loading only reads: the files are never changed. Settings ObjectGraph does not use are
-/// skipped and listed in ``warnings``; malformed XML, a relationship to an entity or inverse
-/// that does not exist, or anything else the model cannot hold throws ``CoreDataError`` with the
-/// file and line. Entities get the classes in ``classes`` by their `representedClassName`
+/// Loading only reads: the files are never changed. Every model Core Data loads loads here:
+/// settings ObjectGraph does not use are skipped and listed in ``warnings``, with what Xcode
+/// itself warns about (a relationship without an inverse); malformed XML, or what Core Data
+/// refuses too (a relationship to an entity or inverse that does not exist, a stored attribute
+/// of type Undefined), throws ``CoreDataError`` with the file and line. Entities get the classes in ``classes`` by their `representedClassName`
 /// (module prefix ignored), and ManagedObject otherwise.
 public final class XcodeModelLoader {
     /// What was skipped while loading, in file and line order, across every load so far.
@@ -92,14 +93,15 @@ public final class XcodeModelLoader {
         }
         let root = try XMLElementNode.parse(data, file: file.path)
         var reader = XcodeModelReader(file: file.path, classes: classes)
-        let read: (entities: [EntityDescription], versionIdentifiers: Set<String>)
+        let read: XcodeModelReader.Contents
         do { read = try reader.read(root) } catch {
             warnings += reader.warnings
             throw error
         }
         warnings += reader.warnings
         do {
-            return try ManagedObjectModel(entities: read.entities, versionIdentifiers: read.versionIdentifiers)
+            return try ManagedObjectModel(entities: read.entities, versionIdentifiers: read.versionIdentifiers,
+                                          configurations: read.configurations, fetchRequestTemplates: read.fetchRequestTemplates)
         } catch let error as CoreDataError {
             // The model's own checks name the entity; add the file and the entity's line.
             let line = Self.line(of: error.message, entities: read.entities.map(\.name), reader: reader)
@@ -154,7 +156,9 @@ extension ManagedObjectModel {
     /// Use ``XcodeModelLoader`` to see what was skipped or to map classes.
     public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:]) throws {
         let model = try XcodeModelLoader(classes: classes).loadModel(at: url)
-        try self.init(entities: model.entities, versionIdentifiers: model.versionIdentifiers)
+        try self.init(entities: model.entities, versionIdentifiers: model.versionIdentifiers,
+                      configurations: model.configurationDescriptions,
+                      fetchRequestTemplates: model.fetchRequestTemplatesByName.keys.sorted().compactMap { model.fetchRequestTemplatesByName[$0] })
     }
 
     /// Every version of an `.xcdatamodeld` bundle and the current version's name.

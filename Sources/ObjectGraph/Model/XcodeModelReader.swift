@@ -1,21 +1,35 @@
 import Foundation
 
-/// Turns the XML of an Xcode `contents` file into entity descriptions (coredata.md 5.2).
+/// Turns the XML of an Xcode `contents` file into a model's parts (coredata.md 5.2).
 ///
-/// Reads what ObjectGraph models: entities (parent, abstract, renaming ID from `elementID`,
-/// version hash modifier, user info, fetch indexes, uniqueness constraints), attributes and
-/// relationships with everything their descriptions hold. Diagram positions (`<elements>`)
-/// and Xcode's bookkeeping (`syncable`, `codeGenerationType`, `usesScalarValueType`, ...) are
-/// read past silently; anything else it does not use becomes a warning; a model it cannot
-/// represent faithfully (a relationship to nowhere, no inverse, an unknown type) is an error
-/// naming the file and line.
+/// Reads everything Xcode writes that describes the model: entities (parent, abstract,
+/// renaming ID from `elementID`, version hash modifier, user info, fetch indexes, uniqueness
+/// constraints, fetched properties), attributes of every type (Undefined, Transformable with
+/// its transformer and class, derived ones with their expression, composites with their
+/// elements) with everything their descriptions hold, relationships (with or without an
+/// inverse, ordered, with count ranges), configurations and fetch request templates. Diagram
+/// positions (`<elements>`) and Xcode's bookkeeping (`syncable`, `codeGenerationType`,
+/// `usesScalarValueType`, ...) are read past silently; anything else becomes a warning, as do
+/// the things Xcode itself warns about (a relationship without an inverse). Only what Core
+/// Data refuses (an unknown type, a stored attribute of type Undefined, a relationship to
+/// nowhere, an expression that does not parse) is an error, naming the file and line.
 struct XcodeModelReader {
+    /// What a `<model>` element holds.
+    struct Contents {
+        var entities: [EntityDescription] = []
+        var versionIdentifiers: Set<String> = []
+        var configurations: [ModelConfiguration] = []
+        var fetchRequestTemplates: [FetchRequestTemplate] = []
+    }
+
     let file: String
     let classes: [String: ManagedObject.Type]
     private(set) var warnings: [ModelFileWarning] = []
     /// Where each entity and relationship was declared, for errors found after reading.
     private var entityLines: [String: Int] = [:]
     private var relationshipLines: [String: Int] = [:]   // "Entity.relationship"
+    /// Composite types (`<composite name="…">`), by name: the elements of the attributes that use them.
+    private var composites: [String: [AttributeDescription]] = [:]
 
     init(file: String, classes: [String: ManagedObject.Type]) {
         self.file = file
@@ -26,29 +40,48 @@ struct XcodeModelReader {
     private static let silentModelKeys: Set<String> = ["type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
         "minimumToolsVersion", "sourceLanguage", "macOSVersion", "iOSVersion", "usedWithCloudKit", "usedWithSwiftData"]
     private static let silentEntityKeys: Set<String> = ["syncable", "codeGenerationType", "representedClassName"]
-    private static let silentAttributeKeys: Set<String> = ["syncable", "usesScalarValueType", "spotlightIndexingEnabled"]
-    private static let silentRelationshipKeys: Set<String> = ["syncable", "inverseEntity", "indexed", "spotlightIndexingEnabled"]
-    private static let unsupportedTypes: Set<String> = ["Transformable", "Undefined", "ObjectID", "Composite"]
+    private static let silentAttributeKeys: Set<String> = ["syncable", "usesScalarValueType"]
+    private static let silentRelationshipKeys: Set<String> = ["syncable", "indexed", "spotlightIndexingEnabled"]
+    /// The element names of composite types: Xcode writes `<composite>`; `<compositeAttribute>`
+    /// is read too (unconfirmed: no fixture has a composite attribute).
+    private static let compositeElements: Set<String> = ["composite", "compositeAttribute"]
 
-    /// Reads the model element: its entities and version identifiers.
-    mutating func read(_ root: XMLElementNode) throws -> (entities: [EntityDescription], versionIdentifiers: Set<String>) {
+    /// Reads the model element: its entities, version identifiers, configurations and fetch
+    /// request templates.
+    mutating func read(_ root: XMLElementNode) throws -> Contents {
         guard root.name == "model" else {
             throw error(root.line, "the root element is <\(root.name)>, not <model>: this is not an Xcode model contents file")
         }
         warnUnknownKeys(root, known: Self.silentModelKeys.union(["userDefinedModelVersionIdentifier"]))
-        var entities: [EntityDescription] = []
+        var contents = Contents()
+        // Composite types first: attributes anywhere in the file refer to them by name.
+        for child in root.children where Self.compositeElements.contains(child.name) {
+            let name = try required("name", of: child)
+            var elements: [AttributeDescription] = []
+            for element in child.children {
+                if element.name == "attribute" { elements.append(try readAttribute(element, entity: name)) }
+                else { warn(element.line, "<\(element.name)> in composite \(name) skipped: ObjectGraph does not use it") }
+            }
+            composites[name] = elements
+        }
         for child in root.children {
             switch child.name {
-            case "entity": entities.append(try readEntity(child))
+            case "entity": contents.entities.append(try readEntity(child))
             case "elements": break   // diagram positions
-            case "configuration": warn(child.line, "configuration \(child.attributes["name"] ?? "") skipped: ObjectGraph has no configurations; every entity goes to every store")
-            case "fetchRequest": warn(child.line, "fetch request template \(child.attributes["name"] ?? "") skipped: declare it in code with FetchRequest")
+            case "configuration": contents.configurations.append(try readConfiguration(child))
+            case "fetchRequest": contents.fetchRequestTemplates.append(try readFetchRequest(child, in: "the model"))
+            case let name where Self.compositeElements.contains(name): break   // read above
             default: warn(child.line, "<\(child.name)> skipped: ObjectGraph does not use it")
             }
         }
-        try checkReferences(entities)
-        let identifier = root.attributes["userDefinedModelVersionIdentifier"] ?? ""
-        return (entities, identifier.isEmpty ? [] : [identifier])
+        try checkReferences(contents.entities)
+        warnIgnoredIndexes(contents.entities)
+        // Composite types are read first; report everything in file order.
+        warnings = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        // Core Data records the identifier even when it is empty ("" in NSStoreModelVersionIdentifiers,
+        // as the contentful and EasyLife stores show); a file without the attribute has none.
+        contents.versionIdentifiers = root.attributes["userDefinedModelVersionIdentifier"].map { [$0] } ?? []
+        return contents
     }
 
     /// The line an entity was declared on, for errors the model raises later.
@@ -63,40 +96,31 @@ struct XcodeModelReader {
         }
         entityLines[name] = node.line
         warnUnknownKeys(node, known: Self.silentEntityKeys.union(["name", "parentEntity", "isAbstract", "versionHashModifier", "elementID"]))
-        var entity = EntityDescription(name, parent: node.attributes["parentEntity"], abstract: flag("isAbstract", of: node),
+        var entity = EntityDescription(name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
                                        class: managedObjectClass(node.attributes["representedClassName"]),
                                        renamingIdentifier: nonEmpty(node.attributes["elementID"]),
                                        versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
-        var skipped: Set<String> = []
         for child in node.children {
             switch child.name {
             case "attribute":
-                if let attribute = try readAttribute(child, entity: name) { entity.properties.append(.attribute(attribute)) }
-                else if let n = child.attributes["name"] { skipped.insert(n) }
+                entity.properties.append(.attribute(try readAttribute(child, entity: name)))
             case "relationship":
                 entity.properties.append(.relationship(try readRelationship(child, entity: name)))
             case "fetchIndex":
-                if let index = readFetchIndex(child, entity: name, skipped: skipped) { entity.indexes.append(index) }
+                if let index = readFetchIndex(child, entity: name) { entity.indexes.append(index) }
             case "compoundIndexes":
                 for (i, compound) in child.children(named: "compoundIndex").enumerated() {
                     let names = compound.children(named: "index").compactMap { $0.attributes["value"] }
-                    if names.contains(where: skipped.contains) {
-                        warn(compound.line, "compound index of \(name) skipped: it names a skipped attribute")
-                    } else if !names.isEmpty {
+                    if !names.isEmpty {
                         entity.indexes.append(FetchIndexDescription("compoundIndex\(i + 1)", names.map { FetchIndexElementDescription($0) }))
                     }
                 }
             case "uniquenessConstraints":
                 for constraint in child.children(named: "uniquenessConstraint") {
-                    let names = constraint.children(named: "constraint").compactMap { $0.attributes["value"] }
-                    if names.contains(where: skipped.contains) {
-                        warn(constraint.line, "uniqueness constraint (\(names.joined(separator: ", "))) of \(name) skipped: it names a skipped attribute")
-                    } else {
-                        entity.uniquenessConstraints.append(names)
-                    }
+                    entity.uniquenessConstraints.append(constraint.children(named: "constraint").compactMap { $0.attributes["value"] })
                 }
             case "userInfo": entity.userInfo = readUserInfo(child)
-            case "fetchedProperty": warn(child.line, "fetched property \(name).\(child.attributes["name"] ?? "") skipped: ObjectGraph has no fetched properties; use a fetch request")
+            case "fetchedProperty": if let fetched = try readFetchedProperty(child, entity: name) { entity.fetchedProperties.append(fetched) }
             default: warn(child.line, "<\(child.name)> in entity \(name) skipped: ObjectGraph does not use it")
             }
         }
@@ -112,32 +136,63 @@ struct XcodeModelReader {
 
     // MARK: Attributes
 
-    private mutating func readAttribute(_ node: XMLElementNode, entity: String) throws -> AttributeDescription? {
+    private mutating func readAttribute(_ node: XMLElementNode, entity: String) throws -> AttributeDescription {
         let name = try required("name", of: node)
         let typeName = try required("attributeType", of: node)
-        if Self.unsupportedTypes.contains(typeName) {
-            warn(node.line, "attribute \(entity).\(name) skipped: ObjectGraph has no \(typeName) attributes; store the value as Binary or String data")
-            return nil
-        }
         guard let type = AttributeType.allCases.first(where: { $0.xcodeName == typeName }) else {
             throw error(node.line, "attribute \(entity).\(name) has the type \"\(typeName)\", which Core Data does not know; use one of \(AttributeType.allCases.map(\.xcodeName).joined(separator: ", "))")
         }
         warnUnknownKeys(node, known: Self.silentAttributeKeys.union([
             "name", "attributeType", "optional", "transient", "indexed", "defaultValueString", "defaultDateTimeInterval",
             "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
-            "versionHashModifier", "elementID", "valueTransformerName", "customClassName"]))
+            "versionHashModifier", "elementID", "valueTransformerName", "customClassName", "derived", "derivationExpression",
+            "allowsExternalBinaryDataStorage", "preserveAfterDeletion", "composite", "allowsCloudEncryption",
+            "spotlightIndexingEnabled"]))
+        let transient = flag("transient", of: node)
+        if type == .undefined && !transient {
+            throw error(node.line, "attribute \(entity).\(name) has the type Undefined, which only a transient attribute may have; choose its type (Xcode: Attribute Type) or make it transient")
+        }
+        if type == .objectID {
+            throw error(node.line, "attribute \(entity).\(name) has the type ObjectID, which only expression descriptions have; choose another type")
+        }
         let isDate = type == .date
         var attribute = AttributeDescription(
-            name, type, optional: flag("optional", of: node), transient: flag("transient", of: node), indexed: flag("indexed", of: node),
+            name, type, optional: flag("optional", of: node), transient: transient, indexed: flag("indexed", of: node),
             minValue: try number(isDate ? "minDateTimeInterval" : "minValueString", of: node, in: "\(entity).\(name)"),
             maxValue: try number(isDate ? "maxDateTimeInterval" : "maxValueString", of: node, in: "\(entity).\(name)"),
             regularExpression: nonEmpty(node.attributes["regularExpressionString"]),
             renamingIdentifier: nonEmpty(node.attributes["elementID"]),
-            versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
+            versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]),
+            allowsExternalBinaryDataStorage: flag("allowsExternalBinaryDataStorage", of: node),
+            preservesValueInHistoryOnDeletion: flag("preserveAfterDeletion", of: node),
+            valueTransformerName: node.attributes["valueTransformerName"],
+            attributeValueClassName: node.attributes["customClassName"])
+        attribute.allowsCloudEncryption = flag("allowsCloudEncryption", of: node)
+        attribute.isIndexedBySpotlight = flag("spotlightIndexingEnabled", of: node)
+        if flag("derived", of: node) || node.attributes["derivationExpression"] != nil {
+            let text = node.attributes["derivationExpression"] ?? ""
+            do {
+                attribute.derivationExpression = try Expression(format: text)
+            } catch {
+                throw self.error(node.line, "derived attribute \(entity).\(name) has the expression \"\(text)\", which does not parse (\(error)); correct derivationExpression (Xcode: Derivation)")
+            }
+        }
         attribute.defaultValue = try defaultValue(node, type: type, in: "\(entity).\(name)")
+        if type == .composite {
+            if let compositeName = node.attributes["composite"] {
+                guard let elements = composites[compositeName] else {
+                    throw error(node.line, "composite attribute \(entity).\(name) uses the composite \(compositeName), which the file does not declare; declare <composite name=\"\(compositeName)\"> or correct composite")
+                }
+                attribute.elements = elements
+                attribute.compositeTypeName = compositeName
+            }
+        }
         for child in node.children {
-            if child.name == "userInfo" { attribute.userInfo = readUserInfo(child) }
-            else { warn(child.line, "<\(child.name)> in attribute \(entity).\(name) skipped: ObjectGraph does not use it") }
+            switch child.name {
+            case "userInfo": attribute.userInfo = readUserInfo(child)
+            case "attribute" where type == .composite: attribute.elements.append(try readAttribute(child, entity: "\(entity).\(name)"))
+            default: warn(child.line, "<\(child.name)> in attribute \(entity).\(name) skipped: ObjectGraph does not use it")
+            }
         }
         return attribute
     }
@@ -175,8 +230,8 @@ struct XcodeModelReader {
         case .uri:
             guard let u = URL(string: text) else { throw bad() }
             return .url(u)
-        case .binaryData, .date:
-            warn(node.line, "default value of the Binary attribute \(property) skipped: binary attributes have no default")
+        case .binaryData, .date, .undefined, .transformable, .objectID, .composite:
+            warn(node.line, "default value of the \(type.xcodeName) attribute \(property) skipped: ObjectGraph keeps no default for \(type.xcodeName) attributes")
             return nil
         }
     }
@@ -188,18 +243,14 @@ struct XcodeModelReader {
         relationshipLines["\(entity).\(name)"] = node.line
         warnUnknownKeys(node, known: Self.silentRelationshipKeys.union([
             "name", "optional", "toMany", "minCount", "maxCount", "deletionRule", "destinationEntity", "inverseName",
-            "ordered", "transient", "versionHashModifier", "elementID"]))
+            "inverseEntity", "ordered", "transient", "versionHashModifier", "elementID"]))
         guard let destination = nonEmpty(node.attributes["destinationEntity"]) else {
             throw error(node.line, "relationship \(entity).\(name) has no destination entity; set destinationEntity (Xcode: Destination)")
         }
-        guard let inverse = nonEmpty(node.attributes["inverseName"]) else {
-            throw error(node.line, "relationship \(entity).\(name) has no inverse; ObjectGraph requires one, as Apple recommends: set inverseName (Xcode: Inverse) and declare that relationship in \(destination)")
-        }
-        if flag("ordered", of: node) {
-            warn(node.line, "relationship \(entity).\(name) is ordered; ObjectGraph reads it as an unordered to-many relationship")
-        }
-        if flag("transient", of: node) {
-            warn(node.line, "relationship \(entity).\(name) is transient; ObjectGraph reads it as a stored relationship")
+        let inverse = nonEmpty(node.attributes["inverseName"])
+        if inverse == nil {
+            // Xcode's own warning: Core Data allows it, but cannot keep the other side consistent.
+            warn(node.line, "relationship \(entity).\(name) should have an inverse; without one, Core Data (and ObjectGraph) cannot keep the objects at the other end consistent")
         }
         let rule: DeleteRule
         switch node.attributes["deletionRule"] ?? "Nullify" {
@@ -213,11 +264,19 @@ struct XcodeModelReader {
         let toMany = flag("toMany", of: node)
         let minCount = try count("minCount", of: node, in: "\(entity).\(name)") ?? 0
         let maxCount = try count("maxCount", of: node, in: "\(entity).\(name)") ?? (toMany ? 0 : 1)
+        // Xcode writes inverseEntity beside inverseName; it is kept only where it is not the
+        // destination (an inverse declared on a sub-entity or inherited from a parent).
+        let inverseEntity = inverse == nil ? nil : nonEmpty(node.attributes["inverseEntity"]).flatMap { $0 == destination ? nil : $0 }
         var relationship = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, toMany: toMany, optional: flag("optional", of: node),
             minCount: minCount, maxCount: toMany ? maxCount : 1, deleteRule: rule,
             renamingIdentifier: nonEmpty(node.attributes["elementID"]),
-            versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
+            versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]),
+            ordered: flag("ordered", of: node), inverseEntity: inverseEntity, transient: flag("transient", of: node))
+        if relationship.isOrdered && !toMany {
+            warn(node.line, "relationship \(entity).\(name) is ordered but to-one; ObjectGraph reads it as unordered")
+            relationship.isOrdered = false
+        }
         for child in node.children {
             if child.name == "userInfo" { relationship.userInfo = readUserInfo(child) }
             else { warn(child.line, "<\(child.name)> in relationship \(entity).\(name) skipped: ObjectGraph does not use it") }
@@ -228,15 +287,6 @@ struct XcodeModelReader {
     /// Destinations, inverses and parents exist: checked here so the error names the line.
     private func checkReferences(_ entities: [EntityDescription]) throws {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func relationship(_ name: String, in entityName: String) -> RelationshipDescription? {
-            var current: String? = entityName
-            var seen: Set<String> = []
-            while let c = current, seen.insert(c).inserted, let e = byName[c] {
-                for case .relationship(let r) in e.properties where r.name == name { return r }
-                current = e.parentEntityName
-            }
-            return nil
-        }
         for entity in entities {
             if let parent = entity.parentEntityName, byName[parent] == nil {
                 throw error(entityLines[entity.name] ?? 0, "entity \(entity.name) names the parent entity \(parent), which the file does not declare; declare it or remove parentEntity")
@@ -246,16 +296,41 @@ struct XcodeModelReader {
                 guard byName[r.destinationEntityName] != nil else {
                     throw error(line, "relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the file does not declare; declare it or correct destinationEntity")
                 }
-                guard relationship(r.inverseName, in: r.destinationEntityName) != nil else {
-                    throw error(line, "relationship \(entity.name).\(r.name) names the inverse \(r.destinationEntityName).\(r.inverseName), which does not exist; declare it, pointing back to \(entity.name), or correct inverseName")
+                if let inverse = r.inverseName, ManagedObjectModel.inverse(of: r, in: byName) == nil {
+                    throw error(line, "relationship \(entity.name).\(r.name) names the inverse \(r.inverseEntityName ?? r.destinationEntityName).\(inverse), which does not exist; declare it, pointing back to \(entity.name), or correct inverseName")
+                }
+            }
+            for fetched in entity.fetchedProperties where byName[fetched.fetchRequest.entityName] == nil {
+                throw error(entityLines[entity.name] ?? 0, "fetched property \(entity.name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the file does not declare; correct its fetch request's entity")
+            }
+        }
+    }
+
+    /// Fetch index elements naming a to-many relationship: kept, as Core Data keeps them, but
+    /// no store index comes of them (Core Data ignores them too).
+    private mutating func warnIgnoredIndexes(_ entities: [EntityDescription]) {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func relationship(_ name: String, in entity: String) -> RelationshipDescription? {
+            var current: String? = entity
+            var seen: Set<String> = []
+            while let c = current, seen.insert(c).inserted, let e = byName[c] {
+                for case .relationship(let r) in e.properties where r.name == name { return r }
+                current = e.parentEntityName
+            }
+            return nil
+        }
+        for entity in entities {
+            for index in entity.indexes {
+                for element in index.elements where relationship(element.propertyName, in: entity.name)?.isToMany == true {
+                    warn(entityLines[entity.name] ?? 0, "fetch index \(entity.name).\(index.name) names the to-many relationship \(element.propertyName); it is kept, but no store index comes of it (Core Data ignores it too)")
                 }
             }
         }
     }
 
-    // MARK: Indexes, user info
+    // MARK: Indexes, fetch requests, configurations, user info
 
-    private mutating func readFetchIndex(_ node: XMLElementNode, entity: String, skipped: Set<String>) -> FetchIndexDescription? {
+    private mutating func readFetchIndex(_ node: XMLElementNode, entity: String) -> FetchIndexDescription? {
         let name = node.attributes["name"] ?? ""
         var elements: [FetchIndexElementDescription] = []
         for child in node.children(named: "fetchIndexElement") {
@@ -263,14 +338,57 @@ struct XcodeModelReader {
                 warn(child.line, "fetch index \(entity).\(name) skipped: ObjectGraph indexes properties, not expressions")
                 return nil
             }
-            if skipped.contains(property) {
-                warn(child.line, "fetch index \(entity).\(name) skipped: it indexes the skipped attribute \(property)")
-                return nil
-            }
             let type: FetchIndexElementDescription.IndexType = child.attributes["type"] == "RTree" ? .rTree : .binary
             elements.append(FetchIndexElementDescription(property, type: type, ascending: child.attributes["order"] != "descending"))
         }
         return FetchIndexDescription(name, elements)
+    }
+
+    /// A `<fetchRequest>`: of the model (a template) or of a fetched property.
+    private mutating func readFetchRequest(_ node: XMLElementNode, in owner: String) throws -> FetchRequestTemplate {
+        let name = node.attributes["name"] ?? ""
+        guard let entity = nonEmpty(node.attributes["entity"]) else {
+            throw error(node.line, "fetch request \(name) of \(owner) has no entity; set entity (Xcode: Fetch all … objects)")
+        }
+        let predicate = node.attributes["predicateString"]
+        if let predicate, !predicate.isEmpty {
+            do { _ = try Predicate(format: predicate) } catch {
+                throw self.error(node.line, "fetch request \(name) of \(owner) has the predicate \"\(predicate)\", which does not parse (\(error)); correct predicateString")
+            }
+        }
+        var settings = node.attributes
+        for key in ["name", "entity", "predicateString"] { settings[key] = nil }
+        for child in node.children {
+            warn(child.line, "<\(child.name)> in fetch request \(name) skipped: ObjectGraph does not use it")
+        }
+        return FetchRequestTemplate(name: name, entityName: entity, predicateFormat: predicate, settings: settings)
+    }
+
+    private mutating func readFetchedProperty(_ node: XMLElementNode, entity: String) throws -> FetchedPropertyDescription? {
+        let name = try required("name", of: node)
+        warnUnknownKeys(node, known: ["name", "optional", "syncable"])
+        var request: FetchRequestTemplate?
+        var info: [String: String] = [:]
+        for child in node.children {
+            switch child.name {
+            case "fetchRequest": request = try readFetchRequest(child, in: "the fetched property \(entity).\(name)")
+            case "userInfo": info = readUserInfo(child)
+            default: warn(child.line, "<\(child.name)> in fetched property \(entity).\(name) skipped: ObjectGraph does not use it")
+            }
+        }
+        guard let request else {
+            // Xcode always writes one; without it there is nothing to fetch (nor to keep).
+            warn(node.line, "fetched property \(entity).\(name) skipped: it has no fetch request (Xcode: Destination and Predicate)")
+            return nil
+        }
+        return FetchedPropertyDescription(name, fetchRequest: request, optional: flag("optional", of: node), userInfo: info)
+    }
+
+    private mutating func readConfiguration(_ node: XMLElementNode) throws -> ModelConfiguration {
+        let name = try required("name", of: node)
+        warnUnknownKeys(node, known: ["name", "usedWithCloudKit"])
+        let members = node.children(named: "memberEntity").compactMap { $0.attributes["name"] }
+        return ModelConfiguration(name, entityNames: members, usedWithCloudKit: flag("usedWithCloudKit", of: node))
     }
 
     private func readUserInfo(_ node: XMLElementNode) -> [String: String] {
@@ -313,7 +431,7 @@ struct XcodeModelReader {
     private mutating func warnUnknownKeys(_ node: XMLElementNode, known: Set<String>) {
         for key in node.attributes.keys.sorted() where !known.contains(key) {
             let what = node.attributes["name"].map { "\(node.name) \($0)" } ?? node.name
-            warn(node.line, "setting \(key)=\"\(node.attributes[key]!)\" of \(what) skipped: ObjectGraph does not use it")
+            warn(node.line, "setting \(key)=\"\(node.attributes[key] ?? "")\" of \(what) skipped: ObjectGraph does not use it")
         }
     }
 

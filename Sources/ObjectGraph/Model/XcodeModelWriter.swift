@@ -6,18 +6,27 @@ import Foundation
 ///
 /// Entities are written in name order and properties in declaration order (Xcode sorts them
 /// when it saves). Entities are written without code generation (Xcode's Manual/None), with
-/// the class name of their managed object class. Binary default values cannot be expressed in
-/// the format and are left out.
+/// the class name of their managed object class. Everything the loader reads is written back:
+/// derived, transformable and composite attributes, relationships with or without an inverse,
+/// ordered ones, fetched properties, fetch request templates and configurations, so a model
+/// file read and written again describes the same model (and has the same version hashes).
+/// Binary default values cannot be expressed in the format and are left out.
 extension ManagedObjectModel {
     /// The `contents` XML of this model, as Xcode writes it.
     public func xcodeModelContents() -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n"
-        out += "<model" + XcodeXML.attributes([
-            ("type", "com.apple.IDECoreDataModeler.DataModel"), ("documentVersion", "1.0"),
-            ("minimumToolsVersion", "Automatic"), ("sourceLanguage", "Swift"),
-            ("userDefinedModelVersionIdentifier", versionIdentifiers.sorted().first ?? ""),
-        ]) + ">\n"
+        var attributes = [("type", "com.apple.IDECoreDataModeler.DataModel"), ("documentVersion", "1.0"),
+                          ("minimumToolsVersion", "Automatic"), ("sourceLanguage", "Swift")]
+        // A model without identifiers gets no attribute, so it reads back without one (Core
+        // Data records an empty identifier as "").
+        if let identifier = versionIdentifiers.sorted().first { attributes.append(("userDefinedModelVersionIdentifier", identifier)) }
+        out += "<model" + XcodeXML.attributes(attributes) + ">\n"
         for entity in entities { out += XcodeXML.entity(entity) }
+        out += XcodeXML.composites(entities)
+        for name in fetchRequestTemplatesByName.keys.sorted() {
+            if let template = fetchRequestTemplatesByName[name] { out += XcodeXML.fetchRequest(template, indent: "    ") }
+        }
+        for configuration in configurationDescriptions { out += XcodeXML.configuration(configuration) }
         out += "</model>\n"
         return out
     }
@@ -70,6 +79,14 @@ enum XcodeXML {
             case .relationship(let r): out += relationship(r)
             }
         }
+        for fetched in e.fetchedProperties {
+            var keys = [("name", fetched.name)]
+            if fetched.isOptional { keys.append(("optional", "YES")) }
+            out += "        <fetchedProperty" + Self.attributes(keys) + ">\n"
+            out += fetchRequest(fetched.fetchRequest, indent: "            ")
+            out += userInfo(fetched.userInfo, indent: "            ")
+            out += "        </fetchedProperty>\n"
+        }
         for index in e.indexes {
             out += "        <fetchIndex" + Self.attributes([("name", index.name)]) + ">\n"
             for element in index.elements {
@@ -93,12 +110,15 @@ enum XcodeXML {
         return out
     }
 
-    static func attribute(_ a: AttributeDescription) -> String {
+    static func attribute(_ a: AttributeDescription, indent: String = "        ") -> String {
         var attributes: [(String, String)] = [("name", a.name)]
         if a.isOptional { attributes.append(("optional", "YES")) }
         if a.isTransient { attributes.append(("transient", "YES")) }
         if a.isIndexed { attributes.append(("indexed", "YES")) }
         attributes.append(("attributeType", a.attributeType.xcodeName))
+        if let expression = a.derivationExpression {
+            attributes += [("derived", "YES"), ("derivationExpression", expression.description)]
+        }
         let isDate = a.attributeType == .date
         if let min = a.minValue { attributes.append((isDate ? "minDateTimeInterval" : "minValueString", number(min))) }
         if let max = a.maxValue { attributes.append((isDate ? "maxDateTimeInterval" : "maxValueString", number(max))) }
@@ -106,16 +126,26 @@ enum XcodeXML {
             attributes.append((isDate ? "defaultDateTimeInterval" : "defaultValueString", text))
         }
         if let pattern = a.regularExpression { attributes.append(("regularExpressionString", pattern)) }
+        if let transformer = a.valueTransformerName { attributes.append(("valueTransformerName", transformer)) }
+        if let className = a.attributeValueClassName { attributes.append(("customClassName", className)) }
+        if let composite = a.compositeTypeName { attributes.append(("composite", composite)) }
+        if a.allowsExternalBinaryDataStorage { attributes.append(("allowsExternalBinaryDataStorage", "YES")) }
+        if a.preservesValueInHistoryOnDeletion { attributes.append(("preserveAfterDeletion", "YES")) }
+        if a.allowsCloudEncryption { attributes.append(("allowsCloudEncryption", "YES")) }
+        if a.isIndexedBySpotlight { attributes.append(("spotlightIndexingEnabled", "YES")) }
         if a.attributeType.isNumeric && a.attributeType != .decimal { attributes.append(("usesScalarValueType", "YES")) }
         if a.attributeType == .date || a.attributeType == .uuid { attributes.append(("usesScalarValueType", "NO")) }
         if let modifier = a.versionHashModifier { attributes.append(("versionHashModifier", modifier)) }
         if let id = a.renamingIdentifier { attributes.append(("elementID", id)) }
-        return element("attribute", attributes, userInfo: a.userInfo)
+        // A composite declared without a type name keeps its elements inside the attribute.
+        let inner = a.compositeTypeName == nil ? a.elements.map { attribute($0, indent: indent + "    ") }.joined() : ""
+        return element("attribute", attributes, indent: indent, children: inner + userInfo(a.userInfo, indent: indent + "    "))
     }
 
     static func relationship(_ r: RelationshipDescription) -> String {
         var attributes: [(String, String)] = [("name", r.name)]
         if r.isOptional { attributes.append(("optional", "YES")) }
+        if r.isTransient { attributes.append(("transient", "YES")) }
         if r.isToMany { attributes.append(("toMany", "YES")) }
         if r.minCount > 0 { attributes.append(("minCount", String(r.minCount))) }
         if !r.isToMany { attributes.append(("maxCount", "1")) } else if r.maxCount > 0 { attributes.append(("maxCount", String(r.maxCount))) }
@@ -126,18 +156,60 @@ enum XcodeXML {
         case .deny: rule = "Deny"
         case .noAction: rule = "No Action"
         }
-        attributes += [("deletionRule", rule), ("destinationEntity", r.destinationEntityName),
-                       ("inverseName", r.inverseName), ("inverseEntity", r.destinationEntityName)]
+        attributes.append(("deletionRule", rule))
+        if r.isOrdered { attributes.append(("ordered", "YES")) }
+        attributes.append(("destinationEntity", r.destinationEntityName))
+        if let inverse = r.inverseName {
+            attributes += [("inverseName", inverse), ("inverseEntity", r.inverseEntityName ?? r.destinationEntityName)]
+        }
         if let modifier = r.versionHashModifier { attributes.append(("versionHashModifier", modifier)) }
         if let id = r.renamingIdentifier { attributes.append(("elementID", id)) }
-        return element("relationship", attributes, userInfo: r.userInfo)
+        return element("relationship", attributes, indent: "        ", children: userInfo(r.userInfo, indent: "            "))
     }
 
-    /// A property element, self-closing unless it has user info.
-    private static func element(_ name: String, _ attributes: [(String, String)], userInfo info: [String: String]) -> String {
-        let open = "        <\(name)" + Self.attributes(attributes)
-        if info.isEmpty { return open + "/>\n" }
-        return open + ">\n" + userInfo(info, indent: "            ") + "        </\(name)>\n"
+    /// The composite types the entities' attributes use, each once, as `<composite>` elements.
+    static func composites(_ entities: [EntityDescription]) -> String {
+        var types: [String: [AttributeDescription]] = [:]
+        func collect(_ attributes: [AttributeDescription]) {
+            for a in attributes {
+                if let name = a.compositeTypeName, types[name] == nil { types[name] = a.elements }
+                collect(a.elements)
+            }
+        }
+        for entity in entities {
+            collect(entity.properties.compactMap { if case .attribute(let a) = $0 { a } else { nil } })
+        }
+        var out = ""
+        for name in types.keys.sorted() {
+            out += "    <composite" + attributes([("name", name)]) + ">\n"
+            for element in types[name] ?? [] { out += attribute(element) }
+            out += "    </composite>\n"
+        }
+        return out
+    }
+
+    /// A `<fetchRequest>`: a template of the model, or a fetched property's request.
+    static func fetchRequest(_ template: FetchRequestTemplate, indent: String) -> String {
+        var keys = [("name", template.name), ("entity", template.entityName)]
+        if let predicate = template.predicateFormat { keys.append(("predicateString", predicate)) }
+        for key in template.settings.keys.sorted() { keys.append((key, template.settings[key] ?? "")) }
+        return indent + "<fetchRequest" + attributes(keys) + "/>\n"
+    }
+
+    /// A `<configuration>` with its member entities.
+    static func configuration(_ configuration: ModelConfiguration) -> String {
+        var keys = [("name", configuration.name)]
+        if configuration.isUsedWithCloudKit { keys.append(("usedWithCloudKit", "YES")) }
+        var out = "    <configuration" + attributes(keys) + ">\n"
+        for name in configuration.entityNames { out += "        <memberEntity" + attributes([("name", name)]) + "/>\n" }
+        return out + "    </configuration>\n"
+    }
+
+    /// An element, self-closing unless it has children.
+    private static func element(_ name: String, _ attributes: [(String, String)], indent: String, children: String) -> String {
+        let open = indent + "<\(name)" + Self.attributes(attributes)
+        if children.isEmpty { return open + "/>\n" }
+        return open + ">\n" + children + indent + "</\(name)>\n"
     }
 
     private static func userInfo(_ info: [String: String], indent: String) -> String {

@@ -137,7 +137,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
             }
             try refuseDuplicate(url)
-            backend = try AtomicStore(type: type, url: url, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String, options: options)
+            backend = try AtomicStore(type: type, url: url, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String, options: options, log: sqlLog)
         case .sqlite:
             guard let url else {
                 throw CoreDataError(.persistentStoreOpen, "A SQLite store needs a file URL; use .inMemory for a store without a file")
@@ -252,6 +252,9 @@ public enum StoreOption {
     /// models, for a coordinator made with a plain model; a coordinator made with a versioned
     /// model uses its own.
     public static let versionedModel = "ObjectGraphVersionedModel"
+    /// Internal: a store opened only to be read (a migration's source) keeps the version hashes
+    /// an earlier ObjectGraph wrote instead of rewriting its metadata.
+    static let keepsLegacyVersionHashes = "ObjectGraphKeepsLegacyVersionHashes"
     /// A ``MigrationProgressHandler`` that automatic migration reports to.
     public static let migrationProgressHandler = "ObjectGraphMigrationProgressHandler"
     /// NSPersistentStoreTimeoutOption: how many seconds a save waits for another connection or

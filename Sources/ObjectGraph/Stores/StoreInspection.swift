@@ -106,9 +106,69 @@ public struct StoreInspection {
         }
     }
 
-    /// The entities' version hashes from the metadata, as hexadecimal text, by entity name.
+    /// The entities' version hashes from the metadata (`NSStoreModelVersionHashes`), in base64
+    /// as the chapters and Core Data's own tools show them, sorted by entity name.
     public var versionHashes: [(entity: String, hash: String)] {
         let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
-        return hashes.keys.sorted().map { ($0, hashes[$0]!.map { String(format: "%02x", $0) }.joined()) }
+        return hashes.keys.sorted().map { ($0, hashes[$0]?.base64EncodedString() ?? "") }
+    }
+
+    /// How the store's version hashes compare with a model's, entity by entity: whether the
+    /// model opens the store without migration (isConfiguration:compatibleWithStoreMetadata:).
+    public func comparison(with model: ManagedObjectModel) -> ModelComparison {
+        ModelComparison(storeMetadata: metadata, model: model)
+    }
+}
+
+/// A store's version hashes beside a model's: whether the model opens the store as it is, and
+/// for each entity whether the store's hash is Core Data's hash of the model's entity.
+public struct ModelComparison: Sendable {
+    /// How one entity's hashes compare.
+    public enum State: String, Sendable {
+        /// The store's hash is Core Data's hash of the model's entity.
+        case equal
+        /// The store's hash is the one ObjectGraph wrote before it computed Core Data's, for
+        /// this very entity: the model opens the store, and rewrites its metadata.
+        case legacy
+        /// The hashes differ: the entity changed since the store was written.
+        case different
+        /// The store has the entity and the model does not.
+        case onlyInStore
+        /// The model has the entity and the store does not.
+        case onlyInModel
+    }
+
+    /// One entity's hashes, base64.
+    public struct Entity: Sendable {
+        /// The entity's name.
+        public let name: String
+        /// The store's hash, or nil when the store does not have the entity.
+        public let storeHash: String?
+        /// The model's hash, or nil when the model does not have the entity.
+        public let modelHash: String?
+        /// How they compare.
+        public let state: State
+    }
+
+    /// Every entity of the store or the model, sorted by name.
+    public let entities: [Entity]
+    /// Whether the model opens the store without migration.
+    public let isCompatible: Bool
+
+    /// Compares a store's metadata with a model.
+    public init(storeMetadata: [String: Any], model: ManagedObjectModel) {
+        let stored = ManagedObjectModel.storedHashes(storeMetadata)
+        let current = model.entityVersionHashesByName
+        let legacy = model.legacyEntityVersionHashesByName
+        entities = Set(stored.keys).union(current.keys).sorted().map { name in
+            let state: State
+            switch (stored[name], current[name]) {
+            case (nil, _): state = .onlyInModel
+            case (_, nil): state = .onlyInStore
+            case let (s?, c?): state = s == c ? .equal : s == legacy[name] ? .legacy : .different
+            }
+            return Entity(name: name, storeHash: stored[name]?.base64EncodedString(), modelHash: current[name]?.base64EncodedString(), state: state)
+        }
+        isCompatible = model.isConfiguration(withName: nil, compatibleWithStoreMetadata: storeMetadata)
     }
 }

@@ -131,7 +131,10 @@ final class ToDoStack {
             throw ToDoError("Can't open the ToDo store: \(error.message). It is neither a SQLite nor an XML store of the ToDo application; use another --store.")
         }
         let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
-        for number in ToDoModels.versionNames.indices.map({ $0 + 1 }) where try ToDoModels.model(version: number).entityVersionHashesByName == hashes {
+        // The compatibility check, not a plain comparison: a store that an earlier ObjectGraph
+        // wrote, with its old hashes, is still that version's (opening it rewrites them).
+        for number in ToDoModels.versionNames.indices.map({ $0 + 1 })
+        where try ToDoModels.model(version: number).isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) {
             return number
         }
         throw ToDoError("The store at \(url.path) was not written by any version of the ToDo model (its entities are \(hashes.keys.sorted().joined(separator: ", "))). Use another --store.")

@@ -41,13 +41,18 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// kept across a merge conflict (the context saves again with them), given back when the
     /// save fails otherwise.
     private var reservedKeys: [String: ClosedRange<Int64>] = [:]
+    /// Whether the file last read had the version hashes ObjectGraph wrote before it computed
+    /// Core Data's (of this model): opening the store writes the file again with Core Data's.
+    private var readLegacyHashes = false
 
     /// Opens (or creates) an atomic store. Throws `.persistentStoreOpen` for a file that is not
     /// a store of this type, `.persistentStoreIncompatibleVersionHash` for a changed model; the
     /// file is not touched in either case. A missing or empty file becomes a new store, created
     /// under the lock so that processes starting together agree on one store. Scratch files of
     /// interrupted saves are removed.
-    init(type: StoreType, url: URL?, model: ManagedObjectModel, identifier: String?, options: [String: Any] = [:]) throws {
+    init(type: StoreType, url: URL?, model: ManagedObjectModel, identifier: String?, options: [String: Any] = [:],
+         log: SQLLog = .ambient) throws {
+        try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: type)
         self.type = type
         self.url = url
         self.model = model
@@ -60,6 +65,9 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         let fileLock = AtomicStoreLock(storeURL: url, timeout: StoreOption.lockWait(in: options))
         self.fileLock = fileLock
         if try load(url, checkIdentifier: false) {
+            if readLegacyHashes && options[StoreOption.keepsLegacyVersionHashes] as? Bool != true {
+                try rewriteWithCoreDataHashes(url, lock: fileLock, log: log)
+            }
             // Cleaning up needs the lock; a writer holding it now will find the scratch later.
             if fileLock.tryAcquire() {
                 AtomicScratchFiles.removeStale(besides: url)
@@ -87,7 +95,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         if checkIdentifier && loaded.identifier != identifier {
             throw CoreDataError(.persistentStoreOpen, "The store file at \(url.path) was replaced by another store (UUID \(loaded.identifier), not \(identifier)); add it to a new coordinator")
         }
-        try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url)
+        readLegacyHashes = try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url) == .legacy
         var next = loaded.contents
         // Keys handed out by a save that failed are not handed out again.
         for (root, last) in contents.lastKeys { next.lastKeys[root] = max(next.lastKeys[root, default: 0], last) }
@@ -95,6 +103,19 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         contents = next
         fileVersion = version
         return true
+    }
+
+    /// Writes the file again, unchanged but for its metadata, which gets Core Data's version
+    /// hashes in place of the ones ObjectGraph wrote before; the log says so once.
+    private func rewriteWithCoreDataHashes(_ url: URL, lock fileLock: AtomicStoreLock, log: SQLLog) throws {
+        try fileLock.acquire()
+        defer { fileLock.release() }
+        // Another process may have rewritten (or changed) it meanwhile: read it again first.
+        _ = try load(url, checkIdentifier: true)
+        guard readLegacyHashes else { return }
+        fileVersion = try AtomicStoreFile.write(contents, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        readLegacyHashes = false
+        log.note(ManagedObjectModel.legacyHashesNote(url))
     }
 
     /// Reads the file again if another writer replaced it since; one `stat` when it did not.
@@ -107,14 +128,10 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         _ = try load(url, checkIdentifier: true)
     }
 
+    /// The store's type and UUID and the model's version keys, as Core Data writes them:
+    /// every save writes them again, so a file always has the current model's hashes.
     var metadata: [String: Any] {
-        [
-            "NSStoreType": type.rawValue,
-            "NSStoreUUID": identifier,
-            "NSStoreModelVersionHashes": model.entityVersionHashesByName,
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers).sorted(),
-        ]
+        model.metadata(replacingVersionKeysOf: ["NSStoreType": type.rawValue, "NSStoreUUID": identifier])
     }
 
     /// Atomic stores evaluate fetches against the context's objects in memory.
@@ -181,7 +198,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
 
     private func relatedIDsLocked(of id: ManagedObjectID, relationship r: RelationshipDescription) -> Set<ManagedObjectID> {
         guard let destination = model.entitiesByName[r.destinationEntityName],
-              let inverse = destination.relationship(named: r.inverseName) else { return [] }
+              let inverse = model.inverseRelationship(of: r) else { return [] }
         if inverse.isToMany {
             let (key, ownerSide) = model.manyToManyKey(entity: id.entityName, relationship: r)
             var result: Set<ManagedObjectID> = []
@@ -194,7 +211,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         }
         var result: Set<ManagedObjectID> = []
         for row in (rows[destination.rootEntityName] ?? [:]).values where model.isEntity(row.entityName, kindOf: destination.name) {
-            guard let entity = model.entitiesByName[row.entityName], let i = entity.propertyIndex[r.inverseName],
+            guard let entity = model.entitiesByName[row.entityName], let i = entity.propertyIndex[inverse.name],
                   let target = row.values[i] as? ManagedObjectID, target == id else { continue }
             result.insert(ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey))
         }
@@ -277,7 +294,10 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// The save, with `lock` and the file's lock held.
     private func saveLocked(_ changes: StoreChanges) throws {
         try refreshIfChanged()
-        if url != nil { try AtomicValueCheck.refuseUnrepresentable(changes, storeType: type, storeIdentifier: identifier, model: model) }
+        if url != nil {
+            try UnstorableModelParts.refuse(changes, storeType: type, storeIdentifier: identifier, model: model)
+            try AtomicValueCheck.refuseUnrepresentable(changes, storeType: type, storeIdentifier: identifier, model: model)
+        }
         // Optimistic locking: every changed or deleted row must still be at the version read.
         var conflicts: [String] = []
         for (row, expected) in changes.updated {

@@ -86,10 +86,12 @@ enum AtomicStoreFile {
         return metadata
     }
 
-    static func checkCompatibility(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) throws {
-        guard model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+    /// How the file's version hashes match the model; error 134100 when they do not.
+    static func checkCompatibility(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) throws -> ManagedObjectModel.StoreHashMatch {
+        guard let match = model.hashMatch(withStoreMetadata: metadata) else {
             throw model.incompatibleStoreError(metadata, url: url)
         }
+        return match
     }
 
     /// Writes the whole store to a new file beside `url`, flushes it, renames it into place
@@ -153,6 +155,8 @@ enum AtomicStoreFile {
         case .binaryData: guard let d = Data(base64Encoded: text) else { throw bad() }; return d
         case .uuid: guard let u = UUID(uuidString: text) else { throw bad() }; return u
         case .uri: guard let u = URL(string: text) else { throw bad() }; return u
+        case .undefined, .transformable, .objectID, .composite:
+            throw CoreDataError(.persistentStoreOpen, "The store holds a \(type.xcodeName) value, which ObjectGraph's atomic stores do not read yet")
         }
     }
 
@@ -171,6 +175,10 @@ enum AtomicStoreFile {
         case .binaryData: return "binary"
         case .uuid: return "uuid"
         case .uri: return "uri"
+        case .undefined: return "undefined"
+        case .transformable: return "transformable"
+        case .objectID: return "objectid"
+        case .composite: return "composite"
         }
     }
 
@@ -202,7 +210,7 @@ enum AtomicStoreFile {
                     if let id = row.values[entity.attributes.count + n] as? ManagedObjectID { object.toOne[r.name] = id.primaryKey }
                     continue
                 }
-                guard let inverse = model.entitiesByName[r.destinationEntityName]?.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                guard let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
                 let (key, isOwner) = model.manyToManyKey(entity: row.entityName, relationship: r)
                 guard isOwner else { continue }
                 let keys = (contents.links[key] ?? []).filter { $0[0] == row.primaryKey }.map { $0[1] }.sorted()

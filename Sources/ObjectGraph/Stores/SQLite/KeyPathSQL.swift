@@ -40,6 +40,7 @@ enum SQLValueKind: Hashable {
         case .binaryData: self = .data
         case .uuid: self = .uuid
         case .uri: self = .url
+        case .transformable, .composite, .undefined, .objectID: self = .data
         }
     }
 
@@ -308,7 +309,7 @@ extension SQLFetchTranslator {
         let r = path.relationship
         let destination = r.destinationEntityName
         guard let destinationTable = schema.entities[destination]?.tableName,
-              let (inverseOwner, inverse) = relationship(r.inverseName, in: destination) else {
+              let inverseName = r.inverseName, let (inverseOwner, inverse) = relationship(inverseName, in: destination) else {
             // A to-many without an inverse has no storage Core Data could query.
             throw unimplemented()
         }

@@ -120,6 +120,13 @@ public final class SQLLog: @unchecked Sendable {
         return result
     }
 
+    /// A free-form annotation, without a time: something a store did that its user should
+    /// know of (Core Data writes such notes as annotations too).
+    func note(_ text: String) {
+        guard isEnabled else { return }
+        emit("CoreData: annotation: \(text).")
+    }
+
     /// A free-form annotation with the time since `start`.
     func annotate(_ text: String, since start: DispatchTime) {
         guard isEnabled else { return }

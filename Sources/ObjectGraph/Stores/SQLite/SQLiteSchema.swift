@@ -139,7 +139,7 @@ struct SQLiteSchema: Sendable {
                 return nil
             }) {
                 guard let destination = model.entitiesByName[r.destinationEntityName],
-                      let inverse = destination.relationship(named: r.inverseName), inverse.isToMany else { continue }
+                      let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
                 let key = "\(entity.name).\(r.name)"
                 guard joinTables[key] == nil else { continue }
                 // The relationship of the entity whose name sorts first names the table.
@@ -172,6 +172,9 @@ struct SQLiteSchema: Sendable {
         case .string, .uri: return "VARCHAR"
         case .date: return "TIMESTAMP"
         case .binaryData, .uuid: return "BLOB"
+        // Core Data keeps a transformable value as its transformed data. The other types have
+        // no column of their own (transient Undefined, composites' elements): BLOB is never used.
+        case .transformable, .composite, .undefined, .objectID: return "BLOB"
         }
     }
 

@@ -29,6 +29,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// `.persistentStoreIncompatibleVersionHash` (134100) when the model differs from the one
     /// that created the store, naming the entities that differ.
     init(url: URL, model: ManagedObjectModel, options: [String: Any], log: SQLLog) throws {
+        try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: .sqlite)
         self.url = url
         self.model = model
         let schema = SQLiteSchema(model: model)
@@ -90,7 +91,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             identifier = uuid
             metadata = plist
             metadata["NSStoreUUID"] = uuid
-            try checkCompatibility()
+            try checkCompatibility(rewritingLegacyHashes: options[StoreOption.keepsLegacyVersionHashes] as? Bool != true)
         } else {
             identifier = newIdentifier
             metadata = created ?? [:]
@@ -112,13 +113,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// Creates the tables and the metadata row of a new store; returns its metadata.
     private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String) throws -> [String: Any] {
-        var plist: [String: Any] = [
-            "NSStoreType": StoreType.sqlite.rawValue,
-            "NSStoreModelVersionHashes": model.entityVersionHashesByName,
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers).sorted(),
-            "NSPersistenceFrameworkVersion": 1,
-        ]
+        // The metadata Core Data writes: the store type and the model's version keys (hashes,
+        // their digest and checksum, identifiers, framework version).
+        var plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.sqlite.rawValue])
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         for statement in schema.creationStatements { try db.execute(sql: statement) }
         for entity in model.entities {
@@ -178,9 +175,29 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
     }
 
-    /// Error 134100 unless every entity's version hash matches the store's.
-    private func checkCompatibility() throws {
-        guard model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+    /// Error 134100 unless every entity's version hash matches the store's. A store this
+    /// package wrote before it computed Core Data's hashes, with the old hashes of this very
+    /// model, gets Core Data's hashes written into its metadata, in place (the data is the
+    /// same), and the store's log says so.
+    private func checkCompatibility(rewritingLegacyHashes: Bool) throws {
+        switch model.hashMatch(withStoreMetadata: metadata) {
+        case .current?:
+            return
+        case .legacy? where !rewritingLegacyHashes:
+            return
+        case .legacy?:
+            var upgraded = model.metadata(replacingVersionKeysOf: metadata)
+            upgraded["NSStoreUUID"] = nil
+            let data = try PropertyListSerialization.data(fromPropertyList: upgraded, format: .binary, options: 0)
+            let sql = "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"
+            try CoreDataError.mappingSQLite("Writing Core Data's version hashes into the metadata of the store at", url) {
+                log.statement(sql: sql, arguments: [data.databaseValue])
+                try database.write { db in try db.execute(sql: sql, arguments: [data]) }
+            }
+            upgraded["NSStoreUUID"] = identifier
+            metadata = upgraded
+            log.note(ManagedObjectModel.legacyHashesNote(url))
+        case nil:
             throw model.incompatibleStoreError(metadata, url: url)
         }
     }
@@ -465,6 +482,18 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return result
     }
 
+    /// The column of a to-many relationship's to-one inverse, in the destination's table: on
+    /// the destination's mapping, or on the sub-entity's that declares the inverse (its
+    /// columns are in the same table).
+    private func inverseColumn(of r: RelationshipDescription, source: String, destination: SQLiteSchema.EntityMapping,
+                               model: ManagedObjectModel) throws -> String {
+        if let name = r.inverseName {
+            let owner = model.inverseEntityName(of: r).flatMap { schema.entities[$0] }
+            if let column = destination.toOneColumns[name] ?? owner?.toOneColumns[name] { return column }
+        }
+        throw CoreDataError(.persistentStoreIncompatibleSchema, "The to-many relationship \(source).\(r.name) has no to-one inverse column in \(destination.tableName): ObjectGraph's SQLite store keeps a to-many relationship through its inverse, so give it one")
+    }
+
     func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
         guard let first = ids.first, let source = model.entitiesByName[first.entityName],
               let destination = model.entitiesByName[r.destinationEntityName],
@@ -479,7 +508,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 let (mine, theirs) = isOwner ? (join.ownerColumn, join.destinationColumn) : (join.destinationColumn, join.ownerColumn)
                 sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationMapping.tableName) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(placeholders))"
             } else {
-                let fk = destinationMapping.toOneColumns[r.inverseName]!
+                let fk = try inverseColumn(of: r, source: source.name, destination: destinationMapping, model: model)
                 sql = "SELECT d.\(fk), d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) IN (\(placeholders))"
             }
             let values = chunk.map { $0.primaryKey.databaseValue }
@@ -509,7 +538,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             let (mine, theirs) = isOwner ? (join.ownerColumn, join.destinationColumn) : (join.destinationColumn, join.ownerColumn)
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationMapping.tableName) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ?"
         } else {
-            let fk = destinationMapping.toOneColumns[r.inverseName]!
+            let fk = try inverseColumn(of: r, source: source.name, destination: destinationMapping, model: model)
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) = ?"
         }
         let values: [DatabaseValue] = [id.primaryKey.databaseValue]
@@ -550,6 +579,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
         guard !changes.isEmpty else { return }
+        try UnstorableModelParts.refuse(changes, storeType: .sqlite, storeIdentifier: identifier, model: model)
         let start = DispatchTime.now()
         // BEGIN IMMEDIATE: the write lock is taken (waiting up to the busy timeout) before
         // anything is read, so the busy handler applies.

@@ -50,6 +50,8 @@ enum SQLiteValues {
             if let u = value as? UUID { return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue }
         case .uri:
             if let u = value as? URL { return u.absoluteString.databaseValue }
+        case .undefined, .transformable, .objectID, .composite:
+            break   // refused at save (UnstorableModelParts); nothing to convert
         }
         return genericDatabaseValue(value)
     }
@@ -146,7 +148,7 @@ enum SQLiteValues {
         case .date: return Date(timeIntervalSinceReferenceDate: Double(v))
         case .decimal: return Decimal(Int(v))
         case .string: return String(v)
-        case .binaryData, .uuid, .uri: throw StoredValueMismatch("the INTEGER \(v)")
+        case .binaryData, .uuid, .uri, .undefined, .transformable, .objectID, .composite: throw StoredValueMismatch("the INTEGER \(v)")
         }
     }
 
@@ -169,7 +171,7 @@ enum SQLiteValues {
             guard let d = DecimalConversion.decimal(v) else { throw StoredValueMismatch("the REAL \(v), which a Decimal cannot hold") }
             return d
         case .string: return "\(v)"
-        case .binaryData, .uuid, .uri: throw StoredValueMismatch("the REAL \(v)")
+        case .binaryData, .uuid, .uri, .undefined, .transformable, .objectID, .composite: throw StoredValueMismatch("the REAL \(v)")
         }
     }
 

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What the stores here cannot write yet, refused with an error before anything is written:
+/// transformable and composite attribute values (refused at save, naming the object and the
+/// key; a nil value saves, since nothing has to be transformed), and to-many relationships
+/// without an inverse (refused when the store is added). The model loads and hashes all of
+/// them as Core Data does.
+enum UnstorableModelParts {
+    /// Why an attribute's values cannot be written yet, or nil when they can.
+    static func reason(_ attribute: AttributeDescription) -> String? {
+        switch attribute.attributeType {
+        case .transformable:
+            return "a Transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")): ObjectGraph's stores do not yet transform values to data"
+        case .composite:
+            return "a Composite attribute: ObjectGraph's stores do not yet store composite values"
+        case .undefined, .objectID:
+            return "an attribute of type \(attribute.attributeType.xcodeName), which has no stored form"
+        default:
+            return nil
+        }
+    }
+
+    /// Throws 134020 (NSPersistentStoreIncompatibleSchemaError) for a to-many relationship without an inverse: this package's stores keep
+    /// a to-many relationship through its inverse (a foreign key or a join table), and Core
+    /// Data's join table for one without an inverse is not written here yet. Refused when the
+    /// store is added, so that no save could drop such a relationship's objects.
+    static func refuseUnstorableRelationships(of model: ManagedObjectModel, storeType: StoreType) throws {
+        for entity in model.entities {
+            for case .relationship(let r) in entity.properties where r.isToMany && model.inverseRelationship(of: r) == nil {
+                throw CoreDataError(.persistentStoreIncompatibleSchema, "The model's to-many relationship \(entity.name).\(r.name) has no inverse, and ObjectGraph's \(storeType.rawValue) store keeps a to-many relationship through its inverse; give it an inverse (as Apple recommends) to use this model with a store")
+            }
+        }
+    }
+
+    /// Throws 134030 (NSPersistentStoreSaveError) for the first non-nil value of an inserted or changed row the store cannot write.
+    static func refuse(_ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel) throws {
+        for row in changes.inserted + changes.updated.map(\.row) {
+            guard let entity = model.entitiesByName[row.entityName] else { continue }
+            for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && i < row.values.count {
+                guard let reason = reason(attribute), let value = row.values[i], !(value is NSNull) else { continue }
+                let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
+                throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(attribute.name) of \(uri) has a value, and it is \(reason). Nothing was saved; leave it nil, or keep the value in a Binary attribute for now",
+                                    objectURI: uri, key: attribute.name)
+            }
+        }
+    }
+}
