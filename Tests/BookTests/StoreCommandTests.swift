@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ArgumentParser
 import ObjectGraph
 import WorkbookSupport
 @testable import workbook
@@ -33,6 +34,7 @@ import WorkbookSupport
               Category  Core Data's hash of the model's entity
               ToDo      differs: the model's is \(v2)
             """)
-        #expect(throws: CoreDataError.self) { try StoreCommand.comparison(inspection, modelURL: Self.bundle, version: "ToDo 9") }
+        let wrongVersion = #expect(throws: ValidationError.self) { try StoreCommand.comparison(inspection, modelURL: Self.bundle, version: "ToDo 9") }
+        #expect(wrongVersion?.message == "ToDo.xcdatamodeld has no version ToDo 9; its versions are ToDo, ToDo 2")
     }
 }
