@@ -48,6 +48,9 @@ enum SiteAssets {
         code { font: 14px/1.5 "DejaVu Sans Mono", Menlo, monospace; background: var(--code); padding: 1px 4px; border-radius: 3px; }
         pre { padding: 14px 16px; border-radius: 8px; background: var(--code); border: 1px solid var(--rule); }
         pre code { background: none; padding: 0; display: block; line-height: 1.45; }
+        /* Short code in prose and hyphenated words in listings stay on one line (the renderer
+           marks them): `self ==` / `%@` or `--` / `sql` on two lines read as two things. */
+        code.nowrap, pre .nowrap { white-space: nowrap; }
         /* A listing's long line wraps and continues four characters deeper than it starts, as
            Xcode wraps (at most 40% in, for a phone); a word longer than the column breaks
            rather than hides. */
@@ -82,8 +85,11 @@ enum SiteAssets {
         td code, th code { overflow-wrap: break-word; }
         .keyword { color: var(--kw); font-weight: bold; } .string { color: var(--str); } .comment { color: var(--com); font-style: italic; }
         .number { color: var(--num); } .type { color: var(--type); } .attribute { color: var(--attr); }
-        figure.diagram { margin: 20px 0; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
+        /* A diagram is drawn twice, side by side and stacked; the rules after this stylesheet
+           show the stacked drawing where the column is too narrow for the other at 85%. */
+        figure.diagram { margin: 20px 0; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
         svg.er { max-width: 100%; height: auto; font: 13px "DejaVu Sans", sans-serif; }
+        svg.er-stacked { display: none; }
         svg.er .box { fill: var(--er-box); stroke: var(--er-stroke); } svg.er .head { fill: var(--er-head); stroke: var(--er-stroke); }
         svg.er .title { font-weight: bold; fill: var(--er-text); } svg.er .attr { fill: var(--er-attr); font-size: 12px; }
         svg.er .link { stroke: var(--accent); stroke-width: 1.5; } svg.er .label { fill: var(--accent); font-size: 11px; paint-order: stroke; stroke: var(--paper); stroke-width: 3px; }
@@ -118,7 +124,8 @@ enum SiteAssets {
           .sidebar, .topbar, .pager, #search, #results { display: none !important; }
           main { padding: 0; }
           article { max-width: none; }
-          pre, pre.code, pre.output { white-space: pre-wrap; overflow: visible; overflow-wrap: anywhere; background: #fff; color: #000; border: 1px solid #999; break-inside: auto; }
+          pre, pre.code, pre.output { white-space: pre-wrap; overflow: visible; overflow-wrap: anywhere; background: #fff; color: #000; border: 1px solid #999; break-inside: auto;
+                                      box-decoration-break: clone; -webkit-box-decoration-break: clone; }
           pre code { white-space: pre-wrap; }
           pre.output::before { color: #555; }
           .table-wrap, figure.diagram { overflow: visible; }

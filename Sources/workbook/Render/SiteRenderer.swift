@@ -63,7 +63,7 @@ struct SiteRenderer {
             switch language {
             case "swift":
                 return "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
-            case "mermaid": return "<figure class=\"diagram\">\(ERDiagramSVG.svg(code))</figure>"
+            case "mermaid": return ERDiagramSVG.figure(code)
             case "text": return "<pre class=\"output\"><code>\(HTML.escape(code))</code></pre>"
             default:
                 let html = code.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.escape(String($0)) }
@@ -80,7 +80,7 @@ struct SiteRenderer {
             var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
             (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
             // After the search index took the text, so a search for a whole name still finds it.
-            page.body = Self.breakableTableCode(page.body)
+            page.body = Self.keepShortCodeWhole(Self.breakableTableCode(page.body))
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -88,10 +88,22 @@ struct SiteRenderer {
             let html = Self.template(page: page, pages: pages, previous: i > 0 ? pages[i - 1] : nil, next: i + 1 < pages.count ? pages[i + 1] : nil)
             try html.write(to: outputDirectory.appendingPathComponent(page.htmlName), atomically: true, encoding: .utf8)
         }
-        try SiteAssets.css.write(to: outputDirectory.appendingPathComponent("book.css"), atomically: true, encoding: .utf8)
+        try (SiteAssets.css + "\n" + ERDiagramSVG.containerRules(fits: Self.diagramFits(pages.map(\.body))))
+            .write(to: outputDirectory.appendingPathComponent("book.css"), atomically: true, encoding: .utf8)
         try (SiteAssets.searchScript + "\nconst SEARCH_INDEX = " + Self.searchIndex(pages) + ";\n")
             .write(to: outputDirectory.appendingPathComponent("search.js"), atomically: true, encoding: .utf8)
         return pages.count
+    }
+
+    /// The `fit` widths of the diagrams in these pages' bodies, for the stylesheet's rules.
+    static func diagramFits(_ bodies: [String]) -> Set<Int> {
+        var fits: Set<Int> = []
+        for body in bodies {
+            for piece in body.components(separatedBy: "<figure class=\"diagram fit-").dropFirst() {
+                if let fit = Int(piece.prefix(while: \.isNumber)) { fits.insert(fit) }
+            }
+        }
+        return fits
     }
 
     /// Joins the wrapped lines of each paragraph and list item into one line: Ink ends a
@@ -130,7 +142,7 @@ struct SiteRenderer {
         let source = code.split(separator: "\n", omittingEmptySubsequences: false)
         return html.enumerated().map { n, line in
             let indent = n < source.count ? source[n].prefix(while: { $0 == " " }).count : 0
-            return "<span class=\"line\" style=\"--indent:\(indent)\">\(breakOpportunities(line))</span>"
+            return "<span class=\"line\" style=\"--indent:\(indent)\">\(keepHyphenatedWordsWhole(breakOpportunities(line)))</span>"
         }.joined()
     }
 
@@ -161,6 +173,72 @@ struct SiteRenderer {
             previous = c
         }
         return out
+    }
+
+    /// The longest word or code span kept on one line: 30 characters of 13 px code are 235 px,
+    /// less than the narrowest column (a 320 px phone's 288 px).
+    static let longestUnbroken = 30
+
+    /// Keeps each word of a listing line that holds a hyphen on one line (`--sql`, `listing-1`,
+    /// `"2009-05-02"`): a browser may break after any hyphen, which left `swift run fetching
+    /// --section listing-1 --` on one line of a phone and `sql` on the next. Only the text
+    /// between tags is touched, so a word never straddles a highlighted span.
+    static func keepHyphenatedWordsWhole(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        while !rest.isEmpty {
+            if rest.first == "<", let close = rest.firstIndex(of: ">") {
+                out += rest[...close]
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            let text = rest.prefix(while: { $0 != "<" })
+            rest = rest[text.endIndex...]
+            var word = ""
+            func flush() {
+                let length = word.replacingOccurrences(of: "&[a-z]+;", with: "x", options: .regularExpression).count
+                out += word.contains("-") && length > 1 && length <= longestUnbroken ? "<span class=\"nowrap\">\(word)</span>" : word
+                word = ""
+            }
+            for c in text {
+                if c == " " { flush(); out.append(c) } else { word.append(c) }
+            }
+            flush()
+        }
+        return out
+    }
+
+    /// Marks the prose's short code spans (`self == %@`, `--section NAME`, `LIMIT ? OFFSET ?`)
+    /// to stay on one line: broken at their spaces or hyphens they read as two things. Longer
+    /// spans still wrap; code in tables has its own break points and in listings its own lines.
+    static func keepShortCodeWhole(_ html: String) -> String {
+        /// Whether the text up to here leaves an `open` tag unclosed, given whether it was before `text`.
+        func stillOpen(_ wasOpen: Bool, after text: Substring, open: String, close: String) -> Bool {
+            let lastOpen = text.range(of: open, options: .backwards)?.lowerBound
+            let lastClose = text.range(of: close, options: .backwards)?.lowerBound
+            switch (lastOpen, lastClose) {
+            case (nil, nil): return wasOpen
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case let (o?, c?): return o > c
+            }
+        }
+        var out = ""
+        var rest = Substring(html)
+        var inPre = false, inTable = false
+        while let open = rest.range(of: "<code>") {
+            let before = rest[..<open.lowerBound]
+            out += before
+            inPre = stillOpen(inPre, after: before, open: "<pre", close: "</pre>")
+            inTable = stillOpen(inTable, after: before, open: "<table", close: "</table>")
+            let inside = inPre || inTable
+            guard let close = rest[open.upperBound...].range(of: "</code>") else { break }
+            let code = rest[open.upperBound..<close.lowerBound]
+            let short = plain(String(code)).count <= longestUnbroken
+            out += (!inside && short ? "<code class=\"nowrap\">" : "<code>") + code + "</code>"
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 
     /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
@@ -201,8 +279,8 @@ struct SiteRenderer {
     }
 
     /// Lets the names in tables' code break where a reader would (`NSManaged<wbr>Object<wbr>Model`,
-    /// after `_ . : ( , /`), so a narrow column wraps a name between its words, never one letter
-    /// a line, and a wide one keeps it whole.
+    /// after `_ . : ( , /` when a name follows), so a narrow column wraps a name between its
+    /// words, never one letter a line, and a wide one keeps it whole.
     static func breakableTableCode(_ html: String) -> String {
         var out = ""
         var rest = Substring(html)
@@ -215,9 +293,13 @@ struct SiteRenderer {
                 let code = Array(inner[open.upperBound..<close.lowerBound])
                 for (i, c) in code.enumerated() {
                     let previous: Character? = i > 0 ? code[i - 1] : nil
-                    if let previous, c.isUppercase, previous.isLowercase { tableOut += "<wbr>" }
+                    // A word of two letters or more before the hump (`tN` stays whole).
+                    if let previous, c.isUppercase, previous.isLowercase, i >= 2, code[i - 2].isLetter { tableOut += "<wbr>" }
                     tableOut.append(c)
-                    if "_.:(,/".contains(c) && i + 1 < code.count { tableOut += "<wbr>" }
+                    // Not after a leading `.` (`.rollback`), nor inside `://` or before `)`:
+                    // a line must not start with `)` or `//`, nor leave a lone `.` behind.
+                    if "_.:(,/".contains(c), i > 0, i + 1 < code.count,
+                       code[i + 1].isLetter || code[i + 1].isNumber || code[i + 1] == "_" { tableOut += "<wbr>" }
                 }
                 tableOut += "</code>"
                 inner = inner[close.upperBound...]
