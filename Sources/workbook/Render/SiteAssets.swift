@@ -57,6 +57,9 @@ enum SiteAssets {
         pre.code { overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
         pre.code .line { display: block; min-height: 1.45em; white-space: pre-wrap; overflow-wrap: anywhere;
                          --hang: min(calc((var(--indent, 0) + 4) * 1ch), 40%); padding-left: var(--hang); text-indent: calc(-1 * var(--hang)); }
+        /* A line's own indentation, at most 36% of the column (a continuation still hangs deeper);
+           the spaces stay in the box, clipped, so copying the listing keeps them. */
+        pre.code .indent { display: inline-block; width: min(calc(var(--indent, 0) * 1ch), 36%); overflow: hidden; vertical-align: top; text-indent: 0; white-space: pre; }
         /* Output, SQL and error messages wrap: nothing is cut off. */
         pre.output { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--out-bg); color: var(--out-ink); border-color: var(--out-bg); }
         pre.output code { white-space: inherit; overflow-wrap: inherit; }

@@ -137,12 +137,22 @@ struct SiteRenderer {
 
     /// A listing's lines, each a block that wraps with a hanging indent (`--indent` is the
     /// line's own indentation in characters): a line too long for the column continues
-    /// indented under itself instead of running out of sight behind a scrollbar.
+    /// indented under itself instead of running out of sight behind a scrollbar. The leading
+    /// spaces sit in a box the stylesheet caps at 36% of the column: a line aligned far right
+    /// under an open parenthesis otherwise filled a phone's whole line with blanks.
     static func listingLines(_ code: String, html: [String]) -> String {
         let source = code.split(separator: "\n", omittingEmptySubsequences: false)
         return html.enumerated().map { n, line in
             let indent = n < source.count ? source[n].prefix(while: { $0 == " " }).count : 0
-            return "<span class=\"line\" style=\"--indent:\(indent)\">\(keepHyphenatedWordsWhole(breakOpportunities(line)))</span>"
+            var text = Substring(line)
+            var lead = ""
+            // Only spaces the highlighter left outside any span (a comment's or string's own
+            // spaces stay inside it).
+            if indent > 0, text.hasPrefix(String(repeating: " ", count: indent)) {
+                lead = "<span class=\"indent\">" + text.prefix(indent) + "</span>"
+                text = text.dropFirst(indent)
+            }
+            return "<span class=\"line\" style=\"--indent:\(indent)\">\(lead)\(keepHyphenatedWordsWhole(breakOpportunities(String(text))))</span>"
         }.joined()
     }
 
