@@ -80,7 +80,7 @@ struct SiteRenderer {
             var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
             (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
             // After the search index took the text, so a search for a whole name still finds it.
-            page.body = Self.keepShortCodeWhole(Self.breakableTableCode(page.body))
+            page.body = Self.proseCodeBreaks(Self.breakableTableCode(page.body))
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -220,8 +220,9 @@ struct SiteRenderer {
 
     /// Marks the prose's short code spans (`self == %@`, `--section NAME`, `LIMIT ? OFFSET ?`)
     /// to stay on one line: broken at their spaces or hyphens they read as two things. Longer
-    /// spans still wrap; code in tables has its own break points and in listings its own lines.
-    static func keepShortCodeWhole(_ html: String) -> String {
+    /// spans wrap between their words; code in tables has its own break points and in
+    /// listings its own lines.
+    static func proseCodeBreaks(_ html: String) -> String {
         /// Whether the text up to here leaves an `open` tag unclosed, given whether it was before `text`.
         func stillOpen(_ wasOpen: Bool, after text: Substring, open: String, close: String) -> Bool {
             let lastOpen = text.range(of: open, options: .backwards)?.lowerBound
@@ -244,8 +245,15 @@ struct SiteRenderer {
             let inside = inPre || inTable
             guard let close = rest[open.upperBound...].range(of: "</code>") else { break }
             let code = rest[open.upperBound..<close.lowerBound]
-            let short = plain(String(code)).count <= longestUnbroken
-            out += (!inside && short ? "<code class=\"nowrap\">" : "<code>") + code + "</code>"
+            if inside {
+                out += "<code>" + code + "</code>"
+            } else if plain(String(code)).count <= longestUnbroken {
+                out += "<code class=\"nowrap\">" + code + "</code>"
+            } else {
+                // A long one breaks between its words, not wherever the line ends
+                // (`matchingK` / `ey:value:in:)`, `PredicatesExerc` / `ises.swift`).
+                out += "<code>" + breakableName(code) + "</code>"
+            }
             rest = rest[close.upperBound...]
         }
         return out + rest
@@ -300,17 +308,7 @@ struct SiteRenderer {
             var tableOut = ""
             while let open = inner.range(of: "<code>"), let close = inner[open.upperBound...].range(of: "</code>") {
                 tableOut += inner[..<open.upperBound]
-                let code = Array(inner[open.upperBound..<close.lowerBound])
-                for (i, c) in code.enumerated() {
-                    let previous: Character? = i > 0 ? code[i - 1] : nil
-                    // A word of two letters or more before the hump (`tN` stays whole).
-                    if let previous, c.isUppercase, previous.isLowercase, i >= 2, code[i - 2].isLetter { tableOut += "<wbr>" }
-                    tableOut.append(c)
-                    // Not after a leading `.` (`.rollback`), nor inside `://` or before `)`:
-                    // a line must not start with `)` or `//`, nor leave a lone `.` behind.
-                    if "_.:(,/".contains(c), i > 0, i + 1 < code.count,
-                       code[i + 1].isLetter || code[i + 1].isNumber || code[i + 1] == "_" { tableOut += "<wbr>" }
-                }
+                tableOut += breakableName(inner[open.upperBound..<close.lowerBound])
                 tableOut += "</code>"
                 inner = inner[close.upperBound...]
             }
@@ -318,6 +316,22 @@ struct SiteRenderer {
             rest = rest[end.upperBound...]
         }
         return out + rest
+    }
+
+    /// A code name with `<wbr>` where a reader would break it: between the words of a
+    /// camel-case name (a word of two letters or more before the hump, so `tN` stays whole)
+    /// and after `_ . : ( , /` when a name follows. Not after a leading `.` (`.rollback`), nor
+    /// inside `://` or before `)`: a line must not start with `)` or `//`, nor leave a lone `.`.
+    static func breakableName(_ escaped: Substring) -> String {
+        let code = Array(escaped)
+        var out = ""
+        for (i, c) in code.enumerated() {
+            if i >= 2, c.isUppercase, code[i - 1].isLowercase, code[i - 2].isLetter { out += "<wbr>" }
+            out.append(c)
+            if "_.:(,/".contains(c), i > 0, i + 1 < code.count,
+               code[i + 1].isLetter || code[i + 1].isNumber || code[i + 1] == "_" { out += "<wbr>" }
+        }
+        return out
     }
 
     /// Gives each h1/h2 an id and collects the text under it for the search index.
