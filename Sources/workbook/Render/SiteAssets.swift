@@ -63,6 +63,8 @@ enum SiteAssets {
         /* Output, SQL and error messages wrap: nothing is cut off. */
         pre.output { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--out-bg); color: var(--out-ink); border-color: var(--out-bg); }
         pre.output code { white-space: inherit; overflow-wrap: inherit; }
+        /* A line and the caret line under it that points into it scroll together instead. */
+        pre.output .aligned { display: block; white-space: pre; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--out-label) transparent; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: var(--out-label); margin-bottom: 6px; }
         .table-wrap { overflow-x: auto; margin: 16px 0; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
         /* A table in a column too narrow for it: each row a card, each cell under its heading.
@@ -129,7 +131,7 @@ enum SiteAssets {
           article { max-width: none; }
           pre, pre.code, pre.output { white-space: pre-wrap; overflow: visible; overflow-wrap: anywhere; background: #fff; color: #000; border: 1px solid #999; break-inside: auto;
                                       box-decoration-break: clone; -webkit-box-decoration-break: clone; }
-          pre code { white-space: pre-wrap; }
+          pre code, pre.output .aligned { white-space: pre-wrap; }
           pre.output::before { color: #555; }
           .table-wrap, figure.diagram { overflow: visible; }
           td code, th code { overflow-wrap: anywhere; }

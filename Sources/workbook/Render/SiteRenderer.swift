@@ -64,7 +64,7 @@ struct SiteRenderer {
             case "swift":
                 return "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
             case "mermaid": return ERDiagramSVG.figure(code)
-            case "text": return "<pre class=\"output\"><code>\(HTML.escape(code))</code></pre>"
+            case "text": return "<pre class=\"output\"><code>\(Self.outputHTML(code))</code></pre>"
             default:
                 let html = code.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.escape(String($0)) }
                 return "<pre class=\"code\"><code>\(Self.listingLines(code, html: html))</code></pre>"
@@ -127,6 +127,25 @@ struct SiteRenderer {
             joinable = !trimmed.isEmpty && !trimmed.hasPrefix("#") && !trimmed.hasPrefix("<") && !trimmed.hasPrefix("|")
         }
         return out.joined(separator: "\n")
+    }
+
+    /// An output block's text, escaped. A line of spaces and `^` under a line (a parse error
+    /// pointing at its offset) is kept with that line in an `aligned` block that scrolls
+    /// instead of wrapping: wrapped, the caret points at the wrong character.
+    static func outputHTML(_ text: String) -> String {
+        var lines = text.components(separatedBy: "\n").map(HTML.escape)
+        var n = 1
+        while n < lines.count {
+            let caret = lines[n].trimmingCharacters(in: .whitespaces)
+            if !caret.isEmpty, caret.allSatisfy({ $0 == "^" }) {
+                lines[n - 1] = "<span class=\"aligned\">" + lines[n - 1] + "\n" + lines[n] + "</span>"
+                lines.remove(at: n)
+            } else {
+                n += 1
+            }
+        }
+        // The aligned block is a block of its own: the newline after it would add a blank line.
+        return lines.joined(separator: "\n").replacingOccurrences(of: "</span>\n", with: "</span>")
     }
 
     /// Links to `x.md` point at `x.html`; README is the index.
