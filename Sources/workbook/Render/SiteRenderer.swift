@@ -427,8 +427,9 @@ struct SiteRenderer {
     static func template(page: Page, pages: [Page], previous: Page?, next: Page?) -> String {
         let contents = contentsHTML(pages: pages, current: page)
         let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined(separator: "\n")
-        let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">← \(HTML.escape($0.title))</a>" } ?? "<span></span>"
-        let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title)) →</a>" } ?? "<span></span>"
+        // A no-break space ties each arrow to the title, so a wrapped title never leaves it alone on a line.
+        let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">←&nbsp;\(HTML.escape($0.title))</a>" } ?? "<span></span>"
+        let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title))&nbsp;→</a>" } ?? "<span></span>"
         // On a phone the top bar's button shows and hides the sidebar (search.js); the `js`
         // class set first thing lets the stylesheet hide it only when that script can run.
         // Without script the link jumps to the sidebar's search box, the sidebar following the text.
