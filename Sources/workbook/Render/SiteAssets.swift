@@ -50,7 +50,7 @@ enum SiteAssets {
         pre code { background: none; padding: 0; display: block; line-height: 1.45; }
         /* Short code in prose and hyphenated words in listings stay on one line (the renderer
            marks them): `self ==` / `%@` or `--` / `sql` on two lines read as two things. */
-        code.nowrap, pre .nowrap { white-space: nowrap; }
+        code.nowrap, code .nowrap { white-space: nowrap; }
         /* A listing's long line wraps and continues four characters deeper than it starts, as
            Xcode wraps (at most 40% in, for a phone); a word longer than the column breaks
            rather than hides. */

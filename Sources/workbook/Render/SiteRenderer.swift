@@ -274,8 +274,9 @@ struct SiteRenderer {
                 out += "<code class=\"nowrap\">" + code + "</code>"
             } else {
                 // A long one breaks between its words, not wherever the line ends
-                // (`matchingK` / `ey:value:in:)`, `PredicatesExerc` / `ises.swift`).
-                out += "<code>" + breakableName(code) + "</code>"
+                // (`matchingK` / `ey:value:in:)`, `PredicatesExerc` / `ises.swift`), and not
+                // inside a flag (`--` / `section`).
+                out += "<code>" + keepHyphenatedWordsWhole(breakableName(code)) + "</code>"
             }
             rest = rest[close.upperBound...]
         }
