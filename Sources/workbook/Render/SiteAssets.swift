@@ -63,6 +63,7 @@ enum SiteAssets {
         /* Output, SQL and error messages wrap: nothing is cut off. */
         pre.output { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--out-bg); color: var(--out-ink); border-color: var(--out-bg); }
         pre.output code { white-space: inherit; overflow-wrap: inherit; }
+        pre.output .line { display: block; min-height: 1.45em; --hang: min(calc((var(--indent, 0) + 2) * 1ch), 40%); padding-left: var(--hang); text-indent: calc(-1 * var(--hang)); }
         /* A line and the caret line under it that points into it scroll together instead. */
         pre.output .aligned { display: block; white-space: pre; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--out-label) transparent; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: var(--out-label); margin-bottom: 6px; }

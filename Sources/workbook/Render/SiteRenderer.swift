@@ -129,23 +129,27 @@ struct SiteRenderer {
         return out.joined(separator: "\n")
     }
 
-    /// An output block's text, escaped. A line of spaces and `^` under a line (a parse error
+    /// An output block's text, escaped, each line a block that wraps with a hanging indent
+    /// two characters deeper than the line starts, so a wrapped SQL statement or error does
+    /// not read as the next line. A line of spaces and `^` under a line (a parse error
     /// pointing at its offset) is kept with that line in an `aligned` block that scrolls
     /// instead of wrapping: wrapped, the caret points at the wrong character.
     static func outputHTML(_ text: String) -> String {
-        var lines = text.components(separatedBy: "\n").map(HTML.escape)
-        var n = 1
+        let lines = text.components(separatedBy: "\n")
+        var out = ""
+        var n = 0
         while n < lines.count {
-            let caret = lines[n].trimmingCharacters(in: .whitespaces)
-            if !caret.isEmpty, caret.allSatisfy({ $0 == "^" }) {
-                lines[n - 1] = "<span class=\"aligned\">" + lines[n - 1] + "\n" + lines[n] + "</span>"
-                lines.remove(at: n)
-            } else {
-                n += 1
+            let next = n + 1 < lines.count ? lines[n + 1].trimmingCharacters(in: .whitespaces) : ""
+            if !next.isEmpty, next.allSatisfy({ $0 == "^" }) {
+                out += "<span class=\"aligned\">" + HTML.escape(lines[n]) + "\n" + HTML.escape(lines[n + 1]) + "</span>"
+                n += 2
+                continue
             }
+            let indent = lines[n].prefix(while: { $0 == " " }).count
+            out += "<span class=\"line\" style=\"--indent:\(indent)\">" + HTML.escape(lines[n]) + "</span>"
+            n += 1
         }
-        // The aligned block is a block of its own: the newline after it would add a blank line.
-        return lines.joined(separator: "\n").replacingOccurrences(of: "</span>\n", with: "</span>")
+        return out
     }
 
     /// Links to `x.md` point at `x.html`; README is the index.
