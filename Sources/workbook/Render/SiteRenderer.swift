@@ -180,13 +180,17 @@ struct SiteRenderer {
     }
 
     /// Marks where a long line of code may wrap besides its spaces: before a `.` that follows
-    /// a name and after a `(`, so `MappingModel.defaultMappingModel(forSourceModel:` breaks
-    /// between its parts. Tags and entities are left whole.
+    /// a name, after a `(`, and between the words of a name longer than 20 characters, so
+    /// `MappingModel.defaultMappingModel(forSourceModel:` breaks between its parts. Tags and
+    /// entities are left whole.
     static func breakOpportunities(_ html: String) -> String {
         var out = ""
         var tag = "", inTag = false, inEntity = false, inProse = false
         var previous: Character = " "
-        for c in html {
+        var longName = false
+        let chars = Array(html)
+        func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        for (i, c) in chars.enumerated() {
             if inTag {
                 out.append(c); tag.append(c)
                 if c == ">" {
@@ -201,6 +205,12 @@ struct SiteRenderer {
             if c == "<" { inTag = true; tag = "<"; out.append(c); continue }
             if c == "&" { inEntity = true; out.append(c); continue }
             if !inProse && c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
+            // A name longer than 20 characters may also break between its words
+            // (`migratePersistentStores<wbr>Automatically`), not wherever the line ends.
+            if isNamePart(c) && !isNamePart(previous) {
+                longName = chars[i...].prefix(while: isNamePart).count > 20
+            }
+            if !inProse && longName && c.isUppercase && previous.isLowercase { out += "<wbr>" }
             out.append(c)
             if !inProse && c == "(" { out += "<wbr>" }
             previous = c
