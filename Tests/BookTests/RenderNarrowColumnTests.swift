@@ -114,6 +114,8 @@ import Testing
         // The pager's arrow stays with its title.
         #expect(versioning.contains("Mapping models and migration policies&nbsp;→</a>"))
         #expect(versioning.contains(">←&nbsp;Chapter 3: Compounding predicates</a>"))
+        // An errata card starts "# 7" on one line.
+        #expect(css.contains("table.wide td[data-label=\"#\"]::before { display: inline;"))
         // Print repeats a listing's border on each page it spans.
         #expect(css.contains("box-decoration-break: clone;"))
     }

@@ -77,6 +77,9 @@ enum SiteAssets {
           table.wide td { border: 0; padding: 2px 12px; }
           table.wide td:empty { display: none; }
           table.wide td::before { content: attr(data-label); display: block; font: bold 12px/1.6 "DejaVu Sans", Helvetica, sans-serif; color: var(--muted); text-transform: uppercase; letter-spacing: .05em; }
+          /* A row's number heads its card on one line: "# 7", not "#" above "7". */
+          table.wide td[data-label="#"] { font-weight: bold; }
+          table.wide td[data-label="#"]::before { display: inline; margin-right: .4em; }
         }
         @container (max-width: 480px) {
           table.three, table.three tbody, table.three tr, table.three td { display: block; }
