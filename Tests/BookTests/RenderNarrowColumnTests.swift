@@ -23,6 +23,10 @@ import Testing
         let rules = ERDiagramSVG.containerRules(fits: [620])
         #expect(rules.contains("@container (max-width: 619.98px) { figure.fit-620 > svg.er-wide { display: none; } figure.fit-620 > svg.er-stacked { display: block; } }"))
         #expect(SiteAssets.css.contains("svg.er-stacked { display: none; }"))
+        // Paper always gets the boxes side by side.
+        let print = try #require(SiteAssets.css.range(of: "@media print {").map { SiteAssets.css[$0.upperBound...] })
+        #expect(print.contains("figure.diagram > svg.er-wide { display: block !important; }"))
+        #expect(print.contains("figure.diagram > svg.er-stacked { display: none !important; }"))
         #expect(SiteAssets.css.contains("container-type: inline-size; }\nsvg.er {"))
         // One box needs no second drawing.
         let book = ERDiagramSVG.figure("erDiagram\n    Book {\n        String title\n    }")
@@ -62,7 +66,7 @@ import Testing
         let out = SiteRenderer.proseCodeBreaks(html)
         #expect(out.contains("<code class=\"nowrap\">--section NAME</code>"))
         #expect(out.contains("<code class=\"nowrap\">self == %@</code>"))
-        #expect(out.contains("<code>Fetch<wbr>Utilities.<wbr>object(<wbr>for<wbr>Entity<wbr>Named:<wbr>matching<wbr>Key:<wbr>value:<wbr>in:)</code>"))
+        #expect(out.contains("<code>FetchUtilities.<wbr>object(<wbr>forEntityNamed:<wbr>matchingKey:<wbr>value:<wbr>in:)</code>"))
         #expect(out.contains("<code>swift run <span class=\"nowrap\">migration-policies</span> <span class=\"nowrap\">--section</span> <span class=\"nowrap\">listing-12-sqlite</span> <span class=\"nowrap\">--sql</span></code>"))
         // Listings and tables have their own rules.
         #expect(out.contains("<pre class=\"code\"><code>let a = 1</code></pre><table><tr><td><code>NSManagedObjectModel</code>"))
@@ -89,6 +93,10 @@ import Testing
         #expect(SiteRenderer.breakableName("x-coredata:///Entity/tN") == "x-coredata:///<wbr>Entity/<wbr>tN")
         #expect(SiteRenderer.breakableName("value(forKey:)") == "value(<wbr>for<wbr>Key:)")
         #expect(SiteRenderer.breakableName("NSManagedObjectModel") == "NSManaged<wbr>Object<wbr>Model")
+        // Prose breaks only a long name at its humps.
+        #expect(SiteRenderer.breakableName("SampleData.insertEmployees(into:", humpsAbove: 20) == "SampleData.<wbr>insertEmployees(<wbr>into:")
+        #expect(SiteRenderer.breakableName("NSMigratePersistentStoresAutomaticallyOption", humpsAbove: 20)
+            == "NSMigrate<wbr>Persistent<wbr>Stores<wbr>Automatically<wbr>Option")
     }
 
     @Test func outputLinesHangAndACaretStaysUnderItsCharacter() {

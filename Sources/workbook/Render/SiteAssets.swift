@@ -141,6 +141,9 @@ enum SiteAssets {
           td code, th code { overflow-wrap: anywhere; }
           h1, h2, h3 { break-after: avoid; }
           figure.diagram, tr { break-inside: avoid; }
+          /* A page is wide enough for the boxes side by side (at 80% or more), and they take less of it. */
+          figure.diagram > svg.er-wide { display: block !important; }
+          figure.diagram > svg.er-stacked { display: none !important; }
           a { color: inherit; }
         }
         """

@@ -290,7 +290,7 @@ struct SiteRenderer {
                 // A long one breaks between its words, not wherever the line ends
                 // (`matchingK` / `ey:value:in:)`, `PredicatesExerc` / `ises.swift`), and not
                 // inside a flag (`--` / `section`).
-                out += "<code>" + keepHyphenatedWordsWhole(breakableName(code)) + "</code>"
+                out += "<code>" + keepHyphenatedWordsWhole(breakableName(code, humpsAbove: 20)) + "</code>"
             }
             rest = rest[close.upperBound...]
         }
@@ -360,11 +360,19 @@ struct SiteRenderer {
     /// camel-case name (a word of two letters or more before the hump, so `tN` stays whole)
     /// and after `_ . : ( , /` when a name follows. Not after a leading `.` (`.rollback`), nor
     /// inside `://` or before `)`: a line must not start with `)` or `//`, nor leave a lone `.`.
-    static func breakableName(_ escaped: Substring) -> String {
+    /// Prose passes `humpsAbove: 20`, so only a name longer than that breaks at its humps
+    /// (`SampleData.<wbr>insertEmployees`, not `Sample<wbr>Data`); a table's narrow column
+    /// breaks any.
+    static func breakableName(_ escaped: Substring, humpsAbove: Int = 0) -> String {
         let code = Array(escaped)
+        func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
         var out = ""
+        var longName = false
         for (i, c) in code.enumerated() {
-            if i >= 2, c.isUppercase, code[i - 1].isLowercase, code[i - 2].isLetter { out += "<wbr>" }
+            if isNamePart(c) && (i == 0 || !isNamePart(code[i - 1])) {
+                longName = code[i...].prefix(while: isNamePart).count > humpsAbove
+            }
+            if longName, i >= 2, c.isUppercase, code[i - 1].isLowercase, code[i - 2].isLetter { out += "<wbr>" }
             out.append(c)
             if "_.:(,/".contains(c), i > 0, i + 1 < code.count,
                code[i + 1].isLetter || code[i + 1].isNumber || code[i + 1] == "_" { out += "<wbr>" }
