@@ -105,6 +105,8 @@ import Testing
             + "<span class=\"aligned\">  a == NOT b\n       ^</span>"
             + "<span class=\"line\" style=\"--indent:4\">    CoreData: sql: SELECT 1</span>"
             + "<span class=\"line\" style=\"--indent:0\"></span>")
+        #expect(SiteRenderer.outputHTML("name == \"Mary\"       → (none)")
+            == "<span class=\"line\" style=\"--indent:0\">name == &quot;Mary&quot;       <span class=\"nowrap\">→ (none)</span></span>")
         #expect(SiteAssets.css.contains("pre.output .aligned { display: block; white-space: pre; overflow-x: auto;"))
         #expect(SiteAssets.css.contains("pre.output .line { display: block; min-height: 1.45em; --hang: min(calc((var(--indent, 0) + 2) * 1ch), 40%);"))
     }

@@ -146,7 +146,9 @@ struct SiteRenderer {
                 continue
             }
             let indent = lines[n].prefix(while: { $0 == " " }).count
-            out += "<span class=\"line\" style=\"--indent:\(indent)\">" + HTML.escape(lines[n]) + "</span>"
+            // An arrow stays with the result it points to (`→ (none)`), not at a line's end.
+            let line = HTML.escape(lines[n]).replacingOccurrences(of: "→ ([^ ]+)", with: "<span class=\"nowrap\">→ $1</span>", options: .regularExpression)
+            out += "<span class=\"line\" style=\"--indent:\(indent)\">" + line + "</span>"
             n += 1
         }
         return out
