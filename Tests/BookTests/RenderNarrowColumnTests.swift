@@ -79,6 +79,8 @@ import Testing
         // Text between tags only: a highlighted string keeps its span.
         #expect(SiteRenderer.keepHyphenatedWordsWhole("(<span class=\"string\">&quot;2009-05-02T09:00:00Z&quot;</span>)")
             == "(<span class=\"string\"><span class=\"nowrap\">&quot;2009-05-02T09:00:00Z&quot;</span></span>)")
+        #expect(SiteRenderer.keepHyphenatedWordsWhole("x]) <span class=\"comment\">// andPredicateWithSubpredicates:</span>")
+            == "x]) <span class=\"comment\"><span class=\"nowrap\">// andPredicateWithSubpredicates:</span></span>")
         // Subtraction with spaces and words without hyphens are left alone.
         #expect(SiteRenderer.keepHyphenatedWordsWhole("a - b") == "a - b")
         // A name longer than 20 characters breaks between its words, a shorter one not.

@@ -226,9 +226,9 @@ struct SiteRenderer {
 
     /// Keeps each word of a listing line that holds a hyphen on one line (`--sql`, `listing-1`,
     /// `"2009-05-02"`): a browser may break after any hyphen, which left `swift run fetching
-    /// --section listing-1 --` on one line of a phone and `sql` on the next; and a shell
-    /// comment's `#` with its first word. Only the text between tags is touched, so a word
-    /// never straddles a highlighted span.
+    /// --section listing-1 --` on one line of a phone and `sql` on the next; and a comment's
+    /// `#` or `//` with its first word. Only the text between tags is touched, so a word never
+    /// straddles a highlighted span.
     static func keepHyphenatedWordsWhole(_ html: String) -> String {
         var out = ""
         var rest = Substring(html)
@@ -243,13 +243,15 @@ struct SiteRenderer {
             var word = ""
             func flush() {
                 let length = word.replacingOccurrences(of: "&[a-z]+;", with: "x", options: .regularExpression).count
-                let whole = word.contains("-") || word.hasPrefix("# ")
-                out += whole && length > 1 && length <= longestUnbroken ? "<span class=\"nowrap\">\(word)</span>" : word
+                // A comment marker does not count: its word alone must fit.
+                let marker = word.hasPrefix("# ") ? 2 : word.hasPrefix("// ") ? 3 : 0
+                let whole = word.contains("-") || marker > 0
+                out += whole && length > 1 && length - marker <= longestUnbroken ? "<span class=\"nowrap\">\(word)</span>" : word
                 word = ""
             }
             for c in text {
-                // A shell comment's `#` stays with its first word, not stranded at a line's end.
-                if c == " " && word == "#" { word.append(c); continue }
+                // A comment's `#` or `//` stays with its first word, not stranded at a line's end.
+                if c == " " && (word == "#" || word == "//") { word.append(c); continue }
                 if c == " " { flush(); out.append(c) } else { word.append(c) }
             }
             flush()
