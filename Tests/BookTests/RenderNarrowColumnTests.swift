@@ -83,9 +83,10 @@ import Testing
             == "x]) <span class=\"comment\"><span class=\"nowrap\">// andPredicateWithSubpredicates:</span></span>")
         // Subtraction with spaces and words without hyphens are left alone.
         #expect(SiteRenderer.keepHyphenatedWordsWhole("a - b") == "a - b")
-        // A name longer than 20 characters breaks between its words, a shorter one not.
+        // A name longer than 30 characters breaks between its words, a shorter one not (a
+        // browser would break inside it rather than at the space before it).
         #expect(SiteRenderer.breakOpportunities(".migratePersistentStoresAutomatically: true") == ".migrate<wbr>Persistent<wbr>Stores<wbr>Automatically: true")
-        #expect(SiteRenderer.breakOpportunities("defaultMappingModel") == "defaultMappingModel")
+        #expect(SiteRenderer.breakOpportunities("let c = PersistentStoreCoordinator(") == "let c = PersistentStoreCoordinator(<wbr>")
         // A deep line's indentation is capped, a continuation still hangs deeper.
         #expect(SiteAssets.css.contains("pre.code .indent { display: inline-block; width: min(calc(var(--indent, 0) * 1ch), 36%);"))
     }
@@ -96,8 +97,8 @@ import Testing
         #expect(SiteRenderer.breakableName("value(forKey:)") == "value(<wbr>for<wbr>Key:)")
         #expect(SiteRenderer.breakableName("NSManagedObjectModel") == "NSManaged<wbr>Object<wbr>Model")
         // Prose breaks only a long name at its humps.
-        #expect(SiteRenderer.breakableName("SampleData.insertEmployees(into:", humpsAbove: 20) == "SampleData.<wbr>insertEmployees(<wbr>into:")
-        #expect(SiteRenderer.breakableName("NSMigratePersistentStoresAutomaticallyOption", humpsAbove: 20)
+        #expect(SiteRenderer.breakableName("SampleData.insertEmployees(into:", humpsAbove: 30) == "SampleData.<wbr>insertEmployees(<wbr>into:")
+        #expect(SiteRenderer.breakableName("NSMigratePersistentStoresAutomaticallyOption", humpsAbove: 30)
             == "NSMigrate<wbr>Persistent<wbr>Stores<wbr>Automatically<wbr>Option")
     }
 

@@ -182,7 +182,7 @@ struct SiteRenderer {
     }
 
     /// Marks where a long line of code may wrap besides its spaces: before a `.` that follows
-    /// a name, after a `(`, and between the words of a name longer than 20 characters, so
+    /// a name, after a `(`, and between the words of a name longer than 30 characters, so
     /// `MappingModel.defaultMappingModel(forSourceModel:` breaks between its parts. Tags and
     /// entities are left whole.
     static func breakOpportunities(_ html: String) -> String {
@@ -207,10 +207,12 @@ struct SiteRenderer {
             if c == "<" { inTag = true; tag = "<"; out.append(c); continue }
             if c == "&" { inEntity = true; out.append(c); continue }
             if !inProse && c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
-            // A name longer than 20 characters may also break between its words
-            // (`migratePersistentStores<wbr>Automatically`), not wherever the line ends.
+            // A name too long to be sure of fitting a line may also break between its words
+            // (`migratePersistentStores<wbr>Automatically`), not wherever the line ends. A
+            // shorter one gets none: a browser takes the last break that fits, and breaks
+            // inside it (`PersistentStore` / `Coordinator(`) rather than at the space before it.
             if isNamePart(c) && !isNamePart(previous) {
-                longName = chars[i...].prefix(while: isNamePart).count > 20
+                longName = chars[i...].prefix(while: isNamePart).count > longestUnbroken
             }
             if !inProse && longName && c.isUppercase && previous.isLowercase { out += "<wbr>" }
             out.append(c)
@@ -294,7 +296,7 @@ struct SiteRenderer {
                 // A long one breaks between its words, not wherever the line ends
                 // (`matchingK` / `ey:value:in:)`, `PredicatesExerc` / `ises.swift`), and not
                 // inside a flag (`--` / `section`).
-                out += "<code>" + keepHyphenatedWordsWhole(breakableName(code, humpsAbove: 20)) + "</code>"
+                out += "<code>" + keepHyphenatedWordsWhole(breakableName(code, humpsAbove: longestUnbroken)) + "</code>"
             }
             rest = rest[close.upperBound...]
         }
@@ -364,9 +366,9 @@ struct SiteRenderer {
     /// camel-case name (a word of two letters or more before the hump, so `tN` stays whole)
     /// and after `_ . : ( , /` when a name follows. Not after a leading `.` (`.rollback`), nor
     /// inside `://` or before `)`: a line must not start with `)` or `//`, nor leave a lone `.`.
-    /// Prose passes `humpsAbove: 20`, so only a name longer than that breaks at its humps
-    /// (`SampleData.<wbr>insertEmployees`, not `Sample<wbr>Data`); a table's narrow column
-    /// breaks any.
+    /// Prose passes `humpsAbove: longestUnbroken`, so only a name too long to fit a line for
+    /// sure breaks at its humps (`SampleData.<wbr>insertEmployees`, not `Sample<wbr>Data`); a
+    /// table's narrow column breaks any.
     static func breakableName(_ escaped: Substring, humpsAbove: Int = 0) -> String {
         let code = Array(escaped)
         func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
