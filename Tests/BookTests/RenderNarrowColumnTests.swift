@@ -93,7 +93,8 @@ import Testing
 
     @Test func tableCodeBreaksOnlyBeforeAName() {
         #expect(SiteRenderer.breakableName(".rollback") == ".rollback")
-        #expect(SiteRenderer.breakableName("x-coredata:///Entity/tN") == "x-coredata:///<wbr>Entity/<wbr>tN")
+        #expect(SiteRenderer.breakableName("x-coredata:///Entity/tN") == "x-coredata:///Entity/<wbr>tN")
+        #expect(SiteRenderer.breakableName("a (none)") == "a (none)")
         #expect(SiteRenderer.breakableName("value(forKey:)") == "value(<wbr>for<wbr>Key:)")
         #expect(SiteRenderer.breakableName("NSManagedObjectModel") == "NSManaged<wbr>Object<wbr>Model")
         // Prose breaks only a long name at its humps.
@@ -110,6 +111,9 @@ import Testing
             + "<span class=\"line\" style=\"--indent:0\"></span>")
         #expect(SiteRenderer.outputHTML("name == \"Mary\"       → (none)")
             == "<span class=\"line\" style=\"--indent:0\">name == &quot;Mary&quot;       <span class=\"nowrap\">→ (none)</span></span>")
+        // A long selector breaks between its parts; a time does not.
+        #expect(SiteRenderer.outputHTML("at 09:00 \"fetchRequestForSourceEntityNamed:predicateString:\"")
+            == "<span class=\"line\" style=\"--indent:0\">at 09:00 &quot;fetch<wbr>Request<wbr>For<wbr>Source<wbr>Entity<wbr>Named:<wbr>predicateString:&quot;</span>")
         #expect(SiteAssets.css.contains("pre.output .aligned { display: block; white-space: pre; overflow-x: auto;"))
         #expect(SiteAssets.css.contains("pre.output .line { display: block; min-height: 1.45em; --hang: min(calc((var(--indent, 0) + 2) * 1ch), 40%);"))
     }

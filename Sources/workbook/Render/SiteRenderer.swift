@@ -147,7 +147,10 @@ struct SiteRenderer {
             }
             let indent = lines[n].prefix(while: { $0 == " " }).count
             // An arrow stays with the result it points to (`→ (none)`), not at a line's end.
-            let line = HTML.escape(lines[n]).replacingOccurrences(of: "→ ([^ ]+)", with: "<span class=\"nowrap\">→ $1</span>", options: .regularExpression)
+            // A long selector or key path breaks between its parts (`...EntityNamed:` /
+            // `predicateString:`), not wherever the line ends; `09:00` and `1.5` stay whole.
+            let broken = breakableName(Substring(HTML.escape(lines[n])), humpsAbove: longestUnbroken, beforeDigits: false)
+            let line = broken.replacingOccurrences(of: "→ ([^ ]+)", with: "<span class=\"nowrap\">→ $1</span>", options: .regularExpression)
             out += "<span class=\"line\" style=\"--indent:\(indent)\">" + line + "</span>"
             n += 1
         }
@@ -368,8 +371,9 @@ struct SiteRenderer {
     /// inside `://` or before `)`: a line must not start with `)` or `//`, nor leave a lone `.`.
     /// Prose passes `humpsAbove: longestUnbroken`, so only a name too long to fit a line for
     /// sure breaks at its humps (`SampleData.<wbr>insertEmployees`, not `Sample<wbr>Data`); a
-    /// table's narrow column breaks any.
-    static func breakableName(_ escaped: Substring, humpsAbove: Int = 0) -> String {
+    /// table's narrow column breaks any. Output passes `beforeDigits: false`: a time or a
+    /// number (`09:00`, `1.5`) is not a name.
+    static func breakableName(_ escaped: Substring, humpsAbove: Int = 0, beforeDigits: Bool = true) -> String {
         let code = Array(escaped)
         func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
         var out = ""
@@ -380,8 +384,9 @@ struct SiteRenderer {
             }
             if longName, i >= 2, c.isUppercase, code[i - 1].isLowercase, code[i - 2].isLetter { out += "<wbr>" }
             out.append(c)
-            if "_.:(,/".contains(c), i > 0, i + 1 < code.count,
-               code[i + 1].isLetter || code[i + 1].isNumber || code[i + 1] == "_" { out += "<wbr>" }
+            // Only inside a name: after `foo(`, not after a lone `(` or the `///` of a URI.
+            if "_.:(,/".contains(c), i > 0, i + 1 < code.count, isNamePart(code[i - 1]) || ")]".contains(code[i - 1]),
+               code[i + 1].isLetter || (beforeDigits && code[i + 1].isNumber) || code[i + 1] == "_" { out += "<wbr>" }
         }
         return out
     }
