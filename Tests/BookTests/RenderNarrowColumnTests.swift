@@ -131,6 +131,9 @@ import Testing
         // The pager's arrow stays with its title.
         #expect(versioning.contains("Mapping models and migration policies&nbsp;→</a>"))
         #expect(versioning.contains(">←&nbsp;Chapter 3: Compounding predicates</a>"))
+        // A three-column table becomes cards under 600 px, so 820 px beside the sidebar (514 px) does not
+        // break its names over three lines.
+        #expect(css.contains("@container (max-width: 600px) {\n  table.three, table.three tbody"))
         // An errata card starts "# 7" on one line.
         #expect(css.contains("table.wide td[data-label=\"#\"]::before { display: inline;"))
         // Print repeats a listing's border on each page it spans.

@@ -69,7 +69,8 @@ enum SiteAssets {
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: var(--out-label); margin-bottom: 6px; }
         .table-wrap { overflow-x: auto; margin: 16px 0; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
         /* A table in a column too narrow for it: each row a card, each cell under its heading.
-           Five columns need 640 px, three 480 px. */
+           Five columns need 640 px, three 600 px (at 820 px beside the sidebar, 514 px, the
+           names table broke NSPersistentStoreCoordinator over three lines). */
         @container (max-width: 640px) {
           table.wide, table.wide tbody, table.wide tr, table.wide td { display: block; }
           table.wide thead { display: none; }
@@ -81,7 +82,7 @@ enum SiteAssets {
           table.wide td[data-label="#"] { font-weight: bold; }
           table.wide td[data-label="#"]::before { display: inline; margin-right: .4em; }
         }
-        @container (max-width: 480px) {
+        @container (max-width: 600px) {
           table.three, table.three tbody, table.three tr, table.three td { display: block; }
           table.three thead { display: none; }
           table.three tr { border: 1px solid var(--rule); border-radius: 6px; margin: 0 0 12px; padding: 6px 0; }

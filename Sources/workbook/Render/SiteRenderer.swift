@@ -309,8 +309,9 @@ struct SiteRenderer {
     /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
     /// table instead of breaking its identifiers one letter a line. A table of three columns is
     /// marked `three`, of four or more `wide`, and each of their cells gets its column's heading
-    /// (`data-label`): in a column too narrow for them (a phone for `three`, 820 px beside the
-    /// sidebar for `wide`) the stylesheet lays the rows out as cards, each cell under its heading.
+    /// (`data-label`): in a column too narrow for them (under 600 px for `three`, 640 px for
+    /// `wide`: a phone, or 820 px beside the sidebar) the stylesheet lays the rows out as cards,
+    /// each cell under its heading.
     static func wrapTables(_ html: String) -> String {
         var out = ""
         var rest = Substring(html)
