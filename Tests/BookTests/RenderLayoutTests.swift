@@ -82,9 +82,10 @@ import Foundation
         // The search index reads the text as it was before the break opportunities.
         #expect(SiteRenderer.plain(html) == SiteRenderer.plain(line))
         #expect(SiteRenderer.plain(html).contains("defaultMappingModel(forSourceModel: v1"))
-        // Each line is a block carrying its indentation for the hanging indent.
+        // Each line is a block carrying its indentation for the hanging indent; the leading
+        // spaces sit in a box the stylesheet caps, so a deep line does not start on a blank line.
         let listing = SiteRenderer.listingLines("a\n    b.c\n", html: ["a", "    b.c", ""])
-        #expect(listing == "<span class=\"line\" style=\"--indent:0\">a</span><span class=\"line\" style=\"--indent:4\">    b<wbr>.c</span><span class=\"line\" style=\"--indent:0\"></span>")
+        #expect(listing == "<span class=\"line\" style=\"--indent:0\">a</span><span class=\"line\" style=\"--indent:4\"><span class=\"indent\">    </span>b<wbr>.c</span><span class=\"line\" style=\"--indent:0\"></span>")
     }
 
     /// The text between `start` and the next `end` after it.

@@ -48,19 +48,29 @@ enum SiteAssets {
         code { font: 14px/1.5 "DejaVu Sans Mono", Menlo, monospace; background: var(--code); padding: 1px 4px; border-radius: 3px; }
         pre { padding: 14px 16px; border-radius: 8px; background: var(--code); border: 1px solid var(--rule); }
         pre code { background: none; padding: 0; display: block; line-height: 1.45; }
+        /* Short code in prose and hyphenated words in listings stay on one line (the renderer
+           marks them): `self ==` / `%@` or `--` / `sql` on two lines read as two things. */
+        code.nowrap, code .nowrap { white-space: nowrap; }
         /* A listing's long line wraps and continues four characters deeper than it starts, as
            Xcode wraps (at most 40% in, for a phone); a word longer than the column breaks
            rather than hides. */
         pre.code { overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
         pre.code .line { display: block; min-height: 1.45em; white-space: pre-wrap; overflow-wrap: anywhere;
                          --hang: min(calc((var(--indent, 0) + 4) * 1ch), 40%); padding-left: var(--hang); text-indent: calc(-1 * var(--hang)); }
+        /* A line's own indentation, at most 36% of the column (a continuation still hangs deeper);
+           the spaces stay in the box, clipped, so copying the listing keeps them. */
+        pre.code .indent { display: inline-block; width: min(calc(var(--indent, 0) * 1ch), 36%); overflow: hidden; vertical-align: top; text-indent: 0; white-space: pre; }
         /* Output, SQL and error messages wrap: nothing is cut off. */
         pre.output { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--out-bg); color: var(--out-ink); border-color: var(--out-bg); }
         pre.output code { white-space: inherit; overflow-wrap: inherit; }
+        pre.output .line { display: block; min-height: 1.45em; --hang: min(calc((var(--indent, 0) + 2) * 1ch), 40%); padding-left: var(--hang); text-indent: calc(-1 * var(--hang)); }
+        /* A line and the caret line under it that points into it scroll together instead. */
+        pre.output .aligned { display: block; white-space: pre; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--out-label) transparent; }
         pre.output::before { content: "output"; display: block; font: 11px sans-serif; letter-spacing: .1em; text-transform: uppercase; color: var(--out-label); margin-bottom: 6px; }
         .table-wrap { overflow-x: auto; margin: 16px 0; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
         /* A table in a column too narrow for it: each row a card, each cell under its heading.
-           Five columns need 640 px, three 480 px. */
+           Five columns need 640 px, three 600 px (at 820 px beside the sidebar, 514 px, the
+           names table broke NSPersistentStoreCoordinator over three lines). */
         @container (max-width: 640px) {
           table.wide, table.wide tbody, table.wide tr, table.wide td { display: block; }
           table.wide thead { display: none; }
@@ -68,8 +78,11 @@ enum SiteAssets {
           table.wide td { border: 0; padding: 2px 12px; }
           table.wide td:empty { display: none; }
           table.wide td::before { content: attr(data-label); display: block; font: bold 12px/1.6 "DejaVu Sans", Helvetica, sans-serif; color: var(--muted); text-transform: uppercase; letter-spacing: .05em; }
+          /* A row's number heads its card on one line: "# 7", not "#" above "7". */
+          table.wide td[data-label="#"] { font-weight: bold; }
+          table.wide td[data-label="#"]::before { display: inline; margin-right: .4em; }
         }
-        @container (max-width: 480px) {
+        @container (max-width: 600px) {
           table.three, table.three tbody, table.three tr, table.three td { display: block; }
           table.three thead { display: none; }
           table.three tr { border: 1px solid var(--rule); border-radius: 6px; margin: 0 0 12px; padding: 6px 0; }
@@ -82,8 +95,11 @@ enum SiteAssets {
         td code, th code { overflow-wrap: break-word; }
         .keyword { color: var(--kw); font-weight: bold; } .string { color: var(--str); } .comment { color: var(--com); font-style: italic; }
         .number { color: var(--num); } .type { color: var(--type); } .attribute { color: var(--attr); }
-        figure.diagram { margin: 20px 0; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; }
+        /* A diagram is drawn twice, side by side and stacked; the rules after this stylesheet
+           show the stacked drawing where the column is too narrow for the other at 85%. */
+        figure.diagram { margin: 20px 0; overflow-x: auto; scrollbar-width: thin; scrollbar-color: var(--scroll-thumb) transparent; container-type: inline-size; }
         svg.er { max-width: 100%; height: auto; font: 13px "DejaVu Sans", sans-serif; }
+        svg.er-stacked { display: none; }
         svg.er .box { fill: var(--er-box); stroke: var(--er-stroke); } svg.er .head { fill: var(--er-head); stroke: var(--er-stroke); }
         svg.er .title { font-weight: bold; fill: var(--er-text); } svg.er .attr { fill: var(--er-attr); font-size: 12px; }
         svg.er .link { stroke: var(--accent); stroke-width: 1.5; } svg.er .label { fill: var(--accent); font-size: 11px; paint-order: stroke; stroke: var(--paper); stroke-width: 3px; }
@@ -118,13 +134,17 @@ enum SiteAssets {
           .sidebar, .topbar, .pager, #search, #results { display: none !important; }
           main { padding: 0; }
           article { max-width: none; }
-          pre, pre.code, pre.output { white-space: pre-wrap; overflow: visible; overflow-wrap: anywhere; background: #fff; color: #000; border: 1px solid #999; break-inside: auto; }
-          pre code { white-space: pre-wrap; }
+          pre, pre.code, pre.output { white-space: pre-wrap; overflow: visible; overflow-wrap: anywhere; background: #fff; color: #000; border: 1px solid #999; break-inside: auto;
+                                      box-decoration-break: clone; -webkit-box-decoration-break: clone; }
+          pre code, pre.output .aligned { white-space: pre-wrap; }
           pre.output::before { color: #555; }
           .table-wrap, figure.diagram { overflow: visible; }
           td code, th code { overflow-wrap: anywhere; }
           h1, h2, h3 { break-after: avoid; }
           figure.diagram, tr { break-inside: avoid; }
+          /* A page is wide enough for the boxes side by side (at 80% or more), and they take less of it. */
+          figure.diagram > svg.er-wide { display: block !important; }
+          figure.diagram > svg.er-stacked { display: none !important; }
           a { color: inherit; }
         }
         """

@@ -63,8 +63,8 @@ struct SiteRenderer {
             switch language {
             case "swift":
                 return "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
-            case "mermaid": return "<figure class=\"diagram\">\(ERDiagramSVG.svg(code))</figure>"
-            case "text": return "<pre class=\"output\"><code>\(HTML.escape(code))</code></pre>"
+            case "mermaid": return ERDiagramSVG.figure(code)
+            case "text": return "<pre class=\"output\"><code>\(Self.outputHTML(code))</code></pre>"
             default:
                 let html = code.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.escape(String($0)) }
                 return "<pre class=\"code\"><code>\(Self.listingLines(code, html: html))</code></pre>"
@@ -80,7 +80,7 @@ struct SiteRenderer {
             var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
             (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
             // After the search index took the text, so a search for a whole name still finds it.
-            page.body = Self.breakableTableCode(page.body)
+            page.body = Self.proseCodeBreaks(Self.breakableTableCode(page.body))
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -88,10 +88,22 @@ struct SiteRenderer {
             let html = Self.template(page: page, pages: pages, previous: i > 0 ? pages[i - 1] : nil, next: i + 1 < pages.count ? pages[i + 1] : nil)
             try html.write(to: outputDirectory.appendingPathComponent(page.htmlName), atomically: true, encoding: .utf8)
         }
-        try SiteAssets.css.write(to: outputDirectory.appendingPathComponent("book.css"), atomically: true, encoding: .utf8)
+        try (SiteAssets.css + "\n" + ERDiagramSVG.containerRules(fits: Self.diagramFits(pages.map(\.body))))
+            .write(to: outputDirectory.appendingPathComponent("book.css"), atomically: true, encoding: .utf8)
         try (SiteAssets.searchScript + "\nconst SEARCH_INDEX = " + Self.searchIndex(pages) + ";\n")
             .write(to: outputDirectory.appendingPathComponent("search.js"), atomically: true, encoding: .utf8)
         return pages.count
+    }
+
+    /// The `fit` widths of the diagrams in these pages' bodies, for the stylesheet's rules.
+    static func diagramFits(_ bodies: [String]) -> Set<Int> {
+        var fits: Set<Int> = []
+        for body in bodies {
+            for piece in body.components(separatedBy: "<figure class=\"diagram fit-").dropFirst() {
+                if let fit = Int(piece.prefix(while: \.isNumber)) { fits.insert(fit) }
+            }
+        }
+        return fits
     }
 
     /// Joins the wrapped lines of each paragraph and list item into one line: Ink ends a
@@ -117,6 +129,34 @@ struct SiteRenderer {
         return out.joined(separator: "\n")
     }
 
+    /// An output block's text, escaped, each line a block that wraps with a hanging indent
+    /// two characters deeper than the line starts, so a wrapped SQL statement or error does
+    /// not read as the next line. A line of spaces and `^` under a line (a parse error
+    /// pointing at its offset) is kept with that line in an `aligned` block that scrolls
+    /// instead of wrapping: wrapped, the caret points at the wrong character.
+    static func outputHTML(_ text: String) -> String {
+        let lines = text.components(separatedBy: "\n")
+        var out = ""
+        var n = 0
+        while n < lines.count {
+            let next = n + 1 < lines.count ? lines[n + 1].trimmingCharacters(in: .whitespaces) : ""
+            if !next.isEmpty, next.allSatisfy({ $0 == "^" }) {
+                out += "<span class=\"aligned\">" + HTML.escape(lines[n]) + "\n" + HTML.escape(lines[n + 1]) + "</span>"
+                n += 2
+                continue
+            }
+            let indent = lines[n].prefix(while: { $0 == " " }).count
+            // An arrow stays with the result it points to (`→ (none)`), not at a line's end.
+            // A long selector or key path breaks between its parts (`...EntityNamed:` /
+            // `predicateString:`), not wherever the line ends; `09:00` and `1.5` stay whole.
+            let broken = breakableName(Substring(HTML.escape(lines[n])), humpsAbove: longestUnbroken, beforeDigits: false)
+            let line = broken.replacingOccurrences(of: "→ ([^ ]+)", with: "<span class=\"nowrap\">→ $1</span>", options: .regularExpression)
+            out += "<span class=\"line\" style=\"--indent:\(indent)\">" + line + "</span>"
+            n += 1
+        }
+        return out
+    }
+
     /// Links to `x.md` point at `x.html`; README is the index.
     static func fixLinks(_ html: String) -> String {
         html.replacingOccurrences(of: "href=\"README.md", with: "href=\"index.html")
@@ -125,23 +165,37 @@ struct SiteRenderer {
 
     /// A listing's lines, each a block that wraps with a hanging indent (`--indent` is the
     /// line's own indentation in characters): a line too long for the column continues
-    /// indented under itself instead of running out of sight behind a scrollbar.
+    /// indented under itself instead of running out of sight behind a scrollbar. The leading
+    /// spaces sit in a box the stylesheet caps at 36% of the column: a line aligned far right
+    /// under an open parenthesis otherwise filled a phone's whole line with blanks.
     static func listingLines(_ code: String, html: [String]) -> String {
         let source = code.split(separator: "\n", omittingEmptySubsequences: false)
         return html.enumerated().map { n, line in
             let indent = n < source.count ? source[n].prefix(while: { $0 == " " }).count : 0
-            return "<span class=\"line\" style=\"--indent:\(indent)\">\(breakOpportunities(line))</span>"
+            var text = Substring(line)
+            var lead = ""
+            // Only spaces the highlighter left outside any span (a comment's or string's own
+            // spaces stay inside it).
+            if indent > 0, text.hasPrefix(String(repeating: " ", count: indent)) {
+                lead = "<span class=\"indent\">" + text.prefix(indent) + "</span>"
+                text = text.dropFirst(indent)
+            }
+            return "<span class=\"line\" style=\"--indent:\(indent)\">\(lead)\(keepHyphenatedWordsWhole(breakOpportunities(String(text))))</span>"
         }.joined()
     }
 
     /// Marks where a long line of code may wrap besides its spaces: before a `.` that follows
-    /// a name and after a `(`, so `MappingModel.defaultMappingModel(forSourceModel:` breaks
-    /// between its parts. Tags and entities are left whole.
+    /// a name, after a `(`, and between the words of a name longer than 30 characters, so
+    /// `MappingModel.defaultMappingModel(forSourceModel:` breaks between its parts. Tags and
+    /// entities are left whole.
     static func breakOpportunities(_ html: String) -> String {
         var out = ""
         var tag = "", inTag = false, inEntity = false, inProse = false
         var previous: Character = " "
-        for c in html {
+        var longName = false
+        let chars = Array(html)
+        func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        for (i, c) in chars.enumerated() {
             if inTag {
                 out.append(c); tag.append(c)
                 if c == ">" {
@@ -156,6 +210,14 @@ struct SiteRenderer {
             if c == "<" { inTag = true; tag = "<"; out.append(c); continue }
             if c == "&" { inEntity = true; out.append(c); continue }
             if !inProse && c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
+            // A name too long to be sure of fitting a line may also break between its words
+            // (`migratePersistentStores<wbr>Automatically`), not wherever the line ends. A
+            // shorter one gets none: a browser takes the last break that fits, and breaks
+            // inside it (`PersistentStore` / `Coordinator(`) rather than at the space before it.
+            if isNamePart(c) && !isNamePart(previous) {
+                longName = chars[i...].prefix(while: isNamePart).count > longestUnbroken
+            }
+            if !inProse && longName && c.isUppercase && previous.isLowercase { out += "<wbr>" }
             out.append(c)
             if !inProse && c == "(" { out += "<wbr>" }
             previous = c
@@ -163,11 +225,93 @@ struct SiteRenderer {
         return out
     }
 
+    /// The longest word or code span kept on one line: 30 characters of 13 px code are 235 px,
+    /// less than the narrowest column (a 320 px phone's 288 px).
+    static let longestUnbroken = 30
+
+    /// Keeps each word of a listing line that holds a hyphen on one line (`--sql`, `listing-1`,
+    /// `"2009-05-02"`): a browser may break after any hyphen, which left `swift run fetching
+    /// --section listing-1 --` on one line of a phone and `sql` on the next; and a comment's
+    /// `#` or `//` with its first word. Only the text between tags is touched, so a word never
+    /// straddles a highlighted span.
+    static func keepHyphenatedWordsWhole(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        while !rest.isEmpty {
+            if rest.first == "<", let close = rest.firstIndex(of: ">") {
+                out += rest[...close]
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            let text = rest.prefix(while: { $0 != "<" })
+            rest = rest[text.endIndex...]
+            var word = ""
+            func flush() {
+                let length = word.replacingOccurrences(of: "&[a-z]+;", with: "x", options: .regularExpression).count
+                // A comment marker does not count: its word alone must fit.
+                let marker = word.hasPrefix("# ") ? 2 : word.hasPrefix("// ") ? 3 : 0
+                let whole = word.contains("-") || marker > 0
+                out += whole && length > 1 && length - marker <= longestUnbroken ? "<span class=\"nowrap\">\(word)</span>" : word
+                word = ""
+            }
+            for c in text {
+                // A comment's `#` or `//` stays with its first word, not stranded at a line's end.
+                if c == " " && (word == "#" || word == "//") { word.append(c); continue }
+                if c == " " { flush(); out.append(c) } else { word.append(c) }
+            }
+            flush()
+        }
+        return out
+    }
+
+    /// Marks the prose's short code spans (`self == %@`, `--section NAME`, `LIMIT ? OFFSET ?`)
+    /// to stay on one line: broken at their spaces or hyphens they read as two things. Longer
+    /// spans wrap between their words; code in tables has its own break points and in
+    /// listings its own lines.
+    static func proseCodeBreaks(_ html: String) -> String {
+        /// Whether the text up to here leaves an `open` tag unclosed, given whether it was before `text`.
+        func stillOpen(_ wasOpen: Bool, after text: Substring, open: String, close: String) -> Bool {
+            let lastOpen = text.range(of: open, options: .backwards)?.lowerBound
+            let lastClose = text.range(of: close, options: .backwards)?.lowerBound
+            switch (lastOpen, lastClose) {
+            case (nil, nil): return wasOpen
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case let (o?, c?): return o > c
+            }
+        }
+        var out = ""
+        var rest = Substring(html)
+        var inPre = false, inTable = false
+        while let open = rest.range(of: "<code>") {
+            let before = rest[..<open.lowerBound]
+            out += before
+            inPre = stillOpen(inPre, after: before, open: "<pre", close: "</pre>")
+            inTable = stillOpen(inTable, after: before, open: "<table", close: "</table>")
+            let inside = inPre || inTable
+            guard let close = rest[open.upperBound...].range(of: "</code>") else { break }
+            let code = rest[open.upperBound..<close.lowerBound]
+            if inside {
+                out += "<code>" + code + "</code>"
+            } else if plain(String(code)).count <= longestUnbroken {
+                out += "<code class=\"nowrap\">" + code + "</code>"
+            } else {
+                // A long one breaks between its words, not wherever the line ends
+                // (`matchingK` / `ey:value:in:)`, `PredicatesExerc` / `ises.swift`), and not
+                // inside a flag (`--` / `section`).
+                out += "<code>" + keepHyphenatedWordsWhole(breakableName(code, humpsAbove: longestUnbroken)) + "</code>"
+            }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
     /// Puts each table in a box that scrolls sideways, so a narrow screen scrolls a wide
     /// table instead of breaking its identifiers one letter a line. A table of three columns is
     /// marked `three`, of four or more `wide`, and each of their cells gets its column's heading
-    /// (`data-label`): in a column too narrow for them (a phone for `three`, 820 px beside the
-    /// sidebar for `wide`) the stylesheet lays the rows out as cards, each cell under its heading.
+    /// (`data-label`): in a column too narrow for them (under 600 px for `three`, 640 px for
+    /// `wide`: a phone, or 820 px beside the sidebar) the stylesheet lays the rows out as cards,
+    /// each cell under its heading.
     static func wrapTables(_ html: String) -> String {
         var out = ""
         var rest = Substring(html)
@@ -201,8 +345,8 @@ struct SiteRenderer {
     }
 
     /// Lets the names in tables' code break where a reader would (`NSManaged<wbr>Object<wbr>Model`,
-    /// after `_ . : ( , /`), so a narrow column wraps a name between its words, never one letter
-    /// a line, and a wide one keeps it whole.
+    /// after `_ . : ( , /` when a name follows), so a narrow column wraps a name between its
+    /// words, never one letter a line, and a wide one keeps it whole.
     static func breakableTableCode(_ html: String) -> String {
         var out = ""
         var rest = Substring(html)
@@ -212,13 +356,7 @@ struct SiteRenderer {
             var tableOut = ""
             while let open = inner.range(of: "<code>"), let close = inner[open.upperBound...].range(of: "</code>") {
                 tableOut += inner[..<open.upperBound]
-                let code = Array(inner[open.upperBound..<close.lowerBound])
-                for (i, c) in code.enumerated() {
-                    let previous: Character? = i > 0 ? code[i - 1] : nil
-                    if let previous, c.isUppercase, previous.isLowercase { tableOut += "<wbr>" }
-                    tableOut.append(c)
-                    if "_.:(,/".contains(c) && i + 1 < code.count { tableOut += "<wbr>" }
-                }
+                tableOut += breakableName(inner[open.upperBound..<close.lowerBound])
                 tableOut += "</code>"
                 inner = inner[close.upperBound...]
             }
@@ -226,6 +364,32 @@ struct SiteRenderer {
             rest = rest[end.upperBound...]
         }
         return out + rest
+    }
+
+    /// A code name with `<wbr>` where a reader would break it: between the words of a
+    /// camel-case name (a word of two letters or more before the hump, so `tN` stays whole)
+    /// and after `_ . : ( , /` when a name follows. Not after a leading `.` (`.rollback`), nor
+    /// inside `://` or before `)`: a line must not start with `)` or `//`, nor leave a lone `.`.
+    /// Prose passes `humpsAbove: longestUnbroken`, so only a name too long to fit a line for
+    /// sure breaks at its humps (`SampleData.<wbr>insertEmployees`, not `Sample<wbr>Data`); a
+    /// table's narrow column breaks any. Output passes `beforeDigits: false`: a time or a
+    /// number (`09:00`, `1.5`) is not a name.
+    static func breakableName(_ escaped: Substring, humpsAbove: Int = 0, beforeDigits: Bool = true) -> String {
+        let code = Array(escaped)
+        func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        var out = ""
+        var longName = false
+        for (i, c) in code.enumerated() {
+            if isNamePart(c) && (i == 0 || !isNamePart(code[i - 1])) {
+                longName = code[i...].prefix(while: isNamePart).count > humpsAbove
+            }
+            if longName, i >= 2, c.isUppercase, code[i - 1].isLowercase, code[i - 2].isLetter { out += "<wbr>" }
+            out.append(c)
+            // Only inside a name: after `foo(`, not after a lone `(` or the `///` of a URI.
+            if "_.:(,/".contains(c), i > 0, i + 1 < code.count, isNamePart(code[i - 1]) || ")]".contains(code[i - 1]),
+               code[i + 1].isLetter || (beforeDigits && code[i + 1].isNumber) || code[i + 1] == "_" { out += "<wbr>" }
+        }
+        return out
     }
 
     /// Gives each h1/h2 an id and collects the text under it for the search index.
@@ -298,8 +462,9 @@ struct SiteRenderer {
     static func template(page: Page, pages: [Page], previous: Page?, next: Page?) -> String {
         let contents = contentsHTML(pages: pages, current: page)
         let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined(separator: "\n")
-        let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">← \(HTML.escape($0.title))</a>" } ?? "<span></span>"
-        let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title)) →</a>" } ?? "<span></span>"
+        // A no-break space ties each arrow to the title, so a wrapped title never leaves it alone on a line.
+        let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">←&nbsp;\(HTML.escape($0.title))</a>" } ?? "<span></span>"
+        let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title))&nbsp;→</a>" } ?? "<span></span>"
         // On a phone the top bar's button shows and hides the sidebar (search.js); the `js`
         // class set first thing lets the stylesheet hide it only when that script can run.
         // Without script the link jumps to the sidebar's search box, the sidebar following the text.
