@@ -64,11 +64,13 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let category = try stack.category(named: name)
             guard !newName.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name; give a new name with some text") }
-            if newName != name, (try? stack.category(named: newName)) != nil { throw ToDoError("There is already a category \"\(newName)\".") }
-            try category.setValue(newName, forKey: "name")
-            try stack.context.save()
+            // Fetched again on each attempt: another process may rename or delete it meanwhile.
+            try stack.changeCategory(command: "todo categories rename \(ToDoStack.quoted(name)) \(ToDoStack.quoted(newName))") {
+                let category = try stack.category(named: name)
+                if newName != name, (try? stack.category(named: newName)) != nil { throw ToDoError("There is already a category \"\(newName)\".") }
+                try category.setValue(newName, forKey: "name")
+            }
             stack.say("Renamed category \(name) to \(newName)")
         }
     }
@@ -84,14 +86,16 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let category = try stack.category(named: name)
-            let todos = try category.mutableSetValue(forKey: "todos").objects().count
             let rule = try stack.model.entity(named: "Category").relationship(named: "todos")?.deleteRule ?? .nullify
+            var todos = 0
             do {
-                try stack.context.delete(category)
-                try stack.context.save()
+                // Fetched again on each attempt: another process may add a to-do to it meanwhile.
+                try stack.changeCategory(command: "todo categories delete \(ToDoStack.quoted(name))") {
+                    let category = try stack.category(named: name)
+                    todos = try category.mutableSetValue(forKey: "todos").objects().count
+                    try stack.context.delete(category)
+                }
             } catch let error as CoreDataError where error.code == .relationshipDeniedDelete {
-                stack.context.rollback()
                 throw ToDoError("Can't delete category \(name): the model's delete rule for Category.todos is Deny, and it still holds \(Self.count(todos)). Move or delete them first.")
             }
             stack.say("Deleted category \(name).")

@@ -77,6 +77,21 @@ extension ToDoStack {
         return (todo, try ToDoItem(todo, version: version).differences(from: intended))
     }
 
+    /// Runs `attempt`, which fetches a category and changes or deletes it, then saves, as
+    /// ``saveRetrying(_:)`` does: a category another process changed meanwhile (a to-do added to
+    /// it, a rename) is fetched again and the change made again on the store as it is now.
+    /// `command` is the command line to run again when other processes kept changing it.
+    func changeCategory(command: String, _ attempt: () throws -> Void) throws {
+        do {
+            try saveRetrying(attempt)
+        } catch is ConflictPersisted {
+            throw ToDoError("""
+                Other processes kept changing this category while the command ran (\(Self.changeAttempts) tries); \
+                nothing was changed. Run it again: \(command)
+                """)
+        }
+    }
+
     /// The error of a command that gave up because other processes kept saving to-do
     /// #`number` in between: it says to run `command` again.
     static func keptChanging(number: Int64, command: String) -> ToDoError {
