@@ -224,14 +224,20 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             /// nil for a to-many slot (loaded on use); else the column position and how to read it.
             let slots: [(position: Int32, kind: Kind)?]
             /// The attribute slots (the first ones) as plain values, for the loop that runs per
-            /// row: reading them costs no reference counting. Position -1: not stored.
+            /// row: reading them costs no reference counting. Position -1: not stored; -2 or
+            /// less: a transformable attribute, whose column is at -2 - position (the one
+            /// negative test of the loop sends it down the slow path).
             let attributeColumns: [(position: Int32, type: AttributeType)]
+            /// The transformable attributes by index, whose data their value transformer reads.
+            let transformables: [Int: AttributeDescription]
 
-            init(entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int) {
+            init(entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int, transformables: [Int: AttributeDescription] = [:]) {
                 self.entityName = entityName
                 self.slots = slots
-                attributeColumns = slots.prefix(attributeCount).map { slot in
+                self.transformables = transformables
+                attributeColumns = slots.prefix(attributeCount).enumerated().map { i, slot in
                     guard let slot, case .attribute(let type) = slot.kind else { return (-1, .string) }
+                    if transformables[i] != nil { return (-2 - slot.position, type) }
                     return (slot.position, type)
                 }
             }
@@ -247,16 +253,18 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         for mapping in schema.entities.values where mapping.tableName == tableName {
             let entity = model.entitiesByName[mapping.entityName]!
             var slots: [(position: Int32, kind: RowPlan.Kind)?] = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
+            var transformables: [Int: AttributeDescription] = [:]
             for (i, a) in entity.attributes.enumerated() {
                 guard let c = mapping.attributeColumns[a.name] else { continue }
                 slots[i] = (position[c]!, .attribute(a.attributeType))
+                if a.attributeType == .transformable { transformables[i] = a }
             }
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
                 guard let c = mapping.toOneColumns[r.name] else { continue }
                 let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }.map(Int.init)
                 slots[entity.attributes.count + n] = (position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn))
             }
-            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots, attributeCount: entity.attributes.count)
+            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots, attributeCount: entity.attributes.count, transformables: transformables)
         }
         let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
         return RowPlan(table: table, selectList: select, decoders: decoders)
@@ -282,10 +290,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 for i in 0..<columns.count {
                     let column = columns[i]
                     do {
-                        (base + i).initialize(to: column.position < 0 ? nil : try SQLiteColumns.value(statement, column.position, type: column.type))
+                        if column.position >= 0 {
+                            (base + i).initialize(to: try SQLiteColumns.value(statement, column.position, type: column.type))
+                        } else {
+                            (base + i).initialize(to: column.position == -1 ? nil : try transformedValue(statement, -2 - column.position, decoder: decoder, index: i))
+                        }
                     } catch let mismatch as StoredValueMismatch {
                         initialized = i
                         throw mismatchError(mismatch, statement, decoder: decoder, index: i, type: column.type)
+                    } catch {
+                        initialized = i
+                        throw error
                     }
                 }
                 return columns.count
@@ -319,6 +334,28 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         return StoreRow(entityName: decoder.entityName, primaryKey: sqlite3_column_int64(statement, 0),
                         version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
+    }
+
+    /// The value of a transformable attribute: its column's data through the attribute's value
+    /// transformer. Data that does not transform is an error naming the entity, key, row and
+    /// transformer, never nil: a later save would write nil over the data.
+    private func transformedValue(_ statement: OpaquePointer, _ position: Int32, decoder: RowPlan.EntityDecoder, index: Int) throws -> Any? {
+        guard let attribute = decoder.transformables[index] else { return nil }
+        let type = sqlite3_column_type(statement, position)
+        if type == SQLITE_NULL { return nil }
+        guard type == SQLITE_BLOB || type == SQLITE_TEXT else {
+            throw StoredValueMismatch(type == SQLITE_INTEGER ? "the INTEGER \(sqlite3_column_int64(statement, position))" : "the REAL \(sqlite3_column_double(statement, position))")
+        }
+        let length = Int(sqlite3_column_bytes(statement, position))
+        let data = sqlite3_column_blob(statement, position).map { Data(bytes: $0, count: length) } ?? Data()
+        do {
+            return try TransformableValues.value(from: data, attribute: attribute)
+        } catch {
+            let pk = sqlite3_column_int64(statement, 0)
+            let id = ManagedObjectID(entityName: decoder.entityName, storeIdentifier: identifier, primaryKey: pk)
+            throw CoreDataError(.sqlite, "\(decoder.entityName).\(attribute.name) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) is a transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")) whose data could not be read: \(error.reason)",
+                                objectURI: id.uriString, key: attribute.name)
+        }
     }
 
     /// The error for a row whose Z_ENT is no entity of its table.
