@@ -148,7 +148,7 @@ struct SQLiteMigrationPlan {
                     drops.append(("drop index \(index.name)", "DROP INDEX IF EXISTS \(index.name)"))
                 }
                 for index in destinationSchema.indexes where index.table == table.name && !sourceSchema.indexes.contains(where: { $0.name == index.name && $0.table == table.name && $0.columns == index.columns }) {
-                    indexes.append(("index \(index.name)", "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                    indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
                 }
                 continue
             }
@@ -165,7 +165,7 @@ struct SQLiteMigrationPlan {
             inserts.append(("copy \(table.name)", "INSERT INTO \(temporary) (\(names.joined(separator: ", "))) SELECT \(selectList.joined(separator: ", ")) FROM \(sourceTableName) t WHERE t.Z_ENT IN (\(sourceNumbers.map(String.init).joined(separator: ", ")))"))
             finalRenames.append(("rename \(temporary)", "ALTER TABLE \(temporary) RENAME TO \(table.name)"))
             for index in destinationSchema.indexes where index.table == table.name {
-                indexes.append(("index \(index.name)", "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
             }
         }
 
@@ -190,7 +190,7 @@ struct SQLiteMigrationPlan {
             inserts.append(("copy \(join.name)", "INSERT OR IGNORE INTO \(temporary) (\(join.ownerColumn), \(join.destinationColumn)) SELECT l.a, l.b FROM (\(links)) l"))
             finalRenames.append(("rename \(temporary)", "ALTER TABLE \(temporary) RENAME TO \(join.name)"))
             for index in destinationSchema.indexes where index.table == join.name {
-                indexes.append(("index \(index.name)", "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
             }
         }
         // Source tables that were not kept go.
@@ -252,6 +252,11 @@ struct SQLiteMigrationPlan {
                         sql = "CASE WHEN \(keySQL) IS NULL THEN NULL ELSE \(de.entityNumber) END"
                     }
                 }
+            } else if let (name, _) = d.toOneOrderColumns.first(where: { $0.value == column }) {
+                // The position in an ordered to-many: kept where the source kept one.
+                if let key = propertySource[d.entityName]?[name], let c = sourceMapping.toOneOrderColumns[key] {
+                    sql = "t.\(c)"; direct = c
+                }
             } else {
                 continue    // the column belongs to an entity of this table without mapped rows
             }
@@ -263,7 +268,7 @@ struct SQLiteMigrationPlan {
             result.directColumn = perEntity.first?.direct
             // A direct column is only direct if every source entity that has the column is mapped to have it.
             if let direct = result.directColumn {
-                let owners = sourceSchema.entities.values.filter { $0.attributeColumns.values.contains(direct) || $0.toOneColumns.values.contains(direct) || $0.toOneEntityColumns.values.contains(direct) }.map(\.entityNumber)
+                let owners = sourceSchema.entities.values.filter { $0.attributeColumns.values.contains(direct) || $0.toOneColumns.values.contains(direct) || $0.toOneEntityColumns.values.contains(direct) || $0.toOneOrderColumns.values.contains(direct) }.map(\.entityNumber)
                 if !Set(owners).isSubset(of: Set(perEntity.map(\.sourceNumber))) { result.directColumn = nil }
             }
         } else {
