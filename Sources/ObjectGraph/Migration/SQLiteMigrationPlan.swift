@@ -55,6 +55,9 @@ struct SQLiteMigrationPlan {
         guard build() else { return nil }
     }
 
+    /// The source entity whose rows become a destination entity's.
+    func sourceEntity(for destinationEntity: String) -> String? { sourceEntityFor[destinationEntity] }
+
     /// The source key a plain value expression reads: `$source.k`, `FUNCTION($source,
     /// "valueForKey:", "k")`, or a manager lookup of `$source.k`.
     static func sourceKey(_ e: Expression) -> String? {
@@ -198,7 +201,25 @@ struct SQLiteMigrationPlan {
         for name in sourceSchema.tables.map(\.name) + sourceJoinNames.sorted() where !keptTables.contains(name) && !keptJoins.contains(name) {
             drops.append(("drop \(name)", "DROP TABLE IF EXISTS \(name)"))
         }
-        statements = creates + inserts + adds + updates + renames + coalesces + drops + finalRenames + indexes
+        // Derived attributes: the source's count triggers go first (their tables and columns
+        // may change), the destination's come last, and every derived value is computed
+        // again over the migrated rows.
+        guard let derived = try? SQLiteDerivedAttributes(model: destination, schema: destinationSchema) else { return false }
+        let dropTriggers = sourceSchema.triggers.map { ("drop trigger \($0.name)", "DROP TRIGGER IF EXISTS \($0.name)") }
+        var derivedValues = destinationSchema.triggers.map { ("trigger \($0.name)", $0.sql) }
+        for entity in destination.entities {
+            for case .attribute(let a) in entity.properties where a.isDerived && !a.isTransient {
+                guard let (table, key) = SQLiteDerivedAttributes.countedOneToMany(a, of: entity, model: destination, schema: destinationSchema),
+                      let mapping = destinationSchema.entities[entity.name], let c = mapping.attributeColumns[a.name] else { continue }
+                derivedValues.append(("count \(entity.name).\(a.name)", "UPDATE \(mapping.tableName) SET \(c) = (SELECT COUNT(\(key)) FROM \(table) WHERE \(key) = \(mapping.tableName).Z_PK) WHERE Z_ENT IN (\(destination.entityAndSubentities(of: entity.name).map { String($0.entityNumber) }.joined(separator: ", ")))"))
+            }
+        }
+        for c in derived.computed where c.value.arguments.isEmpty && !c.isNow {
+            let from = (["\(c.table) t0"] + c.joins).joined(separator: " ")
+            let numbers = destination.entityAndSubentities(of: c.entity.name).map { String($0.entityNumber) }.joined(separator: ", ")
+            derivedValues.append(("derive \(c.entity.name).\(c.attribute.name)", "UPDATE \(c.table) SET \(c.column) = (SELECT \(c.value.sql) FROM \(from) WHERE t0.Z_PK = \(c.table).Z_PK) WHERE Z_ENT IN (\(numbers))"))
+        }
+        statements = dropTriggers + creates + inserts + adds + updates + renames + coalesces + drops + finalRenames + indexes + derivedValues
         return true
     }
 

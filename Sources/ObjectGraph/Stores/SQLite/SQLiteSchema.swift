@@ -17,6 +17,7 @@
 ///   `Z_ENT` of a table that holds several entities (`<TABLE>_Z_ENT_INDEX`), each fetch index
 ///   (`Z_<Entity>_<index>`), each uniqueness constraint (a UNIQUE `Z_<Entity>_UNIQUE_<a>_<b>`),
 ///   each join table's second column; indexes over transient attributes are left out.
+/// - Triggers: Core Data's, for a derived attribute that counts a one-to-many.
 struct SQLiteSchema: Sendable {
     /// A table for an inheritance root.
     struct Table: Sendable {
@@ -84,6 +85,8 @@ struct SQLiteSchema: Sendable {
     typealias Layout = [String: Set<String>]
 
     let tables: [Table]
+    /// The triggers Core Data creates to keep derived counts (``SQLiteDerivedAttributes``).
+    private(set) var triggers: [(name: String, sql: String)]
     let entities: [String: EntityMapping]
     /// Join tables by "Entity.relationship", for both sides of each pair.
     let joinTables: [String: JoinTable]
@@ -128,6 +131,8 @@ struct SQLiteSchema: Sendable {
         self.entities = entityMappings
         self.joinTables = joins.byRelationship
         self.indexes = indexes.sorted { $0.name < $1.name }
+        self.triggers = []
+        self.triggers = SQLiteDerivedAttributes.countTriggers(model: model, schema: self)
     }
 
     /// An entity's fetch indexes and uniqueness constraints, named and spelled as Core Data
@@ -189,6 +194,6 @@ struct SQLiteSchema: Sendable {
         for index in indexes {
             statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
         }
-        return statements
+        return statements + triggers.map(\.sql)
     }
 }

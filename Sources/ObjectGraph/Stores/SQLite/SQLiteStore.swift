@@ -25,6 +25,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
     private let plans: [String: RowPlan]
     private let writePlans: [String: SQLiteWriter.Plan]
+    /// The derived attributes a save computes.
+    private let derived: SQLiteDerivedAttributes
 
     /// Opens the store at `url`, creating it if the file does not exist or is empty (what a
     /// process killed while creating a store leaves), unless ``StoreOption/readOnly`` is set.
@@ -51,6 +53,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 throw CoreDataError(.persistentStoreOpen, "There is no store at \(url.path) to open read-only (NSReadOnlyPersistentStoreOption): a read-only store is never created")
             }
         } else {
+            // Core Data's stores use incremental auto-vacuum (every fixture store has
+            // auto_vacuum = 2, and says so in `_NSAutoVacuumLevel`); it only takes hold on a
+            // new file, before its first table, and this runs before WAL mode is set.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
             configuration.journalMode = .wal
         }
         var file: SQLiteReadOnlyFile?
@@ -116,6 +122,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         // Every plan up front: the store is shared by contexts on different threads.
         self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
         self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
+        self.derived = try SQLiteDerivedAttributes(model: model, schema: schema)
         if let (uuid, plist, _) = existing {
             identifier = uuid
             metadata = plist
@@ -153,7 +160,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String) throws -> [String: Any] {
         // The metadata Core Data writes: the store type and the model's version keys (hashes,
         // their digest and checksum, identifiers, framework version).
-        var plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.sqlite.rawValue])
+        var plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.sqlite.rawValue, "_NSAutoVacuumLevel": "2"])
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         for statement in schema.creationStatements { try db.execute(sql: statement) }
         for entity in model.entities {
@@ -637,6 +644,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         try applyLinks(changes, db: db)
         try applyOrderings(changes.orderings, db: db)
+        var written: [String: [Int64]] = [:]
+        for row in changes.inserted { written[row.entityName, default: []].append(row.primaryKey) }
+        for (row, _) in changes.updated { written[row.entityName, default: []].append(row.primaryKey) }
+        try derived.recompute(written: written, anyChange: !changes.isEmpty, db: db, log: log, model: model)
     }
 
     func execute(_ db: Database, _ sql: String, _ values: [DatabaseValue]) throws {

@@ -44,7 +44,9 @@ final class SQLiteWriter {
         var columns: [String] = []
         var sources: [Source] = []
         for (i, a) in entity.attributes.enumerated() {
-            guard let c = mapping.attributeColumns[a.name] else { continue }
+            // A derived attribute's column is the store's to compute (SQLiteDerivedAttributes),
+            // never written from the object's value.
+            guard let c = mapping.attributeColumns[a.name], !a.isDerived else { continue }
             columns.append(c)
             sources.append(a.attributeType == .transformable ? .transformable(index: i, attribute: a) : .attribute(index: i, type: a.attributeType))
         }
