@@ -127,3 +127,63 @@ private final class MigrationLogLines: @unchecked Sendable {
         #expect(try (landlord.value(forKey: "blocking") as? Set<ManagedObject>)?.map(\.objectID.primaryKey) == [3])
     }
 }
+
+// contentful's store has ordered relationships and no rows: written here, then read with the
+// test's own SQL through Core Data's own Z_FOK_ columns, and read back in order.
+@Suite struct AppleOrderedStoreTests {
+    @Test func orderedRelationshipsWrittenIntoContentfulsStoreUseItsOrderColumns() throws {
+        if AppleFixtures.skipping() { return }
+        let store = AppleFixtures.storesWithModelFiles[7]
+        let directory = try TemporaryDirectory()
+        let url = try AppleFixtures.copy(store, to: directory.url)
+        let model = try AppleModelTests.model(of: store)
+        do {
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(type: .sqlite, at: url)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            func make(_ entity: String, _ id: String) throws -> ManagedObject {
+                let object = try context.insertNewObject(forEntityName: entity)
+                try object.setValue(id, forKey: "id")
+                if entity == "Post" || entity == "Category" { try object.setValue(id, forKey: "title") }
+                return object
+            }
+            let posts = try ["p1", "p2", "p3"].map { try make("Post", $0) }
+            let ada = try make("Author", "ada"), bob = try make("Author", "bob")
+            let news = try make("Category", "news"), art = try make("Category", "art")
+            try ada.setValue([posts[2], posts[0]], forKey: "createdEntries")
+            try bob.setValue([posts[0]], forKey: "createdEntries")
+            // Post.authors is ordered too: p1's authors in the order they were added.
+            #expect(try (posts[0].value(forKey: "authors") as? [ManagedObject])?.map { try $0.value(forKey: "id") as? String } == ["ada", "bob"])
+            try posts[0].setValue([bob, ada], forKey: "authors")
+            try posts[1].setValue([art, news], forKey: "category")
+            try context.save()
+        }
+        let raw = try RawStore(url)
+        try raw.queue.read { (db: Database) throws -> Void in
+            // Author.createdEntries: Z_4CREATEDENTRIES holds posts, ordered per author by Z_FOK_4CREATEDENTRIES.
+            let adas = try String.fetchAll(db, sql: """
+                SELECT p.ZID FROM Z_2CREATEDENTRIES j JOIN ZPOST p ON p.Z_PK = j.Z_4CREATEDENTRIES JOIN ZAUTHOR a ON a.Z_PK = j.Z_2AUTHORS
+                WHERE a.ZID = 'ada' ORDER BY j.Z_FOK_4CREATEDENTRIES
+                """)
+            #expect(adas == ["p3", "p1"])
+            let p1Authors = try String.fetchAll(db, sql: """
+                SELECT a.ZID FROM Z_2CREATEDENTRIES j JOIN ZAUTHOR a ON a.Z_PK = j.Z_2AUTHORS JOIN ZPOST p ON p.Z_PK = j.Z_4CREATEDENTRIES
+                WHERE p.ZID = 'p1' ORDER BY j.Z_FOK_2AUTHORS
+                """)
+            #expect(p1Authors == ["bob", "ada"])
+            let p2Categories = try String.fetchAll(db, sql: """
+                SELECT c.ZID FROM Z_3CATEGORYINVERSE j JOIN ZCATEGORY c ON c.Z_PK = j.Z_3CATEGORY JOIN ZPOST p ON p.Z_PK = j.Z_4CATEGORYINVERSE
+                WHERE p.ZID = 'p2' ORDER BY j.Z_FOK_3CATEGORY
+                """)
+            #expect(p2Categories == ["art", "news"])
+        }
+        raw.close()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let request = FetchRequest(entityName: "Author")
+        request.predicate = try Predicate(format: "id == 'ada'")
+        let ada = try #require(try context.fetch(request).first)
+        #expect(try (ada.value(forKey: "createdEntries") as? [ManagedObject])?.map { try $0.value(forKey: "id") as? String } == ["p3", "p1"])
+    }
+}
