@@ -52,9 +52,22 @@ struct SQLiteColumnOrder {
             taken.insert(candidate)
             return candidate
         }
-        // Names are given walking the hierarchy, parents first, so a sub-entity's property
-        // that collides with an inherited column's name gets the suffix; then the columns are
-        // put in Core Data's order, a stable sort by group.
+        // Names are given walking the hierarchy, parents first, each entity's properties in
+        // the order they are declared (as ObjectGraph always named them, so a store it wrote
+        // keeps its columns): a property whose name collides with a column already named gets
+        // the suffix.
+        var names: [String: [String: String]] = [:]   // entity -> property -> column
+        for entity in hierarchy {
+            for property in entity.properties {
+                switch property {
+                case .attribute(let a) where !a.isTransient: names[entity.name, default: [:]][a.name] = column(for: a.name)
+                case .relationship(let r) where !r.isToMany && !r.isTransient: names[entity.name, default: [:]][r.name] = column(for: r.name)
+                default: break
+                }
+            }
+        }
+        // Then the columns are listed in Core Data's order: by entity, attributes in name order
+        // then to-ones in name order, and finally a stable sort by group.
         var unordered: [(group: Int, name: String, type: String)] = []
         for entity in hierarchy {
             var mine = Declared()
@@ -63,7 +76,7 @@ struct SQLiteColumnOrder {
                 return nil
             }.sorted { $0.name < $1.name }
             for a in attributes {
-                let c = column(for: a.name)
+                guard let c = names[entity.name]?[a.name] else { continue }
                 mine.attributes[a.name] = c
                 unordered.append((Self.group(a.attributeType), c, SQLiteSchema.sqlType(a.attributeType)))
                 if a.isIndexed { indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c])) }
@@ -73,7 +86,7 @@ struct SQLiteColumnOrder {
                 return nil
             }.sorted { $0.name < $1.name }
             for r in toOnes {
-                let c = column(for: r.name)
+                guard let c = names[entity.name]?[r.name] else { continue }
                 mine.toOnes[r.name] = c
                 unordered.append((0, c, "INTEGER"))
                 indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c]))
