@@ -129,3 +129,4 @@ import ObjectGraph
         #expect(try Self.rows(url, "SELECT COUNT(*) FROM Z_PRIMARYKEY WHERE Z_ENT > 16000").first?[0] as Int? == 3)
     }
 }
+

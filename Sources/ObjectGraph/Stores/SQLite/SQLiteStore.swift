@@ -599,11 +599,18 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         // BEGIN IMMEDIATE: the write lock is taken (waiting up to the busy timeout) before
         // anything is read, so the busy handler applies.
         try CoreDataError.mappingSQLite("Saving the store at", url) {
-            try database.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    try apply(changes, db: db)
-                    return .commit
+            do {
+                try database.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        try apply(changes, db: db)
+                        return .commit
+                    }
                 }
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                // A uniqueness constraint's UNIQUE index refused a row: Core Data's answer with
+                // its default merge policy is 133021 (NSManagedObjectConstraintMergeError).
+                // The transaction was rolled back: nothing of the save is written.
+                throw CoreDataError(.constraintMerge, "The save breaks a uniqueness constraint of the model in the store at \(url.path): \(error.message ?? "UNIQUE constraint failed"). Nothing was saved", sqliteCode: error.extendedResultCode.rawValue)
             }
         }
         log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
