@@ -100,7 +100,7 @@ import MigrationPoliciesChapter
         let begin = try #require(lines.firstIndex(of: "    CoreData: annotation: migration of ToDo.sqlite into ToDo 2.sqlite begins."))
         let end = try #require(lines.firstIndex(of: "    CoreData: annotation: migration of ToDo.sqlite into ToDo 2.sqlite ends."))
         let migration = lines[begin..<end]
-        #expect(migration.contains { $0.hasPrefix("    CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZTITLE, t0.ZDUEDATE, t0.ZCOMPLETED, t0.ZCATEGORY FROM ZTODO t0 WHERE t0.Z_PK > ?") })
+        #expect(migration.contains { $0.hasPrefix("    CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZCOMPLETED, t0.ZCATEGORY, t0.ZDUEDATE, t0.ZTITLE FROM ZTODO t0 WHERE t0.Z_PK > ?") })
         #expect(migration.filter { $0.hasPrefix("    CoreData: sql: INSERT INTO ZTODO(") }.count == SampleToDos.todos.count)
         #expect(migration.filter { $0.hasPrefix("    CoreData: sql: INSERT INTO ZCATEGORY(") }.count == 2)
         #expect(migration.filter { $0.hasPrefix("    CoreData: sql: UPDATE ZTODO SET ") }.count == SampleToDos.todos.count)

@@ -31,6 +31,8 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     @exclusivity(unchecked) final var storage: [Any?]
     /// Whether each to-many has been loaded from the store.
     @exclusivity(unchecked) final var loadedToMany: Set<Int> = []
+    /// The order of each ordered to-many, by property index (``ToManyOrder``).
+    @exclusivity(unchecked) final var toManyOrders: [Int: ToManyOrder] = [:]
     /// Whether the object's attribute values have not been loaded yet.
     @exclusivity(unchecked) public internal(set) final var isFault: Bool
     /// The values at the last save or fetch, for rollback and change tracking (nil while
@@ -91,7 +93,8 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     }
 
     /// The value of a property: attributes as Swift values, a to-one as its object,
-    /// a to-many as a `Set<ManagedObject>`.
+    /// a to-many as a `Set<ManagedObject>`, an ordered to-many as a `[ManagedObject]` in its
+    /// order (Core Data's NSOrderedSet).
     public func value(forKey key: String) throws -> Any? {
         let i = try index(forKey: key)
         // The common case first: an attribute of an object whose values are loaded is its
@@ -107,7 +110,8 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     }
 
     /// Sets a property: an attribute to a value of its type (or nil), a to-one to an object of its
-    /// destination entity, a to-many to a set of them.
+    /// destination entity, a to-many to a set of them (an ordered to-many to an array, whose
+    /// order it keeps).
     ///
     /// Inverses follow.
     public func setValue(_ value: Any?, forKey key: String) throws {
@@ -156,7 +160,8 @@ public struct MutableRelationshipSet {
 
     /// The objects now in the relationship.
     public func objects() throws -> Set<ManagedObject> {
-        (try object.value(forKey: key) as? Set<ManagedObject>) ?? []
+        let value = try object.value(forKey: key)
+        return (value as? Set<ManagedObject>) ?? (value as? [ManagedObject]).map(Set.init) ?? []
     }
 
     /// Adds an object.
@@ -247,6 +252,9 @@ enum ManagedValueConversion {
         }
         if let set = unwrapped as? Set<ManagedObject> {
             return set as? Value
+        }
+        if let array = unwrapped as? [ManagedObject] {
+            return array as? Value ?? Set(array) as? Value
         }
         return nil
     }

@@ -197,6 +197,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let entity = object.entity
         let r = entity.relationships[i - entity.attributes.count]
         if r.isToMany {
+            if r.isOrdered { return try orderedIDs(of: object, at: i).map { self.object(with: $0) } }
             return Set(try relatedIDs(of: object, at: i).map { self.object(with: $0) })
         }
         return (object.storage[i] as? ManagedObjectID).map { self.object(with: $0) }
@@ -207,8 +208,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if !object.loadedToMany.contains(i) {
             let r = object.entity.relationships[i - object.entity.attributes.count]
             let store = try persistentStoreCoordinator.store(for: object.objectID)
-            var ids = try store.backend.relatedIDs(of: object.objectID, relationship: r, model: model)
-            ids = Set(ids.map { temporaryIDs[$0] ?? $0 })
+            var ids: Set<ManagedObjectID>
+            if r.isOrdered {
+                // An ordered relationship is read in its order (OrderedToMany.swift).
+                let ordered = try store.backend.orderedRelatedIDs(of: object.objectID, relationship: r, model: model).map { temporaryIDs[$0] ?? $0 }
+                object.loadOrder(ordered, at: i)
+                ids = Set(ordered)
+            } else {
+                ids = try store.backend.relatedIDs(of: object.objectID, relationship: r, model: model)
+                ids = Set(ids.map { temporaryIDs[$0] ?? $0 })
+            }
             object.storage[i] = ids
             object.loadedToMany.insert(i)
             // Loaded after the object's first change: the store's set is the committed one, the
@@ -216,6 +225,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if object.committedStorage != nil, object.committedStorage![i] == nil { object.committedStorage![i] = ids }
         }
         return object.storage[i] as? Set<ManagedObjectID> ?? []
+    }
+
+    /// The IDs of an ordered to-many relationship, in order, loading them the first time.
+    func orderedIDs(of object: ManagedObject, at i: Int) throws -> [ManagedObjectID] {
+        _ = try relatedIDs(of: object, at: i)
+        return object.orderedIDs(at: i) { temporaryIDs[$0] ?? $0 }
     }
 
     func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
@@ -243,8 +258,24 @@ public final class ManagedObjectContext: @unchecked Sendable {
             let newObjects = try toManyObjects(value, relationship: r, entity: entity)
             let current = try relatedIDs(of: object, at: i)
             let newIDs = Set(newObjects.map(\.objectID))
+            let before = r.isOrdered ? try orderedIDs(of: object, at: i) : []
             for removed in current.subtracting(newIDs) { try unlink(object, relationship: r, from: self.object(with: removed)) }
             for added in newObjects where !current.contains(added.objectID) { try link(object, relationship: r, to: added) }
+            if r.isOrdered {
+                // An array gives the order; a set keeps the order of the members it keeps and
+                // adds the others at the end.
+                var order: [ManagedObjectID]
+                if unwrapOptional(value) is [ManagedObject] {
+                    order = newObjects.map(\.objectID)
+                } else {
+                    order = before.filter(newIDs.contains)
+                    order += newObjects.map(\.objectID).filter { !before.contains($0) }
+                }
+                if order != (try orderedIDs(of: object, at: i)) {
+                    willChange(object)
+                    object.setOrder(order, at: i) { temporaryIDs[$0] ?? $0 }
+                }
+            }
         } else {
             let target = try toOneObject(value, relationship: r, entity: entity)
             let currentID = object.storage[i] as? ManagedObjectID
@@ -307,6 +338,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if let remove { ids.remove(remove.objectID) }
             if let target { ids.insert(target.objectID) }
             object.storage[i] = ids
+            if r.isOrdered { object.updateOrder(at: i, adding: target?.objectID, removing: remove?.objectID) }
         } else {
             object.storage[i] = target?.objectID
         }
@@ -517,6 +549,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
                     }
                 }
             }
+            // The order of each ordered to-many that changed (OrderedToMany.swift).
+            for objects in [toInsert, toUpdate] {
+                for object in objects where !object.toManyOrders.isEmpty {
+                    for (i, order) in object.toManyOrders.sorted(by: { $0.key < $1.key }) where order.changed {
+                        let r = object.entity.relationships[i - object.entity.attributes.count]
+                        let ids = object.orderedIDs(at: i) { self.temporaryIDs[$0] ?? $0 }.map(permanent)
+                        changes.orderings.append(("\(model.declaringEntity(of: r.name, in: object.entity.name)).\(r.name)", permanent(object.objectID), ids))
+                    }
+                }
+            }
             return changes
         }
         // Optimistic locking: the store refuses rows another context saved since they were
@@ -570,6 +612,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for objects in [toInsert, toUpdate] {
             for object in objects {
                 object.committedStorage = nil
+                object.orderSaved()
                 let attributeCount = object.entity.shared.attributeCount
                 for i in attributeCount..<object.storage.count {
                     if let id = object.storage[i] as? ManagedObjectID, id.isTemporaryID { object.storage[i] = permanent(id) }
@@ -665,7 +708,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
                         throw CoreDataError(exception: .invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
                     }
                     let store = try persistentStoreCoordinator.store(for: group[0].objectID)
-                    if r.isToMany {
+                    if r.isToMany && r.isOrdered {
+                        // Ordered ones in their order, one query each.
+                        for object in group { try fireFault(object); _ = try relatedIDs(of: object, at: i) }
+                        next += group.flatMap { ($0.storage[i] as? Set<ManagedObjectID> ?? []).map { self.object(with: $0) } }
+                    } else if r.isToMany {
                         let unloaded = group.filter { !$0.loadedToMany.contains(i) }
                         let related = try store.backend.relatedIDs(of: unloaded.map(\.objectID), relationship: r, model: model)
                         for object in unloaded {

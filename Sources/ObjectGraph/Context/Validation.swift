@@ -19,7 +19,7 @@ enum Validation {
         for object in deleted {
             for r in object.entity.relationships where r.deleteRule == .deny {
                 let value = try object.value(forKey: r.name)
-                let related: [ManagedObject] = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? ManagedObject).map { [$0] } ?? []
+                let related: [ManagedObject] = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? (value as? ManagedObject).map { [$0] } ?? []
                 if related.contains(where: { !deletedSet.contains(ObjectIdentifier($0)) }) {
                     errors.append(CoreDataError(.relationshipDeniedDelete, "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")", objectURI: object.objectID.uriString, key: r.name))
                 }
@@ -77,7 +77,9 @@ enum Validation {
             if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
             let value = try object.value(forKey: r.name)
             if r.isToMany {
-                let count = ((value as? Set<ManagedObject>) ?? []).filter { !deleted.contains(ObjectIdentifier($0)) }.count
+                // An ordered to-many is an array of distinct objects.
+                let members = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? []
+                let count = members.filter { !deleted.contains(ObjectIdentifier($0)) }.count
                 if count == 0 && !r.isOptional { fail(.missingMandatoryProperty, r.name, "is a required relationship") ; continue }
                 if r.minCount > 0 && count < r.minCount && !(count == 0 && r.isOptional) {
                     fail(.relationshipLacksMinimumCount, r.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")

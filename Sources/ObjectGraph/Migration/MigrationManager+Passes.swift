@@ -271,13 +271,14 @@ extension MigrationManager {
         }
     }
 
-    /// A relationship mapping's value as the relationship takes it: one object or a set.
+    /// A relationship mapping's value as the relationship takes it: one object or an array of them.
     static func relationshipValue(_ value: Any?, toMany: Bool) -> Any? {
         var objects: [ManagedObject] = []
         if let one = value as? ManagedObject { objects = [one] }
         else if let set = value as? Set<ManagedObject> { objects = Array(set) }
         else if let array = value as? [Any] { objects = array.compactMap { $0 as? ManagedObject } }
-        return toMany ? Set(objects) : objects.first
+        // An array, not a set: an ordered relationship keeps the source's order.
+        return toMany ? objects : objects.first
     }
 }
 

@@ -29,8 +29,9 @@ enum SQLiteInPlaceMigration {
                         throw plan.source.incompatibleStoreError(plist, url: url)
                     }
                     let keysSQL = "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY"
-                    let oldMax = Dictionary(try log.measure(sql: keysSQL, arguments: [], { try Row.fetchAll(db, sql: keysSQL) }, rowCount: \.count).map { ($0[0] as String, $0[1] as Int64? ?? 0) },
-                                            uniquingKeysWith: { a, b in max(a, b) })
+                    let oldRows = try log.measure(sql: keysSQL, arguments: [], { try Row.fetchAll(db, sql: keysSQL) }, rowCount: \.count)
+                    let oldMax = Dictionary(oldRows.map { ($0[0] as String, $0[1] as Int64? ?? 0) }, uniquingKeysWith: { a, b in max(a, b) })
+                    let oldNames = Set(oldRows.map { $0[0] as String })
                     for (i, statement) in plan.statements.enumerated() {
                         log.statement(sql: statement.sql, arguments: [])
                         try db.execute(sql: statement.sql)
@@ -48,9 +49,17 @@ enum SQLiteInPlaceMigration {
                             maximum = max(highest ?? 0, oldMax[entity.name] ?? 0)
                         }
                         let parent = entity.parentEntityName.flatMap { plan.destination.entitiesByName[$0]?.entityNumber } ?? 0
+                        // A renamed entity keeps its old name in Z_PRIMARYKEY where it keeps its
+                        // number, as Core Data's migration left SampleModel_V2's LuxuryCar
+                        // under ExpensiveSportCar (fixtures/apple-stores); nothing reads the name.
+                        var name = entity.name
+                        if let source = plan.sourceEntity(for: entity.name), source != entity.name, oldNames.contains(source),
+                           plan.source.entitiesByName[source]?.entityNumber == entity.entityNumber {
+                            name = source
+                        }
                         let keySQL = "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)"
-                        let keyArguments: StatementArguments = [entity.entityNumber, entity.name, parent, maximum]
-                        log.statement(sql: keySQL, arguments: [entity.entityNumber.databaseValue, entity.name.databaseValue, parent.databaseValue, maximum.databaseValue])
+                        let keyArguments: StatementArguments = [entity.entityNumber, name, parent, maximum]
+                        log.statement(sql: keySQL, arguments: [entity.entityNumber.databaseValue, name.databaseValue, parent.databaseValue, maximum.databaseValue])
                         try db.execute(sql: keySQL, arguments: keyArguments)
                     }
                     report(total - 1, nil)

@@ -55,6 +55,9 @@ struct SQLiteMigrationPlan {
         guard build() else { return nil }
     }
 
+    /// The source entity whose rows become a destination entity's.
+    func sourceEntity(for destinationEntity: String) -> String? { sourceEntityFor[destinationEntity] }
+
     /// The source key a plain value expression reads: `$source.k`, `FUNCTION($source,
     /// "valueForKey:", "k")`, or a manager lookup of `$source.k`.
     static func sourceKey(_ e: Expression) -> String? {
@@ -148,7 +151,7 @@ struct SQLiteMigrationPlan {
                     drops.append(("drop index \(index.name)", "DROP INDEX IF EXISTS \(index.name)"))
                 }
                 for index in destinationSchema.indexes where index.table == table.name && !sourceSchema.indexes.contains(where: { $0.name == index.name && $0.table == table.name && $0.columns == index.columns }) {
-                    indexes.append(("index \(index.name)", "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                    indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
                 }
                 continue
             }
@@ -165,7 +168,7 @@ struct SQLiteMigrationPlan {
             inserts.append(("copy \(table.name)", "INSERT INTO \(temporary) (\(names.joined(separator: ", "))) SELECT \(selectList.joined(separator: ", ")) FROM \(sourceTableName) t WHERE t.Z_ENT IN (\(sourceNumbers.map(String.init).joined(separator: ", ")))"))
             finalRenames.append(("rename \(temporary)", "ALTER TABLE \(temporary) RENAME TO \(table.name)"))
             for index in destinationSchema.indexes where index.table == table.name {
-                indexes.append(("index \(index.name)", "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
             }
         }
 
@@ -190,7 +193,7 @@ struct SQLiteMigrationPlan {
             inserts.append(("copy \(join.name)", "INSERT OR IGNORE INTO \(temporary) (\(join.ownerColumn), \(join.destinationColumn)) SELECT l.a, l.b FROM (\(links)) l"))
             finalRenames.append(("rename \(temporary)", "ALTER TABLE \(temporary) RENAME TO \(join.name)"))
             for index in destinationSchema.indexes where index.table == join.name {
-                indexes.append(("index \(index.name)", "CREATE INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
             }
         }
         // Source tables that were not kept go.
@@ -198,7 +201,25 @@ struct SQLiteMigrationPlan {
         for name in sourceSchema.tables.map(\.name) + sourceJoinNames.sorted() where !keptTables.contains(name) && !keptJoins.contains(name) {
             drops.append(("drop \(name)", "DROP TABLE IF EXISTS \(name)"))
         }
-        statements = creates + inserts + adds + updates + renames + coalesces + drops + finalRenames + indexes
+        // Derived attributes: the source's count triggers go first (their tables and columns
+        // may change), the destination's come last, and every derived value is computed
+        // again over the migrated rows.
+        guard let derived = try? SQLiteDerivedAttributes(model: destination, schema: destinationSchema) else { return false }
+        let dropTriggers = sourceSchema.triggers.map { ("drop trigger \($0.name)", "DROP TRIGGER IF EXISTS \($0.name)") }
+        var derivedValues = destinationSchema.triggers.map { ("trigger \($0.name)", $0.sql) }
+        for entity in destination.entities {
+            for case .attribute(let a) in entity.properties where a.isDerived && !a.isTransient {
+                guard let (table, key) = SQLiteDerivedAttributes.countedOneToMany(a, of: entity, model: destination, schema: destinationSchema),
+                      let mapping = destinationSchema.entities[entity.name], let c = mapping.attributeColumns[a.name] else { continue }
+                derivedValues.append(("count \(entity.name).\(a.name)", "UPDATE \(mapping.tableName) SET \(c) = (SELECT COUNT(\(key)) FROM \(table) WHERE \(key) = \(mapping.tableName).Z_PK) WHERE Z_ENT IN (\(destination.entityAndSubentities(of: entity.name).map { String($0.entityNumber) }.joined(separator: ", ")))"))
+            }
+        }
+        for c in derived.computed where c.value.arguments.isEmpty && !c.isNow {
+            let from = (["\(c.table) t0"] + c.joins).joined(separator: " ")
+            let numbers = destination.entityAndSubentities(of: c.entity.name).map { String($0.entityNumber) }.joined(separator: ", ")
+            derivedValues.append(("derive \(c.entity.name).\(c.attribute.name)", "UPDATE \(c.table) SET \(c.column) = (SELECT \(c.value.sql) FROM \(from) WHERE t0.Z_PK = \(c.table).Z_PK) WHERE Z_ENT IN (\(numbers))"))
+        }
+        statements = dropTriggers + creates + inserts + adds + updates + renames + coalesces + drops + finalRenames + indexes + derivedValues
         return true
     }
 
@@ -252,6 +273,11 @@ struct SQLiteMigrationPlan {
                         sql = "CASE WHEN \(keySQL) IS NULL THEN NULL ELSE \(de.entityNumber) END"
                     }
                 }
+            } else if let (name, _) = d.toOneOrderColumns.first(where: { $0.value == column }) {
+                // The position in an ordered to-many: kept where the source kept one.
+                if let key = propertySource[d.entityName]?[name], let c = sourceMapping.toOneOrderColumns[key] {
+                    sql = "t.\(c)"; direct = c
+                }
             } else {
                 continue    // the column belongs to an entity of this table without mapped rows
             }
@@ -263,7 +289,7 @@ struct SQLiteMigrationPlan {
             result.directColumn = perEntity.first?.direct
             // A direct column is only direct if every source entity that has the column is mapped to have it.
             if let direct = result.directColumn {
-                let owners = sourceSchema.entities.values.filter { $0.attributeColumns.values.contains(direct) || $0.toOneColumns.values.contains(direct) || $0.toOneEntityColumns.values.contains(direct) }.map(\.entityNumber)
+                let owners = sourceSchema.entities.values.filter { $0.attributeColumns.values.contains(direct) || $0.toOneColumns.values.contains(direct) || $0.toOneEntityColumns.values.contains(direct) || $0.toOneOrderColumns.values.contains(direct) }.map(\.entityNumber)
                 if !Set(owners).isSubset(of: Set(perEntity.map(\.sourceNumber))) { result.directColumn = nil }
             }
         } else {

@@ -16,7 +16,7 @@ enum BuiltinFunctions {
         }
         for s in ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:"] { add(s, 1, collection: true) }
         for s in ["sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "randomn:",
-                  "uppercase:", "lowercase:", "length:", "noindex:", "onesComplement:"] { add(s, 1) }
+                  "uppercase:", "lowercase:", "canonical:", "length:", "noindex:", "onesComplement:"] { add(s, 1) }
         for s in ["add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
                   "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:"] { add(s, 2) }
         add("now", 0)
@@ -36,7 +36,7 @@ enum BuiltinFunctions {
     static func function(forSelector selector: String) -> Function? { all[selector] }
 
     static var namesForMessages: String {
-        "sum, count, min, max, average, median, mode, stddev, sqrt, log, ln, exp, floor, ceiling, abs, trunc, random, randomn, uppercase, lowercase, length, now"
+        "sum, count, min, max, average, median, mode, stddev, sqrt, log, ln, exp, floor, ceiling, abs, trunc, random, randomn, uppercase, lowercase, canonical, length, now"
     }
 
     /// Calls a built-in function on evaluated arguments.
@@ -101,6 +101,13 @@ enum BuiltinFunctions {
                 throw PredicateError(.invalidOperand, "Can't \(selector.dropLast()) non-string \(describeArgument(args[0]))")
             }
             return selector == "uppercase:" ? s.uppercased() : s.lowercased()
+        case "canonical:":
+            // NSExpression's canonical: (iOS 13): the string with case and diacritics removed,
+            // what a derived `searchName` attribute is made of.
+            guard let s = args[0] as? String else {
+                throw PredicateError(.invalidOperand, "Can't make a canonical string of non-string \(describeArgument(args[0]))")
+            }
+            return StringComparison.fold(s, [.caseInsensitive, .diacriticInsensitive])
         case "length:":
             guard let s = args[0] as? String else {
                 throw PredicateError(.invalidOperand, "Can't take the length of non-string \(describeArgument(args[0]))")

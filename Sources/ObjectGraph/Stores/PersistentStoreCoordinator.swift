@@ -262,6 +262,10 @@ public enum StoreOption {
     /// ``defaultTimeout``). A save that still cannot write fails with 134180 (SQLITE_BUSY) for
     /// SQLite, or 134030 for an atomic store, instead of failing at once.
     public static let timeout = "NSPersistentStoreTimeoutOption"
+    /// NSReadOnlyPersistentStoreOption: open the store only to read it (a Bool). Saving to it
+    /// fails with 134030, and a SQLite store opened so leaves no file beside it (no `-shm`, no
+    /// `-wal`), reading a WAL that has no index from a private copy.
+    public static let readOnly = "NSReadOnlyPersistentStoreOption"
     /// The wait when ``timeout`` is not given: long enough for ten processes saving small
     /// changes at once, short enough that a store held open by a stuck process is reported.
     public static let defaultTimeout: TimeInterval = 10

@@ -25,8 +25,12 @@ struct StoreChanges {
     /// Many-to-many links to add and remove: (owner side "Entity.relationship", source, destination).
     var linksAdded: [(relationship: String, source: ManagedObjectID, destination: ManagedObjectID)] = []
     var linksRemoved: [(relationship: String, source: ManagedObjectID, destination: ManagedObjectID)] = []
+    /// The order of ordered to-many relationships that changed ("Entity.relationship" of the
+    /// declaring entity, the source object, its destinations in order), applied after the rows
+    /// and links: the SQLite store writes it to the `Z_FOK_` columns.
+    var orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])] = []
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && linksAdded.isEmpty && linksRemoved.isEmpty }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && linksAdded.isEmpty && linksRemoved.isEmpty && orderings.isEmpty }
 }
 
 /// What a context asks of a store. The SQLite store answers in SQL; atomic stores in memory.
@@ -50,6 +54,8 @@ protocol PersistentStoreBackend: AnyObject {
     func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>]
     /// The IDs at the other end of a to-many relationship.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID>
+    /// The IDs at the other end of an ordered to-many relationship, in its order.
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID]
     /// New primary keys for an entity's table.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64]
     /// Applies one save atomically.
@@ -72,6 +78,11 @@ protocol PersistentStoreBackend: AnyObject {
 
 extension PersistentStoreBackend {
     var evaluatesInMemory: Bool { false }
+
+    /// Stores that keep no order (the atomic ones, for now) give the destinations in key order.
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+        try relatedIDs(of: id, relationship: relationship, model: model).sorted { $0.primaryKey < $1.primaryKey }
+    }
 
     func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
         let copy = request.copy()

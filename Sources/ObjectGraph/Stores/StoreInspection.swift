@@ -50,13 +50,13 @@ public struct StoreInspection {
         self.type = type
         switch type {
         case .sqlite:
-            var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
-            configuration.readonly = true
-            let queue: DatabaseQueue
-            do { queue = try DatabaseQueue(path: url.path, configuration: configuration) } catch {
+            // Read only, leaving no -shm or -wal beside the store (SQLiteReadOnlyFile).
+            let file: SQLiteReadOnlyFile
+            do { file = try SQLiteReadOnlyFile(url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)) } catch {
                 throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as SQLite: \(error)")
             }
-            defer { try? queue.close() }
+            defer { file.close() }
+            let queue = file.queue
             let metadata = try SQLiteStore.metadata(at: url)
             self.metadata = metadata
             self.uuid = metadata["NSStoreUUID"] as? String ?? ""

@@ -1,16 +1,18 @@
 import Foundation
 
 /// What the stores here cannot write yet, refused with an error before anything is written:
-/// transformable and composite attribute values (refused at save, naming the object and the
-/// key; a nil value saves, since nothing has to be transformed), and to-many relationships
-/// without an inverse (refused when the store is added). The model loads and hashes all of
-/// them as Core Data does.
+/// composite attribute values, and transformable ones in the atomic (XML, binary) store files
+/// (refused at save, naming the object and the key; a nil value saves), and to-many
+/// relationships without an inverse (refused when the store is added). The SQLite store keeps
+/// transformable values as their value transformer's data, as Core Data does. The model loads
+/// and hashes all of them as Core Data does.
 enum UnstorableModelParts {
-    /// Why an attribute's values cannot be written yet, or nil when they can.
-    static func reason(_ attribute: AttributeDescription) -> String? {
+    /// Why an attribute's values cannot be written yet to a store of this type, or nil when they can.
+    static func reason(_ attribute: AttributeDescription, storeType: StoreType) -> String? {
         switch attribute.attributeType {
         case .transformable:
-            return "a Transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")): ObjectGraph's stores do not yet transform values to data"
+            if storeType == .sqlite { return nil }
+            return "a Transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")): ObjectGraph's \(storeType.rawValue) store files do not yet keep transformed values (its SQLite store does)"
         case .composite:
             return "a Composite attribute: ObjectGraph's stores do not yet store composite values"
         case .undefined, .objectID:
@@ -37,7 +39,7 @@ enum UnstorableModelParts {
         for row in changes.inserted + changes.updated.map(\.row) {
             guard let entity = model.entitiesByName[row.entityName] else { continue }
             for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && i < row.values.count {
-                guard let reason = reason(attribute), let value = row.values[i], !(value is NSNull) else { continue }
+                guard let reason = reason(attribute, storeType: storeType), let value = row.values[i], !(value is NSNull) else { continue }
                 let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
                 throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(attribute.name) of \(uri) has a value, and it is \(reason). Nothing was saved; leave it nil, or keep the value in a Binary attribute for now",
                                     objectURI: uri, key: attribute.name)

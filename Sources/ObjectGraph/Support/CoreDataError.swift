@@ -44,16 +44,14 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     public let sqliteCode: Int32?
 
     /// Core Data's error code; nil when Core Data raises an exception instead (see ``exceptionName``).
-    public var code: Code? {
-        if case .error(let code) = kind { return code }
-        return nil
-    }
+    ///
+    /// Stored, not computed from ``kind``: `catch let error as CoreDataError where error.code ==
+    /// .merge` with a computed `code` crashed Swift 6.3.1's optimizer (CopyPropagation) in
+    /// release builds.
+    public let code: Code?
 
     /// The exception Core Data raises for this failure; nil when it returns an error with a ``code``.
-    public var exceptionName: ExceptionName? {
-        if case .exception(let name) = kind { return name }
-        return nil
-    }
+    public let exceptionName: ExceptionName?
 
     /// Creates an error with Core Data's code.
     public init(_ code: Code, _ message: String, objectURI: String? = nil, key: String? = nil,
@@ -70,6 +68,10 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     public init(_ kind: Kind, _ message: String, objectURI: String? = nil, key: String? = nil,
                 detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil) {
         self.kind = kind
+        switch kind {
+        case .error(let code): (self.code, self.exceptionName) = (code, nil)
+        case .exception(let name): (self.code, self.exceptionName) = (nil, name)
+        }
         self.message = message
         self.objectURI = objectURI
         self.key = key

@@ -5,7 +5,9 @@ import ObjectGraph
 /// entities, properties, flags, counts and constraints: the store it wrote
 /// (alemar11-CoreDataPlus-SampleModel2_V1) has no model file, so this is how its hashes are
 /// checked. It exercises what the XML fixtures do not: a derived attribute (`pages.@count`),
-/// a to-many with `maxCount = .max`, to-ones with `minCount = 1`, Decimal, URI and UUID.
+/// a to-many with `maxCount = .max`, to-ones with `minCount = 1`, Decimal, URI and UUID. Its
+/// transformable values are archives of CoreDataPlus's own classes, read through the transformer
+/// the tests register as `CoreDataPlusArchive` (the transformer's name is no part of a hash).
 enum SampleModel2 {
     static func version1() throws -> ManagedObjectModel {
         try ManagedObjectModel {
@@ -21,7 +23,7 @@ enum SampleModel2 {
                 AttributeDescription("uniqueID", .uuid, optional: false)
                 AttributeDescription("title", .string, optional: false)
                 AttributeDescription("price", .decimal, optional: false)
-                AttributeDescription("cover", .transformable, optional: false, attributeValueClassName: "Cover")
+                AttributeDescription("cover", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive", attributeValueClassName: "Cover")
                 AttributeDescription("publishedAt", .date, optional: false)
                 AttributeDescription("pagesCount", .integer64, derivationExpression: try! Expression(format: "pages.@count"))
                 RelationshipDescription(name: "author", destination: "Author", inverse: "books", toMany: false, optional: false,
@@ -35,7 +37,7 @@ enum SampleModel2 {
             EntityDescription("Page") {
                 AttributeDescription("isBookmarked", .boolean, optional: false, defaultValue: false)
                 AttributeDescription("number", .integer32, optional: false)
-                AttributeDescription("content", .transformable, optional: false, attributeValueClassName: "Content")
+                AttributeDescription("content", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive", attributeValueClassName: "Content")
                 RelationshipDescription(name: "book", destination: "Book", inverse: "pages", toMany: false, optional: false,
                                         minCount: 1, maxCount: 1, deleteRule: .nullify)
             }

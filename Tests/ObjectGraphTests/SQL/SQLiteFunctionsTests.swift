@@ -88,7 +88,8 @@ import GRDB
         let db = try database()
         let rows = try db.read { try Row.fetchAll($0, sql: "PRAGMA function_list") }
         let ours = rows.filter { ($0["name"] as String?)?.hasPrefix("og_") == true }
-        #expect(Set(ours.compactMap { $0["name"] as String? }) == ["og_fold", "og_beginswith", "og_endswith", "og_contains", "og_like", "og_matches", "og_fsum"])
+        #expect(Set(ours.compactMap { $0["name"] as String? }) == ["og_fold", "og_beginswith", "og_endswith", "og_contains", "og_like", "og_matches", "og_fsum",
+                                                                  "og_lowercase", "og_uppercase"])
         for row in ours {
             let flags: Int = row["flags"]
             #expect(flags & 0x800 != 0, "\(row)")

@@ -4,8 +4,9 @@ import ObjectGraph
 
 // What models Core Data loads can hold, and what the stores here do with it: an inverse
 // declared on a sub-entity works, a to-one without an inverse is stored, transient Undefined
-// attributes hold anything; transformable values and to-many relationships without an
-// inverse, which the stores cannot write yet, are refused with a clear error, never lost.
+// attributes hold anything; transformable values in atomic store files and to-many
+// relationships without an inverse, which the stores cannot write yet, are refused with a
+// clear error, never lost.
 @Suite struct CoreDataModelPartsInStoresTests {
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel {
@@ -53,7 +54,9 @@ import ObjectGraph
         #expect(try library.value(forKey: "scratch") == nil)
     }
 
-    @Test(arguments: [StoreType.sqlite, .xml])
+    // The SQLite store keeps transformable values (TransformableValueTests); the atomic store
+    // files do not yet, and refuse them rather than lose them.
+    @Test(arguments: [StoreType.xml, .binary])
     func aTransformableValueIsRefusedAtSaveAndNilSaves(_ type: StoreType) throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())

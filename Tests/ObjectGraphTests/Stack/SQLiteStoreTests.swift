@@ -49,7 +49,8 @@ import GRDB
         try context.save()
         let queue = try DatabaseQueue(path: directory.file("Books.sqlite").path)
         try queue.read { (db: Database) throws -> Void in
-            #expect(try db.columns(in: "ZBOOK").map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "ZTITLE", "ZSALESRANK", "ZISBN", "ZPUBLISHER"])
+            // Core Data's column order: integers and to-one keys, then strings (SQLiteColumnOrder).
+            #expect(try db.columns(in: "ZBOOK").map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "ZSALESRANK", "ZPUBLISHER", "ZISBN", "ZTITLE"])
             #expect(try String.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["Author", "Book", "Publisher"])
             #expect(try Int.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") == 1)
             #expect(try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT, Z_OPT FROM ZBOOK") == ["Z_PK": 1, "Z_ENT": 2, "Z_OPT": 1])

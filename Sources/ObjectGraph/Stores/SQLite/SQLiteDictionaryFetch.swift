@@ -14,13 +14,16 @@ extension SQLiteStore {
         let groupBy = request.propertiesToGroupBy ?? []
 
         /// How each selected column decodes.
-        enum Decode { case attribute(AttributeType), toOne(String), computed(AttributeType) }
+        enum Decode { case attribute(AttributeType), transformable(AttributeDescription), toOne(String), computed(AttributeType) }
         var columns: [(sql: SQLFragment, key: String, decode: Decode)] = []
         var groupColumns: [SQLFragment] = []
         /// A property's column: an attribute (across to-one relationships too) or a to-one's key.
         func column(forKey key: String, _ translator: inout SQLFetchTranslator) throws -> (SQLFragment, Decode) {
             if !key.contains("."), let r = entity.relationship(named: key), !r.isToMany, let c = mapping.toOneColumns[key] {
                 return (SQLFragment(sql: "t0.\(c)"), .toOne(r.destinationEntityName))
+            }
+            if !key.contains("."), let a = entity.attribute(named: key), a.attributeType == .transformable, let c = mapping.attributeColumns[key] {
+                return (SQLFragment(sql: "t0.\(c)"), .transformable(a))
             }
             let resolved = try translator.resolvedColumn(forKeyPath: key)
             return (resolved.fragment, .attribute(resolved.attributeType ?? .string))
@@ -74,6 +77,16 @@ extension SQLiteStore {
                                 value = try SQLiteValues.value(dbValue, type: type)
                             } catch let mismatch as StoredValueMismatch {
                                 throw CoreDataError(.sqlite, "\(entity.name).\(column.key) holds \(mismatch.found) in the store at \(url.path), which a \(type.xcodeName) attribute cannot take; fix the row or the model", key: column.key, sqliteCode: 20)
+                            }
+                        case .transformable(let attribute):
+                            switch dbValue.storage {
+                            case .null: value = nil
+                            case .blob(let data):
+                                do { value = try TransformableValues.value(from: data, attribute: attribute) } catch {
+                                    throw CoreDataError(.sqlite, "\(entity.name).\(column.key) in the store at \(url.path) is a transformable attribute whose data could not be read: \(error)", key: column.key)
+                                }
+                            default:
+                                throw CoreDataError(.sqlite, "\(entity.name).\(column.key) holds \(dbValue) in the store at \(url.path), not the data of a transformable attribute; fix the row or the model", key: column.key, sqliteCode: 20)
                             }
                         case .computed(let type):
                             value = DictionaryResults.convert(SQLiteValues.rawValue(dbValue), to: type)

@@ -39,6 +39,17 @@ enum SQLiteFunctions {
     /// agree with the evaluator; NULL for NaN (+inf plus -inf), as SQLite has no NaN.
     static let exactSum = "OG_FSUM"
 
+    /// `OG_LOWERCASE(text)` and `OG_UPPERCASE(text)`: a derived attribute's `lowercase:` and
+    /// `uppercase:` of any script (SQLite's `lower()` knows only ASCII).
+    static let lowercase = "OG_LOWERCASE"
+    static let uppercase = "OG_UPPERCASE"
+
+    /// The functions Core Data's derived-attribute triggers call to tell Core Data which
+    /// values they changed (in SampleModel2's store: `Z_DA_ZPAGE_Book_pagesCount_...`).
+    /// Registered, doing nothing, so those triggers run here: the store is what keeps the
+    /// values, and a later fetch reads them.
+    static let derivedAttributeTriggerFunctions = ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"]
+
     /// The state of one `OG_FSUM` computation.
     struct ExactSumAggregate: DatabaseAggregate {
         private var sum = ExactSum()
@@ -76,6 +87,17 @@ enum SQLiteFunctions {
             for function in grdbFunctions { db.add(function: function) }
         }
         db.add(function: DatabaseFunction(exactSum, argumentCount: 1, pure: true, aggregate: ExactSumAggregate.self))
+        db.add(function: DatabaseFunction(lowercase, argumentCount: 1, pure: true) { arguments in
+            guard case .string(let s) = arguments[0].storage else { return arguments[0] }
+            return s.lowercased()
+        })
+        db.add(function: DatabaseFunction(uppercase, argumentCount: 1, pure: true) { arguments in
+            guard case .string(let s) = arguments[0].storage else { return arguments[0] }
+            return s.uppercased()
+        })
+        for name in derivedAttributeTriggerFunctions {
+            db.add(function: DatabaseFunction(name, argumentCount: -1, pure: false) { _ in nil })
+        }
         for comparator in SortDescriptor.Comparator.allCases {
             guard let name = collation(for: comparator) else { continue }
             db.add(collation: DatabaseCollation(name) { SortDescriptor.compareStrings($0, $1, comparator) })

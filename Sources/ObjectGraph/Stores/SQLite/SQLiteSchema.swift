@@ -1,17 +1,23 @@
-/// Where a model's entities live in a SQLite store, named as Core Data names them
-/// (reference/coredata.md section 4).
+/// Where a model's entities live in a SQLite store, named and laid out as Core Data lays them
+/// out (reference/coredata.md section 4; the stores in fixtures/apple-stores decide where the
+/// reference is unsure).
 ///
 /// - One table per inheritance root, `Z<ROOT>`, with `Z_PK`, `Z_ENT`, `Z_OPT`, then a column
 ///   `Z<NAME>` per stored attribute and to-one relationship of every entity in the hierarchy;
-///   a name already taken in the table gets a numeric suffix (`ZTIMESTAMP1`).
+///   a name already taken in the table gets a numeric suffix (`ZTIMESTAMP1`). Columns come in
+///   Core Data's order (``SQLiteColumnOrder``).
 /// - A to-one whose destination has sub-entities also records the destination's `Z_ENT`
 ///   in `Z<n>_<NAME>`, n being the destination entity's number.
-/// - A many-to-many pair shares a join table `Z_<n><NAME>` named after the relationship of
-///   the entity whose name sorts first; its columns are `Z_<n><INVERSE>` for that entity's
-///   keys and `Z_<m><NAME>` for the destination's.
+/// - A to-one whose inverse is an ordered to-many also records its position in that ordered
+///   set in `Z_FOK_<NAME>`, right after it (`ZWORKOUT, Z_FOK_WORKOUT`).
+/// - A many-to-many pair shares a join table (``SQLiteJoinTables``), with a `Z_FOK_` column
+///   for each side that is ordered.
 /// - One-to-many has its key on the to-one side only; one-to-one on both sides.
-/// - An entity's fetch indexes become `Z_<Entity>_<index name>` indexes (Core Data's names, as
-///   seen in Apple stores' DDL); indexes over transient attributes are left out.
+/// - Indexes: each to-one's key column and each indexed attribute (`<TABLE>_<COLUMN>_INDEX`),
+///   `Z_ENT` of a table that holds several entities (`<TABLE>_Z_ENT_INDEX`), each fetch index
+///   (`Z_<Entity>_<index>`), each uniqueness constraint (a UNIQUE `Z_<Entity>_UNIQUE_<a>_<b>`),
+///   each join table's second column; indexes over transient attributes are left out.
+/// - Triggers: Core Data's, for a derived attribute that counts a one-to-many.
 struct SQLiteSchema: Sendable {
     /// A table for an inheritance root.
     struct Table: Sendable {
@@ -31,6 +37,9 @@ struct SQLiteSchema: Sendable {
         let toOneColumns: [String: String]
         /// The `Z<n>_<NAME>` entity column of a to-one whose destination has sub-entities.
         let toOneEntityColumns: [String: String]
+        /// The `Z_FOK_<NAME>` column of a to-one whose inverse is an ordered to-many: the
+        /// row's position in its owner's ordered set.
+        let toOneOrderColumns: [String: String]
         /// The numbers of this entity and its sub-entities: the `Z_ENT` values a fetch with
         /// sub-entities accepts.
         let entityNumbersWithSubentities: [Int]
@@ -42,125 +51,108 @@ struct SQLiteSchema: Sendable {
         /// The entity whose relationship names the table, and that relationship.
         let ownerEntity: String
         let ownerRelationship: String
-        /// Holds the owner's keys.
+        /// Holds the owner's keys (the values of the other side's relationship).
         let ownerColumn: String
-        /// Holds the destination's keys.
+        /// Holds the destination's keys (the values of the owner's relationship).
         let destinationColumn: String
+        /// `Z_FOK_` + the owner column's name: the owner's position in the other side's
+        /// relationship, when that one is ordered.
+        let ownerOrderColumn: String?
+        /// The destination's position in the owner's relationship, when that one is ordered.
+        let destinationOrderColumn: String?
+
+        /// The columns of this table for a relationship `relationship` of `entity` (one of
+        /// the pair): the source's keys, the destination's keys, and the column that orders
+        /// the destinations, if any.
+        func columns(isOwnerSide: Bool) -> (mine: String, theirs: String, order: String?) {
+            isOwnerSide ? (ownerColumn, destinationColumn, destinationOrderColumn) : (destinationColumn, ownerColumn, ownerOrderColumn)
+        }
     }
 
+    /// An index: its name, table, columns (with collation and order where Core Data writes them)
+    /// and whether it is UNIQUE.
+    struct Index: Sendable {
+        let name: String
+        let table: String
+        let columns: [String]
+        var isUnique = false
+    }
+
+    /// The names of an existing store's tables and their columns, so that a store Core Data
+    /// wrote is read as it is where the rules here guess (which side of a relationship between
+    /// an entity and itself names the join table), and an older store without ordering columns
+    /// is read without them.
+    typealias Layout = [String: Set<String>]
+
     let tables: [Table]
+    /// The triggers Core Data creates to keep derived counts (``SQLiteDerivedAttributes``).
+    private(set) var triggers: [(name: String, sql: String)]
     let entities: [String: EntityMapping]
     /// Join tables by "Entity.relationship", for both sides of each pair.
     let joinTables: [String: JoinTable]
-    /// Indexes: name, table, columns.
-    let indexes: [(name: String, table: String, columns: [String])]
+    let indexes: [Index]
 
-    init(model: ManagedObjectModel) {
-        var tables: [String: Table] = [:]
+    init(model: ManagedObjectModel, existing: Layout? = nil) {
+        var tables: [Table] = []
         var entityMappings: [String: EntityMapping] = [:]
-        var joinTables: [String: JoinTable] = [:]
-        var indexes: [(name: String, table: String, columns: [String])] = []
+        var indexes: [Index] = []
+        let joins = SQLiteJoinTables(model: model, existing: existing)
 
         for root in model.entities where root.parentEntityName == nil {
             let tableName = "Z" + root.name.uppercased()
-            var table = Table(name: tableName, columns: [])
-            var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-            func column(for name: String) -> String {
-                let base = "Z" + name.uppercased()
-                var candidate = base
-                var n = 1
-                while taken.contains(candidate) { candidate = base + String(n); n += 1 }
-                taken.insert(candidate)
-                return candidate
-            }
-            // Columns belong to the entity that declares the property, so a sub-entity reuses
-            // its parent's; walk the tree parents first.
-            var declaredColumns: [String: [String: String]] = [:]   // entity -> property -> column
-            var declaredEntityColumns: [String: [String: String]] = [:]
-            for entity in model.entityAndSubentities(of: root.name) {
-                var own: [String: String] = [:]
-                var ownEntityColumns: [String: String] = [:]
-                for property in entity.properties {
-                    switch property {
-                    case .attribute(let a) where !a.isTransient:
-                        let c = column(for: a.name)
-                        own[a.name] = c
-                        table.columns.append((c, Self.sqlType(a.attributeType)))
-                        if a.isIndexed { indexes.append(("\(tableName)_\(c)_INDEX", tableName, [c])) }
-                    case .relationship(let r) where !r.isToMany:
-                        let c = column(for: r.name)
-                        own[r.name] = c
-                        table.columns.append((c, "INTEGER"))
-                        indexes.append(("\(tableName)_\(c)_INDEX", tableName, [c]))
-                        if let destination = model.entitiesByName[r.destinationEntityName], !destination.subentityNames.isEmpty {
-                            let ec = "Z\(destination.entityNumber)_\(r.name.uppercased())"
-                            taken.insert(ec)
-                            ownEntityColumns[r.name] = ec
-                            table.columns.append((ec, "INTEGER"))
-                        }
-                    default:
-                        break
-                    }
-                }
-                declaredColumns[entity.name] = own
-                declaredEntityColumns[entity.name] = ownEntityColumns
-            }
-            tables[tableName] = table
-            for entity in model.entityAndSubentities(of: root.name) {
-                var attributes: [String: String] = [:]
-                var toOnes: [String: String] = [:]
-                var toOneEntities: [String: String] = [:]
+            let hierarchy = model.entityAndSubentities(of: root.name)
+            let order = SQLiteColumnOrder(model: model, hierarchy: hierarchy, tableName: tableName, existing: existing?[tableName])
+            tables.append(Table(name: tableName, columns: order.columns))
+            indexes += order.indexes
+            if hierarchy.count > 1 { indexes.append(Index(name: "\(tableName)_Z_ENT_INDEX", table: tableName, columns: ["Z_ENT"])) }
+            for entity in hierarchy {
+                // An entity sees its own columns and its ancestors'.
+                var attributes: [String: String] = [:], toOnes: [String: String] = [:]
+                var entityColumns: [String: String] = [:], orderColumns: [String: String] = [:]
                 var ancestor: String? = entity.name
                 while let a = ancestor {
-                    for (property, c) in declaredColumns[a] ?? [:] {
-                        if entity.attribute(named: property) != nil { attributes[property] = c } else { toOnes[property] = c }
-                    }
-                    for (property, c) in declaredEntityColumns[a] ?? [:] { toOneEntities[property] = c }
+                    let declared = order.declared[a] ?? SQLiteColumnOrder.Declared()
+                    attributes.merge(declared.attributes) { mine, _ in mine }
+                    toOnes.merge(declared.toOnes) { mine, _ in mine }
+                    entityColumns.merge(declared.entityColumns) { mine, _ in mine }
+                    orderColumns.merge(declared.orderColumns) { mine, _ in mine }
                     ancestor = model.entitiesByName[a]?.parentEntityName
                 }
                 entityMappings[entity.name] = EntityMapping(
                     entityName: entity.name, entityNumber: entity.entityNumber, tableName: tableName,
-                    attributeColumns: attributes, toOneColumns: toOnes, toOneEntityColumns: toOneEntities,
+                    attributeColumns: attributes, toOneColumns: toOnes, toOneEntityColumns: entityColumns,
+                    toOneOrderColumns: orderColumns,
                     entityNumbersWithSubentities: model.entityAndSubentities(of: entity.name).map(\.entityNumber))
-                // Fetch indexes, named and spelled as Core Data writes them
-                // (`Z_<Entity>_<index> ON ZTABLE (ZCOLUMN COLLATE BINARY ASC)`); R-tree ones are not made.
-                for index in entity.indexes where index.elements.allSatisfy({ $0.indexType == .binary }) {
-                    let columns = index.elements.compactMap { e in
-                        (attributes[e.propertyName] ?? toOnes[e.propertyName]).map { "\($0) COLLATE BINARY \(e.isAscending ? "ASC" : "DESC")" }
-                    }
-                    if columns.count == index.elements.count { indexes.append(("Z_\(entity.name)_\(index.name)", tableName, columns)) }
-                }
+                indexes += Self.declaredIndexes(of: entity, tableName: tableName, attributes: attributes, toOnes: toOnes)
             }
         }
-        // Many-to-many join tables, one per pair.
-        for entity in model.entities {
-            for r in entity.properties.compactMap({ p -> RelationshipDescription? in
-                if case .relationship(let r) = p, r.isToMany { return r }
-                return nil
-            }) {
-                guard let destination = model.entitiesByName[r.destinationEntityName],
-                      let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
-                let key = "\(entity.name).\(r.name)"
-                guard joinTables[key] == nil else { continue }
-                // The relationship of the entity whose name sorts first names the table.
-                let ownerIsThis = entity.name < destination.name || (entity.name == destination.name && r.name <= inverse.name)
-                let (owner, ownerRel, other, otherRel) = ownerIsThis
-                    ? (entity, r, destination, inverse) : (destination, inverse, entity, r)
-                let tableName = "Z_\(owner.entityNumber)\(ownerRel.name.uppercased())"
-                var ownerColumn = "Z_\(owner.entityNumber)\(otherRel.name.uppercased())"
-                let destinationColumn = "Z_\(other.entityNumber)\(ownerRel.name.uppercased())"
-                if ownerColumn == destinationColumn { ownerColumn += "1" }
-                let join = JoinTable(name: tableName, ownerEntity: owner.name, ownerRelationship: ownerRel.name,
-                                     ownerColumn: ownerColumn, destinationColumn: destinationColumn)
-                joinTables["\(owner.name).\(ownerRel.name)"] = join
-                joinTables["\(other.name).\(otherRel.name)"] = join
-                indexes.append(("\(tableName)_\(destinationColumn)_INDEX", tableName, [destinationColumn, ownerColumn]))
-            }
-        }
-        self.tables = tables.values.sorted { $0.name < $1.name }
+        indexes += joins.indexes
+        self.tables = tables.sorted { $0.name < $1.name }
         self.entities = entityMappings
-        self.joinTables = joinTables
+        self.joinTables = joins.byRelationship
         self.indexes = indexes.sorted { $0.name < $1.name }
+        self.triggers = []
+        self.triggers = SQLiteDerivedAttributes.countTriggers(model: model, schema: self)
+    }
+
+    /// An entity's fetch indexes and uniqueness constraints, named and spelled as Core Data
+    /// writes them (`Z_<Entity>_<index> ON ZTABLE (ZCOLUMN COLLATE BINARY ASC)`); R-tree
+    /// indexes and ones over a property without a column are not made.
+    static func declaredIndexes(of entity: EntityDescription, tableName: String, attributes: [String: String], toOnes: [String: String]) -> [Index] {
+        var result: [Index] = []
+        for index in entity.indexes where index.elements.allSatisfy({ $0.indexType == .binary }) {
+            let columns = index.elements.compactMap { e in
+                (attributes[e.propertyName] ?? toOnes[e.propertyName]).map { "\($0) COLLATE BINARY \(e.isAscending ? "ASC" : "DESC")" }
+            }
+            if columns.count == index.elements.count { result.append(Index(name: "Z_\(entity.name)_\(index.name)", table: tableName, columns: columns)) }
+        }
+        // Only the constraints the entity declares: its parent's are the parent's indexes.
+        for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
+            let columns = constraint.compactMap { (attributes[$0] ?? toOnes[$0]).map { "\($0) COLLATE BINARY ASC" } }
+            guard columns.count == constraint.count else { continue }
+            result.append(Index(name: "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))", table: tableName, columns: columns, isUnique: true))
+        }
+        return result
     }
 
     /// The declared column type Core Data uses for an attribute type.
@@ -178,6 +170,12 @@ struct SQLiteSchema: Sendable {
         }
     }
 
+    /// The join tables, each once, in name order.
+    var distinctJoinTables: [JoinTable] {
+        var seen: Set<String> = []
+        return joinTables.values.sorted { $0.name < $1.name }.filter { seen.insert($0.name).inserted }
+    }
+
     /// The statements that create the store's tables and indexes.
     var creationStatements: [String] {
         var statements = [
@@ -189,13 +187,13 @@ struct SQLiteSchema: Sendable {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
-        var seenJoins: Set<String> = []
-        for join in joinTables.values.sorted(by: { $0.name < $1.name }) where seenJoins.insert(join.name).inserted {
-            statements.append("CREATE TABLE \(join.name) ( \(join.ownerColumn) INTEGER, \(join.destinationColumn) INTEGER, PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn)) )")
+        for join in distinctJoinTables {
+            let columns = [join.ownerColumn, join.destinationColumn, join.ownerOrderColumn, join.destinationOrderColumn].compactMap { $0 }
+            statements.append("CREATE TABLE \(join.name) ( \(columns.map { "\($0) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn)) )")
         }
         for index in indexes {
-            statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
+            statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
         }
-        return statements
+        return statements + triggers.map(\.sql)
     }
 }

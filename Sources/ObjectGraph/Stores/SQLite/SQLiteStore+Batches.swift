@@ -55,5 +55,6 @@ extension SQLiteStore {
     /// Closes the connection; the WAL is checkpointed into the database file and removed.
     func close() throws {
         try CoreDataError.mappingSQLite("Closing the store at", url) { try database.close() }
+        readOnlyFile?.close()
     }
 }

@@ -12,16 +12,24 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     let identifier: String
     let url: URL
     let model: ManagedObjectModel
+    /// The layout the store has: predicted from the model for a new store, and for an existing
+    /// one adjusted to the tables and columns the file has (SQLiteSchema.Layout).
     let schema: SQLiteSchema
     let database: DatabaseQueue
     let log: SQLLog
+    /// Opened with ``StoreOption/readOnly``: saves are refused and nothing is written.
+    let isReadOnly: Bool
+    /// The read-only file (its private copy is removed when the store closes).
+    let readOnlyFile: SQLiteReadOnlyFile?
     private(set) var metadata: [String: Any]
     /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
     private let plans: [String: RowPlan]
     private let writePlans: [String: SQLiteWriter.Plan]
+    /// The derived attributes a save computes.
+    private let derived: SQLiteDerivedAttributes
 
     /// Opens the store at `url`, creating it if the file does not exist or is empty (what a
-    /// process killed while creating a store leaves).
+    /// process killed while creating a store leaves), unless ``StoreOption/readOnly`` is set.
     ///
     /// The connection waits up to ``StoreOption/timeout`` seconds for another connection's or
     /// process's lock. Throws `.persistentStoreOpen` for a file that is not a Core Data SQLite
@@ -32,21 +40,35 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: .sqlite)
         self.url = url
         self.model = model
-        let schema = SQLiteSchema(model: model)
-        self.schema = schema
         self.log = log
-        // Every plan up front: the store is shared by contexts on different threads.
-        self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
-        self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
+        let readOnly = options[StoreOption.readOnly] as? Bool == true
+        isReadOnly = readOnly
         var configuration = SQLiteConnection.configuration(options: options)
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(on: db)
         }
-        configuration.journalMode = .wal
         let timeout = StoreOption.lockWait(in: options)
+        if readOnly {
+            guard FileManager.default.fileExists(atPath: url.path), !StoreFiles.isEmpty(url) else {
+                throw CoreDataError(.persistentStoreOpen, "There is no store at \(url.path) to open read-only (NSReadOnlyPersistentStoreOption): a read-only store is never created")
+            }
+        } else {
+            // Core Data's stores use incremental auto-vacuum (every fixture store has
+            // auto_vacuum = 2, and says so in `_NSAutoVacuumLevel`); it only takes hold on a
+            // new file, before its first table, and this runs before WAL mode is set.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+            configuration.journalMode = .wal
+        }
+        var file: SQLiteReadOnlyFile?
         do {
             database = try SQLiteConnection.retryingWhileBusy(timeout: timeout) {
-                let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+                let queue: DatabaseQueue
+                if readOnly {
+                    file = try SQLiteReadOnlyFile(url: url, configuration: configuration)
+                    queue = file!.queue
+                } else {
+                    queue = try DatabaseQueue(path: url.path, configuration: configuration)
+                }
                 // Reading the schema fails here when the file is not a database at all.
                 _ = try queue.read { db in try db.tableExists("Z_METADATA") }
                 return queue
@@ -56,12 +78,15 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } catch {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?")
         }
+        readOnlyFile = file
+        let predicted = SQLiteSchema(model: model)
         let newIdentifier = options[StoreOption.storeUUID] as? String ?? UUID().uuidString
         // Read or create in one IMMEDIATE transaction: of two processes creating one store at
         // once, the second waits for the first and then reads what it made.
         let queue = database
-        /// The metadata, or nil for a database without tables (a new or empty file).
-        func readExisting(_ db: Database) throws -> (String, [String: Any])? {
+        /// The metadata and the tables' columns, or nil for a database without tables (a new
+        /// or empty file).
+        func readExisting(_ db: Database) throws -> (String, [String: Any], SQLiteSchema.Layout)? {
             // sqlite_master itself, not GRDB's `tableExists`: that answers from a schema cache,
             // which misses the tables another process made since this connection first looked.
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -71,31 +96,51 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 }
                 return nil
             }
-            return try Self.readMetadata(db, url: url)
+            let (uuid, plist) = try Self.readMetadata(db, url: url)
+            return (uuid, plist, try Self.readLayout(db, tables: tables))
         }
         var existing = try CoreDataError.mappingSQLite("Opening the store at", url) {
             try SQLiteConnection.retryingWhileBusy(timeout: timeout) { try queue.read(readExisting) }
         }
         var created: [String: Any]?
         if existing == nil {
+            guard !readOnly else {
+                throw CoreDataError(.persistentStoreOpen, "The SQLite file at \(url.path) has no tables: there is no store to open read-only (NSReadOnlyPersistentStoreOption)")
+            }
             // Created in one IMMEDIATE transaction that looks again: of two processes creating
             // one store at once, the second waits for the first, then reads what it made.
             (existing, created) = try CoreDataError.mappingSQLite("Creating the store at", url) {
-                try queue.write { db -> ((String, [String: Any])?, [String: Any]?) in
+                try queue.write { db -> ((String, [String: Any], SQLiteSchema.Layout)?, [String: Any]?) in
                     if let made = try readExisting(db) { return (made, nil) }
-                    return (nil, try Self.create(db, schema: schema, model: model, identifier: newIdentifier))
+                    return (nil, try Self.create(db, schema: predicted, model: model, identifier: newIdentifier))
                 }
             }
         }
-        if let (uuid, plist) = existing {
+        // A store that exists is read with the tables and columns it has.
+        let schema = existing.map { SQLiteSchema(model: model, existing: $0.2) } ?? predicted
+        self.schema = schema
+        // Every plan up front: the store is shared by contexts on different threads.
+        self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
+        self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
+        self.derived = try SQLiteDerivedAttributes(model: model, schema: schema)
+        if let (uuid, plist, _) = existing {
             identifier = uuid
             metadata = plist
             metadata["NSStoreUUID"] = uuid
-            try checkCompatibility(rewritingLegacyHashes: options[StoreOption.keepsLegacyVersionHashes] as? Bool != true)
+            try checkCompatibility(rewritingLegacyHashes: !readOnly && options[StoreOption.keepsLegacyVersionHashes] as? Bool != true)
         } else {
             identifier = newIdentifier
             metadata = created ?? [:]
         }
+    }
+
+    /// The columns of every table of a store, from `PRAGMA table_info` (not GRDB's cache).
+    static func readLayout(_ db: Database, tables: [String]) throws -> SQLiteSchema.Layout {
+        var layout: SQLiteSchema.Layout = [:]
+        for table in tables {
+            layout[table] = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
+        }
+        return layout
     }
 
     private static func describe(_ error: Error) -> String {
@@ -115,7 +160,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String) throws -> [String: Any] {
         // The metadata Core Data writes: the store type and the model's version keys (hashes,
         // their digest and checksum, identifiers, framework version).
-        var plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.sqlite.rawValue])
+        var plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.sqlite.rawValue, "_NSAutoVacuumLevel": "2"])
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         for statement in schema.creationStatements { try db.execute(sql: statement) }
         for entity in model.entities {
@@ -152,17 +197,16 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         guard !StoreFiles.isEmpty(url) else {
             throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path) yet: the file is empty (a store whose creation was interrupted); adding the store creates it")
         }
-        var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
-        configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            let (uuid, plist) = try queue.read { db -> (String, [String: Any]) in
+            // Read only, leaving no -shm or -wal beside the store (SQLiteReadOnlyFile).
+            let file = try SQLiteReadOnlyFile(url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout))
+            defer { file.close() }
+            let (uuid, plist) = try file.queue.read { db -> (String, [String: Any]) in
                 guard try db.tableExists("Z_METADATA") else {
                     throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a Core Data store: it has no Z_METADATA table")
                 }
                 return try readMetadata(db, url: url)
             }
-            try queue.close()
             var result = plist
             result["NSStoreUUID"] = uuid
             return result
@@ -224,14 +268,20 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             /// nil for a to-many slot (loaded on use); else the column position and how to read it.
             let slots: [(position: Int32, kind: Kind)?]
             /// The attribute slots (the first ones) as plain values, for the loop that runs per
-            /// row: reading them costs no reference counting. Position -1: not stored.
+            /// row: reading them costs no reference counting. Position -1: not stored; -2 or
+            /// less: a transformable attribute, whose column is at -2 - position (the one
+            /// negative test of the loop sends it down the slow path).
             let attributeColumns: [(position: Int32, type: AttributeType)]
+            /// The transformable attributes by index, whose data their value transformer reads.
+            let transformables: [Int: AttributeDescription]
 
-            init(entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int) {
+            init(entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int, transformables: [Int: AttributeDescription] = [:]) {
                 self.entityName = entityName
                 self.slots = slots
-                attributeColumns = slots.prefix(attributeCount).map { slot in
+                self.transformables = transformables
+                attributeColumns = slots.prefix(attributeCount).enumerated().map { i, slot in
                     guard let slot, case .attribute(let type) = slot.kind else { return (-1, .string) }
+                    if transformables[i] != nil { return (-2 - slot.position, type) }
                     return (slot.position, type)
                 }
             }
@@ -247,16 +297,18 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         for mapping in schema.entities.values where mapping.tableName == tableName {
             let entity = model.entitiesByName[mapping.entityName]!
             var slots: [(position: Int32, kind: RowPlan.Kind)?] = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
+            var transformables: [Int: AttributeDescription] = [:]
             for (i, a) in entity.attributes.enumerated() {
                 guard let c = mapping.attributeColumns[a.name] else { continue }
                 slots[i] = (position[c]!, .attribute(a.attributeType))
+                if a.attributeType == .transformable { transformables[i] = a }
             }
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
                 guard let c = mapping.toOneColumns[r.name] else { continue }
                 let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }.map(Int.init)
                 slots[entity.attributes.count + n] = (position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn))
             }
-            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots, attributeCount: entity.attributes.count)
+            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots, attributeCount: entity.attributes.count, transformables: transformables)
         }
         let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
         return RowPlan(table: table, selectList: select, decoders: decoders)
@@ -282,10 +334,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 for i in 0..<columns.count {
                     let column = columns[i]
                     do {
-                        (base + i).initialize(to: column.position < 0 ? nil : try SQLiteColumns.value(statement, column.position, type: column.type))
+                        if column.position >= 0 {
+                            (base + i).initialize(to: try SQLiteColumns.value(statement, column.position, type: column.type))
+                        } else {
+                            (base + i).initialize(to: column.position == -1 ? nil : try transformedValue(statement, -2 - column.position, decoder: decoder, index: i))
+                        }
                     } catch let mismatch as StoredValueMismatch {
                         initialized = i
                         throw mismatchError(mismatch, statement, decoder: decoder, index: i, type: column.type)
+                    } catch {
+                        initialized = i
+                        throw error
                     }
                 }
                 return columns.count
@@ -319,6 +378,28 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         return StoreRow(entityName: decoder.entityName, primaryKey: sqlite3_column_int64(statement, 0),
                         version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
+    }
+
+    /// The value of a transformable attribute: its column's data through the attribute's value
+    /// transformer. Data that does not transform is an error naming the entity, key, row and
+    /// transformer, never nil: a later save would write nil over the data.
+    private func transformedValue(_ statement: OpaquePointer, _ position: Int32, decoder: RowPlan.EntityDecoder, index: Int) throws -> Any? {
+        guard let attribute = decoder.transformables[index] else { return nil }
+        let type = sqlite3_column_type(statement, position)
+        if type == SQLITE_NULL { return nil }
+        guard type == SQLITE_BLOB || type == SQLITE_TEXT else {
+            throw StoredValueMismatch(type == SQLITE_INTEGER ? "the INTEGER \(sqlite3_column_int64(statement, position))" : "the REAL \(sqlite3_column_double(statement, position))")
+        }
+        let length = Int(sqlite3_column_bytes(statement, position))
+        let data = sqlite3_column_blob(statement, position).map { Data(bytes: $0, count: length) } ?? Data()
+        do {
+            return try TransformableValues.value(from: data, attribute: attribute)
+        } catch {
+            let pk = sqlite3_column_int64(statement, 0)
+            let id = ManagedObjectID(entityName: decoder.entityName, storeIdentifier: identifier, primaryKey: pk)
+            throw CoreDataError(.sqlite, "\(decoder.entityName).\(attribute.name) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) is a transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")) whose data could not be read: \(error.reason)",
+                                objectURI: id.uriString, key: attribute.name)
+        }
     }
 
     /// The error for a row whose Z_ENT is no entity of its table.
@@ -482,82 +563,15 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return result
     }
 
-    /// The column of a to-many relationship's to-one inverse, in the destination's table: on
-    /// the destination's mapping, or on the sub-entity's that declares the inverse (its
-    /// columns are in the same table).
-    private func inverseColumn(of r: RelationshipDescription, source: String, destination: SQLiteSchema.EntityMapping,
-                               model: ManagedObjectModel) throws -> String {
-        if let name = r.inverseName {
-            let owner = model.inverseEntityName(of: r).flatMap { schema.entities[$0] }
-            if let column = destination.toOneColumns[name] ?? owner?.toOneColumns[name] { return column }
-        }
-        throw CoreDataError(.persistentStoreIncompatibleSchema, "The to-many relationship \(source).\(r.name) has no to-one inverse column in \(destination.tableName): ObjectGraph's SQLite store keeps a to-many relationship through its inverse, so give it one")
-    }
-
-    func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
-        guard let first = ids.first, let source = model.entitiesByName[first.entityName],
-              let destination = model.entitiesByName[r.destinationEntityName],
-              let destinationMapping = schema.entities[destination.name] else { return [:] }
-        var result: [ManagedObjectID: Set<ManagedObjectID>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
-        let byKey = Dictionary(ids.map { ($0.primaryKey, $0) }, uniquingKeysWith: { a, _ in a })
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-            let placeholders = chunk.map { _ in "?" }.joined(separator: ", ")
-            let sql: String
-            if let join = schema.joinTables["\(model.declaringEntity(of: r.name, in: source.name)).\(r.name)"] {
-                let isOwner = model.isEntity(source.name, kindOf: join.ownerEntity) && join.ownerRelationship == r.name
-                let (mine, theirs) = isOwner ? (join.ownerColumn, join.destinationColumn) : (join.destinationColumn, join.ownerColumn)
-                sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationMapping.tableName) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) IN (\(placeholders))"
-            } else {
-                let fk = try inverseColumn(of: r, source: source.name, destination: destinationMapping, model: model)
-                sql = "SELECT d.\(fk), d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) IN (\(placeholders))"
-            }
-            let values = chunk.map { $0.primaryKey.databaseValue }
-            let rows = try CoreDataError.mappingSQLite("Reading the relationship \(r.name) of \(source.name) objects from the store at", url) {
-                try log.measure(sql: sql, arguments: values) {
-                    try database.read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values)) }
-                } rowCount: { $0.count }
-            }
-            for row in rows {
-                let owner: Int64 = row[0]
-                let number: Int = row[2]
-                guard let sourceID = byKey[owner], let entity = model.entitiesByNumber[number],
-                      model.isEntity(entity.name, kindOf: destination.name) else { continue }
-                result[sourceID, default: []].insert(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[1]))
-            }
-        }
-        return result
-    }
-
-    func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
-        guard let source = model.entitiesByName[id.entityName],
-              let destination = model.entitiesByName[r.destinationEntityName],
-              let destinationMapping = schema.entities[destination.name] else { return [] }
-        let sql: String
-        if let join = schema.joinTables["\(model.declaringEntity(of: r.name, in: source.name)).\(r.name)"] {
-            let isOwner = model.isEntity(source.name, kindOf: join.ownerEntity) && join.ownerRelationship == r.name
-            let (mine, theirs) = isOwner ? (join.ownerColumn, join.destinationColumn) : (join.destinationColumn, join.ownerColumn)
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationMapping.tableName) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ?"
-        } else {
-            let fk = try inverseColumn(of: r, source: source.name, destination: destinationMapping, model: model)
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationMapping.tableName) d WHERE d.\(fk) = ?"
-        }
-        let values: [DatabaseValue] = [id.primaryKey.databaseValue]
-        return try CoreDataError.mappingSQLite("Reading the relationship \(r.name) of \(id.uriString) from the store at", url) { try log.measure(sql: sql, arguments: values) {
-            try database.read { db in
-                var ids: Set<ManagedObjectID> = []
-                for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) {
-                    let number: Int = row[1]
-                    guard let entity = model.entitiesByNumber[number], model.isEntity(entity.name, kindOf: destination.name) else { continue }
-                    ids.insert(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0]))
-                }
-                return ids
-            }
-        } rowCount: { $0.count } }
-    }
-
     // MARK: Writing
 
+    /// The error for a write to a store opened read-only.
+    func readOnlyError(_ what: String) -> CoreDataError {
+        CoreDataError(.persistentStoreSave, "Cannot \(what): the store at \(url.path) was added read-only (NSReadOnlyPersistentStoreOption)")
+    }
+
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
+        if isReadOnly { throw readOnlyError("save new \(entity.name) objects") }
         // Keys come from the root entity's Z_MAX: every entity of a table shares its key space.
         let root = model.entitiesByName[entity.rootEntityName]!
         // One IMMEDIATE transaction (GRDB's `write`): it holds the write lock before reading
@@ -579,16 +593,24 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
         guard !changes.isEmpty else { return }
+        if isReadOnly { throw readOnlyError("save") }
         try UnstorableModelParts.refuse(changes, storeType: .sqlite, storeIdentifier: identifier, model: model)
         let start = DispatchTime.now()
         // BEGIN IMMEDIATE: the write lock is taken (waiting up to the busy timeout) before
         // anything is read, so the busy handler applies.
         try CoreDataError.mappingSQLite("Saving the store at", url) {
-            try database.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    try apply(changes, db: db)
-                    return .commit
+            do {
+                try database.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        try apply(changes, db: db)
+                        return .commit
+                    }
                 }
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                // A uniqueness constraint's UNIQUE index refused a row: Core Data's answer with
+                // its default merge policy is 133021 (NSManagedObjectConstraintMergeError).
+                // The transaction was rolled back: nothing of the save is written.
+                throw CoreDataError(.constraintMerge, "The save breaks a uniqueness constraint of the model in the store at \(url.path): \(error.message ?? "UNIQUE constraint failed"). Nothing was saved", sqliteCode: error.extendedResultCode.rawValue)
             }
         }
         log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
@@ -614,9 +636,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             // Many-to-many links of the deleted object go with it.
             let entity = model.entitiesByName[id.entityName]!
             for r in entity.relationships where r.isToMany {
-                guard let join = schema.joinTables["\(model.declaringEntity(of: r.name, in: entity.name)).\(r.name)"] else { continue }
-                let isOwner = model.isEntity(entity.name, kindOf: join.ownerEntity) && join.ownerRelationship == r.name
-                try execute(db, "DELETE FROM \(join.name) WHERE \(isOwner ? join.ownerColumn : join.destinationColumn) = ?", [id.primaryKey.databaseValue])
+                guard let (join, columns) = joinColumns(of: r, entity: entity.name) else { continue }
+                try execute(db, "DELETE FROM \(join.name) WHERE \(columns.mine) = ?", [id.primaryKey.databaseValue])
             }
         }
         guard conflicts.isEmpty else {
@@ -628,19 +649,15 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             if plan?.entityName != row.entityName { plan = writePlan(row.entityName) }
             try writer.insert(row, plan: plan!)
         }
-        for link in changes.linksRemoved {
-            let join = schema.joinTables[link.relationship]!
-            try execute(db, "DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ? AND \(join.destinationColumn) = ?",
-                        [link.source.primaryKey.databaseValue, link.destination.primaryKey.databaseValue])
-        }
-        for link in changes.linksAdded {
-            let join = schema.joinTables[link.relationship]!
-            try execute(db, "INSERT OR IGNORE INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?)",
-                        [link.source.primaryKey.databaseValue, link.destination.primaryKey.databaseValue])
-        }
+        try applyLinks(changes, db: db)
+        try applyOrderings(changes.orderings, db: db)
+        var written: [String: [Int64]] = [:]
+        for row in changes.inserted { written[row.entityName, default: []].append(row.primaryKey) }
+        for (row, _) in changes.updated { written[row.entityName, default: []].append(row.primaryKey) }
+        try derived.recompute(written: written, anyChange: !changes.isEmpty, db: db, log: log, model: model)
     }
 
-    private func execute(_ db: Database, _ sql: String, _ values: [DatabaseValue]) throws {
+    func execute(_ db: Database, _ sql: String, _ values: [DatabaseValue]) throws {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(StatementArguments(values))
         log.statement(sql: sql, arguments: values)

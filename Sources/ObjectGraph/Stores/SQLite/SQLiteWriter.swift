@@ -9,6 +9,8 @@ final class SQLiteWriter {
     /// What one column of an entity's INSERT or UPDATE takes from a row.
     enum Source {
         case attribute(index: Int, type: AttributeType)
+        /// A transformable attribute: its value's data, from its value transformer.
+        case transformable(index: Int, attribute: AttributeDescription)
         case toOne(index: Int)
         case toOneEntity(index: Int)
     }
@@ -42,8 +44,11 @@ final class SQLiteWriter {
         var columns: [String] = []
         var sources: [Source] = []
         for (i, a) in entity.attributes.enumerated() {
-            guard let c = mapping.attributeColumns[a.name] else { continue }
-            columns.append(c); sources.append(.attribute(index: i, type: a.attributeType))
+            // A derived attribute's column is the store's to compute (SQLiteDerivedAttributes),
+            // never written from the object's value.
+            guard let c = mapping.attributeColumns[a.name], !a.isDerived else { continue }
+            columns.append(c)
+            sources.append(a.attributeType == .transformable ? .transformable(index: i, attribute: a) : .attribute(index: i, type: a.attributeType))
         }
         for (n, r) in entity.relationships.enumerated() where !r.isToMany {
             guard let c = mapping.toOneColumns[r.name] else { continue }
@@ -135,11 +140,13 @@ final class SQLiteWriter {
         }
     }
 
-    /// Why a value was not bound: the SQLite store cannot keep it exactly.
+    /// Why a value was not bound: the SQLite store cannot keep it exactly, or (``isTransform``)
+    /// its value transformer could not turn it into data.
     private struct Unstorable: Error {
         let reason: String
         /// The attribute's index, filled in by the caller that knows it.
         var index: Int?
+        var isTransform = false
     }
 
     @inline(__always)
@@ -171,6 +178,9 @@ final class SQLiteWriter {
         plan.sources.map { source in
             switch source {
             case .attribute(let index, let type): return SQLiteValues.databaseValue(row.values[index], type: type)
+            case .transformable(let index, let attribute):
+                guard let value = unwrapOptional(row.values[index]) else { return .null }
+                return ((try? TransformableValues.data(for: value, attribute: attribute)) ?? Data()).databaseValue
             case .toOne(let index): return (row.values[index] as? ManagedObjectID)?.primaryKey.databaseValue ?? .null
             case .toOneEntity(let index):
                 return (row.values[index] as? ManagedObjectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
@@ -190,6 +200,9 @@ final class SQLiteWriter {
                 key = entity.attributes[index].name
             }
             let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
+            if error.isTransform {
+                throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(key) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved", objectURI: uri, key: key)
+            }
             throw CoreDataError(.validation, "The SQLite store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(error.reason). Nothing was saved. Round the value (to at most 15 significant digits for a Decimal), store it in a String or Binary attribute, or use another store type", objectURI: uri, key: key)
         }
     }
@@ -203,6 +216,17 @@ final class SQLiteWriter {
                     var located = error
                     located.index = index
                     throw located
+                }
+            case .transformable(let index, let attribute):
+                if let value = unwrapOptional(values[index]) {
+                    do {
+                        let data = try TransformableValues.data(for: value, attribute: attribute)
+                        _ = data.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+                    } catch {
+                        throw Unstorable(reason: error.reason, index: index, isTransform: true)
+                    }
+                } else {
+                    sqlite3_bind_null(s, i)
                 }
             case .toOne(let index):
                 if let id = values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+
+/// To-many relationships in the SQLite store: read through the destination's foreign key
+/// (one-to-many) or a join table (many-to-many), in the order of their `Z_FOK_` column when
+/// the relationship is ordered; links and orders written at save.
+extension SQLiteStore {
+    /// The join table of a many-to-many relationship of `entity` and its columns for it (the
+    /// source's keys, the destination's keys, the order of the destinations); nil for a
+    /// relationship that has no join table.
+    func joinColumns(of r: RelationshipDescription, entity: String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
+        let declaring = model.declaringEntity(of: r.name, in: entity)
+        guard let join = schema.joinTables["\(declaring).\(r.name)"] else { return nil }
+        return (join, join.columns(isOwnerSide: join.ownerEntity == declaring && join.ownerRelationship == r.name))
+    }
+
+    /// Where a one-to-many relationship's destinations are: the destination table's column
+    /// holding the source's key (the to-one inverse's), and its `Z_FOK_` column when ordered.
+    private func inverseColumns(of r: RelationshipDescription, source: String, destination: SQLiteSchema.EntityMapping) throws -> (key: String, order: String?) {
+        if let name = r.inverseName {
+            // On the destination's mapping, or on the sub-entity's that declares the inverse
+            // (its columns are in the same table).
+            let owner = model.inverseEntityName(of: r).flatMap { schema.entities[$0] }
+            if let column = destination.toOneColumns[name] ?? owner?.toOneColumns[name] {
+                return (column, destination.toOneOrderColumns[name] ?? owner?.toOneOrderColumns[name])
+            }
+        }
+        throw CoreDataError(.persistentStoreIncompatibleSchema, "The to-many relationship \(source).\(r.name) has no to-one inverse column in \(destination.tableName): ObjectGraph's SQLite store keeps a to-many relationship through its inverse, so give it one")
+    }
+
+    /// The SELECT of a to-many relationship's destinations: the source's key, the destination's
+    /// key and entity, for sources `IN (placeholders)` (or `= ?`), in the relationship's order
+    /// when it has one (then the destination's key).
+    private func relatedSQL(_ r: RelationshipDescription, source: EntityDescription, destination: SQLiteSchema.EntityMapping, condition: String) throws -> String {
+        if let (join, columns) = joinColumns(of: r, entity: source.name) {
+            let order = r.isOrdered ? columns.order.map { " ORDER BY j.\($0) IS NULL, j.\($0), d.Z_PK" } ?? " ORDER BY d.Z_PK" : ""
+            return "SELECT j.\(columns.mine), d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(columns.theirs) WHERE j.\(columns.mine) \(condition)\(order)"
+        }
+        let fk = try inverseColumns(of: r, source: source.name, destination: destination)
+        let order = r.isOrdered ? fk.order.map { " ORDER BY d.\($0) IS NULL, d.\($0), d.Z_PK" } ?? " ORDER BY d.Z_PK" : ""
+        return "SELECT d.\(fk.key), d.Z_PK, d.Z_ENT FROM \(destination.tableName) d WHERE d.\(fk.key) \(condition)\(order)"
+    }
+
+    /// Runs a related-IDs query; returns (source key, destination ID) pairs in the query's order.
+    private func related(_ sql: String, _ values: [DatabaseValue], destination: EntityDescription, what: String) throws -> [(Int64, ManagedObjectID)] {
+        let rows = try CoreDataError.mappingSQLite(what, url) {
+            try log.measure(sql: sql, arguments: values) {
+                // One statement per relationship is cached; the batch forms vary with their size.
+                try database.read { db in
+                    try Row.fetchAll(values.count == 1 ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql), arguments: StatementArguments(values))
+                }
+            } rowCount: { $0.count }
+        }
+        return rows.compactMap { row in
+            let number: Int = row[2]
+            // A row of another entity of the destination's table is not a destination.
+            guard let entity = model.entitiesByNumber[number], model.isEntity(entity.name, kindOf: destination.name) else { return nil }
+            return (row[0], ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[1]))
+        }
+    }
+
+    func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+        guard let first = ids.first, let source = model.entitiesByName[first.entityName],
+              let destination = model.entitiesByName[r.destinationEntityName],
+              let destinationMapping = schema.entities[destination.name] else { return [:] }
+        var result: [ManagedObjectID: Set<ManagedObjectID>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
+        let byKey = Dictionary(ids.map { ($0.primaryKey, $0) }, uniquingKeysWith: { a, _ in a })
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let sql = try relatedSQL(r, source: source, destination: destinationMapping, condition: "IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))")
+            for (owner, id) in try related(sql, chunk.map { $0.primaryKey.databaseValue }, destination: destination,
+                                           what: "Reading the relationship \(r.name) of \(source.name) objects from the store at") {
+                guard let sourceID = byKey[owner] else { continue }
+                result[sourceID, default: []].insert(id)
+            }
+        }
+        return result
+    }
+
+    func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
+        Set(try orderedRelatedIDs(of: id, relationship: r, model: model))
+    }
+
+    /// The destinations in the relationship's order: its `Z_FOK_` column, then keys (a row
+    /// another writer left without a position comes after the ones that have one).
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+        guard let source = model.entitiesByName[id.entityName],
+              let destination = model.entitiesByName[r.destinationEntityName],
+              let destinationMapping = schema.entities[destination.name] else { return [] }
+        let sql = try relatedSQL(r, source: source, destination: destinationMapping, condition: "= ?")
+        return try related(sql, [id.primaryKey.databaseValue], destination: destination,
+                           what: "Reading the relationship \(r.name) of \(id.uriString) from the store at").map(\.1)
+    }
+
+    // MARK: Writing
+
+    /// Adds and removes many-to-many links. A link comes from either side of its pair (its
+    /// relationship names the side): the owner's keys go to the owner column either way.
+    func applyLinks(_ changes: StoreChanges, db: Database) throws {
+        func columns(_ link: (relationship: String, source: ManagedObjectID, destination: ManagedObjectID)) throws -> (SQLiteSchema.JoinTable, [DatabaseValue]) {
+            guard let join = schema.joinTables[link.relationship] else {
+                throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no join table for \(link.relationship)")
+            }
+            let fromOwner = link.relationship == "\(join.ownerEntity).\(join.ownerRelationship)"
+            let (owner, other) = fromOwner ? (link.source, link.destination) : (link.destination, link.source)
+            return (join, [owner.primaryKey.databaseValue, other.primaryKey.databaseValue])
+        }
+        for link in changes.linksRemoved {
+            let (join, values) = try columns(link)
+            try execute(db, "DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ? AND \(join.destinationColumn) = ?", values)
+        }
+        for link in changes.linksAdded {
+            let (join, values) = try columns(link)
+            try execute(db, "INSERT OR IGNORE INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?)", values)
+        }
+    }
+
+    /// Writes each changed ordered relationship's order: 1, 2, 3... in its `Z_FOK_` column
+    /// (the destination table's, or the join table's). Core Data's own spacing of these values
+    /// is not documented and no fixture store has rows in an ordered relationship; only their
+    /// order matters to a reader, Core Data's included.
+    func applyOrderings(_ orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])], db: Database) throws {
+        for ordering in orderings {
+            let parts = ordering.relationship.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let entity = model.entitiesByName[parts[0]], let r = entity.relationship(named: parts[1]),
+                  let destination = schema.entities[r.destinationEntityName] else { continue }
+            if let (join, columns) = joinColumns(of: r, entity: entity.name) {
+                guard let order = columns.order else { continue }
+                for (position, id) in ordering.order.enumerated() {
+                    try execute(db, "UPDATE \(join.name) SET \(order) = ? WHERE \(columns.mine) = ? AND \(columns.theirs) = ?",
+                                [(position + 1).databaseValue, ordering.source.primaryKey.databaseValue, id.primaryKey.databaseValue])
+                }
+            } else {
+                let fk = try inverseColumns(of: r, source: entity.name, destination: destination)
+                guard let order = fk.order else { continue }
+                for (position, id) in ordering.order.enumerated() {
+                    try execute(db, "UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ? AND \(fk.key) = ?",
+                                [(position + 1).databaseValue, id.primaryKey.databaseValue, ordering.source.primaryKey.databaseValue])
+                }
+            }
+        }
+    }
+}
