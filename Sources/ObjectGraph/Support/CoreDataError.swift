@@ -45,14 +45,20 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Core Data's error code; nil when Core Data raises an exception instead (see ``exceptionName``).
     public var code: Code? {
-        if case .error(let code) = kind { return code }
-        return nil
+        // Not inlined: Swift 6.3.1's optimizer (CopyPropagation) crashes compiling callers that
+        // test `error.code` in a release build when this getter is inlined into them.
+        @inline(never) get {
+            if case .error(let code) = kind { return code }
+            return nil
+        }
     }
 
     /// The exception Core Data raises for this failure; nil when it returns an error with a ``code``.
     public var exceptionName: ExceptionName? {
-        if case .exception(let name) = kind { return name }
-        return nil
+        @inline(never) get {
+            if case .exception(let name) = kind { return name }
+            return nil
+        }
     }
 
     /// Creates an error with Core Data's code.
