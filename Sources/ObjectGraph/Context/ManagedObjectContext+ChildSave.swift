@@ -1,28 +1,24 @@
 import Foundation
 
-/// What a child context's save hands its parent: the new objects whole, the changed
-/// properties of changed objects, and the deleted objects' IDs. Values are plain (attribute
-/// values, object IDs), so nothing of the child's objects crosses into the parent.
+/// What a child context's save hands its parent: the new objects, the changed properties of
+/// changed objects, and the deleted objects' IDs.
+///
+/// The parent reads the child's new objects while it takes them in; that is safe because it
+/// happens inside the child's save, with the child's queue waiting for the parent's
+/// (performAndWait), so nothing else touches the child meanwhile. Only values (attribute values
+/// and object IDs, copy-on-write arrays shared, not copied) cross into the parent's objects.
 struct ChildChanges {
-    /// A new object: its ID (temporary, or permanent after obtainPermanentIDs(for:)), entity
-    /// and every value.
-    struct Inserted {
-        let id: ManagedObjectID
-        let entity: EntityDescription
-        let values: [Any?]
-        let loadedToMany: Set<Int>
-    }
     /// A changed object: each changed property's index and new value (a to-many as its whole
     /// new set of IDs).
     struct Updated {
         let id: ManagedObjectID
         let values: [(index: Int, value: Any?)]
     }
-    var inserted: [Inserted] = []
+    /// The child's new objects, in insertion order.
+    var inserted: [ManagedObject] = []
     var updated: [Updated] = []
     var deleted: [ManagedObjectID] = []
-    /// The child's objects saved, for what the child keeps afterwards.
-    var insertedObjects: [ManagedObject] = []
+    /// The child's changed objects, for what the child keeps afterwards.
     var updatedObjects: [ManagedObject] = []
 }
 
@@ -38,11 +34,8 @@ extension ManagedObjectContext {
             try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
         }
         var changes = ChildChanges()
-        changes.insertedObjects = toInsert
+        changes.inserted = toInsert
         changes.updatedObjects = toUpdate
-        for object in toInsert {
-            changes.inserted.append(.init(id: object.objectID, entity: object.entity, values: object.storage, loadedToMany: object.loadedToMany))
-        }
         for object in toUpdate {
             let entity = object.entity.shared
             var values: [(index: Int, value: Any?)] = []
@@ -89,13 +82,21 @@ extension ManagedObjectContext {
             deleted.append(object)
         }
 
+        registered.reserveCapacity(registered.count + changes.inserted.count)
+        // New objects come in runs of one entity: its description and class are read once a run.
+        var entity: EntityDescription?
+        var objectClass: ManagedObject.Type = ManagedObject.self
         for new in changes.inserted {
-            let object = new.entity.managedObjectClass.init(entity: new.entity, objectID: new.id)
+            if entity?.shared !== new.entity.shared {
+                entity = new.entity
+                objectClass = new.entity.managedObjectClass
+            }
+            let object = objectClass.init(entity: entity!, objectID: new.objectID)
             object.managedObjectContext = self
             object.isFault = false
-            object.storage = new.values
+            object.storage = new.storage
             object.loadedToMany = new.loadedToMany
-            registered[new.id] = object
+            registered[new.objectID] = object
             insertedList.append(object)
         }
         for (object, values) in changed {
@@ -112,14 +113,16 @@ extension ManagedObjectContext {
     /// After the parent took the changes in: this context holds them as saved (runs on this
     /// context's queue); returns the did-save notification's user info.
     func didPushChangesToParent(_ changes: ChildChanges) -> [String: Set<ManagedObjectID>] {
-        for object in changes.insertedObjects + changes.updatedObjects { object.committedStorage = nil }
+        for object in changes.updatedObjects { object.committedStorage = nil }
         let deleted = Set(changes.deleted)
         for object in deletedList {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
         }
         clearChangeLists()
-        return [Self.insertedObjectIDsKey: Set(changes.inserted.map(\.id)),
+        var inserted = Set<ManagedObjectID>(minimumCapacity: changes.inserted.count)
+        for object in changes.inserted { inserted.insert(object.objectID) }
+        return [Self.insertedObjectIDsKey: inserted,
                 Self.updatedObjectIDsKey: Set(changes.updated.map(\.id)),
                 Self.deletedObjectIDsKey: deleted]
     }
