@@ -1,14 +1,36 @@
 import Testing
 import Foundation
+import TestSupport
 @testable import ObjectGraph
 
 // Confinement, checked: a queue context used off its queue stops a debug build, as Core Data
 // does with -com.apple.CoreData.ConcurrencyDebug 1 (Apple: NSManagedObjectContext,
 // "Concurrency": a private-queue context is used only through perform(_:) and
 // performAndWait(_:); a main-queue context on the main queue). Here each context's
-// `confinementViolationHandler` reports the violation instead of stopping the test process.
+// `confinementViolationHandler` reports the violation instead of stopping the test process;
+// one test lets a child process stop for real.
 #if DEBUG
 @Suite struct ConfinementTests {
+    static var childURL: URL? { BuiltExecutable.url(named: "objectgraph-crash-child") }
+
+    // Without a handler, a debug build stops at the first use off the queue, saying why.
+    @Test(.enabled(if: childURL != nil, "the objectgraph-crash-child executable is built by `swift build --build-tests`"))
+    func aDebugBuildStopsAtAUseOffTheQueue() throws {
+        let process = Process()
+        process.executableURL = Self.childURL
+        process.arguments = ["--confinement"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(printed.isEmpty)
+        #expect(complaint.contains("Concurrency violation: a privateQueue context was used off its queue: count(for:) ran on the main thread; use it only inside its perform or performAndWait"))
+    }
+
     /// A context of a type on a fresh in-memory store, whose violations are collected.
     func watchedContext(_ type: ManagedObjectContext.ConcurrencyType) throws -> (ManagedObjectContext, LockedLines) {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
