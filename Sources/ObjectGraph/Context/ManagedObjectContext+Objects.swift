@@ -153,10 +153,8 @@ extension ManagedObjectContext {
 
     /// Registers rows a store returned as objects of this context, filling faults; objects
     /// already holding values keep them. For streaming reads such as a migration's.
-    func objects(from rows: [StoreRow], store: PersistentStore) -> [ManagedObject] {
-        // Rows a migration reads come from the source model's own store, so their entities
-        // exist; the throwing lookup cannot fail here.
-        (try? objects(from: rows, storeIdentifier: store.identifier, refreshing: false)) ?? []
+    func objects(from rows: [StoreRow], store: PersistentStore) throws -> [ManagedObject] {
+        try objects(from: rows, storeIdentifier: store.identifier, refreshing: false)
     }
 
     /// Faults for IDs a parent store returned, loaded a batch at a time when one of a batch is
