@@ -6,6 +6,18 @@ import Foundation
 import ObjectGraph
 
 let arguments = CommandLine.arguments
+// `objectgraph-crash-child --confinement`: uses a private-queue context off its queue, which
+// stops a debug build; the confinement test (ConfinementTests) runs it and expects the stop.
+if arguments.count == 2 && arguments[1] == "--confinement" {
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: try ManagedObjectModel {
+        EntityDescription("Record") { AttributeDescription("batch", .integer64) }
+    })
+    try coordinator.addPersistentStore(type: .inMemory)
+    let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+    let count = try context.count(for: FetchRequest(entityName: "Record"))
+    FileHandle.standardOutput.write(Data("not stopped: counted \(count)\n".utf8))
+    exit(0)
+}
 guard arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: objectgraph-crash-child <store path>\n".utf8))
     exit(2)

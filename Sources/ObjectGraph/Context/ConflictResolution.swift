@@ -131,8 +131,7 @@ extension ManagedObjectContext {
     /// the save compares with, so each side's links survive.
     func rebaseToMany(_ object: ManagedObject, at i: Int, committed: inout [Any?]) throws {
         let r = object.entity.relationships[i - object.entity.attributes.count]
-        let store = try persistentStoreCoordinator.store(for: object.objectID)
-        let stored = try store.backend.relatedIDs(of: object.objectID, relationship: r, model: model)
+        let stored = try parentStore.relatedIDs(of: object.objectID, relationship: r, in: self)
         let now = object.storage[i] as? Set<ManagedObjectID> ?? []
         let before = committed[i] as? Set<ManagedObjectID> ?? []
         object.storage[i] = stored.union(now.subtracting(before)).subtracting(before.subtracting(now))

@@ -4,7 +4,7 @@ import Foundation
 /// shouldRefreshRefetchedObjects.
 extension ManagedObjectContext {
     /// refreshObject:mergeChanges:. Without merging, unsaved changes are discarded and the
-    /// object becomes a fault, loaded again on next use. With merging, the store's current
+    /// object becomes a fault, loaded again on next use. With merging, the parent store's current
     /// values are read and the object's own changes applied on top; the object then counts as
     /// read at the store's current version, so saving it is no conflict. As Apple says, merging
     /// always succeeds: for an object another context deleted, the local changes stay and the
@@ -12,8 +12,7 @@ extension ManagedObjectContext {
     func refreshObject(_ object: ManagedObject, mergeChanges: Bool) throws {
         guard object.managedObjectContext === self, !object.objectID.isTemporaryID else { return }
         if mergeChanges, object.committedStorage != nil, !object.isFault {
-            let store = try persistentStoreCoordinator.store(for: object.objectID)
-            if let row = try store.backend.row(for: object.objectID, model: model) {
+            if let row = try parentStore.row(for: object.objectID, in: self) {
                 try merge(row, into: object)
             }
             return

@@ -50,6 +50,9 @@ public enum MergePolicyType: Int, Hashable, Sendable, CustomStringConvertible {
 /// Subclass and override ``resolve(optimisticLockingConflicts:)`` to resolve conflicts
 /// yourself, as with NSMergePolicy.
 open class MergePolicy: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: an open class cannot be checked, and its one property is a
+    // constant; it resolves conflicts inside the saving context's own save. A subclass that
+    // keeps state of its own must make that state safe to share.
     /// The kind of policy (mergeType).
     public let mergeType: MergePolicyType
 

@@ -24,6 +24,8 @@ public enum EntityMappingType: Int, Hashable, Sendable {
 /// the source instances, the policy that migrates them, and one property mapping per
 /// destination attribute and relationship.
 public final class EntityMapping: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: as its MappingModel, built first and then only read while a
+    // migration runs.
     /// The mapping's name, such as `ToDoToToDo`; relationship expressions refer to it.
     public var name: String
     /// What the mapping does.

@@ -96,24 +96,20 @@ open class EntityMigrationPolicy: FunctionReceiver {
 
     // MARK: Policy classes by name
 
-    private final class Registry: @unchecked Sendable {
-        let lock = NSLock()
-        var classes: [String: EntityMigrationPolicy.Type] = [:]
-    }
-    private static let registry = Registry()
+    private static let registry = Lock<[String: EntityMigrationPolicy.Type]>([:])
 
     /// Makes `entityMigrationPolicyClassName == name` mean `type` (Linux cannot look a Swift
     /// class up by name as NSClassFromString does on Apple's platforms).
     public static func register(_ type: EntityMigrationPolicy.Type, as name: String) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
-        registry.classes[name] = type
+        registry.withLock { $0[name] = type }
     }
 
     /// The class registered under a name: the full name (`Module.Class`) or the last part.
     static func registeredClass(named name: String) -> EntityMigrationPolicy.Type? {
-        registry.lock.lock(); defer { registry.lock.unlock() }
-        if let type = registry.classes[name] { return type }
-        if let short = name.split(separator: ".").last { return registry.classes[String(short)] }
-        return nil
+        registry.withLock { classes in
+            if let type = classes[name] { return type }
+            if let short = name.split(separator: ".").last { return classes[String(short)] }
+            return nil
+        }
     }
 }

@@ -12,6 +12,8 @@ import Foundation
 /// ``inferredMappingModel(forSourceModel:destinationModel:)`` is lightweight migration's;
 /// or build the entity mappings yourself.
 public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: a mapping model is built (or loaded) first and then only read by
+    // the migrations that use it, as Core Data's are; change it only while no migration runs.
     /// The entity mappings, in processing order.
     public var entityMappings: [EntityMapping]
     /// Whether Core Data's inference made it: every mapping copies, adds, removes or moves

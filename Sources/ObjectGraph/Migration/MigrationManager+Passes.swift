@@ -214,7 +214,7 @@ extension MigrationManager {
             request.includesSubentities = false
             let wanted = Set(keys)
             let rows = try store.backend.fetchRows(request, afterPrimaryKey: low - 1, limit: Int(high - low + 1), model: context.model)
-            _ = context.objects(from: rows.filter { wanted.contains($0.primaryKey) }, store: store)
+            _ = try context.objects(from: rows.filter { wanted.contains($0.primaryKey) }, store: store)
         }
     }
 

@@ -11,6 +11,8 @@ import Foundation
 /// swaps the complete new file in with one rename, only on success; a crash at any moment
 /// leaves the old store or the new one.
 public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: its properties are constants; the models and the mapping model they
+    // hold are only read while the step migrates.
     /// The version migrated from (nil when the model is not one of a versioned model's).
     public let sourceVersionName: String?
     /// The version migrated to.

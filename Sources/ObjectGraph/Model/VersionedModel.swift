@@ -21,6 +21,8 @@ import Foundation
 /// compatibility is decided by hashes alone. The order of ``versionNames`` is the order of
 /// the versions, oldest first: progressive migration walks it.
 public final class VersionedModel: @unchecked Sendable {
+    // @unchecked Sendable: the versions are constants; `mappingModels` is set up before the
+    // model is handed to a coordinator or migration, which only read it.
     /// The model's name (the `.xcdatamodeld` folder's name without its extension).
     public let name: String
     /// The version names, oldest first.

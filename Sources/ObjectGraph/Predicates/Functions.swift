@@ -344,9 +344,7 @@ public enum FunctionRegistry {
     /// A registered function: the receiver and the evaluated arguments in, a value out.
     public typealias Body = @Sendable (_ receiver: Any?, _ arguments: [Any?]) throws -> Any?
 
-    private final class Storage: @unchecked Sendable {
-        let lock = NSLock()
-        var functions: [String: Body] = [
+    private static let storage = Lock<[String: Body]>([
             "uppercaseString": { r, _ in try string(r, "uppercaseString").uppercased() },
             "lowercaseString": { r, _ in try string(r, "lowercaseString").lowercased() },
             "length": { r, _ in try string(r, "length").utf16.count },
@@ -357,9 +355,7 @@ public enum FunctionRegistry {
             // FUNCTION($source, "valueForKey:", "name").
             "valueForKey:": { r, a in try KeyPathResolver.value(of: r, key: try string(a.first ?? nil, "valueForKey:")) },
             "valueForKeyPath:": { r, a in try KeyPathResolver.value(of: r, keyPath: try string(a.first ?? nil, "valueForKeyPath:")) },
-        ]
-    }
-    private static let storage = Storage()
+    ])
 
     private static func string(_ value: Any?, _ selector: String) throws -> String {
         guard let s = ValueComparison.normalize(value) as? String else {
@@ -370,13 +366,11 @@ public enum FunctionRegistry {
 
     /// Makes `FUNCTION(x, "selector", ...)` call `body`.
     public static func register(_ selector: String, _ body: @escaping Body) {
-        storage.lock.lock(); defer { storage.lock.unlock() }
-        storage.functions[selector] = body
+        storage.withLock { $0[selector] = body }
     }
 
     /// The function registered for a selector.
     static func function(for selector: String) -> Body? {
-        storage.lock.lock(); defer { storage.lock.unlock() }
-        return storage.functions[selector]
+        storage.withLock { $0[selector] }
     }
 }

@@ -174,12 +174,13 @@ public struct BlockPredicate: Hashable, Sendable {
 }
 
 /// A thread-safe counter.
-final class AtomicCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class AtomicCounter: Sendable {
+    private let value = Lock(0)
+    /// The next number: 1, 2, 3, ...
     func next() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value
+        value.withLock { value in
+            value += 1
+            return value
+        }
     }
 }

@@ -189,15 +189,13 @@ public enum StringComparison {
 
 /// Compiled regular expressions by pattern, so a predicate evaluated over many objects
 /// compiles its pattern once.
-final class RegularExpressionCache: @unchecked Sendable {
+final class RegularExpressionCache: Sendable {
     static let shared = RegularExpressionCache()
-    private let lock = NSLock()
-    private var cache: [String: NSRegularExpression] = [:]
+    private let cache = Lock<[String: NSRegularExpression]>([:])
 
     func expression(for pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
         let key = (caseInsensitive ? "i:" : "s:") + pattern
-        lock.lock(); defer { lock.unlock() }
-        if let cached = cache[key] { return cached }
+        if let cached = cache.withLock({ $0[key] }) { return cached }
         var options: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
         if caseInsensitive { options.insert(.caseInsensitive) }
         let regex: NSRegularExpression
@@ -209,8 +207,12 @@ final class RegularExpressionCache: @unchecked Sendable {
         } catch {
             throw PredicateError(.invalidPattern, "Can't do regex matching, reason: the pattern \(PredicatePrinter.quote(pattern)) is not a valid ICU regular expression")
         }
-        if cache.count > 512 { cache.removeAll() }
-        cache[key] = regex
+        // Compiled outside the lock: two threads may compile one pattern at once, and the
+        // second result replaces the first, which is as good.
+        cache.withLock { cache in
+            if cache.count > 512 { cache.removeAll() }
+            cache[key] = regex
+        }
         return regex
     }
 

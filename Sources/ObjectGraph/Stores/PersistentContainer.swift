@@ -40,7 +40,7 @@ public struct PersistentStoreDescription {
 /// let container = PersistentContainer(name: "ToDo", versionedModel: versions)
 /// container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
 /// try container.loadPersistentStores()      // migrates an older store first
-/// let context = container.viewContext
+/// let context = container.viewContext      // the main queue's context
 /// ```
 ///
 /// Its store descriptions turn on automatic migration and inference, so a store made by an
@@ -55,8 +55,13 @@ public final class PersistentContainer {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The stores ``loadPersistentStores()`` adds.
     public var persistentStoreDescriptions: [PersistentStoreDescription]
-    /// The context for the main thread, made on first use.
-    public private(set) lazy var viewContext = ManagedObjectContext(coordinator: persistentStoreCoordinator)
+    /// The main queue's context, on the coordinator, made on first use (viewContext): use it on
+    /// the main thread, or inside its `perform` or `performAndWait`.
+    public private(set) lazy var viewContext: ManagedObjectContext = {
+        let context = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: persistentStoreCoordinator)
+        context.name = "viewContext"
+        return context
+    }()
 
     /// A container for one model (no versions: a store of another model fails with 134130).
     public convenience init(name: String, managedObjectModel: ManagedObjectModel) {
@@ -106,8 +111,30 @@ public final class PersistentContainer {
         return persistentStoreCoordinator.persistentStores
     }
 
-    /// A new context on the container's coordinator.
+    /// A new context on a private queue of its own, on the container's coordinator
+    /// (newBackgroundContext()): use it inside its `perform` or `performAndWait`.
     public func newBackgroundContext() -> ManagedObjectContext {
-        ManagedObjectContext(coordinator: persistentStoreCoordinator)
+        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: persistentStoreCoordinator)
+    }
+
+    /// Runs a block on a new private-queue context and returns at once
+    /// (performBackgroundTask(_:)); the context lives as long as the block runs.
+    ///
+    /// ```swift
+    /// container.performBackgroundTask { context in
+    ///     _ = try? context.insertNewObject(forEntityName: "Book")
+    ///     try? context.save()
+    /// }
+    /// ```
+    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+
+    /// Runs a block on a new private-queue context and returns its result
+    /// (performBackgroundTask(_:) for Swift concurrency); a thrown error is rethrown.
+    public func performBackgroundTask<T>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let context = newBackgroundContext()
+        return try await context.perform(schedule: .enqueued) { try block(context) }
     }
 }

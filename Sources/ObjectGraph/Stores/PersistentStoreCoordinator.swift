@@ -44,19 +44,23 @@ public final class PersistentStore {
 /// ```
 ///
 /// A coordinator is shared by contexts on different threads: its list of stores is guarded by
-/// a lock, and saves run one at a time through ``performAndWait(_:)``.
+/// a lock, and saves run one at a time through ``performAndWait(_:)``. It is the parent store
+/// of the contexts made on it (PersistentStoreCoordinator+ParentStore.swift).
 public final class PersistentStoreCoordinator: @unchecked Sendable {
+    // @unchecked Sendable: the list of stores is reachable only through `stores`' lock, the
+    // other properties are constants, and each store guards its own state (the SQLite store
+    // through GRDB's serialized connection, an atomic store with its lock).
+
     /// The model the stores hold.
     public let managedObjectModel: ManagedObjectModel
     /// The stores added so far.
     public var persistentStores: [PersistentStore] {
-        lock.lock(); defer { lock.unlock() }
-        return stores
+        stores.withLock { $0 }
     }
-    private var stores: [PersistentStore] = []
-    private let lock = NSRecursiveLock()
+    private let stores = Lock<[PersistentStore]>([])
     /// Held while a block of `performAndWait` runs: saves of different contexts, one at a time.
-    private let requestLock = NSRecursiveLock()
+    /// Recursive, so a block may save again inside.
+    private let requestLock = Lock((), recursive: true)
     /// The SQL debug log of this coordinator's SQLite stores (on with OBJECTGRAPH_SQL_DEBUG=1).
     public let sqlLog = SQLLog()
 
@@ -85,8 +89,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// (performAndWait(_:)). Reentrant. Contexts save through it, so that finding conflicts,
     /// resolving them and writing the store is one step no other save interleaves with.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        requestLock.lock(); defer { requestLock.unlock() }
-        return try block()
+        try requestLock.run(block)
     }
 
     /// Adds a store of a type at a URL (none for an in-memory store).
@@ -146,25 +149,26 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             backend = try SQLiteStore(url: url, model: managedObjectModel, options: options, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
-        lock.lock(); defer { lock.unlock() }
-        stores.append(store)
+        stores.withLock { $0.append(store) }
         return store
     }
 
     private func refuseDuplicate(_ url: URL) throws {
-        lock.lock(); defer { lock.unlock() }
-        if stores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
+        if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             throw CoreDataError(.persistentStoreAlreadyAdded, "The store at \(url.path) was already added to this coordinator")
         }
     }
 
     /// Removes a store from the coordinator (removePersistentStore:error:); its file stays.
     public func remove(_ store: PersistentStore) throws {
-        lock.lock(); defer { lock.unlock() }
-        guard let index = stores.firstIndex(where: { $0 === store }) else {
+        let removed = stores.withLock { stores -> Bool in
+            guard let index = stores.firstIndex(where: { $0 === store }) else { return false }
+            stores.remove(at: index)
+            return true
+        }
+        guard removed else {
             throw CoreDataError(exception: .invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
         }
-        stores.remove(at: index)
     }
 
     /// Moves a store to a new file of another type, with every object and relationship
@@ -187,7 +191,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             return target
         } catch {
             // Put the old store back: a failed move changes nothing.
-            lock.lock(); stores.append(store); lock.unlock()
+            stores.withLock { $0.append(store) }
             if let url { try? FileManager.default.removeItem(at: url) }
             throw error
         }
@@ -210,7 +214,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The store an object ID belongs to.
     func store(for id: ManagedObjectID) throws -> PersistentStore {
-        lock.lock(); defer { lock.unlock() }
+        let stores = persistentStores
         if id.isTemporaryID, let first = stores.first { return first }
         guard let store = stores.first(where: { $0.identifier == id.storeIdentifier }) else {
             throw CoreDataError(.referentialIntegrity, "No store of this coordinator holds \(id.uriString)", objectURI: id.uriString)
@@ -220,8 +224,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The store new objects are saved to: the first one added.
     func defaultStore() throws -> PersistentStore {
-        lock.lock(); defer { lock.unlock() }
-        guard let store = stores.first else {
+        guard let store = persistentStores.first else {
             throw CoreDataError(exception: .internalInconsistency, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
         }
         return store
@@ -232,8 +235,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), !id.isTemporaryID,
               managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
-        lock.lock(); defer { lock.unlock() }
-        return stores.contains { $0.identifier == id.storeIdentifier } ? id : nil
+        return persistentStores.contains { $0.identifier == id.storeIdentifier } ? id : nil
     }
 }
 

@@ -55,7 +55,8 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
 
     // Apple, "Lightweight Migration": adding attributes is inferred; "Core Data can perform the
     // migration in situ (solely by issuing SQL statements)" on SQLite.
-    @Test func lightweightMigrationOnSQLiteRunsInPlace() throws {
+    // On the main actor: the container's viewContext is a main-queue context.
+    @Test @MainActor func lightweightMigrationOnSQLiteRunsInPlace() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("ToDo.sqlite")
         try ToDoModels.seed(url)
@@ -238,7 +239,8 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
     // Apple, NSMigratePersistentStoresAutomaticallyOption: a mapping model found for the
     // store's version is used; beyond Core Data, versions with mapping models of their own are
     // chained (v1 -> v2 custom, v2 -> v3 lightweight with renames), each step runnable alone.
-    @Test func progressiveMigrationMixesCustomAndInferredSteps() throws {
+    // On the main actor: the container's viewContext is a main-queue context.
+    @Test @MainActor func progressiveMigrationMixesCustomAndInferredSteps() throws {
         let directory = try TemporaryDirectory()
         let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2(), v3 = try ToDoModels.v3()
         let versions = try VersionedModel(name: "ToDo", versions: [("1", v1), ("2", v2), ("3", v3)], currentVersionName: "3",

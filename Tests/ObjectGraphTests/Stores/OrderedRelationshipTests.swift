@@ -42,6 +42,41 @@ import ObjectGraph
         return try #require(try context.fetch(request).first)
     }
 
+    // A child context's order reaches the store through its parent (NSManagedObjectContext,
+    // "Parent Store": a child's save pushes its changes, the order of an NSOrderedSet
+    // included, into the parent), and a child reads the parent's unsaved order.
+    @Test func anOrderSetInAChildContextIsSavedThroughItsParent() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Music.sqlite")
+        do {
+            let parent = try Self.open(url)
+            let playlist = try parent.insertNewObject(forEntityName: "Playlist")
+            var songs: [ManagedObject] = []
+            for title in ["One", "Two", "Three"] {
+                let song = try parent.insertNewObject(forEntityName: "Song")
+                try song.setValue(title, forKey: "title")
+                songs.append(song)
+            }
+            try playlist.setValue(songs, forKey: "songs")
+            try parent.save()
+
+            let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
+            let inChild = child.object(with: playlist.objectID)
+            #expect(try Self.titles(inChild.value(forKey: "songs")) == ["One", "Two", "Three"])
+            let reversed = try #require(inChild.value(forKey: "songs") as? [ManagedObject]).reversed().map { $0 }
+            try inChild.setValue(reversed, forKey: "songs")
+            let added = try child.insertNewObject(forEntityName: "Song")
+            try added.setValue("Four", forKey: "title")
+            try added.setValue(inChild, forKey: "playlist")
+            try child.save()
+            #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Three", "Two", "One", "Four"])
+            try parent.save()
+        }
+        let reopened = try Self.open(url)
+        let playlist = try #require(try reopened.fetch(FetchRequest(entityName: "Playlist")).first)
+        #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Three", "Two", "One", "Four"])
+    }
+
     @Test func anOrderedOneToManyComesBackInItsOrder() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Music.sqlite")

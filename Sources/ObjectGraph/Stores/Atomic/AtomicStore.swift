@@ -25,6 +25,8 @@ import Foundation
 ///   sidecar, because a save that meets a merge conflict releases the lock while the merge
 ///   policy runs and then saves again with the same keys: no other writer takes them meanwhile.
 final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
+    // @unchecked Sendable: every method that reads or writes the mutable state (`contents`,
+    // `fileVersion`, `identifier`, `reservedKeys`) holds `lock` while it does.
     private(set) var identifier: String
     let type: StoreType
     let url: URL?

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Change tracking: what changed since the last save, and throwing changes away.
+extension ManagedObjectContext {
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { checkConfinement(); return Set(insertedList.elements) }
+    /// Objects changed since the last save.
+    public var updatedObjects: Set<ManagedObject> { checkConfinement(); return Set(updatedList.elements) }
+    /// Objects deleted since the last save.
+    public var deletedObjects: Set<ManagedObject> { checkConfinement(); return Set(deletedList.elements) }
+    /// Objects the context holds.
+    public var registeredObjects: Set<ManagedObject> { checkConfinement(); return Set(registered.values) }
+    /// Whether anything was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
+
+    func isInserted(_ o: ManagedObject) -> Bool { insertedList.contains(o) }
+    func isDeleted(_ o: ManagedObject) -> Bool { deletedList.contains(o) }
+
+    /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed ones
+    /// get their last saved values.
+    ///
+    /// Nothing is read from the store.
+    public func rollback() {
+        checkConfinement()
+        for object in updatedList.elements + deletedList.elements {
+            if let committed = object.committedStorage { object.storage = committed }
+            object.committedStorage = nil
+        }
+        for object in insertedList {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        // To-many sets may have been loaded after the change; reload them on next use.
+        for object in registered.values { object.loadedToMany = [] }
+        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+    }
+
+    /// Forgets every object; references to them become invalid.
+    public func reset() {
+        checkConfinement()
+        for object in registered.values { object.managedObjectContext = nil }
+        registered = [:]; temporaryIDs = [:]; pendingBatches = [:]
+        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+    }
+
+    /// Forgets the change lists after a save: every change is now the parent store's.
+    func clearChangeLists() {
+        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+    }
+}

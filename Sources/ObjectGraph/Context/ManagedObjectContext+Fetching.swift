@@ -1,0 +1,173 @@
+import Foundation
+
+/// Fetching: a request asked of the parent store, with this context's unsaved changes laid
+/// over the answer (executeFetchRequest:error:, countForFetchRequest:error:).
+extension ManagedObjectContext {
+    /// The managed objects a request describes (executeFetchRequest:error:).
+    ///
+    /// ```swift
+    /// let request = FetchRequest(entityName: "Book")
+    /// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+    /// request.sortDescriptors = [SortDescriptor(key: "title")]
+    /// let books = try context.fetch(request)
+    /// ```
+    ///
+    /// With `includesPendingChanges` (the default) unsaved inserts that match are included,
+    /// deleted objects are not, and changed objects are judged on their new values. A SQLite
+    /// store runs the predicate, sort and limits as one SQL statement. A child context asks its
+    /// parent context, so it sees the parent's unsaved changes as well. With several stores,
+    /// the sort, `fetchOffset` and `fetchLimit` apply to the merged result.
+    ///
+    /// - Throws: ``CoreDataError``:
+    ///   - the exception NSInternalInconsistencyException
+    ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the model has no entity of
+    ///     that name (the message lists those it has);
+    ///   - the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
+    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)``,
+    ///     ``fetchObjectIDs(_:)`` or ``count(for:)``), or a SQLite store cannot translate the
+    ///     predicate or a sort descriptor: a key the entity does not have
+    ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
+    ///
+    ///   Evaluating in memory, a ``PredicateError`` for operands the predicate cannot compare.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        checkConfinement()
+        guard request.resultType == .managedObject else {
+            throw CoreDataError(exception: .invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
+        }
+        return try fetchObjects(request)
+    }
+
+    /// The object IDs a request describes (NSManagedObjectIDResultType).
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        checkConfinement()
+        if request.includesPendingChanges && hasChanges { return try fetchObjects(request).map(\.objectID) }
+        _ = try model.entity(named: request.entityName)
+        return try parentStore.objectIDs(for: request, in: self)
+    }
+
+    /// One dictionary per object or group (NSDictionaryResultType): the request's
+    /// `propertiesToFetch` (every attribute by default) and expression descriptions, grouped by
+    /// `propertiesToGroupBy`.
+    ///
+    /// Nil values are left out of the dictionaries. As Apple documents, dictionary results reflect
+    /// the store and ignore the context's unsaved changes (a child context's, and its parents').
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
+        checkConfinement()
+        _ = try model.entity(named: request.entityName)
+        return try parentStore.dictionaries(for: request, in: self)
+    }
+
+    /// Runs a request and returns what its `resultType` asks for.
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        checkConfinement()
+        switch request.resultType {
+        case .managedObject: return .objects(try fetchObjects(request))
+        case .managedObjectID: return .objectIDs(try fetchObjectIDs(request))
+        case .dictionary: return .dictionaries(try fetchDictionaries(request))
+        case .count: return .count(try count(for: request))
+        }
+    }
+
+    /// The number of objects a request would fetch (countForFetchRequest:error:).
+    ///
+    /// ```swift
+    /// let request = FetchRequest(entityName: "Book")
+    /// request.predicate = try Predicate(format: "author == %@", "Zarra")
+    /// let n = try context.count(for: request)
+    /// ```
+    ///
+    /// A SQLite store counts in SQL without loading objects, unless the context has unsaved
+    /// changes the count must include. The limit and offset of the request apply. The count is
+    /// always the number of objects ``fetch(_:)`` returns for the request: an atomic store,
+    /// which evaluates predicates on objects, counts those objects too.
+    ///
+    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: NSInternalInconsistencyException
+    ///   (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model lacks,
+    ///   NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for a
+    ///   predicate the store cannot translate.
+    public func count(for request: FetchRequest) throws -> Int {
+        checkConfinement()
+        if request.includesPendingChanges && hasChanges {
+            let copy = request.copy()
+            copy.resultType = .managedObject
+            return try fetchObjects(copy).count
+        }
+        _ = try model.entity(named: request.entityName)
+        return try parentStore.count(for: request, in: self)
+    }
+
+    /// The objects of a request: the parent store's answer, with this context's unsaved
+    /// changes laid over it when the request includes them.
+    func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+        let entity = try model.entity(named: request.entityName)
+        guard request.includesPendingChanges && hasChanges else {
+            let results = try parentStore.objects(for: request, in: self)
+            try prefetch(request.relationshipKeyPathsForPrefetching, of: results)
+            return results
+        }
+        // The parent store's answer, then this context's changes over it: objects changed or
+        // deleted here leave it (changed ones are judged again on their new values), inserted
+        // ones that match join it, and the window is applied to the merged result. Only the
+        // head of the parent's answer can reach the window: as many objects as the window
+        // ends at, and one more for each object changed or deleted here, which may drop out.
+        let parentRequest = request.copy()
+        parentRequest.fetchOffset = 0
+        if request.fetchLimit > 0 {
+            parentRequest.fetchLimit = request.fetchOffset + request.fetchLimit + updatedList.count + deletedList.count
+        }
+        let results = try parentStore.objects(for: parentRequest, in: self)
+        let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
+        var merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
+        for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
+            if try request.predicate?.evaluate(with: object) ?? true { merged.append(object) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            merged = try SortDescriptor.sort(merged, by: request.sortDescriptors)
+        } else {
+            // Keep the parent's order for objects it returned, then new ones in insertion order.
+            let position = Dictionary(results.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { a, _ in a })
+            merged = merged.enumerated().sorted { a, b in
+                (position[ObjectIdentifier(a.element)] ?? Int.max, a.offset) < (position[ObjectIdentifier(b.element)] ?? Int.max, b.offset)
+            }.map(\.element)
+        }
+        if request.fetchOffset > 0 { merged = Array(merged.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { merged = Array(merged.prefix(request.fetchLimit)) }
+        try prefetch(request.relationshipKeyPathsForPrefetching, of: merged)
+        return merged
+    }
+
+    /// Loads the relationships named by key paths for many objects at once: one request to the
+    /// parent store per relationship and level, instead of one per object.
+    private func prefetch(_ keyPaths: [String], of objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var level = objects
+            for name in keyPath.split(separator: ".").map(String.init) {
+                var next: [ManagedObject] = []
+                for (entityName, group) in Dictionary(grouping: level.filter { !insertedList.contains($0) }, by: { $0.entity.name }).sorted(by: { $0.key < $1.key }) {
+                    guard let entity = model.entitiesByName[entityName], let i = entity.propertyIndex[name], let r = entity.relationship(named: name) else {
+                        throw CoreDataError(exception: .invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
+                    }
+                    if r.isToMany && r.isOrdered {
+                        // Ordered ones in their order, one query each.
+                        for object in group { try fireFault(object); _ = try relatedIDs(of: object, at: i) }
+                        next += group.flatMap { ($0.storage[i] as? Set<ManagedObjectID> ?? []).map { registeredObject(for: $0) } }
+                    } else if r.isToMany {
+                        let unloaded = group.filter { !$0.loadedToMany.contains(i) }
+                        let related = try parentStore.relatedIDs(of: unloaded.map(\.objectID), relationship: r, in: self)
+                        try fireFaults(unloaded)
+                        for object in unloaded {
+                            object.storage[i] = related[object.objectID] ?? []
+                            object.loadedToMany.insert(i)
+                        }
+                        next += group.flatMap { ($0.storage[i] as? Set<ManagedObjectID> ?? []).map { registeredObject(for: $0) } }
+                    } else {
+                        try fireFaults(group)
+                        next += group.compactMap { ($0.storage[i] as? ManagedObjectID).map { registeredObject(for: $0) } }
+                    }
+                }
+                try fireFaults(next)
+                level = next
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// Saving to the coordinator's stores: permanent IDs, the rows of one save, optimistic locking
+/// with the merge policy, and what the context keeps afterwards.
+extension ManagedObjectContext {
+    /// Validates and writes the changes to the stores; returns the did-save notification's
+    /// user info. The coordinator runs it while no other save of the coordinator runs.
+    func writeChangesToStores() throws -> [String: Set<ManagedObjectID>] {
+        // Objects removed before ever being saved need no store work.
+        let toInsert = insertedList.filter { !deletedList.contains($0) }
+        var toUpdate = updatedList.filter { !deletedList.contains($0) }
+        var toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
+        if validatesOnSave {
+            try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
+        }
+
+        let store = try persistentStoreCoordinator.defaultStore()
+        // Permanent IDs for the new objects, by position in toInsert. Keys come in one call per
+        // entity, entities in name order, objects in insertion order. Objects that obtained
+        // theirs already (obtainPermanentIDs(for:)) keep them.
+        var permanentIDs = [ManagedObjectID?](repeating: nil, count: toInsert.count)
+        let allTemporary = toInsert.allSatisfy { $0.objectID.isTemporaryID }
+        if allTemporary, let first = toInsert.first?.entity.shared, toInsert.allSatisfy({ $0.entity.shared === first }) {
+            // One entity, the common case: no grouping.
+            let keys = try store.backend.allocatePrimaryKeys(for: toInsert[0].entity, count: toInsert.count, model: model)
+            for k in toInsert.indices {
+                permanentIDs[k] = ManagedObjectID(entityName: first.name, storeIdentifier: store.identifier, primaryKey: keys[k])
+            }
+        } else {
+            for k in toInsert.indices where !toInsert[k].objectID.isTemporaryID { permanentIDs[k] = toInsert[k].objectID }
+            let needingKeys = toInsert.indices.filter { permanentIDs[$0] == nil }
+            for (entityName, positions) in Dictionary(grouping: needingKeys, by: { toInsert[$0].entity.name }).sorted(by: { $0.key < $1.key }) {
+                let keys = try store.backend.allocatePrimaryKeys(for: toInsert[positions[0]].entity, count: positions.count, model: model)
+                for (k, key) in zip(positions, keys) {
+                    permanentIDs[k] = ManagedObjectID(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+                }
+            }
+        }
+        let newIDs = permanentIDs.map { $0! }
+        // Temporary IDs other objects still refer to (to-one values, to-many sets) map through
+        // this; it is built only when a saved entity has relationships to refer with.
+        var idMap: [ManagedObjectID: ManagedObjectID] = [:]
+        if toInsert.contains(where: { !$0.entity.shared.relationships.isEmpty }) || toUpdate.contains(where: { !$0.entity.shared.relationships.isEmpty }) {
+            idMap.reserveCapacity(toInsert.count)
+            for (k, object) in toInsert.enumerated() { idMap[object.objectID] = newIDs[k] }
+        }
+        func permanent(_ id: ManagedObjectID) -> ManagedObjectID { id.isTemporaryID ? (idMap[id] ?? id) : id }
+        func row(_ object: ManagedObject, id: ManagedObjectID, version: Int64) -> StoreRow {
+            // The object's values as they are, shared, not copied; only relationship slots
+            // change: to-many ones are nil in a row, to-one IDs become permanent.
+            let shared = object.entity.shared
+            var values = object.storage
+            for n in shared.relationships.indices {
+                let i = shared.attributeCount + n
+                if shared.relationships[n].isToMany {
+                    if values[i] != nil { values[i] = nil }
+                } else if let target = values[i] as? ManagedObjectID, target.isTemporaryID {
+                    values[i] = permanent(target)
+                }
+            }
+            return StoreRow(entityName: shared.name, primaryKey: id.primaryKey, version: version, values: values)
+        }
+        // Objects a merge policy saves again after another context deleted them.
+        var reinserted: Set<ObjectIdentifier> = []
+        func buildChanges() -> StoreChanges {
+            var changes = StoreChanges()
+            changes.inserted.reserveCapacity(toInsert.count)
+            for (k, object) in toInsert.enumerated() { changes.inserted.append(row(object, id: newIDs[k], version: 1)) }
+            for object in toUpdate {
+                let updated = row(object, id: permanent(object.objectID), version: object.version + 1)
+                if reinserted.contains(ObjectIdentifier(object)) {
+                    changes.inserted.append(updated)
+                } else {
+                    changes.updated.append((updated, object.version))
+                }
+            }
+            changes.deleted = toDelete.map { ($0.objectID, $0.version) }
+            // Many-to-many links, recorded from the side that names the pair.
+            for objects in [toInsert, toUpdate] {
+                for object in objects where !object.entity.shared.relationships.isEmpty {
+                    for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
+                        guard let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
+                        let (key, isOwner) = model.manyToManyKey(entity: object.entity.name, relationship: r)
+                        guard isOwner else { continue }
+                        let i = object.entity.attributes.count + n
+                        guard object.loadedToMany.contains(i) else { continue }
+                        let now = object.storage[i] as? Set<ManagedObjectID> ?? []
+                        let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
+                        for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                            changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
+                        }
+                        for removed in before.subtracting(now).sorted(by: { $0.primaryKey < $1.primaryKey }) {
+                            changes.linksRemoved.append((key, permanent(object.objectID), permanent(removed)))
+                        }
+                    }
+                }
+            }
+            // The order of each ordered to-many that changed (OrderedToMany.swift).
+            for objects in [toInsert, toUpdate] {
+                for object in objects where !object.toManyOrders.isEmpty {
+                    for (i, order) in object.toManyOrders.sorted(by: { $0.key < $1.key }) where order.changed {
+                        let r = object.entity.relationships[i - object.entity.attributes.count]
+                        let ids = object.orderedIDs(at: i) { self.temporaryIDs[$0] ?? $0 }.map(permanent)
+                        changes.orderings.append(("\(model.declaringEntity(of: r.name, in: object.entity.name)).\(r.name)", permanent(object.objectID), ids))
+                    }
+                }
+            }
+            return changes
+        }
+        // Optimistic locking: the store refuses rows another context saved since they were
+        // read; the merge policy resolves those conflicts and the save is tried again.
+        for round in 1... {
+            do {
+                try store.backend.save(buildChanges(), model: model)
+                break
+            } catch let error as CoreDataError where error.code == .merge && round <= Self.conflictRounds {
+                let conflicts = try detectConflicts(updated: toUpdate, deleted: toDelete, in: store)
+                guard !conflicts.isEmpty else { throw error }
+                try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
+                for conflict in conflicts where conflict.reinserts { reinserted.insert(ObjectIdentifier(conflict.sourceObject)) }
+                toUpdate = updatedList.filter { !deletedList.contains($0) }
+                toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
+            }
+        }
+
+        if isResetAfterEachSave {
+            // newIDs, not permanent(_:): the temporary-to-permanent map is only built when an
+            // entity has relationships.
+            for (k, object) in toInsert.enumerated() { object.objectID = newIDs[k] }
+            clearChangeLists()
+            return [:]
+        }
+        // The store has it all: make IDs permanent and forget the change lists.
+        let inserted = Set(newIDs)
+        let updated = Set(toUpdate.map(\.objectID))
+        let deleted = Set(toDelete.map(\.objectID))
+        if toInsert.count >= registered.count / 2 {
+            // Mostly new objects: building the identity map again costs less than moving each
+            // entry. After the save no entry keeps a temporary ID (inserted objects move to
+            // their permanent one; inserted and deleted ones are forgotten below).
+            var map = [ManagedObjectID: ManagedObject](minimumCapacity: registered.count)
+            for (id, object) in registered where !id.isTemporaryID { map[id] = object }
+            for (k, object) in toInsert.enumerated() { map[newIDs[k]] = object }
+            registered = map
+        } else {
+            for (k, object) in toInsert.enumerated() {
+                registered[object.objectID] = nil
+                registered[newIDs[k]] = object
+            }
+        }
+        temporaryIDs.reserveCapacity(temporaryIDs.count + toInsert.count)
+        for (k, object) in toInsert.enumerated() {
+            if object.objectID.isTemporaryID { temporaryIDs[object.objectID] = newIDs[k] }
+            object.objectID = newIDs[k]
+            object.version = 1
+        }
+        for object in toUpdate { object.version += 1 }
+        for objects in [toInsert, toUpdate] {
+            for object in objects {
+                object.committedStorage = nil
+                object.orderSaved()
+                let attributeCount = object.entity.shared.attributeCount
+                for i in attributeCount..<object.storage.count {
+                    if let id = object.storage[i] as? ManagedObjectID, id.isTemporaryID { object.storage[i] = permanent(id) }
+                    if let ids = object.storage[i] as? Set<ManagedObjectID>, ids.contains(where: \.isTemporaryID) { object.storage[i] = Set(ids.map(permanent)) }
+                }
+            }
+        }
+        for object in deletedList {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        clearChangeLists()
+        return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
+    }
+}
