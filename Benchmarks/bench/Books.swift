@@ -5,6 +5,19 @@ import ObjectGraph
 /// a fixed seed, and the Core Data table (`ZBOOK`) that all three implementations read and
 /// write, so that they do the same work on the same file layout.
 enum Books {
+    /// Inserts the books into a context, one managed object each, as an app would.
+    static func insert(_ books: [BookValues], into context: ManagedObjectContext) throws {
+        for b in books {
+            let book = try context.insertNewObject(forEntityName: entityName)
+            try book.setValue(b.title, forKey: "title")
+            try book.setValue(b.author, forKey: "author")
+            try book.setValue(b.salesRank, forKey: "salesRank")
+            try book.setValue(b.price, forKey: "price")
+            try book.setValue(b.published, forKey: "published")
+            try book.setValue(b.inPrint, forKey: "inPrint")
+        }
+    }
+
     /// The entity's name, and its table and columns as Core Data lays them out.
     static let entityName = "Book"
     static let table = "ZBOOK"

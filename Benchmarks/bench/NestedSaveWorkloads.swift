@@ -10,18 +10,6 @@ let nestedSaveWorkloads: [Workload] = [
              run: runNestedSave),
 ]
 
-/// Inserts the books into a context (untimed: both sides insert the same way).
-private func insert(_ books: [BookValues], into context: ManagedObjectContext) throws {
-    for b in books {
-        let book = try context.insertNewObject(forEntityName: Books.entityName)
-        try book.setValue(b.title, forKey: "title")
-        try book.setValue(b.author, forKey: "author")
-        try book.setValue(b.salesRank, forKey: "salesRank")
-        try book.setValue(b.price, forKey: "price")
-        try book.setValue(b.published, forKey: "published")
-        try book.setValue(b.inPrint, forKey: "inPrint")
-    }
-}
 
 private func runNestedSave(_ settings: BenchSettings) throws -> WorkloadResult {
     let count = settings.rows ?? max(1, 100_000 / settings.scaleDown)
@@ -51,7 +39,7 @@ private func runNestedSave(_ settings: BenchSettings) throws -> WorkloadResult {
             let (coordinator, url) = try emptyStack()
             let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
             let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
-            try child.performAndWait { try insert(books, into: child) }
+            try child.performAndWait { try Books.insert(books, into: child) }
             let t = try timed {
                 try child.performAndWait { try child.save() }
                 try parent.performAndWait { try parent.save() }
@@ -62,7 +50,7 @@ private func runNestedSave(_ settings: BenchSettings) throws -> WorkloadResult {
         ("direct", {
             let (coordinator, url) = try emptyStack()
             let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
-            try context.performAndWait { try insert(books, into: context) }
+            try context.performAndWait { try Books.insert(books, into: context) }
             let t = try timed { try context.performAndWait { try context.save() } }
             try verify(coordinator, url, "the direct save")
             return t.seconds

@@ -163,15 +163,7 @@ private func runInsert(_ settings: BenchSettings) throws -> WorkloadResult {
             let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
             let context = ManagedObjectContext(coordinator: coordinator)
             let t = try timed {
-                for b in books {
-                    let book = try context.insertNewObject(forEntityName: Books.entityName)
-                    try book.setValue(b.title, forKey: "title")
-                    try book.setValue(b.author, forKey: "author")
-                    try book.setValue(b.salesRank, forKey: "salesRank")
-                    try book.setValue(b.price, forKey: "price")
-                    try book.setValue(b.published, forKey: "published")
-                    try book.setValue(b.inPrint, forKey: "inPrint")
-                }
+                try Books.insert(books, into: context)
                 try context.save()
             }
             try coordinator.remove(store)
