@@ -488,7 +488,9 @@ enum AtomicStoreFile {
 
     static func readBinary(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
         let root = try binaryRoot(data)
-        let uuid = root["NSStoreUUID"] as! String
+        guard let uuid = root["NSStoreUUID"] as? String else {
+            throw CoreDataError(.persistentStoreInvalidType, "it is a property list but not a binary store (it has no NSStoreUUID)")
+        }
         var objects: [FileObject] = []
         for entry in root["objects"] as? [[String: Any]] ?? [] {
             guard let name = entry["entity"] as? String, let key = (entry["id"] as? NSNumber)?.int64Value,
