@@ -6,6 +6,9 @@ extension ManagedObjectContext {
     /// Validates and writes the changes to the stores; returns the did-save notification's
     /// user info. The coordinator runs it while no other save of the coordinator runs.
     func writeChangesToStores() throws -> [String: Set<ManagedObjectID>] {
+        // Uniqueness constraints first: resolving them changes which objects are inserted,
+        // updated and deleted.
+        try enforceUniquenessConstraints(in: try persistentStoreCoordinator.defaultStore())
         // Objects removed before ever being saved need no store work.
         let toInsert = insertedList.filter { !deletedList.contains($0) }
         var toUpdate = updatedList.filter { !deletedList.contains($0) }

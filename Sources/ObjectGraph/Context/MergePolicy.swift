@@ -84,4 +84,18 @@ open class MergePolicy: @unchecked Sendable, CustomStringConvertible {
             try conflict.sourceObject.managedObjectContext?.resolve(conflict, type: mergeType)
         }
     }
+
+    /// Resolves the uniqueness-constraint conflicts of one save (resolveConstraintConflicts:error:),
+    /// before the store is written; throw to make the save fail. The `.error` policy throws
+    /// error 133021 (NSManagedObjectConstraintMergeError) listing each conflict. The others
+    /// collapse the conflicting objects into one; with a stored row it takes the row's identity
+    /// (an upsert): the two merge policies merge values by property (object trump: the
+    /// in-memory values win; store trump: the stored ones), overwrite saves the in-memory object
+    /// whole, rollback keeps the stored row and discards the in-memory changes.
+    open func resolve(constraintConflicts list: [ConstraintConflict]) throws {
+        guard mergeType != .error else { throw ConstraintConflict.error(for: list) }
+        for conflict in list {
+            try conflict.conflictingObjects.first?.managedObjectContext?.resolve(conflict, type: mergeType)
+        }
+    }
 }

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import ObjectGraph
+
+// Uniqueness constraints enforced at save on every store type (Apple's NSConstraintConflict:
+// "A constraint conflict occurs when your data model is using unique constraints and one or
+// more managed objects are violating that constraint"), and resolved by the merge policies
+// (Apple's NSMergePolicy resolve(constraintConflicts:); NSMergeByPropertyObjectTrumpMergePolicy,
+// NSMergeByPropertyStoreTrumpMergePolicy, NSOverwriteMergePolicy, NSRollbackMergePolicy).
+@Suite struct ConstraintTests {
+    static let storeTypes: [StoreType] = [.sqlite, .xml, .binary, .inMemory]
+
+    /// A coordinator on a new store of the type, with Car(numberPlate unique, maker, colour).
+    final class Stack {
+        let directory: TemporaryDirectory
+        let coordinator: PersistentStoreCoordinator
+        init(_ type: StoreType) throws {
+            let model = try ManagedObjectModel {
+                EntityDescription("Car", uniquenessConstraints: [["numberPlate"]]) {
+                    AttributeDescription("numberPlate", .string)
+                    AttributeDescription("maker", .string)
+                    AttributeDescription("colour", .string)
+                }
+            }
+            directory = try TemporaryDirectory()
+            coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Cars.\(type.rawValue)"))
+        }
+        func context(_ policy: MergePolicy = .error) -> ManagedObjectContext {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            context.mergePolicy = policy
+            return context
+        }
+        /// The stored cars as "plate maker colour", in plate order.
+        func stored() throws -> [String] {
+            let request = FetchRequest(entityName: "Car")
+            request.sortDescriptors = [SortDescriptor(key: "numberPlate"), SortDescriptor(key: "maker")]
+            return try context().fetch(request).map { car in
+                try ["numberPlate", "maker", "colour"].map { try car.value(forKey: $0) as? String ?? "-" }.joined(separator: " ")
+            }
+        }
+    }
+
+    @discardableResult
+    static func car(_ plate: String?, _ maker: String?, _ colour: String? = nil, in context: ManagedObjectContext) throws -> ManagedObject {
+        let car = try context.insertNewObject(forEntityName: "Car")
+        try car.setValue(plate, forKey: "numberPlate")
+        try car.setValue(maker, forKey: "maker")
+        try car.setValue(colour, forKey: "colour")
+        return car
+    }
+
+    // NSErrorMergePolicy (the default): a save with a constraint conflict fails with 133021
+    // (NSManagedObjectConstraintMergeError) and writes nothing; the conflict lists the
+    // constraint, the values and the objects (NSConstraintConflict).
+    @Test(arguments: storeTypes) func twoNewObjectsWithTheSameValuesFailTheSave(type: StoreType) throws {
+        let stack = try Stack(type)
+        let context = stack.context()
+        let a = try Self.car("AB-1", "Fiat", in: context)
+        let b = try Self.car("AB-1", "Seat", in: context)
+        try Self.car("CD-2", "Opel", in: context)
+        let error = #expect(throws: CoreDataError.self) { try context.save() }
+        #expect(error?.code == .constraintMerge)
+        #expect(error?.detailedErrors.count == 1)
+        let message = error?.message ?? ""
+        #expect(message.contains("Car (numberPlate) with numberPlate = \"AB-1\""), "\(message)")
+        #expect(message.contains(a.objectID.uriRepresentation().absoluteString) && message.contains(b.objectID.uriRepresentation().absoluteString), "\(message)")
+        #expect(try stack.stored().isEmpty)
+        #expect(context.hasChanges)
+    }
+
+    @Test(arguments: storeTypes) func aNewObjectWithAStoredRowsValuesFailsTheSave(type: StoreType) throws {
+        let stack = try Stack(type)
+        let first = stack.context()
+        try Self.car("AB-1", "Fiat", in: first)
+        try first.save()
+        let context = stack.context()
+        try Self.car("AB-1", "Seat", in: context)
+        let error = #expect(throws: CoreDataError.self) { try context.save() }
+        #expect(error?.code == .constraintMerge)
+        #expect(error?.message.contains("and the stored x-coredata://") == true, "\(error?.message ?? "")")
+        #expect(try stack.stored() == ["AB-1 Fiat -"])
+    }
+
+    // Not conflicts: nil values (NULLs never collide in a UNIQUE index), a changed object that
+    // keeps its own values, and a row deleted in the same save.
+    @Test(arguments: storeTypes) func nilValuesOwnRowsAndDeletedRowsDoNotConflict(type: StoreType) throws {
+        let stack = try Stack(type)
+        let context = stack.context()
+        try Self.car(nil, "Fiat", in: context)
+        try Self.car(nil, "Seat", in: context)
+        let old = try Self.car("AB-1", "Opel", in: context)
+        try context.save()
+        try old.setValue("red", forKey: "colour")
+        try context.save()
+        try context.delete(old)
+        try Self.car("AB-1", "Kia", in: context)
+        try context.save()
+        #expect(try stack.stored().sorted() == ["- Fiat -", "- Seat -", "AB-1 Kia -"])
+    }
+
+    // NSMergeByPropertyObjectTrumpMergePolicy: an upsert. The new object takes over the stored
+    // row's identity; where both have a value the in-memory one wins.
+    @Test(arguments: storeTypes) func objectTrumpUpsertsWithTheInMemoryValuesWinning(type: StoreType) throws {
+        let stack = try Stack(type)
+        let first = stack.context()
+        let stored = try Self.car("AB-1", "Fiat", "red", in: first)
+        try first.save()
+        let context = stack.context(.mergeByPropertyObjectTrump)
+        let car = try Self.car("AB-1", "Seat", nil, in: context)
+        try context.save()
+        #expect(try stack.stored() == ["AB-1 Seat red"])
+        #expect(car.objectID == stored.objectID)
+        #expect(!car.objectID.isTemporaryID)
+        #expect(!context.hasChanges)
+        // The object goes on as the row: a later change updates it.
+        try car.setValue("blue", forKey: "colour")
+        try context.save()
+        #expect(try stack.stored() == ["AB-1 Seat blue"])
+    }
+
+    // NSMergeByPropertyStoreTrumpMergePolicy: an upsert where the stored values win.
+    @Test(arguments: storeTypes) func storeTrumpUpsertsWithTheStoredValuesWinning(type: StoreType) throws {
+        let stack = try Stack(type)
+        let first = stack.context()
+        try Self.car("AB-1", "Fiat", nil, in: first)
+        try first.save()
+        let context = stack.context(.mergeByPropertyStoreTrump)
+        let car = try Self.car("AB-1", "Seat", "green", in: context)
+        try context.save()
+        #expect(try stack.stored() == ["AB-1 Fiat green"])
+        #expect(try car.value(forKey: "maker") as? String == "Fiat")
+    }
+
+    // Within one save the conflicting objects collapse into one (the first inserted survives).
+    @Test(arguments: storeTypes) func mergePoliciesCollapseNewObjectsIntoOne(type: StoreType) throws {
+        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, "AB-1 Seat blue"), (.mergeByPropertyStoreTrump, "AB-1 Fiat blue")] {
+            let stack = try Stack(type)
+            let context = stack.context(policy)
+            let a = try Self.car("AB-1", "Fiat", nil, in: context)
+            let b = try Self.car("AB-1", "Seat", "blue", in: context)
+            try context.save()
+            #expect(try stack.stored() == [expected], "\(policy)")
+            #expect(a.managedObjectContext === context && !a.objectID.isTemporaryID)
+            #expect(b.managedObjectContext == nil)
+        }
+    }
+
+    // NSOverwriteMergePolicy: "saving the entire in-memory object to the persistent store":
+    // the stored row takes the new object's values whole, nil included.
+    @Test(arguments: storeTypes) func overwriteSavesTheInMemoryObjectWhole(type: StoreType) throws {
+        let stack = try Stack(type)
+        let first = stack.context()
+        try Self.car("AB-1", "Fiat", "red", in: first)
+        try first.save()
+        let context = stack.context(.overwrite)
+        try Self.car("AB-1", "Seat", nil, in: context)
+        try context.save()
+        #expect(try stack.stored() == ["AB-1 Seat -"])
+    }
+
+    // NSRollbackMergePolicy: "discarding unsaved changes": the stored row stays as it is and
+    // the conflicting new object leaves the context; the rest of the save goes through.
+    @Test(arguments: storeTypes) func rollbackKeepsTheStoredRow(type: StoreType) throws {
+        let stack = try Stack(type)
+        let first = stack.context()
+        try Self.car("AB-1", "Fiat", "red", in: first)
+        try first.save()
+        let context = stack.context(.rollback)
+        let car = try Self.car("AB-1", "Seat", nil, in: context)
+        try Self.car("CD-2", "Opel", nil, in: context)
+        try context.save()
+        #expect(try stack.stored() == ["AB-1 Fiat red", "CD-2 Opel -"])
+        #expect(car.managedObjectContext == nil)
+    }
+
+    // A changed stored object that takes another row's values conflicts too.
+    @Test(arguments: storeTypes) func aChangedObjectTakingAnotherRowsValuesConflicts(type: StoreType) throws {
+        let stack = try Stack(type)
+        let context = stack.context()
+        try Self.car("AB-1", "Fiat", in: context)
+        let other = try Self.car("CD-2", "Opel", in: context)
+        try context.save()
+        try other.setValue("AB-1", forKey: "numberPlate")
+        let error = #expect(throws: CoreDataError.self) { try context.save() }
+        #expect(error?.code == .constraintMerge)
+        #expect(try stack.stored() == ["AB-1 Fiat -", "CD-2 Opel -"])
+    }
+}
