@@ -17,6 +17,9 @@ extension ManagedObjectContext {
     /// and the stored row holding them, if any. Objects with a nil constrained value never
     /// conflict, as NULLs never collide in a UNIQUE index.
     func detectConstraintConflicts(in store: PersistentStore) throws -> [ConstraintConflict] {
+        // Most models declare no constraint: then a save pays nothing here, not even a pass
+        // over its objects.
+        guard model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return [] }
         let candidates = (insertedList.elements + updatedList.elements).filter { !deletedList.contains($0) }
         guard candidates.contains(where: { !constraints(of: $0.entity).isEmpty }) else { return [] }
         struct Group { var owner: String; var constraint: [String]; var values: [Any]; var objects: [ManagedObject] }
