@@ -31,23 +31,16 @@ public enum PolicyModels {
     /// `completed` renamed. Inference still refuses (a Boolean does not become a date); the
     /// chapter shows the refusal and a test checks it.
     public static func version3RenamingCompleted() throws -> ManagedObjectModel {
-        // ANCHOR: renamed-completed
-        let renamed = try ManagedObjectModel(versionIdentifier: "3") {
-            EntityDescription("ToDo") {
-                AttributeDescription("title", .string, optional: false)
-                AttributeDescription("dueDate", .date)
-                AttributeDescription("completedDate", .date, renamingIdentifier: "completed")
-                AttributeDescription("lastAlertDate", .date)
-                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
-                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
+        let entities = try version3().entities.map { entity -> EntityDescription in
+            var entity = entity
+            entity.properties = entity.properties.map { property in
+                guard entity.name == "ToDo", case .attribute(var attribute) = property, attribute.name == "completedDate" else { return property }
+                attribute.renamingIdentifier = "completed"
+                return .attribute(attribute)
             }
-            EntityDescription("Category") {
-                AttributeDescription("name", .string, optional: false)
-                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
-            }
+            return entity
         }
-        // ANCHOR_END: renamed-completed
-        return renamed
+        return try ManagedObjectModel(entities: entities, versionIdentifiers: ["3"])
     }
 
     /// The mapping model from version 2 to version 3: Xcode's default, with the ToDo mapping
