@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Foundation
 import ObjectGraph
 import WorkbookSupport
@@ -109,18 +110,11 @@ import MigrationPoliciesChapter
 
 // The library's side: SQLLog.routing(to:) scopes the process-wide log to one piece of work.
 @Suite struct SQLLogRoutingTests {
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-    }
-
     @Test func coordinatorsAndMigrationsMadeInsideTheRoutingLogToIt() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sql-routing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let lines = Lines()
+        let lines = LockedLines()
         let routed = SQLLog()
         routed.includesTimings = false
         routed.handler = { lines.append($0) }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Foundation
 import ObjectGraph
 @testable import ToDoApp
@@ -12,7 +13,7 @@ import ObjectGraph
     /// A command run on a stack that already read to-do #1, and everything it printed: the
     /// other process saves in `meanwhile`, after the read and before this command saves.
     func runAfterAnotherSaved(_ todo: ToDoHarness, storeType: String, command: [String], meanwhile: [String]) throws -> (lines: [String], error: String?) {
-        let printed = Printed()
+        let printed = LockedLines()
         var environment = todo.environment
         environment.write = { printed.append($0) }
         let options = try StoreOptions.parse(["--store-type", storeType])
@@ -32,7 +33,7 @@ import ObjectGraph
                 failure = ToDoCommand.message(for: error)
             }
         }
-        return (printed.lines, failure)
+        return (printed.all, failure)
     }
 
     /// The to-dos in the store: number, title, due (as printed), completed.
@@ -128,12 +129,4 @@ import ObjectGraph
             changed. Run it again: todo edit 1 --title "Pay the rent" --due +1h --store "/tmp/my store.xml"
             """)
     }
-}
-
-/// Lines printed by a command, collected from any thread.
-final class Printed: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [String] = []
-    func append(_ line: String) { lock.withLock { collected.append(line) } }
-    var lines: [String] { lock.withLock { collected } }
 }

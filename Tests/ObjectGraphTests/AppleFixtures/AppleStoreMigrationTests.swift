@@ -1,15 +1,8 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 import ObjectGraph
-
-/// Collects a coordinator's SQL log lines (thread-safe: the log may call from any thread).
-private final class MigrationLogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-}
 
 // Acceptance, item 4: stores Core Data wrote migrate here as Core Data migrates them, and what
 // a store written by Core Data's own migration holds is read as it is.
@@ -35,7 +28,7 @@ private final class MigrationLogLines: @unchecked Sendable {
         let versions = try VersionedModel(contentsOf: try #require(AppleFixtures.bundleURL(store)))
         #expect(versions.currentVersionName == "CoreDataMigration_Example 4")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: versions.currentModel)
-        let lines = MigrationLogLines()
+        let lines = LockedLines()
         coordinator.sqlLog.handler = { lines.append($0) }
         try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
             StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,

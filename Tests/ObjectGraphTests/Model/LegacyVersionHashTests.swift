@@ -1,16 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 import GRDB
 import ObjectGraph
 import ZarraToDo
-
-/// Collects a log's lines across threads.
-private final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-}
 
 // Stores this package wrote before it computed Core Data's version hashes still open with the
 // model that wrote them, and get Core Data's hashes written into their metadata, once. The
@@ -38,7 +31,7 @@ private final class LogLines: @unchecked Sendable {
         // The old hashes are recognised: no migration is needed.
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: before))
 
-        let lines = LogLines()
+        let lines = LockedLines()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.sqlLog.handler = { lines.append($0) }
         try coordinator.addPersistentStore(type: type, at: url)
@@ -62,7 +55,7 @@ private final class LogLines: @unchecked Sendable {
         }
 
         // Opened again: nothing more to rewrite, nothing said.
-        let again = LogLines()
+        let again = LockedLines()
         let second = PersistentStoreCoordinator(managedObjectModel: model)
         second.sqlLog.handler = { again.append($0) }
         try second.addPersistentStore(type: type, at: url)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Foundation
 import GRDB
 @testable import ObjectGraph
@@ -157,9 +158,3 @@ import GRDB
     }
 }
 
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ObjectGraph
 
 /// A context on a fresh store of any type, in its own temporary directory.
