@@ -37,14 +37,6 @@ public final class Workbench {
         now.addingTimeInterval(days * 86_400 + hours * 3_600)
     }
 
-    /// Formats a date the same way everywhere: `2009-06-01 09:00 UTC`.
-    public static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year!, c.month!, c.day!, c.hour!, c.minute!)
-    }
-
     /// A coordinator with a new store of the given type in a private temporary directory. The
     /// store's UUID is fixed (the n-th store of the workbench gets the n-th UUID), so object
     /// URIs print the same on every run.
@@ -74,16 +66,17 @@ public final class Workbench {
         return directory
     }
 
-    /// Store options with the next fixed store UUID, so that object URIs and metadata print
-    /// the same on every run. Applications leave the UUID to the store.
-    public func fixedStoreOptions() -> [String: Any] {
-        storeCount += 1
-        return [StoreOption.storeUUID: String(format: "B00C0000-0000-4000-8000-%012d", storeCount)]
-    }
-
     /// A context on a new store (see ``makeCoordinator(model:type:)``).
     public func makeContext(model: ManagedObjectModel, type: StoreType = .sqlite) throws -> ManagedObjectContext {
         ManagedObjectContext(coordinator: try makeCoordinator(model: model, type: type))
+    }
+
+    /// Formats a date the same way everywhere: `2009-06-01 09:00 UTC`.
+    public static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year!, c.month!, c.day!, c.hour!, c.minute!)
     }
 
     /// A value as the chapters print it: strings quoted, dates in UTC, objects by their
