@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The SQLite store's persistent history: the tables made at open, and the history request's
+/// reads and purges. Recording happens inside each save (SQLiteStore.apply).
+extension SQLiteStore: PersistentHistoryStore {
+    /// Whether the options turn tracking on (NSPersistentHistoryTrackingKey, a Bool or number).
+    static func tracksHistory(_ options: [String: Any]) -> Bool {
+        switch options[StoreOption.persistentHistoryTracking] {
+        case let on as Bool: return on
+        case let on as NSNumber: return on.boolValue
+        default: return false
+        }
+    }
+
+    /// Makes the history tables where a store opened with tracking has none yet (a new store,
+    /// or one made without tracking), and the tombstone columns the model needs; looks first
+    /// and writes only when something is missing.
+    func prepareHistoryTables() throws {
+        let wanted = SQLiteHistorySchema.tombstoneColumnCount(for: model)
+        let ready = try CoreDataError.mappingSQLite("Reading the persistent history tables of the store at", url) {
+            try database.read { db in try SQLiteHistorySchema.exists(db) && SQLiteHistorySchema.tombstoneColumns(db) >= wanted }
+        }
+        guard !ready else { return }
+        try CoreDataError.mappingSQLite("Creating the persistent history tables (NSPersistentHistoryTrackingKey) of the store at", url) {
+            try database.write { db in try SQLiteHistorySchema.ensureTables(db, model: model) }
+        }
+    }
+
+    /// The condition on `ATRANSACTION t` of a request's boundary, and its arguments; nil when
+    /// it selects nothing.
+    private func condition(_ boundary: PersistentHistoryChangeRequest.Boundary) -> (String, [DatabaseValue])? {
+        switch boundary {
+        case .afterToken(let token):
+            guard let token else { return ("1", []) }
+            // A token of other stores only says nothing about this one: all of its history.
+            return ("t.Z_PK > ?", [(token.transactionNumber(forStore: identifier) ?? 0).databaseValue])
+        case .afterDate(let date):
+            return ("t.ZTIMESTAMP > ?", [date.timeIntervalSinceReferenceDate.databaseValue])
+        case .beforeToken(let token):
+            guard let number = token?.transactionNumber(forStore: identifier) else { return nil }
+            return ("t.Z_PK <= ?", [number.databaseValue])
+        case .beforeDate(let date):
+            return ("t.ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate.databaseValue])
+        }
+    }
+
+    func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction] {
+        guard let (sql, arguments) = condition(boundary) else { return [] }
+        return try CoreDataError.mappingSQLite("Fetching the persistent history of the store at", url) {
+            try database.read { db in
+                guard try SQLiteHistorySchema.exists(db) else { return [] }
+                return try SQLiteHistoryReader(db: db, model: model, storeIdentifier: identifier, url: url)
+                    .transactions(where: sql, arguments, withChanges: withChanges)
+            }
+        }
+    }
+
+    func deleteHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction] {
+        guard let (sql, arguments) = condition(boundary) else { return [] }
+        if isReadOnly { throw readOnlyError("delete persistent history") }
+        return try CoreDataError.mappingSQLite("Deleting the persistent history of the store at", url) {
+            try database.write { db in
+                guard try SQLiteHistorySchema.exists(db) else { return [] }
+                let doomed = try SQLiteHistoryReader(db: db, model: model, storeIdentifier: identifier, url: url)
+                    .transactions(where: sql, arguments, withChanges: withChanges)
+                let values = StatementArguments(arguments)
+                try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))", arguments: values)
+                try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))", arguments: values)
+                return doomed
+            }
+        }
+    }
+
+    func lastTransactionNumber() throws -> Int64? {
+        try CoreDataError.mappingSQLite("Reading the persistent history token of the store at", url) {
+            try database.read { db in
+                guard try SQLiteHistorySchema.exists(db) else { return nil }
+                return try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION")
+            }
+        }
+    }
+}
