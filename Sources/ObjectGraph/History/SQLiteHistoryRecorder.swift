@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The rows one transaction changed, as a SQLite store records them in persistent history.
 /// Saves fill it from their ``StoreChanges``; a batch request, which writes rows in SQL without
@@ -43,20 +44,63 @@ enum SQLiteHistoryRecorder {
         let sql = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, \(SQLiteHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneWidth)))"
         let statement = try db.cachedStatement(sql: sql)
         let logs = log.isEnabled
-        func insert(_ type: PersistentHistoryChangeType, _ entity: Int, _ primaryKey: Int64, _ columns: DatabaseValue, _ tombstone: [DatabaseValue]) throws {
-            var values: [DatabaseValue] = [key.databaseValue, type.rawValue.databaseValue, entity.databaseValue, primaryKey.databaseValue, transaction.databaseValue, columns]
-            if tombstoneWidth > 0 { values += tombstone + Array(repeating: .null, count: tombstoneWidth - tombstone.count) }
-            if logs { log.statement(sql: sql, arguments: values) }
-            try statement.execute(arguments: StatementArguments(values))
+        // One row per changed object, thousands in a big save: values are bound straight
+        // into SQLite, as SQLiteWriter binds the rows themselves, not built into arrays.
+        let raw = statement.sqliteStatement
+        func insert(_ type: PersistentHistoryChangeType, _ entity: Int, _ primaryKey: Int64, _ columns: Data?, _ tombstone: [DatabaseValue]) throws {
+            if logs {
+                let values: [DatabaseValue] = [key.databaseValue, type.rawValue.databaseValue, entity.databaseValue, primaryKey.databaseValue, transaction.databaseValue, columns?.databaseValue ?? .null]
+                log.statement(sql: sql, arguments: values + tombstone)
+            }
+            sqlite3_reset(raw)
+            sqlite3_bind_int64(raw, 1, key)
+            sqlite3_bind_int64(raw, 2, Int64(type.rawValue))
+            sqlite3_bind_int64(raw, 3, Int64(entity))
+            sqlite3_bind_int64(raw, 4, primaryKey)
+            sqlite3_bind_int64(raw, 5, transaction)
+            if let columns {
+                _ = columns.withUnsafeBytes { sqlite3_bind_blob(raw, 6, $0.baseAddress, Int32($0.count), transient) }
+            } else {
+                sqlite3_bind_null(raw, 6)
+            }
+            for n in 0..<tombstoneWidth {
+                bind(raw, Int32(7 + n), n < tombstone.count ? tombstone[n] : .null)
+            }
+            let code = sqlite3_step(raw)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
             key += 1
         }
-        for (entity, primaryKey) in record.inserted { try insert(.insert, entity, primaryKey, .null, []) }
+        for (entity, primaryKey) in record.inserted { try insert(.insert, entity, primaryKey, nil, []) }
         for (entity, primaryKey, properties) in record.updated {
-            let bitmap = model.entitiesByNumber[entity].map { propertyBitmap(properties, of: $0) }
-            try insert(.update, entity, primaryKey, bitmap?.databaseValue ?? .null, [])
+            try insert(.update, entity, primaryKey, model.entitiesByNumber[entity].map { propertyBitmap(properties, of: $0) }, [])
         }
-        for (entity, primaryKey, tombstone) in record.deleted { try insert(.delete, entity, primaryKey, .null, tombstone) }
+        for (entity, primaryKey, tombstone) in record.deleted { try insert(.delete, entity, primaryKey, nil, tombstone) }
+        sqlite3_reset(raw)
         return transaction
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds a stored value (a tombstone's) as SQLite holds it.
+    private static func bind(_ s: OpaquePointer, _ i: Int32, _ value: DatabaseValue) {
+        switch value.storage {
+        case .null: sqlite3_bind_null(s, i)
+        case .int64(let v): sqlite3_bind_int64(s, i, v)
+        case .double(let v): sqlite3_bind_double(s, i, v)
+        case .string(let v):
+            // With its byte length, so a NUL inside the string is kept, not a cut-off.
+            var text = v
+            text.withUTF8 { bytes in
+                if let base = bytes.baseAddress {
+                    _ = sqlite3_bind_text(s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+                } else {
+                    _ = sqlite3_bind_text(s, i, "", 0, transient)
+                }
+            }
+        case .blob(let v): _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), transient) }
+        }
     }
 
     /// Takes `count` keys from an entity's `Z_MAX` in `Z_PRIMARYKEY`; returns the first.
