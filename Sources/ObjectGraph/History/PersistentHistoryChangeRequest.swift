@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request to fetch or purge persistent history (NSPersistentHistoryChangeRequest), run with
-/// ``ManagedObjectContext/execute(_:)`` against every SQLite store of the context's coordinator
+/// ``ManagedObjectContext/execute(_:)->PersistentStoreResult`` against every SQLite store of the context's coordinator
 /// that has history.
 ///
 /// ```swift
