@@ -27,6 +27,30 @@ extension SQLiteStore: PersistentHistoryStore {
         }
     }
 
+    /// Records rows written without objects (a batch insert, update or delete run as SQL) as
+    /// one persistent history transaction, inside the caller's open transaction `db`, as
+    /// Apple records batch requests; does nothing when the store does not track history.
+    ///
+    /// - Parameters:
+    ///   - updated: each row with the names of the properties the statement set.
+    ///   - deleted: each row with ``tombstoneValues(of:db:)``, read before the row went.
+    func recordHistory(inserted: [ManagedObjectID], updated: [(id: ManagedObjectID, changedProperties: [String])],
+                       deleted: [(id: ManagedObjectID, tombstone: [DatabaseValue])],
+                       transaction: HistoryTransactionInfo = HistoryTransactionInfo(), db: Database) throws {
+        guard tracksHistory else { return }
+        func number(_ id: ManagedObjectID) throws -> Int {
+            guard let mapping = schema.entities[id.entityName] else {
+                throw CoreDataError(exception: .invalidArgument, "\(id.uriString) is of no entity of the store at \(url.path); its change cannot be recorded in persistent history")
+            }
+            return mapping.entityNumber
+        }
+        var record = HistoryRecord()
+        record.inserted = try inserted.map { (try number($0), $0.primaryKey) }
+        record.updated = try updated.map { (try number($0.id), $0.id.primaryKey, $0.changedProperties) }
+        record.deleted = try deleted.map { (try number($0.id), $0.id.primaryKey, $0.tombstone) }
+        try SQLiteHistoryRecorder.record(record, info: transaction, model: model, db: db, log: log)
+    }
+
     /// The condition on `ATRANSACTION t` of a request's boundary, and its arguments; nil when
     /// it selects nothing.
     private func condition(_ boundary: PersistentHistoryChangeRequest.Boundary) -> (String, [DatabaseValue])? {

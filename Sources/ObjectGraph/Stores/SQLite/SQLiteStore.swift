@@ -689,8 +689,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// The values of a row's preserved attributes (preservesValueInHistoryOnDeletion), in
-    /// tombstone order, read before the row is deleted.
-    private func tombstoneValues(of id: ManagedObjectID, db: Database) throws -> [DatabaseValue] {
+    /// tombstone order, read before the row is deleted: a batch delete calls it too, for
+    /// ``recordHistory(inserted:updated:deleted:transaction:db:)``.
+    func tombstoneValues(of id: ManagedObjectID, db: Database) throws -> [DatabaseValue] {
         guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else { return [] }
         let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map { mapping.attributeColumns[$0.attribute.name] ?? "NULL" }
         guard !columns.isEmpty else { return [] }
