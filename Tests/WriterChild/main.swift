@@ -2,11 +2,15 @@
 // store and each prints every write once its save has returned, so the parent can count that
 // no confirmed write was lost and none was made twice.
 //
-//     objectgraph-writer-child <xml|binary|sqlite> <store path> increment <n>
+//     objectgraph-writer-child <xml|binary|sqlite|sqlite-history> <store path> increment <n>
 //         n times: add 1 to the one Counter and save; on 133020 (another writer saved it
-//         first) refresh it from the store and try again. Prints "increment <new value>".
+//         first) refresh it from the store and try again. Prints "increment <new value>", and
+//         "conflict 133020" for each save refused.
 //     objectgraph-writer-child <xml|binary|sqlite> <store path> insert <n> <writer name>
 //         n saves of one new Record each. Prints "insert <writer> <index> <primary key>".
+//
+// `sqlite-history` is a SQLite store with persistent history (NSPersistentHistoryTrackingKey),
+// each save's transaction author the writer's name, or `increment <pid>`.
 //
 // The model is the one WriterModel in the tests builds: Counter(value) and Record(writer, index).
 import Foundation
@@ -19,8 +23,8 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 4, let count = Int(arguments[3]),
-      let type = ["xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite][arguments[0]] else {
-    fail("usage: objectgraph-writer-child <xml|binary|sqlite> <store path> <increment|insert> <n> [writer name]")
+      let type = ["xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite, "sqlite-history": .sqlite][arguments[0]] else {
+    fail("usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history> <store path> <increment|insert> <n> [writer name]")
 }
 /// Prints a line at once (unbuffered), so the parent sees exactly what was confirmed.
 func confirm(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -36,9 +40,11 @@ do {
         }
     }
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    let history = arguments[0] == "sqlite-history"
     try coordinator.addPersistentStore(type: type, at: URL(fileURLWithPath: arguments[1]),
-                                       options: [StoreOption.timeout: 120.0])
+                                       options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
     let context = ManagedObjectContext(coordinator: coordinator)
+    context.transactionAuthor = arguments.count > 4 ? arguments[4] : "increment \(ProcessInfo.processInfo.processIdentifier)"
     switch arguments[2] {
     case "increment":
         guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else { fail("the store has no Counter") }
@@ -52,6 +58,7 @@ do {
                 done += 1
             } catch let error as CoreDataError where error.code == .merge {
                 // Another writer saved the counter first: read its value again and retry.
+                confirm("conflict \(error.code?.rawValue ?? 0)")
                 try context.refresh(counter, mergeChanges: false)
             }
         }

@@ -114,7 +114,7 @@ extension ManagedObjectContext {
         // read; the merge policy resolves those conflicts and the save is tried again.
         for round in 1... {
             do {
-                try store.backend.save(buildChanges(), model: model)
+                try store.backend.save(buildChanges(), model: model, by: self)
                 break
             } catch let error as CoreDataError where error.code == .merge && round <= Self.conflictRounds {
                 let conflicts = try detectConflicts(updated: toUpdate, deleted: toDelete, in: store)

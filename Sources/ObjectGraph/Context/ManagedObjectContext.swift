@@ -45,6 +45,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     /// A name for messages and debugging (name).
     public var name: String?
+    /// Who the context's saves are by, recorded in persistent history (transactionAuthor).
+    public var transactionAuthor: String?
     var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 
     // The identity map and change lists are read for every object fetched and every value

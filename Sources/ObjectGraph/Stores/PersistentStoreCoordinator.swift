@@ -268,6 +268,8 @@ public enum StoreOption {
     /// fails with 134030, and a SQLite store opened so leaves no file beside it (no `-shm`, no
     /// `-wal`), reading a WAL that has no index from a private copy.
     public static let readOnly = "NSReadOnlyPersistentStoreOption"
+    /// NSPersistentHistoryTrackingKey: a SQLite store records every save in its persistent history (a Bool); see <doc:PersistentHistory>.
+    public static let persistentHistoryTracking = "NSPersistentHistoryTrackingKey"
     /// The wait when ``timeout`` is not given: long enough for ten processes saving small
     /// changes at once, short enough that a store held open by a stuck process is reported.
     public static let defaultTimeout: TimeInterval = 10

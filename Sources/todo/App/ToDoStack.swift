@@ -109,7 +109,9 @@ final class ToDoStack {
             }
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        let store = try coordinator.addPersistentStore(type: type, at: url)
+        // SQLite stores keep persistent history, so that `todo watch` learns what other
+        // processes saved (Watch.swift, OtherProcessesChanges).
+        let store = try coordinator.addPersistentStore(type: type, at: url, options: type == .sqlite ? [StoreOption.persistentHistoryTracking: true] : [:])
         return ToDoStack(environment: environment, version: options.modelVersion, model: model,
                          context: ManagedObjectContext(coordinator: coordinator), store: store)
     }

@@ -34,10 +34,13 @@ extension ToDoCommand {
             stack.context.mergePolicy = .mergeByPropertyStoreTrump
             let version = stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
             stack.say("Watching \(options.storeURL(in: environment).lastPathComponent) (\(version)). Ctrl-C stops.")
+            // A SQLite store tells what other processes saved through its persistent history;
+            // an XML store is read afresh at each tick.
+            let history = stack.store.type == .sqlite ? try OtherProcessesChanges(stack: stack) : nil
             var tick = 0
             while ticks.map({ tick < $0 }) ?? true {
                 let start = environment.clock.now
-                try Self.alert(stack: stack, at: start)
+                try Self.alert(stack: stack, at: start, history: history)
                 tick += 1
                 if ticks.map({ tick < $0 }) ?? true { environment.clock.sleep(until: start.addingTimeInterval(interval)) }
             }
@@ -61,10 +64,11 @@ extension ToDoCommand {
 
         /// One tick of the timer: prints an alert per to-do due soon, and in version 2 records
         /// that it was alerted.
-        static func alert(stack: ToDoStack, at now: Date) throws {
+        static func alert(stack: ToDoStack, at now: Date, history: OtherProcessesChanges? = nil) throws {
             // The store as it is now, with what other processes added, changed or deleted
-            // since the last tick: watch holds no unsaved change between ticks.
-            stack.context.reset()
+            // since the last tick: merged from history, or (XML) the context emptied, which
+            // watch can do since it holds no unsaved change between ticks.
+            if let history { try history.merge() } else { stack.context.reset() }
             let zone = stack.environment.timeZone
             let bell = stack.environment.isTerminal ? "\u{7}" : ""
             var alerted: [ManagedObjectID] = []
@@ -96,6 +100,38 @@ extension ToDoCommand {
                 let numbers = alerted.map { "#\($0.primaryKey)" }.joined(separator: ", ")
                 stack.say("Could not record that \(numbers) \(alerted.count == 1 ? "was" : "were") alerted: other processes kept changing \(alerted.count == 1 ? "it" : "them") (\(ToDoStack.changeAttempts) tries); \(alerted.count == 1 ? "it" : "they") may alert again.")
             }
+        }
+    }
+}
+
+/// What other processes saved to a SQLite store since the watch last looked, learned from the
+/// store's persistent history (Apple's "Consuming Relevant Store Changes"): each transaction
+/// after the last token that another process made is merged into the watch's context, so an
+/// item added a second ago is fetched and one edited or deleted is seen as it now is.
+final class OtherProcessesChanges {
+    private let stack: ToDoStack
+    /// The last transaction merged.
+    private var token: PersistentHistoryToken?
+    /// The watch's own saves are recorded under this author and not merged back.
+    private let author: String
+
+    init(stack: ToDoStack) throws {
+        self.stack = stack
+        author = "todo watch \(ProcessInfo.processInfo.processIdentifier)"
+        stack.context.transactionAuthor = author
+        // The first tick fetches everything anyway: history before it is not needed.
+        token = try stack.context.persistentStoreCoordinator.currentPersistentHistoryToken()
+    }
+
+    /// Merges the transactions saved since the last call into the context.
+    func merge() throws {
+        let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
+        guard let transactions = (try stack.context.execute(request) as? PersistentHistoryResult)?.transactions else { return }
+        for transaction in transactions {
+            if transaction.author != author {
+                try stack.context.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+            }
+            token = transaction.token
         }
     }
 }

@@ -27,6 +27,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     private let writePlans: [String: SQLiteWriter.Plan]
     /// The derived attributes a save computes.
     private let derived: SQLiteDerivedAttributes
+    /// Whether each save records persistent history (NSPersistentHistoryTrackingKey): the
+    /// one flag a save tests when it is off.
+    let tracksHistory: Bool
 
     /// Opens the store at `url`, creating it if the file does not exist or is empty (what a
     /// process killed while creating a store leaves), unless ``StoreOption/readOnly`` is set.
@@ -79,6 +82,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?")
         }
         readOnlyFile = file
+        tracksHistory = !readOnly && Self.tracksHistory(options)
         let predicted = SQLiteSchema(model: model)
         let newIdentifier = options[StoreOption.storeUUID] as? String ?? UUID().uuidString
         // Read or create in one IMMEDIATE transaction: of two processes creating one store at
@@ -132,6 +136,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             identifier = newIdentifier
             metadata = created ?? [:]
         }
+        // The store's metadata and version hashes stay as they are: Core Data's own tracked
+        // stores (the CoreDataPlus fixture) say nothing of tracking in Z_METADATA.
+        if tracksHistory { try prepareHistoryTables() }
     }
 
     /// The columns of every table of a store, from `PRAGMA table_info` (not GRDB's cache).
@@ -592,6 +599,15 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
+        try save(changes, model: model, history: tracksHistory ? HistoryTransactionInfo() : nil)
+    }
+
+    func save(_ changes: StoreChanges, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws {
+        try save(changes, model: model, history: tracksHistory ? transaction : nil)
+    }
+
+    /// Applies a save in one transaction; with `history`, records it there too.
+    private func save(_ changes: StoreChanges, model: ManagedObjectModel, history: HistoryTransactionInfo?) throws {
         guard !changes.isEmpty else { return }
         if isReadOnly { throw readOnlyError("save") }
         try UnstorableModelParts.refuse(changes, storeType: .sqlite, storeIdentifier: identifier, model: model)
@@ -602,7 +618,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             do {
                 try database.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try apply(changes, db: db)
+                        try apply(changes, db: db, history: history)
                         return .commit
                     }
                 }
@@ -616,11 +632,19 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
     }
 
-    private func apply(_ changes: StoreChanges, db: Database) throws {
+    private func apply(_ changes: StoreChanges, db: Database, history: HistoryTransactionInfo?) throws {
         var conflicts: [String] = []
         let writer = SQLiteWriter(db: db, model: model, log: log, storeIdentifier: identifier)
+        // Persistent history, when tracked: each change noted as its row is written.
+        var record: HistoryRecord? = history == nil ? nil : HistoryRecord()
         for (row, expected) in changes.updated {
-            if try !writer.update(row, expectedVersion: expected, plan: writePlan(row.entityName)) {
+            let plan = writePlan(row.entityName)
+            let before = record == nil ? nil : try writer.storedValues(primaryKey: row.primaryKey, plan: plan)
+            if try writer.update(row, expectedVersion: expected, plan: plan) {
+                if record != nil, let before {
+                    record!.updated.append((plan.entityNumber, row.primaryKey, writer.changedProperties(from: before, to: row, plan: plan)))
+                }
+            } else {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
                 let mapping = schema.entities[row.entityName]!
                 let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [row.primaryKey])
@@ -629,9 +653,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         for (id, expected) in changes.deleted {
             let mapping = schema.entities[id.entityName]!
+            let tombstone = record == nil ? [] : try tombstoneValues(of: id, db: db)
             try execute(db, "DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [id.primaryKey.databaseValue, expected.databaseValue])
             if db.changesCount == 0, let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [id.primaryKey]) {
                 conflicts.append("\(id.uriString) (version \(expected) read, \(now) in the store)")
+            } else if record != nil, db.changesCount > 0 {
+                record!.deleted.append((mapping.entityNumber, id.primaryKey, tombstone))
             }
             // Many-to-many links of the deleted object go with it.
             let entity = model.entitiesByName[id.entityName]!
@@ -655,6 +682,21 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         for row in changes.inserted { written[row.entityName, default: []].append(row.primaryKey) }
         for (row, _) in changes.updated { written[row.entityName, default: []].append(row.primaryKey) }
         try derived.recompute(written: written, anyChange: !changes.isEmpty, db: db, log: log, model: model)
+        if var record, let history {
+            record.inserted = changes.inserted.map { (writePlan($0.entityName).entityNumber, $0.primaryKey) }
+            try SQLiteHistoryRecorder.record(record, info: history, model: model, db: db, log: log)
+        }
+    }
+
+    /// The values of a row's preserved attributes (preservesValueInHistoryOnDeletion), in
+    /// tombstone order, read before the row is deleted: a batch delete calls it too, for
+    /// ``recordHistory(inserted:updated:deleted:transaction:db:)``.
+    func tombstoneValues(of id: ManagedObjectID, db: Database) throws -> [DatabaseValue] {
+        guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else { return [] }
+        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map { mapping.attributeColumns[$0.attribute.name] ?? "NULL" }
+        guard !columns.isEmpty else { return [] }
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(mapping.tableName) WHERE Z_PK = ?"), arguments: [id.primaryKey])
+        return row.map { row in (0..<columns.count).map { row[$0] as DatabaseValue } } ?? []
     }
 
     func execute(_ db: Database, _ sql: String, _ values: [DatabaseValue]) throws {

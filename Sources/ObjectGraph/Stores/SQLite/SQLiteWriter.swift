@@ -173,7 +173,8 @@ final class SQLiteWriter {
         bind(s, i, SQLiteValues.databaseValue(value, type: type))
     }
 
-    /// The values a plan binds for a row, for the SQL log.
+    /// The values a plan binds for a row, for the SQL log and for persistent history's
+    /// comparison with the stored row.
     private func loggedValues(_ row: StoreRow, _ plan: Plan) -> [DatabaseValue] {
         plan.sources.map { source in
             switch source {
@@ -274,5 +275,33 @@ final class SQLiteWriter {
         }
         try step(s, sql)
         return sqlite3_changes(db.sqliteConnection) > 0
+    }
+
+    // MARK: Persistent history
+
+    /// The plan's columns of a stored row as they are before an update, or nil when the row is
+    /// gone; read only when the store tracks history.
+    func storedValues(primaryKey: Int64, plan: Plan) throws -> [DatabaseValue]? {
+        guard !plan.columns.isEmpty else { return [] }
+        let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(plan.tableName) WHERE Z_PK = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) else { return nil }
+        return (0..<plan.columns.count).map { row[$0] as DatabaseValue }
+    }
+
+    /// The names of the properties whose columns an update changes: the row's values compared,
+    /// as SQLite stores them, with ``storedValues(primaryKey:plan:)`` read before it.
+    func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan) -> [String] {
+        guard let entity = model.entitiesByName[plan.entityName] else { return [] }
+        let after = loggedValues(row, plan)
+        var names: [String] = []
+        for (k, source) in plan.sources.enumerated() where k < before.count && before[k] != after[k] {
+            let index: Int
+            switch source {
+            case .attribute(let i, _), .transformable(let i, _), .toOne(let i), .toOneEntity(let i): index = i
+            }
+            let name = index < entity.attributes.count ? entity.attributes[index].name : entity.relationships[index - entity.attributes.count].name
+            if names.last != name { names.append(name) }
+        }
+        return names
     }
 }

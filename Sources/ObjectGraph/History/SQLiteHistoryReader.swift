@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// Reads persistent history rows (``SQLiteHistorySchema``) back as transactions and changes,
+/// from a store ObjectGraph wrote or one Apple's Core Data wrote.
+struct SQLiteHistoryReader {
+    let db: Database
+    let model: ManagedObjectModel
+    /// The store's UUID, for object IDs and the transactions' storeID.
+    let storeIdentifier: String
+    /// The store's file, for errors.
+    let url: URL
+
+    /// The transactions a condition on `ATRANSACTION t` selects, oldest first, with their
+    /// changes when asked. Author, bundle ID, context name and process ID are read from the
+    /// strings table, or from the transaction's own columns where a store wrote them there.
+    func transactions(where condition: String, _ arguments: [DatabaseValue], withChanges: Bool) throws -> [PersistentHistoryTransaction] {
+        let sql = """
+            SELECT t.Z_PK, t.ZTIMESTAMP, COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(b.ZNAME, t.ZBUNDLEID), \
+            COALESCE(c.ZNAME, t.ZCONTEXTNAME), COALESCE(p.ZNAME, t.ZPROCESSID) FROM ATRANSACTION t \
+            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS \
+            LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS \
+            WHERE \(condition) ORDER BY t.Z_PK
+            """
+        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        var changes: [Int64: [PersistentHistoryChange]] = [:]
+        if withChanges, !rows.isEmpty {
+            changes = try self.changes(inTransactionsWhere: condition, arguments)
+        }
+        return rows.map { row in
+            let number: Int64 = row[0]
+            return PersistentHistoryTransaction(
+                timestamp: Date(timeIntervalSinceReferenceDate: row[1] ?? 0), author: row[2], contextName: row[4],
+                bundleID: row[3], processID: row[5], storeID: storeIdentifier, transactionNumber: number,
+                changes: withChanges ? changes[number] ?? [] : nil)
+        }
+    }
+
+    /// The changes of the selected transactions, by transaction number, each in key order.
+    private func changes(inTransactionsWhere condition: String, _ arguments: [DatabaseValue]) throws -> [Int64: [PersistentHistoryChange]] {
+        let tombstones = try SQLiteHistorySchema.tombstoneColumns(db)
+        let tombstoneList = (0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined()
+        let sql = "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneList) FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition)) ORDER BY ZTRANSACTIONID, Z_PK"
+        var result: [Int64: [PersistentHistoryChange]] = [:]
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+        while let row = try cursor.next() {
+            let change = try decode(row, tombstoneColumns: tombstones)
+            result[change.transactionNumber, default: []].append(change)
+        }
+        return result
+    }
+
+    /// One `ACHANGE` row; a row naming an entity the model lacks or an unknown change type
+    /// is an error that names the row, never skipped.
+    private func decode(_ row: Row, tombstoneColumns: Int) throws -> PersistentHistoryChange {
+        let key: Int64 = row[0]
+        let rawType: Int = row[1] ?? -1
+        let entityNumber: Int = row[2] ?? -1
+        guard let type = PersistentHistoryChangeType(rawValue: rawType) else {
+            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(url.path) has ZCHANGETYPE = \(rawType), which is no change type (0 insert, 1 update, 2 delete)")
+        }
+        guard let entity = model.entitiesByNumber[entityNumber] else {
+            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(url.path) has ZENTITY = \(entityNumber), which is no entity of the model: the history was written with another model version")
+        }
+        let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: row[3] ?? 0)
+        var updated: Set<PropertyDescription>?
+        if type == .update {
+            let bitmap: Data? = row[5]
+            updated = bitmap.map { SQLiteHistoryRecorder.properties(inBitmap: $0, of: entity) } ?? []
+        }
+        var tombstone: [String: Any]?
+        if type == .delete {
+            var values: [String: Any] = [:]
+            for (n, (_, attribute)) in SQLiteHistorySchema.preservedAttributes(of: entity).enumerated() where n < tombstoneColumns {
+                let stored: DatabaseValue = row[6 + n]
+                if attribute.attributeType == .transformable {
+                    if case .blob(let data) = stored.storage { values[attribute.name] = data }
+                    continue
+                }
+                do {
+                    if let value = try SQLiteValues.value(stored, type: attribute.attributeType) { values[attribute.name] = value }
+                } catch {
+                    throw CoreDataError(.sqlite, "The tombstone of history change Z_PK = \(key) of ACHANGE in the store at \(url.path) holds a value for \(entity.name).\(attribute.name) its type cannot take: \(error)", key: attribute.name)
+                }
+            }
+            tombstone = values
+        }
+        return PersistentHistoryChange(changeID: key, changeType: type, changedObjectID: id, updatedProperties: updated, tombstone: tombstone, transactionNumber: row[4] ?? 0)
+    }
+}
