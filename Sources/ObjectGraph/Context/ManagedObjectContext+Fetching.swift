@@ -23,7 +23,7 @@ extension ManagedObjectContext {
     ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the model has no entity of
     ///     that name (the message lists those it has);
     ///   - the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
-    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)``,
+    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)->FetchResult``,
     ///     ``fetchObjectIDs(_:)`` or ``count(for:)``), or a SQLite store cannot translate the
     ///     predicate or a sort descriptor: a key the entity does not have
     ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
