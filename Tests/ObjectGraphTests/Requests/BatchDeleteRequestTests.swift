@@ -110,4 +110,24 @@ struct BatchDeleteRequestTests {
         #expect(error.key == "books")
         #expect(try fixture.storedValues("Author", key: "name") == ["Zarra"])
     }
+
+    @Test("No Action leaves the related objects alone; an XML or binary file cannot keep a reference to a deleted object, so there it fails with 133020 (NSDeleteRule.noActionDeleteRule)", arguments: batchStoreTypes)
+    func noAction(_ type: StoreType) throws {
+        let fixture = try StackFixture(type, model: try batchModel())
+        let owner = try fixture.context.insertNewObject(forEntityName: "Owner")
+        let pet = try fixture.context.insertNewObject(forEntityName: "Pet")
+        try pet.setValue("Rex", forKey: "name")
+        try pet.setValue(owner, forKey: "owner")
+        try fixture.context.save()
+        let request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Owner"))
+        if type == .xml || type == .binary {
+            let error = try #require(throws: CoreDataError.self) { try fixture.context.execute(request) }
+            #expect(error.code == .merge)
+            #expect(try fixture.storedValues("Owner", key: "name") == ["nil"])
+        } else {
+            _ = try fixture.context.execute(request)
+            #expect(try fixture.storedValues("Owner", key: "name").isEmpty)
+            #expect(try fixture.storedValues("Pet", key: "name") == ["Rex"])
+        }
+    }
 }

@@ -25,6 +25,14 @@ func batchModel() throws -> ManagedObjectModel {
             AttributeDescription("name", .string)
             RelationshipDescription("employees", toMany: "Employee", inverse: "department", deleteRule: .nullify)
         }
+        EntityDescription("Owner") {
+            AttributeDescription("name", .string)
+            RelationshipDescription("pets", toMany: "Pet", inverse: "owner", deleteRule: .noAction)
+        }
+        EntityDescription("Pet") {
+            AttributeDescription("name", .string)
+            RelationshipDescription("owner", toOne: "Owner", inverse: "pets")
+        }
         EntityDescription("Employee") {
             AttributeDescription("name", .string)
             RelationshipDescription("department", toOne: "Department", inverse: "employees")
