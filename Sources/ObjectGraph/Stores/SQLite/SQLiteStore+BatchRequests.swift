@@ -6,7 +6,10 @@ import GRDB
 /// advanced), a batch update as one `UPDATE ... WHERE` with the fetch's predicate SQL that also
 /// raises `Z_OPT`, a batch delete as DELETEs by key plus what the delete rules ask (join-table
 /// rows, to-one keys of related rows set to NULL, cascaded rows). The keys of the rows each
-/// request writes are at hand in the transaction (persistent history records them there).
+/// request writes are at hand in the transaction, for persistent history to record there: a
+/// batch insert always has them; an update or delete has them when `wantsIDs` is true (the
+/// UPDATE gets `RETURNING Z_PK, Z_ENT`, the delete takes its general path), which is what
+/// history tracking should ask for. Derived attributes are not recomputed by a batch request.
 extension SQLiteStore {
     /// Runs `body` in one IMMEDIATE write transaction; a UNIQUE index that refuses a row is
     /// 133021, as at save.
