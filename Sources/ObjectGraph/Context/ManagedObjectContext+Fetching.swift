@@ -23,7 +23,7 @@ extension ManagedObjectContext {
     ///     (``CoreDataError/ExceptionName/internalInconsistency``) when the model has no entity of
     ///     that name (the message lists those it has);
     ///   - the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
-    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)``,
+    ///     when the request's `resultType` is not `.managedObject` (use ``execute(_:)->FetchResult``,
     ///     ``fetchObjectIDs(_:)`` or ``count(for:)``), or a SQLite store cannot translate the
     ///     predicate or a sort descriptor: a key the entity does not have
     ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
@@ -101,7 +101,7 @@ extension ManagedObjectContext {
     func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try model.entity(named: request.entityName)
         guard request.includesPendingChanges && hasChanges else {
-            let results = try parentStore.objects(for: request, in: self)
+            let results = try storeObjects(for: request)
             try prefetch(request.relationshipKeyPathsForPrefetching, of: results)
             return results
         }
@@ -115,7 +115,7 @@ extension ManagedObjectContext {
         if request.fetchLimit > 0 {
             parentRequest.fetchLimit = request.fetchOffset + request.fetchLimit + updatedList.count + deletedList.count
         }
-        let results = try parentStore.objects(for: parentRequest, in: self)
+        let results = try storeObjects(for: parentRequest)
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
         var merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
         for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
@@ -134,6 +134,19 @@ extension ManagedObjectContext {
         if request.fetchLimit > 0 { merged = Array(merged.prefix(request.fetchLimit)) }
         try prefetch(request.relationshipKeyPathsForPrefetching, of: merged)
         return merged
+    }
+
+    /// The parent store's objects for a request: faults made from IDs alone when the request
+    /// does not include property values, every object loaded when it must not return faults.
+    private func storeObjects(for request: FetchRequest) throws -> [ManagedObject] {
+        if !request.includesPropertyValues {
+            let objects = try parentStore.objectIDs(for: request, in: self).map { registeredObject(for: $0) }
+            if !request.returnsObjectsAsFaults { try fireFaults(objects.filter(\.isFault)) }
+            return objects
+        }
+        let objects = try parentStore.objects(for: request, in: self)
+        if !request.returnsObjectsAsFaults { try fireFaults(objects.filter(\.isFault)) }
+        return objects
     }
 
     /// Loads the relationships named by key paths for many objects at once: one request to the

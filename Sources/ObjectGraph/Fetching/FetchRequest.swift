@@ -74,6 +74,20 @@ public final class FetchRequest: CustomStringConvertible {
     public var relationshipKeyPathsForPrefetching: [String] = []
     /// Whether objects already in the context get the store's current values.
     public var shouldRefreshRefetchedObjects = false
+    /// Whether the fetch reads the objects' values (true, as in Core Data); false fetches only
+    /// their IDs, and the objects come back as faults that read their values from the store
+    /// when first used (includesPropertyValues). Atomic stores (XML, binary, in-memory) judge
+    /// a request on loaded objects, so theirs come back loaded.
+    public var includesPropertyValues = true
+    /// Whether objects may come back as faults (true, as in Core Data); false returns every
+    /// object with its values loaded, even with a `fetchBatchSize` (returnsObjectsAsFaults).
+    ///
+    /// Apple returns faults whose values wait in the coordinator's row cache, so that firing
+    /// them costs no trip to the store. This module has no separate row cache: the values a
+    /// fetch reads go straight into the objects, which therefore come back already loaded
+    /// either way; only objects fetched with a batch size (and with `includesPropertyValues`
+    /// false) are faults, and `false` here loads those too.
+    public var returnsObjectsAsFaults = true
 
     /// A request for the objects of an entity.
     public init(entityName: String) {
@@ -90,6 +104,8 @@ public final class FetchRequest: CustomStringConvertible {
         r.includesSubentities = includesSubentities; r.includesPendingChanges = includesPendingChanges
         r.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
         r.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
+        r.includesPropertyValues = includesPropertyValues
+        r.returnsObjectsAsFaults = returnsObjectsAsFaults
         return r
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// ```
 public protocol PersistentStoreRequest {
     /// Runs the request on behalf of a context, on that context's queue; contexts call this
-    /// from ``ManagedObjectContext/execute(_:)``.
+    /// from ``ManagedObjectContext/execute(_:)->PersistentStoreResult``.
     func execute(in context: ManagedObjectContext) throws -> any PersistentStoreResult
 }
 

@@ -74,6 +74,16 @@ protocol PersistentStoreBackend: AnyObject {
     func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
     /// Closes the store's file, so it can be moved or replaced.
     func close() throws
+    /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
+    /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
+    /// the objects inserted or updated, in the rows' order.
+    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel) throws -> [ManagedObjectID]
+    /// Applies a batch update to the matching rows in one transaction, raising their versions
+    /// (NSBatchUpdateRequest); the IDs only when `wantsIDs`.
+    func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome
+    /// Deletes the targets and what their delete rules reach, in one transaction
+    /// (NSBatchDeleteRequest, ``BatchDeletePlan``); the IDs only when `wantsIDs`.
+    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome
 }
 
 extension PersistentStoreBackend {
