@@ -13,7 +13,16 @@ struct HistoryTransactionInfo: Sendable {
     var processID: String? = HistoryTransactionInfo.processName
 
     static let processName = ProcessInfo.processInfo.processName
+
     static let processBundleID = Bundle.main.bundleIdentifier ?? processName
+}
+
+extension HistoryTransactionInfo {
+    /// The transaction a context's save or batch request makes: its author and name (an
+    /// extension, so that the memberwise initializer stays).
+    init(by context: ManagedObjectContext) {
+        self.init(author: context.transactionAuthor, contextName: context.name)
+    }
 }
 
 /// A store that keeps persistent history (the SQLite store): what the history request and
@@ -41,7 +50,7 @@ extension PersistentStoreBackend {
     /// one flag test per save, nothing per object.
     func save(_ changes: StoreChanges, model: ManagedObjectModel, by context: ManagedObjectContext) throws {
         if let store = self as? PersistentHistoryStore, store.tracksHistory {
-            try store.save(changes, model: model, transaction: HistoryTransactionInfo(author: context.transactionAuthor, contextName: context.name))
+            try store.save(changes, model: model, transaction: HistoryTransactionInfo(by: context))
         } else {
             try save(changes, model: model)
         }

@@ -54,6 +54,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
         let model = context.model
         let wantsIDs = resultType == .objectIDs
         let coordinator = context.persistentStoreCoordinator
+        let transaction = HistoryTransactionInfo(by: context)
         var byStore: [String: [ManagedObjectID]] = [:]
         if let objectIDs {
             guard let first = objectIDs.first else { return result(BatchOutcome()) }
@@ -78,7 +79,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
                 } else {
                     targets = .fetchRequest(fetchRequest)
                 }
-                total.append(try store.backend.batchDelete(targets, wantsIDs: wantsIDs, model: model))
+                total.append(try store.backend.batchDelete(targets, wantsIDs: wantsIDs, model: model, transaction: transaction))
             }
             return total
         }

@@ -77,9 +77,10 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         let rows = try BatchInsertValues(entity: entity, model: context.model).rows(for: dictionaries)
         let policy = context.mergePolicy.mergeType
         let coordinator = context.persistentStoreCoordinator
+        let transaction = HistoryTransactionInfo(by: context)
         let ids = try coordinator.performAndWait {
             let store = try coordinator.defaultStore()
-            return try store.backend.batchInsert(rows, entity: entity, mergePolicy: policy, model: coordinator.managedObjectModel)
+            return try store.backend.batchInsert(rows, entity: entity, mergePolicy: policy, model: coordinator.managedObjectModel, transaction: transaction)
         }
         switch resultType {
         case .statusOnly: return BatchInsertResult(resultType: resultType, result: true)

@@ -56,10 +56,11 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
         let changes = try BatchUpdateChanges(entity: entity, properties: propertiesToUpdate)
         let wantsIDs = resultType == .updatedObjectIDs
         let coordinator = context.persistentStoreCoordinator
+        let transaction = HistoryTransactionInfo(by: context)
         let outcome = try coordinator.performAndWait {
             var total = BatchOutcome()
             for store in coordinator.persistentStores {
-                total.append(try store.backend.batchUpdate(self, changes: changes, wantsIDs: wantsIDs, model: model))
+                total.append(try store.backend.batchUpdate(self, changes: changes, wantsIDs: wantsIDs, model: model, transaction: transaction))
             }
             return total
         }

@@ -76,14 +76,15 @@ protocol PersistentStoreBackend: AnyObject {
     func close() throws
     /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
     /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
-    /// the objects inserted or updated, in the rows' order.
-    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel) throws -> [ManagedObjectID]
+    /// the objects inserted or updated, in the rows' order. A store that keeps persistent
+    /// history records the request as one transaction made by `transaction`, as Apple does.
+    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> [ManagedObjectID]
     /// Applies a batch update to the matching rows in one transaction, raising their versions
     /// (NSBatchUpdateRequest); the IDs only when `wantsIDs`.
-    func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome
+    func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome
     /// Deletes the targets and what their delete rules reach, in one transaction
     /// (NSBatchDeleteRequest, ``BatchDeletePlan``); the IDs only when `wantsIDs`.
-    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome
+    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome
 }
 
 extension PersistentStoreBackend {

@@ -6,7 +6,7 @@ import Foundation
 /// row anyway, so no managed object is made; the save is atomic (a file is replaced whole), and
 /// rows another writer changed meanwhile are a merge conflict (133020), as for any save.
 extension PersistentStoreBackend {
-    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> [ManagedObjectID] {
         let constraints = BatchInsertValues.constraints(of: entity, model: model)
         // Stored objects by each constraint's values, read once.
         var stored = [[[AnyHashable]: (id: ManagedObjectID, row: StoreRow)]](repeating: [:], count: constraints.count)
@@ -56,7 +56,7 @@ extension PersistentStoreBackend {
         return ids
     }
 
-    func batchUpdate(_ request: BatchUpdateRequest, changes update: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome {
+    func batchUpdate(_ request: BatchUpdateRequest, changes update: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
         let rows = try fetchRows(request.fetchRequest(), model: model)
         var changes = StoreChanges()
         var outcome = BatchOutcome(count: rows.count)
@@ -79,7 +79,7 @@ extension PersistentStoreBackend {
         return outcome
     }
 
-    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome {
+    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
         let ids: [ManagedObjectID]
         switch targets {
         case .fetchRequest(let request): ids = try fetchIDs(request, model: model)

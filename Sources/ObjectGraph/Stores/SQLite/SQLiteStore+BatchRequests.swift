@@ -5,11 +5,11 @@ import GRDB
 /// insert as the save's prepared INSERT with keys taken from `Z_PRIMARYKEY` (its `Z_MAX`
 /// advanced), a batch update as one `UPDATE ... WHERE` with the fetch's predicate SQL that also
 /// raises `Z_OPT`, a batch delete as DELETEs by key plus what the delete rules ask (join-table
-/// rows, to-one keys of related rows set to NULL, cascaded rows). The keys of the rows each
-/// request writes are at hand in the transaction, for persistent history to record there: a
-/// batch insert always has them; an update or delete has them when `wantsIDs` is true (the
-/// UPDATE gets `RETURNING Z_PK, Z_ENT`, the delete takes its general path), which is what
-/// history tracking should ask for. Derived attributes are not recomputed by a batch request.
+/// rows, to-one keys of related rows set to NULL, cascaded rows). When the store keeps
+/// persistent history, each request is recorded as one transaction in its own database
+/// transaction, as Apple records batch requests: the UPDATE then gets `RETURNING Z_PK, Z_ENT`,
+/// and a delete takes its general path (keys read first, tombstones read before the rows go).
+/// Derived attributes are not recomputed by a batch request.
 extension SQLiteStore {
     /// Runs `body` in one IMMEDIATE write transaction; a UNIQUE index that refuses a row is
     /// 133021, as at save.
@@ -33,7 +33,7 @@ extension SQLiteStore {
 
     // MARK: Insert
 
-    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> [ManagedObjectID] {
         guard let mapping = schema.entities[entity.name], let root = model.entitiesByName[entity.rootEntityName] else {
             throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no table for \(entity.name)")
         }
@@ -63,11 +63,14 @@ extension SQLiteStore {
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(actions.count)
             var key = first
+            var inserted: [ManagedObjectID] = []
+            var updated: [(id: ManagedObjectID, changedProperties: [String])] = []
             for action in actions {
                 switch action {
                 case .insert(let row):
                     try writer.insert(StoreRow(entityName: entity.name, primaryKey: key, version: 1, values: row.values), plan: plan)
                     ids.append(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: key))
+                    if tracksHistory { inserted.append(ids[ids.count - 1]) }
                     key += 1
                 case .update(let id, let row):
                     let columns = row.givenAttributes.compactMap { i in mapping.attributeColumns[entity.propertyNames[i]].map { (i, $0) } }
@@ -75,15 +78,17 @@ extension SQLiteStore {
                     let values = columns.map { SQLiteValues.databaseValue(row.values[$0.0], type: entity.attributes[$0.0].attributeType) }
                     try execute(db, "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK = ?", values + [id.primaryKey.databaseValue])
                     ids.append(id)
+                    if tracksHistory { updated.append((id, columns.map { entity.propertyNames[$0.0] })) }
                 }
             }
+            try recordHistory(inserted: inserted, updated: updated, deleted: [], transaction: transaction, db: db)
             return ids
         }
     }
 
     // MARK: Update
 
-    func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome {
+    func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
         let entity = try model.entity(named: request.entityName)
         let fetch = request.fetchRequest()
         let parts = try queryParts(fetch, entity: entity, sorted: false)
@@ -110,17 +115,22 @@ extension SQLiteStore {
             ? parts.whereClause
             : SQLFragment(sql: " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))", arguments: parts.whereClause.arguments)
         var sql = "UPDATE \(mapping.tableName) AS t0 SET \(sets.joined(separator: ", "))\(condition.sql)"
-        if wantsIDs { sql += " RETURNING Z_PK, Z_ENT" }
+        // Persistent history needs the keys of the rows changed, as the caller's IDs do.
+        let readsKeys = wantsIDs || tracksHistory
+        if readsKeys { sql += " RETURNING Z_PK, Z_ENT" }
         let arguments = setArguments + condition.arguments
         return try inBatchTransaction("batch update of \(entity.name) objects") { db in
             try log.measure(sql: sql, arguments: arguments) {
                 var outcome = BatchOutcome()
-                if wantsIDs {
+                if readsKeys {
                     for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) {
                         let number: Int = row[1]
                         outcome.ids.append(ManagedObjectID(entityName: model.entitiesByNumber[number]?.name ?? entity.name, storeIdentifier: identifier, primaryKey: row[0]))
                     }
                     outcome.count = outcome.ids.count
+                    let properties = changes.assignments.map(\.attribute.name)
+                    try recordHistory(inserted: [], updated: outcome.ids.map { ($0, properties) }, deleted: [], transaction: transaction, db: db)
+                    if !wantsIDs { outcome.ids = [] }
                 } else {
                     try db.execute(sql: sql, arguments: StatementArguments(arguments))
                     outcome.count = db.changesCount
@@ -156,7 +166,7 @@ extension SQLiteStore {
 
     // MARK: Delete
 
-    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel) throws -> BatchOutcome {
+    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
         let entityName: String
         switch targets {
         case .fetchRequest(let request): entityName = request.entityName
@@ -164,8 +174,9 @@ extension SQLiteStore {
         }
         let entity = try model.entity(named: entityName)
         let hierarchy = model.entityAndSubentities(of: entity.name)
-        // Without relationships there is nothing for delete rules to do: one DELETE.
-        if case .fetchRequest(let request) = targets, !wantsIDs, hierarchy.allSatisfy({ $0.relationships.isEmpty }),
+        // Without relationships there is nothing for delete rules to do: one DELETE (unless
+        // persistent history needs each row's key and tombstone).
+        if case .fetchRequest(let request) = targets, !wantsIDs, !tracksHistory, hierarchy.allSatisfy({ $0.relationships.isEmpty }),
            request.fetchLimit == 0, request.fetchOffset == 0 {
             let parts = try queryParts(request, entity: entity, sorted: false)
             let mapping = schema.entities[entity.name]!
@@ -184,7 +195,9 @@ extension SQLiteStore {
             let plan = try BatchDeletePlan(targets: ids, model: model) { sources, r in
                 try related(sources, relationship: r, db: db, model: model)
             }
+            let tombstones = tracksHistory ? try plan.deleted.map { ($0, try tombstoneValues(of: $0, db: db)) } : []
             try apply(plan, db: db, model: model)
+            try recordHistory(inserted: [], updated: plan.nullified.map { ($0.id, [$0.relationship.name]) }, deleted: tombstones, transaction: transaction, db: db)
             return BatchOutcome(count: plan.deleted.count, ids: wantsIDs ? plan.deleted : [])
         }
     }
