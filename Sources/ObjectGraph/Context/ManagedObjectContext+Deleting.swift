@@ -13,6 +13,7 @@ extension ManagedObjectContext {
         }
         guard !isDeleted(object) else { return }
         try fireFault(object)
+        runPrepareForDeletion(object)
         deletedList.append(object)
         for r in object.entity.relationships {
             let i = object.entity.propertyIndex[r.name]!
