@@ -15,6 +15,7 @@ extension ManagedObjectContext {
         try fireFault(object)
         runPrepareForDeletion(object)
         deletedList.append(object)
+        events.deleted.append(object)
         for r in object.entity.relationships {
             let i = object.entity.propertyIndex[r.name]!
             let related: [ManagedObject]

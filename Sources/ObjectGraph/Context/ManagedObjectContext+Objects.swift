@@ -21,6 +21,7 @@ extension ManagedObjectContext {
         object.loadedToMany = template.loadedToMany
         registered[id] = object
         insertedList.append(object)
+        events.inserted.append(object)
         object.awakeFromInsert()
         return object
     }
