@@ -84,11 +84,17 @@ extension ManagedObjectContext {
     func runAwakeFromFetch(_ object: ManagedObject) {
         guard Self.mayOverrideHooks(object) else { return }
         let wasUpdated = updatedList.contains(object)
+        let wasInEvent = events.updated.contains(object)
         object.awakeFromFetch()
         if !wasUpdated && updatedList.contains(object) {
             // Its values as set are its committed ones: nothing to save, nothing to roll back.
             updatedList.remove(object)
             object.committedStorage = nil
+        }
+        if !wasInEvent && events.updated.contains(object) {
+            // Nor anything to announce or undo.
+            events.updated.remove(object)
+            events.snapshots[ObjectIdentifier(object)] = nil
         }
     }
 

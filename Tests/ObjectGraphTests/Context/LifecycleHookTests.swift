@@ -54,9 +54,15 @@ import Foundation
             let title = (try? note.value(forKey: "title")) as? String
             try? note.setValue(title?.uppercased(), forKey: "shout")
         }
+        let received = LockedNotifications()
+        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: reader, queue: nil) { received.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
         #expect(try fault.value(forKey: "shout") as? String == "GROCERIES")
         #expect(!reader.hasChanges)
         #expect(reader.updatedObjects.isEmpty)
+        #expect(!fault.hasChanges)
+        reader.processPendingChanges()
+        #expect(received.all.isEmpty, "no objects-did-change for a value set in awakeFromFetch")
         // A change after awakeFromFetch counts as usual.
         try fault.setValue("Shopping", forKey: "title")
         #expect(reader.updatedObjects == [fault])
