@@ -144,6 +144,29 @@ import Foundation
         #expect(try fixture.storedNoteCount() == 2)
     }
 
+    @Test("A willSave that changes another object calls that object's willSave again; objects inserted and deleted before the save get none (NSManagedObject.willSave)")
+    func willSaveFollowsChangesToOtherObjects() throws {
+        let fixture = try LifecycleFixture()
+        let first = try fixture.insertNote("First")
+        let second = try fixture.insertNote("Second")
+        try fixture.context.save()
+        let transient = try fixture.insertNote("Never saved")
+        try fixture.context.delete(transient)
+        first.events = []; second.events = []
+        try first.setValue("First, edited", forKey: "title")
+        first.onWillSave = { _ in
+            // Touches the second note once: its willSave must run after the change.
+            if ((try? second.value(forKey: "stamp")) as? Int ?? 0) == 0 { try? second.setValue(1, forKey: "stamp") }
+        }
+        try fixture.context.save()
+        #expect(first.count("willSave") == 1)
+        #expect(second.count("willSave") == 1, "it joined the save in the first round, so its willSave ran in the second")
+        #expect(second.count("didSave") == 1)
+        #expect(transient.count("willSave") == 0 && transient.count("didSave") == 0)
+        let stored = try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note"))
+        #expect(try stored.compactMap { try $0.value(forKey: "stamp") as? Int }.sorted() == [0, 1])
+    }
+
     @Test("prepareForDeletion runs in delete(_:), before the delete rules tear relationships down, once per object cascaded (NSManagedObject.prepareForDeletion)")
     func prepareForDeletionRunsBeforeDeleteRules() throws {
         let fixture = try LifecycleFixture()
