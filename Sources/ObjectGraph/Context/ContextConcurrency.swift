@@ -77,12 +77,20 @@ extension ManagedObjectContext {
     /// has its own serial queue (the main queue for `.mainQueue`), and work that touches the
     /// context or its objects runs in `perform` or `performAndWait` blocks; objects cross
     /// between contexts as ``ManagedObjectID``s, which are `Sendable`.
+    ///
+    /// The block is an event: the context processes its pending changes when the block ends
+    /// (``processPendingChanges()``; Apple's performBlock "encapsulates an autorelease pool and
+    /// a call to processPendingChanges").
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        contextQueue.queue.async(execute: block)
+        contextQueue.queue.async {
+            block()
+            self.processPendingChanges()
+        }
     }
 
     /// Runs a block on the context's queue and returns its result when it is done
-    /// (perform(schedule:_:)); a thrown error is rethrown to the caller.
+    /// (perform(schedule:_:)); a thrown error is rethrown to the caller. The context processes
+    /// its pending changes when the block ends, as after ``perform(_:)``.
     ///
     /// ```swift
     /// let count = try await context.perform {
@@ -90,10 +98,15 @@ extension ManagedObjectContext {
     /// }
     /// ```
     public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        if schedule == .immediate && contextQueue.isCurrent { return try block() }
+        if schedule == .immediate && contextQueue.isCurrent {
+            defer { processPendingChanges() }
+            return try block()
+        }
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             contextQueue.queue.async {
-                continuation.resume(returning: Result { () throws(E) -> T in try block() })
+                let result = Result { () throws(E) -> T in try block() }
+                self.processPendingChanges()
+                continuation.resume(returning: result)
             }
         }
         return try result.get()
@@ -101,7 +114,8 @@ extension ManagedObjectContext {
 
     /// Runs a block on the context's queue and waits for it (performAndWait(_:)); returns its
     /// result and rethrows its error. Reentrant: inside a block of the same context it runs
-    /// at once.
+    /// at once. It does not end the event (call ``processPendingChanges()``), as Core Data's
+    /// performAndWait does not.
     ///
     /// While the block runs, the caller's queue waits, so the contexts the caller could use
     /// stay usable inside the block (as GRDB's SchedulingWatchdog lends its databases): a child

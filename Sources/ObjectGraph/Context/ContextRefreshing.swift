@@ -17,10 +17,7 @@ extension ManagedObjectContext {
             }
             return
         }
-        object.isFault = true
-        object.loadedToMany = []
-        object.committedStorage = nil
-        updatedList.remove(object)
+        turnIntoFault(object)
     }
 
     /// shouldRefreshRefetchedObjects: an object already registered takes the row the fetch

@@ -144,12 +144,34 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         return i < storage.count ? storage[i] : nil
     }
 
-    // MARK: Lifecycle hooks
+    // MARK: Lifecycle and validation hooks
+    //
+    // Declared here because Swift lets a subclass override only what the class body declares;
+    // when the context calls each, and the default implementations, are in
+    // ManagedObject+Lifecycle.swift and <doc:ObjectLifecycle>. Overrides call `super` first.
 
-    /// Called once when the object is inserted into a context (awakeFromInsert).
+    /// Called once in the object's lifetime, when it is inserted into a context (awakeFromInsert).
     open func awakeFromInsert() {}
-    /// Called after the object's values are loaded from a store (awakeFromFetch).
+    /// Called when a fault is fulfilled from its store, not for objects already loaded; changes made here don't dirty the object (awakeFromFetch).
     open func awakeFromFetch() {}
+    /// Called before a save writes the object (inserted, updated or deleted), again while it keeps changing, up to ``ManagedObjectContext/willSaveAttemptLimit`` times (willSave).
+    open func willSave() {}
+    /// Called after a save wrote the object to its parent store (didSave).
+    open func didSave() {}
+    /// Called by `delete(_:)` before the delete rules change the object's relationships (prepareForDeletion).
+    open func prepareForDeletion() {}
+    /// Called before the object becomes a fault, while its values can still be read (willTurnIntoFault).
+    open func willTurnIntoFault() {}
+    /// Called after the object became a fault: clear caches of its values here (didTurnIntoFault).
+    open func didTurnIntoFault() {}
+    /// Whether a new object may be saved: by default, each property through ``validateValue(_:forKey:)`` (validateForInsert).
+    open func validateForInsert() throws { try validateProperties() }
+    /// Whether a changed object may be saved: by default, each property through ``validateValue(_:forKey:)`` (validateForUpdate).
+    open func validateForUpdate() throws { try validateProperties() }
+    /// Whether the object may be deleted: by default, no Deny relationship may still hold objects, error 1600 (validateForDelete).
+    open func validateForDelete() throws { try validateDeleteRules() }
+    /// Coerces a value to a property's type and checks it against the model; override it to validate one key, Core Data's `validate<Key>:error:` (validateValue:forKey:error:).
+    open func validateValue(_ value: inout Any?, forKey key: String) throws { try validateModelValue(&value, forKey: key) }
 }
 
 /// The objects of a to-many relationship, editable: inserting or removing keeps the inverse

@@ -16,12 +16,20 @@ extension ManagedObjectContext {
     func isInserted(_ o: ManagedObject) -> Bool { insertedList.contains(o) }
     func isDeleted(_ o: ManagedObject) -> Bool { deletedList.contains(o) }
 
-    /// Throws away every unsaved change: inserted objects go, deleted ones come back, changed ones
-    /// get their last saved values.
+    /// Throws away every unsaved change (rollback): inserted objects go, deleted ones come
+    /// back, changed ones get their last saved values, and the undo manager's actions are
+    /// removed ("This method removes everything from the undo stack", Apple's rollback()).
     ///
-    /// Nothing is read from the store.
+    /// Nothing is read from the store. The pending event is processed first; then
+    /// ``objectsDidChangeNotification`` lists the objects whose insert was thrown away as
+    /// deleted, those whose delete was as inserted, and those given their saved values as
+    /// updated.
     public func rollback() {
         checkConfinement()
+        processPendingChanges()
+        let restored = updatedList.elements.filter { !insertedList.contains($0) && !deletedList.contains($0) }
+        let undeleted = deletedList.elements.filter { !insertedList.contains($0) }
+        let uninserted = insertedList.elements
         for object in updatedList.elements + deletedList.elements {
             if let committed = object.committedStorage { object.storage = committed }
             object.committedStorage = nil
@@ -33,18 +41,29 @@ extension ManagedObjectContext {
         // To-many sets may have been loaded after the change; reload them on next use.
         for object in registered.values { object.loadedToMany = [] }
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+        events.clear()
+        events.undoManager?.removeAllActions()
+        postObjectsDidChange(inserted: undeleted, updated: restored, deleted: uninserted)
     }
 
-    /// Forgets every object; references to them become invalid.
+    /// Forgets every object; references to them become invalid (reset). The undo manager
+    /// forgets this context's actions, which name those objects, and
+    /// ``objectsDidChangeNotification`` says every object was invalidated
+    /// (``invalidatedAllObjectsKey``).
     public func reset() {
         checkConfinement()
         for object in registered.values { object.managedObjectContext = nil }
         registered = [:]; temporaryIDs = [:]; pendingBatches = [:]
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+        events.clear()
+        events.undoManager?.removeAllActions(withTarget: self)
+        postObjectsDidChange(invalidatedAll: true)
     }
 
     /// Forgets the change lists after a save: every change is now the parent store's.
     func clearChangeLists() {
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+        // Changes made during the save (a merge policy's) belong to it, not to a next event.
+        events.clear()
     }
 }

@@ -30,6 +30,7 @@ extension ManagedObjectContext {
     /// This context's changes for its parent, validated as a save to a store would be (runs on
     /// this context's queue).
     func changesForParent() throws -> ChildChanges {
+        try runWillSave()
         let toInsert = insertedList.filter { !deletedList.contains($0) }
         let toUpdate = updatedList.filter { !deletedList.contains($0) }
         if validatesOnSave {
@@ -123,11 +124,13 @@ extension ManagedObjectContext {
         for object in changes.updatedObjects { object.committedStorage = nil; object.orderSaved() }
         for object in changes.inserted { object.orderSaved() }
         let deleted = Set(changes.deleted)
+        let deletedObjects = deletedList.filter { !insertedList.contains($0) }
         for object in deletedList {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
         }
         clearChangeLists()
+        runDidSave(changes.inserted, changes.updatedObjects, deletedObjects)
         var inserted = Set<ManagedObjectID>(minimumCapacity: changes.inserted.count)
         for object in changes.inserted { inserted.insert(object.objectID) }
         return [Self.insertedObjectIDsKey: inserted,

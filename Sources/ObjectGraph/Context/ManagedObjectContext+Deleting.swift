@@ -13,7 +13,9 @@ extension ManagedObjectContext {
         }
         guard !isDeleted(object) else { return }
         try fireFault(object)
+        runPrepareForDeletion(object)
         deletedList.append(object)
+        events.deleted.append(object)
         for r in object.entity.relationships {
             let i = object.entity.propertyIndex[r.name]!
             let related: [ManagedObject]

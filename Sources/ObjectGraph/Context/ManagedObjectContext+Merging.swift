@@ -6,9 +6,11 @@ extension ManagedObjectContext {
     ///
     /// Without merging, unsaved changes are discarded and the object becomes a fault; with merging,
     /// the parent store's values are read and the object's own changes applied again on top.
+    /// The object is listed under ``refreshedObjectsKey`` at the end of the event.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         checkConfinement()
         try refreshObject(object, mergeChanges: mergeChanges)
+        noteRefreshed(object, keptChanges: mergeChanges)
     }
 
     /// Turns every registered object into a fault, keeping unsaved changes
@@ -17,23 +19,55 @@ extension ManagedObjectContext {
         checkConfinement()
         for object in Array(registered.values) where !isInserted(object) {
             try refreshObject(object, mergeChanges: true)
+            noteRefreshed(object, keptChanges: true)
         }
+    }
+
+    /// Records a refresh in the current event; discarded changes are no longer the event's.
+    private func noteRefreshed(_ object: ManagedObject, keptChanges: Bool) {
+        guard object.managedObjectContext === self, !object.objectID.isTemporaryID else { return }
+        if !keptChanges && events.updated.contains(object) {
+            events.updated.remove(object)
+            events.snapshots[ObjectIdentifier(object)] = nil
+        }
+        events.refreshed.append(object)
     }
 
     /// Brings in the changes another context saved, from its did-save notification
     /// (mergeChangesFromContextDidSaveNotification:): deleted objects leave this context,
-    /// updated ones are refreshed keeping this context's own unsaved changes, inserted ones
-    /// are seen by the next fetch.
+    /// updated ones that are not faults are refreshed keeping this context's own unsaved
+    /// changes, and inserted ones are registered as faults ("refreshes any objects which have
+    /// been updated in the other context, faults in any newly-inserted objects, and invokes
+    /// delete(_:) on those which have been deleted", Apple).
+    ///
+    /// The notification may carry object IDs (``insertedObjectIDsKey`` and the others),
+    /// objects (``insertedObjectsKey`` and the others; objects of another context are matched
+    /// by ID), or both. The merge ends the current event first, then posts its own
+    /// ``objectsDidChangeNotification``: the objects registered under ``insertedObjectsKey``,
+    /// the refreshed ones under ``refreshedObjectsKey``, the deleted ones under
+    /// ``deletedObjectsKey``. A merge is not an undoable change.
     public func mergeChanges(fromContextDidSave notification: Notification) throws {
         checkConfinement()
         guard let info = notification.userInfo else { return }
-        try mergeChanges(inserted: info[Self.insertedObjectIDsKey] as? Set<ManagedObjectID> ?? [],
-                         updated: info[Self.updatedObjectIDsKey] as? Set<ManagedObjectID> ?? [],
-                         deleted: info[Self.deletedObjectIDsKey] as? Set<ManagedObjectID> ?? [])
+        try mergeChanges(inserted: Self.objectIDs(in: info, ids: Self.insertedObjectIDsKey, objects: Self.insertedObjectsKey),
+                         updated: Self.objectIDs(in: info, ids: Self.updatedObjectIDsKey, objects: Self.updatedObjectsKey),
+                         deleted: Self.objectIDs(in: info, ids: Self.deletedObjectIDsKey, objects: Self.deletedObjectsKey))
+    }
+
+    /// The IDs a did-save user info names under a key: the IDs themselves, else its objects'.
+    static func objectIDs(in info: [AnyHashable: Any], ids idsKey: String, objects objectsKey: String) -> Set<ManagedObjectID> {
+        if let ids = info[idsKey] as? Set<ManagedObjectID> { return ids }
+        if let objects = info[objectsKey] as? Set<ManagedObject> { return Set(objects.map(\.objectID)) }
+        return []
     }
 
     /// Merges a save's object IDs: the work of ``mergeChanges(fromContextDidSave:)``.
     func mergeChanges(inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>) throws {
+        processPendingChanges()
+        var deletedObjects: [ManagedObject] = []
+        var refreshedObjects: [ManagedObject] = []
+        var insertedObjects: [ManagedObject] = []
+        defer { postObjectsDidChange(inserted: insertedObjects, deleted: deletedObjects, refreshed: refreshedObjects) }
         for id in deleted {
             guard let object = registered[id] else { continue }
             registered[id] = nil
@@ -41,14 +75,21 @@ extension ManagedObjectContext {
             updatedList.remove(object)
             deletedList.remove(object)
             object.managedObjectContext = nil
+            deletedObjects.append(object)
         }
         for id in updated {
             guard let object = registered[id], !object.isFault else { continue }
             try refreshObject(object, mergeChanges: true)
+            refreshedObjects.append(object)
         }
         // Loaded to-many sets may now miss inserted objects: reload them on next use.
         if !inserted.isEmpty {
             for object in registered.values where object.committedStorage == nil && !isInserted(object) { object.loadedToMany = [] }
+        }
+        for id in inserted where model.entitiesByName[id.entityName] != nil {
+            let id = temporaryIDs[id] ?? id
+            guard registered[id] == nil else { continue }
+            insertedObjects.append(registeredObject(for: id))
         }
     }
 

@@ -21,6 +21,7 @@ extension ManagedObjectContext {
         object.loadedToMany = template.loadedToMany
         registered[id] = object
         insertedList.append(object)
+        events.inserted.append(object)
         object.awakeFromInsert()
         return object
     }
@@ -166,10 +167,7 @@ extension ManagedObjectContext {
             let batch = Array(ids[start..<min(start + batchSize, ids.count)])
             for id in batch {
                 let object = registeredObject(for: id)
-                if refreshing && !object.isFault && object.committedStorage == nil {
-                    object.isFault = true
-                    object.loadedToMany = []
-                }
+                if refreshing && !object.isFault && object.committedStorage == nil { turnIntoFault(object) }
                 if object.isFault { pendingBatches[id] = batch }
                 results.append(object)
             }
@@ -209,10 +207,11 @@ extension ManagedObjectContext {
     /// Gives a fault the values of its row.
     func fill(_ object: ManagedObject, from row: StoreRow) {
         // The row's values are the object's storage (to-many slots are nil: loaded on use).
+        let wasFault = object.isFault
         object.storage = row.values
         object.loadedToMany = []
         object.version = row.version
         object.isFault = false
-        object.awakeFromFetch()
+        if wasFault { runAwakeFromFetch(object) }
     }
 }

@@ -38,6 +38,7 @@ extension ManagedObjectContext {
             // Loaded after the object's first change: the store's set is the committed one, the
             // base a save compares with to find the links added and removed.
             if object.committedStorage != nil, object.committedStorage![i] == nil { object.committedStorage![i] = ids }
+            if !events.snapshots.isEmpty { recordLoadedToMany(ids, of: object, at: i) }
         }
         return object.storage[i] as? Set<ManagedObjectID> ?? []
     }
@@ -140,6 +141,7 @@ extension ManagedObjectContext {
     /// copy the whole value array.
     @inline(__always)
     func willChange(_ object: ManagedObject) {
+        if object.listMembership & ContextEvents.recordedBits == 0 { recordEventChange(object) }
         if isInserted(object) { return }
         if object.committedStorage == nil { object.committedStorage = object.storage }
         updatedList.append(object)

@@ -3,8 +3,11 @@ import Foundation
 /// Saving: committing the context's changes to its parent store, and the did-save
 /// notification.
 extension ManagedObjectContext {
-    /// Name of the notification posted after a save; its user info holds the saved object IDs
-    /// under ``insertedObjectIDsKey``, ``updatedObjectIDsKey`` and ``deletedObjectIDsKey``.
+    /// Name of the notification posted after a save (NSManagedObjectContextDidSave); its user
+    /// info holds the saved objects as `Set<ManagedObject>` under ``insertedObjectsKey``,
+    /// ``updatedObjectsKey`` and ``deletedObjectsKey``, and their IDs as
+    /// `Set<ManagedObjectID>` under ``insertedObjectIDsKey``, ``updatedObjectIDsKey`` and
+    /// ``deletedObjectIDsKey``.
     public static let didSaveNotification = Notification.Name("ObjectGraphManagedObjectContextDidSave")
     /// User-info key: `Set<ManagedObjectID>` inserted by a save.
     public static let insertedObjectIDsKey = "inserted_objectIDs"
@@ -24,8 +27,10 @@ extension ManagedObjectContext {
     /// }
     /// ```
     ///
-    /// With no changes it does nothing. After a successful save, new objects have permanent
-    /// object IDs, and ``didSaveNotification`` is posted.
+    /// It ends the current event first (``processPendingChanges()``). With no changes it does
+    /// nothing more. Otherwise it posts ``willSaveNotification`` before anything is validated or
+    /// written; after a successful save, new objects have permanent object IDs, and
+    /// ``didSaveNotification`` is posted with the objects saved and their IDs.
     ///
     /// A failed save writes nothing and leaves the context's changes in place, as Core Data does:
     /// fix the objects, or call ``rollback()``, and save again. Saves of all contexts on a
@@ -53,9 +58,69 @@ extension ManagedObjectContext {
     /// first for IDs that stay valid everywhere.
     public func save() throws {
         checkConfinement()
+        let announced = endEvent()
         guard hasChanges else { return }
-        let userInfo = try parentStore.save(changesOf: self)
-        if isResetAfterEachSave { return }
+        if isResetAfterEachSave {
+            _ = try parentStore.save(changesOf: self)
+            return
+        }
+        NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
+        // Changes a will-save observer made are an event of their own, saved with the rest.
+        processPendingChanges()
+        // The objects the save may name, taken before it: afterwards the deleted ones have
+        // left the context and the inserted ones have other IDs.
+        let candidates = SavedObjects(inserted: deletedList.isEmpty ? insertedList.elements : insertedList.elements.filter { !deletedList.contains($0) },
+                                      updated: updatedList.elements, deleted: deletedList.elements,
+                                      announced: announced.flatMap { set in set.allSatisfy { isInserted($0) && !isDeleted($0) } ? set : nil })
+        let ids = try parentStore.save(changesOf: self)
+        var userInfo: [String: Any] = ids
+        let objects = candidates.objects(savedAs: ids)
+        userInfo[Self.insertedObjectsKey] = objects.inserted
+        userInfo[Self.updatedObjectsKey] = objects.updated
+        userInfo[Self.deletedObjectsKey] = objects.deleted
+        if let parent {
+            // The parent took the changes in as its own: they are its current event's.
+            let inserted = ids[Self.insertedObjectIDsKey] ?? [], deleted = ids[Self.deletedObjectIDsKey] ?? []
+            parent.performAndWait { parent.recordChildSave(inserted: inserted, deleted: deleted) }
+        }
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: userInfo)
+    }
+}
+
+/// The objects a save may name, taken before it, matched afterwards against the IDs it
+/// reports: the did-save notification's objects (NSInsertedObjectsKey and the others).
+struct SavedObjects {
+    let inserted: [ManagedObject]
+    let updated: [ManagedObject]
+    let deleted: [ManagedObject]
+    /// The objects the save's event announced as inserted, all still inserted, if any.
+    let announced: Set<ManagedObject>?
+
+    /// Each of the save's ID sets as the objects that carry those IDs now.
+    func objects(savedAs ids: [String: Set<ManagedObjectID>]) -> (inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>) {
+        let insertedIDs = ids[ManagedObjectContext.insertedObjectIDsKey] ?? []
+        let updatedIDs = ids[ManagedObjectContext.updatedObjectIDsKey] ?? []
+        let deletedIDs = ids[ManagedObjectContext.deletedObjectIDsKey] ?? []
+        var inserted: Set<ManagedObject> = []
+        var updated = Set<ManagedObject>(minimumCapacity: updatedIDs.count)
+        var deleted = Set<ManagedObject>(minimumCapacity: deletedIDs.count)
+        // Every ID the save reports inserted is one of the objects inserted before it (not
+        // deleted), which are distinct: when the counts agree, they are the same objects, and
+        // no ID needs hashing (and when the event's inserted set, a subset of them, has as many,
+        // it is the same set). Otherwise a constraint's resolution turned an insert into an
+        // update or dropped it, and each object is looked up.
+        if insertedIDs.count == self.inserted.count {
+            // The event's set, when it holds them all, is already built.
+            if let announced, announced.count == self.inserted.count { inserted = announced } else { inserted = Set(self.inserted) }
+        } else {
+            inserted.reserveCapacity(insertedIDs.count)
+            for object in self.inserted {
+                if insertedIDs.contains(object.objectID) { inserted.insert(object) }
+                else if updatedIDs.contains(object.objectID) { updated.insert(object) }
+            }
+        }
+        for object in self.updated where updatedIDs.contains(object.objectID) { updated.insert(object) }
+        for object in self.deleted where deletedIDs.contains(object.objectID) { deleted.insert(object) }
+        return (inserted, updated, deleted)
     }
 }

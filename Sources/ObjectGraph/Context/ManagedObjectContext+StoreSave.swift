@@ -6,6 +6,9 @@ extension ManagedObjectContext {
     /// Validates and writes the changes to the stores; returns the did-save notification's
     /// user info. The coordinator runs it while no other save of the coordinator runs.
     func writeChangesToStores() throws -> [String: Set<ManagedObjectID>] {
+        // willSave first: what it changes, inserts or deletes is part of this save. A
+        // migration's destination (reset after each save) has no application objects to tell.
+        if !isResetAfterEachSave { try runWillSave() }
         // Uniqueness constraints first: resolving them changes which objects are inserted,
         // updated and deleted.
         try enforceUniquenessConstraints(in: try persistentStoreCoordinator.defaultStore())
@@ -174,6 +177,7 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         clearChangeLists()
+        runDidSave(toInsert, toUpdate, toDelete)
         return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
     }
 }

@@ -59,6 +59,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var insertedList = ObjectList.inserted()
     @exclusivity(unchecked) var updatedList = ObjectList.updated()
     @exclusivity(unchecked) var deletedList = ObjectList.deleted()
+    /// The current event's changes and the undo manager (ContextEvents, +Events).
+    @exclusivity(unchecked) var events = ContextEvents()
     /// What inserting an object of the last entity inserted needs, so that inserting many
     /// objects of one entity looks it up once (see ``InsertTemplate``).
     var insertTemplate: InsertTemplate?

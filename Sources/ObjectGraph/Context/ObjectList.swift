@@ -13,6 +13,10 @@ struct ObjectList: Sequence {
     static func inserted() -> ObjectList { ObjectList(bit: 1) }
     static func updated() -> ObjectList { ObjectList(bit: 2) }
     static func deleted() -> ObjectList { ObjectList(bit: 4) }
+    /// The current event's three lists (ContextEvents).
+    static func eventInserted() -> ObjectList { ObjectList(bit: ContextEvents.insertedBit) }
+    static func eventUpdated() -> ObjectList { ObjectList(bit: ContextEvents.updatedBit) }
+    static func eventDeleted() -> ObjectList { ObjectList(bit: ContextEvents.deletedBit) }
 
     private init(bit: UInt8) { self.bit = bit }
 

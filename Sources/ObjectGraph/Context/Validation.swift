@@ -1,43 +1,110 @@
 import Foundation
 
 /// Checks objects against their model before a save, with Core Data's error codes.
+///
+/// An object of a ManagedObject subclass is asked through its hooks (validateForInsert,
+/// validateForUpdate, validateForDelete, and through them validateValue(_:forKey:)), which a
+/// subclass may override; a plain ManagedObject, which overrides nothing, is checked here
+/// directly, reading its values in place (the same checks, without a call per property).
 enum Validation {
     static func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], context: ManagedObjectContext) throws {
-        var errors: [CoreDataError] = []
+        var errors: [any Error] = []
         let deletedSet = Set(deleted.map(ObjectIdentifier.init))
         // The checks below read values in place, so every object must have its values: load
         // the faults among them (a migration validates objects it has not read) in one batch.
         let faults = updated.filter(\.isFault)
         if !faults.isEmpty { try context.fireFaults(faults) }
-        for objects in [inserted, updated] {
-            for object in objects {
+        for object in inserted {
+            if type(of: object) == ManagedObject.self {
                 let found = try validate(object, context: context, deleted: deletedSet)
                 if !found.isEmpty { errors += found }
+            } else {
+                collect(into: &errors) { try object.validateForInsert() }
             }
         }
-        // Deny: an object may not be deleted while a Deny relationship still holds objects.
+        for object in updated {
+            if type(of: object) == ManagedObject.self {
+                let found = try validate(object, context: context, deleted: deletedSet)
+                if !found.isEmpty { errors += found }
+            } else {
+                collect(into: &errors) { try object.validateForUpdate() }
+            }
+        }
         for object in deleted {
-            for r in object.entity.relationships where r.deleteRule == .deny {
-                let value = try object.value(forKey: r.name)
-                let related: [ManagedObject] = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? (value as? ManagedObject).map { [$0] } ?? []
-                if related.contains(where: { !deletedSet.contains(ObjectIdentifier($0)) }) {
-                    errors.append(CoreDataError(.relationshipDeniedDelete, "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")", objectURI: object.objectID.uriString, key: r.name))
-                }
+            if type(of: object) == ManagedObject.self {
+                errors += try denyErrors(of: object) { deletedSet.contains(ObjectIdentifier($0)) }
+            } else {
+                collect(into: &errors) { try object.validateForDelete() }
             }
         }
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 {
-            throw CoreDataError(.multipleErrors, "Multiple validation errors occurred:\n" + errors.map { "  - \($0.description)" }.joined(separator: "\n"), detailedErrors: errors)
+        try throwCombined(errors)
+    }
+
+    /// Runs one hook, keeping what it throws; a 1560 error counts as the errors it holds, so that
+    /// a save's 1560 lists each error once, whichever hook found it.
+    static func collect(into errors: inout [any Error], _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as CoreDataError where error.code == .multipleErrors && !error.detailedErrors.isEmpty {
+            errors += error.detailedErrors as [any Error]
+        } catch {
+            errors.append(error)
         }
+    }
+
+    /// Throws nothing for no error, the error itself for one, and 1560
+    /// (NSValidationMultipleErrorsError) holding each for several. An error of the
+    /// application's own type is kept as is when alone, and described in a 1550 among others.
+    static func throwCombined(_ errors: [any Error]) throws {
+        if errors.isEmpty { return }
+        if errors.count == 1 { throw errors[0] }
+        let detailed = errors.map { ($0 as? CoreDataError) ?? CoreDataError(.validation, String(describing: $0)) }
+        throw CoreDataError(.multipleErrors, "Multiple validation errors occurred:\n" + detailed.map { "  - \($0.description)" }.joined(separator: "\n"), detailedErrors: detailed)
+    }
+
+    /// A validation error about one property of an object, naming the entity, key and object.
+    static func failure(_ object: ManagedObject, _ code: CoreDataError.Code, _ key: String, _ message: String) -> CoreDataError {
+        // The URI only for an error: building it for every object was most of a save.
+        let uri = object.objectID.uriString
+        return CoreDataError(code, "\(object.entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key)
+    }
+
+    /// Deny: an object may not be deleted while a Deny relationship still holds objects that
+    /// are not deleted too (error 1600).
+    static func denyErrors(of object: ManagedObject, isDeleted: (ManagedObject) -> Bool) throws -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        for r in object.entity.relationships where r.deleteRule == .deny {
+            let value = try object.value(forKey: r.name)
+            let related = members(value)
+            if related.contains(where: { !isDeleted($0) }) {
+                errors.append(CoreDataError(.relationshipDeniedDelete, "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")", objectURI: object.objectID.uriString, key: r.name))
+            }
+        }
+        return errors
+    }
+
+    /// The objects a relationship value holds: a to-one's object, a to-many's set or array.
+    static func members(_ value: Any?) -> [ManagedObject] {
+        (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? (value as? ManagedObject).map { [$0] } ?? []
+    }
+
+    /// The model's checks of one property's value: what validateValue(_:forKey:) runs by default.
+    static func errors(of object: ManagedObject, property i: Int, value: Any?) -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) { errors.append(failure(object, code, key, message)) }
+        let shared = object.entity.shared
+        if i < shared.attributeCount {
+            check(value, attribute: shared.attributes[i], fail: fail)
+        } else {
+            let context = object.managedObjectContext
+            check(value, relationship: shared.relationships[i - shared.attributeCount], isDeleted: { context?.isDeleted($0) ?? false }, fail: fail)
+        }
+        return errors
     }
 
     private static func validate(_ object: ManagedObject, context: ManagedObjectContext, deleted: Set<ObjectIdentifier>) throws -> [CoreDataError] {
         var errors: [CoreDataError] = []
-        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) {
-            // The URI only for an error: building it for every object was most of a save.
-            let uri = object.objectID.uriString
-            errors.append(CoreDataError(code, "\(object.entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key))
-        }
+        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) { errors.append(failure(object, code, key, message)) }
         // Only the attributes with something to check (mandatory, bounded or with a pattern),
         // by index, read in place: copying each description cost more than checking it.
         let shared = object.entity.shared
@@ -46,53 +113,61 @@ enum Validation {
             // Stored values are never wrapped optionals (setting a value unwraps it), so a
             // mandatory attribute without bounds needs only the nil test, without copying the value.
             if object.storage[i] != nil && attributes[i].minValue == nil && attributes[i].maxValue == nil && attributes[i].regularExpression == nil { continue }
-            guard let value = unwrapOptional(object.storage[i]) else {
-                if !attributes[i].isOptional { fail(.missingMandatoryProperty, attributes[i].name, "is a required value") }
-                continue
-            }
-            // Nothing else to check without bounds or a pattern (the common case).
-            if attributes[i].maxValue == nil && attributes[i].minValue == nil && attributes[i].regularExpression == nil { continue }
-            let a = attributes[i]
-            if a.attributeType.isNumeric, let n = Number(value) {
-                if let max = a.maxValue, n.doubleValue > max { fail(.numberTooLarge, a.name, "\(ManagedObject.describe(value)) is larger than the maximum \(PredicatePrinter.formatDouble(max))") }
-                if let min = a.minValue, n.doubleValue < min { fail(.numberTooSmall, a.name, "\(ManagedObject.describe(value)) is smaller than the minimum \(PredicatePrinter.formatDouble(min))") }
-            }
-            if let s = value as? String {
-                let length = s.count
-                if let max = a.maxValue, Double(length) > max { fail(.stringTooLong, a.name, "\(PredicatePrinter.quote(s)) is longer than \(PredicatePrinter.formatDouble(max)) characters") }
-                if let min = a.minValue, Double(length) < min { fail(.stringTooShort, a.name, "\(PredicatePrinter.quote(s)) is shorter than \(PredicatePrinter.formatDouble(min)) characters") }
-                if let pattern = a.regularExpression, !((try? StringComparison.matches(s, pattern, [])) ?? false) {
-                    fail(.stringPatternMatching, a.name, "\(PredicatePrinter.quote(s)) does not match the pattern \(PredicatePrinter.quote(pattern))")
-                }
-            }
-            if let d = value as? Date {
-                let t = d.timeIntervalSinceReferenceDate
-                if let max = a.maxValue, t > max { fail(.dateTooLate, a.name, "\(d) is later than the maximum") }
-                if let min = a.minValue, t < min { fail(.dateTooSoon, a.name, "\(d) is earlier than the minimum") }
-            }
+            check(object.storage[i], attribute: attributes[i], fail: fail)
         }
         for r in object.entity.relationships {
             // An optional relationship without a count range has nothing to check: don't
             // load it (a to-many's set can be as large as the store).
             if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
-            let value = try object.value(forKey: r.name)
-            if r.isToMany {
-                // An ordered to-many is an array of distinct objects.
-                let members = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? []
-                let count = members.filter { !deleted.contains(ObjectIdentifier($0)) }.count
-                if count == 0 && !r.isOptional { fail(.missingMandatoryProperty, r.name, "is a required relationship") ; continue }
-                if r.minCount > 0 && count < r.minCount && !(count == 0 && r.isOptional) {
-                    fail(.relationshipLacksMinimumCount, r.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")
-                }
-                if r.maxCount > 0 && count > r.maxCount {
-                    fail(.relationshipExceedsMaximumCount, r.name, "has \(count) objects, more than the maximum \(r.maxCount)")
-                }
-            } else if !r.isOptional {
-                if let target = value as? ManagedObject, !deleted.contains(ObjectIdentifier(target)) { continue }
-                fail(.missingMandatoryProperty, r.name, "is a required relationship")
-            }
+            check(try object.value(forKey: r.name), relationship: r, isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
         }
         return errors
+    }
+
+    /// An attribute's value against the attribute: mandatory, bounds, pattern.
+    private static func check(_ stored: Any?, attribute a: AttributeDescription, fail: (CoreDataError.Code, String, String) -> Void) {
+        guard let value = unwrapOptional(stored) else {
+            if !a.isOptional { fail(.missingMandatoryProperty, a.name, "is a required value") }
+            return
+        }
+        // Nothing else to check without bounds or a pattern (the common case).
+        if a.maxValue == nil && a.minValue == nil && a.regularExpression == nil { return }
+        if a.attributeType.isNumeric, let n = Number(value) {
+            if let max = a.maxValue, n.doubleValue > max { fail(.numberTooLarge, a.name, "\(ManagedObject.describe(value)) is larger than the maximum \(PredicatePrinter.formatDouble(max))") }
+            if let min = a.minValue, n.doubleValue < min { fail(.numberTooSmall, a.name, "\(ManagedObject.describe(value)) is smaller than the minimum \(PredicatePrinter.formatDouble(min))") }
+        }
+        if let s = value as? String {
+            let length = s.count
+            if let max = a.maxValue, Double(length) > max { fail(.stringTooLong, a.name, "\(PredicatePrinter.quote(s)) is longer than \(PredicatePrinter.formatDouble(max)) characters") }
+            if let min = a.minValue, Double(length) < min { fail(.stringTooShort, a.name, "\(PredicatePrinter.quote(s)) is shorter than \(PredicatePrinter.formatDouble(min)) characters") }
+            if let pattern = a.regularExpression, !((try? StringComparison.matches(s, pattern, [])) ?? false) {
+                fail(.stringPatternMatching, a.name, "\(PredicatePrinter.quote(s)) does not match the pattern \(PredicatePrinter.quote(pattern))")
+            }
+        }
+        if let d = value as? Date {
+            let t = d.timeIntervalSinceReferenceDate
+            if let max = a.maxValue, t > max { fail(.dateTooLate, a.name, "\(d) is later than the maximum") }
+            if let min = a.minValue, t < min { fail(.dateTooSoon, a.name, "\(d) is earlier than the minimum") }
+        }
+    }
+
+    /// A relationship's value against the relationship: mandatory, and a to-many's count range.
+    /// Objects deleted in the same save don't count.
+    private static func check(_ value: Any?, relationship r: RelationshipDescription, isDeleted: (ManagedObject) -> Bool, fail: (CoreDataError.Code, String, String) -> Void) {
+        if r.isToMany {
+            // An ordered to-many is an array of distinct objects.
+            let count = members(unwrapOptional(value)).filter { !isDeleted($0) }.count
+            if count == 0 && !r.isOptional { fail(.missingMandatoryProperty, r.name, "is a required relationship"); return }
+            if r.minCount > 0 && count < r.minCount && !(count == 0 && r.isOptional) {
+                fail(.relationshipLacksMinimumCount, r.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")
+            }
+            if r.maxCount > 0 && count > r.maxCount {
+                fail(.relationshipExceedsMaximumCount, r.name, "has \(count) objects, more than the maximum \(r.maxCount)")
+            }
+        } else if !r.isOptional {
+            if let target = unwrapOptional(value) as? ManagedObject, !isDeleted(target) { return }
+            fail(.missingMandatoryProperty, r.name, "is a required relationship")
+        }
     }
 }
 
