@@ -58,12 +58,15 @@ extension ManagedObjectContext {
     /// first for IDs that stay valid everywhere.
     public func save() throws {
         checkConfinement()
-        let announced = endEvent()
-        guard hasChanges else { return }
         if isResetAfterEachSave {
-            _ = try parentStore.save(changesOf: self)
+            // A migration's destination: no one observes it, and its events would cost a set
+            // of every object a batch inserts.
+            events.clear()
+            if hasChanges { _ = try parentStore.save(changesOf: self) }
             return
         }
+        let announced = endEvent()
+        guard hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
         // Changes a will-save observer made are an event of their own, saved with the rest.
         processPendingChanges()
