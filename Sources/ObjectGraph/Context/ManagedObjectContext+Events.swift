@@ -81,10 +81,12 @@ extension ManagedObjectContext {
         return ValueSnapshot(storage: object.committedStorage ?? object.storage, orders: object.toManyOrders)
     }
 
-    /// Records that a parent context took in a child's save: its new and deleted objects are
+    /// Records that a parent context took in a child's save: its new objects (appended to the
+    /// inserted objects from `start` on, so that no ID is looked up) and deleted objects are
     /// this event's, as its changed objects already are (they were changed through willChange).
-    func recordChildSave(inserted: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>) {
-        for id in inserted { if let object = registered[id] { events.inserted.append(object) } }
+    func recordChildSave(insertedFrom start: Int, deleted: Set<ManagedObjectID>) {
+        let elements = insertedList.elements
+        if start < elements.count { for object in elements[start...] { events.inserted.append(object) } }
         for id in deleted { if let object = registered[id] { events.deleted.append(object) } }
     }
 

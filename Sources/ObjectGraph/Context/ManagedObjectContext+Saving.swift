@@ -58,12 +58,15 @@ extension ManagedObjectContext {
     /// first for IDs that stay valid everywhere.
     public func save() throws {
         checkConfinement()
-        let announced = endEvent()
-        guard hasChanges else { return }
         if isResetAfterEachSave {
-            _ = try parentStore.save(changesOf: self)
+            // A migration's destination: no one observes it, and its events would cost a set
+            // of every object a batch inserts.
+            events.clear()
+            if hasChanges { _ = try parentStore.save(changesOf: self) }
             return
         }
+        let announced = endEvent()
+        guard hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
         // Changes a will-save observer made are an event of their own, saved with the rest.
         processPendingChanges()
@@ -72,6 +75,9 @@ extension ManagedObjectContext {
         let candidates = SavedObjects(inserted: deletedList.isEmpty ? insertedList.elements : insertedList.elements.filter { !deletedList.contains($0) },
                                       updated: updatedList.elements, deleted: deletedList.elements,
                                       announced: announced.flatMap { set in set.allSatisfy { isInserted($0) && !isDeleted($0) } ? set : nil })
+        // Where the parent's inserted objects end now: the child's new objects are appended
+        // after them.
+        let parentInsertedCount = parent.map { parent in parent.performAndWait { parent.insertedList.count } } ?? 0
         let ids = try parentStore.save(changesOf: self)
         var userInfo: [String: Any] = ids
         let objects = candidates.objects(savedAs: ids)
@@ -80,8 +86,8 @@ extension ManagedObjectContext {
         userInfo[Self.deletedObjectsKey] = objects.deleted
         if let parent {
             // The parent took the changes in as its own: they are its current event's.
-            let inserted = ids[Self.insertedObjectIDsKey] ?? [], deleted = ids[Self.deletedObjectIDsKey] ?? []
-            parent.performAndWait { parent.recordChildSave(inserted: inserted, deleted: deleted) }
+            let deleted = ids[Self.deletedObjectIDsKey] ?? []
+            parent.performAndWait { parent.recordChildSave(insertedFrom: parentInsertedCount, deleted: deleted) }
         }
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: userInfo)
     }

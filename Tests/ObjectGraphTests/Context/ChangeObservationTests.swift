@@ -183,6 +183,22 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(try inserted.first?.value(forKey: "title") as? String == "D")
     }
 
+    @Test("An automatic merge posts its own objectsDidChange (automaticallyMergesChangesFromParent, objectsDidChangeNotification)")
+    func automaticMergePosts() throws {
+        let (_, reader) = try Self.seeded()
+        reader.automaticallyMergesChangesFromParent = true
+        let a = try #require(try NestedContextFixture.book("A", in: reader))
+        let changes = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: reader)
+        let writer = ManagedObjectContext(coordinator: reader.persistentStoreCoordinator)
+        try #require(try NestedContextFixture.book("A", in: writer)).setValue(40, forKey: "salesRank")
+        try writer.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
+        try writer.save()
+        #expect(changes.all.count == 1)
+        #expect((changes.all[0][ManagedObjectContext.refreshedObjectsKey] as? Set<ManagedObject>) == [a])
+        #expect(changes.names(ManagedObjectContext.insertedObjectsKey) == ["D"])
+        #expect(try a.value(forKey: "salesRank") as? Int == 40)
+    }
+
     @Test("refresh(_:mergeChanges:) posts the object as refreshed; reset() invalidates all (refresh(_:mergeChanges:), reset(), NSInvalidatedAllObjectsKey)")
     func refreshAndReset() throws {
         let (_, context) = try Self.seeded()
