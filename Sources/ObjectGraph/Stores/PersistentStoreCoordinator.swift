@@ -171,6 +171,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return store
     }
 
+    /// Adds the store a description describes and calls `completionHandler` with the
+    /// description and the error, if any (addPersistentStore(with:completionHandler:)).
+    ///
+    /// With ``PersistentStoreDescription/shouldAddStoreAsynchronously`` the store is added on a
+    /// background queue and the handler is called there, as Apple's is; otherwise both happen
+    /// on the calling thread before this returns.
+    public func addPersistentStore(with description: PersistentStoreDescription,
+                                   completionHandler: @escaping @Sendable (PersistentStoreDescription, Error?) -> Void) {
+        // The description travels to the background queue as a copy no other thread sees.
+        nonisolated(unsafe) let copy = description
+        let add: @Sendable () -> Void = { [self] in
+            do {
+                try addPersistentStore(with: copy)
+                completionHandler(copy, nil)
+            } catch {
+                completionHandler(copy, error)
+            }
+        }
+        if description.shouldAddStoreAsynchronously {
+            DispatchQueue.global().async(execute: add)
+        } else {
+            add()
+        }
+    }
+
     private func refuseDuplicate(_ url: URL) throws {
         if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             throw CoreDataError(.persistentStoreAlreadyAdded, "The store at \(url.path) was already added to this coordinator")

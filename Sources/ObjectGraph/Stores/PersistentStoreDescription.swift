@@ -37,6 +37,11 @@ public struct PersistentStoreDescription {
     /// Infer a mapping model when none matches (NSInferMappingModelAutomaticallyOption;
     /// default true).
     public var shouldInferMappingModelAutomatically = true
+    /// Add the store on a background queue (default false): honoured by
+    /// ``PersistentStoreCoordinator/addPersistentStore(with:completionHandler:)``; a container
+    /// adds its stores on the calling thread, since ``PersistentContainer/loadPersistentStores()``
+    /// returns them.
+    public var shouldAddStoreAsynchronously = false
     /// Record every save in the store's persistent history (NSPersistentHistoryTrackingKey);
     /// SQLite stores only, see <doc:PersistentHistory>.
     public var isPersistentHistoryTrackingEnabled = false

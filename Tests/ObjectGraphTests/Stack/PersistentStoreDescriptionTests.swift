@@ -268,3 +268,53 @@ import GRDB
         #expect(reported.first?.1?.code == .persistentStoreOpen)
     }
 }
+
+// NSPersistentStoreDescription.shouldAddStoreAsynchronously ("the store is added asynchronously
+// on a background queue") with NSPersistentStoreCoordinator.addPersistentStore(with:completionHandler:).
+@Suite struct AddingStoresAsynchronouslyTests {
+    /// What a completion handler saw, for the test thread to read after it ran.
+    final class Outcome: @unchecked Sendable {
+        // @unchecked Sendable: written once by the handler before `done` is signalled.
+        var identifier: String?
+        var error: Error?
+        var wasMainThread = true
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    @Test("shouldAddStoreAsynchronously adds the store on a background queue and calls the handler there (NSPersistentStoreDescription.shouldAddStoreAsynchronously)")
+    func addsOnABackgroundQueue() async throws {
+        let directory = try TemporaryDirectory()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
+        var description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
+        description.shouldAddStoreAsynchronously = true
+        description.storeUUID = "00000000-0000-0000-0000-0000000000D1"
+        let outcome = Outcome()
+        coordinator.addPersistentStore(with: description) { added, error in
+            outcome.identifier = added.storeUUID
+            outcome.error = error
+            outcome.wasMainThread = Thread.isMainThread
+            outcome.done.signal()
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { outcome.done.wait(); continuation.resume() }
+        }
+        #expect(outcome.error == nil)
+        #expect(outcome.identifier == "00000000-0000-0000-0000-0000000000D1")
+        #expect(!outcome.wasMainThread)
+        #expect(coordinator.persistentStores.map(\.identifier) == ["00000000-0000-0000-0000-0000000000D1"])
+    }
+
+    @Test("Without shouldAddStoreAsynchronously the store is added, or the error reported, before the call returns (addPersistentStore(with:completionHandler:))")
+    func addsSynchronouslyByDefault() throws {
+        let directory = try TemporaryDirectory()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
+        let outcome = Outcome()
+        var missing = PersistentStoreDescription(url: directory.file("Missing.sqlite"))
+        missing.isReadOnly = true
+        coordinator.addPersistentStore(with: missing) { _, error in outcome.error = error }
+        #expect((outcome.error as? CoreDataError)?.code == .persistentStoreOpen)
+        coordinator.addPersistentStore(with: PersistentStoreDescription(url: directory.file("Books.sqlite"))) { _, error in outcome.error = error }
+        #expect(outcome.error == nil)
+        #expect(coordinator.persistentStores.count == 1)
+    }
+}
