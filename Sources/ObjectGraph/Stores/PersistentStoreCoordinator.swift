@@ -119,7 +119,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///     already has a store at that URL;
     ///   - 134100 (``CoreDataError/Code/persistentStoreIncompatibleVersionHash``) when the store
     ///     was made with a model whose entities differ (the message names them): open it with
-    ///     its own model, or migrate it.
+    ///     its own model, or migrate it;
+    ///   - NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for an
+    ///     option of the wrong type, naming its key: the dictionary is parsed into a
+    ///     ``PersistentStoreDescription`` first, see ``addPersistentStore(with:)``.
     @discardableResult
     public func addPersistentStore(type: StoreType, at url: URL? = nil, options: [String: Any] = [:]) throws -> PersistentStore {
         try addPersistentStore(with: PersistentStoreDescription.parsing(type: type, url: url, options: options))

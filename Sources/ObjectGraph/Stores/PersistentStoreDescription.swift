@@ -138,8 +138,8 @@ public struct PersistentStoreDescription {
     }
 
     /// Sets one SQLite pragma the store's connection runs when it opens
-    /// (setValue(_:forPragmaNamed:)); nil removes it. Only the pragmas of ``SQLitePragmas``
-    /// are allowed, each with the values SQLite documents for it.
+    /// (setValue(_:forPragmaNamed:)); nil removes it. Only pragmas that tune the connection
+    /// are allowed, each with the values SQLite documents for it (see <doc:OpeningStores>).
     ///
     /// - Throws: ``CoreDataError`` (NSInvalidArgumentException) naming the pragma and the
     ///   values it takes; the description is left as it was.
