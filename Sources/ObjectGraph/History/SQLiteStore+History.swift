@@ -4,15 +4,6 @@ import GRDB
 /// The SQLite store's persistent history: the tables made at open, and the history request's
 /// reads and purges. Recording happens inside each save (SQLiteStore.apply).
 extension SQLiteStore: PersistentHistoryStore {
-    /// Whether the options turn tracking on (NSPersistentHistoryTrackingKey, a Bool or number).
-    static func tracksHistory(_ options: [String: Any]) -> Bool {
-        switch options[StoreOption.persistentHistoryTracking] {
-        case let on as Bool: return on
-        case let on as NSNumber: return on.boolValue
-        default: return false
-        }
-    }
-
     /// Makes the history tables where a store opened with tracking has none yet (a new store,
     /// or one made without tracking), and the tombstone columns the model needs; looks first
     /// and writes only when something is missing.

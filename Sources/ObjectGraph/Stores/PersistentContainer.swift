@@ -1,39 +1,5 @@
 import Foundation
 
-/// How a container adds one store: NSPersistentStoreDescription.
-///
-/// Automatic migration and mapping-model inference are on by default, as Apple's are.
-public struct PersistentStoreDescription {
-    /// The store's kind.
-    public var type: StoreType
-    /// Where the store's file is (nil for an in-memory store).
-    public var url: URL?
-    /// More options for addPersistentStore.
-    public var options: [String: Any]
-    /// Migrate a store made by another version when it is loaded (default true).
-    public var shouldMigrateStoreAutomatically = true
-    /// Infer a mapping model when none matches (default true).
-    public var shouldInferMappingModelAutomatically = true
-    /// Told about the progress of a migration while the store loads.
-    public var migrationProgressHandler: MigrationProgressHandler?
-
-    /// A description of a store at a URL.
-    public init(type: StoreType = .sqlite, url: URL?, options: [String: Any] = [:]) {
-        self.type = type
-        self.url = url
-        self.options = options
-    }
-
-    /// The options addPersistentStore receives.
-    var effectiveOptions: [String: Any] {
-        var result = options
-        result[StoreOption.migratePersistentStoresAutomatically] = shouldMigrateStoreAutomatically
-        result[StoreOption.inferMappingModelAutomatically] = shouldInferMappingModelAutomatically
-        if let migrationProgressHandler { result[StoreOption.migrationProgressHandler] = migrationProgressHandler }
-        return result
-    }
-}
-
 /// The Core Data stack in one object: NSPersistentContainer.
 ///
 /// ```swift
@@ -94,7 +60,7 @@ public final class PersistentContainer {
                 if let url = description.url {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                try persistentStoreCoordinator.addPersistentStore(type: description.type, at: description.url, options: description.effectiveOptions)
+                try persistentStoreCoordinator.addPersistentStore(with: description)
                 completionHandler(description, nil)
             } catch {
                 completionHandler(description, error)

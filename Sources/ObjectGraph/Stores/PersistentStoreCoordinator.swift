@@ -119,14 +119,35 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///     already has a store at that URL;
     ///   - 134100 (``CoreDataError/Code/persistentStoreIncompatibleVersionHash``) when the store
     ///     was made with a model whose entities differ (the message names them): open it with
-    ///     its own model, or migrate it.
+    ///     its own model, or migrate it;
+    ///   - NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for an
+    ///     option of the wrong type, naming its key: the dictionary is parsed into a
+    ///     ``PersistentStoreDescription`` first, see ``addPersistentStore(with:)``.
     @discardableResult
     public func addPersistentStore(type: StoreType, at url: URL? = nil, options: [String: Any] = [:]) throws -> PersistentStore {
-        if let url, options[StoreOption.migratePersistentStoresAutomatically] as? Bool == true {
+        try addPersistentStore(with: PersistentStoreDescription.parsing(type: type, url: url, options: options))
+    }
+
+    /// Adds the store a description describes (addPersistentStoreWithDescription:), reading
+    /// every option from its typed properties.
+    ///
+    /// ```swift
+    /// var description = PersistentStoreDescription(url: URL(fileURLWithPath: "Books.sqlite"))
+    /// description.isPersistentHistoryTrackingEnabled = true
+    /// try coordinator.addPersistentStore(with: description)
+    /// ```
+    ///
+    /// A description migrates a store made by another version automatically, as Apple's does
+    /// (``PersistentStoreDescription/shouldMigrateStoreAutomatically``). Throws as
+    /// ``addPersistentStore(type:at:options:)`` does.
+    @discardableResult
+    public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
+        let type = description.type, url = description.url
+        if let url, description.shouldMigrateStoreAutomatically {
             try AutomaticMigration.migrateIfNeeded(url: url, type: type, model: managedObjectModel,
-                                                   versions: options[StoreOption.versionedModel] as? VersionedModel ?? versionedModel,
-                                                   infer: options[StoreOption.inferMappingModelAutomatically] as? Bool == true,
-                                                   progress: options[StoreOption.migrationProgressHandler] as? MigrationProgressHandler,
+                                                   versions: description.versionedModel ?? versionedModel,
+                                                   infer: description.shouldInferMappingModelAutomatically,
+                                                   progress: description.migrationProgressHandler,
                                                    log: sqlLog)
         }
         // Scratch files of migrations killed beside the store go when it is next opened.
@@ -134,23 +155,48 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let backend: PersistentStoreBackend
         switch type {
         case .inMemory:
-            backend = try AtomicStore(type: .inMemory, url: nil, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String)
+            backend = try AtomicStore(description: description, url: nil, model: managedObjectModel)
         case .xml, .binary:
             guard let url else {
                 throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
             }
             try refuseDuplicate(url)
-            backend = try AtomicStore(type: type, url: url, model: managedObjectModel, identifier: options[StoreOption.storeUUID] as? String, options: options, log: sqlLog)
+            backend = try AtomicStore(description: description, url: url, model: managedObjectModel, log: sqlLog)
         case .sqlite:
             guard let url else {
                 throw CoreDataError(.persistentStoreOpen, "A SQLite store needs a file URL; use .inMemory for a store without a file")
             }
             try refuseDuplicate(url)
-            backend = try SQLiteStore(url: url, model: managedObjectModel, options: options, log: sqlLog)
+            backend = try SQLiteStore(url: url, model: managedObjectModel, description: description, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
         stores.withLock { $0.append(store) }
         return store
+    }
+
+    /// Adds the store a description describes and calls `completionHandler` with the
+    /// description and the error, if any (addPersistentStore(with:completionHandler:)).
+    ///
+    /// With ``PersistentStoreDescription/shouldAddStoreAsynchronously`` the store is added on a
+    /// background queue and the handler is called there, as Apple's is; otherwise both happen
+    /// on the calling thread before this returns.
+    public func addPersistentStore(with description: PersistentStoreDescription,
+                                   completionHandler: @escaping @Sendable (PersistentStoreDescription, Error?) -> Void) {
+        // The description travels to the background queue as a copy no other thread sees.
+        nonisolated(unsafe) let copy = description
+        let add: @Sendable () -> Void = { [self] in
+            do {
+                try addPersistentStore(with: copy)
+                completionHandler(copy, nil)
+            } catch {
+                completionHandler(copy, error)
+            }
+        }
+        if description.shouldAddStoreAsynchronously {
+            DispatchQueue.global().async(execute: add)
+        } else {
+            add()
+        }
     }
 
     private func refuseDuplicate(_ url: URL) throws {
@@ -240,6 +286,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 }
 
 /// Keys of the options dictionary of `addPersistentStore(type:at:options:)`.
+///
+/// Each key is a typed property of ``PersistentStoreDescription``, which the dictionary is
+/// parsed into; a value of the wrong type for a key is an error naming the key.
 public enum StoreOption {
     /// A fixed store UUID for a new store, so output that shows object URIs is the same on
     /// every run (the workbook uses it; applications need not).
@@ -270,20 +319,11 @@ public enum StoreOption {
     public static let readOnly = "NSReadOnlyPersistentStoreOption"
     /// NSPersistentHistoryTrackingKey: a SQLite store records every save in its persistent history (a Bool); see <doc:PersistentHistory>.
     public static let persistentHistoryTracking = "NSPersistentHistoryTrackingKey"
+    /// NSSQLitePragmasOption: SQLite pragmas the store's connection runs when it opens, a
+    /// dictionary of pragma names to String values; see
+    /// ``PersistentStoreDescription/setValue(_:forPragmaNamed:)`` for the pragmas allowed.
+    public static let sqlitePragmas = "NSSQLitePragmasOption"
     /// The wait when ``timeout`` is not given: long enough for ten processes saving small
     /// changes at once, short enough that a store held open by a stuck process is reported.
     public static let defaultTimeout: TimeInterval = 10
-}
-
-extension StoreOption {
-    /// The seconds ``timeout`` gives in `options`, as any number, never negative;
-    /// ``defaultTimeout`` when it is absent or not a number. Every store type reads it here.
-    static func lockWait(in options: [String: Any]) -> TimeInterval {
-        switch options[timeout] {
-        case let seconds as TimeInterval: return max(0, seconds)
-        case let seconds as Int: return TimeInterval(max(0, seconds))
-        case let seconds as NSNumber: return max(0, seconds.doubleValue)
-        default: return defaultTimeout
-        }
-    }
 }

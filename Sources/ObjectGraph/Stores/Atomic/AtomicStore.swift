@@ -52,22 +52,23 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// file is not touched in either case. A missing or empty file becomes a new store, created
     /// under the lock so that processes starting together agree on one store. Scratch files of
     /// interrupted saves are removed.
-    init(type: StoreType, url: URL?, model: ManagedObjectModel, identifier: String?, options: [String: Any] = [:],
-         log: SQLLog = .ambient) throws {
+    /// Every option is read here, from `description`.
+    init(description: PersistentStoreDescription, url: URL?, model: ManagedObjectModel, log: SQLLog = .ambient) throws {
+        let type = description.type
         try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: type)
         self.type = type
         self.url = url
         self.model = model
-        self.identifier = identifier ?? UUID().uuidString
+        self.identifier = description.storeUUID ?? UUID().uuidString
         self.contents = AtomicContents()
         guard let url else {
             fileLock = nil
             return
         }
-        let fileLock = AtomicStoreLock(storeURL: url, timeout: StoreOption.lockWait(in: options))
+        let fileLock = AtomicStoreLock(storeURL: url, timeout: description.timeout)
         self.fileLock = fileLock
         if try load(url, checkIdentifier: false) {
-            if readLegacyHashes && options[StoreOption.keepsLegacyVersionHashes] as? Bool != true {
+            if readLegacyHashes && !description.keepsLegacyVersionHashes {
                 try rewriteWithCoreDataHashes(url, lock: fileLock, log: log)
             }
             // Cleaning up needs the lock; a writer holding it now will find the scratch later.

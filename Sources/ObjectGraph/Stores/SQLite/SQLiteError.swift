@@ -44,11 +44,6 @@ enum SQLiteConnection {
         return configuration
     }
 
-    /// A configuration for the options a store was added with.
-    static func configuration(options: [String: Any]) -> Configuration {
-        configuration(timeout: StoreOption.lockWait(in: options))
-    }
-
     /// Runs `body` again while it fails with SQLITE_BUSY, for up to `timeout` seconds.
     ///
     /// For opening a file: there SQLite answers SQLITE_BUSY at once, without calling the busy

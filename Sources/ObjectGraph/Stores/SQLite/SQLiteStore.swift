@@ -39,18 +39,20 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// store, 134180 for another SQLite failure (a lock held longer than the timeout), and
     /// `.persistentStoreIncompatibleVersionHash` (134100) when the model differs from the one
     /// that created the store, naming the entities that differ.
-    init(url: URL, model: ManagedObjectModel, options: [String: Any], log: SQLLog) throws {
+    /// Every option is read here, from `description`; its SQLite pragmas run on the connection
+    /// as it opens (SQLitePragmas).
+    init(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws {
         try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: .sqlite)
         self.url = url
         self.model = model
         self.log = log
-        let readOnly = options[StoreOption.readOnly] as? Bool == true
+        let readOnly = description.isReadOnly
         isReadOnly = readOnly
-        var configuration = SQLiteConnection.configuration(options: options)
+        let timeout = description.timeout
+        var configuration = SQLiteConnection.configuration(timeout: timeout)
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(on: db)
         }
-        let timeout = StoreOption.lockWait(in: options)
         if readOnly {
             guard FileManager.default.fileExists(atPath: url.path), !StoreFiles.isEmpty(url) else {
                 throw CoreDataError(.persistentStoreOpen, "There is no store at \(url.path) to open read-only (NSReadOnlyPersistentStoreOption): a read-only store is never created")
@@ -60,7 +62,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             // auto_vacuum = 2, and says so in `_NSAutoVacuumLevel`); it only takes hold on a
             // new file, before its first table, and this runs before WAL mode is set.
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
-            configuration.journalMode = .wal
+            configuration.journalMode = SQLitePragmas.usesWAL(description.sqlitePragmas) ? .wal : .default
+        }
+        let pragmas = description.sqlitePragmas
+        if !pragmas.isEmpty {
+            configuration.prepareDatabase { db in try SQLitePragmas.apply(pragmas, readOnly: readOnly, to: db) }
         }
         var file: SQLiteReadOnlyFile?
         do {
@@ -82,9 +88,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?")
         }
         readOnlyFile = file
-        tracksHistory = !readOnly && Self.tracksHistory(options)
+        tracksHistory = !readOnly && description.isPersistentHistoryTrackingEnabled
         let predicted = SQLiteSchema(model: model)
-        let newIdentifier = options[StoreOption.storeUUID] as? String ?? UUID().uuidString
+        let newIdentifier = description.storeUUID ?? UUID().uuidString
         // Read or create in one IMMEDIATE transaction: of two processes creating one store at
         // once, the second waits for the first and then reads what it made.
         let queue = database
@@ -131,7 +137,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             identifier = uuid
             metadata = plist
             metadata["NSStoreUUID"] = uuid
-            try checkCompatibility(rewritingLegacyHashes: !readOnly && options[StoreOption.keepsLegacyVersionHashes] as? Bool != true)
+            try checkCompatibility(rewritingLegacyHashes: !readOnly && !description.keepsLegacyVersionHashes)
         } else {
             identifier = newIdentifier
             metadata = created ?? [:]
