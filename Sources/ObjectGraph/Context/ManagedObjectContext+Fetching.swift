@@ -109,10 +109,10 @@ extension ManagedObjectContext {
     ///
     /// A SQLite store counts in SQL without loading objects, unless the context has unsaved
     /// changes the count must include. The limit and offset of the request apply. The count is
-    /// always the number of objects ``fetch(_:)`` returns for the request: an atomic store,
+    /// always the number of objects ``fetch(_:)->[ManagedObject]`` returns for the request: an atomic store,
     /// which evaluates predicates on objects, counts those objects too.
     ///
-    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: NSInternalInconsistencyException
+    /// - Throws: ``CoreDataError`` as ``fetch(_:)->[ManagedObject]`` does: NSInternalInconsistencyException
     ///   (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model lacks,
     ///   NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for a
     ///   predicate the store cannot translate.
