@@ -234,9 +234,19 @@ public struct ModelCodegen: Sendable {
         "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
     ]
 
-    /// A property name as Swift source: in backticks when it is a keyword.
+    /// ManagedObject's own properties, which a model's property cannot be declared over (Core
+    /// Data forbids NSManagedObject's names, such as `description`, for the same reason).
+    static let managedObjectNames: Set<String> = [
+        "description", "entity", "objectID", "managedObjectContext", "isFault", "hasChanges",
+        "hasPersistentChangedValues", "isDeleted", "isInserted", "isUpdated", "predicateConstant", "hashValue",
+    ]
+
+    /// A property name as Swift source: in backticks when it is a keyword, with `Value` appended
+    /// when ManagedObject has a property of that name (the key stays the model's).
     static func propertyName(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
+        if managedObjectNames.contains(name) { return name + "Value" }
+        let plain = identifier(name, capitalized: false)
+        return keywords.contains(plain) ? "`\(plain)`" : plain
     }
 
     /// A string literal.

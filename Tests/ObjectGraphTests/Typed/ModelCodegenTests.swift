@@ -101,6 +101,9 @@ enum CodegenModels {
         #expect(!ModelCodegen.isFoundationType("UIColor"))
         #expect(!ModelCodegen.isFoundationType("[Tag]"))
         #expect(ModelCodegen.propertyName("default") == "`default`")
+        // ManagedObject's own names get a suffix; the key stays the model's.
+        #expect(ModelCodegen.propertyName("description") == "descriptionValue")
+        #expect(ModelCodegen.propertyName("title") == "title")
     }
 
     @Test("the generated classes of every fixture model type-check against ObjectGraph (swiftc -typecheck)", arguments: CodegenModels.all)
@@ -114,6 +117,30 @@ enum CodegenModels {
             + files.map { directory.file($0.name).path }
         let result = try CodegenModels.run(toolchain.swiftc, arguments, in: directory.url)
         #expect(result.status == 0, "\(model.lastPathComponent): \(result.output)")
+    }
+
+    @Test("names that are Swift keywords or ManagedObject's own properties still compile, keyed by the model's names")
+    func awkwardNamesTypeCheck() throws {
+        guard let toolchain = CodegenModels.toolchain() else { return }
+        let model = try ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("description", .string)
+                AttributeDescription("default", .integer16)
+                AttributeDescription("isDeleted", .boolean)
+                RelationshipDescription("self", toOne: "Note", inverse: nil)
+            }
+        }
+        let files = ModelCodegen(model: model, modelName: "Awkward").files()
+        let note = try #require(files.first { $0.name == "Note.swift" }).contents
+        #expect(note.contains("@Managed(\"description\") public var descriptionValue: String?"))
+        #expect(note.contains("@Managed(\"default\") public var `default`: Int16"))
+        let directory = try TemporaryDirectory()
+        for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
+        let arguments = toolchain.moduleFlags + ["-typecheck", "-module-name", "Generated",
+                                                 "-module-cache-path", directory.file("ModuleCache").path]
+            + files.map { directory.file($0.name).path }
+        let result = try CodegenModels.run(toolchain.swiftc, arguments, in: directory.url)
+        #expect(result.status == 0, "\(result.output)")
     }
 
     @Test("values round-trip through generated classes: inserted, saved to SQLite, fetched typed in another context")
