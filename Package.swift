@@ -135,7 +135,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", "ZarraToDo", "TestSupport", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
+            // ExerciseRunner for its ExerciseToolchain: the codegen tests compile generated classes
+            // with the compiler and module flags SwiftPM used.
+            dependencies: ["ObjectGraph", "ZarraToDo", "TestSupport", "ExerciseRunner", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]

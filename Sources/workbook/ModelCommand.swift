@@ -7,7 +7,7 @@ struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Look inside Xcode model files.",
-        subcommands: [Describe.self])
+        subcommands: [Describe.self, Codegen.self])
 
     struct Describe: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -214,7 +214,7 @@ import WorkbookSupport
 
     /// The bookshop's books saved by one context, a second context with none of them in
     /// memory, and a request for them by sales rank in batches of two.
-    private func batchedBooks() throws -> (context: ManagedObjectContext, reader: ManagedObjectContext, request: FetchRequest) {
+    private func batchedBooks() throws -> (context: ManagedObjectContext, reader: ManagedObjectContext, request: FetchRequest<ManagedObject>) {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)

@@ -207,12 +207,21 @@ public struct MutableRelationshipSet {
 /// ```swift
 /// final class Book: ManagedObject {
 ///     @Managed("title") var title: String?
-///     @Managed("salesRank") var salesRank: Int?
+///     @Managed("salesRank") var salesRank: Int32          // a scalar: 0 (or the default) when nil
+///     @Managed("publisher") var publisher: Publisher?     // a to-one, as its class
+///     @Managed("authors") var authors: Set<Author>        // a to-many ([Author] when ordered)
 /// }
 /// ```
 ///
-/// A key the entity does not have, or a type that does not match the model, is a programming
-/// error: the access stops the program with a message naming the class, key and type.
+/// Every attribute type reads as its Swift type, optional or not: integers as `Int16`, `Int32`,
+/// `Int64` or `Int` (and `Double`, `Float`, `NSNumber`), decimals as `Decimal`, and so on. A
+/// non-optional scalar (an integer, `Double`, `Float`, `Bool`) reads the attribute's default
+/// value, or zero, when the value is nil, as Core Data's scalar accessors read nil as zero; other
+/// types have no such value, so declare them optional as Xcode does (`String?`, `Date?`).
+///
+/// A key the entity does not have, or a type that cannot hold the value (a `String` property of an
+/// integer attribute, a nil read through a non-optional `String`), is a programming error: the
+/// access stops the program with a message naming the class, key and type.
 @propertyWrapper
 public struct Managed<Value> {
     /// The property's key in the entity.
@@ -236,13 +245,20 @@ public struct Managed<Value> {
     ) -> Value {
         get {
             let key = object[keyPath: storageKeyPath].key
+            let value: Any?
             do {
-                let value = try object.value(forKey: key)
-                if let typed = ManagedValueConversion.convert(value, to: Value.self) { return typed }
-                fatalError("\(Object.self).\(key): the value \(ManagedObject.describe(value)) is not a \(Value.self)")
+                value = try object.value(forKey: key)
             } catch {
                 fatalError("\(Object.self).\(key): \(error)")
             }
+            // The common case: the stored value already has the declared type (String?, Int,
+            // Double, a to-one's class).
+            if let typed = value as? Value { return typed }
+            if let typed = ManagedValueConversion.convert(value, to: Value.self, in: object, key: key) { return typed }
+            if unwrapOptional(value) == nil {
+                fatalError("\(Object.self).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)")
+            }
+            fatalError("\(Object.self).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)")
         }
         set {
             let key = object[keyPath: storageKeyPath].key
@@ -255,29 +271,70 @@ public struct Managed<Value> {
     }
 }
 
-/// Converts stored values to the type a typed property declares.
+/// Converts stored values to the type a typed property declares: numbers between their Swift
+/// types (as an NSNumber converts), nil to a scalar's default or zero, to-many sets and arrays to
+/// sets and arrays of the destination class.
 enum ManagedValueConversion {
-    static func convert<Value>(_ value: Any?, to type: Value.Type) -> Value? {
+    /// The value as a `Value`, or nil when a `Value` cannot hold it.
+    static func convert<Value>(_ value: Any?, to type: Value.Type, in object: ManagedObject? = nil, key: String? = nil) -> Value? {
         if let v = value as? Value { return v }
-        let unwrapped = unwrapOptional(value)
-        if unwrapped == nil, let none = Optional<Any>.none as? Value { return none }
-        if let n = unwrapped.flatMap(Number.init) {
-            // Integer attributes are stored as Int; let Int16/Int32/Double properties read them.
-            switch type {
-            case is Int16.Type, is Int16?.Type: return n.exactInt.flatMap { Int16(exactly: $0) } as? Value
-            case is Int32.Type, is Int32?.Type: return n.exactInt.flatMap { Int32(exactly: $0) } as? Value
-            case is Int64.Type, is Int64?.Type: return n.exactInt.map { Int64($0) } as? Value
-            case is Double.Type, is Double?.Type: return n.doubleValue as? Value
-            case is Float.Type, is Float?.Type: return Float(n.doubleValue) as? Value
-            default: break
+        guard let unwrapped = unwrapOptional(value) else {
+            if let none = Optional<Any>.none as? Value { return none }
+            // A non-optional scalar reads the attribute's default value, else zero, when nil.
+            if let object, let key, let defaultValue = object.entity.attribute(named: key)?.defaultValue?.runtimeValue,
+               let typed = number(defaultValue, as: type) {
+                return typed
             }
+            return zero(of: type)
         }
+        if let typed = number(unwrapped, as: type) { return typed }
+        // To-many relationships: a set of objects, an ordered one as an array, to either
+        // collection of the destination class.
         if let set = unwrapped as? Set<ManagedObject> {
-            return set as? Value
+            if let typed = set as? Value { return typed }
+            return Array(set) as? Value
         }
         if let array = unwrapped as? [ManagedObject] {
             return array as? Value ?? Set(array) as? Value
         }
         return nil
+    }
+
+    /// Zero of a scalar type (false for Bool), or nil for a type that is not a scalar.
+    static func zero<Value>(of type: Value.Type) -> Value? {
+        switch type {
+        case is Int.Type: return 0 as Int as? Value
+        case is Int16.Type: return 0 as Int16 as? Value
+        case is Int32.Type: return 0 as Int32 as? Value
+        case is Int64.Type: return 0 as Int64 as? Value
+        case is Double.Type: return 0 as Double as? Value
+        case is Float.Type: return 0 as Float as? Value
+        case is Bool.Type: return false as? Value
+        default: return nil
+        }
+    }
+
+    /// A number as another numeric type, where it fits (what NSNumber's `as?` bridging allows).
+    static func number<Value>(_ value: Any, as type: Value.Type) -> Value? {
+        guard let n = Number(value) else { return nil }
+        switch type {
+        case is Int.Type, is Int?.Type: return n.exactInt as? Value
+        case is Int16.Type, is Int16?.Type: return n.exactInt.flatMap { Int16(exactly: $0) } as? Value
+        case is Int32.Type, is Int32?.Type: return n.exactInt.flatMap { Int32(exactly: $0) } as? Value
+        case is Int64.Type, is Int64?.Type: return n.exactInt.map { Int64($0) } as? Value
+        case is Double.Type, is Double?.Type: return n.doubleValue as? Value
+        case is Float.Type, is Float?.Type: return Float(n.doubleValue) as? Value
+        case is Bool.Type, is Bool?.Type:
+            guard let i = n.exactInt, i == 0 || i == 1 else { return nil }
+            return (i == 1) as? Value
+        case is Decimal.Type, is Decimal?.Type: return n.exactDecimal as? Value
+        case is NSNumber.Type, is NSNumber?.Type:
+            switch n {
+            case .int(let i): return (value is Bool ? NSNumber(value: i == 1) : NSNumber(value: i)) as? Value
+            case .double(let d): return NSNumber(value: d) as? Value
+            case .decimal(let d): return NSDecimalNumber(decimal: d) as? Value
+            }
+        default: return nil
+        }
     }
 }

@@ -29,16 +29,47 @@ extension ManagedObjectContext {
     ///     (`keypath pages not found in entity Book`), a transient attribute, a block predicate.
     ///
     ///   Evaluating in memory, a ``PredicateError`` for operands the predicate cannot compare.
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+    public func fetch(_ request: FetchRequest<ManagedObject>) throws -> [ManagedObject] {
         checkConfinement()
-        guard request.resultType == .managedObject else {
-            throw CoreDataError(exception: .invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
-        }
+        try checkReturnsObjects(request)
         return try fetchObjects(request)
     }
 
+    /// The objects a typed request describes, as its class (executeFetchRequest:error: with an
+    /// NSFetchRequest<Book>): `try context.fetch(Book.fetchRequest())` is a `[Book]`.
+    ///
+    /// The objects a context makes are of their entity's class (``EntityDescription/managedObjectClass``),
+    /// so a request made by `Book.fetchRequest()` always returns `Book` objects.
+    ///
+    /// - Throws: ``CoreDataError`` as the untyped `fetch(_:)` does, and the
+    ///   exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
+    ///   when an object the request matches is not a `Result`: a request typed with another class
+    ///   than its entity's (`FetchRequest<Book>(entityName: "Author")`), or an entity whose class
+    ///   the model does not declare.
+    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        checkConfinement()
+        try checkReturnsObjects(request)
+        let objects = try fetchObjects(request)
+        var typed: [Result] = []
+        typed.reserveCapacity(objects.count)
+        for object in objects {
+            guard let t = object as? Result else {
+                throw CoreDataError(exception: .invalidArgument, "A FetchRequest<\(Result.self)> for \(request.entityName) matched \(object.objectID.uriString), an object of the class \(type(of: object)), not \(Result.self): declare the entity's class in the model (EntityDescription(\"\(object.entity.name)\", class: \(Result.self).self), or XcodeModelLoader(classes:)), or fetch with FetchRequest(entityName:)", objectURI: object.objectID.uriString)
+            }
+            typed.append(t)
+        }
+        return typed
+    }
+
+    /// fetch(_:) returns objects: a request for IDs, dictionaries or a count is refused.
+    private func checkReturnsObjects(_ request: AnyFetchRequest) throws {
+        guard request.resultType == .managedObject else {
+            throw CoreDataError(exception: .invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
+        }
+    }
+
     /// The object IDs a request describes (NSManagedObjectIDResultType).
-    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+    public func fetchObjectIDs(_ request: AnyFetchRequest) throws -> [ManagedObjectID] {
         checkConfinement()
         if request.includesPendingChanges && hasChanges { return try fetchObjects(request).map(\.objectID) }
         _ = try model.entity(named: request.entityName)
@@ -51,14 +82,14 @@ extension ManagedObjectContext {
     ///
     /// Nil values are left out of the dictionaries. As Apple documents, dictionary results reflect
     /// the store and ignore the context's unsaved changes (a child context's, and its parents').
-    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: Any]] {
+    public func fetchDictionaries(_ request: AnyFetchRequest) throws -> [[String: Any]] {
         checkConfinement()
         _ = try model.entity(named: request.entityName)
         return try parentStore.dictionaries(for: request, in: self)
     }
 
     /// Runs a request and returns what its `resultType` asks for.
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
+    public func execute(_ request: AnyFetchRequest) throws -> FetchResult {
         checkConfinement()
         switch request.resultType {
         case .managedObject: return .objects(try fetchObjects(request))
@@ -78,14 +109,14 @@ extension ManagedObjectContext {
     ///
     /// A SQLite store counts in SQL without loading objects, unless the context has unsaved
     /// changes the count must include. The limit and offset of the request apply. The count is
-    /// always the number of objects ``fetch(_:)`` returns for the request: an atomic store,
+    /// always the number of objects ``fetch(_:)->[ManagedObject]`` returns for the request: an atomic store,
     /// which evaluates predicates on objects, counts those objects too.
     ///
-    /// - Throws: ``CoreDataError`` as ``fetch(_:)`` does: NSInternalInconsistencyException
+    /// - Throws: ``CoreDataError`` as ``fetch(_:)->[ManagedObject]`` does: NSInternalInconsistencyException
     ///   (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model lacks,
     ///   NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) for a
     ///   predicate the store cannot translate.
-    public func count(for request: FetchRequest) throws -> Int {
+    public func count(for request: AnyFetchRequest) throws -> Int {
         checkConfinement()
         if request.includesPendingChanges && hasChanges {
             let copy = request.copy()
@@ -98,7 +129,7 @@ extension ManagedObjectContext {
 
     /// The objects of a request: the parent store's answer, with this context's unsaved
     /// changes laid over it when the request includes them.
-    func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+    func fetchObjects(_ request: AnyFetchRequest) throws -> [ManagedObject] {
         let entity = try model.entity(named: request.entityName)
         guard request.includesPendingChanges && hasChanges else {
             let results = try storeObjects(for: request)
@@ -138,7 +169,7 @@ extension ManagedObjectContext {
 
     /// The parent store's objects for a request: faults made from IDs alone when the request
     /// does not include property values, every object loaded when it must not return faults.
-    private func storeObjects(for request: FetchRequest) throws -> [ManagedObject] {
+    private func storeObjects(for request: AnyFetchRequest) throws -> [ManagedObject] {
         if !request.includesPropertyValues {
             let objects = try parentStore.objectIDs(for: request, in: self).map { registeredObject(for: $0) }
             if !request.returnsObjectsAsFaults { try fireFaults(objects.filter(\.isFault)) }

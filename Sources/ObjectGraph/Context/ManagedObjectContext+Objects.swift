@@ -12,18 +12,30 @@ extension ManagedObjectContext {
         let template = try insertTemplate(forEntityName: name)
         _ = try persistentStoreCoordinator.defaultStore()
         let entity = template.entity
-        let id = ManagedObjectID(temporaryFor: entity.name, number: Int64(Self.temporaryCounter.next()))
-        let object = entity.managedObjectClass.init(entity: entity, objectID: id)
+        let object = entity.managedObjectClass.init(entity: entity, objectID: newTemporaryID(for: entity))
+        insert(object, template: template)
+        return object
+    }
+
+    /// A temporary ID for an object about to be inserted.
+    @inline(__always)
+    func newTemporaryID(for entity: EntityDescription) -> ManagedObjectID {
+        ManagedObjectID(temporaryFor: entity.name, number: Int64(Self.temporaryCounter.next()))
+    }
+
+    /// Enters a just-made object as inserted, with the template's starting values: what
+    /// `insertNewObject(forEntityName:)` and a subclass's `init(context:)` share.
+    @inline(__always)
+    func insert(_ object: ManagedObject, template: InsertTemplate) {
         object.managedObjectContext = self
         object.isFault = false
         // Shared with the template until the first change copies it.
         object.storage = template.storage
         object.loadedToMany = template.loadedToMany
-        registered[id] = object
+        registered[object.objectID] = object
         insertedList.append(object)
         events.inserted.append(object)
         object.awakeFromInsert()
-        return object
     }
 
     /// A new object's entity and starting values: defaults, and empty (loaded) to-many sets.
@@ -34,7 +46,7 @@ extension ManagedObjectContext {
     }
 
     /// The template for an entity, made once for a run of inserts of that entity.
-    private func insertTemplate(forEntityName name: String) throws -> InsertTemplate {
+    func insertTemplate(forEntityName name: String) throws -> InsertTemplate {
         // The name comparison is nearly always of identical strings, which costs no more than
         // comparing two words; a dictionary lookup would hash the name.
         if let template = insertTemplate, template.entity.name == name { return template }

@@ -4,7 +4,7 @@ import Foundation
 /// its unsaved changes included (inserted objects found, changed ones with their new values,
 /// deleted ones gone), and takes in the child's saves as its own unsaved changes.
 extension ManagedObjectContext: ParentStore {
-    func objects(for request: FetchRequest, in child: ManagedObjectContext) throws -> [ManagedObject] {
+    func objects(for request: AnyFetchRequest, in child: ManagedObjectContext) throws -> [ManagedObject] {
         let rows: [(id: ManagedObjectID, row: StoreRow)] = try performAndWait {
             try fetchObjects(forChild: request).map { try snapshot(of: $0) }
         }
@@ -15,7 +15,7 @@ extension ManagedObjectContext: ParentStore {
 
     /// This context's objects for a child's request: its unsaved changes always count, whatever
     /// the child asked for its own (they are the child's store).
-    private func fetchObjects(forChild request: FetchRequest) throws -> [ManagedObject] {
+    private func fetchObjects(forChild request: AnyFetchRequest) throws -> [ManagedObject] {
         let copy = request.copy()
         copy.includesPendingChanges = true
         copy.fetchBatchSize = 0
@@ -37,11 +37,11 @@ extension ManagedObjectContext: ParentStore {
         return (object.objectID, StoreRow(entityName: shared.name, primaryKey: object.objectID.primaryKey, version: object.version, values: values))
     }
 
-    func objectIDs(for request: FetchRequest, in child: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func objectIDs(for request: AnyFetchRequest, in child: ManagedObjectContext) throws -> [ManagedObjectID] {
         try performAndWait { try fetchObjects(forChild: request).map(\.objectID) }
     }
 
-    func count(for request: FetchRequest, in child: ManagedObjectContext) throws -> Int {
+    func count(for request: AnyFetchRequest, in child: ManagedObjectContext) throws -> Int {
         try performAndWait {
             let copy = request.copy()
             copy.includesPendingChanges = true
@@ -49,7 +49,7 @@ extension ManagedObjectContext: ParentStore {
         }
     }
 
-    func dictionaries(for request: FetchRequest, in child: ManagedObjectContext) throws -> [[String: Any]] {
+    func dictionaries(for request: AnyFetchRequest, in child: ManagedObjectContext) throws -> [[String: Any]] {
         // Dictionary results reflect the stores, not any context's unsaved changes.
         try parentStore.dictionaries(for: request, in: self)
     }

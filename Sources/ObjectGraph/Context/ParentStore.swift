@@ -15,13 +15,13 @@ import Foundation
 protocol ParentStore: AnyObject, Sendable {
     /// The objects a request describes as this parent store sees them, sorted and windowed,
     /// registered in `context`. `context`'s own unsaved changes are not applied here.
-    func objects(for request: FetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject]
+    func objects(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject]
     /// The IDs of the objects a request describes, as ``objects(for:in:)`` would return them.
-    func objectIDs(for request: FetchRequest, in context: ManagedObjectContext) throws -> [ManagedObjectID]
+    func objectIDs(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObjectID]
     /// How many objects ``objects(for:in:)`` would return.
-    func count(for request: FetchRequest, in context: ManagedObjectContext) throws -> Int
+    func count(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> Int
     /// Dictionary results; they reflect the stores only (NSDictionaryResultType).
-    func dictionaries(for request: FetchRequest, in context: ManagedObjectContext) throws -> [[String: Any]]
+    func dictionaries(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [[String: Any]]
     /// The values of one object, or nil when this parent store does not have it.
     func row(for id: ManagedObjectID, in context: ManagedObjectContext) throws -> StoreRow?
     /// The values of several objects, by ID; those it does not have are left out.

@@ -7,7 +7,7 @@ import Foundation
 /// for the head of its answer and the sort, `fetchOffset` and `fetchLimit` apply to the
 /// merged result. Counts and IDs always agree with the objects a fetch returns.
 extension PersistentStoreCoordinator: ParentStore {
-    func objects(for request: FetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    func objects(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject] {
         let stores = persistentStores
         // The common case: one store that runs the whole request itself.
         if stores.count == 1, !stores[0].backend.evaluatesInMemory {
@@ -42,7 +42,7 @@ extension PersistentStoreCoordinator: ParentStore {
 
     /// One store's answer to a request as objects of `context`: rows, or with a batch size,
     /// faults that load a batch at a time.
-    private func objects(of store: PersistentStore, for request: FetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    private func objects(of store: PersistentStore, for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject] {
         if request.fetchBatchSize > 0 {
             let ids = try store.backend.fetchIDs(request, model: managedObjectModel)
             return context.faults(for: ids, batchSize: request.fetchBatchSize, refreshing: request.shouldRefreshRefetchedObjects)
@@ -53,12 +53,12 @@ extension PersistentStoreCoordinator: ParentStore {
 
     /// Whether the stores can answer a request for IDs or a count without objects: one store,
     /// or several without a window, none evaluating in memory.
-    private func answersWithoutObjects(_ request: FetchRequest, stores: [PersistentStore]) -> Bool {
+    private func answersWithoutObjects(_ request: AnyFetchRequest, stores: [PersistentStore]) -> Bool {
         guard !stores.contains(where: { $0.backend.evaluatesInMemory }) else { return false }
         return stores.count <= 1 || (request.fetchLimit == 0 && request.fetchOffset == 0 && request.sortDescriptors.isEmpty)
     }
 
-    func objectIDs(for request: FetchRequest, in context: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func objectIDs(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObjectID] {
         let stores = persistentStores
         guard answersWithoutObjects(request, stores: stores) else {
             return try objects(for: request, in: context).map(\.objectID)
@@ -68,7 +68,7 @@ extension PersistentStoreCoordinator: ParentStore {
         return ids
     }
 
-    func count(for request: FetchRequest, in context: ManagedObjectContext) throws -> Int {
+    func count(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> Int {
         let stores = persistentStores
         if stores.contains(where: { $0.backend.evaluatesInMemory }) {
             // Counted on the objects a fetch returns, so that the count agrees with the fetch
@@ -93,7 +93,7 @@ extension PersistentStoreCoordinator: ParentStore {
         return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
     }
 
-    func dictionaries(for request: FetchRequest, in context: ManagedObjectContext) throws -> [[String: Any]] {
+    func dictionaries(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [[String: Any]] {
         var results: [[String: Any]] = []
         for store in persistentStores { results += try store.backend.fetchDictionaries(request, model: managedObjectModel) }
         return results

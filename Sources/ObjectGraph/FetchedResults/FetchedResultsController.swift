@@ -29,7 +29,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     // only; the notifications that change it are posted by the context, on that queue.
 
     /// The request whose results the controller holds (fetchRequest).
-    public let fetchRequest: FetchRequest
+    public let fetchRequest: FetchRequest<ManagedObject>
     /// The context it fetches in and listens to (managedObjectContext).
     public let managedObjectContext: ManagedObjectContext
     /// The key path whose value names each object's section; nil for one section
@@ -50,7 +50,7 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// A controller for a request in a context; nothing is fetched until ``performFetch()``
     /// (init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)).
-    public init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
+    public init(fetchRequest: FetchRequest<ManagedObject>, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = managedObjectContext
         self.sectionNameKeyPath = sectionNameKeyPath

@@ -37,7 +37,7 @@ enum DictionaryResults {
     }
 
     /// The key of a property in result dictionaries.
-    static func name(of property: FetchRequest.Property) -> String {
+    static func name(of property: AnyFetchRequest.Property) -> String {
         switch property {
         case .named(let key): return key
         case .expression(let e): return e.name
@@ -45,7 +45,7 @@ enum DictionaryResults {
     }
 
     /// Checks the properties against the entity: attributes and to-one relationships only.
-    static func validate(_ request: FetchRequest, entity: EntityDescription) throws {
+    static func validate(_ request: AnyFetchRequest, entity: EntityDescription) throws {
         for property in (request.propertiesToFetch ?? []) + (request.propertiesToGroupBy ?? []) {
             guard case .named(let key) = property else { continue }
             let first = String(key.split(separator: ".").first ?? "")
@@ -62,7 +62,7 @@ enum DictionaryResults {
     }
 
     /// Dictionary results from matching, sorted objects.
-    static func build(_ request: FetchRequest, entity: EntityDescription, objects: [KeyValueCoding], identify: (Any?) -> Any?) throws -> [[String: Any]] {
+    static func build(_ request: AnyFetchRequest, entity: EntityDescription, objects: [KeyValueCoding], identify: (Any?) -> Any?) throws -> [[String: Any]] {
         let properties = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
         let groupBy = request.propertiesToGroupBy ?? []
         let hasAggregates = properties.contains { if case .expression = $0 { return true }; return false }

@@ -1,4 +1,6 @@
-/// A description of objects to fetch: NSFetchRequest.
+/// What every fetch request holds, whatever class its objects are: the settings the stores read
+/// (NSFetchRequest's properties). Make one as a ``FetchRequest``; functions that take any
+/// request (``ManagedObjectContext/count(for:)``, batch requests) take this class.
 ///
 /// ```swift
 /// let request = FetchRequest(entityName: "Book")
@@ -14,7 +16,7 @@
 /// have, and NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) when a
 /// SQLite store cannot translate its predicate or sort descriptors, for example
 /// `keypath pages not found in entity Book` for a key the entity lacks.
-public final class FetchRequest: CustomStringConvertible {
+public class AnyFetchRequest: CustomStringConvertible {
     /// What a fetch returns (NSFetchRequestResultType, with Apple's raw values).
     public enum ResultType: Int, Sendable {
         /// Managed objects (the default).
@@ -89,14 +91,20 @@ public final class FetchRequest: CustomStringConvertible {
     /// false) are faults, and `false` here loads those too.
     public var returnsObjectsAsFaults = true
 
-    /// A request for the objects of an entity.
-    public init(entityName: String) {
+    /// A request for the objects of an entity: made through ``FetchRequest``.
+    init(requestForEntityName entityName: String) {
         self.entityName = entityName
     }
 
-    /// A copy with the same settings.
-    public func copy() -> FetchRequest {
-        let r = FetchRequest(entityName: entityName)
+    /// A copy with the same settings, of the same class.
+    public func copy() -> AnyFetchRequest {
+        let r = AnyFetchRequest(requestForEntityName: entityName)
+        copySettings(to: r)
+        return r
+    }
+
+    /// Copies every setting but the entity name into another request.
+    func copySettings(to r: AnyFetchRequest) {
         r.predicate = predicate; r.sortDescriptors = sortDescriptors; r.fetchLimit = fetchLimit
         r.fetchOffset = fetchOffset; r.fetchBatchSize = fetchBatchSize; r.resultType = resultType
         r.propertiesToFetch = propertiesToFetch; r.propertiesToGroupBy = propertiesToGroupBy
@@ -106,7 +114,6 @@ public final class FetchRequest: CustomStringConvertible {
         r.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
         r.includesPropertyValues = includesPropertyValues
         r.returnsObjectsAsFaults = returnsObjectsAsFaults
-        return r
     }
 
     /// Apple's description: the entity, predicate, sort descriptors and limits.
@@ -115,6 +122,56 @@ public final class FetchRequest: CustomStringConvertible {
         if fetchLimit > 0 { s += "; limit: \(fetchLimit)" }
         if fetchOffset > 0 { s += "; offset: \(fetchOffset)" }
         return s + "; type: \(resultType))"
+    }
+}
+
+/// A description of objects to fetch: NSFetchRequest<ResultType>, typed by the class of the
+/// objects it returns.
+///
+/// ```swift
+/// let request = FetchRequest(entityName: "Book")          // FetchRequest<ManagedObject>
+/// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+/// request.sortDescriptors = [SortDescriptor(key: "title")]
+/// request.fetchLimit = 10
+/// let books = try context.fetch(request)                  // [ManagedObject]
+///
+/// let typed = Book.fetchRequest()                         // FetchRequest<Book>
+/// let sameBooks: [Book] = try context.fetch(typed)
+/// ```
+///
+/// A request is checked when it runs, not when it is built. Running it throws
+/// ``CoreDataError`` for what Core Data raises as an exception: NSInternalInconsistencyException
+/// (``CoreDataError/ExceptionName/internalInconsistency``) for an entity the model does not
+/// have, and NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``) when a
+/// SQLite store cannot translate its predicate or sort descriptors, for example
+/// `keypath pages not found in entity Book` for a key the entity lacks, or when a typed request's
+/// entity makes objects of another class than `Result`.
+public final class FetchRequest<Result: ManagedObject>: AnyFetchRequest {
+    override init(requestForEntityName entityName: String) {
+        super.init(requestForEntityName: entityName)
+    }
+
+    /// A copy with the same settings.
+    public override func copy() -> FetchRequest<Result> {
+        let r = FetchRequest<Result>(requestForEntityName: entityName)
+        copySettings(to: r)
+        return r
+    }
+}
+
+extension FetchRequest {
+    /// A request for the objects of an entity, as `Result` objects (initWithEntityName:):
+    /// `FetchRequest<Book>(entityName: "Book")`.
+    public convenience init(entityName: String) {
+        self.init(requestForEntityName: entityName)
+    }
+}
+
+extension FetchRequest where Result == ManagedObject {
+    /// A request for the objects of an entity, as managed objects: `FetchRequest(entityName:)`
+    /// without a type is a `FetchRequest<ManagedObject>`.
+    public convenience init(entityName: String) {
+        self.init(requestForEntityName: entityName)
     }
 }
 

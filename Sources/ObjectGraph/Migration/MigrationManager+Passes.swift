@@ -114,7 +114,7 @@ extension MigrationManager {
 
     /// The fetch request of a mapping's source expression, if it is Xcode's FETCH (or none):
     /// those source instances are streamed. Nil for add and remove mappings.
-    private func sourceRequest(for mapping: EntityMapping) throws -> FetchRequest? {
+    private func sourceRequest(for mapping: EntityMapping) throws -> AnyFetchRequest? {
         guard mapping.mappingType != .add, mapping.mappingType != .remove, mapping.destinationEntityName != nil,
               let sourceName = mapping.sourceEntityName else { return nil }
         guard let expression = mapping.sourceExpression else {
@@ -122,13 +122,13 @@ extension MigrationManager {
         }
         guard case .function("FETCH", let arguments) = expression, arguments.count == 3 else { return nil }
         let value = try evaluate(arguments[0], source: nil, destination: nil, mapping: mapping, propertyMapping: nil, policy: nil)
-        guard let request = value as? FetchRequest else {
+        guard let request = value as? AnyFetchRequest else {
             throw CoreDataError(.migration, "The source expression of \(mapping.name) does not yield a fetch request: \(expression)")
         }
         return request
     }
 
-    private func forEachSourceBatch(_ request: FetchRequest, mapping: EntityMapping, state: MigrationState, body: ([ManagedObject]) throws -> Void) throws {
+    private func forEachSourceBatch(_ request: AnyFetchRequest, mapping: EntityMapping, state: MigrationState, body: ([ManagedObject]) throws -> Void) throws {
         var after: Int64 = 0
         while true {
             let rows = try state.sourceStore.backend.fetchRows(request, afterPrimaryKey: after, limit: batchSize, model: sourceModel)

@@ -131,7 +131,7 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
 
     /// The request Xcode's source expressions make: the entity's own instances (not its
     /// sub-entities') that match the predicate (fetchRequestForSourceEntityNamed:predicateString:).
-    public func fetchRequest(forSourceEntityNamed name: String, predicateString: String) throws -> FetchRequest {
+    public func fetchRequest(forSourceEntityNamed name: String, predicateString: String) throws -> FetchRequest<ManagedObject> {
         let request = FetchRequest(entityName: name)
         request.includesSubentities = false
         let trimmed = predicateString.trimmingCharacters(in: .whitespaces)

@@ -33,7 +33,7 @@ public struct FetchRequestTemplate: Hashable, Sendable {
     /// distinctness (fetchRequestFromTemplateWithName: without substitution).
     ///
     /// - Throws: ``PredicateError`` when the predicate format does not parse.
-    public func fetchRequest() throws -> FetchRequest {
+    public func fetchRequest() throws -> FetchRequest<ManagedObject> {
         let request = FetchRequest(entityName: entityName)
         if let predicateFormat, !predicateFormat.isEmpty { request.predicate = try Predicate(format: predicateFormat) }
         if let limit = settings["fetchLimit"].flatMap(Int.init) { request.fetchLimit = limit }

@@ -208,6 +208,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             for r in entity.relationships { inverses[Self.inverseKey(r)] = Self.inverse(of: r, in: byName) }
         }
         self.inverses = inverses
+        // So that `Book.entity()` and `Book.fetchRequest()` find the entity of a class.
+        ManagedObjectClassRegistry.shared.register(entities)
     }
 
     /// A relationship's inverse and the entity that declares it: looked for on the entity the
@@ -291,7 +293,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// (fetchRequestTemplateForName:); nil when there is none.
     ///
     /// - Throws: ``PredicateError`` when the template's predicate does not parse.
-    public func fetchRequestTemplate(forName name: String) throws -> FetchRequest? {
+    public func fetchRequestTemplate(forName name: String) throws -> FetchRequest<ManagedObject>? {
         try fetchRequestTemplatesByName[name]?.fetchRequest()
     }
 

@@ -30,14 +30,14 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     }
 
     /// The objects to delete (fetchRequest): its entity, predicate, sub-entities and window.
-    public let fetchRequest: FetchRequest
+    public let fetchRequest: AnyFetchRequest
     /// The objects to delete by ID, when the request was made with IDs.
     public let objectIDs: [ManagedObjectID]?
     /// What the result holds; `.statusOnly` by default (resultType).
     public var resultType: ResultType = .statusOnly
 
     /// A request to delete what a fetch request describes (initWithFetchRequest:).
-    public init(fetchRequest: FetchRequest) {
+    public init(fetchRequest: AnyFetchRequest) {
         self.fetchRequest = fetchRequest.copy()
         self.objectIDs = nil
     }
@@ -105,6 +105,6 @@ public struct BatchDeleteResult: PersistentStoreResult {
 
 /// The objects a batch delete starts from in one store.
 enum BatchDeleteTargets {
-    case fetchRequest(FetchRequest)
+    case fetchRequest(AnyFetchRequest)
     case objectIDs([ManagedObjectID])
 }

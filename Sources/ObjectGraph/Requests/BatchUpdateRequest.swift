@@ -72,7 +72,7 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
     }
 
     /// A fetch request for the objects the update changes.
-    func fetchRequest() -> FetchRequest {
+    func fetchRequest() -> FetchRequest<ManagedObject> {
         let request = FetchRequest(entityName: entityName)
         request.predicate = predicate
         request.includesSubentities = includesSubentities

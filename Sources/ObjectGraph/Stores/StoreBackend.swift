@@ -38,14 +38,14 @@ protocol PersistentStoreBackend: AnyObject {
     /// The store's UUID.
     var identifier: String { get }
     /// Rows of the request's entity (and sub-entities) that match, sorted and windowed.
-    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow]
+    func fetchRows(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [StoreRow]
     /// The IDs of the rows that match, sorted and windowed, without their values.
-    func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID]
+    func fetchIDs(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID]
     /// Dictionary results: properties, expressions, groups (NSDictionaryResultType). They
     /// reflect the store only, never a context's unsaved changes, as Apple documents.
-    func fetchDictionaries(_ request: FetchRequest, model: ManagedObjectModel) throws -> [[String: Any]]
+    func fetchDictionaries(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [[String: Any]]
     /// How many rows match.
-    func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int
+    func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int
     /// The row of one object, or nil if it is not in the store.
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow?
     /// The rows of several objects in one query (faults of a batch, prefetched destinations).
@@ -71,7 +71,7 @@ protocol PersistentStoreBackend: AnyObject {
     func importContents(_ contents: AtomicContents) throws
     /// Up to `limit` rows matching the request's entity and predicate whose keys are greater
     /// than `afterPrimaryKey`, in key order: one batch of a streaming read (a migration's).
-    func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
     /// Closes the store's file, so it can be moved or replaced.
     func close() throws
     /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
@@ -95,7 +95,7 @@ extension PersistentStoreBackend {
         try relatedIDs(of: id, relationship: relationship, model: model).sorted { $0.primaryKey < $1.primaryKey }
     }
 
-    func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
         let copy = request.copy()
         copy.sortDescriptors = []
         copy.fetchLimit = 0

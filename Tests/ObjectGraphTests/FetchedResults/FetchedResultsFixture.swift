@@ -79,7 +79,7 @@ struct FetchedResultsFixture {
     }
 
     /// A request for items by group, then rank.
-    static func request(predicate: ObjectGraph.Predicate? = nil) -> FetchRequest {
+    static func request(predicate: ObjectGraph.Predicate? = nil) -> FetchRequest<ManagedObject> {
         let request = FetchRequest(entityName: "Item")
         request.predicate = predicate
         request.sortDescriptors = [SortDescriptor(key: "group"), SortDescriptor(key: "rank")]

@@ -15,7 +15,7 @@ import Foundation
         return fixture
     }
 
-    func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> FetchRequest.Property {
+    func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> AnyFetchRequest.Property {
         .expression(ExpressionDescription(name: name, expression: try Expression(format: format), resultType: type))
     }
 

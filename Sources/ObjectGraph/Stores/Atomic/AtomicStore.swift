@@ -221,7 +221,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         return result
     }
 
-    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         lock.lock(); defer { lock.unlock() }
         try refreshIfChanged()
         var result = try matchingObjects(request).map(\.row)
@@ -230,7 +230,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         return result
     }
 
-    func fetchDictionaries(_ request: FetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
+    func fetchDictionaries(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
         lock.lock(); defer { lock.unlock() }
         try refreshIfChanged()
         let entity = try model.entity(named: request.entityName)
@@ -241,7 +241,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// The rows of a request's entities that match its predicate, in its order (no window).
-    private func matchingObjects(_ request: FetchRequest) throws -> [RowObject] {
+    private func matchingObjects(_ request: AnyFetchRequest) throws -> [RowObject] {
         let entity = try model.entity(named: request.entityName)
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
         var candidates = (rows[entity.rootEntityName] ?? [:]).values.filter { accepted.contains($0.entityName) }
@@ -256,11 +256,11 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         return objects
     }
 
-    func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+    func fetchIDs(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
         try fetchRows(request, model: model).map { ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey) }
     }
 
-    func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int {
+    func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int {
         try fetchRows(request, model: model).count
     }
 

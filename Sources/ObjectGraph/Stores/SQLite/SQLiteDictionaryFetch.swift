@@ -6,7 +6,7 @@ extension SQLiteStore {
     /// description an aggregate (`MAX(t0.ZSALESRANK)`), GROUP BY for the grouping properties,
     /// DISTINCT for distinct results. A `havingPredicate` then filters the groups, which are
     /// results, not table rows.
-    func fetchDictionaries(_ request: FetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
+    func fetchDictionaries(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
         let entity = try model.entity(named: request.entityName)
         try DictionaryResults.validate(request, entity: entity)
         let mapping = schema.entities[entity.name]!

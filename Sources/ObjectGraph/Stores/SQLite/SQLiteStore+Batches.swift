@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     /// One batch of a streaming read: the request's entity filter and predicate in SQL, then
     /// `Z_PK > ?` in key order, so each batch starts where the last ended (no OFFSET scans).
-    func fetchRows(_ request: FetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
         let entity = try model.entity(named: request.entityName)
         let plan = plan(forTable: schema.entities[entity.name]!.tableName)
         let unwindowed = request.copy()

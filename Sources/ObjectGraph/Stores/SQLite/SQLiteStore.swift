@@ -464,7 +464,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
-    func queryParts(_ request: FetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> QueryParts {
+    func queryParts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> QueryParts {
         let mapping = schema.entities[entity.name]!
         var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
         translator.storeIdentifier = identifier
@@ -500,7 +500,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
-    private func selectStatement(_ request: FetchRequest, columns: (RowPlan) -> String) throws -> (plan: RowPlan, fragment: SQLFragment) {
+    private func selectStatement(_ request: AnyFetchRequest, columns: (RowPlan) -> String) throws -> (plan: RowPlan, fragment: SQLFragment) {
         let entity = try model.entity(named: request.entityName)
         let plan = plan(forTable: schema.entities[entity.name]!.tableName)
         let parts = try queryParts(request, entity: entity)
@@ -510,14 +510,14 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         return (plan, SQLFragment(sql: sql, arguments: parts.whereClause.arguments + parts.window.arguments))
     }
 
-    func fetchRows(_ request: FetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         let (plan, statement) = try selectStatement(request) { $0.selectList }
         return try CoreDataError.mappingSQLite("Fetching \(request.entityName) objects from the store at", url) {
             try readRows(statement.sql, statement.arguments, plan: plan)
         }
     }
 
-    func fetchIDs(_ request: FetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+    func fetchIDs(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
         let (_, statement) = try selectStatement(request) { _ in "t0.Z_PK, t0.Z_ENT" }
         let arguments = StatementArguments(statement.arguments)
         return try CoreDataError.mappingSQLite("Fetching \(request.entityName) object IDs from the store at", url) { try log.measure(sql: statement.sql, arguments: statement.arguments) {
@@ -534,7 +534,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } rowCount: { $0.count } }
     }
 
-    func count(_ request: FetchRequest, model: ManagedObjectModel) throws -> Int {
+    func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int {
         let entity = try model.entity(named: request.entityName)
         let parts = try queryParts(request, entity: entity, sorted: false)
         var sql = "SELECT COUNT(*) FROM \(parts.from)\(parts.whereClause.sql)"
