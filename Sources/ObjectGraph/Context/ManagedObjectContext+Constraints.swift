@@ -114,10 +114,18 @@ extension ManagedObjectContext {
             // the properties only a Car has: fail, naming both, rather than lose data.
             throw ConstraintConflict.error(acrossEntities: entityNames.sorted(), conflict: conflict)
         }
-        // The survivor: a stored object of the save if there is one, else the first new one.
-        // Overwrite saves the last changed object whole; the merge policies merge every
-        // object's attributes into the survivor, by property.
-        let survivor = stored.first ?? objects[0]
+        // The survivor: the stored row's object when a stored object of the save took the
+        // row's values (the row keeps them, and the changed object merges into it), else a
+        // stored object of the save, else the first new one. Overwrite saves the last changed
+        // object whole; the merge policies merge every object's attributes into the
+        // survivor, by property.
+        let survivor: ManagedObject
+        if row != nil, !stored.isEmpty, let databaseObject = conflict.databaseObject, databaseObject.managedObjectContext === self {
+            try fireFault(databaseObject)
+            survivor = databaseObject
+        } else {
+            survivor = stored.first ?? objects[0]
+        }
         let others = objects.filter { $0 !== survivor }
         let attributeCount = survivor.entity.attributes.count
         var values = Array(survivor.storage.prefix(attributeCount))
@@ -154,8 +162,8 @@ extension ManagedObjectContext {
             }
             try mergeToOnes(of: survivor, with: row, type: type)
         }
+        if !insertedList.contains(survivor) { willChange(survivor) }
         for i in values.indices { survivor.storage[i] = values[i] }
-        if !insertedList.contains(survivor), survivor.committedStorage != nil { updatedList.append(survivor) }
     }
 
     /// A new object takes over a stored row's identity: it is registered under the row's ID

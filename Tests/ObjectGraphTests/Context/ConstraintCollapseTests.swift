@@ -194,4 +194,27 @@ import ObjectGraph
         #expect(stored.people == ["Bob: AB-1"])
         #expect(stored.cars == ["AB-1 of Bob"])
     }
+
+    // A stored car changed to another stored car's plate merges into that car (whose row has
+    // the plate) and is deleted; its owner follows the policy and the owner not picked loses it.
+    @Test("A changed stored duplicate merges into the stored row, its owner following the policy (NSMergePolicy)", arguments: storeTypes)
+    func aChangedStoredDuplicateMergesIntoTheStoredRow(type: StoreType) throws {
+        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, (["Ann: ", "Bob: A-1"], ["A-1 of Bob"])),
+                                   (.mergeByPropertyStoreTrump, (["Ann: A-1", "Bob: "], ["A-1 of Ann"]))] {
+            let stack = try Stack(type)
+            let first = stack.context()
+            try Self.car("A-1", owner: try Self.person("Ann", in: first), in: first)
+            try Self.car("B-2", owner: try Self.person("Bob", in: first), in: first)
+            try first.save()
+            let context = stack.context(policy)
+            let request = FetchRequest(entityName: "Car")
+            request.predicate = try Predicate(format: "numberPlate == %@", "B-2")
+            let car = try #require(try context.fetch(request).first)
+            try car.setValue("A-1", forKey: "numberPlate")
+            try context.save()
+            let stored = try stack.stored()
+            #expect(stored.people == expected.0, "\(policy)")
+            #expect(stored.cars == expected.1, "\(policy)")
+        }
+    }
 }

@@ -187,6 +187,26 @@ import ObjectGraph
         #expect(try stack.stored() == ["AB-1 Fiat -", "CD-2 Opel -"])
     }
 
+    // A stored object changed to a stored row's values, under the merging policies: the row
+    // keeps its values and identity, the changed object merges into it by property and is
+    // deleted, so no two rows share the plate (the SQLite store's UNIQUE index would refuse).
+    @Test("A changed stored object merges into the stored row with its values (NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy)", arguments: storeTypes)
+    func aChangedObjectMergesIntoTheStoredRow(type: StoreType) throws {
+        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, "AB-1 Opel red"), (.mergeByPropertyStoreTrump, "AB-1 Fiat red")] {
+            let stack = try Stack(type)
+            let context = stack.context(policy)
+            let kept = try Self.car("AB-1", "Fiat", "red", in: context)
+            let changed = try Self.car("CD-2", "Opel", nil, in: context)
+            try context.save()
+            try changed.setValue("AB-1", forKey: "numberPlate")
+            try context.save()
+            #expect(try stack.stored() == [expected], "\(policy)")
+            #expect(kept.managedObjectContext === context && !kept.objectID.isTemporaryID, "\(policy)")
+            #expect(changed.managedObjectContext == nil, "\(policy)")
+            #expect(!context.hasChanges)
+        }
+    }
+
     /// Vehicle(numberPlate unique) with sub-entities Car(seats) and Van(load): the constraint
     /// is declared on the parent, so a Car and a Van share it.
     static func vehicles(_ type: StoreType, in directory: TemporaryDirectory) throws -> PersistentStoreCoordinator {
