@@ -26,11 +26,12 @@ extension ManagedObjectContext {
                 guard let survivor, sameEntity else { continue }
                 let kept = r.isOrdered ? try orderedIDs(of: survivor, at: i) : Array(try relatedIDs(of: survivor, at: i))
                 let keptSet = Set(kept)
-                let joined = kept + members.sorted { $0.primaryKey < $1.primaryKey }.filter { !keptSet.contains($0) }
-                let ordered = r.isOrdered ? kept + members.filter { !keptSet.contains($0) } : joined
-                try setValue(ordered.map { registeredObject(for: $0) }, of: survivor, at: i)
+                // An ordered relationship keeps the survivor's order and appends the duplicate's.
+                let added = r.isOrdered ? members : members.sorted { $0.primaryKey < $1.primaryKey }
+                let joined = kept + added.filter { !keptSet.contains($0) }
+                try setValue(joined.map { registeredObject(for: $0) }, of: survivor, at: i)
             } else {
-                guard let target = duplicate.storage[i] as? ManagedObjectID else { continue }
+                guard i < duplicate.storage.count, let target = duplicate.storage[i] as? ManagedObjectID else { continue }
                 try setValue(nil, of: duplicate, at: i)
                 guard let survivor, sameEntity else { continue }
                 try fireFault(survivor)

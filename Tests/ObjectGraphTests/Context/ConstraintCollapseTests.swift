@@ -217,4 +217,42 @@ import ObjectGraph
             #expect(stored.cars == expected.1, "\(policy)")
         }
     }
+
+    // A many-to-many: two new tags named "red" collapse; the cars of the discarded tag join
+    // the survivor's, and each car's tags name the survivor, not the discarded tag.
+    @Test("A discarded duplicate's many-to-many links move to the survivor (NSMergePolicy)", arguments: storeTypes)
+    func manyToManyLinksMoveToTheSurvivor(type: StoreType) throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Tag", uniquenessConstraints: [["name"]]) {
+                AttributeDescription("name", .string)
+                RelationshipDescription("cars", toMany: "Car", inverse: "tags")
+            }
+            EntityDescription("Car") {
+                AttributeDescription("numberPlate", .string)
+                RelationshipDescription("tags", toMany: "Tag", inverse: "cars")
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: type, at: directory.file("Tags.\(type.rawValue)"))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        func insert(_ entity: String, _ key: String, _ value: String) throws -> ManagedObject {
+            let object = try context.insertNewObject(forEntityName: entity)
+            try object.setValue(value, forKey: key)
+            return object
+        }
+        let red = try insert("Tag", "name", "red"), duplicate = try insert("Tag", "name", "red")
+        let a = try insert("Car", "numberPlate", "A-1"), b = try insert("Car", "numberPlate", "B-2")
+        try a.setValue(Set([red]), forKey: "tags")
+        try b.setValue(Set([duplicate]), forKey: "tags")
+        try context.save()
+        #expect(try red.value(forKey: "cars") as? Set<ManagedObject> == [a, b])
+        #expect(try b.value(forKey: "tags") as? Set<ManagedObject> == [red])
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        let tags = try fresh.fetch(FetchRequest(entityName: "Tag"))
+        #expect(tags.count == 1)
+        let plates = try (tags.first?.value(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.value(forKey: "numberPlate") as? String ?? "-" }
+        #expect(plates.sorted() == ["A-1", "B-2"])
+    }
 }
