@@ -255,4 +255,36 @@ import ObjectGraph
         let plates = try (tags.first?.value(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.value(forKey: "numberPlate") as? String ?? "-" }
         #expect(plates.sorted() == ["A-1", "B-2"])
     }
+
+    // A relationship declared without an inverse (Garage.favourite) that points at a discarded
+    // duplicate points at the survivor, so the store holds no key of a car that was never saved.
+    @Test("A one-way reference to a discarded duplicate points at the survivor (NSMergePolicy)", arguments: storeTypes)
+    func oneWayReferencesPointAtTheSurvivor(type: StoreType) throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Car", uniquenessConstraints: [["numberPlate"]]) {
+                AttributeDescription("numberPlate", .string)
+            }
+            EntityDescription("Garage") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("favourite", toOne: "Car", inverse: nil)
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: type, at: directory.file("Garages.\(type.rawValue)"))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        let survivor = try context.insertNewObject(forEntityName: "Car")
+        try survivor.setValue("AB-1", forKey: "numberPlate")
+        let duplicate = try context.insertNewObject(forEntityName: "Car")
+        try duplicate.setValue("AB-1", forKey: "numberPlate")
+        let garage = try context.insertNewObject(forEntityName: "Garage")
+        try garage.setValue(duplicate, forKey: "favourite")
+        try context.save()
+        #expect(try garage.value(forKey: "favourite") as? ManagedObject === survivor)
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        let favourite = try fresh.fetch(FetchRequest(entityName: "Garage")).first?.value(forKey: "favourite") as? ManagedObject
+        #expect(try favourite?.value(forKey: "numberPlate") as? String == "AB-1")
+        #expect(try fresh.count(for: FetchRequest(entityName: "Car")) == 1)
+    }
 }
