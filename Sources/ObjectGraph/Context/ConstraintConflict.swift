@@ -77,4 +77,17 @@ public final class ConstraintConflict: CustomStringConvertible {
             key: list.count == 1 ? list[0].constraint.joined(separator: ",") : nil,
             detailedErrors: details)
     }
+
+    /// Error 133021 for a conflict between objects (or an object and a stored row) of
+    /// different sub-entities of the entity declaring the constraint: no merge policy can
+    /// make them one object without dropping the properties only one entity has.
+    static func error(acrossEntities entities: [String], conflict: ConstraintConflict) -> CoreDataError {
+        let names = entities.joined(separator: " and ")
+        return CoreDataError(
+            .constraintMerge,
+            "The save breaks a uniqueness constraint across entities: \(conflict). The constraint (\(conflict.constraint.joined(separator: ", "))) is declared on \(conflict.entityName), and \(names) objects share its values; a merge policy cannot make a \(names) one object without losing the properties only one of them has. Nothing was saved. Give the objects other values, delete one, or use the rollback merge policy to keep the stored row",
+            objectURI: conflict.conflictingObjects.first?.objectID.uriString,
+            key: conflict.constraint.joined(separator: ","),
+            detailedErrors: [error(for: [conflict])])
+    }
 }

@@ -82,41 +82,58 @@ extension ManagedObjectContext {
     /// Applies one of Apple's policies to a constraint conflict; ``MergePolicy`` says what each
     /// does. The objects of the save collapse into one, the survivor; with a stored row, the
     /// survivor takes the row's identity, so the save updates the row instead of adding one.
+    /// What pointed at a discarded duplicate points at the survivor afterwards
+    /// (ManagedObjectContext+ConstraintCollapse.swift).
     func resolve(_ conflict: ConstraintConflict, type: MergePolicyType) throws {
         let objects = conflict.conflictingObjects.filter { $0.managedObjectContext === self && !deletedList.contains($0) }
         guard !objects.isEmpty else { return }
+        if type == .error { throw ConstraintConflict.error(for: [conflict]) }
         let row = conflict.databaseRow
-        if let row, let first = objects.first, row.entityName != first.entity.name || objects.contains(where: { $0.entity.name != row.entityName }) {
-            // An object cannot take the identity of a row of another entity.
-            throw ConstraintConflict.error(for: [conflict])
-        }
+        // The constraint may be declared on a parent entity whose sub-entities share it: then
+        // the objects and the row can be of different entities.
+        let entityNames = Set(objects.map(\.entity.name) + (row.map { [$0.entityName] } ?? []))
         // Stored objects of the save keep their identity; new ones go.
         let stored = objects.filter { !$0.objectID.isTemporaryID }
-        switch type {
-        case .error:
-            throw ConstraintConflict.error(for: [conflict])
-        case .rollback:
+        if type == .rollback {
             // The stored state wins: new objects are discarded, stored ones lose their changes.
             for object in stored { try refreshObject(object, mergeChanges: false) }
             let new = objects.filter(\.objectID.isTemporaryID)
             let keep = (row == nil && stored.isEmpty) ? new.first : nil
-            for object in new where object !== keep { discardInserted(object) }
+            // References to a discarded object move to the object that stays for the values:
+            // the kept one, the stored row's, or a stored object of the save; across entities
+            // there is no such object, and they are cleared as a deletion would.
+            let stays = entityNames.count > 1 ? nil : (keep ?? stored.first ?? conflict.databaseObject)
+            for object in new where object !== keep {
+                try moveReferences(from: object, to: stays, takesItsToOne: false)
+                discardInserted(object)
+            }
             return
-        case .overwrite, .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump:
-            break
         }
-        // The survivor: a stored object of the save if there is one, else the first new one.
-        // Overwrite saves the last changed object whole; the merge policies merge every
-        // object's values into the survivor, by property.
-        let survivor = stored.first ?? objects[0]
+        if entityNames.count > 1 {
+            // An object cannot become another entity, and merging a Car into a Van would drop
+            // the properties only a Car has: fail, naming both, rather than lose data.
+            throw ConstraintConflict.error(acrossEntities: entityNames.sorted(), conflict: conflict)
+        }
+        // The survivor: the stored row's object when a stored object of the save took the
+        // row's values (the row keeps them, and the changed object merges into it), else a
+        // stored object of the save, else the first new one. Overwrite saves the last changed
+        // object whole; the merge policies merge every object's attributes into the
+        // survivor, by property.
+        let survivor: ManagedObject
+        if row != nil, !stored.isEmpty, let databaseObject = conflict.databaseObject, databaseObject.managedObjectContext === self {
+            try fireFault(databaseObject)
+            survivor = databaseObject
+        } else {
+            survivor = stored.first ?? objects[0]
+        }
         let others = objects.filter { $0 !== survivor }
-        let toMany = Set(survivor.entity.relationships.enumerated().filter(\.element.isToMany).map { survivor.entity.attributes.count + $0.offset })
-        var values = survivor.storage
+        let attributeCount = survivor.entity.attributes.count
+        var values = Array(survivor.storage.prefix(attributeCount))
         if type == .overwrite, let last = others.last {
-            values = last.storage
+            values = Array(last.storage.prefix(attributeCount))
         } else {
             for other in others {
-                for i in values.indices where i < other.storage.count && !toMany.contains(i) {
+                for i in values.indices where i < other.storage.count {
                     let theirs = unwrapOptional(other.storage[i])
                     // Object trump: the later object's value wins where it has one; store
                     // trump: the earlier object's value stays where it has one.
@@ -124,13 +141,18 @@ extension ManagedObjectContext {
                 }
             }
         }
+        // Relationships move before a duplicate goes: its to-many members and its place in
+        // other objects' relationships become the survivor's; a to-one follows the policy.
+        for other in others {
+            try moveReferences(from: other, to: survivor, takesItsToOne: type != .mergeByPropertyStoreTrump)
+        }
         for other in others {
             if other.objectID.isTemporaryID { discardInserted(other) } else { try delete(other) }
         }
         if let row, survivor.objectID.isTemporaryID {
             guard let id = conflict.databaseObject?.objectID else { throw ConstraintConflict.error(for: [conflict]) }
-            adopt(row, id: id, into: survivor)
-            for i in values.indices where i < row.values.count && !toMany.contains(i) {
+            try adopt(row, id: id, into: survivor)
+            for i in values.indices where i < row.values.count {
                 let mine = unwrapOptional(values[i]), stored = unwrapOptional(row.values[i])
                 switch type {
                 case .overwrite: break
@@ -138,32 +160,66 @@ extension ManagedObjectContext {
                 default: if stored != nil { values[i] = row.values[i] }
                 }
             }
+            try mergeToOnes(of: survivor, with: row, type: type)
         }
-        for i in values.indices where !toMany.contains(i) { survivor.storage[i] = values[i] }
-        if !insertedList.contains(survivor), survivor.committedStorage != nil { updatedList.append(survivor) }
+        if !insertedList.contains(survivor) { willChange(survivor) }
+        for i in values.indices { survivor.storage[i] = values[i] }
     }
 
-    /// A new object takes over a stored row's identity: it is registered under the row's ID,
-    /// compares with the row when saved, and replaces any object registered for the row.
-    private func adopt(_ row: StoreRow, id: ManagedObjectID, into object: ManagedObject) {
+    /// A new object takes over a stored row's identity: it is registered under the row's ID
+    /// (references to its temporary ID follow), compares with the row when saved, and
+    /// replaces any object registered for the row. Its to-many relationships hold the row's
+    /// stored members and its own, the stored ones being the base the save compares with.
+    private func adopt(_ row: StoreRow, id: ManagedObjectID, into object: ManagedObject) throws {
         if let previous = registered[id], previous !== object {
             updatedList.remove(previous)
             registered[id] = nil
             previous.managedObjectContext = nil
         }
         insertedList.remove(object)
-        registered[object.objectID] = nil
-        object.objectID = id
-        registered[id] = object
+        adoptPermanentIDs([object.objectID: id])
         var base = row.values
-        // To-many relationships: the object's links are saved as added to the row's.
         for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
             let i = object.entity.attributes.count + n
-            if i < base.count { base[i] = object.storage[i] == nil ? nil : Set<ManagedObjectID>() }
+            guard i < base.count else { continue }
+            if object.storage[i] == nil || r.isOrdered {
+                // Not loaded: it loads from the row when used. Ordered: its links are saved as
+                // added to the row's.
+                base[i] = object.storage[i] == nil ? nil : Set<ManagedObjectID>()
+                continue
+            }
+            let mine = object.storage[i] as? Set<ManagedObjectID> ?? []
+            let storedMembers = try parentStore.relatedIDs(of: id, relationship: r, in: self)
+            object.storage[i] = storedMembers.union(mine)
+            object.loadedToMany.insert(i)
+            base[i] = storedMembers
         }
         object.committedStorage = base
         object.version = row.version
         updatedList.append(object)
+    }
+
+    /// The to-one relationships of a new object that took over a stored row: where the row
+    /// and the object point at different objects the policy picks one (object trump: the
+    /// object's, where it has one; store trump: the row's, where it has one; overwrite: the
+    /// object's, nil included), and both targets' inverses agree with the pick.
+    private func mergeToOnes(of object: ManagedObject, with row: StoreRow, type: MergePolicyType) throws {
+        for (n, r) in object.entity.relationships.enumerated() where !r.isToMany {
+            let i = object.entity.attributes.count + n
+            guard i < row.values.count, i < object.storage.count else { continue }
+            let mine = object.storage[i] as? ManagedObjectID, theirs = row.values[i] as? ManagedObjectID
+            guard mine != theirs else { continue }
+            let pick: ManagedObjectID?
+            switch type {
+            case .overwrite: pick = mine
+            case .mergeByPropertyObjectTrump: pick = mine ?? theirs
+            default: pick = theirs ?? mine
+            }
+            // Start from the side not picked, then set the pick through the inverse-keeping
+            // path: the target not picked loses the object from its inverse.
+            if pick != theirs { object.storage[i] = theirs }
+            try setValue(pick.map { registeredObject(for: $0) }, of: object, at: i)
+        }
     }
 
     /// Removes a new object from the context, as if it had never been inserted.

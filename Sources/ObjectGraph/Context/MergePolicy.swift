@@ -91,7 +91,9 @@ open class MergePolicy: @unchecked Sendable, CustomStringConvertible {
     /// collapse the conflicting objects into one; with a stored row it takes the row's identity
     /// (an upsert): the two merge policies merge values by property (object trump: the
     /// in-memory values win; store trump: the stored ones), overwrite saves the in-memory object
-    /// whole, rollback keeps the stored row and discards the in-memory changes.
+    /// whole, rollback keeps the stored row and discards the in-memory changes. What pointed at
+    /// a discarded object points at the one that stays; objects of different sub-entities
+    /// cannot become one, and the merging policies fail with 133021 naming both.
     open func resolve(constraintConflicts list: [ConstraintConflict]) throws {
         guard mergeType != .error else { throw ConstraintConflict.error(for: list) }
         for conflict in list {

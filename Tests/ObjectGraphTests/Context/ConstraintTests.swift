@@ -186,4 +186,125 @@ import ObjectGraph
         #expect(error?.code == .constraintMerge)
         #expect(try stack.stored() == ["AB-1 Fiat -", "CD-2 Opel -"])
     }
+
+    // A stored object changed to a stored row's values, under the merging policies: the row
+    // keeps its values and identity, the changed object merges into it by property and is
+    // deleted, so no two rows share the plate (the SQLite store's UNIQUE index would refuse).
+    @Test("A changed stored object merges into the stored row with its values (NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy)", arguments: storeTypes)
+    func aChangedObjectMergesIntoTheStoredRow(type: StoreType) throws {
+        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, "AB-1 Opel red"), (.mergeByPropertyStoreTrump, "AB-1 Fiat red")] {
+            let stack = try Stack(type)
+            let context = stack.context(policy)
+            let kept = try Self.car("AB-1", "Fiat", "red", in: context)
+            let changed = try Self.car("CD-2", "Opel", nil, in: context)
+            try context.save()
+            try changed.setValue("AB-1", forKey: "numberPlate")
+            try context.save()
+            #expect(try stack.stored() == [expected], "\(policy)")
+            #expect(kept.managedObjectContext === context && !kept.objectID.isTemporaryID, "\(policy)")
+            #expect(changed.managedObjectContext == nil, "\(policy)")
+            #expect(!context.hasChanges)
+        }
+    }
+
+    /// Vehicle(numberPlate unique) with sub-entities Car(seats) and Van(load): the constraint
+    /// is declared on the parent, so a Car and a Van share it.
+    static func vehicles(_ type: StoreType, in directory: TemporaryDirectory) throws -> PersistentStoreCoordinator {
+        let model = try ManagedObjectModel {
+            EntityDescription("Vehicle", abstract: true, uniquenessConstraints: [["numberPlate"]]) {
+                AttributeDescription("numberPlate", .string)
+            }
+            EntityDescription("Car", parent: "Vehicle") { AttributeDescription("seats", .integer16) }
+            EntityDescription("Van", parent: "Vehicle") { AttributeDescription("load", .integer32) }
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Vehicles.\(type.rawValue)"))
+        return coordinator
+    }
+
+    static func vehicle(_ entity: String, _ plate: String, in context: ManagedObjectContext) throws -> ManagedObject {
+        let vehicle = try context.insertNewObject(forEntityName: entity)
+        try vehicle.setValue(plate, forKey: "numberPlate")
+        return vehicle
+    }
+
+    // Apple's NSMergePolicy.h: "if an entity hierarchy has a constraint which is extended in
+    // subentities, all constraint violations for that constraint will be collapsed into a
+    // single report": a new Car conflicts with a stored Van of the same plate. An object
+    // cannot change entity and merging would lose the properties only one entity has, so the
+    // merging policies fail with 133021 naming both entities; rollback keeps the stored Van.
+    @Test("A new object conflicts with a stored row of another sub-entity (NSConstraintConflict, NSManagedObjectConstraintMergeError)", arguments: storeTypes)
+    func aConflictAcrossSubEntitiesFailsNamingBoth(type: StoreType) throws {
+        let directory = try TemporaryDirectory()
+        let coordinator = try Self.vehicles(type, in: directory)
+        let first = ManagedObjectContext(coordinator: coordinator)
+        try Self.vehicle("Van", "AB-1", in: first)
+        try first.save()
+        for policy in [MergePolicy.error, .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite] {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            context.mergePolicy = policy
+            try Self.vehicle("Car", "AB-1", in: context)
+            let error = #expect(throws: CoreDataError.self, "\(policy)") { try context.save() }
+            #expect(error?.code == .constraintMerge, "\(policy)")
+            let message = error?.message ?? ""
+            #expect(message.contains("Vehicle (numberPlate) with numberPlate = \"AB-1\""), "\(message)")
+            #expect(message.contains("/Car/") && message.contains("/Van/"), "\(message)")
+            if policy.mergeType != .error { #expect(message.contains("Car and Van"), "\(message)") }
+        }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.mergePolicy = .rollback
+        let car = try Self.vehicle("Car", "AB-1", in: context)
+        try context.save()
+        #expect(car.managedObjectContext == nil)
+        let stored = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Vehicle"))
+        #expect(stored.map(\.entity.name) == ["Van"])
+    }
+
+    // Within one save, a new Car and a new Van with one plate: the same refusal, naming both.
+    @Test("New objects of two sub-entities with one constrained value fail the save (NSConstraintConflict)", arguments: storeTypes)
+    func newObjectsOfTwoSubEntitiesConflict(type: StoreType) throws {
+        let directory = try TemporaryDirectory()
+        let context = ManagedObjectContext(coordinator: try Self.vehicles(type, in: directory))
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        try Self.vehicle("Car", "AB-1", in: context)
+        try Self.vehicle("Van", "AB-1", in: context)
+        let error = #expect(throws: CoreDataError.self) { try context.save() }
+        #expect(error?.code == .constraintMerge)
+        #expect(error?.message.contains("Car and Van") == true, "\(error?.message ?? "")")
+        #expect(try context.count(for: FetchRequest(entityName: "Vehicle")) == 2)
+    }
+
+    /// Collects the constraint conflicts it is given, then resolves them as object trump.
+    final class RecordingPolicy: MergePolicy, @unchecked Sendable {
+        var conflicts: [ConstraintConflict] = []
+        override func resolve(constraintConflicts list: [ConstraintConflict]) throws {
+            conflicts += list
+            try super.resolve(constraintConflicts: list)
+        }
+    }
+
+    // NSManagedObjectContext save(): a child's save "only updates managed objects in that parent
+    // store", so duplicates pass into the parent; the parent's save to the store finds them as
+    // one context-level conflict, whose databaseObject is nil (NSMergePolicy.h: "May be null
+    // if this is a context-level violation").
+    @Test("A child's duplicates are found by the parent's save, as a context-level conflict (NSConstraintConflict)", arguments: storeTypes)
+    func aChildsDuplicatesAreFoundByTheParentsSave(type: StoreType) throws {
+        let stack = try Stack(type)
+        let parent = stack.context()
+        let policy = RecordingPolicy(merge: .mergeByPropertyObjectTrump)
+        parent.mergePolicy = policy
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
+        try child.performAndWait {
+            try Self.car("AB-1", "Fiat", in: child)
+            try Self.car("AB-1", "Seat", in: child)
+            try child.save()
+        }
+        #expect(parent.insertedObjects.count == 2)
+        try parent.save()
+        let conflict = try #require(policy.conflicts.first)
+        #expect(policy.conflicts.count == 1)
+        #expect(conflict.databaseObject == nil && conflict.databaseSnapshot == nil)
+        #expect(conflict.conflictingObjects.count == 2)
+        #expect(try stack.stored() == ["AB-1 Seat -"])
+    }
 }
