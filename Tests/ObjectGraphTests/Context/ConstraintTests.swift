@@ -222,6 +222,7 @@ import ObjectGraph
         return coordinator
     }
 
+    @discardableResult
     static func vehicle(_ entity: String, _ plate: String, in context: ManagedObjectContext) throws -> ManagedObject {
         let vehicle = try context.insertNewObject(forEntityName: entity)
         try vehicle.setValue(plate, forKey: "numberPlate")
