@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import AllChapters
 import WorkbookSupport
 
@@ -59,6 +60,12 @@ struct Book {
                 throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))")
             }
             return ERDiagram.mermaid(try model())
+        case .codegen:
+            guard let model = entry.models[marker.name] else {
+                throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))")
+            }
+            let files = ModelCodegen(model: try model(), modelName: marker.modelName ?? marker.name).files()
+            return files.map { $0.contents.trimmingCharacters(in: .newlines) }.joined(separator: "\n\n")
         }
     }
 

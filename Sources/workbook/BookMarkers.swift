@@ -12,12 +12,16 @@ import Foundation
 ///     <!-- output fetching/all-books -->        what `fetching --section all-books` prints
 ///     <!-- output fetching/listing-1 --sql -->  the same with the SQL log
 ///     <!-- diagram fetching/company -->         a Mermaid erDiagram of a chapter's model
+///     <!-- codegen versioning/todo-2 ToDo -->   the Swift classes `workbook model codegen`
+///                                               writes for a chapter's model, named ToDo
 struct BookMarker: Equatable {
-    enum Kind: String { case listing, output, diagram }
+    enum Kind: String { case listing, output, diagram, codegen }
     let kind: Kind
     let chapter: String
     let name: String
     let showsSQL: Bool
+    /// The name a codegen block gives the model (its third word), else the marker's name.
+    var modelName: String? = nil
     /// Line numbers (0-based) of the opening and closing comments.
     let openLine: Int
     let closeLine: Int
@@ -25,7 +29,7 @@ struct BookMarker: Equatable {
     /// The fence language of the block.
     var language: String {
         switch kind {
-        case .listing: return "swift"
+        case .listing, .codegen: return "swift"
         case .output: return "text"
         case .diagram: return "mermaid"
         }
@@ -57,7 +61,8 @@ enum BookMarkers {
             guard let end = lines[(i + 1)...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == close }) else {
                 throw BookMarkerError(file: file, line: i, problem: "this \(kind.rawValue) marker is never closed; add \(close) after its block")
             }
-            markers.append(BookMarker(kind: kind, chapter: parts[0], name: parts[1], showsSQL: words.contains("--sql"), openLine: i, closeLine: end))
+            markers.append(BookMarker(kind: kind, chapter: parts[0], name: parts[1], showsSQL: words.contains("--sql"),
+                                      modelName: words.dropFirst(2).first { !$0.hasPrefix("--") }, openLine: i, closeLine: end))
             i = end + 1
         }
         return markers

@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 @testable import workbook
+import ObjectGraph
+import ZarraToDo
 
 // The book cannot go stale: every listing, output and diagram in book/ is what the chapters'
 // code holds and prints now. Tests only read the book; `swift run workbook book` rewrites it.
@@ -33,6 +35,18 @@ import Foundation
         let diff = UnifiedDiff.make(old: edited, new: regenerated, name: "book/fetching.md")
         #expect(diff.contains("(edited by hand)"))
         #expect(diff.contains("@@ -"))
+    }
+
+    @Test func aCodegenBlockIsWhatTheCodegenCommandWrites() throws {
+        let text = "<!-- codegen versioning/todo-2 ToDo -->\n```swift\n```\n<!-- /codegen -->"
+        let written = try book.updated(text, file: "book/x.md")
+        let files = ModelCodegen(model: try ToDoModels.version2(), modelName: "ToDo").files()
+        #expect(files.map(\.name) == ["Category.swift", "ToDo.swift", "ToDoModelClasses.swift"])
+        for file in files { #expect(written.contains(file.contents.trimmingCharacters(in: .newlines))) }
+        #expect(written.contains("@Managed(\"completed\") public var completed: Bool"))
+        let unknown = "<!-- codegen versioning/nothing -->\n```swift\n```\n<!-- /codegen -->"
+        let error = #expect(throws: BookMarkerError.self) { _ = try book.updated(unknown, file: "book/x.md") }
+        #expect(error?.description.contains("has no model named nothing; it has todo-1, todo-2") == true)
     }
 
     @Test func anUnclosedMarkerIsAnErrorWithItsLine() throws {
