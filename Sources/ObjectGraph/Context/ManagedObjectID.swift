@@ -6,7 +6,7 @@ import Foundation
 /// primary key in its store. The URI form is Core Data's:
 /// `x-coredata://<store UUID>/<Entity>/p<N>`, or `x-coredata:///<Entity>/t<N>` while temporary.
 ///
-/// The entity name and the store's UUID are held interned (``InternedName``): comparing two
+/// The entity name and the store's UUID are held interned (`InternedName`): comparing two
 /// IDs compares two pointers and two integers, never the text, and copying one retains nothing.
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, PredicateArgumentConvertible {
     /// The entity's name, interned.
