@@ -7,8 +7,9 @@ import GRDBSQLite
 ///
 /// The measurements are named `<representation>/<phase>`: representations `raw`, `any`
 /// (today), `enum`, `inline` (the enum in the object's own allocation), `columns`; phases
-/// `fetch-kvc` (fetch, read every attribute as `Any` and cast, as an app reads by key), `fetch-typed` (fetch, read through typed accessors) and
-/// `insert` (make objects, set every attribute as `Any`, bind and insert in one transaction).
+/// `fetch-kvc` (fetch, read every attribute as `Any` and cast, as an app reads by key),
+/// `fetch-typed` (fetch, read through typed accessors) and `insert` (make objects, set every
+/// attribute as `Any`, bind and insert in one transaction).
 /// `--only enum` runs one representation's phases, `--only enum/insert` one measurement,
 /// `--only setup` none (for subtracting the setup from a callgrind count).
 let valuePrototypeWorkloads: [Workload] = [
