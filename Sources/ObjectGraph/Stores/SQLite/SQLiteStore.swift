@@ -544,7 +544,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let values = parts.whereClause.arguments + parts.window.arguments
         return try CoreDataError.mappingSQLite("Counting \(request.entityName) objects in the store at", url) {
             try log.measure(sql: sql, arguments: values) {
-                try database.read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(values)) ?? 0 }
+                try database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) ?? 0 }
             } rowCount: { _ in 1 }
         }
     }
@@ -593,9 +593,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         // the keys are refused rather than reused.
         return try CoreDataError.mappingSQLite("Allocating \(count) primary keys for \(entity.name) in the store at", url) {
             try database.write { db in
-                let current = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.entityNumber]) ?? 0
-                try db.execute(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-                               arguments: [current + Int64(count), root.entityNumber, current])
+                // Cached statements: every save of new objects runs these two, prepared once
+                // per connection.
+                let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [root.entityNumber]) ?? 0
+                try db.cachedStatement(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
+                    .execute(arguments: [current + Int64(count), root.entityNumber, current])
                 guard db.changesCount == 1 else {
                     throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no primary-key row for \(root.name) in Z_PRIMARYKEY, or it changed while keys were allocated; no keys were handed out")
                 }

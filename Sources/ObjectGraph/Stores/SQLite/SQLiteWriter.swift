@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Writes rows on the save hot path: one statement per entity and kind, prepared on GRDB's
-/// connection inside GRDB's transaction, values bound straight into SQLite. GRDB still owns
+/// Writes rows on the save hot path: one statement per entity and kind, prepared once per
+/// connection (GRDB's statement cache) and reused across saves, values bound straight into
+/// SQLite. GRDB still owns
 /// the connection, the transaction and the errors around it.
 final class SQLiteWriter {
     /// What one column of an entity's INSERT or UPDATE takes from a row.
@@ -67,9 +68,12 @@ final class SQLiteWriter {
     private let logsStatements: Bool
     /// The store's UUID, for the object URIs of errors.
     private let storeIdentifier: String
-    /// Prepared statements by entity number and kind (see `statementKey`), not by SQL text,
-    /// so finding one costs no string hashing per row.
-    private var statements: [Int: OpaquePointer] = [:]
+    /// The statements of this save by entity number and kind (see `statementKey`), not by SQL
+    /// text, so finding one costs no string hashing per row. They come from GRDB's statement
+    /// cache of the connection (`cachedStatement`), so each is prepared once per connection
+    /// and reused by every later save; GRDB finalizes them when the connection closes. The
+    /// `Statement` is held here so the handle stays valid for the whole save.
+    private var statements: [Int: Statement] = [:]
 
     init(db: Database, model: ManagedObjectModel, log: SQLLog, storeIdentifier: String = "") {
         self.db = db
@@ -80,7 +84,9 @@ final class SQLiteWriter {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        // Reset, not finalize: the cache keeps them for the next save, and a reset statement
+        // holds no read or write state in the meantime (a failed step leaves one mid-way).
+        for statement in statements.values { sqlite3_reset(statement.sqliteStatement) }
     }
 
     private static func statementKey(_ plan: Plan, update: Bool) -> Int { plan.entityNumber * 2 + (update ? 1 : 0) }
@@ -100,19 +106,18 @@ final class SQLiteWriter {
     }
 
     private func lookUpStatement(_ sql: String, key: Int) throws -> OpaquePointer {
+        // No sqlite3_clear_bindings: insert and update bind every parameter of their
+        // statement each time, and clearing cost as much as binding a row's values.
         if let s = statements[key] {
-            // No sqlite3_clear_bindings: insert and update bind every parameter of their
-            // statement each time, and clearing cost as much as binding a row's values.
-            sqlite3_reset(s)
-            return s
+            sqlite3_reset(s.sqliteStatement)
+            return s.sqliteStatement
         }
-        var s: OpaquePointer?
-        let code = sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &s, nil)
-        guard code == SQLITE_OK, let s else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-        }
+        // Prepared on the connection's first save of this entity and kind (GRDB throws a
+        // DatabaseError naming the SQL when it does not prepare), reused by the later ones.
+        let s = try db.cachedStatement(sql: sql)
+        sqlite3_reset(s.sqliteStatement)
         statements[key] = s
-        return s
+        return s.sqliteStatement
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
