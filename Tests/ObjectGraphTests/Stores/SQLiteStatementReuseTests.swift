@@ -11,8 +11,8 @@ import GRDBSQLite
 // across saves"); these tests look at the connection's statements to check it.
 @Suite struct SQLiteStatementReuseTests {
     /// The connection's prepared statements whose SQL starts with `prefix`, and how many times each ran.
-    private func statements(_ store: SQLiteStore, prefix: String) throws -> [(handle: OpaquePointer, runs: Int32)] {
-        try store.database.inDatabase { db in
+    private func statements(_ store: SQLiteStore, prefix: String) -> [(handle: OpaquePointer, runs: Int32)] {
+        store.database.inDatabase { db in
             var found: [(OpaquePointer, Int32)] = []
             var s = sqlite3_next_stmt(db.sqliteConnection, nil)
             while let statement = s {
@@ -42,7 +42,7 @@ import GRDBSQLite
         let first = try context.insertNewObject(forEntityName: "Book")
         try first.setValue("Fetch, Clarus, Fetch", forKey: "title")
         try context.save()
-        let inserts = try statements(store, prefix: "INSERT INTO ZBOOK")
+        let inserts = statements(store, prefix: "INSERT INTO ZBOOK")
         #expect(inserts.count == 1)
         let insert = try #require(inserts.first)
 
@@ -53,16 +53,16 @@ import GRDBSQLite
             try context.save()
         }
         // Still one INSERT on the connection, the same one, run once per inserted row.
-        let after = try statements(store, prefix: "INSERT INTO ZBOOK")
+        let after = statements(store, prefix: "INSERT INTO ZBOOK")
         #expect(after.count == 1)
         #expect(after.first?.handle == insert.handle)
         #expect(after.first?.runs == 4)
         // The UPDATE of the changed object: one statement, run by each of the three saves.
-        let updates = try statements(store, prefix: "UPDATE ZBOOK")
+        let updates = statements(store, prefix: "UPDATE ZBOOK")
         #expect(updates.count == 1)
         #expect(updates.first?.runs == 3)
         // Key allocation: one SELECT of Z_MAX, run by each of the four saves of new objects.
-        let keys = try statements(store, prefix: "SELECT Z_MAX FROM Z_PRIMARYKEY")
+        let keys = statements(store, prefix: "SELECT Z_MAX FROM Z_PRIMARYKEY")
         #expect(keys.count == 1)
         #expect(keys.first?.runs == 4)
 
