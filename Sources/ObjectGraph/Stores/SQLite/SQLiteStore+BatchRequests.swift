@@ -92,7 +92,7 @@ extension SQLiteStore {
         let entity = try model.entity(named: request.entityName)
         let fetch = request.fetchRequest()
         let parts = try queryParts(fetch, entity: entity, sorted: false)
-        let mapping = schema.entities[entity.name]!
+        let mapping = try tableMapping(of: entity)
         var sets = ["Z_OPT = Z_OPT + 1"]
         var setArguments: [DatabaseValue] = []
         for (i, attribute, value) in changes.assignments {
@@ -179,7 +179,7 @@ extension SQLiteStore {
         if case .fetchRequest(let request) = targets, !wantsIDs, !tracksHistory, hierarchy.allSatisfy({ $0.relationships.isEmpty }),
            request.fetchLimit == 0, request.fetchOffset == 0 {
             let parts = try queryParts(request, entity: entity, sorted: false)
-            let mapping = schema.entities[entity.name]!
+            let mapping = try tableMapping(of: entity)
             let sql = parts.translator.joins.isEmpty
                 ? "DELETE FROM \(mapping.tableName) AS t0\(parts.whereClause.sql)"
                 : "DELETE FROM \(mapping.tableName) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))"
@@ -221,7 +221,7 @@ extension SQLiteStore {
             if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
             return try ids(sql + parts.window.sql, parts.whereClause.arguments + parts.window.arguments)
         case .objectIDs(let wanted):
-            let table = schema.entities[entity.name]!.tableName
+            let table = try tableMapping(of: entity).tableName
             var result: [ManagedObjectID] = []
             for chunk in Self.chunks(wanted.map(\.primaryKey)) {
                 result += try ids("SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
@@ -290,6 +290,15 @@ extension SQLiteStore {
                 try execute(db, "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
             }
         }
+    }
+
+    /// The table of an entity the request names: the coordinator's model made the store's
+    /// schema, so a missing one means the store's file lacks it.
+    private func tableMapping(of entity: EntityDescription) throws -> SQLiteSchema.EntityMapping {
+        guard let mapping = schema.entities[entity.name] else {
+            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no table for \(entity.name)")
+        }
+        return mapping
     }
 
     /// Keys in chunks that stay under SQLite's limit on bound variables.
