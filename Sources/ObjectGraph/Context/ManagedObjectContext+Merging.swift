@@ -116,9 +116,9 @@ extension ManagedObjectContext {
         NotificationCenter.default.addObserver(forName: Self.didSaveNotification, object: nil, queue: nil) { [weak self] notification in
             guard let self, let sender = notification.object as? ManagedObjectContext, self.isParentStore(of: sender) else { return }
             let info = notification.userInfo ?? [:]
-            let inserted = info[Self.insertedObjectIDsKey] as? Set<ManagedObjectID> ?? []
-            let updated = info[Self.updatedObjectIDsKey] as? Set<ManagedObjectID> ?? []
-            let deleted = info[Self.deletedObjectIDsKey] as? Set<ManagedObjectID> ?? []
+            let inserted = Self.objectIDs(in: info, ids: Self.insertedObjectIDsKey, objects: Self.insertedObjectsKey)
+            let updated = Self.objectIDs(in: info, ids: Self.updatedObjectIDsKey, objects: Self.updatedObjectsKey)
+            let deleted = Self.objectIDs(in: info, ids: Self.deletedObjectIDsKey, objects: Self.deletedObjectsKey)
             guard self.concurrencyType != .confinement else {
                 try? self.mergeChanges(inserted: inserted, updated: updated, deleted: deleted)
                 return
