@@ -54,6 +54,17 @@ enum CodegenModels {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+
+    /// Writes generated files into a fresh directory and type-checks them against the built
+    /// ObjectGraph (`swiftc -typecheck`), returning swiftc's status and output.
+    static func typeCheck(_ files: [ModelCodegen.File], with toolchain: ExerciseToolchain) throws -> (status: Int32, output: String) {
+        let directory = try TemporaryDirectory()
+        for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
+        let arguments = toolchain.moduleFlags + ["-typecheck", "-module-name", "Generated",
+                                                 "-module-cache-path", directory.file("ModuleCache").path]
+            + files.map { directory.file($0.name).path }
+        return try run(toolchain.swiftc, arguments, in: directory.url)
+    }
 }
 
 // Apple, Xcode "Generating Code" (Class Definition codegen: one class per entity with @NSManaged
@@ -109,13 +120,7 @@ enum CodegenModels {
     @Test("the generated classes of every fixture model type-check against ObjectGraph (swiftc -typecheck)", arguments: CodegenModels.all)
     func generatedCodeTypeChecks(_ model: URL) throws {
         guard let toolchain = CodegenModels.toolchain() else { return }
-        let directory = try TemporaryDirectory()
-        let files = try ModelCodegen(modelAt: model).files()
-        for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
-        let arguments = toolchain.moduleFlags + ["-typecheck", "-module-name", "Generated",
-                                                 "-module-cache-path", directory.file("ModuleCache").path]
-            + files.map { directory.file($0.name).path }
-        let result = try CodegenModels.run(toolchain.swiftc, arguments, in: directory.url)
+        let result = try CodegenModels.typeCheck(try ModelCodegen(modelAt: model).files(), with: toolchain)
         #expect(result.status == 0, "\(model.lastPathComponent): \(result.output)")
     }
 
@@ -134,12 +139,7 @@ enum CodegenModels {
         let note = try #require(files.first { $0.name == "Note.swift" }).contents
         #expect(note.contains("@Managed(\"description\") public var descriptionValue: String?"))
         #expect(note.contains("@Managed(\"default\") public var `default`: Int16"))
-        let directory = try TemporaryDirectory()
-        for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
-        let arguments = toolchain.moduleFlags + ["-typecheck", "-module-name", "Generated",
-                                                 "-module-cache-path", directory.file("ModuleCache").path]
-            + files.map { directory.file($0.name).path }
-        let result = try CodegenModels.run(toolchain.swiftc, arguments, in: directory.url)
+        let result = try CodegenModels.typeCheck(files, with: toolchain)
         #expect(result.status == 0, "\(result.output)")
     }
 
