@@ -33,23 +33,18 @@ extension ManagedObjectContext {
         let names = entity.propertyNames
         let changed = object.storage.indices.filter { i in
             guard let committed = object.committedStorage, i < committed.count else { return false }
-            if isToMany(entity, i) && (committed[i] == nil || object.storage[i] == nil) { return false }
-            return !Self.same(object.storage[i], committed[i])
+            if isToMany(entity, i) && (committed[i].isNull || object.storage[i].isNull) { return false }
+            return !AttributeValue.same(object.storage[i], committed[i])
         }
         let storeChanged: [Int] = row.map { row in
             row.values.indices.filter { i in
-                !isToMany(entity, i) && i < read.count && !Self.same(row.values[i], read[i])
+                !isToMany(entity, i) && i < read.count && !AttributeValue.same(row.values[i], read[i])
             }
         } ?? []
         return MergeConflict(sourceObject: object, read: read, storeRow: row, isDeletion: isDeletion,
                              changedKeys: changed.map { names[$0] }, storeChangedKeys: storeChanged.map { names[$0] })
     }
 
-    /// Whether two stored values are the same: sets of IDs directly, others as `isEqual:`.
-    static func same(_ a: Any?, _ b: Any?) -> Bool {
-        if let x = a as? Set<ManagedObjectID>, let y = b as? Set<ManagedObjectID> { return x == y }
-        return ValueComparison.equal(a, b, [])
-    }
 
     private func isToMany(_ entity: EntityDescription, _ i: Int) -> Bool {
         i >= entity.attributes.count && entity.relationships[i - entity.attributes.count].isToMany
@@ -71,7 +66,7 @@ extension ManagedObjectContext {
                 conflict.reinserts = true
                 object.version = 0
                 var base = object.committedStorage ?? object.storage
-                for i in base.indices where isToMany(object.entity, i) { base[i] = Set<ManagedObjectID>() }
+                for i in base.indices where isToMany(object.entity, i) { base[i] = .objectIDs([]) }
                 object.committedStorage = base
             }
             return
@@ -111,7 +106,7 @@ extension ManagedObjectContext {
         var committed = object.committedStorage ?? object.storage
         for i in object.storage.indices where i < row.values.count {
             if isToMany(entity, i) {
-                let changed = committed[i] != nil && !Self.same(object.storage[i], committed[i])
+                let changed = !committed[i].isNull && !AttributeValue.same(object.storage[i], committed[i])
                 if changed {
                     try rebaseToMany(object, at: i, committed: &committed)
                 } else {
@@ -129,14 +124,14 @@ extension ManagedObjectContext {
     /// A to-many this context changed, on top of the store's current set: the store's members
     /// with this context's additions and removals applied; the store's set becomes the base
     /// the save compares with, so each side's links survive.
-    func rebaseToMany(_ object: ManagedObject, at i: Int, committed: inout [Any?]) throws {
+    func rebaseToMany(_ object: ManagedObject, at i: Int, committed: inout [AttributeValue]) throws {
         let r = object.entity.relationships[i - object.entity.attributes.count]
         let stored = try parentStore.relatedIDs(of: object.objectID, relationship: r, in: self)
-        let now = object.storage[i] as? Set<ManagedObjectID> ?? []
-        let before = committed[i] as? Set<ManagedObjectID> ?? []
-        object.storage[i] = stored.union(now.subtracting(before)).subtracting(before.subtracting(now))
+        let now = object.storage[i].objectIDs ?? []
+        let before = committed[i].objectIDs ?? []
+        object.storage[i] = .objectIDs(stored.union(now.subtracting(before)).subtracting(before.subtracting(now)))
         object.loadedToMany.insert(i)
-        committed[i] = stored
+        committed[i] = .objectIDs(stored)
     }
 
     /// Drops this context's changes to an object: it takes the store's row as its values.

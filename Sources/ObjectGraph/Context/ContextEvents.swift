@@ -46,7 +46,7 @@ struct ContextEvents {
 
 /// An object's values and to-many orders at one moment.
 struct ValueSnapshot {
-    let storage: [Any?]
+    let storage: [AttributeValue]
     let orders: [Int: ToManyOrder]
 }
 

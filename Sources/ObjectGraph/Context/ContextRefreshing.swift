@@ -41,8 +41,8 @@ extension ManagedObjectContext {
         var changedToMany: [Int] = []
         for i in object.storage.indices where i < committed.count && i < storage.count {
             let isToMany = i >= entity.attributes.count && entity.relationships[i - entity.attributes.count].isToMany
-            if isToMany && (committed[i] == nil || object.storage[i] == nil) { continue }
-            guard !Self.same(object.storage[i], committed[i]) else { continue }
+            if isToMany && (committed[i].isNull || object.storage[i].isNull) { continue }
+            guard !AttributeValue.same(object.storage[i], committed[i]) else { continue }
             storage[i] = object.storage[i]
             if isToMany { base[i] = committed[i]; changedToMany.append(i) }
         }

@@ -58,8 +58,8 @@ extension ManagedObject {
         let before = context.valuesAtEventStart(of: self).storage
         var result: [String: Any] = [:]
         for i in storage.indices where i < before.count {
-            if entity.isToManyIndex(i) && (before[i] == nil || storage[i] == nil) { continue }
-            if ManagedObjectContext.same(storage[i], before[i]) { continue }
+            if entity.isToManyIndex(i) && (before[i].isNull || storage[i].isNull) { continue }
+            if AttributeValue.same(storage[i], before[i]) { continue }
             result[entity.propertyNames[i]] = presented(before[i], at: i)
         }
         return result
@@ -84,7 +84,7 @@ extension ManagedObject {
             var value = committedStorage.map { i < $0.count ? $0[i] : nil } ?? storage[i]
             // A to-many not loaded before it changed is unchanged: its store set is the
             // committed one.
-            if value == nil, entity.isToManyIndex(i) { value = try context.relatedIDs(of: self, at: i) }
+            if value.isNull, entity.isToManyIndex(i) { value = .objectIDs(try context.relatedIDs(of: self, at: i)) }
             result[entity.propertyNames[i]] = presented(value, at: i)
         }
         return result
@@ -101,21 +101,21 @@ extension ManagedObject {
         for i in storage.indices {
             let isToMany = entity.isToManyIndex(i)
             if isNew {
-                guard let value = unwrapOptional(storage[i]) else { continue }
-                if isToMany, (value as? Set<ManagedObjectID>)?.isEmpty ?? true { continue }
+                if storage[i].isNull { continue }
+                if isToMany, storage[i].objectIDs?.isEmpty ?? true { continue }
                 indices.append(i)
                 continue
             }
             let committed = committedStorage.map { i < $0.count ? $0[i] : nil } ?? nil
-            if isToMany && (committed == nil || storage[i] == nil) { continue }
-            if !ManagedObjectContext.same(storage[i], committed) { indices.append(i) }
+            if isToMany && (committed.isNull || storage[i].isNull) { continue }
+            if !AttributeValue.same(storage[i], committed) { indices.append(i) }
         }
         return indices
     }
 
     /// A stored value as Core Data presents it: relationships as objects, no value as NSNull.
-    private func presented(_ value: Any?, at i: Int) -> Any {
-        guard let value = unwrapOptional(value) else { return NSNull() }
+    private func presented(_ stored: AttributeValue, at i: Int) -> Any {
+        guard let value = stored.any else { return NSNull() }
         guard i >= entity.attributes.count, let context = managedObjectContext else { return value }
         if let id = value as? ManagedObjectID { return context.registeredObject(for: context.temporaryIDs[id] ?? id) }
         guard let ids = value as? Set<ManagedObjectID> else { return value }

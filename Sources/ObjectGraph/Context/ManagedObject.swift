@@ -28,7 +28,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
 
     /// Values by property index: attributes as Swift values, to-one relationships as
     /// `ManagedObjectID?`, to-many as `Set<ManagedObjectID>`, or nil while not loaded.
-    @exclusivity(unchecked) final var storage: [Any?]
+    @exclusivity(unchecked) final var storage: [AttributeValue]
     /// Whether each to-many has been loaded from the store.
     @exclusivity(unchecked) final var loadedToMany: Set<Int> = []
     /// The order of each ordered to-many, by property index (``ToManyOrder``).
@@ -37,7 +37,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     @exclusivity(unchecked) public internal(set) final var isFault: Bool
     /// The values at the last save or fetch, for rollback and change tracking (nil while
     /// unchanged, and for inserted objects, which have no saved values).
-    @exclusivity(unchecked) final var committedStorage: [Any?]?
+    @exclusivity(unchecked) final var committedStorage: [AttributeValue]?
     /// The row version (`Z_OPT`) the values were read at.
     @exclusivity(unchecked) final var version: Int64 = 0
     /// The context's change lists the object is in, one bit each (see ``ObjectList``): the
@@ -68,7 +68,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// `<Entity: URI>` and the values that are loaded.
     open var description: String {
         if isFault { return "<\(entity.name): \(objectID.uriString)> (fault)" }
-        let values = entity.attributes.enumerated().map { i, a in "\(a.name) = \(Self.describe(storage[i]))" }
+        let values = entity.attributes.enumerated().map { i, a in "\(a.name) = \(Self.describe(storage[i].any))" }
         return "<\(entity.name): \(objectID.uriString)> { \(values.joined(separator: "; ")) }"
     }
 
@@ -99,7 +99,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         let i = try index(forKey: key)
         // The common case first: an attribute of an object whose values are loaded is its
         // stored value, in a context or not, with no call into the context.
-        if !isFault && i < entity.shared.attributeCount { return storage[i] }
+        if !isFault && i < entity.shared.attributeCount { return storage[i].any }
         guard let context = managedObjectContext else { return try detachedValue(at: i) }
         return try context.value(of: self, at: i)
     }
@@ -141,7 +141,7 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         guard !isFault else {
             throw CoreDataError(exception: .objectInaccessible, "Can't read \(entity.propertyNames[i]) of \(objectID.uriString): the object is a fault whose context is gone (released or reset), so its values cannot be loaded; keep the context alive, or fetch the object again in a live context", objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
-        return i < storage.count ? storage[i] : nil
+        return i < storage.count ? storage[i].any : nil
     }
 
     // MARK: Lifecycle and validation hooks

@@ -12,7 +12,7 @@ struct ChildChanges {
     /// new set of IDs).
     struct Updated {
         let id: ManagedObjectID
-        let values: [(index: Int, value: Any?)]
+        let values: [(index: Int, value: AttributeValue)]
         /// The new order of each ordered to-many whose order changed (OrderedToMany.swift).
         var orders: [Int: ToManyOrder] = [:]
     }
@@ -41,14 +41,14 @@ extension ManagedObjectContext {
         changes.updatedObjects = toUpdate
         for object in toUpdate {
             let entity = object.entity.shared
-            var values: [(index: Int, value: Any?)] = []
+            var values: [(index: Int, value: AttributeValue)] = []
             for i in object.storage.indices {
                 let committed = object.committedStorage.map { i < $0.count ? $0[i] : nil } ?? nil
                 if i >= entity.attributeCount && entity.relationships[i - entity.attributeCount].isToMany {
                     // A to-many counts when it was loaded before it changed (its committed set
                     // is known) and differs from it.
-                    guard object.loadedToMany.contains(i), committed != nil, !Self.same(object.storage[i], committed) else { continue }
-                } else if Self.same(object.storage[i], committed) {
+                    guard object.loadedToMany.contains(i), !committed.isNull, !AttributeValue.same(object.storage[i], committed) else { continue }
+                } else if AttributeValue.same(object.storage[i], committed) {
                     continue
                 }
                 values.append((i, object.storage[i]))
@@ -65,7 +65,7 @@ extension ManagedObjectContext {
     /// anything changes, so a failed child save leaves the parent as it was.
     func absorb(_ changes: ChildChanges) throws {
         // Objects changed: loaded, with the to-many sets the child changed, first.
-        var changed: [(object: ManagedObject, values: [(index: Int, value: Any?)])] = []
+        var changed: [(object: ManagedObject, values: [(index: Int, value: AttributeValue)])] = []
         for update in changes.updated {
             let object = registeredObject(for: update.id)
             // Deleted here since the child read it: the deletion stands.

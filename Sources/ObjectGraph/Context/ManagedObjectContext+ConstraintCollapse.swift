@@ -31,11 +31,11 @@ extension ManagedObjectContext {
                 let joined = kept + added.filter { !keptSet.contains($0) }
                 try setValue(joined.map { registeredObject(for: $0) }, of: survivor, at: i)
             } else {
-                guard i < duplicate.storage.count, let target = duplicate.storage[i] as? ManagedObjectID else { continue }
+                guard i < duplicate.storage.count, let target = duplicate.storage[i].objectID else { continue }
                 try setValue(nil, of: duplicate, at: i)
                 guard let survivor, sameEntity else { continue }
                 try fireFault(survivor)
-                let current = survivor.storage[i] as? ManagedObjectID
+                let current = survivor.storage[i].objectID
                 if current == nil || takesItsToOne {
                     try setValue(registeredObject(for: target), of: survivor, at: i)
                 }
@@ -59,11 +59,11 @@ extension ManagedObjectContext {
                 let i = object.entity.attributes.count + n
                 guard i < object.storage.count else { continue }
                 if r.isToMany {
-                    guard let ids = object.storage[i] as? Set<ManagedObjectID>, ids.contains(id) else { continue }
+                    guard let ids = object.storage[i].objectIDs, ids.contains(id) else { continue }
                     var objects = ids.filter { $0 != id }.map { registeredObject(for: $0) }
                     if let replacement, !ids.contains(replacement.objectID) { objects.append(replacement) }
                     try setValue(objects, of: object, at: i)
-                } else if object.storage[i] as? ManagedObjectID == id {
+                } else if object.storage[i].objectID == id {
                     try setValue(replacement, of: object, at: i)
                 }
             }

@@ -30,7 +30,7 @@ extension ManagedObjectContext {
                 var values: [Any] = []
                 for key in constraint {
                     guard let i = object.entity.propertyNames.firstIndex(of: key), i < object.storage.count,
-                          let value = unwrapOptional(object.storage[i]) else { break }
+                          let value = object.storage[i].any else { break }
                     values.append(value)
                 }
                 guard values.count == constraint.count else { continue }
@@ -134,10 +134,10 @@ extension ManagedObjectContext {
         } else {
             for other in others {
                 for i in values.indices where i < other.storage.count {
-                    let theirs = unwrapOptional(other.storage[i])
+                    let theirs = other.storage[i].any
                     // Object trump: the later object's value wins where it has one; store
                     // trump: the earlier object's value stays where it has one.
-                    if theirs != nil && (type != .mergeByPropertyStoreTrump || unwrapOptional(values[i]) == nil) { values[i] = other.storage[i] }
+                    if theirs != nil && (type != .mergeByPropertyStoreTrump || values[i].isNull) { values[i] = other.storage[i] }
                 }
             }
         }
@@ -153,7 +153,7 @@ extension ManagedObjectContext {
             guard let id = conflict.databaseObject?.objectID else { throw ConstraintConflict.error(for: [conflict]) }
             try adopt(row, id: id, into: survivor)
             for i in values.indices where i < row.values.count {
-                let mine = unwrapOptional(values[i]), stored = unwrapOptional(row.values[i])
+                let mine = values[i].any, stored = row.values[i].any
                 switch type {
                 case .overwrite: break
                 case .mergeByPropertyObjectTrump: if mine == nil { values[i] = row.values[i] }
@@ -182,17 +182,17 @@ extension ManagedObjectContext {
         for (n, r) in object.entity.relationships.enumerated() where r.isToMany {
             let i = object.entity.attributes.count + n
             guard i < base.count else { continue }
-            if object.storage[i] == nil || r.isOrdered {
+            if object.storage[i].isNull || r.isOrdered {
                 // Not loaded: it loads from the row when used. Ordered: its links are saved as
                 // added to the row's.
-                base[i] = object.storage[i] == nil ? nil : Set<ManagedObjectID>()
+                base[i] = object.storage[i].isNull ? .null : .objectIDs([])
                 continue
             }
-            let mine = object.storage[i] as? Set<ManagedObjectID> ?? []
+            let mine = object.storage[i].objectIDs ?? []
             let storedMembers = try parentStore.relatedIDs(of: id, relationship: r, in: self)
-            object.storage[i] = storedMembers.union(mine)
+            object.storage[i] = .objectIDs(storedMembers.union(mine))
             object.loadedToMany.insert(i)
-            base[i] = storedMembers
+            base[i] = .objectIDs(storedMembers)
         }
         object.committedStorage = base
         object.version = row.version
@@ -207,7 +207,7 @@ extension ManagedObjectContext {
         for (n, r) in object.entity.relationships.enumerated() where !r.isToMany {
             let i = object.entity.attributes.count + n
             guard i < row.values.count, i < object.storage.count else { continue }
-            let mine = object.storage[i] as? ManagedObjectID, theirs = row.values[i] as? ManagedObjectID
+            let mine = object.storage[i].objectID, theirs = row.values[i].objectID
             guard mine != theirs else { continue }
             let pick: ManagedObjectID?
             switch type {
@@ -217,7 +217,7 @@ extension ManagedObjectContext {
             }
             // Start from the side not picked, then set the pick through the inverse-keeping
             // path: the target not picked loses the object from its inverse.
-            if pick != theirs { object.storage[i] = theirs }
+            if pick != theirs { object.storage[i] = .toOne(theirs) }
             try setValue(pick.map { registeredObject(for: $0) }, of: object, at: i)
         }
     }

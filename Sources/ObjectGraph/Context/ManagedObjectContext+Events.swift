@@ -113,11 +113,11 @@ extension ManagedObjectContext {
             let value = snapshot.storage[i]
             if i < shared.attributeCount { object.storage[i] = value; continue }
             // IDs that were temporary when the snapshot was taken may be permanent now.
-            if let ids = value as? Set<ManagedObjectID> {
-                object.storage[i] = temporaryIDs.isEmpty ? ids : Set(ids.map { temporaryIDs[$0] ?? $0 })
+            if let ids = value.objectIDs {
+                object.storage[i] = .objectIDs(temporaryIDs.isEmpty ? ids : Set(ids.map { temporaryIDs[$0] ?? $0 }))
                 object.loadedToMany.insert(i)
-            } else if let id = value as? ManagedObjectID {
-                object.storage[i] = temporaryIDs[id] ?? id
+            } else if let id = value.objectID {
+                object.storage[i] = .objectID(temporaryIDs[id] ?? id)
             } else if !object.entity.isToManyIndex(i) {
                 object.storage[i] = nil
             }
@@ -164,9 +164,9 @@ extension ManagedObjectContext {
     /// A to-many loaded after the event began: its loaded set is what it held then.
     func recordLoadedToMany(_ ids: Set<ManagedObjectID>, of object: ManagedObject, at i: Int) {
         let key = ObjectIdentifier(object)
-        guard let snapshot = events.snapshots[key], i < snapshot.storage.count, snapshot.storage[i] == nil else { return }
+        guard let snapshot = events.snapshots[key], i < snapshot.storage.count, snapshot.storage[i].isNull else { return }
         var storage = snapshot.storage
-        storage[i] = ids
+        storage[i] = .objectIDs(ids)
         events.snapshots[key] = ValueSnapshot(storage: storage, orders: snapshot.orders)
     }
 }

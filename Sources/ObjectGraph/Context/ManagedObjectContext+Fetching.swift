@@ -194,19 +194,19 @@ extension ManagedObjectContext {
                     if r.isToMany && r.isOrdered {
                         // Ordered ones in their order, one query each.
                         for object in group { try fireFault(object); _ = try relatedIDs(of: object, at: i) }
-                        next += group.flatMap { ($0.storage[i] as? Set<ManagedObjectID> ?? []).map { registeredObject(for: $0) } }
+                        next += group.flatMap { ($0.storage[i].objectIDs ?? []).map { registeredObject(for: $0) } }
                     } else if r.isToMany {
                         let unloaded = group.filter { !$0.loadedToMany.contains(i) }
                         let related = try parentStore.relatedIDs(of: unloaded.map(\.objectID), relationship: r, in: self)
                         try fireFaults(unloaded)
                         for object in unloaded {
-                            object.storage[i] = related[object.objectID] ?? []
+                            object.storage[i] = .objectIDs(related[object.objectID] ?? [])
                             object.loadedToMany.insert(i)
                         }
-                        next += group.flatMap { ($0.storage[i] as? Set<ManagedObjectID> ?? []).map { registeredObject(for: $0) } }
+                        next += group.flatMap { ($0.storage[i].objectIDs ?? []).map { registeredObject(for: $0) } }
                     } else {
                         try fireFaults(group)
-                        next += group.compactMap { ($0.storage[i] as? ManagedObjectID).map { registeredObject(for: $0) } }
+                        next += group.compactMap { ($0.storage[i].objectID).map { registeredObject(for: $0) } }
                     }
                 }
                 try fireFaults(next)

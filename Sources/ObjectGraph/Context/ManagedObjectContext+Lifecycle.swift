@@ -44,7 +44,7 @@ extension ManagedObjectContext {
             }
             // Setting a value replaces the object's storage array, which the snapshot shares:
             // an object whose buffer is no longer the snapshot's changed during the round.
-            var snapshots: [ObjectIdentifier: [Any?]] = [:]
+            var snapshots: [ObjectIdentifier: [AttributeValue]] = [:]
             snapshots.reserveCapacity(objects.count)
             for object in objects { snapshots[ObjectIdentifier(object)] = object.storage }
             for object in pending where object.managedObjectContext === self { object.willSave() }
@@ -58,7 +58,7 @@ extension ManagedObjectContext {
     }
 
     /// Whether two storage arrays are one buffer (no value was set in between).
-    private static func sameStorage(_ a: [Any?], _ b: [Any?]) -> Bool {
+    private static func sameStorage(_ a: [AttributeValue], _ b: [AttributeValue]) -> Bool {
         a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress && pa.count == pb.count } }
     }
 

@@ -41,7 +41,7 @@ extension ManagedObjectContext {
     /// A new object's entity and starting values: defaults, and empty (loaded) to-many sets.
     struct InsertTemplate {
         let entity: EntityDescription
-        let storage: [Any?]
+        let storage: [AttributeValue]
         let loadedToMany: Set<Int>
     }
 
@@ -55,13 +55,13 @@ extension ManagedObjectContext {
             // Which exception Apple raises here is not documented; the argument is what is wrong.
             throw CoreDataError(exception: .invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
         }
-        var storage = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
+        var storage = [AttributeValue](repeating: .null, count: entity.attributes.count + entity.relationships.count)
         var loadedToMany: Set<Int> = []
         for (i, a) in entity.attributes.enumerated() where a.defaultValue != nil {
-            storage[i] = a.defaultValue?.runtimeValue
+            storage[i] = AttributeValue(a.defaultValue?.runtimeValue)
         }
         for (n, r) in entity.relationships.enumerated() where r.isToMany {
-            storage[entity.attributes.count + n] = Set<ManagedObjectID>()
+            storage[entity.attributes.count + n] = .objectIDs([])
             loadedToMany.insert(entity.attributes.count + n)
         }
         let template = InsertTemplate(entity: entity, storage: storage, loadedToMany: loadedToMany)

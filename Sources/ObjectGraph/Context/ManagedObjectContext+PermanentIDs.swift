@@ -53,9 +53,9 @@ extension ManagedObjectContext {
             temporaryIDs[old] = new
             if let batch = pendingBatches.removeValue(forKey: old) { pendingBatches[new] = batch }
         }
-        func permanent(_ value: Any?) -> Any? {
-            if let id = value as? ManagedObjectID, id.isTemporaryID { return map[id] ?? id }
-            if let ids = value as? Set<ManagedObjectID>, ids.contains(where: \.isTemporaryID) { return Set(ids.map { map[$0] ?? $0 }) }
+        func permanent(_ value: AttributeValue) -> AttributeValue {
+            if let id = value.objectID, id.isTemporaryID { return .objectID(map[id] ?? id) }
+            if let ids = value.objectIDs, ids.contains(where: \.isTemporaryID) { return .objectIDs(Set(ids.map { map[$0] ?? $0 })) }
             return value
         }
         for object in registered.values where !object.isFault && !object.entity.relationships.isEmpty {

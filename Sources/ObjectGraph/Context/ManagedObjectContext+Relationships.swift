@@ -9,14 +9,14 @@ extension ManagedObjectContext {
         checkConfinement()
         try fireFault(object)
         // Attributes, the common case, without copying the entity description.
-        if i < object.entity.attributes.count { return object.storage[i] }
+        if i < object.entity.attributes.count { return object.storage[i].any }
         let entity = object.entity
         let r = entity.relationships[i - entity.attributes.count]
         if r.isToMany {
             if r.isOrdered { return try orderedIDs(of: object, at: i).map { registeredObject(for: $0) } }
             return Set(try relatedIDs(of: object, at: i).map { registeredObject(for: $0) })
         }
-        return (object.storage[i] as? ManagedObjectID).map { registeredObject(for: $0) }
+        return (object.storage[i].objectID).map { registeredObject(for: $0) }
     }
 
     /// The IDs of a to-many relationship, loading them from the parent store the first time.
@@ -33,14 +33,14 @@ extension ManagedObjectContext {
                 ids = try parentStore.relatedIDs(of: object.objectID, relationship: r, in: self)
                 if !temporaryIDs.isEmpty { ids = Set(ids.map { temporaryIDs[$0] ?? $0 }) }
             }
-            object.storage[i] = ids
+            object.storage[i] = .objectIDs(ids)
             object.loadedToMany.insert(i)
             // Loaded after the object's first change: the store's set is the committed one, the
             // base a save compares with to find the links added and removed.
-            if object.committedStorage != nil, object.committedStorage![i] == nil { object.committedStorage![i] = ids }
+            if object.committedStorage != nil, object.committedStorage![i].isNull { object.committedStorage![i] = .objectIDs(ids) }
             if !events.snapshots.isEmpty { recordLoadedToMany(ids, of: object, at: i) }
         }
-        return object.storage[i] as? Set<ManagedObjectID> ?? []
+        return object.storage[i].objectIDs ?? []
     }
 
     /// The IDs of an ordered to-many relationship, in order, loading them the first time.
@@ -61,11 +61,11 @@ extension ManagedObjectContext {
         if i < shared.attributeCount {
             // This runs for every value set: the attribute's type decides the common case,
             // and its description is read only to convert or refuse a value.
-            let converted: Any?
+            let converted: AttributeValue
             if let same = AttributeValue.storedAsIs(value, type: shared.attributeTypes[i]) {
                 converted = same
             } else {
-                converted = try AttributeValue.convert(value, for: shared.attributes[i], entity: shared.name)
+                converted = try AttributeValue.converted(value, for: shared.attributes[i], entity: shared.name)
             }
             willChange(object)
             object.storage[i] = converted
@@ -97,7 +97,7 @@ extension ManagedObjectContext {
             }
         } else {
             let target = try toOneObject(value, relationship: r, entity: entity)
-            let currentID = object.storage[i] as? ManagedObjectID
+            let currentID = object.storage[i].objectID
             if currentID == target?.objectID { return }
             if let currentID { try unlink(object, relationship: r, from: registeredObject(for: currentID)) }
             if let target { try link(object, relationship: r, to: target) }
@@ -157,10 +157,10 @@ extension ManagedObjectContext {
             var ids = try relatedIDs(of: object, at: i)
             if let remove { ids.remove(remove.objectID) }
             if let target { ids.insert(target.objectID) }
-            object.storage[i] = ids
+            object.storage[i] = .objectIDs(ids)
             if r.isOrdered { object.updateOrder(at: i, adding: target?.objectID, removing: remove?.objectID) }
         } else {
-            object.storage[i] = target?.objectID
+            object.storage[i] = .toOne(target?.objectID)
         }
     }
 

@@ -59,9 +59,9 @@ extension ManagedObjectContext {
             for n in shared.relationships.indices {
                 let i = shared.attributeCount + n
                 if shared.relationships[n].isToMany {
-                    if values[i] != nil { values[i] = nil }
-                } else if let target = values[i] as? ManagedObjectID, target.isTemporaryID {
-                    values[i] = permanent(target)
+                    if !values[i].isNull { values[i] = .null }
+                } else if let target = values[i].objectID, target.isTemporaryID {
+                    values[i] = .objectID(permanent(target))
                 }
             }
             return StoreRow(entityName: shared.name, primaryKey: id.primaryKey, version: version, values: values)
@@ -90,8 +90,8 @@ extension ManagedObjectContext {
                         guard isOwner else { continue }
                         let i = object.entity.attributes.count + n
                         guard object.loadedToMany.contains(i) else { continue }
-                        let now = object.storage[i] as? Set<ManagedObjectID> ?? []
-                        let before = (object.committedStorage?[i] as? Set<ManagedObjectID>) ?? (isInserted(object) ? [] : now)
+                        let now = object.storage[i].objectIDs ?? []
+                        let before = (object.committedStorage?[i].objectIDs) ?? (isInserted(object) ? [] : now)
                         for added in now.subtracting(before).sorted(by: { $0.primaryKey < $1.primaryKey }) {
                             changes.linksAdded.append((key, permanent(object.objectID), permanent(added)))
                         }
@@ -167,8 +167,8 @@ extension ManagedObjectContext {
                 object.orderSaved()
                 let attributeCount = object.entity.shared.attributeCount
                 for i in attributeCount..<object.storage.count {
-                    if let id = object.storage[i] as? ManagedObjectID, id.isTemporaryID { object.storage[i] = permanent(id) }
-                    if let ids = object.storage[i] as? Set<ManagedObjectID>, ids.contains(where: \.isTemporaryID) { object.storage[i] = Set(ids.map(permanent)) }
+                    if let id = object.storage[i].objectID, id.isTemporaryID { object.storage[i] = .objectID(permanent(id)) }
+                    if let ids = object.storage[i].objectIDs, ids.contains(where: \.isTemporaryID) { object.storage[i] = .objectIDs(Set(ids.map(permanent))) }
                 }
             }
         }

@@ -31,7 +31,7 @@ public final class MergeConflict: CustomStringConvertible {
     /// Set by a policy that saves the object again after another context deleted it.
     var reinserts = false
 
-    init(sourceObject: ManagedObject, read: [Any?], storeRow: StoreRow?, isDeletion: Bool, changedKeys: [String], storeChangedKeys: [String]) {
+    init(sourceObject: ManagedObject, read: [AttributeValue], storeRow: StoreRow?, isDeletion: Bool, changedKeys: [String], storeChangedKeys: [String]) {
         self.sourceObject = sourceObject
         self.objectSnapshot = Self.snapshot(read, entity: sourceObject.entity)
         self.persistedSnapshot = storeRow.map { Self.snapshot($0.values, entity: sourceObject.entity) }
@@ -68,11 +68,11 @@ public final class MergeConflict: CustomStringConvertible {
 
     private static func list(_ keys: [String]) -> String { keys.isEmpty ? "nothing" : keys.joined(separator: ", ") }
 
-    static func snapshot(_ values: [Any?], entity: EntityDescription) -> [String: Any] {
+    static func snapshot(_ values: [AttributeValue], entity: EntityDescription) -> [String: Any] {
         var result: [String: Any] = [:]
         for (i, name) in entity.propertyNames.enumerated() where i < values.count {
             if i >= entity.attributes.count, entity.relationships[i - entity.attributes.count].isToMany { continue }
-            if let value = unwrapOptional(values[i]) { result[name] = value }
+            if let value = values[i].any { result[name] = value }
         }
         return result
     }

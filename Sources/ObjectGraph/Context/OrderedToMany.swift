@@ -18,7 +18,7 @@ extension ManagedObject {
     /// The IDs of the ordered to-many at property index `i`, in order, reconciled with the
     /// relationship's set; `permanent` maps an ID that was temporary to the one it became.
     func orderedIDs(at i: Int, permanent: (ManagedObjectID) -> ManagedObjectID) -> [ManagedObjectID] {
-        let members = storage[i] as? Set<ManagedObjectID> ?? []
+        let members = storage[i].objectIDs ?? []
         var seen: Set<ManagedObjectID> = []
         var result: [ManagedObjectID] = []
         result.reserveCapacity(members.count)

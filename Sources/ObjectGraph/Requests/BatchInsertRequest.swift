@@ -110,7 +110,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
                 if try managedObjectHandler(object) { break }
                 var dictionary: [String: Any] = [:]
                 for (i, a) in entity.attributes.enumerated() where !a.isTransient && !a.isDerived {
-                    if let value = unwrapOptional(object.storage[i]) { dictionary[a.name] = value }
+                    if let value = object.storage[i].any { dictionary[a.name] = value }
                 }
                 result.append(dictionary)
                 scratch.reset()

@@ -10,7 +10,7 @@ struct StoreRow {
     var version: Int64
     /// Values by property index: attributes, then to-one relationships as `ManagedObjectID?`.
     /// To-many slots are nil: stores answer them through `relatedIDs`.
-    var values: [Any?]
+    var values: [AttributeValue]
 }
 
 /// The changes of one save, as a store applies them in one transaction.

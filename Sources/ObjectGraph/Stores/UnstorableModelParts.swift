@@ -39,7 +39,7 @@ enum UnstorableModelParts {
         for row in changes.inserted + changes.updated.map(\.row) {
             guard let entity = model.entitiesByName[row.entityName] else { continue }
             for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && i < row.values.count {
-                guard let reason = reason(attribute, storeType: storeType), let value = row.values[i], !(value is NSNull) else { continue }
+                guard let reason = reason(attribute, storeType: storeType), !row.values[i].isNull else { continue }
                 let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
                 throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(attribute.name) of \(uri) has a value, and it is \(reason). Nothing was saved; leave it nil, or keep the value in a Binary attribute for now",
                                     objectURI: uri, key: attribute.name)

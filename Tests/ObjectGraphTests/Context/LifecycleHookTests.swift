@@ -199,7 +199,7 @@ import Foundation
         try note.setValue("Unsaved", forKey: "title")
         var titleAtWillTurn: String?
         note.onWillTurnIntoFault = { note in
-            titleAtWillTurn = note.isFault ? nil : note.storage[0] as? String
+            titleAtWillTurn = note.isFault ? nil : note.storage[0].any as? String
         }
         note.events = []
         try fixture.context.refresh(note, mergeChanges: false)

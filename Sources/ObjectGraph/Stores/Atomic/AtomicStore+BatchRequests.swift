@@ -14,7 +14,7 @@ extension PersistentStoreBackend {
             let request = FetchRequest(entityName: model.entitiesByName[entity.rootEntityName]?.name ?? entity.name)
             for row in try fetchRows(request, model: model) {
                 for (c, indexes) in constraints.enumerated() {
-                    let values = indexes.map { $0 < row.values.count ? row.values[$0] : nil }
+                    let values = indexes.map { $0 < row.values.count ? row.values[$0].any : nil }
                     guard !values.contains(where: { $0 == nil }) else { continue }
                     let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
                     stored[c][values.map { $0 as? AnyHashable ?? AnyHashable("\($0!)") }] = (id, row)
@@ -31,7 +31,7 @@ extension PersistentStoreBackend {
         for case .update(let id, let row) in actions {
             guard var current = storedRows[id] else { continue }
             let expected = current.version
-            for i in row.givenAttributes { current.values[i] = row.values[i] }
+            for i in row.givenAttributes { current.values[i] = AttributeValue(row.values[i]) }
             current.version += 1
             changes.updated.append((current, expected))
             updates.append(id)
@@ -45,7 +45,7 @@ extension PersistentStoreBackend {
         for action in actions {
             switch action {
             case .insert(let row):
-                changes.inserted.append(StoreRow(entityName: entity.name, primaryKey: keys[k], version: 1, values: row.values))
+                changes.inserted.append(StoreRow(entityName: entity.name, primaryKey: keys[k], version: 1, values: row.values.map(AttributeValue.init)))
                 ids.append(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: keys[k]))
                 k += 1
             case .update:
@@ -65,10 +65,10 @@ extension PersistentStoreBackend {
             var changed = row
             for (i, attribute, value) in update.assignments {
                 switch value {
-                case .constant(let v): changed.values[i] = v
+                case .constant(let v): changed.values[i] = AttributeValue(v)
                 case .expression(let e):
                     let v = try e.expressionValue(with: BatchRowValues(entity: entity, row: row))
-                    changed.values[i] = try BatchUpdateChanges.convert(v, attribute, entity)
+                    changed.values[i] = AttributeValue(try BatchUpdateChanges.convert(v, attribute, entity))
                 }
             }
             changed.version = row.version + 1
@@ -90,7 +90,7 @@ extension PersistentStoreBackend {
         let plan = try BatchDeletePlan(targets: ids, model: model) { sources, r in
             if r.isToMany { return try relatedIDs(of: sources, relationship: r, model: model).values.flatMap { $0 } }
             return try rows(for: sources, model: model).compactMap { row in
-                model.entitiesByName[row.entityName]?.propertyIndex[r.name].flatMap { row.values[$0] as? ManagedObjectID }
+                model.entitiesByName[row.entityName]?.propertyIndex[r.name].flatMap { row.values[$0].objectID }
             }
         }
         var changes = StoreChanges()
@@ -120,6 +120,6 @@ struct BatchRowValues: KeyValueCoding {
         guard let i = entity.propertyIndex[key], i < entity.attributes.count else {
             throw PredicateError(.unknownKey, "keypath \(key) not found in entity \(entity.name): a batch update's expression reads the object's attributes")
         }
-        return row.values[i]
+        return row.values[i].any
     }
 }

@@ -215,7 +215,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         var result: Set<ManagedObjectID> = []
         for row in (rows[destination.rootEntityName] ?? [:]).values where model.isEntity(row.entityName, kindOf: destination.name) {
             guard let entity = model.entitiesByName[row.entityName], let i = entity.propertyIndex[inverse.name],
-                  let target = row.values[i] as? ManagedObjectID, target == id else { continue }
+                  let target = row.values[i].objectID, target == id else { continue }
             result.insert(ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey))
         }
         return result
@@ -353,7 +353,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         func check(_ row: StoreRow, onlyDeleted: Bool) throws {
             guard let entity = model.entitiesByName[row.entityName] else { return }
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
-                guard let target = row.values[entity.attributes.count + n] as? ManagedObjectID else { continue }
+                guard let target = row.values[entity.attributes.count + n].objectID else { continue }
                 let targetKey = Key(root: root(target.entityName), key: target.primaryKey)
                 if onlyDeleted && !deleted.contains(targetKey) { continue }
                 guard next.rows[targetKey.root]?[targetKey.key] == nil else { continue }
@@ -416,7 +416,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             }
             if i < entity.attributes.count {
                 if entity.attributes[i].isTransient { return nil }
-                return row.values[i]
+                return row.values[i].any
             }
             let r = entity.relationships[i - entity.attributes.count]
             if r.isToMany {
@@ -424,7 +424,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
                     store.rows[store.root(related.entityName)]?[related.primaryKey].map { RowObject(store: store, row: $0) }
                 }
             }
-            guard let target = row.values[i] as? ManagedObjectID,
+            guard let target = row.values[i].objectID,
                   let targetRow = store.rows[store.root(target.entityName)]?[target.primaryKey] else { return nil }
             return RowObject(store: store, row: targetRow)
         }

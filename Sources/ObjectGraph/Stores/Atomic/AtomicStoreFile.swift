@@ -203,11 +203,11 @@ enum AtomicStoreFile {
             guard let entity = model.entitiesByName[row.entityName] else { continue }
             var object = FileObject(entity: row.entityName, key: row.primaryKey, version: row.version)
             for (i, a) in entity.attributes.enumerated() where !a.isTransient {
-                if let v = unwrapOptional(row.values[i]) { object.attributes[a.name] = v }
+                if let v = row.values[i].any { object.attributes[a.name] = v }
             }
             for (n, r) in entity.relationships.enumerated() {
                 if !r.isToMany {
-                    if let id = row.values[entity.attributes.count + n] as? ManagedObjectID { object.toOne[r.name] = id.primaryKey }
+                    if let id = row.values[entity.attributes.count + n].objectID { object.toOne[r.name] = id.primaryKey }
                     continue
                 }
                 guard let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
@@ -242,14 +242,14 @@ enum AtomicStoreFile {
             guard let entity = model.entitiesByName[object.entity] else {
                 throw CoreDataError(.persistentStoreOpen, "object z\(object.key) is of the entity \(object.entity), which the model does not have")
             }
-            var values = [Any?](repeating: nil, count: entity.attributes.count + entity.relationships.count)
-            for (i, a) in entity.attributes.enumerated() { values[i] = object.attributes[a.name] }
+            var values = [AttributeValue](repeating: .null, count: entity.attributes.count + entity.relationships.count)
+            for (i, a) in entity.attributes.enumerated() { values[i] = AttributeValue(object.attributes[a.name]) }
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
                 guard let key = object.toOne[r.name] else { continue }
                 guard let destination = destination(r, key) else {
                     throw CoreDataError(.persistentStoreOpen, "object z\(object.key) (\(object.entity)) has \(r.name) pointing to z\(key), which is not in the store")
                 }
-                values[entity.attributes.count + n] = ManagedObjectID(entityName: destination, storeIdentifier: "", primaryKey: key)
+                values[entity.attributes.count + n] = .objectID(ManagedObjectID(entityName: destination, storeIdentifier: "", primaryKey: key))
             }
             for (name, keys) in object.toMany {
                 guard let r = entity.relationship(named: name) else { continue }
@@ -269,8 +269,8 @@ enum AtomicStoreFile {
             for (key, row) in rows {
                 var row = row
                 row.values = row.values.map { value in
-                    guard let id = value as? ManagedObjectID else { return value }
-                    return ManagedObjectID(entityName: id.entityName, storeIdentifier: identifier, primaryKey: id.primaryKey)
+                    guard let id = value.objectID else { return value }
+                    return .objectID(ManagedObjectID(entityName: id.entityName, storeIdentifier: identifier, primaryKey: id.primaryKey))
                 }
                 stamped.rows[root]![key] = row
             }

@@ -14,7 +14,7 @@ enum AtomicValueCheck {
         for row in changes.inserted + changes.updated.map(\.row) {
             guard let entity = model.entitiesByName[row.entityName] else { continue }
             for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && i < row.values.count {
-                guard let problem = problem(row.values[i]) else { continue }
+                guard let problem = problem(row.values[i].any) else { continue }
                 let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
                 throw CoreDataError(.validation, "\(attribute.name) of \(uri) is \(problem), which a \(storeType.rawValue) store cannot save; nothing was written",
                                     objectURI: uri, key: attribute.name)

@@ -6,32 +6,40 @@ import GRDBSQLite
 /// where going through GRDB's `DatabaseValue` for each column would cost an allocation and a
 /// switch per value.
 enum SQLiteColumns {
-    /// The value of column `i`, decoded for an attribute type as ``SQLiteValues`` decodes it;
-    /// throws ``StoredValueMismatch`` for a value the type cannot take.
+    /// The value of column `i`, decoded for an attribute type as ``SQLiteValues`` decodes it,
+    /// straight into its case; throws ``StoredValueMismatch`` for a value the type cannot take.
     @inline(__always)
-    static func value(_ statement: OpaquePointer, _ i: Int32, type: AttributeType) throws -> Any? {
+    static func value(_ statement: OpaquePointer, _ i: Int32, type: AttributeType) throws -> AttributeValue {
         switch sqlite3_column_type(statement, i) {
         case SQLITE_NULL:
-            return nil
+            return .null
         case SQLITE_INTEGER:
             let v = sqlite3_column_int64(statement, i)
-            if type == .integer64 { return Int(v) }
-            return try SQLiteValues.integer(v, type: type)
+            switch type {
+            case .integer64: return .int(Int(v))
+            // Out of range is a mismatch, which SQLiteValues.integer reports.
+            case .integer16 where Int16(exactly: v) != nil, .integer32 where Int32(exactly: v) != nil: return .int(Int(v))
+            case .boolean: return .bool(v != 0)
+            default: return AttributeValue(try SQLiteValues.integer(v, type: type))
+            }
         case SQLITE_FLOAT:
             let v = sqlite3_column_double(statement, i)
-            if type == .double || type == .float { return v }
-            return try SQLiteValues.real(v, type: type)
+            switch type {
+            case .double, .float: return .double(v)
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: v))
+            default: return AttributeValue(try SQLiteValues.real(v, type: type))
+            }
         case SQLITE_TEXT:
             // The byte count, not the C string: a NUL inside the text is part of it.
             let length = Int(sqlite3_column_bytes(statement, i))
-            guard let bytes = sqlite3_column_text(statement, i) else { return try SQLiteValues.text("", type: type) }
+            guard let bytes = sqlite3_column_text(statement, i) else { return AttributeValue(try SQLiteValues.text("", type: type)) }
             let text = String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
-            if type == .string { return text }
-            return try SQLiteValues.text(text, type: type)
+            if type == .string { return .string(text) }
+            return AttributeValue(try SQLiteValues.text(text, type: type))
         default:
             let length = Int(sqlite3_column_bytes(statement, i))
             let data = sqlite3_column_blob(statement, i).map { Data(bytes: $0, count: length) } ?? Data()
-            return try SQLiteValues.blob(data, type: type)
+            return AttributeValue(try SQLiteValues.blob(data, type: type))
         }
     }
 

@@ -68,7 +68,7 @@ extension SQLiteStore {
             for action in actions {
                 switch action {
                 case .insert(let row):
-                    try writer.insert(StoreRow(entityName: entity.name, primaryKey: key, version: 1, values: row.values), plan: plan)
+                    try writer.insert(StoreRow(entityName: entity.name, primaryKey: key, version: 1, values: row.values.map(AttributeValue.init)), plan: plan)
                     ids.append(ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: key))
                     if tracksHistory { inserted.append(ids[ids.count - 1]) }
                     key += 1

@@ -340,7 +340,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             throw unknownEntityError(statement, plan: plan)
         }
         let slots = decoder.slots
-        let values = try [Any?](unsafeUninitializedCapacity: slots.count) { buffer, initialized in
+        let values = try [AttributeValue](unsafeUninitializedCapacity: slots.count) { buffer, initialized in
             let base = buffer.baseAddress!
             // Attributes: each value initialized in place, straight from its column.
             let attributeCount = try decoder.attributeColumns.withUnsafeBufferPointer { columns in
@@ -350,7 +350,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                         if column.position >= 0 {
                             (base + i).initialize(to: try SQLiteColumns.value(statement, column.position, type: column.type))
                         } else {
-                            (base + i).initialize(to: column.position == -1 ? nil : try transformedValue(statement, -2 - column.position, decoder: decoder, index: i))
+                            (base + i).initialize(to: column.position == -1 ? .null : AttributeValue(try transformedValue(statement, -2 - column.position, decoder: decoder, index: i)))
                         }
                     } catch let mismatch as StoredValueMismatch {
                         initialized = i
@@ -364,7 +364,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             }
             for i in attributeCount..<slots.count {
                 let slot = slots[i]
-                var value: Any? = nil
+                var value: AttributeValue = .null
                 if let slot {
                     switch slot.kind {
                     case .attribute(let type):
@@ -381,7 +381,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                                let actual = model.entitiesByNumber[Int(number)] {
                                 destinationName = actual.name
                             }
-                            value = ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key)
+                            value = .objectID(ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key))
                         }
                     }
                 }

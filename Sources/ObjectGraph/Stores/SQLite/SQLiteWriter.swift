@@ -154,28 +154,32 @@ final class SQLiteWriter {
         var isTransform = false
     }
 
+    /// Binds an attribute's value straight from its case. A case other than the attribute
+    /// type's own (which the context's conversion never leaves) binds through
+    /// ``SQLiteValues/databaseValue(_:type:)``, as any value did before the value core.
     @inline(__always)
-    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: Any?, type: AttributeType) throws(Unstorable) {
-        // The common types bind without building a DatabaseValue and without the runtime's
-        // general cast: the attribute type says which type to expect, and `exactValue`
-        // compares type pointers.
-        guard let unwrapped = value else { sqlite3_bind_null(s, i); return }
-        switch type {
-        case .string: if let v = exactValue(unwrapped, as: String.self) { return bindText(s, i, v) }
-        case .integer16, .integer32, .integer64: if let v = exactValue(unwrapped, as: Int.self) { sqlite3_bind_int64(s, i, Int64(v)); return }
-        case .double, .float:
-            if let v = exactValue(unwrapped, as: Double.self) {
-                // SQLite stores a bound NaN as NULL: refused rather than lost.
-                if v.isNaN { throw Unstorable(reason: "NaN is not a number SQLite can store (it would become NULL)") }
-                sqlite3_bind_double(s, i, v); return
-            }
-        case .boolean: if let v = exactValue(unwrapped, as: Bool.self) { sqlite3_bind_int64(s, i, v ? 1 : 0); return }
-        case .date: if let v = exactValue(unwrapped, as: Date.self) { sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return }
-        case .decimal:
-            if let reason = SQLiteValues.unstorableReason(unwrapped, type: type) { throw Unstorable(reason: reason) }
-        default: break
+    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: AttributeValue, type: AttributeType) throws(Unstorable) {
+        switch value {
+        case .null:
+            sqlite3_bind_null(s, i); return
+        case .string(let v) where type == .string:
+            bindText(s, i, v); return
+        case .int(let v) where type == .integer16 || type == .integer32 || type == .integer64:
+            sqlite3_bind_int64(s, i, Int64(v)); return
+        case .double(let v) where type == .double || type == .float:
+            // SQLite stores a bound NaN as NULL: refused rather than lost.
+            if v.isNaN { throw Unstorable(reason: "NaN is not a number SQLite can store (it would become NULL)") }
+            sqlite3_bind_double(s, i, v); return
+        case .bool(let v) where type == .boolean:
+            sqlite3_bind_int64(s, i, v ? 1 : 0); return
+        case .date(let v) where type == .date:
+            sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return
+        default:
+            break
         }
-        bind(s, i, SQLiteValues.databaseValue(value, type: type))
+        let any = value.any
+        if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) { throw Unstorable(reason: reason) }
+        bind(s, i, SQLiteValues.databaseValue(any, type: type))
     }
 
     /// The values a plan binds for a row, for the SQL log and for persistent history's
@@ -183,13 +187,13 @@ final class SQLiteWriter {
     private func loggedValues(_ row: StoreRow, _ plan: Plan) -> [DatabaseValue] {
         plan.sources.map { source in
             switch source {
-            case .attribute(let index, let type): return SQLiteValues.databaseValue(row.values[index], type: type)
+            case .attribute(let index, let type): return SQLiteValues.databaseValue(row.values[index].any, type: type)
             case .transformable(let index, let attribute):
-                guard let value = unwrapOptional(row.values[index]) else { return .null }
+                guard let value = row.values[index].any else { return .null }
                 return ((try? TransformableValues.data(for: value, attribute: attribute)) ?? Data()).databaseValue
-            case .toOne(let index): return (row.values[index] as? ManagedObjectID)?.primaryKey.databaseValue ?? .null
+            case .toOne(let index): return (row.values[index].objectID)?.primaryKey.databaseValue ?? .null
             case .toOneEntity(let index):
-                return (row.values[index] as? ManagedObjectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
+                return (row.values[index].objectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
             }
         }
     }
@@ -213,7 +217,7 @@ final class SQLiteWriter {
         }
     }
 
-    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<Any?>, _ plan: Plan, from first: Int32) throws(Unstorable) {
+    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: Plan, from first: Int32) throws(Unstorable) {
         var i = first
         for source in plan.sources {
             switch source {
@@ -224,7 +228,7 @@ final class SQLiteWriter {
                     throw located
                 }
             case .transformable(let index, let attribute):
-                if let value = unwrapOptional(values[index]) {
+                if let value = values[index].any {
                     do {
                         let data = try TransformableValues.data(for: value, attribute: attribute)
                         _ = data.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
@@ -235,9 +239,9 @@ final class SQLiteWriter {
                     sqlite3_bind_null(s, i)
                 }
             case .toOne(let index):
-                if let id = values[index] as? ManagedObjectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
+                if let id = values[index].objectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
             case .toOneEntity(let index):
-                if let id = values[index] as? ManagedObjectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
+                if let id = values[index].objectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
                     sqlite3_bind_int64(s, i, Int64(n))
                 } else { sqlite3_bind_null(s, i) }
             }
