@@ -243,23 +243,7 @@ public struct Managed<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> Value {
-        get {
-            let key = object[keyPath: storageKeyPath].key
-            let value: Any?
-            do {
-                value = try object.value(forKey: key)
-            } catch {
-                fatalError("\(Object.self).\(key): \(error)")
-            }
-            // The common case: the stored value already has the declared type (String?, Int,
-            // Double, a to-one's class).
-            if let typed = value as? Value { return typed }
-            if let typed = ManagedValueConversion.convert(value, to: Value.self, in: object, key: key) { return typed }
-            if unwrapOptional(value) == nil {
-                fatalError("\(Object.self).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)")
-            }
-            fatalError("\(Object.self).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)")
-        }
+        get { keyValueCodingValue(of: object, key: object[keyPath: storageKeyPath].key) }
         set {
             let key = object[keyPath: storageKeyPath].key
             do {
@@ -268,6 +252,26 @@ public struct Managed<Value> {
                 fatalError("\(Object.self).\(key): \(error)")
             }
         }
+    }
+}
+
+extension Managed {
+    /// The property's value read by key and converted to `Value`: every property type's path, and
+    /// the fallback of the attribute types' direct one (``ManagedAttributeValue``).
+    static func keyValueCodingValue<Object: ManagedObject>(of object: Object, key: String) -> Value {
+        let value: Any?
+        do {
+            value = try object.value(forKey: key)
+        } catch {
+            fatalError("\(Object.self).\(key): \(error)")
+        }
+        // The common case: the stored value already has the declared type (a to-one's class).
+        if let typed = value as? Value { return typed }
+        if let typed = ManagedValueConversion.convert(value, to: Value.self, in: object, key: key) { return typed }
+        if unwrapOptional(value) == nil {
+            fatalError("\(Object.self).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)")
+        }
+        fatalError("\(Object.self).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)")
     }
 }
 

@@ -49,14 +49,29 @@ extension ManagedObjectContext {
         return object.orderedIDs(at: i) { temporaryIDs[$0] ?? $0 }
     }
 
-    /// Sets a property by index: an attribute converted to its type, a relationship with its
-    /// inverse.
-    func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
+    /// What every change of a property checks first: the calling thread, the object's values
+    /// loaded, and the object not deleted.
+    @inline(__always)
+    func prepareToChange(_ object: ManagedObject, at i: Int) throws {
         checkConfinement()
         try fireFault(object)
         guard !isDeleted(object) else {
             throw CoreDataError(exception: .objectInaccessible, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
         }
+    }
+
+    /// Sets an attribute to a value already of its type's case (a typed property's setter).
+    @inline(__always)
+    func setAttribute(_ value: AttributeValue, of object: ManagedObject, at i: Int) throws {
+        try prepareToChange(object, at: i)
+        willChange(object)
+        object.storage[i] = value
+    }
+
+    /// Sets a property by index: an attribute converted to its type, a relationship with its
+    /// inverse.
+    func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
+        try prepareToChange(object, at: i)
         let shared = object.entity.shared
         if i < shared.attributeCount {
             // This runs for every value set: the attribute's type decides the common case,
