@@ -5,9 +5,9 @@ import WorkbookSupport
 
 /// The classes ToDo and Category checked in under Sources/ZarraToDo/Generated are what
 /// `workbook model codegen` writes now for the shipped model (its current version, ToDo 2), so
-/// they cannot go stale when the model or the generator changes. Xcode's "Class Definition"
-/// codegen, which the generator follows, also regenerates its files from the model on every
-/// build (Apple's "Generating Code" for Core Data).
+/// they cannot go stale when the model or the generator changes. Apple's "Generating code"
+/// shows Xcode's generated files saying they were "automatically generated and should not be
+/// edited"; these are held to the same rule.
 @Suite struct GeneratedClassesTests {
     /// Sources/ZarraToDo/Generated, found from this file.
     static let folder = URL(fileURLWithPath: #filePath)
