@@ -25,10 +25,12 @@ enum Books {
     /// Z_ENT of Book in `model()` (its only entity).
     static let entityNumber: Int64 = 1
 
-    /// The model: title, author, salesRank, price, published, inPrint.
-    static func model() throws -> ManagedObjectModel {
+    /// The model: title, author, salesRank, price, published, inPrint. `bookClass` is the class
+    /// its objects are made of: the typed workloads name ``Book`` (the class is not part of the
+    /// version hash, so both models open the same store).
+    static func model(bookClass: ManagedObject.Type = ManagedObject.self) throws -> ManagedObjectModel {
         try ManagedObjectModel {
-            EntityDescription("Book") {
+            EntityDescription("Book", class: bookClass) {
                 AttributeDescription("title", .string, optional: false)
                 AttributeDescription("author", .string, optional: false)
                 AttributeDescription("salesRank", .integer32)

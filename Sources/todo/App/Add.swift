@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectGraph
+import WorkbookSupport
 
 extension ToDoCommand {
     /// `todo add TITLE [--due WHEN] [--category NAME]`.
@@ -23,10 +24,10 @@ extension ToDoCommand {
             // Read every input before changing anything: a bad date adds nothing.
             let dueDate = try due.map { try When.parse($0, now: environment.clock.now, timeZone: environment.timeZone) }
             let category = try category.map { try stack.category(named: $0) }
-            let todo = try stack.context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(title, forKey: "title")
-            try todo.setValue(dueDate, forKey: "dueDate")
-            try todo.setValue(category, forKey: "category")
+            let todo = ToDo(context: stack.context)
+            todo.title = title
+            todo.dueDate = dueDate
+            todo.category = category
             // Another process may change the category meanwhile (its to-dos gain this one):
             // merged property by property; a category deleted meanwhile fails the add.
             stack.context.mergePolicy = ToDoMergePolicy(number: 0)

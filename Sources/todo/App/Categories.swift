@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectGraph
+import WorkbookSupport
 
 extension ToDoCommand {
     /// `todo categories [list|add|rename|delete]`.
@@ -19,17 +20,14 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let request = FetchRequest(entityName: "Category")
+            let request = Category.fetchRequest()
             request.sortDescriptors = [SortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)]
             let categories = try stack.context.fetch(request)
             guard !categories.isEmpty else {
                 stack.say("No categories yet. Add one: todo categories add Home")
                 return
             }
-            let rows = try categories.map { category -> [String] in
-                let count = try category.mutableSetValue(forKey: "todos").objects().count
-                return [try category.value(forKey: "name") as? String ?? "", "\(count)"]
-            }
+            let rows = categories.map { category -> [String] in [category.name ?? "", "\(category.todos.count)"] }
             for line in Table.render(header: ["Category", "To-dos"], rows: rows) { stack.say(line) }
         }
     }
@@ -46,8 +44,8 @@ extension ToDoCommand {
         func run(with stack: ToDoStack) throws {
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name: todo categories add Home") }
             if (try? stack.category(named: name)) != nil { throw ToDoError("There is already a category \"\(name)\".") }
-            let category = try stack.context.insertNewObject(forEntityName: "Category")
-            try category.setValue(name, forKey: "name")
+            let category = Category(context: stack.context)
+            category.name = name
             try stack.context.save()
             stack.say("Added category \(name)")
         }
@@ -69,7 +67,7 @@ extension ToDoCommand {
             try stack.changeCategory(command: "todo categories rename \(ToDoStack.quoted(name)) \(ToDoStack.quoted(newName))") {
                 let category = try stack.category(named: name)
                 if newName != name, (try? stack.category(named: newName)) != nil { throw ToDoError("There is already a category \"\(newName)\".") }
-                try category.setValue(newName, forKey: "name")
+                category.name = newName
             }
             stack.say("Renamed category \(name) to \(newName)")
         }
@@ -92,7 +90,7 @@ extension ToDoCommand {
                 // Fetched again on each attempt: another process may add a to-do to it meanwhile.
                 try stack.changeCategory(command: "todo categories delete \(ToDoStack.quoted(name))") {
                     let category = try stack.category(named: name)
-                    todos = try category.mutableSetValue(forKey: "todos").objects().count
+                    todos = category.todos.count
                     try stack.context.delete(category)
                 }
             } catch let error as CoreDataError where error.code == .relationshipDeniedDelete {

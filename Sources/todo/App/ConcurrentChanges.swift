@@ -1,4 +1,5 @@
 import ObjectGraph
+import WorkbookSupport
 
 /// Changing a to-do while other `todo` processes change the same store.
 ///
@@ -52,13 +53,13 @@ extension ToDoStack {
     /// Returns the to-do as saved, whose values are the store's at the moment of the save, and
     /// the properties another process changed meanwhile (kept, as the merge policy says).
     /// `command` is the command line to run again when other processes kept changing it.
-    func change(todo number: Int64, command: String, _ change: (ManagedObject) throws -> Void) throws -> (todo: ManagedObject, keptFromOthers: [String]) {
+    func change(todo number: Int64, command: String, _ change: (ToDo) throws -> Void) throws -> (todo: ToDo, keptFromOthers: [String]) {
         context.mergePolicy = ToDoMergePolicy(number: number)
-        var todo: ManagedObject?
+        var todo: ToDo?
         var intended: ToDoItem?
         do {
             try saveRetrying {
-                let fetched: ManagedObject
+                let fetched: ToDo
                 do {
                     fetched = try self.todo(number: number)
                 } catch where intended != nil {
@@ -130,11 +131,12 @@ final class ToDoMergePolicy: MergePolicy, @unchecked Sendable {
     override func resolve(optimisticLockingConflicts list: [MergeConflict]) throws {
         for conflict in list where conflict.newVersionNumber == 0 && !conflict.isDeletion {
             let object = conflict.sourceObject
-            if object.entity.name == "Category" {
-                let name = (try? object.value(forKey: "name") as? String) ?? ""
+            if let category = object as? Category {
+                // Its row is gone: a fault could not be loaded, and it has no name to give.
+                let name = (try? category.loaded())?.name ?? ""
                 throw ToDoError("Another process deleted the category \"\(name)\" while this command ran; nothing was changed.")
             }
-            throw Self.deleted(number: object.entity.name == "ToDo" ? ToDoStack.number(of: object) : number)
+            throw Self.deleted(number: object is ToDo ? ToDoStack.number(of: object) : number)
         }
         try super.resolve(optimisticLockingConflicts: list)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectGraph
+import WorkbookSupport
 
 extension ToDoCommand {
     /// `todo edit ID ...`: change a to-do's title, due date, category or flags.
@@ -43,16 +44,16 @@ extension ToDoCommand {
             // Applied to the to-do as the store holds it now, again if another process saved
             // it first (see ConcurrentChanges.swift).
             let (todo, kept) = try stack.change(todo: id, command: commandLine) { todo in
-                if let title { try todo.setValue(title, forKey: "title") }
-                if let dueDate { try todo.setValue(dueDate, forKey: "dueDate") }
-                if noDue { try todo.setValue(nil, forKey: "dueDate") }
-                if let category { try todo.setValue(try stack.category(named: category), forKey: "category") }
-                if noCategory { try todo.setValue(nil, forKey: "category") }
-                if undone { try todo.setValue(false, forKey: "completed") }
+                if let title { todo.title = title }
+                if let dueDate { todo.dueDate = dueDate }
+                if noDue { todo.dueDate = nil }
+                if let category { todo.category = try stack.category(named: category) }
+                if noCategory { todo.category = nil }
+                if undone { todo.completed = false }
                 if let doNotAlert {
-                    try todo.setValue(doNotAlert, forKey: "doNotAlert")
+                    todo.doNotAlert = doNotAlert
                     // Alert it again: forget that it was alerted.
-                    if !doNotAlert { try todo.setValue(nil, forKey: "lastAlertDate") }
+                    if !doNotAlert { todo.lastAlertDate = nil }
                 }
             }
             stack.say("Changed #\(id): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))")
@@ -86,7 +87,7 @@ extension ToDoCommand {
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
             let command = (["todo done \(id)"] + options.words()).joined(separator: " ")
-            let (todo, kept) = try stack.change(todo: id, command: command) { try $0.setValue(true, forKey: "completed") }
+            let (todo, kept) = try stack.change(todo: id, command: command) { $0.completed = true }
             let item = try ToDoItem(todo, version: stack.version)
             stack.say("Completed #\(id): \(item.summary(timeZone: stack.environment.timeZone, completion: false))")
             if let line = ToDoStack.keptLine(kept, number: id) { stack.say(line) }
@@ -110,7 +111,7 @@ extension ToDoCommand {
             var title: String?
             do {
                 try stack.saveRetrying {
-                    let todo: ManagedObject
+                    let todo: ToDo
                     do {
                         todo = try stack.todo(number: id)
                     } catch where title != nil {

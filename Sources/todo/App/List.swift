@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectGraph
+import WorkbookSupport
 
 extension ToDoCommand {
     /// `todo list`: the to-dos as a table, sorted by due date.
@@ -34,7 +35,7 @@ extension ToDoCommand {
                 predicates.append(try Predicate(format: "dueDate > %@", try When.parse(dueAfter, now: now, timeZone: environment.timeZone)))
             }
             if completed || pending { predicates.append(try Predicate(format: "completed == %@", completed)) }
-            let request = FetchRequest(entityName: "ToDo")
+            let request = ToDo.fetchRequest()
             request.predicate = predicates.isEmpty ? nil : Predicate.and(predicates)
             request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true), SortDescriptor(key: "title", ascending: true)]
             let items = try stack.context.fetch(request).map { try ToDoItem($0, version: stack.version) }

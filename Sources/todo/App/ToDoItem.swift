@@ -1,4 +1,5 @@
 import ObjectGraph
+import WorkbookSupport
 
 /// A to-do's values, read once from its managed object for printing.
 struct ToDoItem {
@@ -11,14 +12,16 @@ struct ToDoItem {
     let doNotAlert: Bool?
     let lastAlertDate: Date?
 
-    init(_ object: ManagedObject, version: Int) throws {
-        number = ToDoStack.number(of: object)
-        title = try object.value(forKey: "title") as? String ?? ""
-        dueDate = try object.value(forKey: "dueDate") as? Date
-        category = try (object.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String
-        completed = try object.value(forKey: "completed") as? Bool ?? false
-        doNotAlert = version >= 2 ? try object.value(forKey: "doNotAlert") as? Bool ?? false : nil
-        lastAlertDate = version >= 2 ? try object.value(forKey: "lastAlertDate") as? Date : nil
+    init(_ todo: ToDo, version: Int) throws {
+        let todo = try todo.loaded()
+        number = ToDoStack.number(of: todo)
+        title = todo.title ?? ""
+        dueDate = todo.dueDate
+        // Its category is usually a fault, which another process may have deleted meanwhile.
+        category = try todo.category?.loaded().name
+        completed = todo.completed
+        doNotAlert = version >= 2 ? todo.doNotAlert : nil
+        lastAlertDate = version >= 2 ? todo.lastAlertDate : nil
     }
 
     /// The to-do in one line, as `add`, `edit` and `done` print it after saving:
@@ -57,5 +60,19 @@ enum Table {
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
         return [line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)
+    }
+}
+
+extension ManagedObject {
+    /// The object with its values loaded: a fault is fulfilled through its context first.
+    ///
+    /// A typed property reads a fault's values as Core Data's accessors do, and stops the
+    /// program when the store no longer has the object (another `todo` process deleted it);
+    /// fulfilled here, that is an error the command reports (CoreDataError 133000), and the
+    /// typed reads that follow cannot fail.
+    func loaded() throws -> Self {
+        guard isFault, let context = managedObjectContext else { return self }
+        _ = try context.existingObject(with: objectID)
+        return self
     }
 }

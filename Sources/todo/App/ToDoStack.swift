@@ -58,10 +58,10 @@ final class ToDoStack {
     /// Whether the store at `url` holds no to-do and no category (or is not there at all).
     private static func isEmptyStore(at url: URL, options: StoreOptions) throws -> Bool {
         guard storeExists(at: url) else { return true }
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: options.modelVersion))
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try typedModel(version: options.modelVersion))
         try coordinator.addPersistentStore(type: try options.storeType(at: url).storeType, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        return try context.count(for: FetchRequest(entityName: "ToDo")) == 0 && context.count(for: FetchRequest(entityName: "Category")) == 0
+        return try context.count(for: ToDo.fetchRequest()) == 0 && context.count(for: Category.fetchRequest()) == 0
     }
 
     /// Checks that `url` can hold the store, and makes its folder when the store is new:
@@ -93,7 +93,7 @@ final class ToDoStack {
     /// Opens the store at `url`, migrating it first when an older version of the model wrote it.
     private static func open(_ options: StoreOptions, at url: URL, environment: ToDoEnvironment) throws -> ToDoStack {
         let type = try options.storeType(at: url).storeType
-        let model = try ToDoModels.model(version: options.modelVersion)
+        let model = try typedModel(version: options.modelVersion)
         if Self.storeExists(at: url) {
             let storeVersion = try Self.version(ofStoreAt: url, type: type)
             if storeVersion > options.modelVersion {
@@ -114,6 +114,14 @@ final class ToDoStack {
         let store = try coordinator.addPersistentStore(type: type, at: url, options: type == .sqlite ? [StoreOption.persistentHistoryTracking: true] : [:])
         return ToDoStack(environment: environment, version: options.modelVersion, model: model,
                          context: ManagedObjectContext(coordinator: coordinator), store: store)
+    }
+
+    /// The model the program runs as: the version's, its entities making objects of the
+    /// generated classes ToDo and Category (Sources/ZarraToDo/Generated), so that the commands
+    /// read and write typed properties. Running as version 1, the commands leave alone the two
+    /// properties version 1 lacks (`lastAlertDate`, `doNotAlert`).
+    static func typedModel(version: Int) throws -> ManagedObjectModel {
+        try ToDoModels.model(version: version, classes: ToDoModelClasses.byName)
     }
 
     /// Whether there is a store at `url`: an empty file, which a process killed while creating
@@ -143,13 +151,13 @@ final class ToDoStack {
     }
 
     /// The to-do whose number (`#N` in `todo list`) is `number`.
-    func todo(number: Int64) throws -> ManagedObject {
-        try object(entity: "ToDo", number: number, kind: "to-do", listCommand: "todo list")
+    func todo(number: Int64) throws -> ToDo {
+        try object(ToDo.self, number: number, kind: "to-do", listCommand: "todo list")
     }
 
     /// The category named `name`.
-    func category(named name: String) throws -> ManagedObject {
-        let request = FetchRequest(entityName: "Category")
+    func category(named name: String) throws -> Category {
+        let request = Category.fetchRequest()
         request.predicate = try Predicate(format: "name == %@", name)
         guard let category = try context.fetch(request).first else {
             throw ToDoError("There is no category \"\(name)\". `todo categories` lists them; `todo categories add \(Self.quoted(name))` adds it.")
@@ -157,10 +165,12 @@ final class ToDoStack {
         return category
     }
 
-    private func object(entity: String, number: Int64, kind: String, listCommand: String) throws -> ManagedObject {
-        let uri = URL(string: "x-coredata://\(store.identifier)/\(entity)/p\(number)")!
-        guard number > 0, let id = context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri),
-              let object = try? context.existingObject(with: id) else {
+    private func object<Object: ManagedObject>(_ type: Object.Type, number: Int64, kind: String, listCommand: String) throws -> Object {
+        let entity = try Object.entity(in: model).name
+        // The store's identifier comes from its file: a URI that does not parse finds no object.
+        guard number > 0, let uri = URL(string: "x-coredata://\(store.identifier)/\(entity)/p\(number)"),
+              let id = context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri),
+              let object = try? context.existingObject(with: id) as? Object else {
             throw ToDoError("There is no \(kind) #\(number). `\(listCommand)` shows their numbers.")
         }
         return object

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObjectGraph
+import WorkbookSupport
 
 extension ToDoCommand {
     /// `todo watch`: the article's minute timer. Every minute it fetches the to-dos due in the
@@ -48,8 +49,8 @@ extension ToDoCommand {
 
         /// The to-dos to alert at `now`: due within five minutes, not completed and, in
         /// version 2, neither alerted before nor marked do-not-alert.
-        static func dueSoon(stack: ToDoStack, at now: Date) throws -> [ManagedObject] {
-            let request = FetchRequest(entityName: "ToDo")
+        static func dueSoon(stack: ToDoStack, at now: Date) throws -> [ToDo] {
+            let request = ToDo.fetchRequest()
             let soon = now.addingTimeInterval(5 * 60)
             if stack.version == 1 {
                 request.predicate = try Predicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now, soon)
@@ -92,8 +93,8 @@ extension ToDoCommand {
             do {
                 try stack.saveRetrying {
                     for id in alerted {
-                        guard let todo = try? stack.context.existingObject(with: id) else { continue }
-                        try todo.setValue(now, forKey: "lastAlertDate")
+                        guard let todo = try? stack.context.existingObject(with: id) as? ToDo else { continue }
+                        todo.lastAlertDate = now
                     }
                 }
             } catch is ToDoStack.ConflictPersisted {

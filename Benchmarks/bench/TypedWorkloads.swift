@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import ObjectGraph
+
+/// fetch-100k and insert-100k through a class, as an application that declares its entity's
+/// class (Xcode's "Class Definition" codegen) reads and writes: `Book.fetchRequest()` and typed
+/// properties instead of `value(forKey:)`, `Book(context:)` and typed setters instead of
+/// `setValue(_:forKey:)`. Same store, same rows, same baselines as StoreWorkloads.swift.
+let typedWorkloads: [Workload] = [
+    Workload(name: "fetch-100k-typed",
+             summary: "fetch-100k through Book.fetchRequest() and @Managed properties; target: <= 1.5x raw",
+             run: runTypedFetch),
+    Workload(name: "insert-100k-typed",
+             summary: "insert-100k through Book(context:) and @Managed setters, one save; target: <= 1.5x raw",
+             run: runTypedInsert),
+]
+
+/// The Book entity as a class, with the types Xcode generates for its attributes (scalars on).
+final class Book: ManagedObject {
+    @Managed("title") var title: String?
+    @Managed("author") var author: String?
+    @Managed("salesRank") var salesRank: Int32
+    @Managed("price") var price: Double
+    @Managed("published") var published: Date?
+    @Managed("inPrint") var inPrint: Bool
+}
+
+/// The rows of the store workloads: `--rows N`, else 100,000 divided by `--scale-down`.
+private func rowCount(_ settings: BenchSettings) -> Int {
+    settings.rows ?? max(1, 100_000 / settings.scaleDown)
+}
+
+/// Adds a book's six attributes to a checksum, read through its typed properties. title,
+/// author and published are required or always set here; the fallbacks would change the
+/// checksum, so a nil is caught by the comparison with the baselines.
+@inline(__always)
+private func add(_ book: Book, to sum: inout Checksum) {
+    sum.add(title: book.title ?? "", author: book.author ?? "", salesRank: Int(book.salesRank), price: book.price,
+            published: book.published ?? .distantPast, inPrint: book.inPrint)
+}
+
+private func add(_ v: BookValues, to sum: inout Checksum) {
+    sum.add(title: v.title, author: v.author, salesRank: v.salesRank, price: v.price, published: v.published, inPrint: v.inPrint)
+}
+
+// MARK: fetch-100k-typed
+
+private func runTypedFetch(_ settings: BenchSettings) throws -> WorkloadResult {
+    let count = rowCount(settings)
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("Books.sqlite")
+    try Books.createFilledStore(at: url, books: Books.make(count: count))
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: try Books.model(bookClass: Book.self))
+    try coordinator.addPersistentStore(type: .sqlite, at: url)
+    let raw = try RawDatabase(path: url.path)
+    let grdb = try GRDBBook.open(url)
+    defer {
+        for store in coordinator.persistentStores { try? coordinator.remove(store) }
+        raw.close()
+        try? grdb.close()
+    }
+    var sums = [Checksum](repeating: Checksum(), count: 3)
+    let timings = try interleavedMedians(settings, [
+        ("ours", {
+            // A new context each time, so every object is new to it, as in a first fetch.
+            let context = ManagedObjectContext(coordinator: coordinator)
+            return try timed {
+                var sum = Checksum()
+                let books: [Book] = try context.fetch(Book.fetchRequest())
+                for book in books { add(book, to: &sum) }
+                sums[0] = sum
+                return books
+            }.seconds
+        }),
+        ("raw", {
+            try timed {
+                var sum = Checksum()
+                let rows = try RawBooks.fetch(raw, RawBooks.selectSQL())
+                for row in rows { add(row.values, to: &sum) }
+                sums[1] = sum
+                return rows
+            }.seconds
+        }),
+        ("grdb", {
+            try timed {
+                var sum = Checksum()
+                let books = try grdb.read { db in try GRDBBook.fetchAll(db) }
+                for b in books {
+                    sum.add(title: b.title, author: b.author, salesRank: b.salesRank, price: b.price, published: b.published, inPrint: b.inPrint)
+                }
+                sums[2] = sum
+                return books
+            }.seconds
+        }),
+    ])
+    if settings.only == nil {
+        guard Set(sums.map(\.description)).count == 1, sums[0].rows == count else {
+            throw BenchError("fetch-100k-typed: the implementations disagree (expected \(count) rows): ours \(sums[0]), raw \(sums[1]), grdb \(sums[2])")
+        }
+    }
+    return WorkloadResult(ours: timings[0], baselines: [("raw", timings[1]), ("grdb", timings[2])],
+                          unit: "s per fetch of \(count) rows", details: [("rows", String(count)), ("repetitions", String(settings.repetitions))],
+                          targets: [(baseline: "raw", maximumRatio: 1.5)])
+}
+
+// MARK: insert-100k-typed
+
+private func runTypedInsert(_ settings: BenchSettings) throws -> WorkloadResult {
+    let count = rowCount(settings)
+    let books = Books.make(count: count)
+    let model = try Books.model(bookClass: Book.self)
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var expected = Checksum()
+    for b in books { add(b, to: &expected) }
+    var files = 0
+    /// A new empty store file for each run (made before the clock starts).
+    func emptyStore() throws -> URL {
+        files += 1
+        let url = directory.file("Insert-\(files).sqlite")
+        try Books.createEmptyStore(at: url)
+        return url
+    }
+    /// Checks a store holds every book, in order, then deletes it.
+    func verify(_ url: URL, _ who: String) throws {
+        let db = try RawDatabase(path: url.path)
+        var sum = Checksum()
+        for row in try RawBooks.fetch(db, RawBooks.selectSQL(" ORDER BY t0.Z_PK")) { add(row.values, to: &sum) }
+        db.close()
+        guard sum == expected else { throw BenchError("insert-100k-typed: \(who) wrote \(sum), expected \(expected)") }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+    let timings = try interleavedMedians(settings, [
+        ("ours", {
+            let url = try emptyStore()
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let t = try timed {
+                for b in books {
+                    let book = Book(context: context)
+                    book.title = b.title
+                    book.author = b.author
+                    book.salesRank = Int32(b.salesRank)
+                    book.price = b.price
+                    book.published = b.published
+                    book.inPrint = b.inPrint
+                }
+                try context.save()
+            }
+            try coordinator.remove(store)
+            try verify(url, "ours")
+            return t.seconds
+        }),
+        ("raw", {
+            let url = try emptyStore()
+            let db = try RawDatabase(path: url.path)
+            let t = try timed { try RawBooks.insert(books, into: db, firstKey: 1) }
+            db.close()
+            try verify(url, "raw")
+            return t.seconds
+        }),
+    ])
+    return WorkloadResult(ours: timings[0], baselines: [("raw", timings[1])], unit: "s per insert of \(count) rows",
+                          details: [("rows", String(count)), ("repetitions", String(settings.repetitions))],
+                          targets: [(baseline: "raw", maximumRatio: 1.5)])
+}
