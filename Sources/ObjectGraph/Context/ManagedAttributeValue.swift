@@ -20,20 +20,41 @@ public protocol ManagedAttributeValue {
 }
 
 extension ManagedObject {
-    /// The index of an attribute whose value is loaded, or nil (a fault, a relationship, an
-    /// unknown key): the typed properties' fast path.
+    /// The index of the attribute a typed property reads, by the wrapper's key path, while the
+    /// object's values are loaded; nil (a fault, a relationship, an unknown key) for the
+    /// key-value path. `key` reads the wrapper's key, the first time only.
+    @usableFromInline
+    func loadedAttributeIndex(wrapper: AnyKeyPath, key: () -> String) -> Int? {
+        guard !isFault else { return nil }
+        return attributeIndex(wrapper: wrapper, key: key)
+    }
+
+    /// The index of the attribute a typed property sets directly, or nil for the key-value path.
+    @usableFromInline
+    func settableAttributeIndex(wrapper: AnyKeyPath, key: () -> String) -> Int? {
+        guard managedObjectContext != nil else { return nil }
+        return attributeIndex(wrapper: wrapper, key: key)
+    }
+
     @inline(__always)
-    func loadedAttributeIndex(forKey key: String) -> Int? {
-        guard !isFault, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else { return nil }
+    private func attributeIndex(wrapper: AnyKeyPath, key: () -> String) -> Int? {
+        let shared = entity.shared
+        guard let i = shared.typedPropertyIndexes.index(of: wrapper, lookUp: { shared.index(ofProperty: key()) }),
+              i < shared.attributeCount else { return nil }
         return i
     }
 
-    /// The index of an attribute a typed property may set directly, or nil for the key-value path.
-    @inline(__always)
-    func settableAttributeIndex(forKey key: String) -> Int? {
-        guard managedObjectContext != nil, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else { return nil }
-        return i
-    }
+    /// The type of the attribute at an index.
+    @usableFromInline
+    func attributeType(at i: Int) -> AttributeType { entity.shared.attributeTypes[i] }
+
+    /// Whether the stored value at an index is nil.
+    @usableFromInline
+    func storedValueIsNull(at i: Int) -> Bool { storage[i].isNull }
+
+    /// Sets an attribute to nil, through the context's checks.
+    @usableFromInline
+    func setStoredNull(at i: Int) throws { try setStoredAttribute(.null, at: i) }
 
     /// Sets an attribute to a value of its case, through the context's checks.
     @inline(__always)
@@ -42,31 +63,6 @@ extension ManagedObject {
             throw CoreDataError(exception: .objectInaccessible, "Can't set \(entity.propertyNames[i]) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
         try context.setAttribute(value, of: self, at: i)
-    }
-}
-
-extension Managed where Value: ManagedAttributeValue {
-    /// Reads and writes through the enclosing object, straight from its stored value where the
-    /// value is of the property's type (see ``ManagedAttributeValue``).
-    public static subscript<Object: ManagedObject>(
-        _enclosingInstance object: Object,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
-    ) -> Value {
-        get {
-            let key = object[keyPath: storageKeyPath].key
-            if let i = object.loadedAttributeIndex(forKey: key), let value = Value.managedValue(in: object, at: i) { return value }
-            return keyValueCodingValue(of: object, key: key)
-        }
-        set {
-            let key = object[keyPath: storageKeyPath].key
-            do {
-                if let i = object.settableAttributeIndex(forKey: key), try newValue.setManagedValue(in: object, at: i, type: object.entity.shared.attributeTypes[i]) { return }
-                try object.setValue(newValue, forKey: key)
-            } catch {
-                fatalError("\(Object.self).\(key): \(error)")
-            }
-        }
     }
 }
 
@@ -86,11 +82,10 @@ extension String: ManagedAttributeValue {
     }
 }
 
-/// The integer types: read where the stored integer fits, stored where the attribute's size holds it.
-extension ManagedAttributeValue where Self: FixedWidthInteger {
-    /// The stored integer, where it fits in this type.
-    public static func managedValue(in object: ManagedObject, at index: Int) -> Self? {
-        if case .int(let i) = object.storage[index] { return Self(exactly: i) }
+extension Int: ManagedAttributeValue {
+    /// The stored integer, where it fits.
+    public static func managedValue(in object: ManagedObject, at index: Int) -> Int? {
+        if case .int(let i) = object.storage[index] { return Int(exactly: i) }
         return nil
     }
     /// Stores into an integer attribute whose size holds the value.
@@ -101,10 +96,47 @@ extension ManagedAttributeValue where Self: FixedWidthInteger {
     }
 }
 
-extension Int: ManagedAttributeValue {}
-extension Int16: ManagedAttributeValue {}
-extension Int32: ManagedAttributeValue {}
-extension Int64: ManagedAttributeValue {}
+extension Int16: ManagedAttributeValue {
+    /// The stored integer, where it fits.
+    public static func managedValue(in object: ManagedObject, at index: Int) -> Int16? {
+        if case .int(let i) = object.storage[index] { return Int16(exactly: i) }
+        return nil
+    }
+    /// Stores into an integer attribute whose size holds the value.
+    public func setManagedValue(in object: ManagedObject, at index: Int, type: AttributeType) throws -> Bool {
+        guard let range = type.integerRange, let i = Int(exactly: self), range.contains(i) else { return false }
+        try object.setStoredAttribute(.int(i), at: index)
+        return true
+    }
+}
+
+extension Int32: ManagedAttributeValue {
+    /// The stored integer, where it fits.
+    public static func managedValue(in object: ManagedObject, at index: Int) -> Int32? {
+        if case .int(let i) = object.storage[index] { return Int32(exactly: i) }
+        return nil
+    }
+    /// Stores into an integer attribute whose size holds the value.
+    public func setManagedValue(in object: ManagedObject, at index: Int, type: AttributeType) throws -> Bool {
+        guard let range = type.integerRange, let i = Int(exactly: self), range.contains(i) else { return false }
+        try object.setStoredAttribute(.int(i), at: index)
+        return true
+    }
+}
+
+extension Int64: ManagedAttributeValue {
+    /// The stored integer, where it fits.
+    public static func managedValue(in object: ManagedObject, at index: Int) -> Int64? {
+        if case .int(let i) = object.storage[index] { return Int64(exactly: i) }
+        return nil
+    }
+    /// Stores into an integer attribute whose size holds the value.
+    public func setManagedValue(in object: ManagedObject, at index: Int, type: AttributeType) throws -> Bool {
+        guard let range = type.integerRange, let i = Int(exactly: self), range.contains(i) else { return false }
+        try object.setStoredAttribute(.int(i), at: index)
+        return true
+    }
+}
 
 extension Double: ManagedAttributeValue {
     /// The stored Double (or Float, widened).
@@ -219,15 +251,21 @@ extension URL: ManagedAttributeValue {
 }
 
 extension Optional: ManagedAttributeValue where Wrapped: ManagedAttributeValue {
+    // Inlinable, so that a subclass's module specializes them for its property types: generic,
+    // they would look up the metadata of `Wrapped??` on every read.
+
     /// nil for a stored nil, else the wrapped type's reading.
+    @inlinable
     public static func managedValue(in object: ManagedObject, at index: Int) -> Wrapped?? {
-        if object.storage[index].isNull { return .some(nil) }
-        return Wrapped.managedValue(in: object, at: index).map { .some($0) }
+        if object.storedValueIsNull(at: index) { return .some(nil) }
+        guard let value = Wrapped.managedValue(in: object, at: index) else { return nil }
+        return .some(value)
     }
     /// Stores nil as nil, else as the wrapped type stores.
+    @inlinable
     public func setManagedValue(in object: ManagedObject, at index: Int, type: AttributeType) throws -> Bool {
         guard let wrapped = self else {
-            try object.setStoredAttribute(.null, at: index)
+            try object.setStoredNull(at: index)
             return true
         }
         return try wrapped.setManagedValue(in: object, at: index, type: type)

@@ -237,27 +237,55 @@ public struct Managed<Value> {
         set { fatalError() }
     }
 
-    /// Reads and writes through the enclosing object.
+    /// Reads and writes through the enclosing object: an attribute type's Swift type straight
+    /// from the stored value (``ManagedAttributeValue``), every other type by key.
+    ///
+    /// Inlinable so that it is specialized in the subclass's module for the property's type:
+    /// there the type test, the key path read and the cast fold away, as a generated accessor
+    /// has them compiled in; unspecialized, they cost several times the read itself.
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> Value {
-        get { keyValueCodingValue(of: object, key: object[keyPath: storageKeyPath].key) }
+        get {
+            if let attributeType = Value.self as? any ManagedAttributeValue.Type,
+               let i = object.loadedAttributeIndex(wrapper: storageKeyPath, key: { object[keyPath: storageKeyPath].key }),
+               let value = directValue(attributeType, of: object, at: i) {
+                return value
+            }
+            return keyValueCodingValue(of: object, key: object[keyPath: storageKeyPath].key)
+        }
         set {
-            let key = object[keyPath: storageKeyPath].key
             do {
-                try object.setValue(newValue, forKey: key)
+                if let value = newValue as? any ManagedAttributeValue,
+                   let i = object.settableAttributeIndex(wrapper: storageKeyPath, key: { object[keyPath: storageKeyPath].key }),
+                   try value.setManagedValue(in: object, at: i, type: object.attributeType(at: i)) {
+                    return
+                }
+                try object.setValue(newValue, forKey: object[keyPath: storageKeyPath].key)
             } catch {
-                fatalError("\(Object.self).\(key): \(error)")
+                fatalError("\(Object.self).\(object[keyPath: storageKeyPath].key): \(error)")
             }
         }
+    }
+
+    /// The stored value read as `T`, which is `Value` (opened from `Value.self`), or nil for the
+    /// key-value path.
+    @inlinable
+    static func directValue<T: ManagedAttributeValue>(_ type: T.Type, of object: ManagedObject, at i: Int) -> Value? {
+        // `as? Value` would be a runtime cast between two equal types: about 475 instructions for a
+        // `String?`, more than the read. The types are checked equal, so the value is a `Value`.
+        guard T.self == Value.self, let value = T.managedValue(in: object, at: i) else { return nil }
+        return unsafeBitCast(value, to: Value.self)
     }
 }
 
 extension Managed {
     /// The property's value read by key and converted to `Value`: every property type's path, and
     /// the fallback of the attribute types' direct one (``ManagedAttributeValue``).
+    @usableFromInline
     static func keyValueCodingValue<Object: ManagedObject>(of object: Object, key: String) -> Value {
         let value: Any?
         do {

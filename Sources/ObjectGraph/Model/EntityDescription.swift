@@ -60,7 +60,11 @@ public struct EntityDescription: Hashable, Sendable {
         var rootEntityName: String = ""
         var entityNumber: Int = 0
         var versionHash = Data()
-        @exclusivity(unchecked) var propertyIndex: [String: Int] = [:]
+        @exclusivity(unchecked) var propertyIndex: [String: Int] = [:] {
+            didSet { typedPropertyIndexes.reset() }
+        }
+        /// The property index of each typed property (``Managed``) read so far, by its key path.
+        let typedPropertyIndexes = TypedPropertyIndexes()
         /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
         @exclusivity(unchecked) var keys: PropertyKeyTable = PropertyKeyTable([])
 
