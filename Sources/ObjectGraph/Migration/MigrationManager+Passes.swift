@@ -274,7 +274,11 @@ extension MigrationManager {
     /// A relationship mapping's value as the relationship takes it: one object or an array of them.
     static func relationshipValue(_ value: Any?, toMany: Bool) -> Any? {
         var objects: [ManagedObject] = []
-        if let one = value as? ManagedObject { objects = [one] }
+        // The manager's lookups answer an array: tried first, since each failed cast costs
+        // (at 20,000 rows the casts of an array to ManagedObject, to a set and to [Any] were
+        // 18,000 instructions per migrated row; callgrind).
+        if let array = value as? [ManagedObject] { objects = array }
+        else if let one = value as? ManagedObject { objects = [one] }
         else if let set = value as? Set<ManagedObject> { objects = Array(set) }
         else if let array = value as? [Any] { objects = array.compactMap { $0 as? ManagedObject } }
         // An array, not a set: an ordered relationship keeps the source's order.
