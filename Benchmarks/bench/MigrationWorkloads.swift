@@ -18,6 +18,22 @@ import ZarraToDo
 //                        executable re-run with OBJECTGRAPH_BENCH_MIGRATION_CHILD set).
 
 let migrationWorkloads: [Workload] = {
+    if let made = ProcessInfo.processInfo.environment["OBJECTGRAPH_BENCH_MAKE_TODO_STORE"] {
+        // Makes a version 1 store of N to-dos at PATH ("PATH:N") and exits: the store a
+        // profiler runs the migration child on (valgrind --tool=callgrind, see the report).
+        let parts = made.split(separator: ":")
+        guard parts.count == 2, let count = Int(parts[1]), count > 0 else {
+            FileHandle.standardError.write(Data("OBJECTGRAPH_BENCH_MAKE_TODO_STORE must be PATH:ROWS, got \(made)\n".utf8))
+            exit(2)
+        }
+        do {
+            try makeStore(URL(fileURLWithPath: String(parts[0])), count: count)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("making the store failed: \(error)\n".utf8))
+            exit(1)
+        }
+    }
     if let job = ProcessInfo.processInfo.environment["OBJECTGRAPH_BENCH_MIGRATION_CHILD"] {
         // A child run: migrate the store named by the variable, print the peak RSS, exit.
         do {

@@ -71,8 +71,13 @@ open class EntityMigrationPolicy: FunctionReceiver {
             guard let expression = propertyMapping.valueExpression,
                   let relationship = destination.entity.relationship(named: propertyMapping.name),
                   !manager.isFilledFromInverse(relationship, of: destination.entity, expression: expression) else { continue }
-            let value = try manager.evaluate(expression, source: source, destination: destination, mapping: mapping,
+            let value: Any?
+            if let objects = try manager.defaultRelationshipLookup(expression, source: source) {
+                value = objects
+            } else {
+                value = try manager.evaluate(expression, source: source, destination: destination, mapping: mapping,
                                              propertyMapping: propertyMapping, policy: self)
+            }
             try destination.setValue(MigrationManager.relationshipValue(value, toMany: relationship.isToMany), forKey: propertyMapping.name)
         }
     }

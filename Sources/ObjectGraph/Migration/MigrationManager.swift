@@ -181,11 +181,7 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
             return s
         }
         func objects(_ i: Int) -> [ManagedObject]? {
-            guard i < arguments.count, let value = unwrapOptional(arguments[i]), !(value is NSNull) else { return [] }
-            if let one = value as? ManagedObject { return [one] }
-            if let set = value as? Set<ManagedObject> { return set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
-            if let array = value as? [Any] { return array.compactMap { $0 as? ManagedObject } }
-            return []
+            i < arguments.count ? Self.sourceObjects(arguments[i]) : []
         }
         switch selector {
         case "fetchRequestForSourceEntityNamed:predicateString:":

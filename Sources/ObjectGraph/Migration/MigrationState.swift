@@ -154,7 +154,8 @@ final class MigrationState {
         for source in sources {
             let sourceEntity = sourceCoordinator.managedObjectModel.entitiesByName[source.entity.name]?.entityNumber ?? 0
             for m in indexes {
-                if let objects = pendingBySource[PendingKey(mapping: m, source: source.objectID)] {
+                // No pending associations (the second pass) means no hashing of a key to find none.
+                if !pending.isEmpty, let objects = pendingBySource[PendingKey(mapping: m, source: source.objectID)] {
                     result += objects
                     continue
                 }
