@@ -52,8 +52,8 @@ extension ManagedObjectContext {
     /// What every change of a property checks first: the calling thread, the object's values
     /// loaded, and the object not deleted.
     @inline(__always)
-    func prepareToChange(_ object: ManagedObject, at i: Int) throws {
-        checkConfinement()
+    func prepareToChange(_ object: ManagedObject, at i: Int, function: StaticString = #function) throws {
+        checkConfinement(function)
         try fireFault(object)
         guard !isDeleted(object) else {
             throw CoreDataError(exception: .objectInaccessible, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
@@ -63,7 +63,7 @@ extension ManagedObjectContext {
     /// Sets an attribute to a value already of its type's case (a typed property's setter).
     @inline(__always)
     func setAttribute(_ value: AttributeValue, of object: ManagedObject, at i: Int) throws {
-        try prepareToChange(object, at: i)
+        try prepareToChange(object, at: i, function: "setValue(_:of:at:)")
         willChange(object)
         object.storage[i] = value
     }
@@ -71,7 +71,7 @@ extension ManagedObjectContext {
     /// Sets a property by index: an attribute converted to its type, a relationship with its
     /// inverse.
     func setValue(_ value: Any?, of object: ManagedObject, at i: Int) throws {
-        try prepareToChange(object, at: i)
+        try prepareToChange(object, at: i, function: #function)
         let shared = object.entity.shared
         if i < shared.attributeCount {
             // This runs for every value set: the attribute's type decides the common case,

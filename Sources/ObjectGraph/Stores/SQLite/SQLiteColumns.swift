@@ -20,6 +20,10 @@ enum SQLiteColumns {
             // Out of range is a mismatch, which SQLiteValues.integer reports.
             case .integer16 where Int16(exactly: v) != nil, .integer32 where Int32(exactly: v) != nil: return .int(Int(v))
             case .boolean: return .bool(v != 0)
+            // A whole number of seconds, or a whole Double, in a column of NUMERIC affinity
+            // (TIMESTAMP, FLOAT) is stored as an INTEGER.
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(v)))
+            case .double, .float: return .double(Double(v))
             default: return AttributeValue(try SQLiteValues.integer(v, type: type))
             }
         case SQLITE_FLOAT:
