@@ -12,7 +12,7 @@ extension ManagedObject {
     /// `validateValue(_:forKey:)`, with its current value.
     func validateProperties() throws {
         let shared = entity.shared
-        let names = entity.propertyNames
+        let names = shared.propertyNameList.count == shared.attributeCount + shared.relationships.count ? shared.propertyNameList : entity.propertyNames
         var errors: [any Error] = []
         for i in names.indices {
             // A to-many that was never loaded was never changed here, and loading it to check a
@@ -42,7 +42,13 @@ extension ManagedObject {
         let i = try index(forKey: key)
         let shared = entity.shared
         if i < shared.attributeCount {
-            value = try AttributeValue.convert(value, for: shared.attributes[i], entity: entity.name)
+            // A value already of the attribute's type (every stored value) needs no conversion,
+            // and an attribute with nothing to check (optional, no bounds, no pattern) no check:
+            // neither reads the attribute's description.
+            if !AttributeValue.isStoredAsIs(value, type: shared.attributeTypes[i]) {
+                value = try AttributeValue.convert(value, for: shared.attributes[i], entity: entity.name)
+            }
+            if i < shared.isValidatedAttribute.count && !shared.isValidatedAttribute[i] && !shared.attributes[i].isTransient { return }
         }
         try Validation.throwCombined(Validation.errors(of: self, property: i, value: value))
     }

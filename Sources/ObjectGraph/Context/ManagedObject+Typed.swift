@@ -62,8 +62,13 @@ extension ManagedObject {
         let template: ManagedObjectContext.InsertTemplate
         do {
             context.checkConfinement()
-            let entity = try Self.entity(in: context.model)
-            template = try context.insertTemplate(forEntityName: entity.name)
+            if let cached = context.classInsertTemplate, cached.managedObjectClass == ObjectIdentifier(Self.self) {
+                template = cached.template
+            } else {
+                let entity = try Self.entity(in: context.model)
+                template = try context.insertTemplate(forEntityName: entity.name)
+                context.classInsertTemplate = (ObjectIdentifier(Self.self), template)
+            }
             _ = try context.persistentStoreCoordinator.defaultStore()
         } catch {
             fatalError("\(Self.self)(context:): \(error)")

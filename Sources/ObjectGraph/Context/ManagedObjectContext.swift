@@ -64,6 +64,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// What inserting an object of the last entity inserted needs, so that inserting many
     /// objects of one entity looks it up once (see ``InsertTemplate``).
     var insertTemplate: InsertTemplate?
+    /// The template `init(context:)` used last, with the class it was for: finding a class's
+    /// entity in the model compares every entity's class, once per run of inserts of one class.
+    var classInsertTemplate: (managedObjectClass: ObjectIdentifier, template: InsertTemplate)?
     /// Temporary IDs of objects that have a permanent one now (after a save or
     /// `obtainPermanentIDs(for:)`), so that a temporary ID kept elsewhere still finds them.
     @exclusivity(unchecked) var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]

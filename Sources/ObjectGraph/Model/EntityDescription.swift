@@ -45,6 +45,8 @@ public struct EntityDescription: Hashable, Sendable {
                     let a = attributes[i]
                     return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
                 }
+                isValidatedAttribute = attributes.indices.map { _ in false }
+                for i in validatedAttributes { isValidatedAttribute[i] = true }
             }
         }
         @exclusivity(unchecked) var relationships: [RelationshipDescription] = []
@@ -63,6 +65,11 @@ public struct EntityDescription: Hashable, Sendable {
         @exclusivity(unchecked) var propertyIndex: [String: Int] = [:] {
             didSet { typedPropertyIndexes.reset() }
         }
+        /// Property names by index, as ``propertyIndex`` gives them: what a per-property loop
+        /// reads instead of building ``EntityDescription/propertyNames`` each time.
+        var propertyNameList: [String] = []
+        /// Whether each attribute is among ``validatedAttributes``, by index.
+        private(set) var isValidatedAttribute: [Bool] = []
         /// The property index of each typed property (``Managed``) read so far, by its key path.
         let typedPropertyIndexes = TypedPropertyIndexes()
         /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
@@ -218,6 +225,7 @@ public struct EntityDescription: Hashable, Sendable {
             var names = [String](repeating: "", count: newValue.count)
             for (name, i) in newValue where i < names.count { names[i] = name }
             box.keys = PropertyKeyTable(names)
+            box.propertyNameList = names
         }
     }
 

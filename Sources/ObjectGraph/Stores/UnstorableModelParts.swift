@@ -36,14 +36,25 @@ enum UnstorableModelParts {
 
     /// Throws 134030 (NSPersistentStoreSaveError) for the first non-nil value of an inserted or changed row the store cannot write.
     static func refuse(_ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel) throws {
-        for row in changes.inserted + changes.updated.map(\.row) {
-            guard let entity = model.entitiesByName[row.entityName] else { continue }
-            for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && i < row.values.count {
-                guard let reason = reason(attribute, storeType: storeType), !row.values[i].isNull else { continue }
+        // The attributes with a reason, found once per entity of the save: most entities have
+        // none, and then a row costs a dictionary lookup, not a look at each attribute.
+        var unstorable: [String: [(index: Int, attribute: AttributeDescription, reason: String)]] = [:]
+        func check(_ row: StoreRow) throws {
+            if unstorable[row.entityName] == nil {
+                guard let entity = model.entitiesByName[row.entityName] else { return }
+                unstorable[row.entityName] = entity.attributes.enumerated().compactMap { i, attribute in
+                    guard !attribute.isTransient, let reason = reason(attribute, storeType: storeType) else { return nil }
+                    return (i, attribute, reason)
+                }
+            }
+            for (i, attribute, reason) in unstorable[row.entityName] ?? [] where i < row.values.count {
+                guard !row.values[i].isNull else { continue }
                 let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
                 throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(attribute.name) of \(uri) has a value, and it is \(reason). Nothing was saved; leave it nil, or keep the value in a Binary attribute for now",
                                     objectURI: uri, key: attribute.name)
             }
         }
+        for row in changes.inserted { try check(row) }
+        for update in changes.updated { try check(update.row) }
     }
 }
