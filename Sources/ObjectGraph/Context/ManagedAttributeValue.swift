@@ -20,27 +20,18 @@ public protocol ManagedAttributeValue {
 }
 
 extension ManagedObject {
-    /// The index of the attribute a typed property reads, by the wrapper's key path, while the
-    /// object's values are loaded; nil (a fault, a relationship, an unknown key) for the
-    /// key-value path. `key` reads the wrapper's key, the first time only.
+    /// The index of the attribute a typed property reads, by key, while the object's values are
+    /// loaded; nil (a fault, a relationship, an unknown key) for the key-value path.
     @usableFromInline
-    func loadedAttributeIndex(wrapper: AnyKeyPath, key: () -> String) -> Int? {
-        guard !isFault else { return nil }
-        return attributeIndex(wrapper: wrapper, key: key)
+    func loadedAttributeIndex(forKey key: String) -> Int? {
+        guard !isFault, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else { return nil }
+        return i
     }
 
-    /// The index of the attribute a typed property sets directly, or nil for the key-value path.
+    /// The index of an attribute a typed property may set directly, or nil for the key-value path.
     @usableFromInline
-    func settableAttributeIndex(wrapper: AnyKeyPath, key: () -> String) -> Int? {
-        guard managedObjectContext != nil else { return nil }
-        return attributeIndex(wrapper: wrapper, key: key)
-    }
-
-    @inline(__always)
-    private func attributeIndex(wrapper: AnyKeyPath, key: () -> String) -> Int? {
-        let shared = entity.shared
-        guard let i = shared.typedPropertyIndexes.index(of: wrapper, lookUp: { shared.index(ofProperty: key()) }),
-              i < shared.attributeCount else { return nil }
+    func settableAttributeIndex(forKey key: String) -> Int? {
+        guard managedObjectContext != nil, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else { return nil }
         return i
     }
 

@@ -240,35 +240,52 @@ public struct Managed<Value> {
     /// Reads and writes through the enclosing object: an attribute type's Swift type straight
     /// from the stored value (``ManagedAttributeValue``), every other type by key.
     ///
-    /// Inlinable so that it is specialized in the subclass's module for the property's type:
-    /// there the type test, the key path read and the cast fold away, as a generated accessor
-    /// has them compiled in; unspecialized, they cost several times the read itself.
+    /// Inlinable, and inlined into each property's accessors, so that it is specialized in the
+    /// subclass's module for the property's type: there the type test and the cast fold away
+    /// and reading the wrapper's key through its key path (a literal there) becomes a load, as
+    /// a generated accessor has them compiled in. Unspecialized, they cost several times the
+    /// read itself (about 840 instructions for the key path alone).
     @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> Value {
-        get {
-            if let attributeType = Value.self as? any ManagedAttributeValue.Type,
-               let i = object.loadedAttributeIndex(wrapper: storageKeyPath, key: { object[keyPath: storageKeyPath].key }),
-               let value = directValue(attributeType, of: object, at: i) {
-                return value
-            }
-            return keyValueCodingValue(of: object, key: object[keyPath: storageKeyPath].key)
+        @inline(__always) get {
+            // Inlined into the property's getter, where the key path is a literal: the
+            // optimizer turns reading the wrapper's key into a load.
+            typedValue(of: object, key: object[keyPath: storageKeyPath].key)
         }
-        set {
-            do {
-                if let value = newValue as? any ManagedAttributeValue,
-                   let i = object.settableAttributeIndex(wrapper: storageKeyPath, key: { object[keyPath: storageKeyPath].key }),
-                   try value.setManagedValue(in: object, at: i, type: object.attributeType(at: i)) {
-                    return
-                }
-                try object.setValue(newValue, forKey: object[keyPath: storageKeyPath].key)
-            } catch {
-                fatalError("\(Object.self).\(object[keyPath: storageKeyPath].key): \(error)")
-            }
+        @inline(__always) set {
+            setTypedValue(newValue, of: object, key: object[keyPath: storageKeyPath].key)
         }
+    }
+
+    /// Sets the property: straight into the stored case for an attribute type's Swift type,
+    /// else by key.
+    @inlinable
+    static func setTypedValue(_ newValue: Value, of object: ManagedObject, key: String) {
+        do {
+            if let value = newValue as? any ManagedAttributeValue, let i = object.settableAttributeIndex(forKey: key),
+               try value.setManagedValue(in: object, at: i, type: object.attributeType(at: i)) {
+                return
+            }
+            try object.setValue(newValue, forKey: key)
+        } catch {
+            fatalError("\(type(of: object)).\(key): \(error)")
+        }
+    }
+
+    /// The property's value: straight from the stored case for an attribute type's Swift
+    /// type, else by key.
+    @inlinable
+    static func typedValue(of object: ManagedObject, key: String) -> Value {
+        if let attributeType = Value.self as? any ManagedAttributeValue.Type,
+           let i = object.loadedAttributeIndex(forKey: key),
+           let value = directValue(attributeType, of: object, at: i) {
+            return value
+        }
+        return keyValueCodingValue(of: object, key: key)
     }
 
     /// The stored value read as `T`, which is `Value` (opened from `Value.self`), or nil for the
@@ -286,20 +303,20 @@ extension Managed {
     /// The property's value read by key and converted to `Value`: every property type's path, and
     /// the fallback of the attribute types' direct one (``ManagedAttributeValue``).
     @usableFromInline
-    static func keyValueCodingValue<Object: ManagedObject>(of object: Object, key: String) -> Value {
+    static func keyValueCodingValue(of object: ManagedObject, key: String) -> Value {
         let value: Any?
         do {
             value = try object.value(forKey: key)
         } catch {
-            fatalError("\(Object.self).\(key): \(error)")
+            fatalError("\(type(of: object)).\(key): \(error)")
         }
         // The common case: the stored value already has the declared type (a to-one's class).
         if let typed = value as? Value { return typed }
         if let typed = ManagedValueConversion.convert(value, to: Value.self, in: object, key: key) { return typed }
         if unwrapOptional(value) == nil {
-            fatalError("\(Object.self).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)")
+            fatalError("\(type(of: object)).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)")
         }
-        fatalError("\(Object.self).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)")
+        fatalError("\(type(of: object)).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)")
     }
 }
 

@@ -62,16 +62,12 @@ public struct EntityDescription: Hashable, Sendable {
         var rootEntityName: String = ""
         var entityNumber: Int = 0
         var versionHash = Data()
-        @exclusivity(unchecked) var propertyIndex: [String: Int] = [:] {
-            didSet { typedPropertyIndexes.reset() }
-        }
+        @exclusivity(unchecked) var propertyIndex: [String: Int] = [:]
         /// Property names by index, as ``propertyIndex`` gives them: what a per-property loop
         /// reads instead of building ``EntityDescription/propertyNames`` each time.
         var propertyNameList: [String] = []
         /// Whether each attribute is among ``validatedAttributes``, by index.
         private(set) var isValidatedAttribute: [Bool] = []
-        /// The property index of each typed property (``Managed``) read so far, by its key path.
-        let typedPropertyIndexes = TypedPropertyIndexes()
         /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
         @exclusivity(unchecked) var keys: PropertyKeyTable = PropertyKeyTable([])
 
