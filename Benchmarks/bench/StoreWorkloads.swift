@@ -131,55 +131,85 @@ private func runFetch(_ settings: BenchSettings) throws -> WorkloadResult {
 
 // MARK: insert-100k
 
-private func runInsert(_ settings: BenchSettings) throws -> WorkloadResult {
-    let count = rowCount(settings)
-    let books = Books.make(count: count)
-    let model = try Books.model()
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    var files = 0
-    /// A new empty store file for each run (made before the clock starts).
-    func emptyStore() throws -> URL {
+/// The empty stores an insert workload writes, one per run, and the check of what each run
+/// wrote: shared by `insert-100k` and `insert-100k-typed`.
+struct InsertStores {
+    let workload: String
+    let books: [BookValues]
+    let model: ManagedObjectModel
+    private let directory: TemporaryDirectory
+    private let expected: Checksum
+    private var files = 0
+
+    init(workload: String, books: [BookValues], model: ManagedObjectModel) throws {
+        self.workload = workload
+        self.books = books
+        self.model = model
+        directory = try TemporaryDirectory()
+        var sum = Checksum()
+        for b in books { add(b, to: &sum) }
+        expected = sum
+    }
+
+    /// Removes the stores' folder.
+    func remove() { directory.remove() }
+
+    /// A new empty store file for a run (made before the clock starts).
+    mutating func emptyStore() throws -> URL {
         files += 1
         let url = directory.file("Insert-\(files).sqlite")
         try Books.createEmptyStore(at: url)
         return url
     }
-    /// Checks a store holds every book, then deletes it.
+
+    /// Checks a store holds every book, in order, then deletes it.
     func verify(_ url: URL, _ who: String) throws {
         let db = try RawDatabase(path: url.path)
         var sum = Checksum()
         for row in try RawBooks.fetch(db, RawBooks.selectSQL(" ORDER BY t0.Z_PK")) { add(row.values, to: &sum) }
         db.close()
-        var expected = Checksum()
-        for b in books { add(b, to: &expected) }
-        guard sum == expected else { throw BenchError("insert-100k: \(who) wrote \(sum), expected \(expected)") }
+        guard sum == expected else { throw BenchError("\(workload): \(who) wrote \(sum), expected \(expected)") }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
+
+    /// One run of ours: `insert` makes the objects in a new context on an empty store, timed
+    /// with the save; then the store is checked.
+    mutating func runOurs(_ insert: (ManagedObjectContext) throws -> Void) throws -> Double {
+        let url = try emptyStore()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let t = try timed {
+            try insert(context)
+            try context.save()
+        }
+        try coordinator.remove(store)
+        try verify(url, "ours")
+        return t.seconds
+    }
+
+    /// One run of the raw prepared INSERT loop.
+    mutating func runRaw() throws -> Double {
+        let url = try emptyStore()
+        let db = try RawDatabase(path: url.path)
+        let books = books
+        let t = try timed { try RawBooks.insert(books, into: db, firstKey: 1) }
+        db.close()
+        try verify(url, "raw")
+        return t.seconds
+    }
+}
+
+private func runInsert(_ settings: BenchSettings) throws -> WorkloadResult {
+    let count = rowCount(settings)
+    let books = Books.make(count: count)
+    var stores = try InsertStores(workload: "insert-100k", books: books, model: try Books.model())
+    defer { stores.remove() }
     let timings = try interleavedMedians(settings, [
-        ("ours", {
-            let url = try emptyStore()
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
-            let context = ManagedObjectContext(coordinator: coordinator)
-            let t = try timed {
-                try Books.insert(books, into: context)
-                try context.save()
-            }
-            try coordinator.remove(store)
-            try verify(url, "ours")
-            return t.seconds
-        }),
-        ("raw", {
-            let url = try emptyStore()
-            let db = try RawDatabase(path: url.path)
-            let t = try timed { try RawBooks.insert(books, into: db, firstKey: 1) }
-            db.close()
-            try verify(url, "raw")
-            return t.seconds
-        }),
+        ("ours", { try stores.runOurs { context in try Books.insert(books, into: context) } }),
+        ("raw", { try stores.runRaw() }),
         ("grdb", {
-            let url = try emptyStore()
+            let url = try stores.emptyStore()
             let queue = try GRDBBook.open(url)
             let t = try timed {
                 try queue.write { db in
@@ -188,7 +218,7 @@ private func runInsert(_ settings: BenchSettings) throws -> WorkloadResult {
                 }
             }
             try queue.close()
-            try verify(url, "grdb")
+            try stores.verify(url, "grdb")
             return t.seconds
         }),
     ])

@@ -109,35 +109,11 @@ private func runTypedFetch(_ settings: BenchSettings) throws -> WorkloadResult {
 private func runTypedInsert(_ settings: BenchSettings) throws -> WorkloadResult {
     let count = rowCount(settings)
     let books = Books.make(count: count)
-    let model = try Books.model(bookClass: Book.self)
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    var expected = Checksum()
-    for b in books { add(b, to: &expected) }
-    var files = 0
-    /// A new empty store file for each run (made before the clock starts).
-    func emptyStore() throws -> URL {
-        files += 1
-        let url = directory.file("Insert-\(files).sqlite")
-        try Books.createEmptyStore(at: url)
-        return url
-    }
-    /// Checks a store holds every book, in order, then deletes it.
-    func verify(_ url: URL, _ who: String) throws {
-        let db = try RawDatabase(path: url.path)
-        var sum = Checksum()
-        for row in try RawBooks.fetch(db, RawBooks.selectSQL(" ORDER BY t0.Z_PK")) { add(row.values, to: &sum) }
-        db.close()
-        guard sum == expected else { throw BenchError("insert-100k-typed: \(who) wrote \(sum), expected \(expected)") }
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-    }
+    var stores = try InsertStores(workload: "insert-100k-typed", books: books, model: try Books.model(bookClass: Book.self))
+    defer { stores.remove() }
     let timings = try interleavedMedians(settings, [
         ("ours", {
-            let url = try emptyStore()
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
-            let context = ManagedObjectContext(coordinator: coordinator)
-            let t = try timed {
+            try stores.runOurs { context in
                 for b in books {
                     let book = Book(context: context)
                     book.title = b.title
@@ -147,20 +123,9 @@ private func runTypedInsert(_ settings: BenchSettings) throws -> WorkloadResult 
                     book.published = b.published
                     book.inPrint = b.inPrint
                 }
-                try context.save()
             }
-            try coordinator.remove(store)
-            try verify(url, "ours")
-            return t.seconds
         }),
-        ("raw", {
-            let url = try emptyStore()
-            let db = try RawDatabase(path: url.path)
-            let t = try timed { try RawBooks.insert(books, into: db, firstKey: 1) }
-            db.close()
-            try verify(url, "raw")
-            return t.seconds
-        }),
+        ("raw", { try stores.runRaw() }),
     ])
     return WorkloadResult(ours: timings[0], baselines: [("raw", timings[1])], unit: "s per insert of \(count) rows",
                           details: [("rows", String(count)), ("repetitions", String(settings.repetitions))],
