@@ -78,6 +78,7 @@ extension ManagedObjectContext {
                     changes.inserted.append(updated)
                 } else {
                     changes.updated.append((updated, object.version))
+                    changes.updatedProperties.append(Self.updatedProperties(of: object))
                 }
             }
             changes.deleted = toDelete.map { ($0.objectID, $0.version) }
@@ -179,5 +180,29 @@ extension ManagedObjectContext {
         clearChangeLists()
         runDidSave(toInsert, toUpdate, toDelete)
         return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
+    }
+
+    /// The stored properties of an updated object whose values differ from its committed ones
+    /// (what it was read or last saved with), so the store writes only those, as Core Data's
+    /// UPDATE sets only the changed columns. After a merge policy resolved a conflict the
+    /// committed values are the store's current row (`rebase(_:on:takesStoreValue:)`), so the difference is again
+    /// exactly what the row needs. Nil when the object has no committed values: it is written
+    /// whole. To-many relationships have no column and are left out.
+    static func updatedProperties(of object: ManagedObject) -> UpdatedProperties? {
+        guard let committed = object.committedStorage, committed.count == object.storage.count else { return nil }
+        let shared = object.entity.shared
+        var changed = PropertyIndexSet()
+        object.storage.withUnsafeBufferPointer { values in
+            committed.withUnsafeBufferPointer { before in
+                for i in 0..<min(shared.attributeCount, values.count) where !AttributeValue.same(values[i], before[i]) {
+                    changed.insert(i)
+                }
+                for n in shared.relationships.indices where !shared.relationships[n].isToMany {
+                    let i = shared.attributeCount + n
+                    if i < values.count, !AttributeValue.same(values[i], before[i]) { changed.insert(i) }
+                }
+            }
+        }
+        return UpdatedProperties(changed: changed, committed: committed)
     }
 }
