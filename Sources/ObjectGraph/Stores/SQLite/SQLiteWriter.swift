@@ -33,11 +33,15 @@ final class SQLiteWriter {
         let sources: [Source]
         /// Built once: rows are written by the thousand.
         let insertSQL: String
-        /// The UPDATE of each set of changed properties met so far (nil: every column), built
-        /// on first use: a store's saves meet few sets, and rebuilding the SQL per save would
-        /// cost more than the row. Saves of one store run one at a time; the lock is for the
-        /// plan's other users.
-        private var updates: [PropertyIndexSet?: Update] = [:]
+        /// The UPDATE of each set of changed properties met so far, built on first use: a
+        /// store's saves meet few sets, and rebuilding the SQL per save would cost more than
+        /// the row. Saves of one store run one at a time; the lock is for the plan's other users.
+        private var updates: [PropertyIndexSet: Update] = [:]
+        /// The UPDATE of every column, for rows whose changes are not known.
+        private var wholeRowUpdate: Update?
+        /// The set asked for last and its UPDATE: saves of an app change the same properties
+        /// again and again, and a lookup here is cheaper than hashing the set.
+        private var lastUpdate: (changed: PropertyIndexSet, update: Update)?
         private let lock = NSLock()
 
         init(entityName: String, tableName: String, entityNumber: Int, columns: [String], sources: [Source]) {
@@ -50,21 +54,48 @@ final class SQLiteWriter {
             insertSQL = "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
         }
 
+        /// How many UPDATEs with a column set of their own a plan keeps.
+        static let maximumUpdates = 256
+
         /// The UPDATE that writes the columns of the `changed` properties (every column when
         /// nil) and `Z_OPT`, in Core Data's form: `UPDATE ZTODO SET ZCATEGORY = ?, Z_OPT = ?
-        /// WHERE Z_PK = ? AND Z_OPT = ?` (the changed columns in the table's order, then the
-        /// version). A to-one's key and entity columns go together; derived attributes have no
-        /// source, the store computes them.
+        /// WHERE Z_PK = ? AND Z_OPT = ?` (the changed columns in the plan's order, attributes
+        /// then to-ones, then the version). A to-one's key and entity columns go together;
+        /// derived attributes have no source, the store computes them.
         func update(writing changed: PropertyIndexSet?) -> Update {
             lock.lock()
             defer { lock.unlock() }
-            if let update = updates[changed] { return update }
-            let positions = sources.indices.filter { changed?.contains(sources[$0].propertyIndex) ?? true }
-            let sets = positions.map { "\(columns[$0]) = ?" } + ["Z_OPT = ?"]
-            let update = Update(sql: "UPDATE \(tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?",
-                                positions: positions, number: updates.count)
-            updates[changed] = update
+            guard let changed else { return wholeRow() }
+            if let lastUpdate, lastUpdate.changed == changed { return lastUpdate.update }
+            let update: Update
+            if let known = updates[changed] {
+                update = known
+            } else if updates.count >= Self.maximumUpdates {
+                // Sets are few in practice; past the limit (many columns changed in ever new
+                // combinations) a row is written whole rather than with one more statement
+                // kept for the connection's life.
+                update = wholeRow()
+            } else {
+                update = makeUpdate(positions: sources.indices.filter { changed.contains(sources[$0].propertyIndex) })
+                updates[changed] = update
+            }
+            lastUpdate = (changed, update)
             return update
+        }
+
+        /// The UPDATE of every column (called with the lock held).
+        private func wholeRow() -> Update {
+            if let wholeRowUpdate { return wholeRowUpdate }
+            let update = makeUpdate(positions: Array(sources.indices))
+            wholeRowUpdate = update
+            return update
+        }
+
+        private func makeUpdate(positions: [Int]) -> Update {
+            let sets = positions.map { "\(columns[$0]) = ?" } + ["Z_OPT = ?"]
+            // Numbered from 1 (0 is the INSERT's key), the whole-row one included.
+            return Update(sql: "UPDATE \(tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?",
+                          positions: positions, number: updates.count + (wholeRowUpdate == nil ? 1 : 2))
         }
     }
 
@@ -73,7 +104,7 @@ final class SQLiteWriter {
         let sql: String
         /// Positions in the plan's ``Plan/sources`` (and ``Plan/columns``).
         let positions: [Int]
-        /// Its number among the plan's updates, for the writer's statement key.
+        /// Its number among the plan's updates, from 1, for the writer's statement key.
         let number: Int
 
         init(sql: String, positions: [Int], number: Int) {
@@ -111,12 +142,12 @@ final class SQLiteWriter {
     private let logsStatements: Bool
     /// The store's UUID, for the object URIs of errors.
     private let storeIdentifier: String
-    /// The statements of this save by entity number and kind (``StatementKey``), not by SQL
+    /// The statements of this save by entity number and kind (see `statementKey`), not by SQL
     /// text, so finding one costs no string hashing per row. They come from GRDB's statement
     /// cache of the connection (`cachedStatement`), so each is prepared once per connection
     /// and reused by every later save; GRDB finalizes them when the connection closes. The
     /// `Statement` is held here so the handle stays valid for the whole save.
-    private var statements: [StatementKey: Statement] = [:]
+    private var statements: [Int: Statement] = [:]
 
     init(db: Database, model: ManagedObjectModel, log: SQLLog, storeIdentifier: String = "") {
         self.db = db
@@ -132,18 +163,19 @@ final class SQLiteWriter {
         for statement in statements.values { sqlite3_reset(statement.sqliteStatement) }
     }
 
-    /// Which statement of a save: an entity's INSERT (`update` -1) or one of its UPDATEs
-    /// (``Update/number``).
-    private struct StatementKey: Hashable {
-        let entity: Int
-        let update: Int
+    /// Which statement of a save, as one integer (hashed per row on a miss of `last`): an
+    /// entity's INSERT, or one of its UPDATEs by ``Update/number`` (below ``Plan/maximumUpdates``
+    /// + 2).
+    @inline(__always)
+    private static func statementKey(_ plan: Plan, update: Update?) -> Int {
+        plan.entityNumber &* 1024 &+ (update?.number ?? 0)
     }
 
     /// The statement used last, found without the dictionary: a save writes rows of one
     /// entity and kind in runs.
-    private var last: (key: StatementKey, statement: OpaquePointer)?
+    private var last: (key: Int, statement: OpaquePointer)?
 
-    private func statement(_ sql: String, key: StatementKey) throws -> OpaquePointer {
+    private func statement(_ sql: String, key: Int) throws -> OpaquePointer {
         if let last, last.key == key {
             sqlite3_reset(last.statement)
             return last.statement
@@ -153,7 +185,7 @@ final class SQLiteWriter {
         return s
     }
 
-    private func lookUpStatement(_ sql: String, key: StatementKey) throws -> OpaquePointer {
+    private func lookUpStatement(_ sql: String, key: Int) throws -> OpaquePointer {
         // No sqlite3_clear_bindings: insert and update bind every parameter of their
         // statement each time, and clearing cost as much as binding a row's values.
         if let s = statements[key] {
@@ -269,15 +301,17 @@ final class SQLiteWriter {
     private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) throws {
         // Values are read in place through the buffer, not copied out of the array one by one.
         do {
-            try row.values.withUnsafeBufferPointer { values throws(Unstorable) in
-                var i = first
-                for source in plan.sources {
-                    try bindSource(s, i, values, source)
-                    i += 1
-                }
-            }
+            try row.values.withUnsafeBufferPointer { values throws(Unstorable) in try bindSources(s, values, plan, from: first) }
         } catch {
             throw located(error, row, plan)
+        }
+    }
+
+    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: Plan, from first: Int32) throws(Unstorable) {
+        var i = first
+        for source in plan.sources {
+            try bindSource(s, i, values, source)
+            i += 1
         }
     }
 
@@ -336,7 +370,7 @@ final class SQLiteWriter {
     /// Inserts a row.
     func insert(_ row: StoreRow, plan: Plan) throws {
         let sql = plan.insertSQL
-        let s = try statement(sql, key: StatementKey(entity: plan.entityNumber, update: -1))
+        let s = try statement(sql, key: Self.statementKey(plan, update: nil))
         sqlite3_bind_int64(s, 1, row.primaryKey)
         sqlite3_bind_int64(s, 2, Int64(plan.entityNumber))
         sqlite3_bind_int64(s, 3, row.version)
@@ -362,7 +396,7 @@ final class SQLiteWriter {
             lastUpdate = (plan, changed, update)
         }
         let sql = update.sql
-        let s = try statement(sql, key: StatementKey(entity: plan.entityNumber, update: update.number))
+        let s = try statement(sql, key: Self.statementKey(plan, update: update))
         try bindSources(s, row, plan, update)
         let n = Int32(update.positions.count)
         sqlite3_bind_int64(s, n + 1, row.version)
