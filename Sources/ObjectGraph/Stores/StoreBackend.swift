@@ -24,7 +24,12 @@ struct StoreChanges {
     /// it (its objects' committed values), and the SQLite store then writes only those
     /// columns, as Core Data's UPDATE does. Shorter than ``updated`` (or nil at a position)
     /// where the path that built the changes does not know: the row is written whole. Those
-    /// paths are the atomic stores' batch requests, which replace whole rows anyway.
+    /// paths are the atomic stores' batch requests (AtomicStore+BatchRequests, which replace
+    /// whole rows in memory anyway) and an updated object without committed values (none in
+    /// practice: every change records them). A save after a merge policy resolved a conflict
+    /// knows it (the committed values are then the store's row); a row saved again after
+    /// another context deleted it is an insert; a child context's save changes its parent's
+    /// objects, whose own save then knows it.
     var updatedProperties: [UpdatedProperties?] = []
     /// Deleted rows, with the version they were read at.
     var deleted: [(id: ManagedObjectID, expectedVersion: Int64)] = []
