@@ -78,6 +78,7 @@ extension ManagedObjectContext {
                     changes.inserted.append(updated)
                 } else {
                     changes.updated.append((updated, object.version))
+                    changes.updatedProperties.append(Self.updatedProperties(of: object))
                 }
             }
             changes.deleted = toDelete.map { ($0.objectID, $0.version) }
@@ -179,5 +180,56 @@ extension ManagedObjectContext {
         clearChangeLists()
         runDidSave(toInsert, toUpdate, toDelete)
         return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
+    }
+
+    /// The stored properties of an updated object whose values differ from its committed ones
+    /// (what it was read or last saved with), so the store writes only those, as Core Data's
+    /// UPDATE sets only the changed columns. After a merge policy resolved a conflict the
+    /// committed values are the store's current row (`rebase(_:on:takesStoreValue:)`), so the difference is again
+    /// exactly what the row needs. Nil when the object has no committed values: it is written
+    /// whole. To-many relationships have no column and are left out.
+    static func updatedProperties(of object: ManagedObject) -> UpdatedProperties? {
+        guard let committed = object.committedStorage, committed.count == object.storage.count else { return nil }
+        let shared = object.entity.shared
+        var changed = PropertyIndexSet()
+        object.storage.withUnsafeBufferPointer { values in
+            committed.withUnsafeBufferPointer { before in
+                for i in 0..<min(shared.attributeCount, values.count) where !Self.unchanged(values, before, at: i) {
+                    changed.insert(i)
+                }
+                for n in shared.relationships.indices where !shared.relationships[n].isToMany {
+                    let i = shared.attributeCount + n
+                    if i < values.count, !Self.unchanged(values, before, at: i) { changed.insert(i) }
+                }
+            }
+        }
+        return UpdatedProperties(changed: changed, committed: committed)
+    }
+
+    /// Whether a value is the committed one, as `changedValues()` compares them
+    /// (`AttributeValue.same`), but cheaply for the common cases: most values are the very same
+    /// value, copied with the array when the object first changed, and comparing them through
+    /// `same` (a `Double` through `Any`, a `String` byte by byte) cost more than writing fewer
+    /// columns saves. Equal bytes (the same case and payload) say so at once; a copy need not
+    /// carry the padding of a small payload, so a number or a string (the same buffer) is
+    /// compared by its payload before `same` is asked.
+    @inline(__always)
+    private static func unchanged(_ values: UnsafeBufferPointer<AttributeValue>, _ before: UnsafeBufferPointer<AttributeValue>, at i: Int) -> Bool {
+        guard let a = values.baseAddress, let b = before.baseAddress else { return false }
+        if memcmp(UnsafeRawPointer(a + i), UnsafeRawPointer(b + i), MemoryLayout<AttributeValue>.size) == 0 { return true }
+        switch (a[i], b[i]) {
+        case (.int(let x), .int(let y)): return x == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.date(let x), .date(let y)): return x == y
+        case (.objectID(let x), .objectID(let y)): return x == y
+        case (.null, .null): return true
+        case (.string(let x), .string(let y)):
+            // The same storage (both words equal) is the same string; otherwise bytes decide.
+            if unsafeBitCast(x, to: (UInt64, UInt64).self) == unsafeBitCast(y, to: (UInt64, UInt64).self) { return true }
+            return AttributeValue.same(a[i], b[i])
+        default:
+            return AttributeValue.same(a[i], b[i])
+        }
     }
 }

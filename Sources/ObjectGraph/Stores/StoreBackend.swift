@@ -20,6 +20,17 @@ struct StoreChanges {
     /// Changed rows, each with the version it was read at; a different version in the store
     /// is a merge conflict.
     var updated: [(row: StoreRow, expectedVersion: Int64)] = []
+    /// What changed in each row of ``updated``, at the same position: a context's save knows
+    /// it (its objects' committed values), and the SQLite store then writes only those
+    /// columns, as Core Data's UPDATE does. Shorter than ``updated`` (or nil at a position)
+    /// where the path that built the changes does not know: the row is written whole. Those
+    /// paths are the atomic stores' batch requests (AtomicStore+BatchRequests, which replace
+    /// whole rows in memory anyway) and an updated object without committed values (none in
+    /// practice: every change records them). A save after a merge policy resolved a conflict
+    /// knows it (the committed values are then the store's row); a row saved again after
+    /// another context deleted it is an insert; a child context's save changes its parent's
+    /// objects, whose own save then knows it.
+    var updatedProperties: [UpdatedProperties?] = []
     /// Deleted rows, with the version they were read at.
     var deleted: [(id: ManagedObjectID, expectedVersion: Int64)] = []
     /// Many-to-many links to add and remove: (owner side "Entity.relationship", source, destination).
@@ -31,6 +42,47 @@ struct StoreChanges {
     var orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])] = []
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && linksAdded.isEmpty && linksRemoved.isEmpty && orderings.isEmpty }
+
+    /// What changed in the row at `position` of ``updated``, or nil when it is not known.
+    func properties(ofUpdate position: Int) -> UpdatedProperties? {
+        position < updatedProperties.count ? updatedProperties[position] : nil
+    }
+}
+
+/// What a save changed in one row: the properties whose values differ from the ones the row
+/// was read with, and those values.
+struct UpdatedProperties {
+    /// The changed properties, by property index (attributes, then relationships).
+    var changed: PropertyIndexSet
+    /// The values the row was read (or last saved) with, by property index: persistent
+    /// history compares them with the new ones, as SQLite stores both, instead of reading the
+    /// stored row again.
+    var committed: [AttributeValue]
+}
+
+/// A set of property indexes, without a heap allocation for the first 64 properties: a save
+/// builds one per changed row, and the SQLite store caches an UPDATE per set.
+struct PropertyIndexSet: Hashable {
+    /// Indexes below 64, one bit each.
+    private var low: UInt64 = 0
+    /// Indexes of 64 and above, ascending when inserted in ascending order (as saves do).
+    private var high: [Int] = []
+
+    init() {}
+
+    /// Adds an index.
+    mutating func insert(_ index: Int) {
+        if index < 64 { low |= 1 << UInt64(index) } else if !high.contains(index) { high.append(index) }
+    }
+
+    /// Whether the set holds an index.
+    @inline(__always)
+    func contains(_ index: Int) -> Bool {
+        index < 64 ? low & (1 << UInt64(index)) != 0 : high.contains(index)
+    }
+
+    /// Whether the set holds no index.
+    var isEmpty: Bool { low == 0 && high.isEmpty }
 }
 
 /// What a context asks of a store. The SQLite store answers in SQL; atomic stores in memory.

@@ -645,14 +645,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let writer = SQLiteWriter(db: db, model: model, log: log, storeIdentifier: identifier)
         // Persistent history, when tracked: each change noted as its row is written.
         var record: HistoryRecord? = history == nil ? nil : HistoryRecord()
-        for (row, expected) in changes.updated {
-            let plan = writePlan(row.entityName)
-            let before = record == nil ? nil : try writer.storedValues(primaryKey: row.primaryKey, plan: plan)
-            if try writer.update(row, expectedVersion: expected, plan: plan) {
-                if record != nil, let before {
-                    record!.updated.append((plan.entityNumber, row.primaryKey, writer.changedProperties(from: before, to: row, plan: plan)))
-                }
-            } else {
+        for (k, (row, expected)) in changes.updated.enumerated() {
+            // Only the changed columns, when the save knows them (SQLiteWriter).
+            let properties = changes.properties(ofUpdate: k)
+            if try !writer.update(row, expectedVersion: expected, plan: writePlan(row.entityName), properties: properties, history: &record) {
                 let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
                 let mapping = schema.entities[row.entityName]!
                 let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [row.primaryKey])

@@ -14,6 +14,13 @@ final class SQLiteWriter {
         case transformable(index: Int, attribute: AttributeDescription)
         case toOne(index: Int)
         case toOneEntity(index: Int)
+
+        /// The property index of the value the column takes.
+        var propertyIndex: Int {
+            switch self {
+            case .attribute(let i, _), .transformable(let i, _), .toOne(let i), .toOneEntity(let i): return i
+            }
+        }
     }
 
     /// How an entity's rows are written: a class, so handing it to each row's write is a
@@ -26,7 +33,16 @@ final class SQLiteWriter {
         let sources: [Source]
         /// Built once: rows are written by the thousand.
         let insertSQL: String
-        let updateSQL: String
+        /// The UPDATE of each set of changed properties met so far, built on first use: a
+        /// store's saves meet few sets, and rebuilding the SQL per save would cost more than
+        /// the row. Saves of one store run one at a time; the lock is for the plan's other users.
+        private var updates: [PropertyIndexSet: Update] = [:]
+        /// The UPDATE of every column, for rows whose changes are not known.
+        private var wholeRowUpdate: Update?
+        /// The set asked for last and its UPDATE: saves of an app change the same properties
+        /// again and again, and a lookup here is cheaper than hashing the set.
+        private var lastUpdate: (changed: PropertyIndexSet, update: Update)?
+        private let lock = NSLock()
 
         init(entityName: String, tableName: String, entityNumber: Int, columns: [String], sources: [Source]) {
             self.entityName = entityName
@@ -36,7 +52,65 @@ final class SQLiteWriter {
             self.sources = sources
             let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
             insertSQL = "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
-            updateSQL = "UPDATE \(tableName) SET \((["Z_OPT = ?"] + columns.map { "\($0) = ?" }).joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        }
+
+        /// How many UPDATEs with a column set of their own a plan keeps.
+        static let maximumUpdates = 256
+
+        /// The UPDATE that writes the columns of the `changed` properties (every column when
+        /// nil) and `Z_OPT`, in Core Data's form: `UPDATE ZTODO SET ZCATEGORY = ?, Z_OPT = ?
+        /// WHERE Z_PK = ? AND Z_OPT = ?` (the changed columns in the plan's order, attributes
+        /// then to-ones, then the version). A to-one's key and entity columns go together;
+        /// derived attributes have no source, the store computes them.
+        func update(writing changed: PropertyIndexSet?) -> Update {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let changed else { return wholeRow() }
+            if let lastUpdate, lastUpdate.changed == changed { return lastUpdate.update }
+            let update: Update
+            if let known = updates[changed] {
+                update = known
+            } else if updates.count >= Self.maximumUpdates {
+                // Sets are few in practice; past the limit (many columns changed in ever new
+                // combinations) a row is written whole rather than with one more statement
+                // kept for the connection's life.
+                update = wholeRow()
+            } else {
+                update = makeUpdate(positions: sources.indices.filter { changed.contains(sources[$0].propertyIndex) })
+                updates[changed] = update
+            }
+            lastUpdate = (changed, update)
+            return update
+        }
+
+        /// The UPDATE of every column (called with the lock held).
+        private func wholeRow() -> Update {
+            if let wholeRowUpdate { return wholeRowUpdate }
+            let update = makeUpdate(positions: Array(sources.indices))
+            wholeRowUpdate = update
+            return update
+        }
+
+        private func makeUpdate(positions: [Int]) -> Update {
+            let sets = positions.map { "\(columns[$0]) = ?" } + ["Z_OPT = ?"]
+            // Numbered from 1 (0 is the INSERT's key), the whole-row one included.
+            return Update(sql: "UPDATE \(tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?",
+                          positions: positions, number: updates.count + (wholeRowUpdate == nil ? 1 : 2))
+        }
+    }
+
+    /// One UPDATE of an entity: its SQL and the plan's sources it binds, in order.
+    final class Update {
+        let sql: String
+        /// Positions in the plan's ``Plan/sources`` (and ``Plan/columns``).
+        let positions: [Int]
+        /// Its number among the plan's updates, from 1, for the writer's statement key.
+        let number: Int
+
+        init(sql: String, positions: [Int], number: Int) {
+            self.sql = sql
+            self.positions = positions
+            self.number = number
         }
     }
 
@@ -89,7 +163,13 @@ final class SQLiteWriter {
         for statement in statements.values { sqlite3_reset(statement.sqliteStatement) }
     }
 
-    private static func statementKey(_ plan: Plan, update: Bool) -> Int { plan.entityNumber * 2 + (update ? 1 : 0) }
+    /// Which statement of a save, as one integer (hashed per row on a miss of `last`): an
+    /// entity's INSERT, or one of its UPDATEs by ``Update/number`` (below ``Plan/maximumUpdates``
+    /// + 2).
+    @inline(__always)
+    private static func statementKey(_ plan: Plan, update: Update?) -> Int {
+        plan.entityNumber &* 1024 &+ (update?.number ?? 0)
+    }
 
     /// The statement used last, found without the dictionary: a save writes rows of one
     /// entity and kind in runs.
@@ -182,70 +262,101 @@ final class SQLiteWriter {
         bind(s, i, SQLiteValues.databaseValue(any, type: type))
     }
 
-    /// The values a plan binds for a row, for the SQL log and for persistent history's
-    /// comparison with the stored row.
-    private func loggedValues(_ row: StoreRow, _ plan: Plan) -> [DatabaseValue] {
-        plan.sources.map { source in
-            switch source {
-            case .attribute(let index, let type): return SQLiteValues.databaseValue(row.values[index].any, type: type)
-            case .transformable(let index, let attribute):
-                guard let value = row.values[index].any else { return .null }
-                return ((try? TransformableValues.data(for: value, attribute: attribute)) ?? Data()).databaseValue
-            case .toOne(let index): return (row.values[index].objectID)?.primaryKey.databaseValue ?? .null
-            case .toOneEntity(let index):
-                return (row.values[index].objectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
-            }
+    /// The value a column takes from a row's values, as SQLite stores it: for the SQL log and
+    /// for persistent history's comparison of a row before and after an update.
+    private func databaseValue(_ source: Source, in values: [AttributeValue]) -> DatabaseValue {
+        switch source {
+        case .attribute(let index, let type): return SQLiteValues.databaseValue(values[index].any, type: type)
+        case .transformable(let index, let attribute):
+            guard let value = values[index].any else { return .null }
+            return ((try? TransformableValues.data(for: value, attribute: attribute)) ?? Data()).databaseValue
+        case .toOne(let index): return (values[index].objectID)?.primaryKey.databaseValue ?? .null
+        case .toOneEntity(let index):
+            return (values[index].objectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
         }
     }
 
-    /// Binds a row's values; throws a validation error (1550) naming the object and the key
-    /// for a value the store cannot keep exactly (``SQLiteValues``), which is never written.
+    /// The values a plan binds for a row, for the SQL log.
+    private func loggedValues(_ row: StoreRow, _ plan: Plan) -> [DatabaseValue] {
+        plan.sources.map { databaseValue($0, in: row.values) }
+    }
+
+    /// The error for a value the store cannot keep: a validation error (1550) naming the
+    /// object and the key, or a save error for a transformable whose transformer failed.
+    private func located(_ error: Unstorable, _ row: StoreRow, _ plan: Plan) -> CoreDataError {
+        var key = "?"
+        if let index = error.index, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count {
+            key = entity.attributes[index].name
+        }
+        let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
+        if error.isTransform {
+            return CoreDataError(.persistentStoreSave, "\(row.entityName).\(key) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved", objectURI: uri, key: key)
+        }
+        return CoreDataError(.validation, "The SQLite store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(error.reason). Nothing was saved. Round the value (to at most 15 significant digits for a Decimal), store it in a String or Binary attribute, or use another store type", objectURI: uri, key: key)
+    }
+
+    /// Binds a row's values for every source of the plan; throws a validation error (1550)
+    /// naming the object and the key for a value the store cannot keep exactly
+    /// (``SQLiteValues``), which is never written.
     private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) throws {
         // Values are read in place through the buffer, not copied out of the array one by one.
         do {
             try row.values.withUnsafeBufferPointer { values throws(Unstorable) in try bindSources(s, values, plan, from: first) }
         } catch {
-            var key = "?"
-            if let index = error.index, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count {
-                key = entity.attributes[index].name
-            }
-            let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
-            if error.isTransform {
-                throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(key) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved", objectURI: uri, key: key)
-            }
-            throw CoreDataError(.validation, "The SQLite store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(error.reason). Nothing was saved. Round the value (to at most 15 significant digits for a Decimal), store it in a String or Binary attribute, or use another store type", objectURI: uri, key: key)
+            throw located(error, row, plan)
         }
     }
 
     private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: Plan, from first: Int32) throws(Unstorable) {
         var i = first
         for source in plan.sources {
-            switch source {
-            case .attribute(let index, let type):
-                do { try bindValue(s, i, values[index], type: type) } catch {
-                    var located = error
-                    located.index = index
-                    throw located
-                }
-            case .transformable(let index, let attribute):
-                if let value = values[index].any {
-                    do {
-                        let data = try TransformableValues.data(for: value, attribute: attribute)
-                        _ = data.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
-                    } catch {
-                        throw Unstorable(reason: error.reason, index: index, isTransform: true)
-                    }
-                } else {
-                    sqlite3_bind_null(s, i)
-                }
-            case .toOne(let index):
-                if let id = values[index].objectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
-            case .toOneEntity(let index):
-                if let id = values[index].objectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
-                    sqlite3_bind_int64(s, i, Int64(n))
-                } else { sqlite3_bind_null(s, i) }
-            }
+            try bindSource(s, i, values, source)
             i += 1
+        }
+    }
+
+    /// Binds a row's values for the sources an UPDATE writes, as ``bindSources(_:_:_:from:)``.
+    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, _ update: Update) throws {
+        do {
+            try row.values.withUnsafeBufferPointer { values throws(Unstorable) in
+                var i: Int32 = 1
+                for position in update.positions {
+                    try bindSource(s, i, values, plan.sources[position])
+                    i += 1
+                }
+            }
+        } catch {
+            throw located(error, row, plan)
+        }
+    }
+
+    /// Binds the value one column takes from a row, straight from its case.
+    @inline(__always)
+    private func bindSource(_ s: OpaquePointer, _ i: Int32, _ values: UnsafeBufferPointer<AttributeValue>, _ source: Source) throws(Unstorable) {
+        switch source {
+        case .attribute(let index, let type):
+            do { try bindValue(s, i, values[index], type: type) } catch {
+                var located = error
+                located.index = index
+                throw located
+            }
+        case .transformable(let index, let attribute):
+            if let value = values[index].any {
+                do {
+                    let data = try TransformableValues.data(for: value, attribute: attribute)
+                    _ = data.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+                } catch {
+                    throw Unstorable(reason: error.reason, index: index, isTransform: true)
+                }
+            } else {
+                sqlite3_bind_null(s, i)
+            }
+        case .toOne(let index):
+            if let id = values[index].objectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
+        case .toOneEntity(let index):
+            if let id = values[index].objectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
+                sqlite3_bind_int64(s, i, Int64(n))
+            } else { sqlite3_bind_null(s, i) }
         }
     }
 
@@ -259,7 +370,7 @@ final class SQLiteWriter {
     /// Inserts a row.
     func insert(_ row: StoreRow, plan: Plan) throws {
         let sql = plan.insertSQL
-        let s = try statement(sql, key: Self.statementKey(plan, update: false))
+        let s = try statement(sql, key: Self.statementKey(plan, update: nil))
         sqlite3_bind_int64(s, 1, row.primaryKey)
         sqlite3_bind_int64(s, 2, Int64(plan.entityNumber))
         sqlite3_bind_int64(s, 3, row.version)
@@ -270,26 +381,57 @@ final class SQLiteWriter {
         try step(s, sql)
     }
 
-    /// Updates a row if it is still at `expectedVersion`; returns whether it was.
-    func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan) throws -> Bool {
-        let sql = plan.updateSQL
-        let s = try statement(sql, key: Self.statementKey(plan, update: true))
-        sqlite3_bind_int64(s, 1, row.version)
-        try bindSources(s, row, plan, from: 2)
-        let n = Int32(plan.sources.count)
+    /// The UPDATE used last, found without hashing the set: a save's rows mostly change the
+    /// same properties (a migration's second pass, a batch of edits).
+    private var lastUpdate: (plan: Plan, changed: PropertyIndexSet?, update: Update)?
+
+    /// Updates a row if it is still at `expectedVersion`, writing the columns of the `changed`
+    /// properties (every column when nil) and its new version; returns whether it was.
+    func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan, changed: PropertyIndexSet? = nil) throws -> Bool {
+        let update: Update
+        if let last = lastUpdate, last.plan === plan, last.changed == changed {
+            update = last.update
+        } else {
+            update = plan.update(writing: changed)
+            lastUpdate = (plan, changed, update)
+        }
+        let sql = update.sql
+        let s = try statement(sql, key: Self.statementKey(plan, update: update))
+        try bindSources(s, row, plan, update)
+        let n = Int32(update.positions.count)
+        sqlite3_bind_int64(s, n + 1, row.version)
         sqlite3_bind_int64(s, n + 2, row.primaryKey)
         sqlite3_bind_int64(s, n + 3, expectedVersion)
         if logsStatements {
-            log.statement(sql: sql, arguments: [row.version.databaseValue] + loggedValues(row, plan) + [row.primaryKey.databaseValue, expectedVersion.databaseValue])
+            let values = update.positions.map { databaseValue(plan.sources[$0], in: row.values) }
+            log.statement(sql: sql, arguments: values + [row.version.databaseValue, row.primaryKey.databaseValue, expectedVersion.databaseValue])
         }
         try step(s, sql)
         return sqlite3_changes(db.sqliteConnection) > 0
     }
 
+    /// Updates a row as ``update(_:expectedVersion:plan:changed:)`` does, writing only what
+    /// `properties` says changed when the save knows it, and notes the update in persistent
+    /// history's `record` when there is one; returns whether the row was still at
+    /// `expectedVersion`.
+    func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan, properties: UpdatedProperties?, history record: inout HistoryRecord?) throws -> Bool {
+        // Without the save's knowledge, history compares with the stored row, read first.
+        let before = record == nil || properties != nil ? nil : try storedValues(primaryKey: row.primaryKey, plan: plan)
+        guard try update(row, expectedVersion: expectedVersion, plan: plan, changed: properties?.changed) else { return false }
+        if record != nil {
+            if let properties {
+                record!.updated.append((plan.entityNumber, row.primaryKey, changedProperties(properties, to: row, plan: plan)))
+            } else if let before {
+                record!.updated.append((plan.entityNumber, row.primaryKey, changedProperties(from: before, to: row, plan: plan)))
+            }
+        }
+        return true
+    }
+
     // MARK: Persistent history
 
     /// The plan's columns of a stored row as they are before an update, or nil when the row is
-    /// gone; read only when the store tracks history.
+    /// gone; read only when the store tracks history and the save does not know what changed.
     func storedValues(primaryKey: Int64, plan: Plan) throws -> [DatabaseValue]? {
         guard !plan.columns.isEmpty else { return [] }
         let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(plan.tableName) WHERE Z_PK = ?"
@@ -300,14 +442,30 @@ final class SQLiteWriter {
     /// The names of the properties whose columns an update changes: the row's values compared,
     /// as SQLite stores them, with ``storedValues(primaryKey:plan:)`` read before it.
     func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan) -> [String] {
-        guard let entity = model.entitiesByName[plan.entityName] else { return [] }
         let after = loggedValues(row, plan)
+        return propertyNames(plan) { k in k < before.count && before[k] != after[k] }
+    }
+
+    /// The names of the properties whose columns an update changes, from what the save knows:
+    /// the changed properties' committed values compared, as SQLite stores them, with the new
+    /// ones. The committed values are what the row held (the update checks its version), so
+    /// the names are those a comparison with the stored row finds, without reading it.
+    func changedProperties(_ properties: UpdatedProperties, to row: StoreRow, plan: Plan) -> [String] {
+        let committed = properties.committed
+        return propertyNames(plan) { k in
+            let source = plan.sources[k]
+            guard properties.changed.contains(source.propertyIndex), source.propertyIndex < committed.count else { return false }
+            return databaseValue(source, in: committed) != databaseValue(source, in: row.values)
+        }
+    }
+
+    /// The names of the properties of the plan's sources at which `changed` holds, each once,
+    /// in column order.
+    private func propertyNames(_ plan: Plan, changed: (Int) -> Bool) -> [String] {
+        guard let entity = model.entitiesByName[plan.entityName] else { return [] }
         var names: [String] = []
-        for (k, source) in plan.sources.enumerated() where k < before.count && before[k] != after[k] {
-            let index: Int
-            switch source {
-            case .attribute(let i, _), .transformable(let i, _), .toOne(let i), .toOneEntity(let i): index = i
-            }
+        for (k, source) in plan.sources.enumerated() where changed(k) {
+            let index = source.propertyIndex
             let name = index < entity.attributes.count ? entity.attributes[index].name : entity.relationships[index - entity.attributes.count].name
             if names.last != name { names.append(name) }
         }
