@@ -23,21 +23,18 @@ public struct EntityDescription: Hashable, Sendable {
     final class Box: @unchecked Sendable {
         // @unchecked Sendable: a box is only mutated while uniquely referenced (see
         // `mutableBox`), that is before it is shared with other descriptions or threads.
-        // @exclusivity(unchecked) on the fields every value read goes through: a box is mutated
-        // only by the setters below, one field at a time and never passed inout, so no two
-        // accesses can overlap, and the dynamic check cost more than the read it guarded.
-        @exclusivity(unchecked) var name: String
+        var name: String
         var properties: [PropertyDescription]
         var parentEntityName: String?
         var isAbstract: Bool
-        @exclusivity(unchecked) var managedObjectClass: ManagedObject.Type
+        var managedObjectClass: ManagedObject.Type
         var renamingIdentifier: String?
         var versionHashModifier: String?
         var userInfo: [String: String]
         var indexes: [FetchIndexDescription]
         var uniquenessConstraints: [[String]]
         var fetchedProperties: [FetchedPropertyDescription]
-        @exclusivity(unchecked) var attributes: [AttributeDescription] = [] {
+        var attributes: [AttributeDescription] = [] {
             didSet {
                 attributeTypes = attributes.map(\.attributeType)
                 attributeCount = attributes.count
@@ -47,26 +44,26 @@ public struct EntityDescription: Hashable, Sendable {
                 }
             }
         }
-        @exclusivity(unchecked) var relationships: [RelationshipDescription] = []
+        var relationships: [RelationshipDescription] = []
         /// Each attribute's type, by index: what setting a value checks, without copying the
         /// attribute's description.
-        @exclusivity(unchecked) private(set) var attributeTypes: [AttributeType] = []
+        private(set) var attributeTypes: [AttributeType] = []
         /// `attributes.count`: the index where relationships start.
-        @exclusivity(unchecked) private(set) var attributeCount = 0
+        private(set) var attributeCount = 0
         /// The attributes a save validates: stored ones that are mandatory or have bounds or a
         /// pattern. An optional attribute without them accepts any value of its type.
-        @exclusivity(unchecked) private(set) var validatedAttributes: [Int] = []
+        private(set) var validatedAttributes: [Int] = []
         var subentityNames: [String] = []
         var rootEntityName: String = ""
         var entityNumber: Int = 0
         var versionHash = Data()
-        @exclusivity(unchecked) var propertyIndex: [String: Int] = [:] {
+        var propertyIndex: [String: Int] = [:] {
             didSet { typedPropertyIndexes.reset() }
         }
         /// The property index of each typed property (``Managed``) read so far, by its key path.
         let typedPropertyIndexes = TypedPropertyIndexes()
         /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
-        @exclusivity(unchecked) var keys: PropertyKeyTable = PropertyKeyTable([])
+        var keys: PropertyKeyTable = PropertyKeyTable([])
 
         init(name: String, properties: [PropertyDescription], parentEntityName: String?, isAbstract: Bool,
              managedObjectClass: ManagedObject.Type, renamingIdentifier: String?, versionHashModifier: String?,
