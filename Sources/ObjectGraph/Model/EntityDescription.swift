@@ -76,9 +76,7 @@ public struct EntityDescription: Hashable, Sendable {
                 let a = attributes[i]
                 return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
             }
-            var names = [String](repeating: "", count: fields.propertyIndex.count)
-            for (name, i) in fields.propertyIndex where i < names.count { names[i] = name }
-            keys = PropertyKeyTable(names)
+            keys = PropertyKeyTable(fields.propertyIndex)
         }
     }
 
@@ -254,39 +252,42 @@ public enum EntityBuilder {
     public static func buildArray(_ parts: [[EntityDescription]]) -> [EntityDescription] { parts.flatMap { $0 } }
 }
 
-/// An entity's property names by index, found without hashing in the common case.
+/// An entity's property names by index, searched with `==` when there are few of them.
 ///
 /// `value(forKey:)` runs once per attribute read, and hashing the key String was over a third
-/// of its cost. Keys are nearly always string literals of up to 15 UTF-8 bytes, which Swift
-/// stores inline, so a key and the model's name for it have the same 16 bytes. The table
-/// compares those bytes (two words per name) and falls back to the dictionary when none is
-/// identical: a long key, or a short one Swift stored on the heap. Identical bytes always mean
-/// an identical string, so the fast path never answers wrongly.
+/// of its cost. Most entities have a handful of properties, and comparing the key with each
+/// name costs less than hashing it. Each name's UTF-8 length is kept too, so most names are
+/// passed over by comparing two integers (`utf8.count` of a native string is a stored field),
+/// and `==` runs on names of the key's length only; a key written as the same literal as the
+/// model's name has the same bits, which `==` compares first, inline. A key found is a name
+/// (`==` is String's own equality); a key not found is looked up in the dictionary, which also
+/// finds a key spelled in another Unicode normalization (another UTF-8 length). Above
+/// ``limit`` names, or if the indexes are not exactly 0 to count - 1, the table is empty.
 struct PropertyKeyTable: Sendable {
-    private let words: [RawWords]
+    /// The most names searched one by one; past it a miss costs more than hashing.
+    static let limit = 16
+    /// Each name's `utf8.count`, by property index.
+    private let utf8Counts: [Int]
+    /// The names, by property index.
+    private let names: [String]
 
-    struct RawWords: Equatable, Sendable {
-        let a: UInt64, b: UInt64
-    }
-
-    init(_ names: [String]) {
-        words = MemoryLayout<String>.size == MemoryLayout<RawWords>.size ? names.map(Self.rawWords) : []
-    }
-
-    @inline(__always)
-    private static func rawWords(_ s: String) -> RawWords {
-        withUnsafeBytes(of: s) { RawWords(a: $0.load(as: UInt64.self), b: $0.load(fromByteOffset: 8, as: UInt64.self)) }
-    }
-
-    /// The index of a name with the same representation as `key`, or nil: then ask the dictionary.
-    @inline(__always)
-    func index(ofIdentical key: String) -> Int? {
-        guard !words.isEmpty else { return nil }
-        let k = Self.rawWords(key)
-        return words.withUnsafeBufferPointer { w in
-            for i in 0..<w.count where w[i] == k { return i }
-            return nil
+    /// The names of `propertyIndex` by index, when they are few and dense.
+    init(_ propertyIndex: [String: Int]) {
+        var names = [String?](repeating: nil, count: propertyIndex.count <= Self.limit ? propertyIndex.count : 0)
+        for (name, i) in propertyIndex {
+            guard names.indices.contains(i), names[i] == nil else { names = []; break }
+            names[i] = name
         }
+        self.names = names.compactMap { $0 }
+        utf8Counts = self.names.map(\.utf8.count)
+    }
+
+    /// The index of the name equal to `key`, or nil: then ask the dictionary.
+    @inline(__always)
+    func index(of key: String) -> Int? {
+        let count = key.utf8.count
+        for i in utf8Counts.indices where utf8Counts[i] == count && names[i] == key { return i }
+        return nil
     }
 }
 
@@ -294,6 +295,6 @@ extension EntityDescription.Box {
     /// The index of a property (attributes first, then relationships), or nil.
     @inline(__always)
     func index(ofProperty key: String) -> Int? {
-        keys.index(ofIdentical: key) ?? propertyIndex[key]
+        keys.index(of: key) ?? propertyIndex[key]
     }
 }
