@@ -23,7 +23,7 @@ public struct EntityDescription: Hashable, Sendable {
     /// (its fields are `let`s, so no dynamic exclusivity check).
     private var box: Box
 
-    /// The stored fields of a description: what a setter changes, before ``Box`` derives the
+    /// The stored fields of a description: what a setter changes, before `Box` derives the
     /// rest.
     struct Fields {
         var name: String
@@ -64,7 +64,7 @@ public struct EntityDescription: Hashable, Sendable {
         let validatedAttributes: [Int]
         /// The property index of each typed property (``Managed``) read so far, by its key path.
         let typedPropertyIndexes = TypedPropertyIndexes()
-        /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
+        /// Property names by index, for `index(ofProperty:)`, searched before the dictionary.
         let keys: PropertyKeyTable
 
         init(_ fields: Fields) {
@@ -262,7 +262,7 @@ public enum EntityBuilder {
 /// model's name has the same bits, which `==` compares first, inline. A key found is a name
 /// (`==` is String's own equality); a key not found is looked up in the dictionary, which also
 /// finds a key spelled in another Unicode normalization (another UTF-8 length). Above
-/// ``limit`` names, or if the indexes are not exactly 0 to count - 1, the table is empty.
+/// `limit` names, or if the indexes are not exactly 0 to count - 1, the table is empty.
 struct PropertyKeyTable: Sendable {
     /// The most names searched one by one; past it a miss costs more than hashing.
     static let limit = 16
