@@ -13,8 +13,10 @@ extension ManagedObjectContext {
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
 
-    func isInserted(_ o: ManagedObject) -> Bool { insertedList.contains(o) }
-    func isDeleted(_ o: ManagedObject) -> Bool { deletedList.contains(o) }
+    // The object's bit alone answers: reading `insertedList` or `deletedList` from the context
+    // would cost a dynamic exclusivity check, 1.3% of insert-100k's instructions each.
+    func isInserted(_ o: ManagedObject) -> Bool { o.listMembership & ObjectList.insertedBit != 0 }
+    func isDeleted(_ o: ManagedObject) -> Bool { o.listMembership & ObjectList.deletedBit != 0 }
 
     /// Throws away every unsaved change (rollback): inserted objects go, deleted ones come
     /// back, changed ones get their last saved values, and the undo manager's actions are

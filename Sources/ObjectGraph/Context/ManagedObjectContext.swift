@@ -49,18 +49,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var transactionAuthor: String?
     var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 
-    // The identity map and change lists are read for every object fetched and every value
-    // set; @exclusivity(unchecked) drops the dynamic check of each access. Safe: a context is
-    // used from one thread at a time, and they are only read, or mutated by plain assignment
-    // and by their own mutating methods, never passed inout or mutated while another access
-    // to the same property is open.
-    @exclusivity(unchecked) var registered: [ManagedObjectID: ManagedObject] = [:]
+    // The identity map and change lists are read for every object fetched and every value set.
+    var registered: [ManagedObjectID: ManagedObject] = [:]
     /// Objects in the order they were inserted, updated or deleted, for stable saves.
-    @exclusivity(unchecked) var insertedList = ObjectList.inserted()
-    @exclusivity(unchecked) var updatedList = ObjectList.updated()
-    @exclusivity(unchecked) var deletedList = ObjectList.deleted()
+    var insertedList = ObjectList.inserted()
+    var updatedList = ObjectList.updated()
+    var deletedList = ObjectList.deleted()
     /// The current event's changes and the undo manager (ContextEvents, +Events).
-    @exclusivity(unchecked) var events = ContextEvents()
+    var events = ContextEvents()
     /// What inserting an object of the last entity inserted needs, so that inserting many
     /// objects of one entity looks it up once (see ``InsertTemplate``).
     var insertTemplate: InsertTemplate?
@@ -69,7 +65,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var classInsertTemplate: (managedObjectClass: ObjectIdentifier, template: InsertTemplate)?
     /// Temporary IDs of objects that have a permanent one now (after a save or
     /// `obtainPermanentIDs(for:)`), so that a temporary ID kept elsewhere still finds them.
-    @exclusivity(unchecked) var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    var temporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// For objects fetched with a batch size: the batch each belongs to, loaded together when
     /// any of them is first used.
     var pendingBatches: [ManagedObjectID: [ManagedObjectID]] = [:]

@@ -9,10 +9,12 @@ struct ObjectList: Sequence {
     private let bit: UInt8
     private(set) var elements: [ManagedObject] = []
 
+    /// The context's three lists' bits: testing one reads the object only, not the list.
+    static let insertedBit: UInt8 = 1, updatedBit: UInt8 = 2, deletedBit: UInt8 = 4
     /// The context's three lists.
-    static func inserted() -> ObjectList { ObjectList(bit: 1) }
-    static func updated() -> ObjectList { ObjectList(bit: 2) }
-    static func deleted() -> ObjectList { ObjectList(bit: 4) }
+    static func inserted() -> ObjectList { ObjectList(bit: insertedBit) }
+    static func updated() -> ObjectList { ObjectList(bit: updatedBit) }
+    static func deleted() -> ObjectList { ObjectList(bit: deletedBit) }
     /// The current event's three lists (ContextEvents).
     static func eventInserted() -> ObjectList { ObjectList(bit: ContextEvents.insertedBit) }
     static func eventUpdated() -> ObjectList { ObjectList(bit: ContextEvents.updatedBit) }

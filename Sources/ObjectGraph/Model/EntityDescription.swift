@@ -12,105 +12,88 @@ import Foundation
 /// Declared properties are in ``properties``; once the entity is part of a
 /// ``ManagedObjectModel``, ``attributes`` and ``relationships`` also hold the inherited ones.
 public struct EntityDescription: Hashable, Sendable {
-    /// The entity's fields, in one shared, copy-on-write box.
+    /// The entity's fields, in one shared, immutable box.
     ///
     /// Every managed object holds its entity description, and fetching or inserting makes
     /// objects by the hundred thousand: with the fields inline, each object got its own copy
-    /// of about a dozen reference-counted fields. Boxed, a copy is one retain; a setter
-    /// copies the box first when it is shared, so the struct keeps value semantics.
+    /// of about a dozen reference-counted fields. Boxed, a copy is one retain. The box never
+    /// changes: a setter makes a new box with the changed field (setters run only while a
+    /// model is built), so the struct keeps value semantics without a uniqueness check, the box
+    /// is `Sendable` by construction, and reading a field on the hot paths is a plain load
+    /// (its fields are `let`s, so no dynamic exclusivity check).
     private var box: Box
 
-    final class Box: @unchecked Sendable {
-        // @unchecked Sendable: a box is only mutated while uniquely referenced (see
-        // `mutableBox`), that is before it is shared with other descriptions or threads.
-        // @exclusivity(unchecked) on the fields every value read goes through: a box is mutated
-        // only by the setters below, one field at a time and never passed inout, so no two
-        // accesses can overlap, and the dynamic check cost more than the read it guarded.
-        @exclusivity(unchecked) var name: String
+    /// The stored fields of a description: what a setter changes, before `Box` derives the
+    /// rest.
+    struct Fields {
+        var name: String
         var properties: [PropertyDescription]
         var parentEntityName: String?
         var isAbstract: Bool
-        @exclusivity(unchecked) var managedObjectClass: ManagedObject.Type
+        var managedObjectClass: ManagedObject.Type
         var renamingIdentifier: String?
         var versionHashModifier: String?
         var userInfo: [String: String]
         var indexes: [FetchIndexDescription]
         var uniquenessConstraints: [[String]]
         var fetchedProperties: [FetchedPropertyDescription]
-        @exclusivity(unchecked) var attributes: [AttributeDescription] = [] {
-            didSet {
-                attributeTypes = attributes.map(\.attributeType)
-                attributeCount = attributes.count
-                validatedAttributes = attributes.indices.filter { i in
-                    let a = attributes[i]
-                    return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
-                }
-                isValidatedAttribute = attributes.indices.map { _ in false }
-                for i in validatedAttributes { isValidatedAttribute[i] = true }
-            }
-        }
-        @exclusivity(unchecked) var relationships: [RelationshipDescription] = []
-        /// Each attribute's type, by index: what setting a value checks, without copying the
-        /// attribute's description.
-        @exclusivity(unchecked) private(set) var attributeTypes: [AttributeType] = []
-        /// `attributes.count`: the index where relationships start.
-        @exclusivity(unchecked) private(set) var attributeCount = 0
-        /// The attributes a save validates: stored ones that are mandatory or have bounds or a
-        /// pattern. An optional attribute without them accepts any value of its type.
-        @exclusivity(unchecked) private(set) var validatedAttributes: [Int] = []
+        var attributes: [AttributeDescription] = []
+        var relationships: [RelationshipDescription] = []
         var subentityNames: [String] = []
         var rootEntityName: String = ""
         var entityNumber: Int = 0
         var versionHash = Data()
-        @exclusivity(unchecked) var propertyIndex: [String: Int] = [:]
+        var propertyIndex: [String: Int] = [:]
+    }
+
+    /// The fields and what is derived from them, never changed once made.
+    final class Box: Sendable {
+        let fields: Fields
+        var name: String { fields.name }
+        var managedObjectClass: ManagedObject.Type { fields.managedObjectClass }
+        var attributes: [AttributeDescription] { fields.attributes }
+        var relationships: [RelationshipDescription] { fields.relationships }
+        var propertyIndex: [String: Int] { fields.propertyIndex }
+        /// Each attribute's type, by index: what setting a value checks, without copying the
+        /// attribute's description.
+        let attributeTypes: [AttributeType]
+        /// `attributes.count`: the index where relationships start.
+        let attributeCount: Int
+        /// The attributes a save validates: stored ones that are mandatory or have bounds or a
+        /// pattern. An optional attribute without them accepts any value of its type.
+        let validatedAttributes: [Int]
+        /// Whether each attribute is among ``validatedAttributes``, by index.
+        let isValidatedAttribute: [Bool]
         /// Property names by index, as ``propertyIndex`` gives them: what a per-property loop
         /// reads instead of building ``EntityDescription/propertyNames`` each time.
-        var propertyNameList: [String] = []
-        /// Whether each attribute is among ``validatedAttributes``, by index.
-        private(set) var isValidatedAttribute: [Bool] = []
-        /// Property names by index, for ``EntityDescription/index(ofProperty:)``'s fast path.
-        @exclusivity(unchecked) var keys: PropertyKeyTable = PropertyKeyTable([])
+        let propertyNameList: [String]
+        /// Property names by index, for `index(ofProperty:)`, searched before the dictionary.
+        let keys: PropertyKeyTable
 
-        init(name: String, properties: [PropertyDescription], parentEntityName: String?, isAbstract: Bool,
-             managedObjectClass: ManagedObject.Type, renamingIdentifier: String?, versionHashModifier: String?,
-             userInfo: [String: String], indexes: [FetchIndexDescription], uniquenessConstraints: [[String]],
-             fetchedProperties: [FetchedPropertyDescription]) {
-            self.name = name
-            self.properties = properties
-            self.parentEntityName = parentEntityName
-            self.isAbstract = isAbstract
-            self.managedObjectClass = managedObjectClass
-            self.renamingIdentifier = renamingIdentifier
-            self.versionHashModifier = versionHashModifier
-            self.userInfo = userInfo
-            self.indexes = indexes
-            self.uniquenessConstraints = uniquenessConstraints
-            self.fetchedProperties = fetchedProperties
-        }
-
-        func copy() -> Box {
-            let b = Box(name: name, properties: properties, parentEntityName: parentEntityName, isAbstract: isAbstract,
-                        managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
-                        versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
-                        uniquenessConstraints: uniquenessConstraints, fetchedProperties: fetchedProperties)
-            b.attributes = attributes  // and, through didSet, attributeTypes
-            b.relationships = relationships
-            b.subentityNames = subentityNames
-            b.rootEntityName = rootEntityName
-            b.entityNumber = entityNumber
-            b.versionHash = versionHash
-            b.propertyIndex = propertyIndex
-            b.keys = keys
-            return b
+        init(_ fields: Fields) {
+            self.fields = fields
+            let attributes = fields.attributes
+            attributeTypes = attributes.map(\.attributeType)
+            attributeCount = attributes.count
+            validatedAttributes = attributes.indices.filter { i in
+                let a = attributes[i]
+                return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
+            }
+            var isValidated = [Bool](repeating: false, count: attributes.count)
+            for i in validatedAttributes { isValidated[i] = true }
+            isValidatedAttribute = isValidated
+            var names = [String](repeating: "", count: fields.propertyIndex.count)
+            for (name, i) in fields.propertyIndex where names.indices.contains(i) { names[i] = name }
+            propertyNameList = names
+            keys = PropertyKeyTable(fields.propertyIndex)
         }
     }
 
-    /// The box, copied first if another description shares it: every setter goes through here.
-    private var mutableBox: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = box.copy() }
-            return box
-        }
+    /// Replaces the box with one whose fields are changed: every setter goes through here.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = box.fields
+        change(&fields)
+        box = Box(fields)
     }
 
     /// The shared fields, for the context's hot paths: reading through the box copies nothing.
@@ -118,111 +101,104 @@ public struct EntityDescription: Hashable, Sendable {
 
     /// The entity's name.
     public var name: String {
-        get { box.name }
-        set { mutableBox.name = newValue }
+        get { box.fields.name }
+        set { update { $0.name = newValue } }
     }
     /// The properties this entity declares (not the inherited ones), in declaration order.
     public var properties: [PropertyDescription] {
-        get { box.properties }
-        set { mutableBox.properties = newValue }
+        get { box.fields.properties }
+        set { update { $0.properties = newValue } }
     }
     /// The name of the parent entity, if any.
     public var parentEntityName: String? {
-        get { box.parentEntityName }
-        set { mutableBox.parentEntityName = newValue }
+        get { box.fields.parentEntityName }
+        set { update { $0.parentEntityName = newValue } }
     }
     /// An abstract entity has no instances of its own, only of its sub-entities.
     public var isAbstract: Bool {
-        get { box.isAbstract }
-        set { mutableBox.isAbstract = newValue }
+        get { box.fields.isAbstract }
+        set { update { $0.isAbstract = newValue } }
     }
     /// The class instances are made of (NSManagedObject or a subclass).
     public var managedObjectClass: ManagedObject.Type {
-        get { box.managedObjectClass }
-        set { mutableBox.managedObjectClass = newValue }
+        get { box.fields.managedObjectClass }
+        set { update { $0.managedObjectClass = newValue } }
     }
     /// The name this entity had in an earlier model version.
     public var renamingIdentifier: String? {
-        get { box.renamingIdentifier }
-        set { mutableBox.renamingIdentifier = newValue }
+        get { box.fields.renamingIdentifier }
+        set { update { $0.renamingIdentifier = newValue } }
     }
     /// Changes the version hash without changing the schema.
     public var versionHashModifier: String? {
-        get { box.versionHashModifier }
-        set { mutableBox.versionHashModifier = newValue }
+        get { box.fields.versionHashModifier }
+        set { update { $0.versionHashModifier = newValue } }
     }
     /// Free-form information for the application.
     public var userInfo: [String: String] {
-        get { box.userInfo }
-        set { mutableBox.userInfo = newValue }
+        get { box.fields.userInfo }
+        set { update { $0.userInfo = newValue } }
     }
     /// Fetch indexes (Xcode's Indexes): compound indexes the store keeps; not part of the version hash.
     public var indexes: [FetchIndexDescription] {
-        get { box.indexes }
-        set { mutableBox.indexes = newValue }
+        get { box.fields.indexes }
+        set { update { $0.indexes = newValue } }
     }
     /// Uniqueness constraints: each inner array names attributes whose values together are unique.
     ///
     /// They enter the version hash, as Apple documents, as the last input of the entity's hash
     /// (versionhash.md section 6).
     public var uniquenessConstraints: [[String]] {
-        get { box.uniquenessConstraints }
-        set { mutableBox.uniquenessConstraints = newValue }
+        get { box.fields.uniquenessConstraints }
+        set { update { $0.uniquenessConstraints = newValue } }
     }
 
     /// Fetched properties: one-way relationships defined by a fetch request, never stored and
     /// not part of the version hash.
     public var fetchedProperties: [FetchedPropertyDescription] {
-        get { box.fetchedProperties }
-        set { mutableBox.fetchedProperties = newValue }
+        get { box.fields.fetchedProperties }
+        set { update { $0.fetchedProperties = newValue } }
     }
 
     // Filled in by ManagedObjectModel.
     /// Every attribute, inherited ones first.
     public internal(set) var attributes: [AttributeDescription] {
-        get { box.attributes }
-        set { mutableBox.attributes = newValue }
+        get { box.fields.attributes }
+        set { update { $0.attributes = newValue } }
     }
     /// Every relationship, inherited ones first.
     public internal(set) var relationships: [RelationshipDescription] {
-        get { box.relationships }
-        set { mutableBox.relationships = newValue }
+        get { box.fields.relationships }
+        set { update { $0.relationships = newValue } }
     }
     /// Direct sub-entities' names, sorted.
     public internal(set) var subentityNames: [String] {
-        get { box.subentityNames }
-        set { mutableBox.subentityNames = newValue }
+        get { box.fields.subentityNames }
+        set { update { $0.subentityNames = newValue } }
     }
     /// The topmost ancestor's name (the entity's own name if it has no parent).
     public internal(set) var rootEntityName: String {
-        get { box.rootEntityName }
-        set { mutableBox.rootEntityName = newValue }
+        get { box.fields.rootEntityName }
+        set { update { $0.rootEntityName = newValue } }
     }
     /// The entity's number in a SQLite store (`Z_ENT`): roots sorted by name, each followed by
     /// its sub-entities.
     public internal(set) var entityNumber: Int {
-        get { box.entityNumber }
-        set { mutableBox.entityNumber = newValue }
+        get { box.fields.entityNumber }
+        set { update { $0.entityNumber = newValue } }
     }
     /// The entity's version hash (NSEntityDescription.versionHash): Core Data's 32-byte SHA-256
     /// digest of everything that changes the entity's storage, byte for byte as Core Data
     /// computes it (versionhash.md section 6), so a store's `NSStoreModelVersionHashes` can be
     /// compared with it.
     public internal(set) var versionHash: Data {
-        get { box.versionHash }
-        set { mutableBox.versionHash = newValue }
+        get { box.fields.versionHash }
+        set { update { $0.versionHash = newValue } }
     }
     /// Index of each property name in ``propertyNames``.
     var propertyIndex: [String: Int] {
-        get { box.propertyIndex }
-        set {
-            let box = mutableBox
-            box.propertyIndex = newValue
-            var names = [String](repeating: "", count: newValue.count)
-            for (name, i) in newValue where i < names.count { names[i] = name }
-            box.keys = PropertyKeyTable(names)
-            box.propertyNameList = names
-        }
+        get { box.fields.propertyIndex }
+        set { update { $0.propertyIndex = newValue } }
     }
 
     /// Declares an entity with its properties.
@@ -231,10 +207,10 @@ public struct EntityDescription: Hashable, Sendable {
                 indexes: [FetchIndexDescription] = [], uniquenessConstraints: [[String]] = [],
                 fetchedProperties: [FetchedPropertyDescription] = [],
                 @PropertyBuilder properties: () -> [PropertyDescription] = { [] }) {
-        box = Box(name: name, properties: properties(), parentEntityName: parent, isAbstract: abstract,
-                  managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
-                  versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
-                  uniquenessConstraints: uniquenessConstraints, fetchedProperties: fetchedProperties)
+        box = Box(Fields(name: name, properties: properties(), parentEntityName: parent, isAbstract: abstract,
+                         managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
+                         versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
+                         uniquenessConstraints: uniquenessConstraints, fetchedProperties: fetchedProperties))
     }
 
     /// Every property name, attributes then relationships: the order values are stored in.
@@ -285,39 +261,42 @@ public enum EntityBuilder {
     public static func buildArray(_ parts: [[EntityDescription]]) -> [EntityDescription] { parts.flatMap { $0 } }
 }
 
-/// An entity's property names by index, found without hashing in the common case.
+/// An entity's property names by index, searched with `==` when there are few of them.
 ///
 /// `value(forKey:)` runs once per attribute read, and hashing the key String was over a third
-/// of its cost. Keys are nearly always string literals of up to 15 UTF-8 bytes, which Swift
-/// stores inline, so a key and the model's name for it have the same 16 bytes. The table
-/// compares those bytes (two words per name) and falls back to the dictionary when none is
-/// identical: a long key, or a short one Swift stored on the heap. Identical bytes always mean
-/// an identical string, so the fast path never answers wrongly.
+/// of its cost. Most entities have a handful of properties, and comparing the key with each
+/// name costs less than hashing it. Each name's UTF-8 length is kept too, so most names are
+/// passed over by comparing two integers (`utf8.count` of a native string is a stored field),
+/// and `==` runs on names of the key's length only; a key written as the same literal as the
+/// model's name has the same bits, which `==` compares first, inline. A key found is a name
+/// (`==` is String's own equality); a key not found is looked up in the dictionary, which also
+/// finds a key spelled in another Unicode normalization (another UTF-8 length). Above
+/// `limit` names, or if the indexes are not exactly 0 to count - 1, the table is empty.
 struct PropertyKeyTable: Sendable {
-    private let words: [RawWords]
+    /// The most names searched one by one; past it a miss costs more than hashing.
+    static let limit = 16
+    /// Each name's `utf8.count`, by property index.
+    private let utf8Counts: [Int]
+    /// The names, by property index.
+    private let names: [String]
 
-    struct RawWords: Equatable, Sendable {
-        let a: UInt64, b: UInt64
-    }
-
-    init(_ names: [String]) {
-        words = MemoryLayout<String>.size == MemoryLayout<RawWords>.size ? names.map(Self.rawWords) : []
-    }
-
-    @inline(__always)
-    private static func rawWords(_ s: String) -> RawWords {
-        withUnsafeBytes(of: s) { RawWords(a: $0.load(as: UInt64.self), b: $0.load(fromByteOffset: 8, as: UInt64.self)) }
-    }
-
-    /// The index of a name with the same representation as `key`, or nil: then ask the dictionary.
-    @inline(__always)
-    func index(ofIdentical key: String) -> Int? {
-        guard !words.isEmpty else { return nil }
-        let k = Self.rawWords(key)
-        return words.withUnsafeBufferPointer { w in
-            for i in 0..<w.count where w[i] == k { return i }
-            return nil
+    /// The names of `propertyIndex` by index, when they are few and dense.
+    init(_ propertyIndex: [String: Int]) {
+        var names = [String?](repeating: nil, count: propertyIndex.count <= Self.limit ? propertyIndex.count : 0)
+        for (name, i) in propertyIndex {
+            guard names.indices.contains(i), names[i] == nil else { names = []; break }
+            names[i] = name
         }
+        self.names = names.compactMap { $0 }
+        utf8Counts = self.names.map(\.utf8.count)
+    }
+
+    /// The index of the name equal to `key`, or nil: then ask the dictionary.
+    @inline(__always)
+    func index(of key: String) -> Int? {
+        let count = key.utf8.count
+        for i in utf8Counts.indices where utf8Counts[i] == count && names[i] == key { return i }
+        return nil
     }
 }
 
@@ -325,6 +304,6 @@ extension EntityDescription.Box {
     /// The index of a property (attributes first, then relationships), or nil.
     @inline(__always)
     func index(ofProperty key: String) -> Int? {
-        keys.index(ofIdentical: key) ?? propertyIndex[key]
+        keys.index(of: key) ?? propertyIndex[key]
     }
 }

@@ -269,17 +269,6 @@ func asNSNumber(_ value: Any) -> NSNumber? {
 }
 
 /// Unwraps `Optional<Any>` boxed inside an `Any`, so `Optional(nil)` reads as nil.
-/// The value inside an `Any` when its type is exactly `T`, else nil.
-///
-/// `value as? T` goes through the runtime's general cast (about 250 instructions, most of a
-/// value's cost on the save path); opening the existential compares two type pointers and
-/// copies the value.
-@inline(__always)
-func exactValue<T>(_ value: Any, as type: T.Type) -> T? {
-    func open<V>(_ v: V) -> T? { V.self == T.self ? unsafeBitCast(v, to: T.self) : nil }
-    return _openExistential(value, do: open)
-}
-
 func unwrapOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
     // The protocol test below is a conformance lookup; most values are of a few plain types

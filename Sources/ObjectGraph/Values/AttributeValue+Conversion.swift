@@ -9,16 +9,16 @@ extension AttributeValue {
     @inline(__always)
     static func storedAsIs(_ value: Any?, type: AttributeType) -> AttributeValue? {
         guard let value else { return .null }
-        // exactValue compares type pointers and takes the payload out of the existential
-        // without the runtime's general cast (about 250 instructions per value).
+        // payload(_:as:) compares type pointers and takes the value out of the existential
+        // without the runtime's general cast.
         switch type {
-        case .string: if let s = exactValue(value, as: String.self) { return .string(s) }
-        case .integer64: if let i = exactValue(value, as: Int.self) { return .int(i) }
-        case .double: if let d = exactValue(value, as: Double.self) { return .double(d) }
-        case .boolean: if let b = exactValue(value, as: Bool.self) { return .bool(b) }
-        case .date: if let d = exactValue(value, as: Date.self) { return .date(d) }
+        case .string: if let s = payload(value, as: String.self) { return .string(s) }
+        case .integer64: if let i = payload(value, as: Int.self) { return .int(i) }
+        case .double: if let d = payload(value, as: Double.self) { return .double(d) }
+        case .boolean: if let b = payload(value, as: Bool.self) { return .bool(b) }
+        case .date: if let d = payload(value, as: Date.self) { return .date(d) }
         case .integer16, .integer32:
-            if let i = exactValue(value, as: Int.self), type.integerRange!.contains(i) { return .int(i) }
+            if let i = payload(value, as: Int.self), type.integerRange!.contains(i) { return .int(i) }
         default: break
         }
         return nil
@@ -34,7 +34,7 @@ extension AttributeValue {
         case .string: return t == String.self
         case .integer64: return t == Int.self
         case .integer16, .integer32:
-            guard t == Int.self, let i = exactValue(value, as: Int.self) else { return false }
+            guard t == Int.self, let i = payload(value, as: Int.self) else { return false }
             return type.integerRange!.contains(i)
         case .double, .float: return t == Double.self
         case .boolean: return t == Bool.self
@@ -45,6 +45,22 @@ extension AttributeValue {
         case .uri: return t == URL.self
         default: return false
         }
+    }
+
+    /// The value as a `T` when its dynamic type is exactly `T`, else nil.
+    ///
+    /// Kept for the numbers: `value as? T` is the runtime's general cast, about 270 instructions
+    /// per value, and every value set by key goes through here (callgrind, insert-100k at 20k
+    /// rows: 1,233 M instructions this way, 1,299 M with `as? T`, +5.3%). The existential is
+    /// opened (SE-0352, not `_openExistential`), its dynamic type compared with `T`, and only
+    /// then are the bits reinterpreted, as the same type.
+    @inline(__always)
+    private static func payload<T>(_ value: Any, as type: T.Type) -> T? {
+        func open<V>(_ v: V) -> T? {
+            guard V.self == T.self else { return nil }
+            return unsafeBitCast(v, to: T.self)
+        }
+        return open(value)
     }
 
     /// A value set on an attribute, converted to the attribute's case (see ``convert(_:for:entity:)``).
