@@ -30,8 +30,8 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// The context the object belongs to; nil once it has been forgotten or deleted and saved.
     @exclusivity(unchecked) public internal(set) final weak var managedObjectContext: ManagedObjectContext?
 
-    /// Values by property index: attributes as Swift values, to-one relationships as
-    /// `ManagedObjectID?`, to-many as `Set<ManagedObjectID>`, or nil while not loaded.
+    /// Values by property index (``AttributeValue``): attributes in their type's case, a to-one
+    /// as `.objectID` (or `.null`), a to-many as `.objectIDs`, `.null` while not loaded.
     @exclusivity(unchecked) final var storage: [AttributeValue]
     /// Whether each to-many has been loaded from the store.
     final var loadedToMany: Set<Int> = []

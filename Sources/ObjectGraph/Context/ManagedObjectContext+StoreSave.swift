@@ -207,29 +207,20 @@ extension ManagedObjectContext {
     }
 
     /// Whether a value is the committed one, as `changedValues()` compares them
-    /// (`AttributeValue.same`), but cheaply for the common cases: most values are the very same
-    /// value, copied with the array when the object first changed, and comparing them through
-    /// `same` (a `Double` through `Any`, a `String` byte by byte) cost more than writing fewer
-    /// columns saves. Equal bytes (the same case and payload) say so at once; a copy need not
-    /// carry the padding of a small payload, so a number or a string (the same buffer) is
-    /// compared by its payload before `same` is asked.
+    /// (`AttributeValue.same`), with the common cases first: most values are the very value
+    /// the object was read with, and the cases compare their payloads directly (a string byte
+    /// for byte, as `same` does, so a change of Unicode normalization is a change).
     @inline(__always)
     private static func unchanged(_ values: UnsafeBufferPointer<AttributeValue>, _ before: UnsafeBufferPointer<AttributeValue>, at i: Int) -> Bool {
-        guard let a = values.baseAddress, let b = before.baseAddress else { return false }
-        if memcmp(UnsafeRawPointer(a + i), UnsafeRawPointer(b + i), MemoryLayout<AttributeValue>.size) == 0 { return true }
-        switch (a[i], b[i]) {
+        switch (values[i], before[i]) {
         case (.int(let x), .int(let y)): return x == y
         case (.double(let x), .double(let y)): return x == y
         case (.bool(let x), .bool(let y)): return x == y
         case (.date(let x), .date(let y)): return x == y
         case (.objectID(let x), .objectID(let y)): return x == y
         case (.null, .null): return true
-        case (.string(let x), .string(let y)):
-            // The same storage (both words equal) is the same string; otherwise bytes decide.
-            if unsafeBitCast(x, to: (UInt64, UInt64).self) == unsafeBitCast(y, to: (UInt64, UInt64).self) { return true }
-            return AttributeValue.same(a[i], b[i])
-        default:
-            return AttributeValue.same(a[i], b[i])
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        default: return AttributeValue.same(values[i], before[i])
         }
     }
 }
