@@ -23,22 +23,23 @@ let storeWorkloads: [Workload] = [
 ]
 
 /// The rows of the store workloads: `--rows N`, else 100,000 divided by `--scale-down`.
-private func rowCount(_ settings: BenchSettings) -> Int {
+func rowCount(_ settings: BenchSettings) -> Int {
     settings.rows ?? max(1, 100_000 / settings.scaleDown)
 }
 
 /// A store file filled with `count` books, opened by all three implementations.
-private struct FilledStore {
+struct FilledStore {
     let directory: TemporaryDirectory
     let coordinator: PersistentStoreCoordinator
     let raw: RawDatabase
     let grdb: DatabaseQueue
 
-    init(count: Int) throws {
+    /// A store of `count` books, its model's Book entity made of `bookClass`.
+    init(count: Int, bookClass: ManagedObject.Type = ManagedObject.self) throws {
         directory = try TemporaryDirectory()
         let url = directory.file("Books.sqlite")
         try Books.createFilledStore(at: url, books: Books.make(count: count))
-        coordinator = PersistentStoreCoordinator(managedObjectModel: try Books.model())
+        coordinator = PersistentStoreCoordinator(managedObjectModel: try Books.model(bookClass: bookClass))
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         raw = try RawDatabase(path: url.path)
         grdb = try GRDBBook.open(url)
@@ -49,6 +50,32 @@ private struct FilledStore {
         raw.close()
         try grdb.close()
         directory.remove()
+    }
+}
+
+extension FilledStore {
+    /// The raw loop's fetch of every book, timed; its checksum into `sum`.
+    func timedRawFetch(into sum: inout Checksum) throws -> Double {
+        var read = Checksum()
+        let t = try timed {
+            let rows = try RawBooks.fetch(raw, RawBooks.selectSQL())
+            for row in rows { add(row.values, to: &read) }
+            return rows
+        }
+        sum = read
+        return t.seconds
+    }
+
+    /// GRDB's fetch of every book as records, timed; its checksum into `sum`.
+    func timedGRDBFetch(into sum: inout Checksum) throws -> Double {
+        var read = Checksum()
+        let t = try timed {
+            let books = try grdb.read { db in try GRDBBook.fetchAll(db) }
+            for book in books { add(book, to: &read) }
+            return books
+        }
+        sum = read
+        return t.seconds
     }
 }
 
@@ -71,7 +98,7 @@ private func add(_ b: GRDBBook, to sum: inout Checksum) {
 }
 
 /// Fails unless every implementation read the same thing (when all of them ran).
-private func checkAgree(_ workload: String, _ settings: BenchSettings, _ sums: [Checksum], expectedRows: Int? = nil) throws {
+func checkAgree(_ workload: String, _ settings: BenchSettings, _ sums: [Checksum], expectedRows: Int? = nil) throws {
     guard settings.only == nil else { return }
     guard Set(sums.map(\.description)).count == 1 else {
         throw BenchError("\(workload): the implementations disagree: ours \(sums[0]), raw \(sums[1]), grdb \(sums[2])")
@@ -81,7 +108,7 @@ private func checkAgree(_ workload: String, _ settings: BenchSettings, _ sums: [
     }
 }
 
-private func result(_ timings: [Double], unit: String, targets: [(String, Double)], details: [(String, String)]) -> WorkloadResult {
+func result(_ timings: [Double], unit: String, targets: [(String, Double)], details: [(String, String)]) -> WorkloadResult {
     WorkloadResult(ours: timings[0], baselines: [("raw", timings[1]), ("grdb", timings[2])], unit: unit,
                    details: details, targets: targets.map { (baseline: $0.0, maximumRatio: $0.1) })
 }
@@ -105,24 +132,8 @@ private func runFetch(_ settings: BenchSettings) throws -> WorkloadResult {
                 return objects
             }.seconds
         }),
-        ("raw", {
-            try timed {
-                var sum = Checksum()
-                let rows = try RawBooks.fetch(store.raw, RawBooks.selectSQL())
-                for row in rows { add(row.values, to: &sum) }
-                sums[1] = sum
-                return rows
-            }.seconds
-        }),
-        ("grdb", {
-            try timed {
-                var sum = Checksum()
-                let books = try store.grdb.read { db in try GRDBBook.fetchAll(db) }
-                for book in books { add(book, to: &sum) }
-                sums[2] = sum
-                return books
-            }.seconds
-        }),
+        ("raw", { try store.timedRawFetch(into: &sums[1]) }),
+        ("grdb", { try store.timedGRDBFetch(into: &sums[2]) }),
     ])
     try checkAgree("fetch-100k", settings, sums, expectedRows: count)
     return result(timings, unit: "s per fetch of \(count) rows", targets: [("raw", 1.5), ("grdb", 1.0)],

@@ -25,11 +25,6 @@ final class Book: ManagedObject {
     @Managed("inPrint") var inPrint: Bool
 }
 
-/// The rows of the store workloads: `--rows N`, else 100,000 divided by `--scale-down`.
-private func rowCount(_ settings: BenchSettings) -> Int {
-    settings.rows ?? max(1, 100_000 / settings.scaleDown)
-}
-
 /// Adds a book's six attributes to a checksum, read through its typed properties. title,
 /// author and published are required or always set here; the fallbacks would change the
 /// checksum, so a nil is caught by the comparison with the baselines.
@@ -39,32 +34,17 @@ private func add(_ book: Book, to sum: inout Checksum) {
             published: book.published ?? .distantPast, inPrint: book.inPrint)
 }
 
-private func add(_ v: BookValues, to sum: inout Checksum) {
-    sum.add(title: v.title, author: v.author, salesRank: v.salesRank, price: v.price, published: v.published, inPrint: v.inPrint)
-}
-
 // MARK: fetch-100k-typed
 
 private func runTypedFetch(_ settings: BenchSettings) throws -> WorkloadResult {
     let count = rowCount(settings)
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let url = directory.file("Books.sqlite")
-    try Books.createFilledStore(at: url, books: Books.make(count: count))
-    let coordinator = PersistentStoreCoordinator(managedObjectModel: try Books.model(bookClass: Book.self))
-    try coordinator.addPersistentStore(type: .sqlite, at: url)
-    let raw = try RawDatabase(path: url.path)
-    let grdb = try GRDBBook.open(url)
-    defer {
-        for store in coordinator.persistentStores { try? coordinator.remove(store) }
-        raw.close()
-        try? grdb.close()
-    }
+    let store = try FilledStore(count: count, bookClass: Book.self)
+    defer { try? store.close() }
     var sums = [Checksum](repeating: Checksum(), count: 3)
     let timings = try interleavedMedians(settings, [
         ("ours", {
             // A new context each time, so every object is new to it, as in a first fetch.
-            let context = ManagedObjectContext(coordinator: coordinator)
+            let context = ManagedObjectContext(coordinator: store.coordinator)
             return try timed {
                 var sum = Checksum()
                 let books: [Book] = try context.fetch(Book.fetchRequest())
@@ -73,35 +53,12 @@ private func runTypedFetch(_ settings: BenchSettings) throws -> WorkloadResult {
                 return books
             }.seconds
         }),
-        ("raw", {
-            try timed {
-                var sum = Checksum()
-                let rows = try RawBooks.fetch(raw, RawBooks.selectSQL())
-                for row in rows { add(row.values, to: &sum) }
-                sums[1] = sum
-                return rows
-            }.seconds
-        }),
-        ("grdb", {
-            try timed {
-                var sum = Checksum()
-                let books = try grdb.read { db in try GRDBBook.fetchAll(db) }
-                for b in books {
-                    sum.add(title: b.title, author: b.author, salesRank: b.salesRank, price: b.price, published: b.published, inPrint: b.inPrint)
-                }
-                sums[2] = sum
-                return books
-            }.seconds
-        }),
+        ("raw", { try store.timedRawFetch(into: &sums[1]) }),
+        ("grdb", { try store.timedGRDBFetch(into: &sums[2]) }),
     ])
-    if settings.only == nil {
-        guard Set(sums.map(\.description)).count == 1, sums[0].rows == count else {
-            throw BenchError("fetch-100k-typed: the implementations disagree (expected \(count) rows): ours \(sums[0]), raw \(sums[1]), grdb \(sums[2])")
-        }
-    }
-    return WorkloadResult(ours: timings[0], baselines: [("raw", timings[1]), ("grdb", timings[2])],
-                          unit: "s per fetch of \(count) rows", details: [("rows", String(count)), ("repetitions", String(settings.repetitions))],
-                          targets: [(baseline: "raw", maximumRatio: 1.5)])
+    try checkAgree("fetch-100k-typed", settings, sums, expectedRows: count)
+    return result(timings, unit: "s per fetch of \(count) rows", targets: [("raw", 1.5)],
+                  details: [("rows", String(count)), ("repetitions", String(settings.repetitions))])
 }
 
 // MARK: insert-100k-typed
