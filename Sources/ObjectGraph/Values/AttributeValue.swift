@@ -89,19 +89,13 @@ enum AttributeValue {
         else if t == UUID.self { self = .uuid(value as! UUID) }
         else if t == URL.self { self = .url(value as! URL) }
         else if let nested = value as? AttributeValue { self = nested }
-        else if let unwrapped = unwrapOptional(value) { self = unwrapped is NSNull ? .null : AttributeValue.classified(unwrapped) }
-        else { self = .null }
-    }
-
-    /// A non-optional value that is not one of the stored types' exact types.
-    private static func classified(_ value: Any) -> AttributeValue {
-        let t = type(of: value)
-        if t == String.self || t == Int.self || t == Double.self || t == Bool.self || t == Date.self
-            || t == ManagedObjectID.self || t == Set<ManagedObjectID>.self || t == Decimal.self
-            || t == Data.self || t == UUID.self || t == URL.self {
-            return AttributeValue(value)
+        else if let unwrapped = unwrapOptional(value) {
+            if unwrapped is NSNull { self = .null }
+            // An optional inside the `Any`: its payload decides the case.
+            else if Swift.type(of: unwrapped) != t { self = AttributeValue(unwrapped) }
+            else { self = .other(value) }
         }
-        return .other(value)
+        else { self = .null }
     }
 
     /// Whether there is no value.

@@ -20,26 +20,6 @@ import Testing
         request.resultType = .count
         #expect((try context.execute(request) as? BatchInsertResult)?.result as? Int == objects.count)
 
-        var reader = ManagedObjectContext(coordinator: coordinator)
-        if let url {
-            let again = PersistentStoreCoordinator(managedObjectModel: model)
-            try again.addPersistentStore(type: type, at: url)
-            reader = ManagedObjectContext(coordinator: again)
-        }
-        var byOrdinal: [Int: ManagedObject] = [:]
-        for object in try reader.fetch(FetchRequest(entityName: "Holder")) {
-            byOrdinal[try object.value(forKey: "ordinal") as? Int ?? -1] = object
-        }
-        #expect(byOrdinal.count == ValueCorpus.values.count)
-        for (ordinal, entry) in ValueCorpus.values.enumerated() {
-            let object = try #require(byOrdinal[ordinal], "\(type): \(entry.label) is missing")
-            let got = try object.value(forKey: entry.key)
-            if type == .sqlite, let d = entry.value as? Double, d == 0, d.sign == .minus {
-                // SQLite keeps a whole REAL as an INTEGER: -0.0 comes back 0.0, as from a save.
-                #expect(got as? Double == 0, "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
-                continue
-            }
-            #expect(ValueCorpus.same(got, entry.value), "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
-        }
+        try ValueCorpus.expectReadBack(model: model, type: type, url: url, coordinator: coordinator)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import ObjectGraph
 
 /// Values at the edges of what each attribute type takes, and a model with one attribute of
@@ -120,6 +121,34 @@ enum ValueCorpus {
         case let s as String: return String(reflecting: s)
         case nil: return "nil"
         default: return "\(value!) (\(type(of: value!)))"
+        }
+    }
+
+    /// Reads every corpus object back, through a new coordinator on the file (a new context on
+    /// the same coordinator for the in-memory store), and expects each value exactly as it
+    /// went in: what a save and a batch insert both promise.
+    static func expectReadBack(model: ManagedObjectModel, type: StoreType, url: URL?, coordinator: PersistentStoreCoordinator,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var reader = ManagedObjectContext(coordinator: coordinator)
+        if let url {
+            let again = PersistentStoreCoordinator(managedObjectModel: model)
+            try again.addPersistentStore(type: type, at: url)
+            reader = ManagedObjectContext(coordinator: again)
+        }
+        let objects = try reader.fetch(FetchRequest(entityName: "Holder"))
+        #expect(objects.count == values.count, sourceLocation: sourceLocation)
+        var byOrdinal: [Int: ManagedObject] = [:]
+        for object in objects { byOrdinal[try object.value(forKey: "ordinal") as? Int ?? -1] = object }
+        for (ordinal, entry) in values.enumerated() {
+            let object = try #require(byOrdinal[ordinal], "\(type): \(entry.label) is missing", sourceLocation: sourceLocation)
+            let got = try object.value(forKey: entry.key)
+            if type == .sqlite, let d = entry.value as? Double, d == 0, d.sign == .minus {
+                // SQLite keeps a whole REAL as an INTEGER on disk, in Core Data's stores too:
+                // -0.0 comes back 0.0, equal to it (DifferencesFromCoreData).
+                #expect(got as? Double == 0, "\(type): \(entry.label) came back as \(describe(got))", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(same(got, entry.value), "\(type): \(entry.label) came back as \(describe(got))", sourceLocation: sourceLocation)
         }
     }
 }

@@ -23,28 +23,7 @@ import Foundation
             try object.setValue(entry.value, forKey: entry.key)
         }
         try context.save()
-
-        var reader = ManagedObjectContext(coordinator: coordinator)
-        if let url {
-            let again = PersistentStoreCoordinator(managedObjectModel: model)
-            try again.addPersistentStore(type: type, at: url)
-            reader = ManagedObjectContext(coordinator: again)
-        }
-        let objects = try reader.fetch(FetchRequest(entityName: "Holder"))
-        #expect(objects.count == ValueCorpus.values.count)
-        var byOrdinal: [Int: ManagedObject] = [:]
-        for object in objects { byOrdinal[try object.value(forKey: "ordinal") as? Int ?? -1] = object }
-        for (ordinal, entry) in ValueCorpus.values.enumerated() {
-            let object = try #require(byOrdinal[ordinal], "\(type): \(entry.label) is missing")
-            let got = try object.value(forKey: entry.key)
-            if type == .sqlite, let d = entry.value as? Double, d == 0, d.sign == .minus {
-                // SQLite keeps a whole REAL as an INTEGER on disk, in Core Data's stores too:
-                // -0.0 comes back 0.0, equal to it (DifferencesFromCoreData).
-                #expect(got as? Double == 0, "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
-                continue
-            }
-            #expect(ValueCorpus.same(got, entry.value), "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
-        }
+        try ValueCorpus.expectReadBack(model: model, type: type, url: url, coordinator: coordinator)
     }
 
     /// What the SQLite store cannot keep exactly is refused at save with 1550, naming the
