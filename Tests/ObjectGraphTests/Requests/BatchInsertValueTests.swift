@@ -10,10 +10,7 @@ import Testing
     @Test("the value corpus comes back exactly from a batch insert (NSBatchInsertRequest)", arguments: batchStoreTypes)
     func theCorpusComesBackExactly(type: StoreType) throws {
         let directory = try TemporaryDirectory()
-        let model = try ValueCorpus.model()
-        let url = type == .inMemory ? nil : directory.file("corpus.\(type.rawValue)")
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: type, at: url)
+        let (model, url, coordinator) = try ValueCorpus.store(type, in: directory)
         let context = ManagedObjectContext(coordinator: coordinator)
         let objects = ValueCorpus.values.enumerated().map { ordinal, entry -> [String: Any] in ["ordinal": ordinal, entry.key: entry.value] }
         let request = BatchInsertRequest(entityName: "Holder", objects: objects)

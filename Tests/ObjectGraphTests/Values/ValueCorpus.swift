@@ -124,6 +124,15 @@ enum ValueCorpus {
         }
     }
 
+    /// A new store of the corpus model: its file in `directory` (none for the in-memory store).
+    static func store(_ type: StoreType, in directory: TemporaryDirectory) throws -> (model: ManagedObjectModel, url: URL?, coordinator: PersistentStoreCoordinator) {
+        let model = try model()
+        let url = type == .inMemory ? nil : directory.file("corpus.\(type.rawValue)")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: type, at: url)
+        return (model, url, coordinator)
+    }
+
     /// Reads every corpus object back, through a new coordinator on the file (a new context on
     /// the same coordinator for the in-memory store), and expects each value exactly as it
     /// went in: what a save and a batch insert both promise.

@@ -12,10 +12,7 @@ import Foundation
     @Test(arguments: [StoreType.sqlite, .inMemory, .xml, .binary])
     func theCorpusComesBackExactly(type: StoreType) throws {
         let directory = try TemporaryDirectory()
-        let model = try ValueCorpus.model()
-        let url = type == .inMemory ? nil : directory.file("corpus.\(type.rawValue)")
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: type, at: url)
+        let (model, url, coordinator) = try ValueCorpus.store(type, in: directory)
         let context = ManagedObjectContext(coordinator: coordinator)
         for (ordinal, entry) in ValueCorpus.values.enumerated() {
             let object = try context.insertNewObject(forEntityName: "Holder")
