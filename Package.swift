@@ -31,6 +31,9 @@ let package = Package(
     products: [
         // The persistence module a Swift developer on Linux can depend on.
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        // The PostgreSQL store type, on PostgresNIO: a product of its own, so that a package (and
+        // every chapter) that uses SQLite alone never builds SwiftNIO.
+        .library(name: "ObjectGraphPostgres", targets: ["ObjectGraphPostgres"]),
     ] + chapters.map { .executable(name: $0.executable, targets: [$0.executable]) } + [
         .executable(name: "workbook", targets: ["workbook"]),
         .executable(name: "todo", targets: ["todo"]),
@@ -42,6 +45,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // PostgreSQL's wire protocol, for ObjectGraphPostgres only.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Markdown to HTML for the rendered book (small, pure Swift; no Markdown parser in Foundation).
         .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
         // DocC: adds only a command plugin (generate-documentation, preview-documentation); nothing is linked.
@@ -52,6 +57,13 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/ObjectGraph"
+        ),
+        // The PostgreSQL store's connections (PostgresNIO): the store itself, its SQL and its
+        // semantics are ObjectGraph's (Stores/PostgreSQL), reached through `PostgresWire`.
+        .target(
+            name: "ObjectGraphPostgres",
+            dependencies: ["ObjectGraph", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/ObjectGraphPostgres"
         ),
         // Zarra's ToDo model (versions 1 and 2) and his Listing 12 policy, defined once: the
         // chapters and `todo` (through WorkbookSupport), ObjectGraph's tests, the migration child
@@ -109,7 +121,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph", "ZarraToDo", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Benchmarks/bench"
         ),
         // Saves in a loop until killed; the crash-safety test runs it.
@@ -127,7 +140,7 @@ let package = Package(
         // Writes to a store beside other processes; the multi-process tests run several.
         .executableTarget(
             name: "objectgraph-writer-child",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres"],
             path: "Tests/WriterChild"
         ),
         // What several test targets share: finding the executables they run as processes, and
@@ -137,7 +150,7 @@ let package = Package(
             name: "ObjectGraphTests",
             // ExerciseRunner for its ExerciseToolchain: the codegen tests compile generated classes
             // with the compiler and module flags SwiftPM used.
-            dependencies: ["ObjectGraph", "ZarraToDo", "TestSupport", "ExerciseRunner", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", "TestSupport", "ExerciseRunner", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]

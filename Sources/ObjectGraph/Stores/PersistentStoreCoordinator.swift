@@ -11,9 +11,17 @@ public enum StoreType: String, Hashable, Sendable {
     case xml = "XML"
     /// An atomic store in a binary file (NSBinaryStoreType).
     case binary = "Binary"
+    /// A store in a PostgreSQL database, one schema per store, laid out and behaving as the
+    /// SQLite store does (no Core Data counterpart; see <doc:ScalingOut>). Its URL is a
+    /// `postgres://` URL; the store type lives in the ObjectGraphPostgres library.
+    case postgres = "PostgreSQL"
 
     /// Whether the store keeps every object in memory and evaluates fetches there.
-    public var isAtomic: Bool { self != .sqlite }
+    public var isAtomic: Bool { self != .sqlite && self != .postgres }
+
+    /// Whether the store lives in a database server rather than in a file (PostgreSQL): its
+    /// URL names a database, and nothing is written beside it.
+    public var isServer: Bool { self == .postgres }
 }
 
 /// A store added to a coordinator: NSPersistentStore.
@@ -151,7 +159,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                                                    log: sqlLog)
         }
         // Scratch files of migrations killed beside the store go when it is next opened.
-        if let url, type != .inMemory { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }
+        if let url, type != .inMemory, !type.isServer { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }
         let backend: PersistentStoreBackend
         switch type {
         case .inMemory:
@@ -168,6 +176,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
             try refuseDuplicate(url)
             backend = try SQLiteStore(url: url, model: managedObjectModel, description: description, log: sqlLog)
+        case .postgres:
+            guard let url else {
+                throw CoreDataError(.persistentStoreOpen, "A PostgreSQL store needs a postgres:// URL naming its database (and ?schema= its schema)")
+            }
+            try refuseDuplicate(url)
+            backend = try PostgresStore.open(url: url, model: managedObjectModel, description: description, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
         stores.withLock { $0.append(store) }
@@ -253,6 +267,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         switch type {
         case .sqlite: return try SQLiteStore.metadata(at: url)
         case .xml, .binary: return try AtomicStoreFile.metadata(at: url, type: type)
+        case .postgres: return try PostgresStore.metadata(at: url)
         case .inMemory:
             throw CoreDataError(.persistentStoreOpen, "An in-memory store has no file to read metadata from")
         }
@@ -323,6 +338,8 @@ public enum StoreOption {
     /// dictionary of pragma names to String values; see
     /// ``PersistentStoreDescription/setValue(_:forPragmaNamed:)`` for the pragmas allowed.
     public static let sqlitePragmas = "NSSQLitePragmasOption"
+    /// How many connections a PostgreSQL store keeps open at most (an Int, 1 or more; default 2).
+    public static let connectionPoolSize = "ObjectGraphConnectionPoolSize"
     /// The wait when ``timeout`` is not given: long enough for ten processes saving small
     /// changes at once, short enough that a store held open by a stuck process is reported.
     public static let defaultTimeout: TimeInterval = 10

@@ -31,6 +31,10 @@ public struct PersistentStoreDescription {
     /// The SQLite pragmas the store's connection runs when it opens (NSSQLitePragmasOption), by
     /// name; set them with ``setValue(_:forPragmaNamed:)``. SQLite stores only.
     public private(set) var sqlitePragmas: [String: String] = [:]
+    /// How many connections a PostgreSQL store keeps open at most (``StoreOption/connectionPoolSize``;
+    /// default 2): contexts beyond that many saving or fetching at once wait for one.
+    /// PostgreSQL stores only.
+    public var connectionPoolSize = 2
     /// Migrate a store made by another version when it is added
     /// (NSMigratePersistentStoresAutomaticallyOption; default true).
     public var shouldMigrateStoreAutomatically = true
@@ -97,6 +101,7 @@ public struct PersistentStoreDescription {
         if timeout != StoreOption.defaultTimeout { result[StoreOption.timeout] = timeout }
         if !sqlitePragmas.isEmpty { result[StoreOption.sqlitePragmas] = sqlitePragmas }
         if isPersistentHistoryTrackingEnabled { result[StoreOption.persistentHistoryTracking] = true }
+        if connectionPoolSize != 2 { result[StoreOption.connectionPoolSize] = connectionPoolSize }
         if let storeUUID { result[StoreOption.storeUUID] = storeUUID }
         if let versionedModel { result[StoreOption.versionedModel] = versionedModel }
         if let migrationProgressHandler { result[StoreOption.migrationProgressHandler] = migrationProgressHandler }
@@ -124,6 +129,12 @@ public struct PersistentStoreDescription {
             keepsLegacyVersionHashes = try Self.bool(value, key: key) ?? false
         case StoreOption.timeout:
             timeout = try Self.seconds(value, key: key) ?? StoreOption.defaultTimeout
+        case StoreOption.connectionPoolSize:
+            guard let size = try Self.typed(value, Int.self, key: key, expected: "an Int") else { connectionPoolSize = 2; break }
+            guard size >= 1 else {
+                throw CoreDataError(exception: .invalidArgument, "The store option \(key) is \(size): a pool holds 1 connection or more", key: key)
+            }
+            connectionPoolSize = size
         case StoreOption.storeUUID:
             storeUUID = try Self.typed(value, String.self, key: key, expected: "a String")
         case StoreOption.versionedModel:

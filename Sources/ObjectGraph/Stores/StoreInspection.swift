@@ -101,8 +101,9 @@ public struct StoreInspection {
             for name in (metadata["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).keys where counts[name] == nil { counts[name] = 0 }
             self.entityCounts = counts.keys.sorted().map { ($0, counts[$0]!) }
             self.tables = []
-        case .inMemory:
-            throw CoreDataError(.persistentStoreOpen, "An in-memory store has no file")
+        case .inMemory, .postgres:
+            // `kind(of:)` reads a file's first bytes: it never answers these.
+            throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store has no file")
         }
     }
 
