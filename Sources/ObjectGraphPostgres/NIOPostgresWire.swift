@@ -16,6 +16,9 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
     private let poolSize: Int
     private let timeout: TimeInterval
     private let where_: String
+    /// `SET search_path` for the store's schema, run on each new connection: the store's SQL
+    /// names its tables unqualified, as the SQLite store's does.
+    private let searchPath: String
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
     private var open = 0
@@ -30,6 +33,7 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         self.poolSize = max(1, poolSize)
         self.timeout = timeout
         where_ = PostgresURL.redacted(url)
+        searchPath = "SET search_path TO \(PostgresIdentifier.quoted(parsed.schema))"
         let first = try connect()
         condition.lock()
         open = 1
@@ -127,12 +131,20 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
     }
 
     private func connect() throws -> PostgresConnection {
+        let connection: PostgresConnection
         do {
-            return try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
-                                                  id: Self.nextID.next(), logger: logger).wait()
+            connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                                                        id: Self.nextID.next(), logger: logger).wait()
         } catch {
             throw PostgresWireError(connecting: where_, error)
         }
+        do {
+            _ = try Connection(connection: connection, logger: logger).query(searchPath, [])
+        } catch {
+            try? connection.close().wait()
+            throw error
+        }
+        return connection
     }
 
     /// One held connection.

@@ -11,6 +11,8 @@ struct PostgresURL {
     var password: String?
     var database: String?
     var requiresTLS: Bool
+    /// The store's schema (`?schema=`; `public` without one): every connection's search_path.
+    var schema: String
 
     /// Parses `postgres://user:password@host:port/database?sslmode=require`; `postgresql://`
     /// too, as libpq accepts it.
@@ -31,6 +33,10 @@ struct PostgresURL {
         let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         database = path.isEmpty ? nil : path
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        schema = query.first { $0.name == "schema" }?.value ?? "public"
+        guard !schema.isEmpty else {
+            throw PostgresWireError(sqlState: nil, message: "\(Self.redacted(url)) has an empty schema= (leave it out for public)")
+        }
         requiresTLS = query.contains { $0.name == "sslmode" && ["require", "verify-ca", "verify-full"].contains($0.value ?? "") }
     }
 

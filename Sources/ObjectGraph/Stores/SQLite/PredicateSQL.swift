@@ -59,6 +59,16 @@ extension SQLFragment: ExpressibleByStringInterpolation {
     var statementArguments: StatementArguments { StatementArguments(arguments) }
 }
 
+/// The SQL a ``SQLFetchTranslator`` writes. The two stores share the translator, its layout
+/// and its meaning of every predicate; the dialect changes only the spelling where the two
+/// engines differ (SQLite's registered functions and collations, GLOB, `IS`, types).
+enum SQLDialect: Sendable {
+    /// SQLite, with the functions and collations of ``SQLiteFunctions`` registered.
+    case sqlite
+    /// PostgreSQL, with the functions of ``PostgresFunctions`` in the store's schema.
+    case postgres
+}
+
 /// Translates the predicate and sort descriptors of one fetch into SQL over the store's
 /// tables. The fetched entity's table is aliased `t0`; key paths across to-one relationships
 /// add joins (`t1`, `t2`, ...), which ``joins`` collects for the FROM clause.
@@ -86,6 +96,8 @@ extension SQLFragment: ExpressibleByStringInterpolation {
 /// pattern ending in `\`, a regex that does not compile) throw the evaluator's
 /// ``PredicateError`` at translation time.
 struct SQLFetchTranslator {
+    /// Whose SQL to write: SQLite's, or PostgreSQL's for the PostgreSQL store.
+    var dialect: SQLDialect = .sqlite
     let model: ManagedObjectModel
     let schema: SQLiteSchema
     let entity: EntityDescription
