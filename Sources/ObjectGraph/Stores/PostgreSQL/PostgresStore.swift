@@ -1,18 +1,300 @@
 import Foundation
+import GRDB
 
 /// The PostgreSQL store: the SQLite store's layout and semantics in one schema of a
-/// PostgreSQL database, reached through a ``PostgresWire``.
-final class PostgresStore {
-    // FOUNDATION PLACEHOLDER: the store itself is being written (issue 18); until it lands,
-    // opening one fails with this error rather than pretending.
-    static func open(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws -> PersistentStoreBackend {
-        _ = try PostgresWires.connector()
-        throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store is not built yet")
+/// PostgreSQL database, reached through a ``PostgresWire`` (ObjectGraphPostgres).
+///
+/// The same tables and columns as ``SQLiteStore`` (``PostgresSchema``), the same metadata with
+/// Core Data's version hashes, the same translator for fetches (``SQLFetchTranslator`` in its
+/// PostgreSQL dialect). Saves are one transaction each, whose updates and deletes carry
+/// `WHERE Z_PK = $1 AND Z_OPT = $2`: under READ COMMITTED a row another process changed first
+/// fails the condition once that process commits, so the save is a merge conflict (133020),
+/// never a lost update.
+///
+/// The store's jobs are split by file: opening and metadata here; fetching
+/// (PostgresStore+Fetching), saving (PostgresStore+Saving), batch requests, persistent history
+/// and migration in their own files.
+final class PostgresStore: @unchecked Sendable {
+    // @unchecked Sendable: every property is set in `init`; `metadata` changes only while a
+    // migration or the compatibility check holds the store alone, before it is shared.
+    let identifier: String
+    /// The store's `postgres://` URL (its `schema` query item names the schema).
+    let url: URL
+    let model: ManagedObjectModel
+    /// The tables and columns, as the SQLite store lays them out.
+    let schema: SQLiteSchema
+    /// The PostgreSQL schema the store's tables are in.
+    let schemaName: String
+    let wire: any PostgresWire
+    let log: SQLLog
+    /// Whether each save records persistent history (NSPersistentHistoryTrackingKey).
+    let tracksHistory: Bool
+    private(set) var metadata: [String: Any]
+
+    /// The URL's schema, as the wire's search_path uses it.
+    static func schemaName(of url: URL) -> String {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
     }
 
-    /// The metadata of the store a URL names, without adding it.
+    /// The store at `url`, as ``PersistentStoreCoordinator`` adds it.
+    static func open(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws -> PersistentStoreBackend {
+        try PostgresStore(url: url, model: model, description: description, log: log)
+    }
+
+    /// Opens the store in the schema `url` names, creating its tables if the schema has none.
+    ///
+    /// Creating runs in one transaction that holds an advisory lock on the schema's name, so of
+    /// two processes creating one store at once, the second waits and then reads what the
+    /// first made. Throws `.persistentStoreOpen` when the server cannot be reached or the
+    /// schema has tables but no Z_METADATA, and 134100 when the model differs from the store's.
+    init(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws {
+        try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: .postgres)
+        self.url = url
+        self.model = model
+        self.log = log
+        schemaName = Self.schemaName(of: url)
+        let connector = try PostgresWires.connector()
+        do {
+            wire = try connector(url, description.connectionPoolSize, description.timeout)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store at \(Self.redacted(url)) could not be opened: \(error)")
+        }
+        if description.isReadOnly {
+            wire.close()
+            throw CoreDataError(.persistentStoreOpen, "A PostgreSQL store cannot be opened read-only (NSReadOnlyPersistentStoreOption): use a read-only database role instead")
+        }
+        tracksHistory = description.isPersistentHistoryTrackingEnabled
+        let predicted = SQLiteSchema(model: model)
+        let newIdentifier = description.storeUUID ?? UUID().uuidString
+        let opened: (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout)
+        do {
+            opened = try Self.openOrCreate(wire: wire, url: url, schemaName: schemaName, schema: predicted, model: model,
+                                          identifier: newIdentifier, log: log)
+        } catch {
+            wire.close()
+            throw error
+        }
+        identifier = opened.uuid
+        metadata = opened.plist
+        metadata["NSStoreUUID"] = opened.uuid
+        schema = SQLiteSchema(model: model, existing: opened.layout)
+        do {
+            try checkCompatibility()
+            if tracksHistory { try prepareHistoryTables() }
+        } catch {
+            wire.close()
+            throw error
+        }
+    }
+
+    /// Reads the store's metadata and layout, creating the schema, tables and metadata first
+    /// when the schema holds no store.
+    private static func openOrCreate(wire: any PostgresWire, url: URL, schemaName: String, schema: SQLiteSchema, model: ManagedObjectModel,
+                                     identifier: String, log: SQLLog) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout) {
+        try mapping("Opening the store at", url) {
+            try wire.withConnection { connection in
+                let statements = PostgresStatements(connection: connection, log: log)
+                if let existing = try readExisting(statements, url: url, schemaName: schemaName) { return existing }
+                _ = try statements.query("BEGIN", [])
+                // Serializes creators of this schema, in every process, until COMMIT.
+                _ = try statements.query("SELECT pg_advisory_xact_lock(hashtext($1))", [("ObjectGraph " + schemaName).databaseValue])
+                if let existing = try readExisting(statements, url: url, schemaName: schemaName) {
+                    _ = try statements.query("COMMIT", [])
+                    return existing
+                }
+                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(quoted(schemaName))", [])
+                for statement in PostgresSchema.creationStatements(for: schema) + PostgresFunctions.creationStatements {
+                    _ = try statements.query(statement, [])
+                }
+                for entity in model.entities {
+                    let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0]?.entityNumber } ?? 0
+                    _ = try statements.query("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                             [entity.entityNumber.databaseValue, entity.name.databaseValue, parent.databaseValue])
+                }
+                let plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.postgres.rawValue])
+                let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+                _ = try statements.query("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                         [identifier.databaseValue, data.databaseValue])
+                _ = try statements.query("COMMIT", [])
+                return (identifier, plist, try readLayout(statements, schemaName: schemaName))
+            }
+        }
+    }
+
+    /// The metadata and layout of the store in the schema, or nil when the schema has no tables.
+    private static func readExisting(_ statements: PostgresStatements, url: URL, schemaName: String) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout)? {
+        let tables = try statements.query("SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = ?", [schemaName.databaseValue])
+        let names = (0..<tables.rowCount).compactMap { tables[$0, 0].storage.value as? String }
+        guard names.contains("Z_METADATA") else {
+            guard names.isEmpty else {
+                throw CoreDataError(.persistentStoreInvalidType, "The schema \(schemaName) of \(redacted(url)) has tables but is not a Core Data store: it has no Z_METADATA table (its tables: \(names.sorted().joined(separator: ", ")))")
+            }
+            return nil
+        }
+        let (uuid, plist) = try readMetadata(statements, url: url)
+        return (uuid, plist, try readLayout(statements, schemaName: schemaName))
+    }
+
+    /// Reads Z_METADATA: the store UUID and the property list (without the UUID).
+    static func readMetadata(_ statements: PostgresStatements, url: URL) throws -> (String, [String: Any]) {
+        let row = try statements.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1", [])
+        guard row.rowCount == 1, case .string(let uuid) = row[0, 0].storage, case .blob(let data) = row[0, 1].storage else {
+            throw CoreDataError(.persistentStoreOpen, "The store at \(redacted(url)) has no metadata row in Z_METADATA")
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
+            throw CoreDataError(.persistentStoreOpen, "The metadata of the store at \(redacted(url)) is not a property list")
+        }
+        return (uuid, plist)
+    }
+
+    /// The columns of every table in the schema, in upper case as the layout names them.
+    static func readLayout(_ statements: PostgresStatements, schemaName: String) throws -> SQLiteSchema.Layout {
+        let rows = try statements.query("SELECT upper(table_name), upper(column_name) FROM information_schema.columns WHERE table_schema = ?", [schemaName.databaseValue])
+        var layout: SQLiteSchema.Layout = [:]
+        for i in 0..<rows.rowCount {
+            guard case .string(let table) = rows[i, 0].storage, case .string(let column) = rows[i, 1].storage else { continue }
+            layout[table, default: []].insert(column)
+        }
+        return layout
+    }
+
+    /// The metadata of the store a URL names, read without adding it
+    /// (metadataForPersistentStoreOfType:URL:options:).
     static func metadata(at url: URL) throws -> [String: Any] {
-        _ = try PostgresWires.connector()
-        throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store is not built yet")
+        let wire = try PostgresWires.connector()(url, 1, StoreOption.defaultTimeout)
+        defer { wire.close() }
+        let schemaName = schemaName(of: url)
+        return try mapping("Reading the metadata of the store at", url) {
+            try wire.withConnection { connection in
+                let statements = PostgresStatements(connection: connection, log: SQLLog.ambient)
+                guard let (uuid, plist, _) = try readExisting(statements, url: url, schemaName: schemaName) else {
+                    throw CoreDataError(.fileReadNoSuchFile, "There is no store in the schema \(schemaName) of \(redacted(url)) yet: adding the store creates it")
+                }
+                var result = plist
+                result["NSStoreUUID"] = uuid
+                return result
+            }
+        }
+    }
+
+    /// Error 134100 unless every entity's version hash matches the store's.
+    private func checkCompatibility() throws {
+        switch model.hashMatch(withStoreMetadata: metadata) {
+        case .current?, .legacy?: return
+        case nil: throw model.incompatibleStoreError(metadata, url: url)
+        }
+    }
+
+    // MARK: Statements
+
+    /// Runs `body` on one connection in one transaction: COMMIT when it returns, ROLLBACK
+    /// when it throws. Errors become ``CoreDataError``s that say what was being done.
+    func inTransaction<T>(_ operation: String, _ body: (PostgresStatements) throws -> T) throws -> T {
+        try Self.mapping(operation, url) {
+            try wire.withConnection { connection in
+                let statements = PostgresStatements(connection: connection, log: log)
+                _ = try statements.query("BEGIN", [])
+                do {
+                    let result = try body(statements)
+                    _ = try statements.query("COMMIT", [])
+                    return result
+                } catch {
+                    _ = try? statements.query("ROLLBACK", [])
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on one connection, each statement committing on its own.
+    func withStatements<T>(_ operation: String, _ body: (PostgresStatements) throws -> T) throws -> T {
+        try Self.mapping(operation, url) {
+            try wire.withConnection { connection in try body(PostgresStatements(connection: connection, log: log)) }
+        }
+    }
+
+    /// Runs `body`, turning a wire error into a ``CoreDataError`` that names the operation and
+    /// the store: a unique violation is 133021, a serialization failure or deadlock 134180
+    /// (the server's word for the SQLite store's busy), a lost or refused connection
+    /// 134080 or 134090, anything else 134180 with the server's message.
+    static func mapping<T>(_ operation: String, _ url: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresWireError {
+            let place = "\(operation) \(redacted(url))"
+            switch error.sqlState {
+            case "23505"?:
+                throw CoreDataError(.constraintMerge, "\(place): the change breaks a uniqueness constraint of the model (\(error.message)). Nothing was saved")
+            case "57014"?:
+                throw CoreDataError(.persistentStoreTimeout, "\(place): \(error.message)")
+            case nil:
+                throw CoreDataError(.persistentStoreOpen, "\(place): \(error.message)")
+            default:
+                throw CoreDataError(.sqlite, "\(place): PostgreSQL failed: \(error)")
+            }
+        }
+    }
+
+    /// `name` as a quoted PostgreSQL identifier.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The URL without its password, for messages.
+    static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        components.password = "***"
+        return components.string ?? url.absoluteString
+    }
+
+    func close() throws {
+        wire.close()
+    }
+}
+
+/// One held connection as the store uses it: SQL written with SQLite's `?` placeholders (the
+/// translator's and the writer's) numbered `$1`, `$2`, ... for PostgreSQL, and each statement
+/// in the store's SQL log (`OBJECTGRAPH_SQL_DEBUG=1`).
+struct PostgresStatements {
+    let connection: any PostgresWireConnection
+    let log: SQLLog
+
+    /// Runs one statement.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [DatabaseValue]) throws -> PostgresWireResult {
+        let numbered = Self.numberingPlaceholders(sql)
+        return try log.measure(sql: numbered, arguments: arguments) {
+            try connection.query(numbered, arguments)
+        } rowCount: { $0.rowCount }
+    }
+
+    /// Runs one fragment of the translator.
+    @discardableResult
+    func query(_ fragment: SQLFragment) throws -> PostgresWireResult {
+        try query(fragment.sql, fragment.arguments)
+    }
+
+    /// `?` placeholders as `$1`, `$2`, ...; a `?` inside a quoted string or identifier stays.
+    static func numberingPlaceholders(_ sql: String) -> String {
+        guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 }
