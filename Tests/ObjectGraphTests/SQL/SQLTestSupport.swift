@@ -148,11 +148,13 @@ struct SQLFixture {
         }
     }
 
-    init(seed: UInt64, postgres: PostgresFixtureDatabase? = nil, publishers: Int = 6, books: Int = 30, authors: Int = 8) throws {
+    /// The rows of a seed; with `textWithoutNUL` (always for PostgreSQL), strings from
+    /// ``postgresStrings``.
+    init(seed: UInt64, postgres: PostgresFixtureDatabase? = nil, textWithoutNUL: Bool = false, publishers: Int = 6, books: Int = 30, authors: Int = 8) throws {
         model = try sqlTestModel()
         schema = SQLiteSchema(model: model)
         self.postgres = postgres
-        let strings = postgres == nil ? Self.strings : Self.postgresStrings
+        let strings = postgres == nil && !textWithoutNUL ? Self.strings : Self.postgresStrings
         var config = Configuration()
         config.prepareDatabase { SQLiteFunctions.register(on: $0) }
         db = try DatabaseQueue(configuration: config)
