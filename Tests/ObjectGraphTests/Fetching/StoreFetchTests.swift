@@ -16,12 +16,22 @@ import ObjectGraphPostgres
 /// Programming Guide, "Fetching Objects": a store answers a fetch as the evaluator would.
 @Suite struct StoreFetchTests {
     /// A store of one kind holding the fixture's rows, and the same objects in memory.
-    struct Loaded {
+    final class Loaded {
         let directory: TemporaryDirectory
         let fixture: SQLFixture
         let coordinator: PersistentStoreCoordinator
         let context: ManagedObjectContext
         let store: PersistentStore
+
+        init(directory: TemporaryDirectory, fixture: SQLFixture, coordinator: PersistentStoreCoordinator, context: ManagedObjectContext, store: PersistentStore) {
+            (self.directory, self.fixture, self.coordinator, self.context, self.store) = (directory, fixture, coordinator, context, store)
+        }
+
+        // The store's connections close with it.
+        deinit {
+            try? coordinator.remove(store)
+            try? store.backend.close()
+        }
     }
 
     /// A new store of `kind` with the fixture's rows (text without NUL, which PostgreSQL cannot
@@ -76,8 +86,11 @@ import ObjectGraphPostgres
             let request = FetchRequest(entityName: "Book")
             request.predicate = generator.predicate()
             request.sortDescriptors = i % 2 == 0 ? generator.sortDescriptors() : []
-            request.fetchLimit = i % 3 == 0 ? Int.random(in: 1...6, using: &rng) : 0
-            request.fetchOffset = i % 4 == 0 ? Int.random(in: 0...4, using: &rng) : 0
+            // Without sort descriptors the order is the store's (unspecified, as Core Data's):
+            // compared as a set, and windows only over sorted requests.
+            let sorted = !request.sortDescriptors.isEmpty
+            request.fetchLimit = sorted && i % 3 == 0 ? Int.random(in: 1...6, using: &rng) : 0
+            request.fetchOffset = sorted && i % 4 == 0 ? Int.random(in: 0...4, using: &rng) : 0
             guard let expected = try? Self.expected(request, loaded.fixture) else { continue }
             let objects: [ManagedObject]
             do { objects = try loaded.context.fetch(request) } catch let error as ObjectGraph.PredicateError {
@@ -87,9 +100,11 @@ import ObjectGraphPostgres
             }
             answered += 1
             let format = request.predicate?.predicateFormat ?? "nil"
-            #expect(objects.map(\.objectID.primaryKey) == expected, "\(kind): \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)")
+            func inOrder(_ keys: [Int64]) -> [Int64] { sorted ? keys : keys.sorted() }
+            #expect(inOrder(objects.map(\.objectID.primaryKey)) == inOrder(expected), "\(kind): \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)")
             #expect(try loaded.context.count(for: request) == expected.count, "\(kind): count of \(format)")
-            #expect(try loaded.context.fetchObjectIDs(request).map(\.primaryKey) == expected, "\(kind): IDs of \(format)")
+            let ids = try loaded.context.fetchObjectIDs(request).map(\.primaryKey)
+            #expect(inOrder(ids) == inOrder(expected), "\(kind): IDs of \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)")
         }
         #expect(answered > 80)
     }

@@ -169,11 +169,12 @@ enum PostgresFunctions {
         var droppedMarks: [Unicode.Scalar] = []
 
         /// Folds every scalar folding can change (case-mapped, or changed by NFKC case
-        /// folding: width variants, ligatures), decomposed as OG_FOLD sees them.
+        /// folding: width variants, ligatures), decomposed as OG_FOLD sees them; ASCII letters
+        /// too, for the text that is not all ASCII.
         static func make() -> FoldTables {
             var tables = FoldTables()
             var candidates: [Unicode.Scalar] = []
-            for value in 0x80...0x10FFFF {
+            for value in 0x41...0x10FFFF {
                 guard let scalar = Unicode.Scalar(value) else { continue }
                 let properties = scalar.properties
                 switch properties.generalCategory {

@@ -246,7 +246,7 @@ extension SQLFetchTranslator {
                 // No text there holds a NUL; the rest compares by character, which is by scalar.
                 if affix.utf8.contains(0) { return truth(false) }
                 if op == .beginsWith { return orFalse("starts_with(\(subject), \(bind: affix.databaseValue))") }
-                return orFalse("right(\(subject), \(bind: affix.unicodeScalars.count.databaseValue)) = \(bind: affix.databaseValue)")
+                return orFalse("right(\(subject), CAST(\(bind: affix.unicodeScalars.count.databaseValue) AS integer)) = \(bind: affix.databaseValue)")
             }
             if op == .beginsWith {
                 return "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
