@@ -72,18 +72,25 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
         }
         let scratch = StoreFiles.migratingURL(for: url)
         StoreFiles.remove(scratch)
+        do {
+            try migrateWithManager(from: url, type: type, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize, log: log)
+            try StoreFiles.replace(url, with: scratch)
+        } catch {
+            StoreFiles.remove(scratch)
+            throw error
+        }
+    }
+
+    /// Streams the store at `url` (whose metadata is `metadata`) into a new store at `scratch`
+    /// with a ``MigrationManager``; the new store keeps the old one's UUID, so object IDs stay.
+    func migrateWithManager(from url: URL, type: StoreType, metadata: [String: Any], into scratch: URL,
+                            progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
         let manager = MigrationManager(sourceModel: sourceModel, destinationModel: destinationModel)
         manager.sqlLog = log
         manager.progressHandler = progress
         if let batchSize { manager.batchSize = batchSize }
         var options: [String: Any] = [:]
         if let uuid = metadata["NSStoreUUID"] as? String { options[StoreOption.storeUUID] = uuid }
-        do {
-            try manager.migrateStore(from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
-            try StoreFiles.replace(url, with: scratch)
-        } catch {
-            StoreFiles.remove(scratch)
-            throw error
-        }
+        try manager.migrateStore(from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
     }
 }

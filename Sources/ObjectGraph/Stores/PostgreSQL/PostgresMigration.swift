@@ -163,14 +163,8 @@ enum PostgresMigration {
             let scratch = try migratingURL(for: url)
             let scratchSchema = PostgresStore.schemaName(of: scratch)
             try statements.query("DROP SCHEMA IF EXISTS \(PostgresStore.quoted(scratchSchema)) CASCADE", [])
-            let manager = MigrationManager(sourceModel: step.sourceModel, destinationModel: step.destinationModel)
-            manager.sqlLog = log
-            manager.progressHandler = progress
-            if let batchSize { manager.batchSize = batchSize }
-            var options: [String: Any] = [:]
-            if let uuid = metadata["NSStoreUUID"] as? String { options[StoreOption.storeUUID] = uuid }
             do {
-                try manager.migrateStore(from: url, type: .postgres, options: [:], with: step.mappingModel, to: scratch, type: .postgres, options: options)
+                try step.migrateWithManager(from: url, type: .postgres, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize, log: log)
                 try swap(in: scratchSchema)
             } catch {
                 _ = try? statements.query("DROP SCHEMA IF EXISTS \(PostgresStore.quoted(scratchSchema)) CASCADE", [])
