@@ -82,6 +82,7 @@ import ZarraToDo
             try copyStore(pristine, to: store)
             let calibration = try run(child, store: url, mode: mode, killAfter: nil)
             #expect(calibration.finished, "\(mode): the child migrates when left alone")
+            print("migration crash calibration (\(kind) \(mode)): the child migrated \(Self.todoCount) to-dos in \(String(format: "%.2f", calibration.seconds)) s")
             for trial in 0..<Self.trials {
                 try copyStore(pristine, to: store)
                 // Kill moments spread over the child's whole life, fixed so each run is the same test.
