@@ -18,8 +18,12 @@ import GRDB
         /// The translator (or SQLite) refused operands the evaluator never reached.
         var sqlStricter = 0
         var nonEmpty = 0
+        /// Predicates not compared, by reason (PostgreSQL's known differences).
+        var excluded: [String: Int] = [:]
+        var total: Int { agreed + bothThrew + sqlStricter + excluded.values.reduce(0, +) }
         var description: String {
             "agreed \(agreed) (\(nonEmpty) with matches), both threw \(bothThrew), SQL stricter \(sqlStricter)"
+                + (excluded.isEmpty ? "" : ", excluded " + excluded.sorted { $0.key < $1.key }.map { "\($0.value) (\($0.key))" }.joined(separator: ", "))
         }
     }
 
@@ -28,6 +32,10 @@ import GRDB
         var tally = Tally()
         for _ in 0..<count {
             let predicate = compound ? generator.predicate() : generator.comparison()
+            if fixture.dialect == .postgres, let reason = postgresExclusion(predicate) {
+                tally.excluded[reason, default: 0] += 1
+                continue
+            }
             let memory = Result { try fixture.memoryMatches(predicate, entity: entity) }
             let sql = Result { try fixture.sqlMatches(predicate, entity: entity) }
             switch (memory, sql) {
@@ -56,6 +64,16 @@ import GRDB
             }
         }
         return tally
+    }
+
+    /// Why PostgreSQL may answer a predicate differently, or nil: what the store cannot do
+    /// exactly as the evaluator does (PostgresFunctions), never a bug let through.
+    static func postgresExclusion(_ predicate: ObjectGraph.Predicate) -> String? {
+        let format = predicate.predicateFormat
+        // ICU's \w and character classes take combining marks (a decomposed "á" is a word),
+        // PostgreSQL's regular expressions do not.
+        if format.contains("MATCHES"), format.contains("\\w") || format.contains("[:") { return "MATCHES with \\w or a class" }
+        return nil
     }
 
     /// The comparisons of a compound predicate, and for a SUBQUERY count each comparison of
@@ -92,7 +110,7 @@ import GRDB
         guard let fixture = try SQLFixture.make(kind, seed: seed &* 7) else { return }
         let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: count)
         print("SQL equivalence, \(kind), \(entity), \(count) predicates: \(tally)")
-        #expect(tally.agreed + tally.bothThrew + tally.sqlStricter == count)
+        #expect(tally.total == count)
         // Most predicates are answered, and many select something.
         #expect(tally.agreed > count * 3 / 4)
         #expect(tally.nonEmpty > count / 4)

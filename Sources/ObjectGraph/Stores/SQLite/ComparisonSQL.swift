@@ -99,7 +99,7 @@ extension SQLFetchTranslator {
             if isUnstorableText(c) { return truth(false) }
             // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
             // stored (see SQLiteValues).
-            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil { return truth(false) }
+            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil { return truth(false) }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return "\(fold(x, options)) \(raw: isOp) \(bind: StringComparison.fold(s, options).databaseValue)"
             }
@@ -188,7 +188,7 @@ extension SQLFetchTranslator {
             if x.kind == .number {
                 // NaN is unordered: every ordering with it is false, as in the evaluator.
                 if Self.isNaN(c) { return truth(false) }
-                if let d = Self.inexactDecimal(c) { return inexactOrdering(x, op, d) }
+                if let d = Self.inexactDecimal(c) ?? unrepresentableInteger(c, for: x) { return inexactOrdering(x, op, d) }
             }
             return guarded("\(x.fragment) \(raw: symbol) \(bind: bindValue(c, for: x))", x)
         case .value(let y):
@@ -329,7 +329,8 @@ extension SQLFetchTranslator {
         var seen: Set<ConstantValue> = []
         // NaN and decimals no stored value can be are equal to nothing stored.
         let values = elements.filter {
-            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil))
+            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil || unrepresentableInteger($0, for: x) != nil
+                || fractionForIntegerList($0, for: x)))
                 && !isUnstorableText($0) && seen.insert($0).inserted
         }.map { bindValue($0, for: x) }
         guard !values.isEmpty else { return truth(false) }
@@ -469,7 +470,8 @@ extension SQLFetchTranslator {
         if x.kind == .number {
             if Self.isNaN(low) || Self.isNaN(high) { return truth(false) }
             if order == .orderedDescending { swap(&low, &high) }
-            if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil {
+            if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil
+                || unrepresentableInteger(low, for: x) != nil || unrepresentableInteger(high, for: x) != nil {
                 // Each bound on its own, as ordering compares with such a decimal.
                 let lower = try ordering(.value(x), .greaterThanOrEqualTo, .constant(low), [])
                 let upper = try ordering(.value(x), .lessThanOrEqualTo, .constant(high), [])
@@ -516,11 +518,44 @@ extension SQLFetchTranslator {
     /// evaluator does, so 2^53 + 1 is not turned into 2^53), anything else through the
     /// attribute type (SQLiteValues).
     func bindValue(_ c: ConstantValue, for x: SQLValue) -> DatabaseValue {
+        if dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
+           case .double(let d) = c, let whole = Int64(exactly: d) {
+            // PostgreSQL compares a bigint with a float8 as two float8s, rounding the integer
+            // beyond 2^53: a whole double is compared as the integer it is, exactly.
+            return whole.databaseValue
+        }
         if x.kind == .number, let n = c.runtimeValue.flatMap(Number.init) { return SQLiteValues.numberValue(n) }
         if let type = x.attributeType, type != .decimal {
             return SQLiteValues.databaseValue(c.runtimeValue, type: type)
         }
         return SQLiteValues.genericDatabaseValue(c.runtimeValue)
+    }
+
+    /// An integer constant compared with a floating-point column that no double can be,
+    /// for PostgreSQL, which would round it to a double first (SQLite compares them exactly):
+    /// equal to nothing stored, and ordered as ``inexactOrdering(_:_:_:)`` orders a decimal.
+    func unrepresentableInteger(_ c: ConstantValue, for x: SQLValue) -> Decimal? {
+        guard dialect == .postgres, x.attributeType == .double || x.attributeType == .float else { return nil }
+        let integer: Int?
+        switch c {
+        case .int(let n): integer = n
+        case .decimal(let d): integer = DecimalConversion.int(d)
+        default: integer = nil
+        }
+        guard let n = integer, Double(exactly: n) == nil else { return nil }
+        return Decimal(n)
+    }
+
+    /// Whether a constant of an IN list can equal no integer column's value (it is not whole):
+    /// PostgreSQL gives an IN list one type, and one double among integers would make them all
+    /// doubles, rounded beyond 2^53. Left out, as it equals nothing stored.
+    func fractionForIntegerList(_ c: ConstantValue, for x: SQLValue) -> Bool {
+        guard dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean else { return false }
+        switch c {
+        case .double(let d): return Int64(exactly: d) == nil
+        case .decimal(let d): return DecimalConversion.int(d) == nil
+        default: return false
+        }
     }
 
     /// Whether a constant is a NaN number.
