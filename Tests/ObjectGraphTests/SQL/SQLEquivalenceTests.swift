@@ -73,7 +73,31 @@ import GRDB
         // ICU's \w and character classes take combining marks (a decomposed "á" is a word),
         // PostgreSQL's regular expressions do not.
         if format.contains("MATCHES"), format.contains("\\w") || format.contains("[:") { return "MATCHES with \\w or a class" }
+        // A pattern read from a column is data written for ICU's syntax, which PostgreSQL's
+        // regular expressions read otherwise where the two differ.
+        if containsComparison(predicate, where: { $0.operatorType == .matches && !Self.isConstant($0.rightExpression) }) {
+            return "MATCHES with a pattern from a column"
+        }
         return nil
+    }
+
+    /// Whether the predicate has a comparison (at any depth, SUBQUERY bodies included) for which `test` holds.
+    static func containsComparison(_ predicate: ObjectGraph.Predicate, where test: (ComparisonPredicate) -> Bool) -> Bool {
+        switch predicate {
+        case .compound(let c): return c.subpredicates.contains { containsComparison($0, where: test) }
+        case .comparison(let c):
+            if test(c) { return true }
+            for expression in [c.leftExpression, c.rightExpression] {
+                if case .member(.subquery(_, _, let body), _) = expression, containsComparison(body, where: test) { return true }
+            }
+            return false
+        default: return false
+        }
+    }
+
+    static func isConstant(_ expression: ObjectGraph.Expression) -> Bool {
+        if case .constant = expression { return true }
+        return false
     }
 
     /// The comparisons of a compound predicate, and for a SUBQUERY count each comparison of
@@ -139,6 +163,9 @@ import GRDB
             let objects = fixture.objects[entity]!
             for _ in 0..<150 {
                 let descriptors = generator.sortDescriptors()
+                // PostgreSQL orders the localized comparators with ICU's root collation, which
+                // is close to Foundation's compare(_:options:range:locale:) but not the same.
+                if kind == .postgres, descriptors.contains(where: { ![.compare, .caseInsensitiveCompare].contains($0.comparator) }) { continue }
                 let expected = try ObjectGraph.SortDescriptor.sort(objects, by: descriptors).map(\.id.primaryKey)
                 let got = try fixture.sqlOrder(descriptors, entity: entity)
                 #expect(got == expected, "\(entity): \(descriptors)")
