@@ -395,56 +395,39 @@ extension SQLFetchTranslator {
     /// `\x` a literal `x`, and the characters PostgreSQL's LIKE treats specially (`%`, `_`,
     /// `\`) are escaped with `\` when literal. Over text COLLATE "C", `_` is one scalar.
     static func postgresLikePattern(likePattern pattern: String) -> String {
-        let scalars = Array(pattern.unicodeScalars)
-        var like = ""
-        func literal(_ c: Unicode.Scalar) {
-            if c == "%" || c == "_" || c == "\\" { like += "\\" }
-            like.unicodeScalars.append(c)
+        translated(likePattern: pattern, anyRun: "%", anyOne: "_") { c in
+            c == "%" || c == "_" || c == "\\" ? "\\" + String(c) : String(c)
         }
-        var i = 0
-        while i < scalars.count {
-            switch scalars[i] {
-            case "\\" where i + 1 < scalars.count:
-                literal(scalars[i + 1])
-                i += 2
-                continue
-            case "*": like += "%"
-            case "?": like += "_"
-            default: literal(scalars[i])
-            }
-            i += 1
-        }
-        return like
     }
 
     /// A LIKE pattern (already folded) as a GLOB pattern: `*` and `?` stay wildcards, `\x`
     /// is a literal `x`, and the characters GLOB treats specially (`*`, `?`, `[`) are
     /// bracketed when literal.
     static func globPattern(likePattern pattern: String) -> String {
-        let scalars = Array(pattern.unicodeScalars)
-        var glob = ""
-        func literal(_ c: Unicode.Scalar) {
-            switch c {
-            case "*": glob += "[*]"
-            case "?": glob += "[?]"
-            case "[": glob += "[[]"
-            default: glob.unicodeScalars.append(c)
-            }
+        translated(likePattern: pattern, anyRun: "*", anyOne: "?") { c in
+            c == "*" || c == "?" || c == "[" ? "[" + String(c) + "]" : String(c)
         }
+    }
+
+    /// A LIKE pattern in another engine's syntax: its `*` and `?` wildcards spelled `anyRun`
+    /// and `anyOne`, every other character (and each `\x`) through `literal`.
+    static func translated(likePattern pattern: String, anyRun: String, anyOne: String, literal: (Unicode.Scalar) -> String) -> String {
+        let scalars = Array(pattern.unicodeScalars)
+        var result = ""
         var i = 0
         while i < scalars.count {
             switch scalars[i] {
             case "\\" where i + 1 < scalars.count:
-                literal(scalars[i + 1])
+                result += literal(scalars[i + 1])
                 i += 2
                 continue
-            case "*": glob += "*"
-            case "?": glob += "?"
-            default: literal(scalars[i])
+            case "*": result += anyRun
+            case "?": result += anyOne
+            default: result += literal(scalars[i])
             }
             i += 1
         }
-        return glob
+        return result
     }
 
     // MARK: BETWEEN
