@@ -158,16 +158,27 @@ import GRDB
     @Test(arguments: StoreKind.allCases)
     func generatedSortsAgreeWithSortDescriptor(kind: StoreKind) throws {
         guard let fixture = try SQLFixture.make(kind, seed: 99) else { return }
+        let stringKeys = Set(fixture.model.entities.flatMap(\.attributes).filter { $0.attributeType == .string }.map(\.name))
+        // PostgreSQL orders the localized comparators on strings with ICU's root collation,
+        // close to Foundation's compare(_:options:range:locale:) but not the same: those
+        // sorts are compared and their differences counted, not failed.
+        var localized = (compared: 0, differed: 0)
+        defer { if kind == .postgres { print("SQL equivalence, sorts, postgres: a localized comparator on a string in \(localized.compared) of 450, differing in \(localized.differed)") } }
         for entity in ["Book", "Publisher", "Author"] {
             var generator = PredicateGenerator(seed: 5, entity: entity)
             let objects = fixture.objects[entity]!
             for _ in 0..<150 {
                 let descriptors = generator.sortDescriptors()
-                // PostgreSQL orders the localized comparators with ICU's root collation, which
-                // is close to Foundation's compare(_:options:range:locale:) but not the same.
-                if kind == .postgres, descriptors.contains(where: { ![.compare, .caseInsensitiveCompare].contains($0.comparator) }) { continue }
                 let expected = try ObjectGraph.SortDescriptor.sort(objects, by: descriptors).map(\.id.primaryKey)
                 let got = try fixture.sqlOrder(descriptors, entity: entity)
+                // Numbers and dates ignore the comparator.
+                if kind == .postgres, descriptors.contains(where: {
+                    ![.compare, .caseInsensitiveCompare].contains($0.comparator) && stringKeys.contains(String($0.key.split(separator: ".").last ?? ""))
+                }) {
+                    localized.compared += 1
+                    if got != expected { localized.differed += 1 }
+                    continue
+                }
                 #expect(got == expected, "\(entity): \(descriptors)")
             }
         }
