@@ -99,7 +99,8 @@ extension SQLFetchTranslator {
             if isUnstorableText(c) { return truth(false) }
             // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
             // stored (see SQLiteValues).
-            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil { return truth(false) }
+            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil
+                || fractionForIntegerList(c, for: x) { return truth(false) }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return "\(fold(x, options)) \(raw: isOp) \(bind: StringComparison.fold(s, options).databaseValue)"
             }
@@ -189,6 +190,11 @@ extension SQLFetchTranslator {
                 // NaN is unordered: every ordering with it is false, as in the evaluator.
                 if Self.isNaN(c) { return truth(false) }
                 if let d = Self.inexactDecimal(c) ?? unrepresentableInteger(c, for: x) { return inexactOrdering(x, op, d) }
+                if let d = beyondIntegers(c, for: x) {
+                    // Every stored integer is below (or above) it.
+                    let below = op == .lessThan || op == .lessThanOrEqualTo
+                    return below == (d > 0) ? (x.nullable ? "\(x.fragment) IS NOT NULL" : truth(true)) : truth(false)
+                }
             }
             return guarded("\(x.fragment) \(raw: symbol) \(bind: bindValue(c, for: x))", x)
         case .value(let y):
@@ -454,7 +460,8 @@ extension SQLFetchTranslator {
             if Self.isNaN(low) || Self.isNaN(high) { return truth(false) }
             if order == .orderedDescending { swap(&low, &high) }
             if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil
-                || unrepresentableInteger(low, for: x) != nil || unrepresentableInteger(high, for: x) != nil {
+                || unrepresentableInteger(low, for: x) != nil || unrepresentableInteger(high, for: x) != nil
+                || beyondIntegers(low, for: x) != nil || beyondIntegers(high, for: x) != nil {
                 // Each bound on its own, as ordering compares with such a decimal.
                 let lower = try ordering(.value(x), .greaterThanOrEqualTo, .constant(low), [])
                 let upper = try ordering(.value(x), .lessThanOrEqualTo, .constant(high), [])
@@ -529,7 +536,7 @@ extension SQLFetchTranslator {
         return Decimal(n)
     }
 
-    /// Whether a constant of an IN list can equal no integer column's value (it is not whole):
+    /// Whether a constant can equal no integer column's value (it is not whole):
     /// PostgreSQL gives an IN list one type, and one double among integers would make them all
     /// doubles, rounded beyond 2^53. Left out, as it equals nothing stored.
     func fractionForIntegerList(_ c: ConstantValue, for x: SQLValue) -> Bool {
@@ -539,6 +546,15 @@ extension SQLFetchTranslator {
         case .decimal(let d): return DecimalConversion.int(d) == nil
         default: return false
         }
+    }
+
+    /// A double constant beyond the 64-bit integers (or infinite) compared with an integer
+    /// column, for PostgreSQL, which would round the column's value to a double first and
+    /// make Int64.max equal to 2^63.
+    func beyondIntegers(_ c: ConstantValue, for x: SQLValue) -> Double? {
+        guard dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
+              case .double(let d) = c, !d.isNaN, d >= 0x1p63 || d < -0x1p63 else { return nil }
+        return d
     }
 
     /// Whether a constant is a NaN number.
