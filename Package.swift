@@ -134,7 +134,7 @@ let package = Package(
         // Migrates a store until killed; the migration crash-safety test runs it.
         .executableTarget(
             name: "objectgraph-migration-child",
-            dependencies: ["ObjectGraph", "ZarraToDo"],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo"],
             path: "Tests/MigrationChild"
         ),
         // Writes to a store beside other processes; the multi-process tests run several.
