@@ -80,7 +80,7 @@ extension FilledStore {
 }
 
 /// Adds an object's six attributes to a checksum, read by key as an application would.
-private func add(_ object: ManagedObject, to sum: inout Checksum) throws {
+func add(_ object: ManagedObject, to sum: inout Checksum) throws {
     sum.add(title: try object.value(forKey: "title") as! String,
             author: try object.value(forKey: "author") as! String,
             salesRank: try object.value(forKey: "salesRank") as! Int,
@@ -89,7 +89,7 @@ private func add(_ object: ManagedObject, to sum: inout Checksum) throws {
             inPrint: try object.value(forKey: "inPrint") as! Bool)
 }
 
-private func add(_ v: BookValues, to sum: inout Checksum) {
+func add(_ v: BookValues, to sum: inout Checksum) {
     sum.add(title: v.title, author: v.author, salesRank: v.salesRank, price: v.price, published: v.published, inPrint: v.inPrint)
 }
 
