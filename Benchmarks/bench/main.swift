@@ -24,10 +24,14 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "contention-chil
 }
 
 func usage() -> String {
-    "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [workload...]\n"
-        + "       bench contention [--store postgres|sqlite] [--postgres-url URL] [--processes N] [--increments N] [--counters N]\n"
-        + "SQLite (the default):\n" + allWorkloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
-        + "\n--store postgres:\n" + postgresWorkloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
+    func list(_ workloads: [Workload]) -> String { workloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") }
+    let lines: [String] = [
+        "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [workload...]",
+        "       bench contention [--store postgres|sqlite] [--postgres-url URL] [--processes N] [--increments N] [--counters N]",
+        "SQLite (the default):", list(allWorkloads),
+        "--store postgres:", list(postgresWorkloads),
+    ]
+    return lines.joined(separator: "\n")
 }
 
 func fail(_ message: String) -> Never {
