@@ -36,17 +36,7 @@ private func runPostgresFetch(_ settings: BenchSettings) throws -> WorkloadResul
     defer { try? coordinator.remove(store) }
     var sums = [Checksum](repeating: Checksum(), count: 2)
     let timings = try interleavedMedians(settings, [
-        ("ours", {
-            // A new context each time, so every object is new to it, as in a first fetch.
-            let context = ManagedObjectContext(coordinator: coordinator)
-            return try timed {
-                var sum = Checksum()
-                let objects = try context.fetch(FetchRequest(entityName: Books.entityName))
-                for object in objects { try add(object, to: &sum) }
-                sums[0] = sum
-                return objects
-            }.seconds
-        }),
+        ("ours", { try timedFetch(on: coordinator, into: &sums[0]) }),
         ("raw", {
             try timed {
                 var sum = Checksum()
