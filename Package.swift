@@ -121,7 +121,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", .product(name: "GRDB", package: "GRDB.swift"),
+            // TestSupport for its throwaway PostgreSQL cluster (PostgresTestServer), one definition
+            // for the tests and `bench --store postgres`.
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Benchmarks/bench"
         ),
