@@ -24,17 +24,32 @@ final class SQLiteReadOnlyFile {
     init(url: URL, configuration base: Configuration) throws {
         var configuration = base
         configuration.readonly = true
+        // Another process closing the store's last connection removes its -wal and -shm while
+        // they are looked at or copied: then the files are read again, as they are now.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                (queue, scratch) = try Self.open(url, configuration: configuration)
+                return
+            } catch let error as NSError where error.domain == NSCocoaErrorDomain
+                        && (error.code == CocoaError.fileReadNoSuchFile.rawValue || error.code == CocoaError.fileNoSuchFile.rawValue) {
+                guard attempt < 5, FileManager.default.fileExists(atPath: url.path) else { throw error }
+            }
+        }
+    }
+
+    /// Opens the store as its files are now: in place, immutable, or through a private copy.
+    private static func open(_ url: URL, configuration: Configuration) throws -> (DatabaseQueue, URL?) {
         let fileManager = FileManager.default
         let wal = url.path + "-wal", shm = url.path + "-shm"
         let hasWAL = fileManager.fileExists(atPath: wal)
         let walIsEmpty = ((try? fileManager.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) == 0
         let hasSHM = fileManager.fileExists(atPath: shm)
         if !Self.isWALMode(url) || (hasWAL && hasSHM) {
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            scratch = nil
+            return (try DatabaseQueue(path: url.path, configuration: configuration), nil)
         } else if (!hasWAL || walIsEmpty) && !hasSHM && Self.readsURIs {
-            queue = try DatabaseQueue(path: Self.immutableURI(url), configuration: configuration)
-            scratch = nil
+            return (try DatabaseQueue(path: Self.immutableURI(url), configuration: configuration), nil)
         } else {
             let folder = fileManager.temporaryDirectory.appendingPathComponent("objectgraph-readonly-\(UUID().uuidString)")
             try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -46,12 +61,11 @@ final class SQLiteReadOnlyFile {
                 for path in [copy.path, copy.path + "-wal"] where fileManager.fileExists(atPath: path) {
                     try fileManager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
                 }
-                queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+                return (try DatabaseQueue(path: copy.path, configuration: configuration), folder)
             } catch {
                 try? fileManager.removeItem(at: folder)
                 throw error
             }
-            scratch = folder
         }
     }
 
