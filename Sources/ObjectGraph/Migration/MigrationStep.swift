@@ -9,9 +9,8 @@ import Foundation
 /// A lightweight step on a SQLite store runs in place, in SQL, in one transaction. Any other
 /// step migrates the store into `<store>.migrating` beside it with a ``MigrationManager`` and
 /// swaps the complete new file in with one rename, only on success; a crash at any moment
-/// leaves the old store or the new one. A PostgreSQL store does the same in its database
-/// (``PostgresMigration``): in place in one transaction, or into a new schema swapped in by
-/// one transaction.
+/// leaves the old store or the new one. A PostgreSQL store does the same in its database: in
+/// place in one transaction, or into a new schema swapped in by one transaction.
 public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: its properties are constants; the models and the mapping model they
     // hold are only read while the step migrates.
