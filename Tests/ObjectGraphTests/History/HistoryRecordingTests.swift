@@ -53,7 +53,7 @@ struct HistoryRecordingTests {
 
     @Test("Rows a batch writes in SQL are recorded as one transaction in the same database transaction (recordHistory, as Apple records NSBatchUpdateRequest)")
     func batchRowsAreOneTransaction() throws {
-        let saved = try PersistentHistoryTests.threeSaves()
+        let saved = try #require(try PersistentHistoryTests.threeSaves())
         let store = try #require(saved.coordinator.persistentStores.first?.backend as? SQLiteStore)
         let before = try saved.coordinator.currentPersistentHistoryToken()
         // As a batch update then delete would: change the row in SQL, read the tombstone, delete.
