@@ -41,6 +41,12 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// A wire dropped without ``close()`` (a coordinator released with its store) still closes
+    /// its connections: PostgresNIO requires it.
+    deinit {
+        close()
+    }
+
     func withConnection<T>(_ body: (any PostgresWireConnection) throws -> T) throws -> T {
         let connection = try checkOut()
         let wrapped = Connection(connection: connection, logger: logger)

@@ -19,7 +19,6 @@ extension PostgresStore {
         guard schema.entities[entity.name] != nil, let root = model.entitiesByName[entity.rootEntityName] else {
             throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no table for \(entity.name)")
         }
-        let plan = SQLiteWriter.plan(for: entity, schema: schema)
         let sql = batchSQL
         return try inTransaction("Running a batch insert of \(entity.name) objects on the store at") { statements in
             let actions = try BatchInsertConstraints.resolve(rows, entity: entity, model: model, policy: mergePolicy,
@@ -35,7 +34,9 @@ extension PostgresStore {
                     throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; nothing was inserted")
                 }
                 for k in inserts.indices { inserts[k].primaryKey = last - Int64(inserts.count) + 1 + Int64(k) }
-                try insert(inserts, plan: plan, statements: statements)
+                for (sql, values) in try PostgresWriter(model: model, schema: schema, storeIdentifier: identifier).inserts(inserts) {
+                    try statements.query(sql, values)
+                }
             }
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(actions.count)
@@ -56,32 +57,6 @@ extension PostgresStore {
             let inserted = inserts.map { ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: $0.primaryKey) }
             try recordHistory(inserted: inserted, updated: updated, deleted: [], transaction: transaction, statements: statements)
             return ids
-        }
-    }
-
-    /// Inserts new rows of one entity, many per statement (under PostgreSQL's 65535 bound
-    /// values); a value the store cannot keep exactly is a validation error naming the object.
-    private func insert(_ rows: [StoreRow], plan: SQLiteWriter.Plan, statements: PostgresStatements) throws {
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + plan.columns
-        let tuple = "(" + BatchRequestSQL.placeholders(names.count) + ")"
-        let perStatement = max(1, 30_000 / names.count)
-        for start in stride(from: 0, to: rows.count, by: perStatement) {
-            let chunk = rows[start..<min(start + perStatement, rows.count)]
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(chunk.count * names.count)
-            for row in chunk {
-                values += [row.primaryKey.databaseValue, plan.entityNumber.databaseValue, row.version.databaseValue]
-                for source in plan.sources {
-                    if case .attribute(let index, let type) = source, type == .decimal,
-                       let reason = SQLiteValues.unstorableReason(row.values[index].any, type: type) {
-                        let key = model.entitiesByName[row.entityName].map { $0.attributes[index].name } ?? "?"
-                        let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey).uriString
-                        throw CoreDataError(.validation, "The PostgreSQL store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(reason). Nothing was inserted", objectURI: uri, key: key)
-                    }
-                    values.append(SQLiteWriter.databaseValue(source, in: row.values, model: model))
-                }
-            }
-            try statements.query("INSERT INTO \(plan.tableName) (\(names.joined(separator: ", "))) VALUES " + Array(repeating: tuple, count: chunk.count).joined(separator: ", "), values)
         }
     }
 

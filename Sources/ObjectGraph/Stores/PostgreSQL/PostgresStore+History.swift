@@ -204,10 +204,6 @@ extension PostgresStore: PersistentHistoryStore {
                             storeIdentifier: identifier, storeName: Self.redacted(url), decodeTombstone: PostgresTombstone.decode)
     }
 
-    func save(_ changes: StoreChanges, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws {
-        try save(changes, model: model, history: tracksHistory ? transaction : nil)
-    }
-
     func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction] {
         guard let (sql, arguments) = SQLiteStore.historyCondition(boundary, storeIdentifier: identifier) else { return [] }
         // One snapshot for the transactions and their changes.

@@ -1,12 +1,191 @@
 import Foundation
 import GRDB
 
-// PLACEHOLDER (issue 18, being written): saving to the PostgreSQL store.
+/// Saving to the PostgreSQL store: primary keys, the save's transaction with optimistic
+/// locking, moving contents in and out.
 extension PostgresStore {
-    func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] { throw notYet("allocate keys") }
-    func save(_ changes: StoreChanges, model: ManagedObjectModel) throws { throw notYet("save") }
-    /// Saves, recording history made by `history` when given (PersistentHistoryStore's save calls it).
-    func save(_ changes: StoreChanges, model: ManagedObjectModel, history: HistoryTransactionInfo?) throws { throw notYet("save") }
-    func exportContents() throws -> AtomicContents { throw notYet("export") }
-    func importContents(_ contents: AtomicContents) throws { throw notYet("import") }
+    /// Hands out `count` keys of the entity's inheritance tree in one statement:
+    /// `UPDATE ... SET Z_MAX = Z_MAX + n ... RETURNING Z_MAX` takes the row's lock, so two
+    /// processes (or machines) asking at once get disjoint ranges, the second after the first
+    /// commits.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
+        guard let root = model.entitiesByName[entity.rootEntityName] else {
+            throw CoreDataError(.persistentStoreIncompatibleSchema, "\(entity.name) has no root entity in the model")
+        }
+        let result = try withStatements("Allocating \(count) primary keys for \(entity.name) in the store at") { statements in
+            try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX",
+                                 [count.databaseValue, root.entityNumber.databaseValue])
+        }
+        guard result.rowCount == 1, case .int64(let last) = result[0, 0].storage else {
+            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; no keys were handed out")
+        }
+        return (0..<count).map { last - Int64(count) + 1 + Int64($0) }
+    }
+
+    func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
+        try save(changes, model: model, history: tracksHistory ? HistoryTransactionInfo() : nil)
+    }
+
+    func save(_ changes: StoreChanges, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws {
+        try save(changes, model: model, history: tracksHistory ? transaction : nil)
+    }
+
+    /// Applies a save in one transaction; with `history`, records it there too.
+    ///
+    /// Updates and deletes carry `AND Z_OPT = <version read>`. Under READ COMMITTED an UPDATE
+    /// that meets a row another transaction is changing waits for it, then tests the condition
+    /// again on the committed row: a save that lost the race changes nothing there and fails
+    /// with 133020, naming each object and both versions, and nothing of it is written.
+    func save(_ changes: StoreChanges, model: ManagedObjectModel, history: HistoryTransactionInfo?) throws {
+        guard !changes.isEmpty else { return }
+        try UnstorableModelParts.refuse(changes, storeType: .postgres, storeIdentifier: identifier, model: model)
+        let start = DispatchTime.now()
+        try inTransaction("Saving the store at") { statements in
+            if let history { try recordHistory(changes, transaction: history, statements: statements) }
+            try apply(changes, statements: statements)
+        }
+        log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
+    }
+
+    private func apply(_ changes: StoreChanges, statements: PostgresStatements) throws {
+        let writer = PostgresWriter(model: model, schema: schema, storeIdentifier: identifier)
+        var conflicts: [String] = []
+        for (k, (row, expected)) in changes.updated.enumerated() {
+            let (sql, values) = try writer.update(row, expectedVersion: expected, changed: changes.properties(ofUpdate: k)?.changed)
+            if try statements.query(sql, values).affectedRows == 0 {
+                conflicts.append(try conflict(row.entityName, row.primaryKey, expected, statements))
+            }
+        }
+        for (id, expected) in changes.deleted {
+            guard let mapping = schema.entities[id.entityName], let entity = model.entitiesByName[id.entityName] else { continue }
+            let deleted = try statements.query("DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?",
+                                               [id.primaryKey.databaseValue, expected.databaseValue])
+            if deleted.affectedRows == 0 {
+                let found = try statements.query("SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", [id.primaryKey.databaseValue])
+                // Deleted by another context already: what this save wanted.
+                if found.rowCount > 0 { conflicts.append(try conflict(id.entityName, id.primaryKey, expected, statements)) }
+            }
+            // Many-to-many links of the deleted object go with it.
+            for r in entity.relationships where r.isToMany {
+                guard let (join, columns) = joinColumns(of: r, entity: entity.name) else { continue }
+                try statements.query("DELETE FROM \(join.name) WHERE \(columns.mine) = ?", [id.primaryKey.databaseValue])
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw CoreDataError(.merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+        }
+        for (sql, values) in try writer.inserts(changes.inserted) {
+            try statements.query(sql, values)
+        }
+        try applyLinks(changes, statements: statements)
+        try applyOrderings(changes.orderings, statements: statements)
+    }
+
+    /// How a conflicting row stands now, for the 133020 message.
+    private func conflict(_ entityName: String, _ key: Int64, _ expected: Int64, _ statements: PostgresStatements) throws -> String {
+        let id = ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
+        let table = schema.entities[entityName]?.tableName ?? entityName
+        let now = try statements.query("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [key.databaseValue])
+        let version: String
+        if now.rowCount > 0, case .int64(let v) = now[0, 0].storage { version = "\(v)" } else { version = "deleted" }
+        return "\(id.uriString) (version \(expected) read, \(version) in the store)"
+    }
+
+    /// The join table and columns of a many-to-many relationship, seen from `entity`.
+    func joinColumns(of r: RelationshipDescription, entity: String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
+        schema.joinColumns(of: r, entity: entity, model: model)
+    }
+
+    /// Removes and adds many-to-many links; adding one that exists changes nothing.
+    private func applyLinks(_ changes: StoreChanges, statements: PostgresStatements) throws {
+        func columns(_ link: (relationship: String, source: ManagedObjectID, destination: ManagedObjectID)) throws -> (SQLiteSchema.JoinTable, [DatabaseValue]) {
+            guard let join = schema.joinTables[link.relationship] else {
+                throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no join table for \(link.relationship)")
+            }
+            let fromOwner = link.relationship == "\(join.ownerEntity).\(join.ownerRelationship)"
+            let (owner, other) = fromOwner ? (link.source, link.destination) : (link.destination, link.source)
+            return (join, [owner.primaryKey.databaseValue, other.primaryKey.databaseValue])
+        }
+        for link in changes.linksRemoved {
+            let (join, values) = try columns(link)
+            try statements.query("DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ? AND \(join.destinationColumn) = ?", values)
+        }
+        for link in changes.linksAdded {
+            let (join, values) = try columns(link)
+            try statements.query("INSERT INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?) ON CONFLICT DO NOTHING", values)
+        }
+    }
+
+    /// Writes each changed ordered relationship's order, 1, 2, 3..., in its `Z_FOK_` column,
+    /// as the SQLite store does.
+    private func applyOrderings(_ orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])], statements: PostgresStatements) throws {
+        for ordering in orderings {
+            let parts = ordering.relationship.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let entity = model.entitiesByName[parts[0]], let r = entity.relationship(named: parts[1]),
+                  let destination = schema.entities[r.destinationEntityName] else { continue }
+            if let (join, columns) = joinColumns(of: r, entity: entity.name) {
+                guard let order = columns.order else { continue }
+                for (position, id) in ordering.order.enumerated() {
+                    try statements.query("UPDATE \(join.name) SET \(order) = ? WHERE \(columns.mine) = ? AND \(columns.theirs) = ?",
+                                         [(position + 1).databaseValue, ordering.source.primaryKey.databaseValue, id.primaryKey.databaseValue])
+                }
+            } else if let inverse = r.inverseName,
+                      let key = destination.toOneColumns[inverse] ?? model.inverseEntityName(of: r).flatMap({ schema.entities[$0]?.toOneColumns[inverse] }),
+                      let order = destination.toOneOrderColumns[inverse] ?? model.inverseEntityName(of: r).flatMap({ schema.entities[$0]?.toOneOrderColumns[inverse] }) {
+                for (position, id) in ordering.order.enumerated() {
+                    try statements.query("UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ? AND \(key) = ?",
+                                         [(position + 1).databaseValue, id.primaryKey.databaseValue, ordering.source.primaryKey.databaseValue])
+                }
+            }
+        }
+    }
+
+    // MARK: Moving contents
+
+    /// Every row (one query per table) and every many-to-many link (one query per join table).
+    func exportContents() throws -> AtomicContents {
+        var contents = AtomicContents()
+        for root in model.entities where root.parentEntityName == nil {
+            for row in try fetchRows(FetchRequest(entityName: root.name), model: model) {
+                contents.rows[root.name, default: [:]][row.primaryKey] = row
+                contents.lastKeys[root.name] = max(contents.lastKeys[root.name, default: 0], row.primaryKey)
+            }
+        }
+        var seen: Set<String> = []
+        for join in schema.joinTables.values where seen.insert(join.name).inserted {
+            let key = "\(join.ownerEntity).\(join.ownerRelationship)"
+            let result = try withStatements("Reading the links of \(key) from the store at") { statements in
+                try statements.query("SELECT \(join.ownerColumn), \(join.destinationColumn) FROM \(join.name)", [])
+            }
+            var pairs: Set<[Int64]> = []
+            for i in 0..<result.rowCount {
+                guard case .int64(let owner) = result[i, 0].storage, case .int64(let other) = result[i, 1].storage else { continue }
+                pairs.insert([owner, other])
+            }
+            contents.links[key] = pairs
+        }
+        return contents
+    }
+
+    /// Inserts every row and link of an empty store in one transaction, and sets each table's
+    /// Z_MAX past its largest key so new objects do not collide.
+    func importContents(_ contents: AtomicContents) throws {
+        var changes = StoreChanges()
+        changes.inserted = contents.rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
+        for (key, pairs) in contents.links {
+            let parts = key.split(separator: ".").map(String.init)
+            guard parts.count == 2, let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { continue }
+            for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) where pair.count == 2 {
+                changes.linksAdded.append((key, ManagedObjectID(entityName: owner.name, storeIdentifier: identifier, primaryKey: pair[0]),
+                                           ManagedObjectID(entityName: r.destinationEntityName, storeIdentifier: identifier, primaryKey: pair[1])))
+            }
+        }
+        try save(changes, model: model)
+        try inTransaction("Setting the primary keys of the store at") { statements in
+            for (root, rows) in contents.rows {
+                guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }
+                try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = GREATEST(Z_MAX, ?) WHERE Z_ENT = ?", [highest.databaseValue, number.databaseValue])
+            }
+        }
+    }
 }

@@ -51,6 +51,11 @@ final class PostgresStore: @unchecked Sendable {
     /// schema has tables but no Z_METADATA, and 134100 when the model differs from the store's.
     init(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws {
         try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: .postgres)
+        // Core Data computes derived attributes in SQLite triggers and UPDATEs of its own SQL;
+        // this store does not compute them yet, and refuses rather than leave them stale.
+        if let derived = model.entities.lazy.flatMap({ e in e.attributes.filter(\.isDerived).map { "\(e.name).\($0.name)" } }).first {
+            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store does not compute derived attributes (NSDerivedAttributeDescription) yet, and the model has \(derived): use a SQLite store for this model, or compute the value in code")
+        }
         self.url = url
         self.model = model
         self.log = log
