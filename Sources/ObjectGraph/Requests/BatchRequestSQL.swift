@@ -23,6 +23,8 @@ struct BatchRequestSQL {
     let storeIdentifier: String
     /// The store as messages name it (a file's path, a URL without its password).
     let storeName: String
+    /// The store's join table and columns of a many-to-many relationship seen from an entity.
+    let joinColumns: (RelationshipDescription, String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))?
 
     /// Keys per statement: under SQLite's limit on bound variables.
     static let chunkSize = 500
@@ -194,7 +196,7 @@ struct BatchRequestSQL {
         guard let sourceMapping = schema.entities[sources.first?.entityName ?? ""],
               let destination = schema.entities[r.destinationEntityName] else { return [] }
         let sql: String
-        if let (join, columns) = schema.joinColumns(of: r, entity: sourceMapping.entityName, model: model) {
+        if let (join, columns) = joinColumns(r, sourceMapping.entityName) {
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(columns.theirs) WHERE j.\(columns.mine) IN "
         } else if r.isToMany {
             let owner = model.inverseEntityName(of: r).flatMap { schema.entities[$0] }
@@ -225,7 +227,7 @@ struct BatchRequestSQL {
                 try statements.execute("DELETE FROM \(mapping.tableName) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
             }
             for r in entity.relationships where r.isToMany {
-                guard let (join, columns) = schema.joinColumns(of: r, entity: entity.name, model: model) else { continue }
+                guard let (join, columns) = joinColumns(r, entity.name) else { continue }
                 for chunk in Self.chunks(keys) {
                     try statements.execute("DELETE FROM \(join.name) WHERE \(columns.mine) IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
                 }
@@ -251,17 +253,6 @@ struct BatchRequestSQL {
         let rows = try statements.fetch("SELECT Z_PK\(columns.map { ", " + $0 }.joined()) FROM \(mapping.tableName) WHERE Z_PK = ?", [id.primaryKey.databaseValue])
         guard let row = rows.first else { return nil }
         return Array(row.dropFirst())
-    }
-}
-
-extension SQLiteSchema {
-    /// The join table of a many-to-many relationship of `entity` and its columns for it (the
-    /// source's keys, the destination's keys, the order of the destinations); nil for a
-    /// relationship that has no join table. Both SQL stores keep links so.
-    func joinColumns(of r: RelationshipDescription, entity: String, model: ManagedObjectModel) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
-        let declaring = model.declaringEntity(of: r.name, in: entity)
-        guard let join = joinTables["\(declaring).\(r.name)"] else { return nil }
-        return (join, join.columns(isOwnerSide: join.ownerEntity == declaring && join.ownerRelationship == r.name))
     }
 }
 

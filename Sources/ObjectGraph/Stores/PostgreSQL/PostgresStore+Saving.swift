@@ -93,7 +93,9 @@ extension PostgresStore {
 
     /// The join table and columns of a many-to-many relationship, seen from `entity`.
     func joinColumns(of r: RelationshipDescription, entity: String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
-        schema.joinColumns(of: r, entity: entity, model: model)
+        let declaring = model.declaringEntity(of: r.name, in: entity)
+        guard let join = schema.joinTables["\(declaring).\(r.name)"] else { return nil }
+        return (join, join.columns(isOwnerSide: join.ownerEntity == declaring && join.ownerRelationship == r.name))
     }
 
     /// Removes and adds many-to-many links; adding one that exists changes nothing.

@@ -3,8 +3,10 @@ import GRDB
 
 extension SQLiteStore.QueryParts {
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a
-    /// request on the SQLite layout, in a dialect: both SQL stores build their fetches (and
-    /// batch requests their conditions) with it.
+    /// request on the SQLite layout, in a dialect: the PostgreSQL store's batch requests build
+    /// their conditions with it. SQLiteStore.queryParts builds the same for SQLite; the fetch
+    /// work (SQLFetchQuery.parts) shares one builder for both stores, and replaces this when
+    /// it lands.
     static func make(_ request: AnyFetchRequest, entity: EntityDescription, model: ManagedObjectModel, schema: SQLiteSchema,
                      storeIdentifier: String, dialect: SQLDialect, sorted: Bool = true,
                      extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> SQLiteStore.QueryParts {

@@ -9,7 +9,9 @@ extension SQLiteStore {
     /// source's keys, the destination's keys, the order of the destinations); nil for a
     /// relationship that has no join table.
     func joinColumns(of r: RelationshipDescription, entity: String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
-        schema.joinColumns(of: r, entity: entity, model: model)
+        let declaring = model.declaringEntity(of: r.name, in: entity)
+        guard let join = schema.joinTables["\(declaring).\(r.name)"] else { return nil }
+        return (join, join.columns(isOwnerSide: join.ownerEntity == declaring && join.ownerRelationship == r.name))
     }
 
     /// Where a one-to-many relationship's destinations are: the destination table's column

@@ -465,7 +465,38 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
     func queryParts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> QueryParts {
-        try QueryParts.make(request, entity: entity, model: model, schema: schema, storeIdentifier: identifier, dialect: .sqlite, sorted: sorted, extraColumns: extraColumns)
+        let mapping = schema.entities[entity.name]!
+        var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
+        translator.storeIdentifier = identifier
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        let tableEntities = schema.entities.values.filter { $0.tableName == mapping.tableName }.count
+        let accepted = request.includesSubentities ? mapping.entityNumbersWithSubentities : [mapping.entityNumber]
+        if accepted.count < tableEntities {
+            conditions.append(accepted.count == 1 ? "t0.Z_ENT = ?" : "t0.Z_ENT IN (\(accepted.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += accepted.map { $0.databaseValue }
+        }
+        if let predicate = request.predicate {
+            // The translator recurses once per level: a predicate deeper than the limit is
+            // refused here, as one the store cannot translate (NSInvalidArgumentException), not a stack overflow.
+            do { try TreeDepth.check(predicate) } catch let error as PredicateError {
+                throw CoreDataError(exception: .invalidArgument, error.message)
+            }
+            let fragment = try translator.condition(for: predicate)
+            conditions.append(fragment.sql)
+            arguments += fragment.arguments
+        }
+        try extraColumns(&translator)
+        var order = sorted ? try translator.orderingTerms(for: request.sortDescriptors) : []
+        // Ties keep the order of the rows' keys, as the in-memory sort keeps insertion order.
+        if !order.isEmpty { order.append("t0.Z_PK") }
+        var window = SQLFragment(sql: "")
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            window = SQLFragment(sql: " LIMIT ? OFFSET ?", arguments: [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue])
+        }
+        let from = "\(mapping.tableName) t0" + translator.joins.map { " " + $0 }.joined()
+        let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return QueryParts(from: from, whereClause: SQLFragment(sql: whereSQL, arguments: arguments), order: order, window: window, translator: translator)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
