@@ -89,8 +89,10 @@ struct BatchRequestSQL {
     /// bound constant or an expression of the row's own columns, the rows chosen by the
     /// fetch's condition (by key when the predicate joins other tables); `RETURNING Z_PK,
     /// Z_ENT` when the keys are wanted.
-    func updateStatement(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, entity: EntityDescription,
-                         parts: SQLiteStore.QueryParts, returningKeys: Bool) throws -> SQLFragment {
+    func updateStatement(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, returningKeys: Bool,
+                         parts: (AnyFetchRequest, EntityDescription) throws -> SQLiteStore.QueryParts) throws -> (entity: EntityDescription, statement: SQLFragment) {
+        let entity = try model.entity(named: request.entityName)
+        let parts = try parts(request.fetchRequest(), entity)
         let mapping = try tableMapping(of: entity)
         var sets = ["Z_OPT = Z_OPT + 1"]
         var setArguments: [DatabaseValue] = []
@@ -115,7 +117,7 @@ struct BatchRequestSQL {
             : SQLFragment(sql: " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))", arguments: parts.whereClause.arguments)
         var sql = "UPDATE \(mapping.tableName) AS t0 SET \(sets.joined(separator: ", "))\(condition.sql)"
         if returningKeys { sql += " RETURNING Z_PK, Z_ENT" }
-        return SQLFragment(sql: sql, arguments: setArguments + condition.arguments)
+        return (entity, SQLFragment(sql: sql, arguments: setArguments + condition.arguments))
     }
 
     /// The SQL of an expression a batch update assigns: constants (functions of constants
@@ -152,6 +154,14 @@ struct BatchRequestSQL {
     }
 
     // MARK: Delete
+
+    /// The entity a batch delete's targets are of (the fetch request's, or the first ID's).
+    func entity(of targets: BatchDeleteTargets) throws -> EntityDescription {
+        switch targets {
+        case .fetchRequest(let request): return try model.entity(named: request.entityName)
+        case .objectIDs(let ids): return try model.entity(named: ids.first?.entityName ?? "")
+        }
+    }
 
     /// Whether a batch delete is one DELETE: nothing for delete rules to do (no relationships
     /// in the hierarchy), no keys wanted back (by the caller or by persistent history), no window.

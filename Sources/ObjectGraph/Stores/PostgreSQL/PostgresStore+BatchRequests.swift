@@ -63,11 +63,9 @@ extension PostgresStore {
     // MARK: Update
 
     func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
-        let entity = try model.entity(named: request.entityName)
-        let parts = try batchQueryParts(request.fetchRequest(), entity: entity, sorted: false)
         // Persistent history needs the keys of the rows changed, as the caller's IDs do.
         let readsKeys = wantsIDs || tracksHistory
-        let statement = try batchSQL.updateStatement(request, changes: changes, entity: entity, parts: parts, returningKeys: readsKeys)
+        let (entity, statement) = try batchSQL.updateStatement(request, changes: changes, returningKeys: readsKeys) { try batchQueryParts($0, entity: $1, sorted: false) }
         return try inTransaction("Running a batch update of \(entity.name) objects on the store at") { statements in
             let result = try statements.query(statement)
             guard readsKeys else { return BatchOutcome(count: result.affectedRows) }
@@ -81,13 +79,8 @@ extension PostgresStore {
     // MARK: Delete
 
     func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
-        let entityName: String
-        switch targets {
-        case .fetchRequest(let request): entityName = request.entityName
-        case .objectIDs(let ids): entityName = ids.first?.entityName ?? ""
-        }
-        let entity = try model.entity(named: entityName)
         let sql = batchSQL
+        let entity = try sql.entity(of: targets)
         let operation = "Running a batch delete of \(entity.name) objects on the store at"
         if let request = sql.deletesInOneStatement(targets, entity: entity, wantsKeys: wantsIDs || tracksHistory) {
             let statement = try sql.deleteStatement(entity: entity, parts: try batchQueryParts(request, entity: entity, sorted: false))

@@ -85,11 +85,9 @@ extension SQLiteStore {
     // MARK: Update
 
     func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
-        let entity = try model.entity(named: request.entityName)
-        let parts = try queryParts(request.fetchRequest(), entity: entity, sorted: false)
         // Persistent history needs the keys of the rows changed, as the caller's IDs do.
         let readsKeys = wantsIDs || tracksHistory
-        let statement = try batchSQL.updateStatement(request, changes: changes, entity: entity, parts: parts, returningKeys: readsKeys)
+        let (entity, statement) = try batchSQL.updateStatement(request, changes: changes, returningKeys: readsKeys) { try queryParts($0, entity: $1, sorted: false) }
         let (sql, arguments) = (statement.sql, statement.arguments)
         return try inBatchTransaction("batch update of \(entity.name) objects") { db in
             try log.measure(sql: sql, arguments: arguments) {
@@ -113,13 +111,8 @@ extension SQLiteStore {
     // MARK: Delete
 
     func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome {
-        let entityName: String
-        switch targets {
-        case .fetchRequest(let request): entityName = request.entityName
-        case .objectIDs(let ids): entityName = ids.first?.entityName ?? ""
-        }
-        let entity = try model.entity(named: entityName)
         let sql = batchSQL
+        let entity = try sql.entity(of: targets)
         // Without relationships there is nothing for delete rules to do: one DELETE (unless
         // persistent history needs each row's key and tombstone).
         if let request = sql.deletesInOneStatement(targets, entity: entity, wantsKeys: wantsIDs || tracksHistory) {
