@@ -84,13 +84,14 @@ import GRDB
     // Null Values", "Aggregate Operations"; NSCompoundPredicate reference for AND/OR/NOT):
     // compound predicates of up to three levels mean the same in SQL and in memory. SQL may
     // refuse operands the evaluator only skipped by short-circuiting.
-    @Test(arguments: [("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700), ("Author", UInt64(14), 700)])
-    func generatedPredicatesAgreeWithTheEvaluator(entity: String, seed: UInt64, count: Int) throws {
+    @Test(arguments: StoreKind.allCases, [("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700), ("Author", UInt64(14), 700)])
+    func generatedPredicatesAgreeWithTheEvaluator(kind: StoreKind, run: (entity: String, seed: UInt64, count: Int)) throws {
+        let (entity, seed) = (run.entity, run.seed)
         // OBJECTGRAPH_LONG=1 (README, "For contributors"): 10,000 predicates per entity.
-        let count = StoreEquivalenceTests.predicateCount > 1_000 ? 10_000 : count
-        let fixture = try SQLFixture(seed: seed &* 7)
+        let count = StoreEquivalenceTests.predicateCount > 1_000 ? 10_000 : run.count
+        guard let fixture = try SQLFixture.make(kind, seed: seed &* 7) else { return }
         let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: count)
-        print("SQL equivalence, \(entity), \(count) predicates: \(tally)")
+        print("SQL equivalence, \(kind), \(entity), \(count) predicates: \(tally)")
         #expect(tally.agreed + tally.bothThrew + tally.sqlStricter == count)
         // Most predicates are answered, and many select something.
         #expect(tally.agreed > count * 3 / 4)
@@ -100,19 +101,21 @@ import GRDB
 
     // The same documents, comparison by comparison: without short-circuiting, SQL refuses
     // exactly what the evaluator refuses (reference/predicates.md 2.3-2.13).
-    @Test(arguments: [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
-    func generatedComparisonsAgreeWithTheEvaluator(entity: String, seed: UInt64) throws {
-        let fixture = try SQLFixture(seed: seed &* 7)
+    @Test(arguments: StoreKind.allCases, [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
+    func generatedComparisonsAgreeWithTheEvaluator(kind: StoreKind, run: (entity: String, seed: UInt64)) throws {
+        let (entity, seed) = (run.entity, run.seed)
+        guard let fixture = try SQLFixture.make(kind, seed: seed &* 7) else { return }
         let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: 500, compound: false)
-        print("SQL equivalence, single comparisons, \(entity): \(tally)")
+        print("SQL equivalence, single comparisons, \(kind), \(entity): \(tally)")
         #expect(tally.sqlStricter == 0)
     }
 
     // Apple, NSSortDescriptor reference and Core Data Programming Guide, "Persistent Store
     // Types and Behaviors" (the SQLite store's sort selectors): ORDER BY gives
     // SortDescriptor.sort's order, nil first ascending, ties kept in key order.
-    @Test func generatedSortsAgreeWithSortDescriptor() throws {
-        let fixture = try SQLFixture(seed: 99)
+    @Test(arguments: StoreKind.allCases)
+    func generatedSortsAgreeWithSortDescriptor(kind: StoreKind) throws {
+        guard let fixture = try SQLFixture.make(kind, seed: 99) else { return }
         for entity in ["Book", "Publisher", "Author"] {
             var generator = PredicateGenerator(seed: 5, entity: entity)
             let objects = fixture.objects[entity]!
@@ -127,9 +130,9 @@ import GRDB
     // Apple, NSCompoundPredicate reference: an OR of many subpredicates, the shape a predicate
     // folded one term at a time takes. SQLite refuses an expression more than 1,000 deep, so
     // the translator flattens nested ORs and groups them; the answer is the evaluator's.
-    @Test(arguments: [10, 2_000])
-    func longChainsOfOrAgreeWithTheEvaluator(terms: Int) throws {
-        let fixture = try SQLFixture(seed: 31)
+    @Test(arguments: StoreKind.allCases, [10, 2_000])
+    func longChainsOfOrAgreeWithTheEvaluator(kind: StoreKind, terms: Int) throws {
+        guard let fixture = try SQLFixture.make(kind, seed: 31) else { return }
         var chain = try ObjectGraph.Predicate(format: "salesRank == %@", -100)
         for i in 0..<terms {
             let term = try ObjectGraph.Predicate(format: "salesRank == %@ AND title != nil", i % 7 - 2)

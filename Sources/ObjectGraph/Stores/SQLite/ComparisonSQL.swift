@@ -19,7 +19,7 @@ extension SQLFetchTranslator {
     mutating func compare(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
         if case .constant(let l) = left, case .constant(let r) = right {
             // Nothing depends on the row: the evaluator's own answer (or error).
-            return try PredicateEvaluator.compare(l.runtimeValue, op, r.runtimeValue, options) ? "1" : "0"
+            return truth(try PredicateEvaluator.compare(l.runtimeValue, op, r.runtimeValue, options))
         }
         switch op {
         case .equalTo: return try equality(left, right, options, negated: false)
@@ -42,13 +42,13 @@ extension SQLFetchTranslator {
         let any = c.modifier == .any
         switch try operand(for: c.leftExpression) {
         case .constant(let value):
-            if value == .null { return any ? "0" : "1" }
+            if value == .null { return truth(!any) }
             guard let elements = Self.elements(of: value, includingDictionaryValues: false) else {
                 throw PredicateError(.invalidOperand, "The left hand side for an ALL or ANY operator must be either an NSArray or an NSSet, but \(c.leftExpression.description) is \(describeArgument(value.runtimeValue))")
             }
             let right = try operand(for: c.rightExpression)
             let parts = try elements.map { try compare(.constant(Self.normalized($0)), c.operatorType, right, c.options) }
-            guard !parts.isEmpty else { return any ? "0" : "1" }
+            guard !parts.isEmpty else { return truth(!any) }
             return "(\(SQLFragment.joined(parts.map { "(\($0))" }, separator: any ? " OR " : " AND ")))"
         case .value:
             // Not a collection: the evaluator raises for any value but nil.
@@ -82,18 +82,21 @@ extension SQLFetchTranslator {
         var (a, b) = (left, right)
         if case .constant = a { swap(&a, &b) }
         guard case .value(let x) = a else { throw toManyNotAllowed }
-        let truth: (Bool) -> SQLFragment = { $0 != negated ? "1" : "0" }
-        let isOp = negated ? "IS NOT" : "IS"
+        let (yes, no) = (self.truth(true), self.truth(false))
+        let truth: (Bool) -> SQLFragment = { $0 != negated ? yes : no }
+        let isOp = nullSafeEquality(negated: negated)
         switch b {
         case .toMany:
             throw toManyNotAllowed
         case .constant(let c):
-            if c == .null { return x.nullable ? "\(x.fragment) \(raw: isOp) NULL" : truth(false) }
+            if c == .null { return x.nullable ? "\(x.fragment) \(raw: negated ? "IS NOT" : "IS") NULL" : truth(false) }
             if case .reference(let reference) = c {
                 let match = objectMatch(x, [reference])
                 return negated ? "NOT (\(match))" : match
             }
             guard SQLValueKind(c) == x.kind else { return truth(false) }
+            // PostgreSQL's text holds no NUL: such a string equals nothing stored there.
+            if isUnstorableText(c) { return truth(false) }
             // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
             // stored (see SQLiteValues).
             if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil { return truth(false) }
@@ -104,12 +107,8 @@ extension SQLFetchTranslator {
         case .value(let y):
             guard x.kind == y.kind else {
                 // Only nil equals across kinds.
-                let bothNil: SQLFragment
-                switch (x.nullable, y.nullable) {
-                case (true, true): bothNil = "(\(x.fragment) IS NULL AND \(y.fragment) IS NULL)"
-                default: bothNil = "0"
-                }
-                if bothNil.sql == "0" { return truth(false) }
+                guard x.nullable && y.nullable else { return truth(false) }
+                let bothNil: SQLFragment = "(\(x.fragment) IS NULL AND \(y.fragment) IS NULL)"
                 return negated ? "NOT \(bothNil)" : bothNil
             }
             if x.kind == .string, Self.folds(options) {
@@ -122,7 +121,7 @@ extension SQLFetchTranslator {
     /// Whether a row (primary key) is one of the objects referenced: the IDs of this store
     /// whose entity the row can be; with the entity checked when the table holds several.
     func objectMatch(_ x: SQLValue, _ references: [ObjectReference]) -> SQLFragment {
-        guard case .object = x.kind else { return "0" }
+        guard case .object = x.kind else { return truth(false) }
         var keysByEntity: [(entity: String, keys: [Int64])] = []
         for reference in references {
             guard let id = reference.base as? ManagedObjectID, !id.isTemporaryID,
@@ -134,7 +133,7 @@ extension SQLFetchTranslator {
                 keysByEntity.append((id.entityName, [id.primaryKey]))
             }
         }
-        guard !keysByEntity.isEmpty else { return "0" }
+        guard !keysByEntity.isEmpty else { return truth(false) }
         let checkEntity = x.possibleEntities.count > 1 && x.entityColumn != nil
         var parts: [SQLFragment] = []
         if !checkEntity {
@@ -146,7 +145,7 @@ extension SQLFetchTranslator {
             }
         }
         let any = parts.count == 1 ? parts[0] : "(\(SQLFragment.joined(parts, separator: " OR ")))"
-        return x.nullable ? "ifnull(\(any), 0)" : any
+        return x.nullable ? orFalse(any) : any
     }
 
     /// `x = ?` or `x IN (?, ?, ...)`.
@@ -173,16 +172,22 @@ extension SQLFetchTranslator {
         case .toMany:
             throw toManyNotAllowed
         case .constant(let c):
-            if c == .null { return orEqual && x.nullable ? "\(x.fragment) IS NULL" : "0" }
+            if c == .null { return orEqual && x.nullable ? "\(x.fragment) IS NULL" : truth(false) }
             guard x.kind.isOrdered, SQLValueKind(c) == x.kind else {
                 throw orderError(x.label, describeArgument(c.runtimeValue), op)
+            }
+            if x.kind == .string, case .string(let s) = c, isUnstorableText(c) {
+                // PostgreSQL binds no text with a NUL: ordered as UTF-8 bytes, which is
+                // the order of scalars.
+                let subject = Self.folds(options) ? fold(x, options) : x.fragment
+                return guarded("textsend(\(subject)) \(raw: symbol) \(bind: Data(StringComparison.fold(s, options).utf8).databaseValue)", x)
             }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return guarded("\(fold(x, options)) \(raw: symbol) \(bind: StringComparison.fold(s, options).databaseValue)", x)
             }
             if x.kind == .number {
                 // NaN is unordered: every ordering with it is false, as in the evaluator.
-                if Self.isNaN(c) { return "0" }
+                if Self.isNaN(c) { return truth(false) }
                 if let d = Self.inexactDecimal(c) { return inexactOrdering(x, op, d) }
             }
             return guarded("\(x.fragment) \(raw: symbol) \(bind: bindValue(c, for: x))", x)
@@ -192,9 +197,9 @@ extension SQLFetchTranslator {
             let test: SQLFragment = "\(p) \(raw: symbol) \(q)"
             if !x.nullable && !y.nullable { return test }
             if orEqual && x.nullable && y.nullable {
-                return "ifnull(\(test), \(x.fragment) IS NULL AND \(y.fragment) IS NULL)"
+                return "\(raw: ifNullFunction)(\(test), \(x.fragment) IS NULL AND \(y.fragment) IS NULL)"
             }
-            return "ifnull(\(test), 0)"
+            return orFalse(test)
         }
     }
 
@@ -226,7 +231,7 @@ extension SQLFetchTranslator {
     /// BEGINSWITH/ENDSWITH: `substr(x, 1, n) IS ?` on the (folded) text against a constant,
     /// a registered function otherwise. nil gives false; an empty prefix matches nothing.
     mutating func substring(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
-        if Self.isNull(left) || Self.isNull(right) { return "0" }
+        if Self.isNull(left) || Self.isNull(right) { return truth(false) }
         try requireStrings(left, right) {
             "Can't do a substring operation with something that isn't a string (lhs = \($0) rhs = \($1))"
         }
@@ -235,8 +240,14 @@ extension SQLFetchTranslator {
             // and a UTF-8 prefix of bytes is a prefix of scalars.
             let affix = StringComparison.fold(s, options)
             let length = affix.utf8.count
-            guard length > 0 else { return "0" }
+            guard length > 0 else { return truth(false) }
             let subject = Self.folds(options) ? fold(x, options) : x.fragment
+            if dialect == .postgres {
+                // No text there holds a NUL; the rest compares by character, which is by scalar.
+                if affix.utf8.contains(0) { return truth(false) }
+                if op == .beginsWith { return orFalse("starts_with(\(subject), \(bind: affix.databaseValue))") }
+                return orFalse("right(\(subject), CAST(\(bind: affix.unicodeScalars.count.databaseValue) AS integer)) = \(bind: affix.databaseValue)")
+            }
             if op == .beginsWith {
                 return "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
             }
@@ -252,7 +263,7 @@ extension SQLFetchTranslator {
     /// collection (`IN (...)`, options ignored as `containsObject:` ignores them); substring
     /// search when the collection is a string.
     mutating func membership(collection: SQLOperand, element: SQLOperand, _ options: Options) throws -> SQLFragment {
-        if Self.isNull(collection) || Self.isNull(element) { return "0" }
+        if Self.isNull(collection) || Self.isNull(element) { return truth(false) }
         switch collection {
         case .toMany(let path):
             if case .toMany = element { throw toManyNotAllowed }
@@ -267,6 +278,13 @@ extension SQLFetchTranslator {
                 guard case .value(let y) = element else { throw toManyNotAllowed }
                 guard y.kind == .string else {
                     throw PredicateError(.invalidOperand, "Can't look for value (\(y.label)) in string (\(PredicatePrinter.quote(s))); value is not a string")
+                }
+                if dialect == .postgres, s.utf8.contains(0) {
+                    // PostgreSQL binds no text with a NUL, and a value there has none: it is
+                    // in the string when it is in one of the pieces between the NULs.
+                    let pieces = s.split(separator: "\0", omittingEmptySubsequences: true).map(String.init)
+                    guard !pieces.isEmpty else { return truth(false) }
+                    return "(\(SQLFragment.joined(pieces.map { "\(raw: SQLiteFunctions.contains)(\(bind: $0.databaseValue), \(y.fragment), \(raw: String(options.rawValue)))" }, separator: " OR ")))"
                 }
                 return "\(raw: SQLiteFunctions.contains)(\(bind: s.databaseValue), \(y.fragment), \(raw: String(options.rawValue)))"
             }
@@ -287,8 +305,12 @@ extension SQLFetchTranslator {
                     throw PredicateError(.invalidOperand, "Can't look for value (\(describeArgument(c.runtimeValue))) in string (\(x.label)); value is not a string")
                 }
                 let needle = StringComparison.fold(s, options)
-                guard !needle.unicodeScalars.isEmpty else { return "0" }
+                guard !needle.unicodeScalars.isEmpty else { return truth(false) }
                 let haystack = Self.folds(options) ? fold(x, options) : x.fragment
+                if dialect == .postgres {
+                    if needle.utf8.contains(0) { return truth(false) }
+                    return "coalesce(strpos(\(haystack), \(bind: needle.databaseValue)), 0) > 0"
+                }
                 return "ifnull(instr(\(haystack), \(bind: needle.databaseValue)), 0) > 0"
             case .value(let y):
                 guard y.kind == .string else {
@@ -307,9 +329,10 @@ extension SQLFetchTranslator {
         var seen: Set<ConstantValue> = []
         // NaN and decimals no stored value can be are equal to nothing stored.
         let values = elements.filter {
-            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil)) && seen.insert($0).inserted
+            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil))
+                && !isUnstorableText($0) && seen.insert($0).inserted
         }.map { bindValue($0, for: x) }
-        guard !values.isEmpty else { return "0" }
+        guard !values.isEmpty else { return truth(false) }
         return guarded(inList(x.fragment, values), x)
     }
 
@@ -318,7 +341,7 @@ extension SQLFetchTranslator {
     /// LIKE as GLOB over the (folded) text with the pattern's wildcards translated and every
     /// other character literal; MATCHES and non-constant patterns through registered functions.
     mutating func pattern(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
-        if Self.isNull(left) || Self.isNull(right) { return "0" }
+        if Self.isNull(left) || Self.isNull(right) { return truth(false) }
         if case .toMany = left { throw toManyNotAllowed }
         if case .toMany = right { throw toManyNotAllowed }
         // The evaluator checks the pattern first, then the string.
@@ -344,7 +367,15 @@ extension SQLFetchTranslator {
             }
             _ = try StringComparison.like("", p, options)
             let folded = StringComparison.fold(p, options)
-            guard !folded.isEmpty else { return "0" }
+            guard !folded.isEmpty else { return truth(false) }
+            if dialect == .postgres {
+                // A NUL in the pattern is a character no text there has.
+                if folded.utf8.contains(0) { return truth(false) }
+                let like = Self.postgresLikePattern(likePattern: folded)
+                return Self.folds(options)
+                    ? orFalse("\(fold(x, options)) LIKE \(bind: like.databaseValue)")
+                    : guarded("\(x.fragment) LIKE \(bind: like.databaseValue)", x)
+            }
             let function: SQLFragment = "\(raw: SQLiteFunctions.like)(\(x.fragment), \(bind: p.databaseValue), \(raw: String(options.rawValue)))"
             // GLOB reads text up to its first NUL: a pattern or a value with a NUL goes
             // through the registered function, which reads every byte.
@@ -357,6 +388,32 @@ extension SQLFetchTranslator {
         }
         let function = op == .like ? SQLiteFunctions.like : SQLiteFunctions.matches
         return "\(raw: function)(\(stringArgument(left)), \(stringArgument(right)), \(raw: String(options.rawValue)))"
+    }
+
+    /// A LIKE pattern (already folded) as PostgreSQL's LIKE pattern: `*` is `%`, `?` is `_`,
+    /// `\x` a literal `x`, and the characters PostgreSQL's LIKE treats specially (`%`, `_`,
+    /// `\`) are escaped with `\` when literal. Over text COLLATE "C", `_` is one scalar.
+    static func postgresLikePattern(likePattern pattern: String) -> String {
+        let scalars = Array(pattern.unicodeScalars)
+        var like = ""
+        func literal(_ c: Unicode.Scalar) {
+            if c == "%" || c == "_" || c == "\\" { like += "\\" }
+            like.unicodeScalars.append(c)
+        }
+        var i = 0
+        while i < scalars.count {
+            switch scalars[i] {
+            case "\\" where i + 1 < scalars.count:
+                literal(scalars[i + 1])
+                i += 2
+                continue
+            case "*": like += "%"
+            case "?": like += "_"
+            default: literal(scalars[i])
+            }
+            i += 1
+        }
+        return like
     }
 
     /// A LIKE pattern (already folded) as a GLOB pattern: `*` and `?` stay wildcards, `\x`
@@ -395,7 +452,7 @@ extension SQLFetchTranslator {
     /// in descending order; options are ignored, as `compare:` is used.
     mutating func between(_ left: SQLOperand, _ right: SQLOperand) throws -> SQLFragment {
         guard case .constant(let bounds) = right else { throw unimplemented() }
-        if bounds == .null { return "0" }
+        if bounds == .null { return truth(false) }
         guard let elements = Self.elements(of: bounds, includingDictionaryValues: false) else {
             throw PredicateError(.invalidOperand, "Can't use between operator with rhs \(describeArgument(bounds.runtimeValue)) (not an array)")
         }
@@ -404,13 +461,13 @@ extension SQLFetchTranslator {
         }
         guard case .value(let x) = left else { throw toManyNotAllowed }
         var (low, high) = (Self.normalized(elements[0]), Self.normalized(elements[1]))
-        if low == .null || high == .null { return "0" }
+        if low == .null || high == .null { return truth(false) }
         guard x.kind.isOrdered, SQLValueKind(low) == x.kind, SQLValueKind(high) == x.kind,
               let order = ValueComparison.order(low.runtimeValue!, high.runtimeValue!, []) else {
             throw PredicateError(.invalidOperand, "Can't compare \(x.label) with the BETWEEN bounds \(describeArgument(bounds.runtimeValue))")
         }
         if x.kind == .number {
-            if Self.isNaN(low) || Self.isNaN(high) { return "0" }
+            if Self.isNaN(low) || Self.isNaN(high) { return truth(false) }
             if order == .orderedDescending { swap(&low, &high) }
             if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil {
                 // Each bound on its own, as ordering compares with such a decimal.
@@ -420,6 +477,12 @@ extension SQLFetchTranslator {
             }
         } else if order == .orderedDescending {
             swap(&low, &high)
+        }
+        if isUnstorableText(low) || isUnstorableText(high) {
+            // Each bound on its own, as ordering compares with such a string.
+            let lower = try ordering(.value(x), .greaterThanOrEqualTo, .constant(low), [])
+            let upper = try ordering(.value(x), .lessThanOrEqualTo, .constant(high), [])
+            return "(\(lower) AND \(upper))"
         }
         return guarded("\(x.fragment) BETWEEN \(bind: bindValue(low, for: x)) AND \(bind: bindValue(high, for: x))", x)
     }
@@ -445,7 +508,7 @@ extension SQLFetchTranslator {
     func guarded(_ test: SQLFragment, _ x: SQLValue) -> SQLFragment {
         guard x.nullable else { return test }
         if x.isColumn { return "(\(test) AND \(x.fragment) IS NOT NULL)" }
-        return "ifnull(\(test), 0)"
+        return orFalse(test)
     }
 
     /// A constant as the database value compared with `x`: a number as itself (an Int as an

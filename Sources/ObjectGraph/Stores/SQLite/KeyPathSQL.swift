@@ -411,17 +411,17 @@ extension SQLFetchTranslator {
             switch op {
             case "@sum":
                 if let type = element.attributeType, type.isInteger || type == .boolean {
-                    select = "ifnull(\(integerSum(element.fragment)), 0)"
+                    select = "\(raw: ifNullFunction)(\(integerSum(element.fragment)), 0)"
                 } else {
                     // 0 for no rows; NULL for a sum that is not a number (SQLite has no NaN).
                     // OG_FSUM: rounded once, so the order of the rows does not matter (ExactSum).
-                    select = "(CASE WHEN COUNT(\(element.fragment)) = 0 THEN 0 ELSE \(raw: SQLiteFunctions.exactSum)(\(element.fragment)) END)"
+                    select = "(CASE WHEN COUNT(\(element.fragment)) = 0 THEN 0 ELSE \(exactSum(element.fragment)) END)"
                 }
             case "@avg":
                 if let type = element.attributeType, type.isInteger || type == .boolean {
-                    select = "(CAST(\(integerSum(element.fragment)) AS REAL) / COUNT(\(element.fragment)))"
+                    select = "(CAST(\(integerSum(element.fragment)) AS \(raw: realType)) / COUNT(\(element.fragment)))"
                 } else {
-                    select = "(\(raw: SQLiteFunctions.exactSum)(\(element.fragment)) / COUNT(\(element.fragment)))"
+                    select = "(\(exactSum(element.fragment)) / COUNT(\(element.fragment)))"
                 }
             case "@min": select = "MIN(\(element.fragment))"
             default: select = "MAX(\(element.fragment))"
@@ -443,10 +443,24 @@ extension SQLFetchTranslator {
     /// partial sum; here the high and the low 32 bits of the values are summed apart (neither
     /// sum can overflow below 2^31 rows) and put together once. SQLite computes each
     /// repeated aggregate once.
+    ///
+    /// PostgreSQL's SUM of a bigint is already exact (a numeric), and its result reads back as
+    /// an integer when whole and within 64 bits, else as the nearest double (PostgresValues).
     func integerSum(_ e: SQLFragment) -> SQLFragment {
+        if dialect == .postgres { return "SUM(\(e))" }
         let high: SQLFragment = "(SUM(\(e) >> 32) + (SUM(\(e) & 4294967295) >> 32))"
         let low: SQLFragment = "(SUM(\(e) & 4294967295) & 4294967295)"
         return "(CASE WHEN \(high) BETWEEN -2147483648 AND 2147483647 THEN (\(high) << 32) + \(low) ELSE \(high) * 4294967296.0 + \(low) END)"
+    }
+
+    /// The sum of floating-point values: SQLite's OG_FSUM (rounded once, see ``ExactSum``);
+    /// PostgreSQL's SUM of float8 (added in row order, so its last bits can differ), with NaN
+    /// (+inf plus -inf) made NULL as SQLite makes it.
+    func exactSum(_ e: SQLFragment) -> SQLFragment {
+        switch dialect {
+        case .sqlite: return "\(raw: SQLiteFunctions.exactSum)(\(e))"
+        case .postgres: return "NULLIF(SUM(\(e)), \(bind: Double.nan.databaseValue))"
+        }
     }
 
     /// `SUBQUERY(collection, $x, predicate).@count`: the predicate runs on each destination

@@ -128,20 +128,20 @@ struct SQLFetchTranslator {
     mutating func condition(for predicate: Predicate) throws -> SQLFragment {
         switch predicate {
         case .constant(let value):
-            return value ? "1" : "0"
+            return truth(value)
         case .block(let block):
             throw CoreDataError(exception: .invalidArgument, "Unknown predicate type for predicate: BLOCKPREDICATE(\(block.identifier))")
         case .compound(let compound):
             switch compound.compoundPredicateType {
             case .not:
                 // Foundation looks only at the first subpredicate of a NOT.
-                guard let first = compound.subpredicates.first else { return "1" }
+                guard let first = compound.subpredicates.first else { return truth(true) }
                 return "NOT (\(try condition(for: first)))"
             case .and, .or:
                 // AND of ANDs is one AND: flattening keeps SQLite's parser stack shallow for
                 // predicates folded one term at a time.
                 let terms = Array(compound.chainTerms)
-                guard !terms.isEmpty else { return compound.compoundPredicateType == .and ? "1" : "0" }
+                guard !terms.isEmpty else { return truth(compound.compoundPredicateType == .and) }
                 let parts = try terms.map { try condition(for: $0) }
                 if parts.count == 1 { return parts[0] }
                 let separator = compound.compoundPredicateType == .and ? " AND " : " OR "
@@ -189,6 +189,8 @@ struct SQLFetchTranslator {
                     term += " COLLATE \(SQLiteFunctions.collation(for: descriptor.comparator)!)"
                 }
             }
+            // nil first ascending: SQLite's order of NULL, which PostgreSQL reverses.
+            if dialect == .postgres { return term + (descriptor.ascending ? " NULLS FIRST" : " DESC NULLS LAST") }
             return term + (descriptor.ascending ? "" : " DESC")
         }
     }
@@ -231,7 +233,7 @@ struct SQLFetchTranslator {
                 // Exact, and promoted to the nearest REAL beyond 64 bits, as Aggregates.sum
                 // and Aggregates.average compute them.
                 if selector == "sum:" { fragment = integerSum(value.fragment) }
-                if selector == "average:" { fragment = "(CAST(\(integerSum(value.fragment)) AS REAL) / COUNT(\(value.fragment)))" }
+                if selector == "average:" { fragment = "(CAST(\(integerSum(value.fragment)) AS \(raw: realType)) / COUNT(\(value.fragment)))" }
             }
             switch selector {
             case "count:":
@@ -249,6 +251,42 @@ struct SQLFetchTranslator {
         default:
             throw unsupported
         }
+    }
+
+    // MARK: The dialect's spelling
+
+    /// A condition that always holds, or never: SQLite's 1 and 0, PostgreSQL's booleans.
+    func truth(_ holds: Bool) -> SQLFragment {
+        switch dialect {
+        case .sqlite: return holds ? "1" : "0"
+        case .postgres: return holds ? "TRUE" : "FALSE"
+        }
+    }
+
+    /// `test`, false where it is NULL: a two-valued condition.
+    func orFalse(_ test: SQLFragment) -> SQLFragment {
+        dialect == .sqlite ? "ifnull(\(test), 0)" : "coalesce(\(test), FALSE)"
+    }
+
+    /// The function giving its second argument where the first is NULL.
+    var ifNullFunction: String { dialect == .sqlite ? "ifnull" : "coalesce" }
+
+    /// Null-safe equality (`IS`, `IS NOT`): PostgreSQL's `IS` takes only NULL, TRUE, FALSE.
+    func nullSafeEquality(negated: Bool) -> String {
+        switch dialect {
+        case .sqlite: return negated ? "IS NOT" : "IS"
+        case .postgres: return negated ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM"
+        }
+    }
+
+    /// The type a CAST to a floating-point number names.
+    var realType: String { dialect == .sqlite ? "REAL" : "double precision" }
+
+    /// Whether a constant is a string PostgreSQL cannot take: its text holds no NUL, so such
+    /// a string equals, begins, ends or is contained in nothing stored there.
+    func isUnstorableText(_ c: ConstantValue) -> Bool {
+        guard dialect == .postgres, case .string(let s) = c else { return false }
+        return s.utf8.contains(0)
     }
 
     // MARK: Errors in Core Data's words

@@ -303,7 +303,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func plan(forTable tableName: String) -> RowPlan { plans[tableName]! }
 
-    private static func makePlan(forTable tableName: String, schema: SQLiteSchema, model: ManagedObjectModel) -> RowPlan {
+    static func makePlan(forTable tableName: String, schema: SQLiteSchema, model: ManagedObjectModel) -> RowPlan {
         let table = schema.tables.first { $0.name == tableName }!
         let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, Int32($0 + 3)) })
         var decoders: [RowPlan.EntityDecoder?] = Array(repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
@@ -448,66 +448,23 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } rowCount: { $0.count }
     }
 
-    /// The parts of a fetch's SQL, built with one translator so the joins of the predicate and
-    /// of the sorts share their aliases.
-    struct QueryParts {
-        /// `ZBOOK t0 LEFT OUTER JOIN ...`
-        var from: String
-        /// ` WHERE ...` or empty, with its arguments.
-        var whereClause: SQLFragment
-        /// ORDER BY terms (empty when the request has no sort descriptors).
-        var order: [String]
-        /// ` LIMIT ? OFFSET ?` or empty, with its arguments.
-        var window: SQLFragment
-        /// The translator, for the dictionary fetch's columns.
-        var translator: SQLFetchTranslator
+    /// The fetch SQL of this store (shared with the PostgreSQL store).
+    var fetchQuery: SQLFetchQuery {
+        SQLFetchQuery(model: model, schema: schema, storeIdentifier: identifier, dialect: .sqlite)
     }
+
+    typealias QueryParts = SQLFetchQuery.Parts
 
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
     func queryParts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> QueryParts {
-        let mapping = schema.entities[entity.name]!
-        var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
-        translator.storeIdentifier = identifier
-        var conditions: [String] = []
-        var arguments: [DatabaseValue] = []
-        let tableEntities = schema.entities.values.filter { $0.tableName == mapping.tableName }.count
-        let accepted = request.includesSubentities ? mapping.entityNumbersWithSubentities : [mapping.entityNumber]
-        if accepted.count < tableEntities {
-            conditions.append(accepted.count == 1 ? "t0.Z_ENT = ?" : "t0.Z_ENT IN (\(accepted.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += accepted.map { $0.databaseValue }
-        }
-        if let predicate = request.predicate {
-            // The translator recurses once per level: a predicate deeper than the limit is
-            // refused here, as one the store cannot translate (NSInvalidArgumentException), not a stack overflow.
-            do { try TreeDepth.check(predicate) } catch let error as PredicateError {
-                throw CoreDataError(exception: .invalidArgument, error.message)
-            }
-            let fragment = try translator.condition(for: predicate)
-            conditions.append(fragment.sql)
-            arguments += fragment.arguments
-        }
-        try extraColumns(&translator)
-        var order = sorted ? try translator.orderingTerms(for: request.sortDescriptors) : []
-        // Ties keep the order of the rows' keys, as the in-memory sort keeps insertion order.
-        if !order.isEmpty { order.append("t0.Z_PK") }
-        var window = SQLFragment(sql: "")
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            window = SQLFragment(sql: " LIMIT ? OFFSET ?", arguments: [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, request.fetchOffset.databaseValue])
-        }
-        let from = "\(mapping.tableName) t0" + translator.joins.map { " " + $0 }.joined()
-        let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return QueryParts(from: from, whereClause: SQLFragment(sql: whereSQL, arguments: arguments), order: order, window: window, translator: translator)
+        try fetchQuery.parts(request, entity: entity, sorted: sorted, extraColumns: extraColumns)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
     private func selectStatement(_ request: AnyFetchRequest, columns: (RowPlan) -> String) throws -> (plan: RowPlan, fragment: SQLFragment) {
         let entity = try model.entity(named: request.entityName)
         let plan = plan(forTable: schema.entities[entity.name]!.tableName)
-        let parts = try queryParts(request, entity: entity)
-        var sql = "SELECT \(columns(plan)) FROM \(parts.from)\(parts.whereClause.sql)"
-        if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
-        sql += parts.window.sql
-        return (plan, SQLFragment(sql: sql, arguments: parts.whereClause.arguments + parts.window.arguments))
+        return (plan, try fetchQuery.select(request, entity: entity, columns: columns(plan)))
     }
 
     func fetchRows(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
@@ -536,12 +493,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int {
         let entity = try model.entity(named: request.entityName)
-        let parts = try queryParts(request, entity: entity, sorted: false)
-        var sql = "SELECT COUNT(*) FROM \(parts.from)\(parts.whereClause.sql)"
-        if !parts.window.sql.isEmpty {
-            sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql)\(parts.window.sql))"
-        }
-        let values = parts.whereClause.arguments + parts.window.arguments
+        let statement = try fetchQuery.count(request, entity: entity)
+        let (sql, values) = (statement.sql, statement.arguments)
         return try CoreDataError.mappingSQLite("Counting \(request.entityName) objects in the store at", url) {
             try log.measure(sql: sql, arguments: values) {
                 try database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) ?? 0 }
