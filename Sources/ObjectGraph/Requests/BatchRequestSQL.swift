@@ -23,8 +23,6 @@ struct BatchRequestSQL {
     let storeIdentifier: String
     /// The store as messages name it (a file's path, a URL without its password).
     let storeName: String
-    /// The store's join table and columns of a many-to-many relationship seen from an entity.
-    let joinColumns: (RelationshipDescription, String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))?
 
     /// Keys per statement: under SQLite's limit on bound variables.
     static let chunkSize = 500
@@ -206,7 +204,7 @@ struct BatchRequestSQL {
         guard let sourceMapping = schema.entities[sources.first?.entityName ?? ""],
               let destination = schema.entities[r.destinationEntityName] else { return [] }
         let sql: String
-        if let (join, columns) = joinColumns(r, sourceMapping.entityName) {
+        if let (join, columns) = SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: sourceMapping.entityName) {
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(columns.theirs) WHERE j.\(columns.mine) IN "
         } else if r.isToMany {
             let owner = model.inverseEntityName(of: r).flatMap { schema.entities[$0] }
@@ -237,7 +235,7 @@ struct BatchRequestSQL {
                 try statements.execute("DELETE FROM \(mapping.tableName) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
             }
             for r in entity.relationships where r.isToMany {
-                guard let (join, columns) = joinColumns(r, entity.name) else { continue }
+                guard let (join, columns) = SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: entity.name) else { continue }
                 for chunk in Self.chunks(keys) {
                     try statements.execute("DELETE FROM \(join.name) WHERE \(columns.mine) IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
                 }

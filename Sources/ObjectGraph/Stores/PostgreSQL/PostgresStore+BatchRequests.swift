@@ -10,7 +10,7 @@ import GRDB
 extension PostgresStore {
     /// The parts of a request's SQL in PostgreSQL's dialect.
     private func batchQueryParts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool) throws -> SQLiteStore.QueryParts {
-        try SQLiteStore.QueryParts.make(request, entity: entity, model: model, schema: schema, storeIdentifier: identifier, dialect: .postgres, sorted: sorted)
+        try fetchQuery.parts(request, entity: entity, sorted: sorted)
     }
 
     // MARK: Insert

@@ -193,7 +193,7 @@ extension PostgresStore: PersistentHistoryStore {
 
     /// The store-independent SQL of batch requests (and tombstones), on this store's layout.
     var batchSQL: BatchRequestSQL {
-        BatchRequestSQL(model: model, schema: schema, storeIdentifier: identifier, storeName: Self.redacted(url), joinColumns: { self.joinColumns(of: $0, entity: $1) })
+        BatchRequestSQL(model: model, schema: schema, storeIdentifier: identifier, storeName: Self.redacted(url))
     }
 
     // MARK: Reading and purging

@@ -33,7 +33,7 @@ extension SQLiteStore {
 
     /// The store-independent SQL of batch requests, on this store's layout.
     private var batchSQL: BatchRequestSQL {
-        BatchRequestSQL(model: model, schema: schema, storeIdentifier: identifier, storeName: url.path, joinColumns: { self.joinColumns(of: $0, entity: $1) })
+        BatchRequestSQL(model: model, schema: schema, storeIdentifier: identifier, storeName: url.path)
     }
 
     // MARK: Insert
