@@ -45,18 +45,21 @@ do {
     }
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
     let history = arguments[0].hasSuffix("-history")
-    var description: PersistentStoreDescription
     if type == .postgres {
         guard let url = URL(string: arguments[1]), url.scheme == "postgres" || url.scheme == "postgresql" else {
             fail("\(arguments[1]) is no postgres:// URL")
         }
-        description = .postgres(url: url)
+        // As the options dictionary below means: no automatic migration.
+        var description = PersistentStoreDescription.postgres(url: url)
+        description.timeout = 120
+        description.isPersistentHistoryTrackingEnabled = history
+        description.shouldMigrateStoreAutomatically = false
+        description.shouldInferMappingModelAutomatically = false
+        try coordinator.addPersistentStore(with: description)
     } else {
-        description = PersistentStoreDescription(type: type, url: URL(fileURLWithPath: arguments[1]))
+        try coordinator.addPersistentStore(type: type, at: URL(fileURLWithPath: arguments[1]),
+                                           options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
     }
-    description.timeout = 120
-    description.isPersistentHistoryTrackingEnabled = history
-    try coordinator.addPersistentStore(with: description)
     let context = ManagedObjectContext(coordinator: coordinator)
     context.transactionAuthor = arguments.count > 4 ? arguments[4] : "increment \(ProcessInfo.processInfo.processIdentifier)"
     switch arguments[2] {
