@@ -183,12 +183,21 @@ extension PostgresStore: PersistentHistoryStore {
 
     /// The channel the store's NOTIFY and LISTEN use: named after its schema (PostgreSQL keeps
     /// a channel per database), shortened with a hash past PostgreSQL's 63 bytes.
-    var notificationChannel: String {
+    var notificationChannel: String { Self.notificationChannel(forSchema: schemaName) }
+
+    /// The channel of the store in the schema `schemaName`.
+    static func notificationChannel(forSchema schemaName: String) -> String {
         let name = "objectgraph " + schemaName
         guard name.utf8.count > 63 else { return name }
         var hash: UInt64 = 14_695_981_039_346_656_037
         for byte in schemaName.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-        return "objectgraph " + String(schemaName.utf8.prefix(32).map { Character(UnicodeScalar($0)) }) + " " + String(hash, radix: 16)
+        // Whole characters up to 30 bytes, then the hash: at most 12 + 30 + 1 + 16 bytes.
+        var prefix = ""
+        for character in schemaName {
+            guard prefix.utf8.count + String(character).utf8.count <= 30 else { break }
+            prefix.append(character)
+        }
+        return "objectgraph " + prefix + " " + String(hash, radix: 16)
     }
 
     /// The store-independent SQL of batch requests (and tombstones), on this store's layout.
