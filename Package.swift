@@ -121,7 +121,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench",
-            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", .product(name: "GRDB", package: "GRDB.swift"),
+            // TestSupport for its throwaway PostgreSQL cluster (PostgresTestServer), one definition
+            // for the tests and `bench --store postgres`.
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Benchmarks/bench"
         ),
@@ -134,7 +136,7 @@ let package = Package(
         // Migrates a store until killed; the migration crash-safety test runs it.
         .executableTarget(
             name: "objectgraph-migration-child",
-            dependencies: ["ObjectGraph", "ZarraToDo"],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo"],
             path: "Tests/MigrationChild"
         ),
         // Writes to a store beside other processes; the multi-process tests run several.

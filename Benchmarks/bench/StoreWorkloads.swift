@@ -79,8 +79,26 @@ extension FilledStore {
     }
 }
 
+/// Our fetch of books, timed: a new context each time, so every object is new to it as in a
+/// first fetch; the request (of every book, then `configure`d) is made and run, and every
+/// attribute of every object read, on the clock. Its checksum into `sum`.
+func timedFetch(on coordinator: PersistentStoreCoordinator, into sum: inout Checksum,
+                configure: (ObjectGraph.FetchRequest<ManagedObject>) -> Void = { _ in }) throws -> Double {
+    let context = ManagedObjectContext(coordinator: coordinator)
+    var read = Checksum()
+    let t = try timed {
+        let request = FetchRequest(entityName: Books.entityName)
+        configure(request)
+        let objects = try context.fetch(request)
+        for object in objects { try add(object, to: &read) }
+        return objects
+    }
+    sum = read
+    return t.seconds
+}
+
 /// Adds an object's six attributes to a checksum, read by key as an application would.
-private func add(_ object: ManagedObject, to sum: inout Checksum) throws {
+func add(_ object: ManagedObject, to sum: inout Checksum) throws {
     sum.add(title: try object.value(forKey: "title") as! String,
             author: try object.value(forKey: "author") as! String,
             salesRank: try object.value(forKey: "salesRank") as! Int,
@@ -89,7 +107,7 @@ private func add(_ object: ManagedObject, to sum: inout Checksum) throws {
             inPrint: try object.value(forKey: "inPrint") as! Bool)
 }
 
-private func add(_ v: BookValues, to sum: inout Checksum) {
+func add(_ v: BookValues, to sum: inout Checksum) {
     sum.add(title: v.title, author: v.author, salesRank: v.salesRank, price: v.price, published: v.published, inPrint: v.inPrint)
 }
 
@@ -121,17 +139,7 @@ private func runFetch(_ settings: BenchSettings) throws -> WorkloadResult {
     defer { try? store.close() }
     var sums = [Checksum](repeating: Checksum(), count: 3)
     let timings = try interleavedMedians(settings, [
-        ("ours", {
-            // A new context each time, so every object is new to it, as in a first fetch.
-            let context = ManagedObjectContext(coordinator: store.coordinator)
-            return try timed {
-                var sum = Checksum()
-                let objects = try context.fetch(FetchRequest(entityName: Books.entityName))
-                for object in objects { try add(object, to: &sum) }
-                sums[0] = sum
-                return objects
-            }.seconds
-        }),
+        ("ours", { try timedFetch(on: store.coordinator, into: &sums[0]) }),
         ("raw", { try store.timedRawFetch(into: &sums[1]) }),
         ("grdb", { try store.timedGRDBFetch(into: &sums[2]) }),
     ])
@@ -253,18 +261,7 @@ private func runPredicateFetch(_ settings: BenchSettings) throws -> WorkloadResu
     let prefixLength = prefix.unicodeScalars.count
     var sums = [Checksum](repeating: Checksum(), count: 3)
     let timings = try interleavedMedians(settings, [
-        ("ours", {
-            let context = ManagedObjectContext(coordinator: store.coordinator)
-            return try timed {
-                var sum = Checksum()
-                let request = FetchRequest(entityName: Books.entityName)
-                request.predicate = predicate
-                let objects = try context.fetch(request)
-                for object in objects { try add(object, to: &sum) }
-                sums[0] = sum
-                return objects
-            }.seconds
-        }),
+        ("ours", { try timedFetch(on: store.coordinator, into: &sums[0]) { $0.predicate = predicate } }),
         ("raw", {
             try timed {
                 var sum = Checksum()

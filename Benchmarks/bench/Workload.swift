@@ -26,6 +26,15 @@ struct BenchSettings: Sendable {
     var rows: Int?
     /// Run only the implementation of this name ("ours", "raw", "grdb"), e.g. under a profiler.
     var only: String?
+    /// The store the workloads measure (`--store`): SQLite's table, or PostgreSQL's.
+    var store: BenchStore = .sqlite
+    /// The PostgreSQL server (`--postgres-url`); nil for a throwaway cluster of this run.
+    var postgresURL: URL?
+}
+
+/// The store type a run measures.
+enum BenchStore: String, Sendable {
+    case sqlite, postgres
 }
 
 /// What a workload measured: our implementation first, then the baselines it is compared with.

@@ -8,35 +8,69 @@ import Foundation
 //   options: --repetitions N (default 5), --scale-down N (divide sizes by N, for a smoke run),
 //            --rows N (rows of the store workloads, default 100,000),
 //            --only ours|raw|grdb (run one implementation, for a profiler)
+//   swift run -c release bench --store postgres
+//            fetch-100k and insert-100k through the PostgreSQL store against the same SQL sent
+//            raw through PostgresNIO, on a throwaway cluster, or on --postgres-url URL
+//   swift run -c release bench contention --store postgres|sqlite [--processes 8]
+//            [--increments 250] [--counters 4]
+//            processes incrementing shared counters through optimistic locking; fails on a
+//            lost increment
 //
 // Prints a table, then one JSON line per workload.
 
+// A process of the contention run (the bench starts them itself).
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "contention-child" {
+    Contention.runChild(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 func usage() -> String {
-    "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [workload...]\n"
-        + allWorkloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
+    func list(_ workloads: [Workload]) -> String { workloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") }
+    let lines: [String] = [
+        "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [workload...]",
+        "       bench contention [--store postgres|sqlite] [--postgres-url URL] [--processes N] [--increments N] [--counters N]",
+        "SQLite (the default):", list(allWorkloads),
+        "--store postgres:", list(postgresWorkloads),
+    ]
+    return lines.joined(separator: "\n")
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("\(message)\n\(usage())\n".utf8))
+    exit(2)
 }
 
 var settings = BenchSettings()
+var contention = Contention()
+var storeGiven = false
+var listing = false
 var names: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--list":
-        for w in allWorkloads { print("\(w.name)\t\(w.summary)") }
-        exit(0)
+        listing = true
     case "--help", "-h":
         print(usage())
         exit(0)
     case "--only":
         settings.only = arguments.popFirst()
-    case "--repetitions", "--scale-down", "--rows":
-        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
-            FileHandle.standardError.write(Data("\(argument) needs a positive whole number\n\(usage())\n".utf8))
-            exit(2)
+    case "--store":
+        guard let store = arguments.popFirst().flatMap(BenchStore.init(rawValue:)) else { fail("--store needs sqlite or postgres") }
+        settings.store = store
+        storeGiven = true
+    case "--postgres-url":
+        guard let url = arguments.popFirst().flatMap(URL.init(string:)), url.scheme?.hasPrefix("postgres") == true else {
+            fail("--postgres-url needs a postgres://USER@HOST:PORT/DATABASE URL")
         }
+        settings.postgresURL = url
+    case "--repetitions", "--scale-down", "--rows", "--processes", "--increments", "--counters":
+        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { fail("\(argument) needs a positive whole number") }
         switch argument {
         case "--repetitions": settings.repetitions = value
         case "--rows": settings.rows = value
+        case "--processes": contention.processes = value
+        case "--increments": contention.increments = value
+        case "--counters": contention.counters = value
         default: settings.scaleDown = value
         }
     default:
@@ -44,15 +78,30 @@ while let argument = arguments.popFirst() {
     }
 }
 
+if names.first == "contention" {
+    guard names.count == 1 else { fail("contention runs alone") }
+    // Without --store the contention run is PostgreSQL's, the store it was written for.
+    contention.store = storeGiven ? settings.store : .postgres
+    do {
+        try contention.run(settings)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("contention failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+let workloads = settings.store == .postgres ? postgresWorkloads : allWorkloads
+if listing {
+    for w in workloads { print("\(w.name)\t\(w.summary)") }
+    exit(0)
+}
 var selected: [Workload] = []
 for name in names {
-    guard let w = allWorkloads.first(where: { $0.name == name }) else {
-        FileHandle.standardError.write(Data("unknown workload \(name)\n\(usage())\n".utf8))
-        exit(2)
-    }
+    guard let w = workloads.first(where: { $0.name == name }) else { fail("unknown workload \(name)") }
     selected.append(w)
 }
-if selected.isEmpty { selected = allWorkloads }
+if selected.isEmpty { selected = workloads }
 
 var results: [(Workload, WorkloadResult)] = []
 var failed = false
@@ -73,6 +122,9 @@ func formatSeconds(_ x: Double) -> String {
     return String(format: "%.3f s", x)
 }
 
+if settings.store == .postgres {
+    print("store: postgres, on \(BenchPostgres.serverDescription(settings)); baseline: the same SQL sent raw through PostgresNIO")
+}
 let header = [pad("workload", 24), pad("ours", 12), pad("baseline", 22), pad("ratio", 8), pad("target", 12), "unit"]
 print(header.joined(separator: " "))
 print(String(repeating: "-", count: 110))

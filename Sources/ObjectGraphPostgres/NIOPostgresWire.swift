@@ -11,7 +11,7 @@ import PostgresNIO
 /// and needs no Swift concurrency thread: a context's queue or a test's thread blocks, the
 /// event loops run the protocol.
 final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
-    // @unchecked Sendable: `idle`, `open` and `closed` are touched only with `condition` held.
+    // @unchecked Sendable: `idle`, `openCount` and `closed` are touched only with `condition` held.
     private let configuration: PostgresConnection.Configuration
     private let poolSize: Int
     private let timeout: TimeInterval
@@ -21,7 +21,7 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
     private let searchPath: String
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
-    private var open = 0
+    private var openCount = 0
     private var closed = false
     private let logger = Logger(label: "ObjectGraphPostgres")
     private static let nextID = LockedCounter()
@@ -36,7 +36,7 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         searchPath = "SET search_path TO \(PostgresIdentifier.quoted(parsed.schema))"
         let first = try connect()
         condition.lock()
-        open = 1
+        openCount = 1
         idle.append(first)
         condition.unlock()
     }
@@ -80,7 +80,7 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         closed = true
         let connections = idle
         idle = []
-        open -= connections.count
+        openCount -= connections.count
         condition.broadcast()
         condition.unlock()
         for connection in connections { try? connection.close().wait() }
@@ -100,16 +100,16 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
                     condition.unlock()
                     return connection
                 }
-                open -= 1
+                openCount -= 1
             }
-            if open < poolSize {
-                open += 1
+            if openCount < poolSize {
+                openCount += 1
                 condition.unlock()
                 do {
                     return try connect()
                 } catch {
                     condition.lock()
-                    open -= 1
+                    openCount -= 1
                     condition.signal()
                     condition.unlock()
                     throw error
@@ -125,7 +125,7 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
     private func checkIn(_ connection: PostgresConnection) {
         condition.lock()
         if closed || connection.isClosed {
-            open -= 1
+            openCount -= 1
             condition.signal()
             condition.unlock()
             if !connection.isClosed { try? connection.close().wait() }

@@ -208,7 +208,8 @@ extension MigrationManager {
     private func objects(_ keys: [(entity: EntityDescription, key: Int64)], from store: PersistentStore, into context: ManagedObjectContext) throws -> [ManagedObject] {
         // Per entity number, then key: entities of other tables may share keys.
         var loaded: [Int: [Int64: ManagedObject]] = [:]
-        if store.backend is SQLiteStore {
+        // Both SQL stores read a key range in one query (fetchRows(afterPrimaryKey:limit:)).
+        if store.backend is SQLiteStore || store.backend is PostgresStore {
             // Entities in the order they first appear, so the reads come in a fixed order.
             var order: [Int] = [], byEntity: [Int: (entity: EntityDescription, keys: [Int64])] = [:]
             for (entity, key) in keys {

@@ -65,18 +65,23 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
                              with mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
                              options destinationOptions: [String: Any] = [:]) throws {
         guard sourceURL.standardizedFileURL != destinationURL.standardizedFileURL else {
-            throw CoreDataError(.migration, "Migration source and destination URLs must be different (\(sourceURL.path)): migrate into a new file and replace the old one afterwards")
+            throw CoreDataError(.migration, "Migration source and destination URLs must be different (\(Self.place(sourceURL))): migrate into a new file and replace the old one afterwards")
         }
         // Association tables that killed migrations left beside the destination go first.
-        StoreFiles.removeAbandonedScratchFiles(in: destinationURL.deletingLastPathComponent())
-        let createdDestination = !FileManager.default.fileExists(atPath: destinationURL.path)
+        StoreFiles.removeAbandonedScratchFiles(in: StoreFiles.scratchDirectory(for: destinationURL))
+        // A PostgreSQL destination is a schema: one the migration made goes when it fails.
+        let createdDestination = destinationType == .postgres
+            ? !(try PostgresMigration.schemaExists(at: destinationURL))
+            : !FileManager.default.fileExists(atPath: destinationURL.path)
         do {
-            try sqlLog.migration("of \(sourceURL.lastPathComponent) into \(destinationURL.lastPathComponent)") {
+            try sqlLog.migration("of \(Self.logName(sourceURL)) into \(Self.logName(destinationURL))") {
                 try runMigration(from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
                                  to: destinationURL, type: destinationType, options: destinationOptions)
             }
         } catch {
-            if createdDestination { StoreFiles.remove(destinationURL) }
+            if createdDestination {
+                if destinationType == .postgres { PostgresMigration.dropSchema(at: destinationURL) } else { StoreFiles.remove(destinationURL) }
+            }
             throw Self.migrationError(error, source: sourceURL)
         }
     }
@@ -90,8 +95,19 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
             sqlite = CoreDataError(sqlite: database, operation: "Migrating the store at", url: source)
         }
         guard let sqlite, sqlite.code == .sqlite else { return error }
-        return CoreDataError(.migration, "Migration of \(source.path) failed in SQLite, the store is unchanged: \(sqlite.message)",
+        let engine = source.isFileURL ? "SQLite" : "the database"
+        return CoreDataError(.migration, "Migration of \(place(source)) failed in \(engine), the store is unchanged: \(sqlite.message)",
                              detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
+    }
+
+    /// A store's name in the SQL log: its file's name, or its schema on a server.
+    static func logName(_ url: URL) -> String {
+        url.isFileURL ? url.lastPathComponent : "schema \(PostgresStore.schemaName(of: url))"
+    }
+
+    /// A store's place for messages: a file's path, a server URL without its password.
+    static func place(_ url: URL) -> String {
+        url.isFileURL ? url.path : PostgresStore.redacted(url)
     }
 
     /// Records that `destination` was made from `source` by `mapping`, for

@@ -84,6 +84,18 @@ enum AutomaticMigration {
     static func migrateIfNeeded(url: URL, type: StoreType, model: ManagedObjectModel, versions: VersionedModel?, infer: Bool,
                                 progress: MigrationProgressHandler?, log: SQLLog = .ambient) throws {
         guard type != .inMemory else { return }
+        if type == .postgres {
+            // Under the store's migration lock: a migration killed in another process has left
+            // at most a scratch schema, and one running there ends before this reads the metadata.
+            try PostgresMigration.whileMigrating(url, log: log) { session in
+                try session.removeAbandonedDestination()
+                guard let metadata = try session.metadata() else { return }     // a new store
+                try run(steps(for: metadata, model: model, versions: versions, infer: infer), progress: progress) { step, scaled in
+                    try session.migrate(step, progress: scaled, batchSize: nil)
+                }
+            }
+            return
+        }
         // Association tables of migrations killed in this directory are worthless.
         StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent())
         // A missing or empty file (a creation that was interrupted) is a new store: nothing
@@ -92,16 +104,28 @@ enum AutomaticMigration {
         // A migration killed before its swap leaves its scratch copy: it is worthless.
         StoreFiles.remove(StoreFiles.migratingURL(for: url))
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
-        let destinationName = versions.flatMap { v in v.versionNames.last { v.model(named: $0)!.entityVersionHashesByName == model.entityVersionHashesByName } }
-        let steps = try VersionedModel.steps(storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions, infer: infer)
+        try run(steps(for: metadata, model: model, versions: versions, infer: infer), progress: progress) { step, scaled in
+            try step.migrateStore(at: url, type: type, progress: scaled, batchSize: nil, log: log)
+        }
+    }
+
+    /// The steps from the store's version to the model's.
+    private static func steps(for metadata: [String: Any], model: ManagedObjectModel, versions: VersionedModel?, infer: Bool) throws -> [MigrationStep] {
+        let destinationName = versions.flatMap { v in v.versionNames.last { v.model(named: $0)?.entityVersionHashesByName == model.entityVersionHashesByName } }
+        return try VersionedModel.steps(storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions, infer: infer)
+    }
+
+    /// Runs the steps in order, each reporting its progress as its share of the whole.
+    private static func run(_ steps: [MigrationStep], progress: MigrationProgressHandler?,
+                            _ migrate: (MigrationStep, @escaping MigrationProgressHandler) throws -> Void) throws {
         for (i, step) in steps.enumerated() {
-            try step.migrateStore(at: url, type: type, progress: { p in
+            try migrate(step) { p in
                 var scaled = p
                 scaled.step = i + 1
                 scaled.stepCount = steps.count
                 scaled.fractionCompleted = (Float(i) + p.fractionCompleted) / Float(steps.count)
                 progress?(scaled)
-            }, batchSize: nil, log: log)
+            }
         }
     }
 }

@@ -42,7 +42,14 @@ final class MigrationState {
         // The migration's reads and writes show in the log of whoever runs it.
         sourceCoordinator.sqlLog.parent = log
         destinationCoordinator.sqlLog.parent = log
-        guard FileManager.default.fileExists(atPath: sourceURL.path) else {
+        // Adding a store that is not there would make an empty one.
+        if sourceType == .postgres {
+            do {
+                _ = try PostgresStore.metadata(at: sourceURL)
+            } catch let error as CoreDataError where error.code == .fileReadNoSuchFile {
+                throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(MigrationManager.place(sourceURL))", detailedErrors: [error])
+            }
+        } else if !FileManager.default.fileExists(atPath: sourceURL.path) {
             throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(sourceURL.path)")
         }
         do {
@@ -52,13 +59,13 @@ final class MigrationState {
             options[StoreOption.keepsLegacyVersionHashes] = true
             sourceStore = try sourceCoordinator.addPersistentStore(type: sourceType, at: sourceURL, options: options)
         } catch let error as CoreDataError {
-            throw CoreDataError(.migrationManagerSourceStore, "Can't add source store \(sourceURL.path): \(error.message)", detailedErrors: [error])
+            throw CoreDataError(.migrationManagerSourceStore, "Can't add source store \(MigrationManager.place(sourceURL)): \(error.message)", detailedErrors: [error])
         }
         do {
             destinationStore = try destinationCoordinator.addPersistentStore(type: destinationType, at: destinationURL, options: Self.plain(destinationOptions))
         } catch let error as CoreDataError {
             try? sourceStore.backend.close()
-            throw CoreDataError(.migrationManagerDestinationStore, "Can't add destination store \(destinationURL.path): \(error.message)", detailedErrors: [error])
+            throw CoreDataError(.migrationManagerDestinationStore, "Can't add destination store \(MigrationManager.place(destinationURL)): \(error.message)", detailedErrors: [error])
         }
         // The destination is flushed once, when it is complete (close), not at every batch.
         try (destinationStore.backend as? SQLiteStore)?.setSynchronous(false)
@@ -67,7 +74,7 @@ final class MigrationState {
         destinationContext = ManagedObjectContext(coordinator: destinationCoordinator)
         destinationContext.validatesOnSave = false
         destinationContext.updatesToManyInverses = false
-        associations = try AssociationTable(directory: destinationURL.deletingLastPathComponent())
+        associations = try AssociationTable(directory: StoreFiles.scratchDirectory(for: destinationURL))
         mappings = mapping.entityMappings
         mappingIndex = Dictionary(mapping.entityMappings.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         savesEachBatch = !destinationStore.backend.evaluatesInMemory
@@ -85,7 +92,7 @@ final class MigrationState {
         destinationContext.reset()
         try? sourceStore.backend.close()
         try? destinationStore.backend.close()
-        try? StoreFiles.sync(destinationURL)
+        if destinationURL.isFileURL { try? StoreFiles.sync(destinationURL) }
     }
 
     func index(ofMapping name: String) throws -> Int {

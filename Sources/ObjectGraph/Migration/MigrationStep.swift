@@ -9,7 +9,9 @@ import Foundation
 /// A lightweight step on a SQLite store runs in place, in SQL, in one transaction. Any other
 /// step migrates the store into `<store>.migrating` beside it with a ``MigrationManager`` and
 /// swaps the complete new file in with one rename, only on success; a crash at any moment
-/// leaves the old store or the new one.
+/// leaves the old store or the new one. A PostgreSQL store does the same in its database
+/// (``PostgresMigration``): in place in one transaction, or into a new schema swapped in by
+/// one transaction.
 public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: its properties are constants; the models and the mapping model they
     // hold are only read while the step migrates.
@@ -51,6 +53,13 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
     /// ``migrateStore(at:type:progress:batchSize:)`` with its statements sent to `log` (the
     /// coordinator's, when adding a store migrates it).
     func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
+        if type == .postgres {
+            try PostgresMigration.whileMigrating(url, log: log) { session in
+                try session.removeAbandonedDestination()
+                try session.migrate(self, progress: progress, batchSize: batchSize)
+            }
+            return
+        }
         if isLightweight, type == .sqlite, let plan = SQLiteMigrationPlan(source: sourceModel, destination: destinationModel, mapping: mappingModel) {
             try log.migration("\(description) of \(url.lastPathComponent), in place") {
                 try SQLiteInPlaceMigration.migrate(url: url, plan: plan, progress: progress, log: log)
@@ -63,18 +72,25 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
         }
         let scratch = StoreFiles.migratingURL(for: url)
         StoreFiles.remove(scratch)
+        do {
+            try migrateWithManager(from: url, type: type, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize, log: log)
+            try StoreFiles.replace(url, with: scratch)
+        } catch {
+            StoreFiles.remove(scratch)
+            throw error
+        }
+    }
+
+    /// Streams the store at `url` (whose metadata is `metadata`) into a new store at `scratch`
+    /// with a ``MigrationManager``; the new store keeps the old one's UUID, so object IDs stay.
+    func migrateWithManager(from url: URL, type: StoreType, metadata: [String: Any], into scratch: URL,
+                            progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
         let manager = MigrationManager(sourceModel: sourceModel, destinationModel: destinationModel)
         manager.sqlLog = log
         manager.progressHandler = progress
         if let batchSize { manager.batchSize = batchSize }
         var options: [String: Any] = [:]
         if let uuid = metadata["NSStoreUUID"] as? String { options[StoreOption.storeUUID] = uuid }
-        do {
-            try manager.migrateStore(from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
-            try StoreFiles.replace(url, with: scratch)
-        } catch {
-            StoreFiles.remove(scratch)
-            throw error
-        }
+        try manager.migrateStore(from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
     }
 }

@@ -30,43 +30,27 @@ enum SQLiteInPlaceMigration {
                     }
                     let keysSQL = "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY"
                     let oldRows = try log.measure(sql: keysSQL, arguments: [], { try Row.fetchAll(db, sql: keysSQL) }, rowCount: \.count)
-                    let oldMax = Dictionary(oldRows.map { ($0[0] as String, $0[1] as Int64? ?? 0) }, uniquingKeysWith: { a, b in max(a, b) })
-                    let oldNames = Set(oldRows.map { $0[0] as String })
+                    let old = oldRows.map { (name: $0[0] as String, maximum: $0[1] as Int64? ?? 0) }
                     for (i, statement) in plan.statements.enumerated() {
                         log.statement(sql: statement.sql, arguments: [])
                         try db.execute(sql: statement.sql)
                         report(i + 1, statement.label)
                     }
                     // Z_PRIMARYKEY: the destination's entities; each root keeps the highest key used.
+                    let keys = try plan.primaryKeyRows(old: old) { table in
+                        let maxSQL = "SELECT MAX(Z_PK) FROM \(table)"
+                        return try log.measure(sql: maxSQL, arguments: [], { try Int64.fetchOne(db, sql: maxSQL) }, rowCount: { _ in 1 })
+                    }
                     log.statement(sql: "DELETE FROM Z_PRIMARYKEY", arguments: [])
                     try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
-                    let schema = plan.destinationSchema
-                    for entity in plan.destination.entities {
-                        var maximum: Int64 = 0
-                        if entity.parentEntityName == nil, let table = schema.entities[entity.name]?.tableName {
-                            let maxSQL = "SELECT MAX(Z_PK) FROM \(table)"
-                            let highest = try log.measure(sql: maxSQL, arguments: [], { try Int64.fetchOne(db, sql: maxSQL) }, rowCount: { _ in 1 })
-                            maximum = max(highest ?? 0, oldMax[entity.name] ?? 0)
-                        }
-                        let parent = entity.parentEntityName.flatMap { plan.destination.entitiesByName[$0]?.entityNumber } ?? 0
-                        // A renamed entity keeps its old name in Z_PRIMARYKEY where it keeps its
-                        // number, as Core Data's migration left SampleModel_V2's LuxuryCar
-                        // under ExpensiveSportCar (fixtures/apple-stores); nothing reads the name.
-                        var name = entity.name
-                        if let source = plan.sourceEntity(for: entity.name), source != entity.name, oldNames.contains(source),
-                           plan.source.entitiesByName[source]?.entityNumber == entity.entityNumber {
-                            name = source
-                        }
+                    for key in keys {
                         let keySQL = "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)"
-                        let keyArguments: StatementArguments = [entity.entityNumber, name, parent, maximum]
-                        log.statement(sql: keySQL, arguments: [entity.entityNumber.databaseValue, name.databaseValue, parent.databaseValue, maximum.databaseValue])
+                        let keyArguments: StatementArguments = [key.entityNumber, key.name, key.superNumber, key.maximum]
+                        log.statement(sql: keySQL, arguments: [key.entityNumber.databaseValue, key.name.databaseValue, key.superNumber.databaseValue, key.maximum.databaseValue])
                         try db.execute(sql: keySQL, arguments: keyArguments)
                     }
                     report(total - 1, nil)
-                    // The destination's version keys, as Core Data writes them (hashes, digest, checksum...).
-                    var metadata = plan.destination.metadata(replacingVersionKeysOf: plist)
-                    metadata["NSStoreUUID"] = nil
-                    let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+                    let data = try plan.migratedMetadata(plist)
                     let metadataSQL = "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"
                     log.statement(sql: metadataSQL, arguments: [data.databaseValue])
                     try db.execute(sql: metadataSQL, arguments: [data])

@@ -10,6 +10,11 @@ import GRDB
 /// attribute's default as the column default); any other table is rebuilt with one
 /// `INSERT ... SELECT`. Relationships whose storage changed (to-one to to-many, say) are
 /// rewritten from the links the source stores. Objects keep their primary keys.
+///
+/// The plan is the same for the PostgreSQL store, whose layout is SQLite's
+/// (``PostgresSchema``): only the words differ (column types, `ON CONFLICT DO NOTHING`, byte
+/// literals, no triggers), chosen by ``dialect``; ``SQLiteInPlaceMigration`` and
+/// ``PostgresMigration`` execute it.
 struct SQLiteMigrationPlan {
     /// The statements in order; each with a label for progress.
     var statements: [(label: String, sql: String)] = []
@@ -18,6 +23,8 @@ struct SQLiteMigrationPlan {
     let destination: ManagedObjectModel
     let sourceSchema: SQLiteSchema
     let destinationSchema: SQLiteSchema
+    /// The SQL the statements are written in.
+    let dialect: SQLDialect
 
     /// Where each destination entity's rows and values come from.
     private var sourceEntityFor: [String: String] = [:]
@@ -25,9 +32,10 @@ struct SQLiteMigrationPlan {
 
     /// The plan, or nil when the mapping model is not one SQL can run (a policy, an
     /// expression other than a plain source key): such mappings run through a MigrationManager.
-    init?(source: ManagedObjectModel, destination: ManagedObjectModel, mapping: MappingModel) {
+    init?(source: ManagedObjectModel, destination: ManagedObjectModel, mapping: MappingModel, dialect: SQLDialect = .sqlite) {
         self.source = source
         self.destination = destination
+        self.dialect = dialect
         sourceSchema = SQLiteSchema(model: source)
         destinationSchema = SQLiteSchema(model: destination)
         for m in mapping.entityMappings {
@@ -89,7 +97,7 @@ struct SQLiteMigrationPlan {
         var updates: [(String, String)] = [], renames: [(String, String)] = [], coalesces: [(String, String)] = []
         var drops: [(String, String)] = [], finalRenames: [(String, String)] = [], indexes: [(String, String)] = []
         var keptTables: Set<String> = []
-        let creation = destinationSchema.creationStatements
+        let creation = dialect == .sqlite ? destinationSchema.creationStatements : PostgresSchema.creationStatements(for: destinationSchema)
 
         for table in destinationSchema.tables {
             let entities = destinationSchema.entities.values.filter { $0.tableName == table.name }
@@ -138,7 +146,7 @@ struct SQLiteMigrationPlan {
                         if d != c.name { renames.append(("rename \(table.name).\(d)", "ALTER TABLE \(table.name) RENAME COLUMN \(d) TO \(c.name)")) }
                     } else {
                         let def = c.source.defaultLiteral.map { " DEFAULT \($0)" } ?? ""
-                        adds.append(("add \(table.name).\(c.name)", "ALTER TABLE \(table.name) ADD COLUMN \(c.name) \(c.type)\(def)"))
+                        adds.append(("add \(table.name).\(c.name)", "ALTER TABLE \(table.name) ADD COLUMN \(c.name) \(columnType(c.type))\(def)"))
                         if let sql = c.source.sql, c.source.defaultLiteral == nil {
                             updates.append(("fill \(table.name).\(c.name)", "UPDATE \(table.name) AS t SET \(c.name) = \(sql)"))
                         }
@@ -151,7 +159,7 @@ struct SQLiteMigrationPlan {
                     drops.append(("drop index \(index.name)", "DROP INDEX IF EXISTS \(index.name)"))
                 }
                 for index in destinationSchema.indexes where index.table == table.name && !sourceSchema.indexes.contains(where: { $0.name == index.name && $0.table == table.name && $0.columns == index.columns }) {
-                    indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                    indexes.append(("index \(index.name)", creationSQL(of: index)))
                 }
                 continue
             }
@@ -168,7 +176,7 @@ struct SQLiteMigrationPlan {
             inserts.append(("copy \(table.name)", "INSERT INTO \(temporary) (\(names.joined(separator: ", "))) SELECT \(selectList.joined(separator: ", ")) FROM \(sourceTableName) t WHERE t.Z_ENT IN (\(sourceNumbers.map(String.init).joined(separator: ", ")))"))
             finalRenames.append(("rename \(temporary)", "ALTER TABLE \(temporary) RENAME TO \(table.name)"))
             for index in destinationSchema.indexes where index.table == table.name {
-                indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                indexes.append(("index \(index.name)", creationSQL(of: index)))
             }
         }
 
@@ -190,10 +198,11 @@ struct SQLiteMigrationPlan {
             }
             let temporary = join.name + "_OGMIGRATE"
             creates.append(("create \(temporary)", createSQL.replacingOccurrences(of: "CREATE TABLE \(join.name) (", with: "CREATE TABLE \(temporary) (")))
-            inserts.append(("copy \(join.name)", "INSERT OR IGNORE INTO \(temporary) (\(join.ownerColumn), \(join.destinationColumn)) SELECT l.a, l.b FROM (\(links)) l"))
+            let copy = "INTO \(temporary) (\(join.ownerColumn), \(join.destinationColumn)) SELECT l.a, l.b FROM (\(links)) l"
+            inserts.append(("copy \(join.name)", dialect == .sqlite ? "INSERT OR IGNORE \(copy)" : "INSERT \(copy) ON CONFLICT DO NOTHING"))
             finalRenames.append(("rename \(temporary)", "ALTER TABLE \(temporary) RENAME TO \(join.name)"))
             for index in destinationSchema.indexes where index.table == join.name {
-                indexes.append(("index \(index.name)", "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"))
+                indexes.append(("index \(index.name)", creationSQL(of: index)))
             }
         }
         // Source tables that were not kept go.
@@ -205,8 +214,12 @@ struct SQLiteMigrationPlan {
         // may change), the destination's come last, and every derived value is computed
         // again over the migrated rows.
         guard let derived = try? SQLiteDerivedAttributes(model: destination, schema: destinationSchema) else { return false }
-        let dropTriggers = sourceSchema.triggers.map { ("drop trigger \($0.name)", "DROP TRIGGER IF EXISTS \($0.name)") }
-        var derivedValues = destinationSchema.triggers.map { ("trigger \($0.name)", $0.sql) }
+        // The triggers are SQLite's syntax: a PostgreSQL store has none (PostgresSchema), and
+        // its derived values in SQLite's SQL go through the migration manager instead.
+        let hasTriggers = dialect == .sqlite
+        if !hasTriggers, derived.computed.contains(where: { $0.value.arguments.isEmpty && !$0.isNow }) { return false }
+        let dropTriggers = hasTriggers ? sourceSchema.triggers.map { ("drop trigger \($0.name)", "DROP TRIGGER IF EXISTS \($0.name)") } : []
+        var derivedValues = hasTriggers ? destinationSchema.triggers.map { ("trigger \($0.name)", $0.sql) } : []
         for entity in destination.entities {
             for case .attribute(let a) in entity.properties where a.isDerived && !a.isTransient {
                 guard let (table, key) = SQLiteDerivedAttributes.countedOneToMany(a, of: entity, model: destination, schema: destinationSchema),
@@ -237,10 +250,10 @@ struct SQLiteMigrationPlan {
                 if let key = propertySource[d.entityName]?[name], let c = sourceMapping.attributeColumns[key] {
                     sql = "t.\(c)"; direct = c
                     if let sa = sourceEntity.attribute(named: key), sa.isOptional, !attribute.isOptional, let def = attribute.defaultValue {
-                        result.coalesce = Self.literal(SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType))
+                        result.coalesce = Self.literal(SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType), dialect: dialect)
                     }
                 } else if propertySource[d.entityName]?[name] == nil, let def = attribute.defaultValue {
-                    result.defaultLiteral = Self.literal(SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType))
+                    result.defaultLiteral = Self.literal(SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType), dialect: dialect)
                 } else if propertySource[d.entityName]?[name] != nil {
                     return nil
                 }
@@ -318,14 +331,75 @@ struct SQLiteMigrationPlan {
         return "SELECT \(mine) AS a, \(theirs) AS b FROM \(join.name)"
     }
 
-    /// A database value written as an SQL literal.
-    static func literal(_ value: DatabaseValue) -> String {
+    /// A database value written as an SQL literal: bytes as `X'...'` in SQLite, `'\x...'::bytea`
+    /// in PostgreSQL (where `X'...'` is a bit string).
+    static func literal(_ value: DatabaseValue, dialect: SQLDialect = .sqlite) -> String {
         switch value.storage {
         case .null: return "NULL"
         case .int64(let i): return String(i)
         case .double(let d): return d.isFinite ? "\(d)" : "NULL"
         case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .blob(let data):
+            let hex = data.map { String(format: "%02X", $0) }.joined()
+            return dialect == .sqlite ? "X'\(hex)'" : "'\\x\(hex)'::bytea"
         }
+    }
+
+    /// A column's type as the dialect declares it (SQLite's declared type, or its PostgreSQL
+    /// counterpart).
+    private func columnType(_ declared: String) -> String {
+        dialect == .sqlite ? declared : PostgresSchema.columnType(declared)
+    }
+
+    /// The statement that creates an index the destination has and the source lacks.
+    private func creationSQL(of index: SQLiteSchema.Index) -> String {
+        // PostgreSQL's text columns already compare as SQLite's BINARY does.
+        let columns = dialect == .sqlite ? index.columns : index.columns.map { $0.replacingOccurrences(of: " COLLATE BINARY", with: "") }
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(index.table) (\(columns.joined(separator: ", ")))"
+    }
+}
+
+// MARK: What every execution writes after the statements
+
+extension SQLiteMigrationPlan {
+    /// One row of the destination's Z_PRIMARYKEY.
+    struct PrimaryKeyRow {
+        let entityNumber: Int
+        let name: String
+        let superNumber: Int
+        let maximum: Int64
+    }
+
+    /// The destination's Z_PRIMARYKEY, given the source's rows and each table's highest Z_PK
+    /// after the statements: each root keeps the highest key ever used, so keys are never reused.
+    func primaryKeyRows(old: [(name: String, maximum: Int64)], highestKey: (_ table: String) throws -> Int64?) rethrows -> [PrimaryKeyRow] {
+        let oldMax = Dictionary(old.map { ($0.name, $0.maximum) }, uniquingKeysWith: { a, b in max(a, b) })
+        let oldNames = Set(old.map(\.name))
+        var rows: [PrimaryKeyRow] = []
+        for entity in destination.entities {
+            var maximum: Int64 = 0
+            if entity.parentEntityName == nil, let table = destinationSchema.entities[entity.name]?.tableName {
+                maximum = max(try highestKey(table) ?? 0, oldMax[entity.name] ?? 0)
+            }
+            let parent = entity.parentEntityName.flatMap { destination.entitiesByName[$0]?.entityNumber } ?? 0
+            // A renamed entity keeps its old name in Z_PRIMARYKEY where it keeps its
+            // number, as Core Data's migration left SampleModel_V2's LuxuryCar
+            // under ExpensiveSportCar (fixtures/apple-stores); nothing reads the name.
+            var name = entity.name
+            if let source = sourceEntity(for: entity.name), source != entity.name, oldNames.contains(source),
+               self.source.entitiesByName[source]?.entityNumber == entity.entityNumber {
+                name = source
+            }
+            rows.append(PrimaryKeyRow(entityNumber: entity.entityNumber, name: name, superNumber: parent, maximum: maximum))
+        }
+        return rows
+    }
+
+    /// The Z_PLIST of the migrated store: the source's metadata with the destination's version
+    /// keys, as Core Data writes them (hashes, digest, checksum...).
+    func migratedMetadata(_ plist: [String: Any]) throws -> Data {
+        var metadata = destination.metadata(replacingVersionKeysOf: plist)
+        metadata["NSStoreUUID"] = nil
+        return try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
     }
 }

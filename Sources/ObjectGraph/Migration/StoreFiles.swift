@@ -98,6 +98,12 @@ enum StoreFiles {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
+    /// Where a migration into `url` keeps its scratch files (association tables): beside a
+    /// store file, in the temporary directory for a store on a server.
+    static func scratchDirectory(for url: URL) -> URL {
+        url.isFileURL ? url.deletingLastPathComponent() : FileManager.default.temporaryDirectory
+    }
+
     /// A scratch path beside a store for the migrated copy: `<name>.migrating`.
     static func migratingURL(for url: URL) -> URL {
         URL(fileURLWithPath: url.path + ".migrating")

@@ -57,7 +57,8 @@ public final class PersistentContainer {
     public func loadPersistentStores(completionHandler: (PersistentStoreDescription, Error?) -> Void) {
         for description in persistentStoreDescriptions {
             do {
-                if let url = description.url {
+                // A file store's folder is made; a server store (postgres://) has none.
+                if let url = description.url, url.isFileURL {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
                 try persistentStoreCoordinator.addPersistentStore(with: description)

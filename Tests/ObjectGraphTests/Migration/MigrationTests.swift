@@ -1,14 +1,18 @@
 import Testing
 import Foundation
 import GRDB
-import ObjectGraph
+import TestSupport
+@testable import ObjectGraph
 import ZarraToDo
 
 /// What a store holds, read back with a model: title -> (doNotAlert, category name).
 private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, titleKey: String = "title", categoryKey: String = "category") throws -> [String: (doNotAlert: Bool?, category: String?)] {
-    let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-    try coordinator.addPersistentStore(type: type, at: url)
-    let context = ManagedObjectContext(coordinator: coordinator)
+    try contents(of: PersistentStoreDescription(type: type, url: url), model: model, titleKey: titleKey, categoryKey: categoryKey)
+}
+
+/// ``contents(of:type:model:titleKey:categoryKey:)`` of the store a description names.
+private func contents(of store: PersistentStoreDescription, model: ManagedObjectModel, titleKey: String = "title", categoryKey: String = "category") throws -> [String: (doNotAlert: Bool?, category: String?)] {
+    let context = try MigrationStores.context(store, model: model)
     var result: [String: (Bool?, String?)] = [:]
     for todo in try context.fetch(FetchRequest(entityName: "ToDo")) {
         let title = try #require(try todo.value(forKey: titleKey) as? String)
@@ -19,15 +23,17 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
     return result
 }
 
+/// Each test that goes through a store runs on SQLite and on PostgreSQL (``StoreKind``), with
+/// the same body.
 @Suite struct MigrationTests {
     // Apple, "Understanding Versions": compatibility is decided by version hashes alone;
     // isConfiguration:compatibleWithStoreMetadata: is the documented check.
-    @Test func versionsAreFoundByTheStoresHashes() throws {
+    @Test(arguments: StoreKind.allCases) func versionsAreFoundByTheStoresHashes(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("ToDo.sqlite")
-        try ToDoModels.seed(url)
+        guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite") else { return }
+        try ToDoModels.seed(store)
         let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", ToDoModels.version1()), ("ToDo 2", ToDoModels.version2())], currentVersionName: "ToDo 2")
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+        let metadata = try MigrationStores.metadata(store)
         #expect(versions.versionName(forStoreMetadata: metadata) == "ToDo")
         #expect(try ToDoModels.version1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         #expect(!(try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)))
@@ -39,13 +45,15 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
 
     // Apple, NSPersistentStoreIncompatibleVersionHashError (134100): "The model used to open
     // the store is incompatible with the one used to create the store".
-    @Test func aChangedModelWithoutMigrationOptionsFailsWith134100() throws {
+    @Test(arguments: StoreKind.allCases) func aChangedModelWithoutMigrationOptionsFailsWith134100(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        for type in [StoreType.sqlite, .xml] {
-            let url = directory.file("ToDo-\(type.rawValue).store")
-            try ToDoModels.seed(url, type: type)
+        guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite") else { return }
+        // The XML store once, beside SQLite.
+        let xml = kind == .sqlite ? [PersistentStoreDescription(type: .xml, url: directory.file("ToDo.xml"))] : []
+        for store in [store] + xml {
+            try ToDoModels.seed(store)
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version2())
-            let error = #expect(throws: CoreDataError.self) { try coordinator.addPersistentStore(type: type, at: url) }
+            let error = #expect(throws: CoreDataError.self) { try coordinator.addPersistentStore(with: MigrationStores.reopen(store)) }
             #expect(error?.code == .persistentStoreIncompatibleVersionHash)
             #expect(error?.message.contains("ToDo (changed)") == true)
             #expect(error?.message.contains("Category") == false)
@@ -56,17 +64,16 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
     // Apple, "Lightweight Migration": adding attributes is inferred; "Core Data can perform the
     // migration in situ (solely by issuing SQL statements)" on SQLite.
     // On the main actor: the container's viewContext is a main-queue context.
-    @Test @MainActor func lightweightMigrationOnSQLiteRunsInPlace() throws {
+    // PostgreSQL: in place too, in one transaction (its DDL is transactional).
+    @Test(arguments: StoreKind.allCases) @MainActor func lightweightMigrationRunsInPlace(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("ToDo.sqlite")
-        try ToDoModels.seed(url)
-        let uuid = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)["NSStoreUUID"] as? String
+        guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite") else { return }
+        try ToDoModels.seed(store)
+        let uuid = try MigrationStores.metadata(store)["NSStoreUUID"] as? String
         let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", ToDoModels.version1()), ("ToDo 2", ToDoModels.version2())], currentVersionName: "ToDo 2")
         let container = PersistentContainer(name: "ToDo", versionedModel: versions)
         var progress: [Float] = []
-        var description = PersistentStoreDescription(url: url)
-        description.migrationProgressHandler = { progress.append($0.fractionCompleted) }
-        container.persistentStoreDescriptions = [description]
+        container.persistentStoreDescriptions = [MigrationStores.reopen(store, migrate: true, infer: true) { progress.append($0.fractionCompleted) }]
         try container.loadPersistentStores()
         let todos = try container.viewContext.fetch(FetchRequest(entityName: "ToDo"))
         #expect(todos.count == 7)
@@ -77,13 +84,18 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         }
         let home = try container.viewContext.fetch(FetchRequest(entityName: "Category")).first { try $0.value(forKey: "name") as? String == "Home" }
         #expect((try home?.value(forKey: "todos") as? Set<ManagedObject>)?.count == 4)
-        // In place: same store (UUID), new columns, no scratch file left.
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+        // In place: same store (UUID), new columns, no scratch file or schema left.
+        let metadata = try MigrationStores.metadata(store)
         #expect(metadata["NSStoreUUID"] as? String == uuid)
         #expect(try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
-        let columns = try DatabaseQueue(path: url.path).read { db in try db.columns(in: "ZTODO").map(\.name) }
+        let columns = try MigrationStores.columns(of: "ZTODO", in: store)
         #expect(columns.contains("ZLASTALERTDATE") && columns.contains("ZDONOTALERT"))
-        #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
+        let url = try MigrationStores.url(store)
+        if kind == .sqlite {
+            #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
+        } else {
+            #expect(try MigrationStores.schemas(beside: store) == [PostgresStore.schemaName(of: url)])
+        }
         #expect(progress.last == 1)
         #expect(progress == progress.sorted())
     }
@@ -139,27 +151,26 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
     // Zarra, "Core Data Versioning", and Apple's NSEntityMigrationPolicy: a custom policy sets
     // doNotAlert for titles beginning with "a" and keeps the category through
     // destinationInstancesForEntityMappingNamed:sourceInstances:.
-    @Test func customPolicyMigratesZarrasToDo() throws {
+    @Test(arguments: StoreKind.allCases) func customPolicyMigratesZarrasToDo(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let source = directory.file("ToDo.sqlite")
-        let destination = directory.file("ToDo2.sqlite")
+        guard let source = try kind.newStore(in: directory, name: "ToDo.sqlite"),
+              let destination = try kind.newStore(in: directory, name: "ToDo2.sqlite") else { return }
         try ToDoModels.seed(source, count: 50)
         let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
         manager.batchSize = 7    // several batches, so associations cross batch boundaries
         var reports: [MigrationProgress] = []
         manager.progressHandler = { reports.append($0) }
-        try manager.migrateStore(from: source, type: .sqlite, with: ToDoModels.doNotAlertMappingModel(), to: destination, type: .sqlite)
-        let migrated = try contents(of: destination, type: .sqlite, model: v2)
+        try manager.migrateStore(from: MigrationStores.url(source), type: kind.storeType, with: ToDoModels.doNotAlertMappingModel(),
+                                 to: MigrationStores.url(destination), type: kind.storeType)
+        let migrated = try contents(of: destination, model: v2)
         #expect(migrated.count == 7)   // 50 to-dos, 7 distinct titles
         #expect(migrated["Answer mail"]?.doNotAlert == true)
         #expect(migrated["apply patch"]?.doNotAlert == true)
         #expect(migrated["archive photos"]?.doNotAlert == true)
         #expect(migrated["buy milk"]?.doNotAlert == false)
         #expect(migrated["Call Alice"]?.doNotAlert == false)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: v2)
-        try coordinator.addPersistentStore(type: .sqlite, at: destination)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let context = try MigrationStores.context(destination, model: v2)
         #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == 50)
         let request = FetchRequest(entityName: "ToDo")
         request.predicate = try Predicate(format: "category.name == 'Home'")
@@ -169,22 +180,23 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         #expect(reports.map(\.fractionCompleted) == reports.map(\.fractionCompleted).sorted())
         #expect(reports.last?.fractionCompleted == 1)
         #expect(manager.migrationProgress == 1)
-        #expect(try contents(of: source, type: .sqlite, model: v1).count == 7)
+        #expect(try contents(of: source, model: v1).count == 7)
     }
 
     // Apple, NSEntityMigrationPolicy: the policy methods run in this order for each mapping,
     // pass by pass.
-    @Test func policyMethodsRunInApplesOrder() throws {
+    @Test(arguments: StoreKind.allCases) func policyMethodsRunInApplesOrder(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let source = directory.file("ToDo.sqlite")
+        guard let source = try kind.newStore(in: directory, name: "ToDo.sqlite"),
+              let destination = try kind.newStore(in: directory, name: "out.sqlite") else { return }
         try ToDoModels.seed(source, count: 2)
         let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let mapping = MappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
         for m in mapping.entityMappings { m.entityMigrationPolicyType = RecordingPolicy.self }
-        RecordingPolicy.calls = []
         let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
-        try manager.migrateStore(from: source, type: .sqlite, with: mapping, to: directory.file("out.sqlite"), type: .sqlite)
-        #expect(RecordingPolicy.calls == [
+        try manager.migrateStore(from: MigrationStores.url(source), type: kind.storeType, with: mapping,
+                                 to: MigrationStores.url(destination), type: kind.storeType)
+        #expect(manager.userInfo["calls"] as? [String] == [
             "begin CategoryToCategory", "create Category", "create Category", "endInstanceCreation CategoryToCategory",
             "begin ToDoToToDo", "create ToDo", "create ToDo", "endInstanceCreation ToDoToToDo",
             "relate Category", "relate Category", "endRelationshipCreation CategoryToCategory",
@@ -195,10 +207,10 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
 
     // Apple, NSInferMappingModelAutomaticallyOption and NSMigrationMissingMappingModelError
     // (134140): a change lightweight migration cannot infer fails, naming it.
-    @Test func anImpossibleInferenceFailsWith134140() throws {
+    @Test(arguments: StoreKind.allCases) func anImpossibleInferenceFailsWith134140(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("ToDo.sqlite")
-        try ToDoModels.seed(url)
+        guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite") else { return }
+        try ToDoModels.seed(store)
         let changed = try ManagedObjectModel {
             EntityDescription("Category") {
                 AttributeDescription("name", .string)
@@ -215,9 +227,7 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let versions = try VersionedModel(versions: [("1", ToDoModels.version1()), ("2", changed)], currentVersionName: "2")
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
         let error = #expect(throws: CoreDataError.self) {
-            try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-                StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,
-            ])
+            try coordinator.addPersistentStore(with: MigrationStores.reopen(store, migrate: true, infer: true))
         }
         #expect(error?.code == .migrationMissingMappingModel)
         #expect(error?.message.contains("ToDo.completed changed type from Boolean to String") == true)
@@ -225,47 +235,45 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         #expect(error?.detailedErrors.first?.code == .inferredMappingModel)
         // Without inference there is no mapping model either; with no versions, no source model.
         let noInference = #expect(throws: CoreDataError.self) {
-            try PersistentStoreCoordinator(versionedModel: versions).addPersistentStore(type: .sqlite, at: url, options: [StoreOption.migratePersistentStoresAutomatically: true])
+            try PersistentStoreCoordinator(versionedModel: versions).addPersistentStore(with: MigrationStores.reopen(store, migrate: true))
         }
         #expect(noInference?.code == .migrationMissingMappingModel)
         let noVersions = #expect(throws: CoreDataError.self) {
-            try PersistentStoreCoordinator(managedObjectModel: ToDoModels.version2()).addPersistentStore(type: .sqlite, at: url, options: [StoreOption.migratePersistentStoresAutomatically: true])
+            try PersistentStoreCoordinator(managedObjectModel: ToDoModels.version2()).addPersistentStore(with: MigrationStores.reopen(store, migrate: true))
         }
         #expect(noVersions?.code == .migrationMissingSourceModel)
         // The store is untouched.
-        #expect(try contents(of: url, type: .sqlite, model: ToDoModels.version1()).count == 7)
+        #expect(try contents(of: store, model: ToDoModels.version1()).count == 7)
     }
 
     // Apple, NSMigratePersistentStoresAutomaticallyOption: a mapping model found for the
     // store's version is used; beyond Core Data, versions with mapping models of their own are
     // chained (v1 -> v2 custom, v2 -> v3 lightweight with renames), each step runnable alone.
     // On the main actor: the container's viewContext is a main-queue context.
-    @Test @MainActor func progressiveMigrationMixesCustomAndInferredSteps() throws {
+    @Test(arguments: StoreKind.allCases) @MainActor func progressiveMigrationMixesCustomAndInferredSteps(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2(), v3 = try ToDoModels.v3()
         let versions = try VersionedModel(name: "ToDo", versions: [("1", v1), ("2", v2), ("3", v3)], currentVersionName: "3",
                                           mappingModels: [ToDoModels.doNotAlertMappingModel()])
-        let url = directory.file("ToDo.sqlite")
-        try ToDoModels.seed(url)
-        let steps = try versions.migrationSteps(forStoreMetadata: PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url))
+        guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite"),
+              let single = try kind.newStore(in: directory, name: "Single.sqlite") else { return }
+        try ToDoModels.seed(store)
+        let steps = try versions.migrationSteps(forStoreMetadata: MigrationStores.metadata(store))
         #expect(steps.map(\.description) == ["1 -> 2 (mapping model)", "2 -> 3 (lightweight)"])
 
         // Each step alone.
-        let single = directory.file("Single.sqlite")
         try ToDoModels.seed(single)
-        try versions.migrationStep(from: "1", to: "2").migrateStore(at: single, type: .sqlite)
-        #expect(try contents(of: single, type: .sqlite, model: v2)["apply patch"]?.doNotAlert == true)
-        try versions.migrationStep(from: "2", to: "3").migrateStore(at: single, type: .sqlite)
-        let afterSteps = try contents(of: single, type: .sqlite, model: v3, titleKey: "name", categoryKey: "folder")
+        try versions.migrationStep(from: "1", to: "2").migrateStore(at: MigrationStores.url(single), type: kind.storeType)
+        #expect(try contents(of: single, model: v2)["apply patch"]?.doNotAlert == true)
+        try versions.migrationStep(from: "2", to: "3").migrateStore(at: MigrationStores.url(single), type: kind.storeType)
+        let afterSteps = try contents(of: single, model: v3, titleKey: "name", categoryKey: "folder")
         #expect(afterSteps["apply patch"]?.doNotAlert == true)
         #expect(afterSteps["apply patch"]?.category == "Work")
 
         // The whole chain through a container.
         let container = PersistentContainer(name: "ToDo", versionedModel: versions)
         var steps2: Set<Int> = []
-        var description = PersistentStoreDescription(url: url)
-        description.migrationProgressHandler = { steps2.insert($0.step) }
-        container.persistentStoreDescriptions = [description]
+        container.persistentStoreDescriptions = [MigrationStores.reopen(store, migrate: true, infer: true) { steps2.insert($0.step) }]
         try container.loadPersistentStores()
         #expect(steps2 == [1, 2])
         let folders = try container.viewContext.fetch(FetchRequest(entityName: "Folder"))
@@ -278,29 +286,31 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
 
     // Apple, cancelMigrationWithError: "causes migrateStoreFromURL:... to abort the migration
     // and return the specified error"; the source is untouched and nothing is left behind.
-    @Test func cancellingStopsAndLeavesNoDestination() throws {
+    @Test(arguments: StoreKind.allCases) func cancellingStopsAndLeavesNoDestination(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let source = directory.file("ToDo.sqlite"), destination = directory.file("Out.sqlite")
+        guard let source = try kind.newStore(in: directory, name: "ToDo.sqlite"),
+              let destination = try kind.newStore(in: directory, name: "Out.sqlite") else { return }
         try ToDoModels.seed(source, count: 40)
         let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
         let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
         manager.batchSize = 5
         manager.progressHandler = { if $0.pass == 2 { manager.cancelMigration() } }
         let error = #expect(throws: CoreDataError.self) {
-            try manager.migrateStore(from: source, type: .sqlite, with: ToDoModels.doNotAlertMappingModel(), to: destination, type: .sqlite)
+            try manager.migrateStore(from: MigrationStores.url(source), type: kind.storeType, with: ToDoModels.doNotAlertMappingModel(),
+                                     to: MigrationStores.url(destination), type: kind.storeType)
         }
         #expect(error?.code == .migrationCancelled)
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(!(try MigrationStores.exists(destination)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { !$0.hasPrefix("ToDo.sqlite") }.isEmpty)
-        #expect(try contents(of: source, type: .sqlite, model: v1).count == 7)
+        #expect(try contents(of: source, model: v1).count == 7)
     }
 
     // Apple, "Lightweight Migration": to-one <-> to-many changes, renames and new entities are
     // inferred; on SQLite the links move from a key column to a join table, in place.
-    @Test func relationshipShapeChangesMigrateInSQL() throws {
+    @Test(arguments: StoreKind.allCases) func relationshipShapeChangesMigrateInSQL(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("ToDo.sqlite")
-        try ToDoModels.seed(url)
+        guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite") else { return }
+        try ToDoModels.seed(store)
         let manyToMany = try ManagedObjectModel {
             EntityDescription("Alarm") {
                 AttributeDescription("at", .date)
@@ -318,10 +328,8 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
         let versions = try VersionedModel(versions: [("1", ToDoModels.version1()), ("2", manyToMany)], currentVersionName: "2")
         let step = try versions.migrationStep(from: "1", to: "2")
         #expect(step.isLightweight)
-        try step.migrateStore(at: url, type: .sqlite)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: manyToMany)
-        try coordinator.addPersistentStore(type: .sqlite, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        try step.migrateStore(at: MigrationStores.url(store), type: kind.storeType)
+        let context = try MigrationStores.context(store, model: manyToMany)
         let request = FetchRequest(entityName: "ToDo")
         request.predicate = try Predicate(format: "ANY categories.label == 'Home'")
         #expect(try context.count(for: request) == 4)
@@ -339,19 +347,23 @@ private func contents(of url: URL, type: StoreType, model: ManagedObjectModel, t
 }
 
 /// Records each policy call, to check Apple's order.
+/// Records each policy call in its manager's userInfo["calls"], so that migrations running at
+/// once (the suite's tests run in parallel) keep their own records.
 final class RecordingPolicy: EntityMigrationPolicy {
-    nonisolated(unsafe) static var calls: [String] = []
-    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws { Self.calls.append("begin \(mapping.name)") }
+    private func record(_ call: String, _ manager: MigrationManager) {
+        manager.userInfo["calls"] = ((manager.userInfo["calls"] as? [String]) ?? []) + [call]
+    }
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws { record("begin \(mapping.name)", manager) }
     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        Self.calls.append("create \(source.entity.name)")
+        record("create \(source.entity.name)", manager)
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
     }
-    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws { Self.calls.append("endInstanceCreation \(mapping.name)") }
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws { record("endInstanceCreation \(mapping.name)", manager) }
     override func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        Self.calls.append("relate \(destination.entity.name)")
+        record("relate \(destination.entity.name)", manager)
         try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
     }
-    override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws { Self.calls.append("endRelationshipCreation \(mapping.name)") }
-    override func performCustomValidation(forMapping mapping: EntityMapping, manager: MigrationManager) throws { Self.calls.append("validate \(mapping.name)") }
-    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws { Self.calls.append("end \(mapping.name)") }
+    override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws { record("endRelationshipCreation \(mapping.name)", manager) }
+    override func performCustomValidation(forMapping mapping: EntityMapping, manager: MigrationManager) throws { record("validate \(mapping.name)", manager) }
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws { record("end \(mapping.name)", manager) }
 }

@@ -27,23 +27,4 @@ extension ToDoModels {
     }
 
     static let titles = ["Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk"]
-
-    /// A v1 store with two categories and `count` to-dos, titles cycling through `titles`.
-    static func seed(_ url: URL, type: StoreType = .sqlite, count: Int = 7) throws {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try version1())
-        try coordinator.addPersistentStore(type: type, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let home = try context.insertNewObject(forEntityName: "Category")
-        try home.setValue("Home", forKey: "name")
-        let work = try context.insertNewObject(forEntityName: "Category")
-        try work.setValue("Work", forKey: "name")
-        for i in 0..<count {
-            let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(titles[i % titles.count], forKey: "title")
-            try todo.setValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "dueDate")
-            try todo.setValue(i % 3 == 0, forKey: "completed")
-            try todo.setValue(i % 2 == 0 ? home : work, forKey: "category")
-        }
-        try context.save()
-    }
 }

@@ -18,8 +18,12 @@ import GRDB
         /// The translator (or SQLite) refused operands the evaluator never reached.
         var sqlStricter = 0
         var nonEmpty = 0
+        /// Predicates not compared, by reason (PostgreSQL's known differences).
+        var excluded: [String: Int] = [:]
+        var total: Int { agreed + bothThrew + sqlStricter + excluded.values.reduce(0, +) }
         var description: String {
             "agreed \(agreed) (\(nonEmpty) with matches), both threw \(bothThrew), SQL stricter \(sqlStricter)"
+                + (excluded.isEmpty ? "" : ", excluded " + excluded.sorted { $0.key < $1.key }.map { "\($0.value) (\($0.key))" }.joined(separator: ", "))
         }
     }
 
@@ -28,6 +32,10 @@ import GRDB
         var tally = Tally()
         for _ in 0..<count {
             let predicate = compound ? generator.predicate() : generator.comparison()
+            if fixture.dialect == .postgres, let reason = postgresExclusion(predicate) {
+                tally.excluded[reason, default: 0] += 1
+                continue
+            }
             let memory = Result { try fixture.memoryMatches(predicate, entity: entity) }
             let sql = Result { try fixture.sqlMatches(predicate, entity: entity) }
             switch (memory, sql) {
@@ -56,6 +64,40 @@ import GRDB
             }
         }
         return tally
+    }
+
+    /// Why PostgreSQL may answer a predicate differently, or nil: what the store cannot do
+    /// exactly as the evaluator does (PostgresFunctions), never a bug let through.
+    static func postgresExclusion(_ predicate: ObjectGraph.Predicate) -> String? {
+        let format = predicate.predicateFormat
+        // ICU's \w and character classes take combining marks (a decomposed "á" is a word),
+        // PostgreSQL's regular expressions do not.
+        if format.contains("MATCHES"), format.contains("\\w") || format.contains("[:") { return "MATCHES with \\w or a class" }
+        // A pattern read from a column is data written for ICU's syntax, which PostgreSQL's
+        // regular expressions read otherwise where the two differ.
+        if containsComparison(predicate, where: { $0.operatorType == .matches && !Self.isConstant($0.rightExpression) }) {
+            return "MATCHES with a pattern from a column"
+        }
+        return nil
+    }
+
+    /// Whether the predicate has a comparison (at any depth, SUBQUERY bodies included) for which `test` holds.
+    static func containsComparison(_ predicate: ObjectGraph.Predicate, where test: (ComparisonPredicate) -> Bool) -> Bool {
+        switch predicate {
+        case .compound(let c): return c.subpredicates.contains { containsComparison($0, where: test) }
+        case .comparison(let c):
+            if test(c) { return true }
+            for expression in [c.leftExpression, c.rightExpression] {
+                if case .member(.subquery(_, _, let body), _) = expression, containsComparison(body, where: test) { return true }
+            }
+            return false
+        default: return false
+        }
+    }
+
+    static func isConstant(_ expression: ObjectGraph.Expression) -> Bool {
+        if case .constant = expression { return true }
+        return false
     }
 
     /// The comparisons of a compound predicate, and for a SUBQUERY count each comparison of
@@ -92,7 +134,7 @@ import GRDB
         guard let fixture = try SQLFixture.make(kind, seed: seed &* 7) else { return }
         let tally = Self.check(fixture: fixture, entity: entity, seed: seed, count: count)
         print("SQL equivalence, \(kind), \(entity), \(count) predicates: \(tally)")
-        #expect(tally.agreed + tally.bothThrew + tally.sqlStricter == count)
+        #expect(tally.total == count)
         // Most predicates are answered, and many select something.
         #expect(tally.agreed > count * 3 / 4)
         #expect(tally.nonEmpty > count / 4)
@@ -116,6 +158,12 @@ import GRDB
     @Test(arguments: StoreKind.allCases)
     func generatedSortsAgreeWithSortDescriptor(kind: StoreKind) throws {
         guard let fixture = try SQLFixture.make(kind, seed: 99) else { return }
+        let stringKeys = Set(fixture.model.entities.flatMap(\.attributes).filter { $0.attributeType == .string }.map(\.name))
+        // PostgreSQL orders the localized comparators on strings with ICU's root collation,
+        // close to Foundation's compare(_:options:range:locale:) but not the same: those
+        // sorts are compared and their differences counted, not failed.
+        var localized = (compared: 0, differed: 0)
+        defer { if kind == .postgres { print("SQL equivalence, sorts, postgres: a localized comparator on a string in \(localized.compared) of 450, differing in \(localized.differed)") } }
         for entity in ["Book", "Publisher", "Author"] {
             var generator = PredicateGenerator(seed: 5, entity: entity)
             let objects = fixture.objects[entity]!
@@ -123,6 +171,14 @@ import GRDB
                 let descriptors = generator.sortDescriptors()
                 let expected = try ObjectGraph.SortDescriptor.sort(objects, by: descriptors).map(\.id.primaryKey)
                 let got = try fixture.sqlOrder(descriptors, entity: entity)
+                // Numbers and dates ignore the comparator.
+                if kind == .postgres, descriptors.contains(where: {
+                    ![.compare, .caseInsensitiveCompare].contains($0.comparator) && stringKeys.contains(String($0.key.split(separator: ".").last ?? ""))
+                }) {
+                    localized.compared += 1
+                    if got != expected { localized.differed += 1 }
+                    continue
+                }
                 #expect(got == expected, "\(entity): \(descriptors)")
             }
         }

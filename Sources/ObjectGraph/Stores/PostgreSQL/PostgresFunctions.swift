@@ -89,13 +89,14 @@ enum PostgresFunctions {
             $og$
             """,
             // Whole-string match (\\A...\\Z), dot matching newlines and ^ $ at line ends (the
-            // w option), as Apple compiles MATCHES; [c] as the case-insensitive operator.
+            // w option), as Apple compiles MATCHES; [c] as the case-insensitive operator; the
+            // ICU collation gives \\w and the classes Unicode's letters, as ICU's regex does.
             """
             CREATE OR REPLACE FUNCTION OG_MATCHES(s text, p text, options integer) RETURNS boolean
             LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $og$
               SELECT coalesce(char_length(p) > 0 AND CASE WHEN options & 1 <> 0 AND options & 4 = 0
-                THEN OG_FOLD(s, options & 2) ~* ('(' || chr(63) || 'w)\\A(' || chr(63) || ':' || OG_FOLD(p, options & 2) || ')\\Z')
-                ELSE OG_FOLD(s, options & 2) ~ ('(' || chr(63) || 'w)\\A(' || chr(63) || ':' || OG_FOLD(p, options & 2) || ')\\Z') END, false)
+                THEN OG_FOLD(s, options & 6) COLLATE "und-x-icu" ~* ('(' || chr(63) || 'w)\\A(' || chr(63) || ':' || OG_FOLD(p, options & 6) || ')\\Z')
+                ELSE OG_FOLD(s, options & 6) COLLATE "und-x-icu" ~ ('(' || chr(63) || 'w)\\A(' || chr(63) || ':' || OG_FOLD(p, options & 6) || ')\\Z') END, false)
             $og$
             """,
             "DROP COLLATION IF EXISTS OG_LOCALIZED",

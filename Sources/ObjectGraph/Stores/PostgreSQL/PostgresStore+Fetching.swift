@@ -84,21 +84,7 @@ extension PostgresStore: PersistentStoreBackend {
     }
 
     func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
-        guard let first = ids.first, let source = model.entitiesByName[first.entityName],
-              let destination = model.entitiesByName[r.destinationEntityName],
-              let destinationMapping = schema.entities[destination.name] else { return [:] }
-        var result: [ManagedObjectID: Set<ManagedObjectID>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
-        let byKey = Dictionary(ids.map { ($0.primaryKey, $0) }, uniquingKeysWith: { a, _ in a })
-        let query = SQLRelatedQuery(model: model, schema: schema)
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-            let sql = try query.sql(r, source: source, destination: destinationMapping, condition: "IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))")
-            for (owner, id) in try related(sql, chunk.map { $0.primaryKey.databaseValue }, destination: destination,
-                                           what: "Reading the relationship \(r.name) of \(source.name) objects from the store at") {
-                guard let sourceID = byKey[owner] else { continue }
-                result[sourceID, default: []].insert(id)
-            }
-        }
-        return result
+        try SQLRelatedQuery(model: model, schema: schema).relatedIDs(of: ids, relationship: r, read: related)
     }
 
     func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
@@ -107,12 +93,7 @@ extension PostgresStore: PersistentStoreBackend {
 
     /// The destinations in the relationship's order: its `Z_FOK_` column, then keys.
     func orderedRelatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID] {
-        guard let source = model.entitiesByName[id.entityName],
-              let destination = model.entitiesByName[r.destinationEntityName],
-              let destinationMapping = schema.entities[destination.name] else { return [] }
-        let sql = try SQLRelatedQuery(model: model, schema: schema).sql(r, source: source, destination: destinationMapping, condition: "= ?")
-        return try related(sql, [id.primaryKey.databaseValue], destination: destination,
-                           what: "Reading the relationship \(r.name) of \(id.uriString) from the store at").map(\.1)
+        try SQLRelatedQuery(model: model, schema: schema).orderedRelatedIDs(of: id, relationship: r, read: related)
     }
 
     /// One batch of a streaming read (a migration's): the request's entity filter and

@@ -99,7 +99,8 @@ extension SQLFetchTranslator {
             if isUnstorableText(c) { return truth(false) }
             // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
             // stored (see SQLiteValues).
-            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil { return truth(false) }
+            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil
+                || fractionForIntegerList(c, for: x) { return truth(false) }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return "\(fold(x, options)) \(raw: isOp) \(bind: StringComparison.fold(s, options).databaseValue)"
             }
@@ -188,7 +189,12 @@ extension SQLFetchTranslator {
             if x.kind == .number {
                 // NaN is unordered: every ordering with it is false, as in the evaluator.
                 if Self.isNaN(c) { return truth(false) }
-                if let d = Self.inexactDecimal(c) { return inexactOrdering(x, op, d) }
+                if let d = Self.inexactDecimal(c) ?? unrepresentableInteger(c, for: x) { return inexactOrdering(x, op, d) }
+                if let d = beyondIntegers(c, for: x) {
+                    // Every stored integer is below (or above) it.
+                    let below = op == .lessThan || op == .lessThanOrEqualTo
+                    return below == (d > 0) ? (x.nullable ? "\(x.fragment) IS NOT NULL" : truth(true)) : truth(false)
+                }
             }
             return guarded("\(x.fragment) \(raw: symbol) \(bind: bindValue(c, for: x))", x)
         case .value(let y):
@@ -329,7 +335,8 @@ extension SQLFetchTranslator {
         var seen: Set<ConstantValue> = []
         // NaN and decimals no stored value can be are equal to nothing stored.
         let values = elements.filter {
-            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil))
+            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil || unrepresentableInteger($0, for: x) != nil
+                || fractionForIntegerList($0, for: x)))
                 && !isUnstorableText($0) && seen.insert($0).inserted
         }.map { bindValue($0, for: x) }
         guard !values.isEmpty else { return truth(false) }
@@ -394,56 +401,39 @@ extension SQLFetchTranslator {
     /// `\x` a literal `x`, and the characters PostgreSQL's LIKE treats specially (`%`, `_`,
     /// `\`) are escaped with `\` when literal. Over text COLLATE "C", `_` is one scalar.
     static func postgresLikePattern(likePattern pattern: String) -> String {
-        let scalars = Array(pattern.unicodeScalars)
-        var like = ""
-        func literal(_ c: Unicode.Scalar) {
-            if c == "%" || c == "_" || c == "\\" { like += "\\" }
-            like.unicodeScalars.append(c)
+        translated(likePattern: pattern, anyRun: "%", anyOne: "_") { c in
+            c == "%" || c == "_" || c == "\\" ? "\\" + String(c) : String(c)
         }
-        var i = 0
-        while i < scalars.count {
-            switch scalars[i] {
-            case "\\" where i + 1 < scalars.count:
-                literal(scalars[i + 1])
-                i += 2
-                continue
-            case "*": like += "%"
-            case "?": like += "_"
-            default: literal(scalars[i])
-            }
-            i += 1
-        }
-        return like
     }
 
     /// A LIKE pattern (already folded) as a GLOB pattern: `*` and `?` stay wildcards, `\x`
     /// is a literal `x`, and the characters GLOB treats specially (`*`, `?`, `[`) are
     /// bracketed when literal.
     static func globPattern(likePattern pattern: String) -> String {
-        let scalars = Array(pattern.unicodeScalars)
-        var glob = ""
-        func literal(_ c: Unicode.Scalar) {
-            switch c {
-            case "*": glob += "[*]"
-            case "?": glob += "[?]"
-            case "[": glob += "[[]"
-            default: glob.unicodeScalars.append(c)
-            }
+        translated(likePattern: pattern, anyRun: "*", anyOne: "?") { c in
+            c == "*" || c == "?" || c == "[" ? "[" + String(c) + "]" : String(c)
         }
+    }
+
+    /// A LIKE pattern in another engine's syntax: its `*` and `?` wildcards spelled `anyRun`
+    /// and `anyOne`, every other character (and each `\x`) through `literal`.
+    static func translated(likePattern pattern: String, anyRun: String, anyOne: String, literal: (Unicode.Scalar) -> String) -> String {
+        let scalars = Array(pattern.unicodeScalars)
+        var result = ""
         var i = 0
         while i < scalars.count {
             switch scalars[i] {
             case "\\" where i + 1 < scalars.count:
-                literal(scalars[i + 1])
+                result += literal(scalars[i + 1])
                 i += 2
                 continue
-            case "*": glob += "*"
-            case "?": glob += "?"
-            default: literal(scalars[i])
+            case "*": result += anyRun
+            case "?": result += anyOne
+            default: result += literal(scalars[i])
             }
             i += 1
         }
-        return glob
+        return result
     }
 
     // MARK: BETWEEN
@@ -469,7 +459,9 @@ extension SQLFetchTranslator {
         if x.kind == .number {
             if Self.isNaN(low) || Self.isNaN(high) { return truth(false) }
             if order == .orderedDescending { swap(&low, &high) }
-            if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil {
+            if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil
+                || unrepresentableInteger(low, for: x) != nil || unrepresentableInteger(high, for: x) != nil
+                || beyondIntegers(low, for: x) != nil || beyondIntegers(high, for: x) != nil {
                 // Each bound on its own, as ordering compares with such a decimal.
                 let lower = try ordering(.value(x), .greaterThanOrEqualTo, .constant(low), [])
                 let upper = try ordering(.value(x), .lessThanOrEqualTo, .constant(high), [])
@@ -516,11 +508,53 @@ extension SQLFetchTranslator {
     /// evaluator does, so 2^53 + 1 is not turned into 2^53), anything else through the
     /// attribute type (SQLiteValues).
     func bindValue(_ c: ConstantValue, for x: SQLValue) -> DatabaseValue {
+        if dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
+           case .double(let d) = c, let whole = Int64(exactly: d) {
+            // PostgreSQL compares a bigint with a float8 as two float8s, rounding the integer
+            // beyond 2^53: a whole double is compared as the integer it is, exactly.
+            return whole.databaseValue
+        }
         if x.kind == .number, let n = c.runtimeValue.flatMap(Number.init) { return SQLiteValues.numberValue(n) }
         if let type = x.attributeType, type != .decimal {
             return SQLiteValues.databaseValue(c.runtimeValue, type: type)
         }
         return SQLiteValues.genericDatabaseValue(c.runtimeValue)
+    }
+
+    /// An integer constant compared with a floating-point column that no double can be,
+    /// for PostgreSQL, which would round it to a double first (SQLite compares them exactly):
+    /// equal to nothing stored, and ordered as ``inexactOrdering(_:_:_:)`` orders a decimal.
+    func unrepresentableInteger(_ c: ConstantValue, for x: SQLValue) -> Decimal? {
+        guard dialect == .postgres, x.attributeType == .double || x.attributeType == .float else { return nil }
+        let integer: Int?
+        switch c {
+        case .int(let n): integer = n
+        case .decimal(let d): integer = DecimalConversion.int(d)
+        default: integer = nil
+        }
+        guard let n = integer, Double(exactly: n) == nil else { return nil }
+        return Decimal(n)
+    }
+
+    /// Whether a constant can equal no integer column's value (it is not whole):
+    /// PostgreSQL gives an IN list one type, and one double among integers would make them all
+    /// doubles, rounded beyond 2^53. Left out, as it equals nothing stored.
+    func fractionForIntegerList(_ c: ConstantValue, for x: SQLValue) -> Bool {
+        guard dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean else { return false }
+        switch c {
+        case .double(let d): return Int64(exactly: d) == nil
+        case .decimal(let d): return DecimalConversion.int(d) == nil
+        default: return false
+        }
+    }
+
+    /// A double constant beyond the 64-bit integers (or infinite) compared with an integer
+    /// column, for PostgreSQL, which would round the column's value to a double first and
+    /// make Int64.max equal to 2^63.
+    func beyondIntegers(_ c: ConstantValue, for x: SQLValue) -> Double? {
+        guard dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
+              case .double(let d) = c, !d.isNaN, d >= 0x1p63 || d < -0x1p63 else { return nil }
+        return d
     }
 
     /// Whether a constant is a NaN number.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The SQL that reads a to-many relationship's destinations over the SQLite layout, shared by
 /// the SQLite and the PostgreSQL stores: through the destination's foreign key (one-to-many)
@@ -49,5 +50,37 @@ struct SQLRelatedQuery {
         guard let sourceKey, let key, let number = entityNumber, let entity = model.entitiesByNumber[Int(number)],
               model.isEntity(entity.name, kindOf: destination.name) else { return nil }
         return (sourceKey, ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: key))
+    }
+
+    /// The rows of one related-IDs SELECT as (source key, destination ID): `read` runs the
+    /// SQL with its values (`what` says what for errors).
+    typealias Read = (_ sql: String, _ values: [DatabaseValue], _ destination: EntityDescription, _ what: String) throws -> [(Int64, ManagedObjectID)]
+
+    /// The destinations of each source, read in chunks of 500 sources.
+    func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, read: Read) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+        guard let first = ids.first, let source = model.entitiesByName[first.entityName],
+              let destination = model.entitiesByName[r.destinationEntityName],
+              let destinationMapping = schema.entities[destination.name] else { return [:] }
+        var result: [ManagedObjectID: Set<ManagedObjectID>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
+        let byKey = Dictionary(ids.map { ($0.primaryKey, $0) }, uniquingKeysWith: { a, _ in a })
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let sql = try self.sql(r, source: source, destination: destinationMapping, condition: "IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))")
+            for (owner, id) in try read(sql, chunk.map { $0.primaryKey.databaseValue }, destination,
+                                        "Reading the relationship \(r.name) of \(source.name) objects from the store at") {
+                guard let sourceID = byKey[owner] else { continue }
+                result[sourceID, default: []].insert(id)
+            }
+        }
+        return result
+    }
+
+    /// The destinations of one source in the relationship's order: its `Z_FOK_` column, then
+    /// keys (a row another writer left without a position comes after the ones that have one).
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, read: Read) throws -> [ManagedObjectID] {
+        guard let source = model.entitiesByName[id.entityName],
+              let destination = model.entitiesByName[r.destinationEntityName],
+              let destinationMapping = schema.entities[destination.name] else { return [] }
+        let sql = try self.sql(r, source: source, destination: destinationMapping, condition: "= ?")
+        return try read(sql, [id.primaryKey.databaseValue], destination, "Reading the relationship \(r.name) of \(id.uriString) from the store at").map(\.1)
     }
 }

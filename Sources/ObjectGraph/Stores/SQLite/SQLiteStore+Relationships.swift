@@ -19,10 +19,6 @@ extension SQLiteStore {
         try relatedQuery.inverseColumns(of: r, source: source, destination: destination)
     }
 
-    private func relatedSQL(_ r: RelationshipDescription, source: EntityDescription, destination: SQLiteSchema.EntityMapping, condition: String) throws -> String {
-        try relatedQuery.sql(r, source: source, destination: destination, condition: condition)
-    }
-
     /// Runs a related-IDs query; returns (source key, destination ID) pairs in the query's order.
     private func related(_ sql: String, _ values: [DatabaseValue], destination: EntityDescription, what: String) throws -> [(Int64, ManagedObjectID)] {
         let rows = try CoreDataError.mappingSQLite(what, url) {
@@ -42,20 +38,7 @@ extension SQLiteStore {
     }
 
     func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
-        guard let first = ids.first, let source = model.entitiesByName[first.entityName],
-              let destination = model.entitiesByName[r.destinationEntityName],
-              let destinationMapping = schema.entities[destination.name] else { return [:] }
-        var result: [ManagedObjectID: Set<ManagedObjectID>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
-        let byKey = Dictionary(ids.map { ($0.primaryKey, $0) }, uniquingKeysWith: { a, _ in a })
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-            let sql = try relatedSQL(r, source: source, destination: destinationMapping, condition: "IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))")
-            for (owner, id) in try related(sql, chunk.map { $0.primaryKey.databaseValue }, destination: destination,
-                                           what: "Reading the relationship \(r.name) of \(source.name) objects from the store at") {
-                guard let sourceID = byKey[owner] else { continue }
-                result[sourceID, default: []].insert(id)
-            }
-        }
-        return result
+        try relatedQuery.relatedIDs(of: ids, relationship: r, read: related)
     }
 
     func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
@@ -65,12 +48,7 @@ extension SQLiteStore {
     /// The destinations in the relationship's order: its `Z_FOK_` column, then keys (a row
     /// another writer left without a position comes after the ones that have one).
     func orderedRelatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID] {
-        guard let source = model.entitiesByName[id.entityName],
-              let destination = model.entitiesByName[r.destinationEntityName],
-              let destinationMapping = schema.entities[destination.name] else { return [] }
-        let sql = try relatedSQL(r, source: source, destination: destinationMapping, condition: "= ?")
-        return try related(sql, [id.primaryKey.databaseValue], destination: destination,
-                           what: "Reading the relationship \(r.name) of \(id.uriString) from the store at").map(\.1)
+        try relatedQuery.orderedRelatedIDs(of: id, relationship: r, read: related)
     }
 
     // MARK: Writing
