@@ -2,19 +2,22 @@
 // store and each prints every write once its save has returned, so the parent can count that
 // no confirmed write was lost and none was made twice.
 //
-//     objectgraph-writer-child <xml|binary|sqlite|sqlite-history> <store path> increment <n>
+//     objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> increment <n>
 //         n times: add 1 to the one Counter and save; on 133020 (another writer saved it
 //         first) refresh it from the store and try again. Prints "increment <new value>", and
 //         "conflict 133020" for each save refused.
-//     objectgraph-writer-child <xml|binary|sqlite> <store path> insert <n> <writer name>
+//     objectgraph-writer-child <kind> <store path or URL> insert <n> <writer name>
 //         n saves of one new Record each. Prints "insert <writer> <index> <primary key>".
 //
 // `sqlite-history` is a SQLite store with persistent history (NSPersistentHistoryTrackingKey),
-// each save's transaction author the writer's name, or `increment <pid>`.
+// each save's transaction author the writer's name, or `increment <pid>`. `postgres` and
+// `postgres-history` are the PostgreSQL store (ObjectGraphPostgres) at a `postgres://` URL
+// whose `schema` query item names the store's schema.
 //
 // The model is the one WriterModel in the tests builds: Counter(value) and Record(writer, index).
 import Foundation
 import ObjectGraph
+import ObjectGraphPostgres
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("writer child: \(message)\n".utf8))
@@ -23,8 +26,9 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 4, let count = Int(arguments[3]),
-      let type = ["xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite, "sqlite-history": .sqlite][arguments[0]] else {
-    fail("usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history> <store path> <increment|insert> <n> [writer name]")
+      let type = ["xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite, "sqlite-history": .sqlite,
+                         "postgres": .postgres, "postgres-history": .postgres][arguments[0]] else {
+    fail("usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> <increment|insert> <n> [writer name]")
 }
 /// Prints a line at once (unbuffered), so the parent sees exactly what was confirmed.
 func confirm(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -40,9 +44,22 @@ do {
         }
     }
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-    let history = arguments[0] == "sqlite-history"
-    try coordinator.addPersistentStore(type: type, at: URL(fileURLWithPath: arguments[1]),
-                                       options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
+    let history = arguments[0].hasSuffix("-history")
+    if type == .postgres {
+        guard let url = URL(string: arguments[1]), url.scheme == "postgres" || url.scheme == "postgresql" else {
+            fail("\(arguments[1]) is no postgres:// URL")
+        }
+        // As the options dictionary below means: no automatic migration.
+        var description = PersistentStoreDescription.postgres(url: url)
+        description.timeout = 120
+        description.isPersistentHistoryTrackingEnabled = history
+        description.shouldMigrateStoreAutomatically = false
+        description.shouldInferMappingModelAutomatically = false
+        try coordinator.addPersistentStore(with: description)
+    } else {
+        try coordinator.addPersistentStore(type: type, at: URL(fileURLWithPath: arguments[1]),
+                                           options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
+    }
     let context = ManagedObjectContext(coordinator: coordinator)
     context.transactionAuthor = arguments.count > 4 ? arguments[4] : "increment \(ProcessInfo.processInfo.processIdentifier)"
     switch arguments[2] {

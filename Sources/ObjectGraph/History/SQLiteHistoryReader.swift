@@ -2,14 +2,21 @@ import Foundation
 import GRDB
 
 /// Reads persistent history rows (``SQLiteHistorySchema``) back as transactions and changes,
-/// from a store ObjectGraph wrote or one Apple's Core Data wrote.
+/// from a store ObjectGraph wrote or one Apple's Core Data wrote; the SQLite store and the
+/// PostgreSQL store (the same tables) read through it alike.
 struct SQLiteHistoryReader {
-    let db: Database
+    /// The store's connection.
+    let statements: SQLStoreStatements
+    /// How many `ZTOMBSTONE<n>` columns `ACHANGE` has.
+    let tombstoneColumns: Int
     let model: ManagedObjectModel
     /// The store's UUID, for object IDs and the transactions' storeID.
     let storeIdentifier: String
-    /// The store's file, for errors.
-    let url: URL
+    /// The store as errors name it (a file's path, a URL without its password).
+    let storeName: String
+    /// A tombstone column's value as the store keeps it, back to the attribute's stored value
+    /// (PostgresTombstone's bytes; SQLite keeps values as they are).
+    var decodeTombstone: (DatabaseValue) -> DatabaseValue = { $0 }
 
     /// The transactions a condition on `ATRANSACTION t` selects, oldest first, with their
     /// changes when asked. Author, bundle ID, context name and process ID are read from the
@@ -22,29 +29,29 @@ struct SQLiteHistoryReader {
             LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS \
             WHERE \(condition) ORDER BY t.Z_PK
             """
-        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        let rows = try statements.fetch(sql, arguments)
         var changes: [Int64: [PersistentHistoryChange]] = [:]
         if withChanges, !rows.isEmpty {
             changes = try self.changes(inTransactionsWhere: condition, arguments)
         }
         return rows.map { row in
-            let number: Int64 = row[0]
+            let number = Int64.fromDatabaseValue(row[0]) ?? 0
             return PersistentHistoryTransaction(
-                timestamp: Date(timeIntervalSinceReferenceDate: row[1] ?? 0), author: row[2], contextName: row[4],
-                bundleID: row[3], processID: row[5], storeID: storeIdentifier, transactionNumber: number,
+                timestamp: Date(timeIntervalSinceReferenceDate: Double.fromDatabaseValue(row[1]) ?? 0),
+                author: String.fromDatabaseValue(row[2]), contextName: String.fromDatabaseValue(row[4]),
+                bundleID: String.fromDatabaseValue(row[3]), processID: String.fromDatabaseValue(row[5]),
+                storeID: storeIdentifier, transactionNumber: number,
                 changes: withChanges ? changes[number] ?? [] : nil)
         }
     }
 
     /// The changes of the selected transactions, by transaction number, each in key order.
     private func changes(inTransactionsWhere condition: String, _ arguments: [DatabaseValue]) throws -> [Int64: [PersistentHistoryChange]] {
-        let tombstones = try SQLiteHistorySchema.tombstoneColumns(db)
-        let tombstoneList = (0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined()
+        let tombstoneList = (0..<tombstoneColumns).map { ", ZTOMBSTONE\($0)" }.joined()
         let sql = "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneList) FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition)) ORDER BY ZTRANSACTIONID, Z_PK"
         var result: [Int64: [PersistentHistoryChange]] = [:]
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-        while let row = try cursor.next() {
-            let change = try decode(row, tombstoneColumns: tombstones)
+        for row in try statements.fetch(sql, arguments) {
+            let change = try decode(row)
             result[change.transactionNumber, default: []].append(change)
         }
         return result
@@ -52,27 +59,26 @@ struct SQLiteHistoryReader {
 
     /// One `ACHANGE` row; a row naming an entity the model lacks or an unknown change type
     /// is an error that names the row, never skipped.
-    private func decode(_ row: Row, tombstoneColumns: Int) throws -> PersistentHistoryChange {
-        let key: Int64 = row[0]
-        let rawType: Int = row[1] ?? -1
-        let entityNumber: Int = row[2] ?? -1
+    private func decode(_ row: [DatabaseValue]) throws -> PersistentHistoryChange {
+        let key = Int64.fromDatabaseValue(row[0]) ?? 0
+        let rawType = Int.fromDatabaseValue(row[1]) ?? -1
+        let entityNumber = Int.fromDatabaseValue(row[2]) ?? -1
         guard let type = PersistentHistoryChangeType(rawValue: rawType) else {
-            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(url.path) has ZCHANGETYPE = \(rawType), which is no change type (0 insert, 1 update, 2 delete)")
+            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(storeName) has ZCHANGETYPE = \(rawType), which is no change type (0 insert, 1 update, 2 delete)")
         }
         guard let entity = model.entitiesByNumber[entityNumber] else {
-            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(url.path) has ZENTITY = \(entityNumber), which is no entity of the model: the history was written with another model version")
+            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(storeName) has ZENTITY = \(entityNumber), which is no entity of the model: the history was written with another model version")
         }
-        let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: row[3] ?? 0)
+        let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: Int64.fromDatabaseValue(row[3]) ?? 0)
         var updated: Set<PropertyDescription>?
         if type == .update {
-            let bitmap: Data? = row[5]
-            updated = bitmap.map { SQLiteHistoryRecorder.properties(inBitmap: $0, of: entity) } ?? []
+            updated = Data.fromDatabaseValue(row[5]).map { SQLiteHistoryRecorder.properties(inBitmap: $0, of: entity) } ?? []
         }
         var tombstone: [String: Any]?
         if type == .delete {
             var values: [String: Any] = [:]
-            for (n, (_, attribute)) in SQLiteHistorySchema.preservedAttributes(of: entity).enumerated() where n < tombstoneColumns {
-                let stored: DatabaseValue = row[6 + n]
+            for (n, (_, attribute)) in SQLiteHistorySchema.preservedAttributes(of: entity).enumerated() where n < tombstoneColumns && 6 + n < row.count {
+                let stored = decodeTombstone(row[6 + n])
                 if attribute.attributeType == .transformable {
                     if case .blob(let data) = stored.storage { values[attribute.name] = data }
                     continue
@@ -80,11 +86,11 @@ struct SQLiteHistoryReader {
                 do {
                     if let value = try SQLiteValues.value(stored, type: attribute.attributeType) { values[attribute.name] = value }
                 } catch {
-                    throw CoreDataError(.sqlite, "The tombstone of history change Z_PK = \(key) of ACHANGE in the store at \(url.path) holds a value for \(entity.name).\(attribute.name) its type cannot take: \(error)", key: attribute.name)
+                    throw CoreDataError(.sqlite, "The tombstone of history change Z_PK = \(key) of ACHANGE in the store at \(storeName) holds a value for \(entity.name).\(attribute.name) its type cannot take: \(error)", key: attribute.name)
                 }
             }
             tombstone = values
         }
-        return PersistentHistoryChange(changeID: key, changeType: type, changedObjectID: id, updatedProperties: updated, tombstone: tombstone, transactionNumber: row[4] ?? 0)
+        return PersistentHistoryChange(changeID: key, changeType: type, changedObjectID: id, updatedProperties: updated, tombstone: tombstone, transactionNumber: Int64.fromDatabaseValue(row[4]) ?? 0)
     }
 }

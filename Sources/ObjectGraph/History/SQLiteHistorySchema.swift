@@ -43,6 +43,21 @@ enum SQLiteHistorySchema {
         ]
     }
 
+    /// The tables in PostgreSQL (``PostgresSchema``): the same tables, columns and indexes,
+    /// each column in the type its values have in SQLite, text compared byte by byte.
+    static func postgresCreationStatements(tombstoneColumns: Int) -> [String] {
+        creationStatements(tombstoneColumns: tombstoneColumns).map { statement in
+            var result = statement.replacingOccurrences(of: " COLLATE BINARY", with: "")
+            for declared in ["INTEGER", "FLOAT", "VARCHAR", "BLOB"] {
+                result = result.replacingOccurrences(of: " \(declared)", with: " \(PostgresSchema.columnType(declared))")
+            }
+            return result
+        }
+    }
+
+    /// The `Z_PRIMARYKEY` rows of the history tables: entity number and name.
+    static let primaryKeyRows = [(changeEntity, "CHANGE"), (transactionEntity, "TRANSACTION"), (stringEntity, "TRANSACTIONSTRING")]
+
     /// The attributes of an entity whose values a deletion keeps
     /// (preservesValueInHistoryOnDeletion), its own and inherited, in name order: the n-th
     /// goes to `ZTOMBSTONE<n>`.
@@ -83,7 +98,7 @@ enum SQLiteHistorySchema {
             let have = try tombstoneColumns(db)
             for n in have..<max(have, wanted) { try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(n) BLOB") }
         }
-        for (number, name) in [(changeEntity, "CHANGE"), (transactionEntity, "TRANSACTION"), (stringEntity, "TRANSACTIONSTRING")] {
+        for (number, name) in primaryKeyRows {
             try db.execute(sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)", arguments: [number, name])
         }
     }

@@ -42,12 +42,24 @@ extension SQLiteStore: PersistentHistoryStore {
         try SQLiteHistoryRecorder.record(record, info: transaction, model: model, db: db, log: log)
     }
 
+    /// The reader of this store's history, on a connection.
+    private func historyReader(_ db: Database) throws -> SQLiteHistoryReader {
+        SQLiteHistoryReader(statements: SQLiteBatchStatements(db: db, log: log, logsQueries: false), tombstoneColumns: try SQLiteHistorySchema.tombstoneColumns(db),
+                            model: model, storeIdentifier: identifier, storeName: url.path)
+    }
+
     /// The condition on `ATRANSACTION t` of a request's boundary, and its arguments; nil when
     /// it selects nothing.
     private func condition(_ boundary: PersistentHistoryChangeRequest.Boundary) -> (String, [DatabaseValue])? {
+        Self.historyCondition(boundary, storeIdentifier: identifier)
+    }
+
+    /// The condition on `ATRANSACTION t` of a request's boundary for the store
+    /// `storeIdentifier`, and its arguments; nil when it selects nothing. Both SQL stores use it.
+    static func historyCondition(_ boundary: PersistentHistoryChangeRequest.Boundary, storeIdentifier identifier: String) -> (String, [DatabaseValue])? {
         switch boundary {
         case .afterToken(let token):
-            guard let token else { return ("1", []) }
+            guard let token else { return ("1 = 1", []) }
             // A token of other stores only says nothing about this one: all of its history.
             return ("t.Z_PK > ?", [(token.transactionNumber(forStore: identifier) ?? 0).databaseValue])
         case .afterDate(let date):
@@ -65,8 +77,7 @@ extension SQLiteStore: PersistentHistoryStore {
         return try CoreDataError.mappingSQLite("Fetching the persistent history of the store at", url) {
             try database.read { db in
                 guard try SQLiteHistorySchema.exists(db) else { return [] }
-                return try SQLiteHistoryReader(db: db, model: model, storeIdentifier: identifier, url: url)
-                    .transactions(where: sql, arguments, withChanges: withChanges)
+                return try historyReader(db).transactions(where: sql, arguments, withChanges: withChanges)
             }
         }
     }
@@ -77,8 +88,7 @@ extension SQLiteStore: PersistentHistoryStore {
         return try CoreDataError.mappingSQLite("Deleting the persistent history of the store at", url) {
             try database.write { db in
                 guard try SQLiteHistorySchema.exists(db) else { return [] }
-                let doomed = try SQLiteHistoryReader(db: db, model: model, storeIdentifier: identifier, url: url)
-                    .transactions(where: sql, arguments, withChanges: withChanges)
+                let doomed = try historyReader(db).transactions(where: sql, arguments, withChanges: withChanges)
                 let values = StatementArguments(arguments)
                 try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))", arguments: values)
                 try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))", arguments: values)

@@ -184,6 +184,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             backend = try PostgresStore.open(url: url, model: managedObjectModel, description: description, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, backend: backend)
+        // NSPersistentStoreRemoteChangeNotificationPostOptionKey: the PostgreSQL store listens.
+        if let postgres = backend as? PostgresStore {
+            do { try postgres.startPostingRemoteChanges(coordinator: self, description: description) } catch { try? postgres.close(); throw error }
+        }
         stores.withLock { $0.append(store) }
         return store
     }

@@ -8,10 +8,11 @@ import Testing
 /// contexts learn of them (NSBatchInsertRequest, NSBatchUpdateRequest, NSBatchDeleteRequest).
 @Suite("Batch requests in persistent history")
 struct BatchRequestHistoryTests {
-    @Test("A batch insert, update and delete are each one transaction with the context's author (NSPersistentHistoryTransaction)")
-    func batchRequestsAreTransactions() throws {
+    @Test("A batch insert, update and delete are each one transaction with the context's author (NSPersistentHistoryTransaction)", arguments: StoreKind.allCases)
+    func batchRequestsAreTransactions(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let coordinator = try HistoryModel.coordinator(directory.file("Notes.sqlite"))
+        guard let store = try HistoryModel.newStore(kind, in: directory) else { return }
+        let coordinator = try HistoryModel.coordinator(store)
         let context = ManagedObjectContext(coordinator: coordinator)
         context.name = "importer"
         context.transactionAuthor = "batch"

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 
 /// A small model for the persistent history tests: a note whose title is preserved after
 /// deletion (a tombstone), with a to-one to its folder.
@@ -23,6 +24,23 @@ enum HistoryModel {
     static func coordinator(_ url: URL, model: ManagedObjectModel? = nil, tracking: Bool = true) throws -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? make())
         try coordinator.addPersistentStore(type: .sqlite, at: url, options: tracking ? [StoreOption.persistentHistoryTracking: true] : [:])
+        return coordinator
+    }
+
+    /// A new store of `kind` for one test (SQLite: `name` in `directory`); nil, having said
+    /// why, when PostgreSQL is not installed.
+    static func newStore(_ kind: StoreKind, in directory: TemporaryDirectory, name: String = "Notes.sqlite", test: String = #function) throws -> PersistentStoreDescription? {
+        try kind.newStore(in: directory, name: name, test: test)
+    }
+
+    /// A coordinator with the store a description names (again), tracking history unless told not to.
+    static func coordinator(_ description: PersistentStoreDescription, model: ManagedObjectModel? = nil, tracking: Bool = true,
+                            options: [String: Any] = [:]) throws -> PersistentStoreCoordinator {
+        var again = StoreKind.sameStore(as: description)
+        again.isPersistentHistoryTrackingEnabled = tracking
+        for (key, value) in options { try again.setOption(value, forKey: key) }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? make())
+        try coordinator.addPersistentStore(with: again)
         return coordinator
     }
 

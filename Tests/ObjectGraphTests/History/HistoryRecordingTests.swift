@@ -18,8 +18,8 @@ struct HistoryRecordingTests {
         </model>
         """
 
-    @Test("An Xcode model's preserveAfterDeletion attributes are a deletion's tombstone, with their types (NSPersistentHistoryChange.tombstone, preservesValueInHistoryOnDeletion)")
-    func xcodeModelTombstones() throws {
+    @Test("An Xcode model's preserveAfterDeletion attributes are a deletion's tombstone, with their types (NSPersistentHistoryChange.tombstone, preservesValueInHistoryOnDeletion)", arguments: StoreKind.allCases)
+    func xcodeModelTombstones(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         let modelURL = directory.file("Diary.xcdatamodel")
         try FileManager.default.createDirectory(at: modelURL, withIntermediateDirectories: true)
@@ -28,7 +28,8 @@ struct HistoryRecordingTests {
         let entity = try #require(model.entitiesByName["Entry"])
         #expect(entity.attributes.filter(\.preservesValueInHistoryOnDeletion).map(\.name) == ["day", "uuid"])
 
-        let coordinator = try HistoryModel.coordinator(directory.file("Diary.sqlite"), model: model)
+        guard let store = try HistoryModel.newStore(kind, in: directory, name: "Diary.sqlite") else { return }
+        let coordinator = try HistoryModel.coordinator(store, model: model)
         let context = ManagedObjectContext(coordinator: coordinator)
         let entry = try context.insertNewObject(forEntityName: "Entry")
         let uuid = UUID(), day = Date(timeIntervalSinceReferenceDate: 800_000_000)
@@ -46,6 +47,7 @@ struct HistoryRecordingTests {
         #expect(deletion.tombstone?["day"] as? Date == day)
         #expect(deletion.tombstone?["text"] == nil)
         // Two preserved attributes: two tombstone columns, as Core Data adds them.
+        guard kind == .sqlite else { return }
         let queue = try DatabaseQueue(path: directory.file("Diary.sqlite").path)
         defer { try? queue.close() }
         #expect(try queue.read { db in try SQLiteHistorySchema.tombstoneColumns(db) } == 2)
@@ -53,7 +55,7 @@ struct HistoryRecordingTests {
 
     @Test("Rows a batch writes in SQL are recorded as one transaction in the same database transaction (recordHistory, as Apple records NSBatchUpdateRequest)")
     func batchRowsAreOneTransaction() throws {
-        let saved = try PersistentHistoryTests.threeSaves()
+        let saved = try #require(try PersistentHistoryTests.threeSaves())
         let store = try #require(saved.coordinator.persistentStores.first?.backend as? SQLiteStore)
         let before = try saved.coordinator.currentPersistentHistoryToken()
         // As a batch update then delete would: change the row in SQL, read the tombstone, delete.

@@ -16,9 +16,10 @@ struct PersistentHistoryTests {
         let second: ManagedObjectID
     }
 
-    static func threeSaves() throws -> Saved {
+    static func threeSaves(_ kind: StoreKind = .sqlite, test: String = #function) throws -> Saved? {
         let directory = try TemporaryDirectory()
-        let coordinator = try HistoryModel.coordinator(directory.file("Notes.sqlite"))
+        guard let description = try HistoryModel.newStore(kind, in: directory, test: test) else { return nil }
+        let coordinator = try HistoryModel.coordinator(description)
         let context = ManagedObjectContext(coordinator: coordinator)
         context.name = "viewContext"
         context.transactionAuthor = "app"
@@ -38,9 +39,9 @@ struct PersistentHistoryTests {
         return Saved(directory: directory, coordinator: coordinator, context: context, first: first.objectID, second: second.objectID)
     }
 
-    @Test("Each save is a transaction with its author, context name and changes (NSPersistentHistoryTransaction, transactionAuthor, NSPersistentHistoryChange)")
-    func savesAreTransactions() throws {
-        let saved = try Self.threeSaves()
+    @Test("Each save is a transaction with its author, context name and changes (NSPersistentHistoryTransaction, transactionAuthor, NSPersistentHistoryChange)", arguments: StoreKind.allCases)
+    func savesAreTransactions(_ kind: StoreKind) throws {
+        guard let saved = try Self.threeSaves(kind) else { return }
         let transactions = try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?))
         #expect(transactions.map(\.transactionNumber) == [1, 2, 3])
         #expect(transactions.map(\.author) == ["app", "app", "cleanup"])
@@ -70,7 +71,7 @@ struct PersistentHistoryTests {
 
     @Test("The rows are Core Data's: strings once in ATRANSACTIONSTRING, ZCOLUMNS only on updates, ZTOMBSTONE0 on deletes, Z_MAX of 16001-16003")
     func rowsAreCoreDatas() throws {
-        let saved = try Self.threeSaves()
+        let saved = try #require(try Self.threeSaves())
         let queue = try DatabaseQueue(path: saved.directory.file("Notes.sqlite").path)
         defer { try? queue.close() }
         try queue.read { db in
@@ -89,9 +90,9 @@ struct PersistentHistoryTests {
         }
     }
 
-    @Test("fetchHistory(after:) a token, a transaction or a date gives the later transactions; tokens are Codable (NSPersistentHistoryToken)")
-    func fetchAfterTokenTransactionAndDate() throws {
-        let saved = try Self.threeSaves()
+    @Test("fetchHistory(after:) a token, a transaction or a date gives the later transactions; tokens are Codable (NSPersistentHistoryToken)", arguments: StoreKind.allCases)
+    func fetchAfterTokenTransactionAndDate(_ kind: StoreKind) throws {
+        guard let saved = try Self.threeSaves(kind) else { return }
         let all = try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?))
         let token = all[0].token
         let data = try JSONEncoder().encode(token)
@@ -106,9 +107,9 @@ struct PersistentHistoryTests {
         #expect(try HistoryModel.history(saved.context, .fetchHistory(after: PersistentHistoryToken(storeTokens: ["other": 9]))).count == 3)
     }
 
-    @Test("Result types: count, object IDs, transactions only, changes only, status (NSPersistentHistoryResultType)")
-    func resultTypes() throws {
-        let saved = try Self.threeSaves()
+    @Test("Result types: count, object IDs, transactions only, changes only, status (NSPersistentHistoryResultType)", arguments: StoreKind.allCases)
+    func resultTypes(_ kind: StoreKind) throws {
+        guard let saved = try Self.threeSaves(kind) else { return }
         func run(_ type: PersistentHistoryResultType) throws -> Any? {
             let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
             request.resultType = type
@@ -127,7 +128,7 @@ struct PersistentHistoryTests {
 
     @Test("deleteHistory(before:) a token, transaction or date purges the transactions up to it and their changes (NSPersistentHistoryChangeRequest.deleteHistory(before:))")
     func deleteHistory() throws {
-        let saved = try Self.threeSaves()
+        let saved = try #require(try Self.threeSaves())
         let all = try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?))
         let request = PersistentHistoryChangeRequest.deleteHistory(before: all[0].token)
         request.resultType = .count
@@ -149,10 +150,10 @@ struct PersistentHistoryTests {
         #expect(try saved.coordinator.currentPersistentHistoryToken()?.storeTokens.values.first == 4)
     }
 
-    @Test("objectIDNotification() merges another coordinator's saves into a live context (NSPersistentHistoryTransaction.objectIDNotification())")
-    func objectIDNotificationMerges() throws {
+    @Test("objectIDNotification() merges another coordinator's saves into a live context (NSPersistentHistoryTransaction.objectIDNotification())", arguments: StoreKind.allCases)
+    func objectIDNotificationMerges(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("Notes.sqlite")
+        guard let url = try HistoryModel.newStore(kind, in: directory) else { return }
         let writer = ManagedObjectContext(coordinator: try HistoryModel.coordinator(url))
         let note = try writer.insertNewObject(forEntityName: "Note")
         try note.setValue("Draft", forKey: "title")
@@ -205,10 +206,10 @@ struct PersistentHistoryTests {
         #expect(try queue.read { db in try db.tableExists("ATRANSACTION") } == false)
     }
 
-    @Test("Turning tracking on for an existing store adds the tables; its data stays (NSPersistentHistoryTrackingKey)")
-    func trackingAddedLater() throws {
+    @Test("Turning tracking on for an existing store adds the tables; its data stays (NSPersistentHistoryTrackingKey)", arguments: StoreKind.allCases)
+    func trackingAddedLater(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("Notes.sqlite")
+        guard let url = try HistoryModel.newStore(kind, in: directory) else { return }
         do {
             let context = ManagedObjectContext(coordinator: try HistoryModel.coordinator(url, tracking: false))
             try context.insertNewObject(forEntityName: "Note").setValue("Before", forKey: "title")
@@ -225,7 +226,7 @@ struct PersistentHistoryTests {
 
     @Test("A history row naming no entity of the model is an error naming the row, not skipped")
     func unknownEntityIsAnError() throws {
-        let saved = try Self.threeSaves()
+        let saved = try #require(try Self.threeSaves())
         let queue = try DatabaseQueue(path: saved.directory.file("Notes.sqlite").path)
         try queue.write { db in try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 99 WHERE Z_PK = 4") }
         try queue.close()

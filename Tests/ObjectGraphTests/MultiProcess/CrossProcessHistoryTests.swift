@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 @testable import ObjectGraph
 
-// Two or more processes on one SQLite store with persistent history: one learns of the others'
+// Two or more processes on one SQLite or PostgreSQL store with persistent history: one learns of the others'
 // saves by fetching history after its last token and merging each transaction's
 // objectIDNotification() into its live context (Apple's "Consuming Relevant Store Changes");
 // conflicting saves fail with 133020 and lose no update. One trial in the suite, a hundred with
@@ -17,23 +17,23 @@ import TestSupport
     }
 
     @Test("Every increment of three processes is one transaction in history, and merging them brings a live context up to date (NSPersistentHistoryChangeRequest, objectIDNotification())",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
-    func incrementsOfOtherProcessesMergeFromHistory() throws {
+          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"), arguments: StoreKind.allCases)
+    func incrementsOfOtherProcessesMergeFromHistory(_ kind: StoreKind) throws {
         for trial in 1...MultiProcessTests.trials {
             let directory = try TemporaryDirectory()
-            let url = directory.file("Counter.sqlite")
-            let seed = try writerContext(.sqlite, url, options: Self.tracking)
+            guard let url = try writerStoreURL(kind.storeType, in: directory, name: "Counter") else { return }
+            let seed = try writerContext(kind.storeType, url, options: Self.tracking)
             try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
             try seed.save()
 
             // This process's live context, holding the counter at 0.
-            let live = try writerContext(.sqlite, url, options: Self.tracking)
+            let live = try writerContext(kind.storeType, url, options: Self.tracking)
             let counter = try #require(try live.fetch(FetchRequest(entityName: "Counter")).first)
             #expect(try counter.value(forKey: "value") as? Int == 0)
             var token = try live.persistentStoreCoordinator.currentPersistentHistoryToken()
 
             let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
-                ["sqlite-history", url.path, "increment", "\(MultiProcessTests.operations)"]
+                ["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment", "\(MultiProcessTests.operations)"]
             })
             for result in results { #expect(result.status == 0, "trial \(trial): \(result.errors)") }
             let lines = results.flatMap(\.lines)
@@ -61,16 +61,16 @@ import TestSupport
     }
 
     @Test("Inserts of three processes arrive through history with their writers as authors and their own object IDs (NSPersistentHistoryTransaction.author)",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
-    func insertsOfOtherProcessesArriveThroughHistory() throws {
+          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"), arguments: StoreKind.allCases)
+    func insertsOfOtherProcessesArriveThroughHistory(_ kind: StoreKind) throws {
         for trial in 1...MultiProcessTests.trials {
             let directory = try TemporaryDirectory()
-            let url = directory.file("Records.sqlite")
-            let live = try writerContext(.sqlite, url, options: Self.tracking)
+            guard let url = try writerStoreURL(kind.storeType, in: directory, name: "Records") else { return }
+            let live = try writerContext(kind.storeType, url, options: Self.tracking)
             let token = try live.persistentStoreCoordinator.currentPersistentHistoryToken()
             #expect(token == nil)
             let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { n in
-                ["sqlite-history", url.path, "insert", "\(MultiProcessTests.operations)", "w\(n)"]
+                ["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "insert", "\(MultiProcessTests.operations)", "w\(n)"]
             })
             for result in results { #expect(result.status == 0, "trial \(trial): \(result.errors)") }
             // "insert <writer> <index> <primary key>", as each child confirmed it.
@@ -89,11 +89,11 @@ import TestSupport
     }
 
     @Test("A save over another process's change fails with 133020; after merging history the update is applied on top, none lost (NSMergeConflict, NSManagedObjectMergeError)",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
-    func conflictingSaveOfTwoProcessesLosesNoUpdate() throws {
+          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"), arguments: StoreKind.allCases)
+    func conflictingSaveOfTwoProcessesLosesNoUpdate(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("Counter.sqlite")
-        let live = try writerContext(.sqlite, url, options: Self.tracking)
+        guard let url = try writerStoreURL(kind.storeType, in: directory, name: "Counter") else { return }
+        let live = try writerContext(kind.storeType, url, options: Self.tracking)
         let counter = try live.insertNewObject(forEntityName: "Counter")
         try counter.setValue(0, forKey: "value")
         try live.save()
@@ -101,7 +101,7 @@ import TestSupport
 
         // This process changes the counter; meanwhile another process adds 1 and saves.
         try counter.setValue(100, forKey: "value")
-        let results = try MultiProcessTests.run([["sqlite-history", url.path, "increment", "1"]])
+        let results = try MultiProcessTests.run([["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment", "1"]])
         #expect(results.first?.status == 0, "\(results.first?.errors ?? "")")
         #expect(results.first?.lines == ["increment 1"])
 
@@ -120,7 +120,7 @@ import TestSupport
         #expect(now == 1)
         try counter.setValue(now + 100, forKey: "value")
         try live.save()
-        let check = try writerContext(.sqlite, url)
+        let check = try writerContext(kind.storeType, url)
         #expect(try check.fetch(FetchRequest(entityName: "Counter")).first?.value(forKey: "value") as? Int == 101)
     }
 }

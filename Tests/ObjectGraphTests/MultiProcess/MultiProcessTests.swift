@@ -6,7 +6,7 @@ import ObjectGraph
 // Several processes writing one store at once, each with its own coordinator: every write a
 // process was told succeeded is in the store afterwards, exactly once. The suite runs one
 // trial of three processes with twenty writes each per store type; the full run is a hundred
-// trials per store type:
+// trials per store type (PostgreSQL's store a schema of its own on the test server):
 //
 //     OBJECTGRAPH_LONG=1 swift test --skip-build --filter MultiProcess
 @Suite struct MultiProcessTests {
@@ -50,17 +50,17 @@ import ObjectGraph
     }
 
     @Test(.enabled(if: childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"),
-          arguments: [StoreType.xml, .binary, .sqlite])
+          arguments: [StoreType.xml, .binary, .sqlite, .postgres])
     func concurrentIncrementsOfOneCounterLoseNone(_ type: StoreType) throws {
         for trial in 1...Self.trials {
             let directory = try TemporaryDirectory()
-            let url = directory.file("Counter.\(writerTypeName(type))")
+            guard let url = try writerStoreURL(type, in: directory, name: "Counter") else { return }
             let seed = try writerContext(type, url)
             try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
             try seed.save()
 
             let results = try Self.run((0..<Self.processes).map { _ in
-                [writerTypeName(type), url.path, "increment", "\(Self.operations)"]
+                [writerTypeName(type), writerLocation(type, url), "increment", "\(Self.operations)"]
             })
             for result in results { #expect(result.status == 0, "\(type) trial \(trial): \(result.errors)") }
             // Every confirmed increment saw a value no other did: none was lost, none doubled.
@@ -76,13 +76,13 @@ import ObjectGraph
     // Processes that start together on a store that does not exist yet agree on one store
     // (ten `todo add` on a new machine): none fails, none's object is lost with another's file.
     @Test(.enabled(if: childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"),
-          arguments: [StoreType.xml, .binary, .sqlite])
+          arguments: [StoreType.xml, .binary, .sqlite, .postgres])
     func processesCreatingOneStoreTogetherAgreeOnIt(_ type: StoreType) throws {
         for trial in 1...Self.trials {
             let directory = try TemporaryDirectory()
-            let url = directory.file("New.\(writerTypeName(type))")
+            guard let url = try writerStoreURL(type, in: directory, name: "New") else { return }
             let results = try Self.run((0..<Self.processes).map { n in
-                [writerTypeName(type), url.path, "insert", "1", "w\(n)"]
+                [writerTypeName(type), writerLocation(type, url), "insert", "1", "w\(n)"]
             })
             for result in results { #expect(result.status == 0, "\(type) trial \(trial): \(result.errors)") }
             let writers = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map { try $0.value(forKey: "writer") as? String }
@@ -91,14 +91,14 @@ import ObjectGraph
     }
 
     @Test(.enabled(if: childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"),
-          arguments: [StoreType.xml, .binary, .sqlite])
+          arguments: [StoreType.xml, .binary, .sqlite, .postgres])
     func concurrentInsertsAllSurviveWithTheirOwnKeys(_ type: StoreType) throws {
         for trial in 1...Self.trials {
             let directory = try TemporaryDirectory()
-            let url = directory.file("Records.\(writerTypeName(type))")
+            guard let url = try writerStoreURL(type, in: directory, name: "Records") else { return }
             try writerContext(type, url).save()
             let results = try Self.run((0..<Self.processes).map { n in
-                [writerTypeName(type), url.path, "insert", "\(Self.operations)", "w\(n)"]
+                [writerTypeName(type), writerLocation(type, url), "insert", "\(Self.operations)", "w\(n)"]
             })
             for result in results { #expect(result.status == 0, "\(type) trial \(trial): \(result.errors)") }
             let confirmed = results.flatMap(\.lines).map { $0.split(separator: " ").map(String.init) }

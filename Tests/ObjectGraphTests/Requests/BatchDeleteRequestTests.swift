@@ -5,9 +5,9 @@ import ObjectGraph
 /// NSBatchDeleteRequest and NSBatchDeleteResult, as Apple documents them, on every store type.
 @Suite("Batch delete (NSBatchDeleteRequest)")
 struct BatchDeleteRequestTests {
-    @Test("deletes what a fetch request matches and counts it (initWithFetchRequest:, NSBatchDeleteResultTypeCount)", arguments: batchStoreTypes)
+    @Test("deletes what a fetch request matches and counts it (initWithFetchRequest:, NSBatchDeleteResultTypeCount)", arguments: batchRequestStoreTypes)
     func deletesMatching(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: (1...6).map { ["code": "i\($0)", "count": $0] }))
         let fetch = FetchRequest(entityName: "Item")
         fetch.predicate = try Predicate(format: "count > %@", 2)
@@ -17,9 +17,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.storedValues("Item", key: "code") == ["i1", "i2"])
     }
 
-    @Test("deletes by object ID; the deleted objects leave a context they are merged into (initWithObjectIDs:, mergeChanges(fromRemoteContextSave:into:))", arguments: batchStoreTypes)
+    @Test("deletes by object ID; the deleted objects leave a context they are merged into (initWithObjectIDs:, mergeChanges(fromRemoteContextSave:into:))", arguments: batchRequestStoreTypes)
     func deletesByIDAndMerges(_ type: StoreType) throws {
-        let fixture = try StackFixture(type)
+        guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A", "B", "C"])
         let books = try fixture.context.fetch(FetchRequest(entityName: "Book"))
         let doomed = books.filter { (try? $0.value(forKey: "title") as? String) != "B" }
@@ -33,9 +33,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.context.fetch(FetchRequest(entityName: "Book")).count == 1)
     }
 
-    @Test("object IDs of two entities are refused, as Apple says mixing entity types is an error (NSBatchDeleteRequest)", arguments: batchStoreTypes)
+    @Test("object IDs of two entities are refused, as Apple says mixing entity types is an error (NSBatchDeleteRequest)", arguments: batchRequestStoreTypes)
     func refusesMixedEntities(_ type: StoreType) throws {
-        let fixture = try StackFixture(type)
+        guard let fixture = try StackFixture.batch(type) else { return }
         let publisher = try fixture.seedBooks(["A"])
         let book = try #require(try fixture.context.fetch(FetchRequest(entityName: "Book")).first)
         let error = try #require(throws: CoreDataError.self) {
@@ -48,9 +48,9 @@ struct BatchDeleteRequestTests {
     // NSBatchDeleteRequest.h: "It is up to the developer creating the request to ensure that
     // changes made by the request to the underlying store do not violate any validation rules
     // specified in the model beyond basic delete rules" - the basic delete rules apply.
-    @Test("Cascade deletes the related objects too (NSBatchDeleteRequest.h: basic delete rules apply)", arguments: batchStoreTypes)
+    @Test("Cascade deletes the related objects too (NSBatchDeleteRequest.h: basic delete rules apply)", arguments: batchRequestStoreTypes)
     func cascades(_ type: StoreType) throws {
-        let fixture = try StackFixture(type)
+        guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A", "B"], publisher: "Gone")
         try fixture.seedBooks(["C"], publisher: "Kept")
         let fetch = FetchRequest(entityName: "Publisher")
@@ -63,9 +63,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.storedValues("Publisher", key: "name") == ["Kept"])
     }
 
-    @Test("Nullify clears the related objects' to-one key and many-to-many links (NSBatchDeleteRequest.h: basic delete rules apply)", arguments: batchStoreTypes)
+    @Test("Nullify clears the related objects' to-one key and many-to-many links (NSBatchDeleteRequest.h: basic delete rules apply)", arguments: batchRequestStoreTypes)
     func nullifies(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let department = try fixture.context.insertNewObject(forEntityName: "Department")
         try department.setValue("R&D", forKey: "name")
         for name in ["Ada", "Grace"] {
@@ -81,7 +81,7 @@ struct BatchDeleteRequestTests {
         #expect(try employees.allSatisfy { try $0.value(forKey: "department") == nil })
 
         // Book.authors (Nullify) is many-to-many: the links go, the authors stay.
-        let books = try StackFixture(type)
+        guard let books = try StackFixture.batch(type) else { return }
         let author = try books.context.insertNewObject(forEntityName: "Author")
         try author.setValue("Zarra", forKey: "name")
         try books.seedBooks(["A"])
@@ -94,9 +94,9 @@ struct BatchDeleteRequestTests {
         #expect((try stored.value(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
     }
 
-    @Test("Deny refuses the delete with 1600 while a related object would remain, and deletes nothing (NSValidationRelationshipDeniedDeleteError)", arguments: batchStoreTypes)
+    @Test("Deny refuses the delete with 1600 while a related object would remain, and deletes nothing (NSValidationRelationshipDeniedDeleteError)", arguments: batchRequestStoreTypes)
     func denies(_ type: StoreType) throws {
-        let fixture = try StackFixture(type)
+        guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A"])
         let author = try fixture.context.insertNewObject(forEntityName: "Author")
         try author.setValue("Zarra", forKey: "name")
@@ -111,9 +111,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.storedValues("Author", key: "name") == ["Zarra"])
     }
 
-    @Test("No Action leaves the related objects alone; an XML or binary file cannot keep a reference to a deleted object, so there it fails with 133020 (NSDeleteRule.noActionDeleteRule)", arguments: batchStoreTypes)
+    @Test("No Action leaves the related objects alone; an XML or binary file cannot keep a reference to a deleted object, so there it fails with 133020 (NSDeleteRule.noActionDeleteRule)", arguments: batchRequestStoreTypes)
     func noAction(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let owner = try fixture.context.insertNewObject(forEntityName: "Owner")
         let pet = try fixture.context.insertNewObject(forEntityName: "Pet")
         try pet.setValue("Rex", forKey: "name")

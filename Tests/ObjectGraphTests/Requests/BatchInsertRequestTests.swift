@@ -5,9 +5,9 @@ import ObjectGraph
 /// NSBatchInsertRequest, as Apple documents it, on every store type.
 @Suite("Batch insert (NSBatchInsertRequest)")
 struct BatchInsertRequestTests {
-    @Test("inserts dictionaries and returns their IDs (NSBatchInsertRequest, NSBatchInsertRequestResultType.objectIDs)", arguments: batchStoreTypes)
+    @Test("inserts dictionaries and returns their IDs (NSBatchInsertRequest, NSBatchInsertRequestResultType.objectIDs)", arguments: batchRequestStoreTypes)
     func insertsDictionaries(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let request = BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "Apple", "count": 3], ["code": "b"]])
         request.resultType = .objectIDs
         let ids = try #require(try fixture.context.execute(request).result as? [ManagedObjectID])
@@ -23,9 +23,9 @@ struct BatchInsertRequestTests {
         #expect(later.objectID.primaryKey > ids.map(\.primaryKey).max()!)
     }
 
-    @Test("a dictionary handler is called until it returns true (initWithEntityName:dictionaryHandler:, resultType count)", arguments: batchStoreTypes)
+    @Test("a dictionary handler is called until it returns true (initWithEntityName:dictionaryHandler:, resultType count)", arguments: batchRequestStoreTypes)
     func dictionaryHandler(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         var n = 0
         let request = BatchInsertRequest(entityName: "Item") { (dictionary: inout [String: Any]) in
             guard n < 5 else { return true }
@@ -38,9 +38,9 @@ struct BatchInsertRequestTests {
         #expect(try fixture.storedValues("Item", key: "code") == (0..<5).map { "code-\($0)" })
     }
 
-    @Test("a managed-object handler sets values on a new object per call (initWithEntityName:managedObjectHandler:)", arguments: batchStoreTypes)
+    @Test("a managed-object handler sets values on a new object per call (initWithEntityName:managedObjectHandler:)", arguments: batchRequestStoreTypes)
     func managedObjectHandler(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         var n = 0
         let request = BatchInsertRequest(entityName: "Item") { (object: ManagedObject) in
             guard n < 3 else { return true }
@@ -54,9 +54,9 @@ struct BatchInsertRequestTests {
         #expect(!fixture.context.hasChanges)
     }
 
-    @Test("a bad value, an unknown key or a missing mandatory value names entity, key and index, and writes nothing", arguments: batchStoreTypes)
+    @Test("a bad value, an unknown key or a missing mandatory value names entity, key and index, and writes nothing", arguments: batchRequestStoreTypes)
     func refusesBadDictionaries(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let cases: [([[String: Any]], String)] = [
             ([["code": "a"], ["code": "b", "count": "many"]], "\"count\" in the dictionary at index 1"),
             ([["code": "a"], ["code": "b"], ["code": "c", "colour": "red"]], "unknown key \"colour\" in the dictionary at index 2"),
@@ -70,9 +70,9 @@ struct BatchInsertRequestTests {
         #expect(try fixture.storedValues("Item", key: "code").isEmpty)
     }
 
-    @Test("uniqueness constraints: .error fails with 133021, object trump upserts, store trump keeps the stored object (NSBatchInsertRequest with constraints)", arguments: batchStoreTypes)
+    @Test("uniqueness constraints: .error fails with 133021, object trump upserts, store trump keeps the stored object (NSBatchInsertRequest with constraints)", arguments: batchRequestStoreTypes)
     func constraints(_ type: StoreType) throws {
-        let fixture = try StackFixture(type, model: try batchModel())
+        guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "First", "count": 1]]))
 
         let duplicate = [["code": "a", "name": "Second"], ["code": "b", "name": "Bee"]]

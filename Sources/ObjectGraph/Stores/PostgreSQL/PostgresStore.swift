@@ -30,6 +30,8 @@ final class PostgresStore: @unchecked Sendable {
     /// Whether each save records persistent history (NSPersistentHistoryTrackingKey).
     let tracksHistory: Bool
     private(set) var metadata: [String: Any]
+    /// The LISTEN behind remote change notifications, while the store posts them.
+    let remoteChanges = PostgresRemoteChanges()
 
     /// The URL's schema, as the wire's search_path uses it.
     static func schemaName(of url: URL) -> String {
@@ -253,6 +255,7 @@ final class PostgresStore: @unchecked Sendable {
     }
 
     func close() throws {
+        remoteChanges.stop()
         wire.close()
     }
 }

@@ -265,6 +265,12 @@ final class SQLiteWriter {
     /// The value a column takes from a row's values, as SQLite stores it: for the SQL log and
     /// for persistent history's comparison of a row before and after an update.
     private func databaseValue(_ source: Source, in values: [AttributeValue]) -> DatabaseValue {
+        Self.databaseValue(source, in: values, model: model)
+    }
+
+    /// The value a column takes from a row's values, as the SQL stores keep it (SQLite's, and
+    /// PostgreSQL's, whose columns hold the same values).
+    static func databaseValue(_ source: Source, in values: [AttributeValue], model: ManagedObjectModel) -> DatabaseValue {
         switch source {
         case .attribute(let index, let type): return SQLiteValues.databaseValue(values[index].any, type: type)
         case .transformable(let index, let attribute):
@@ -442,8 +448,7 @@ final class SQLiteWriter {
     /// The names of the properties whose columns an update changes: the row's values compared,
     /// as SQLite stores them, with ``storedValues(primaryKey:plan:)`` read before it.
     func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan) -> [String] {
-        let after = loggedValues(row, plan)
-        return propertyNames(plan) { k in k < before.count && before[k] != after[k] }
+        Self.changedProperties(from: before, to: row, plan: plan, model: model)
     }
 
     /// The names of the properties whose columns an update changes, from what the save knows:
@@ -451,17 +456,32 @@ final class SQLiteWriter {
     /// ones. The committed values are what the row held (the update checks its version), so
     /// the names are those a comparison with the stored row finds, without reading it.
     func changedProperties(_ properties: UpdatedProperties, to row: StoreRow, plan: Plan) -> [String] {
+        Self.changedProperties(properties, to: row, plan: plan, model: model)
+    }
+
+    /// ``changedProperties(_:to:plan:)`` without a connection, for any SQL store.
+    static func changedProperties(_ properties: UpdatedProperties, to row: StoreRow, plan: Plan, model: ManagedObjectModel) -> [String] {
         let committed = properties.committed
-        return propertyNames(plan) { k in
+        return propertyNames(plan, model: model) { k in
             let source = plan.sources[k]
             guard properties.changed.contains(source.propertyIndex), source.propertyIndex < committed.count else { return false }
-            return databaseValue(source, in: committed) != databaseValue(source, in: row.values)
+            return databaseValue(source, in: committed, model: model) != databaseValue(source, in: row.values, model: model)
         }
+    }
+
+    /// ``changedProperties(from:to:plan:)`` without a connection, for any SQL store.
+    static func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan, model: ManagedObjectModel) -> [String] {
+        let after = plan.sources.map { databaseValue($0, in: row.values, model: model) }
+        return propertyNames(plan, model: model) { k in k < before.count && before[k] != after[k] }
     }
 
     /// The names of the properties of the plan's sources at which `changed` holds, each once,
     /// in column order.
     private func propertyNames(_ plan: Plan, changed: (Int) -> Bool) -> [String] {
+        Self.propertyNames(plan, model: model, changed: changed)
+    }
+
+    private static func propertyNames(_ plan: Plan, model: ManagedObjectModel, changed: (Int) -> Bool) -> [String] {
         guard let entity = model.entitiesByName[plan.entityName] else { return [] }
         var names: [String] = []
         for (k, source) in plan.sources.enumerated() where changed(k) {

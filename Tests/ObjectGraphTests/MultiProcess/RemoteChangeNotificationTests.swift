@@ -1,0 +1,94 @@
+import Testing
+import Foundation
+import TestSupport
+@testable import ObjectGraph
+
+// Other processes' saves reach this process promptly on the PostgreSQL store: each save that
+// records history sends NOTIFY on the store's channel at its commit, and a store added with
+// NSPersistentStoreRemoteChangeNotificationPostOptionKey LISTENs and posts
+// NSPersistentStoreRemoteChange with the transaction's token. The notification only wakes;
+// history after the last token is the record that is merged. One trial in the suite, a
+// hundred with
+//
+//     OBJECTGRAPH_LONG=1 swift test --skip-build --filter RemoteChangeNotification
+@Suite struct RemoteChangeNotificationTests {
+    static var options: [String: Any] { [StoreOption.persistentHistoryTracking: true] }
+
+    @Test("Each save of three other processes posts NSPersistentStoreRemoteChange to this coordinator (LISTEN/NOTIFY), with its transaction's token; merging the history they point to brings a live context up to date",
+          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
+    func otherProcessesSavesArriveAsRemoteChanges() throws {
+        for trial in 1...MultiProcessTests.trials {
+            let directory = try TemporaryDirectory()
+            guard let url = try writerStoreURL(.postgres, in: directory, name: "Counter") else { return }
+            let seed = try writerContext(.postgres, url, options: Self.options)
+            try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
+            try seed.save()
+
+            var listening = Self.options
+            listening[StoreOption.remoteChangeNotificationPost] = true
+            let live = try writerContext(.postgres, url, options: listening)
+            let coordinator = live.persistentStoreCoordinator
+            let counter = try #require(try live.fetch(FetchRequest(entityName: "Counter")).first)
+            var token = try coordinator.currentPersistentHistoryToken()
+
+            let arrived = Lock<[Int64]>([])
+            let storeID = coordinator.persistentStores[0].identifier
+            let signal = DispatchSemaphore(value: 0)
+            let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil) { notification in
+                let info = notification.userInfo ?? [:]
+                guard info[PersistentStoreCoordinator.remoteChangeStoreUUIDKey] as? String == storeID,
+                      let number = (info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken)?.transactionNumber(forStore: storeID) else { return }
+                arrived.withLock { $0.append(number) }
+                signal.signal()
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
+
+            let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
+                ["postgres-history", url.absoluteString, "increment", "\(MultiProcessTests.operations)"]
+            })
+            for result in results { #expect(result.status == 0, "trial \(trial): \(result.errors)") }
+            let total = MultiProcessTests.processes * MultiProcessTests.operations
+            // One notification per committed save; a generous bound, not a speed test.
+            for _ in 0..<total where signal.wait(timeout: .now() + 60) == .timedOut { break }
+            let numbers = arrived.withLock { $0 }
+            #expect(numbers.count == total, "trial \(trial): \(numbers.count) notifications for \(total) saves")
+
+            // The notifications name exactly the transactions history holds; merged, the live
+            // context shows every increment.
+            let transactions = try CrossProcessHistoryTests.history(live, after: token)
+            #expect(Set(numbers) == Set(transactions.map(\.transactionNumber)), "trial \(trial)")
+            #expect(transactions.count == total, "trial \(trial)")
+            for transaction in transactions {
+                try live.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                token = transaction.token
+            }
+            #expect(try counter.value(forKey: "value") as? Int == total, "trial \(trial)")
+            #expect(try CrossProcessHistoryTests.history(live, after: token).isEmpty)
+        }
+    }
+
+    @Test("Without NSPersistentStoreRemoteChangeNotificationPostOptionKey no remote change is posted; history still records the saves")
+    func noOptionNoNotification() throws {
+        let directory = try TemporaryDirectory()
+        guard let url = try writerStoreURL(.postgres, in: directory, name: "Quiet") else { return }
+        var listening = Self.options
+        listening[StoreOption.remoteChangeNotificationPost] = true
+        let loud = try writerContext(.postgres, url, options: listening)
+        let quiet = try writerContext(.postgres, url, options: Self.options)
+        let posted = Lock<[ObjectIdentifier]>([])
+        let signal = DispatchSemaphore(value: 0)
+        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: nil, queue: nil) { notification in
+            if let object = notification.object as AnyObject? { posted.withLock { $0.append(ObjectIdentifier(object)) } }
+            signal.signal()
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try quiet.insertNewObject(forEntityName: "Counter").setValue(1, forKey: "value")
+        try quiet.save()
+        // The listening coordinator hears the save (its own process's too, as Apple posts for
+        // every write); the other one, added without the option, posts nothing.
+        #expect(signal.wait(timeout: .now() + 60) == .success)
+        let objects = posted.withLock { $0 }
+        #expect(objects == [ObjectIdentifier(loud.persistentStoreCoordinator)])
+        #expect(try CrossProcessHistoryTests.history(quiet, after: nil).count == 1)
+    }
+}
