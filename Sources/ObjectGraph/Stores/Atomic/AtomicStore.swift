@@ -441,4 +441,20 @@ struct AtomicContents {
     var lastKeys: [String: Int64] = [:]
     /// The largest key of all, for the XML store's `nextObjectID`.
     var lastKey: Int64 { lastKeys.values.max() ?? 0 }
+
+    /// The save that puts these contents into an empty SQL store of `storeIdentifier`: every
+    /// row, in key order, and every link.
+    func insertion(model: ManagedObjectModel, storeIdentifier: String) -> StoreChanges {
+        var changes = StoreChanges()
+        changes.inserted = rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
+        for (key, pairs) in links {
+            let parts = key.split(separator: ".").map(String.init)
+            guard parts.count == 2, let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { continue }
+            for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) where pair.count == 2 {
+                changes.linksAdded.append((key, ManagedObjectID(entityName: owner.name, storeIdentifier: storeIdentifier, primaryKey: pair[0]),
+                                           ManagedObjectID(entityName: r.destinationEntityName, storeIdentifier: storeIdentifier, primaryKey: pair[1])))
+            }
+        }
+        return changes
+    }
 }

@@ -77,8 +77,9 @@ extension PostgresStore {
         for (sql, values) in try writer.inserts(changes.inserted) {
             try statements.query(sql, values)
         }
-        try applyLinks(changes, statements: statements)
-        try applyOrderings(changes.orderings, statements: statements)
+        let writes = SQLRelationshipWrites(related: SQLRelatedQuery(model: model, schema: schema), dialect: .postgres, storeName: Self.redacted(url))
+        try writes.applyLinks(changes, statements: statements)
+        try writes.applyOrderings(changes.orderings, statements: statements)
     }
 
     /// How a conflicting row stands now, for the 133020 message.
@@ -93,53 +94,7 @@ extension PostgresStore {
 
     /// The join table and columns of a many-to-many relationship, seen from `entity`.
     func joinColumns(of r: RelationshipDescription, entity: String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
-        let declaring = model.declaringEntity(of: r.name, in: entity)
-        guard let join = schema.joinTables["\(declaring).\(r.name)"] else { return nil }
-        return (join, join.columns(isOwnerSide: join.ownerEntity == declaring && join.ownerRelationship == r.name))
-    }
-
-    /// Removes and adds many-to-many links; adding one that exists changes nothing.
-    private func applyLinks(_ changes: StoreChanges, statements: PostgresStatements) throws {
-        func columns(_ link: (relationship: String, source: ManagedObjectID, destination: ManagedObjectID)) throws -> (SQLiteSchema.JoinTable, [DatabaseValue]) {
-            guard let join = schema.joinTables[link.relationship] else {
-                throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no join table for \(link.relationship)")
-            }
-            let fromOwner = link.relationship == "\(join.ownerEntity).\(join.ownerRelationship)"
-            let (owner, other) = fromOwner ? (link.source, link.destination) : (link.destination, link.source)
-            return (join, [owner.primaryKey.databaseValue, other.primaryKey.databaseValue])
-        }
-        for link in changes.linksRemoved {
-            let (join, values) = try columns(link)
-            try statements.query("DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ? AND \(join.destinationColumn) = ?", values)
-        }
-        for link in changes.linksAdded {
-            let (join, values) = try columns(link)
-            try statements.query("INSERT INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?) ON CONFLICT DO NOTHING", values)
-        }
-    }
-
-    /// Writes each changed ordered relationship's order, 1, 2, 3..., in its `Z_FOK_` column,
-    /// as the SQLite store does.
-    private func applyOrderings(_ orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])], statements: PostgresStatements) throws {
-        for ordering in orderings {
-            let parts = ordering.relationship.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let entity = model.entitiesByName[parts[0]], let r = entity.relationship(named: parts[1]),
-                  let destination = schema.entities[r.destinationEntityName] else { continue }
-            if let (join, columns) = joinColumns(of: r, entity: entity.name) {
-                guard let order = columns.order else { continue }
-                for (position, id) in ordering.order.enumerated() {
-                    try statements.query("UPDATE \(join.name) SET \(order) = ? WHERE \(columns.mine) = ? AND \(columns.theirs) = ?",
-                                         [(position + 1).databaseValue, ordering.source.primaryKey.databaseValue, id.primaryKey.databaseValue])
-                }
-            } else if let inverse = r.inverseName,
-                      let key = destination.toOneColumns[inverse] ?? model.inverseEntityName(of: r).flatMap({ schema.entities[$0]?.toOneColumns[inverse] }),
-                      let order = destination.toOneOrderColumns[inverse] ?? model.inverseEntityName(of: r).flatMap({ schema.entities[$0]?.toOneOrderColumns[inverse] }) {
-                for (position, id) in ordering.order.enumerated() {
-                    try statements.query("UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ? AND \(key) = ?",
-                                         [(position + 1).databaseValue, id.primaryKey.databaseValue, ordering.source.primaryKey.databaseValue])
-                }
-            }
-        }
+        SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: entity)
     }
 
     // MARK: Moving contents
@@ -172,17 +127,7 @@ extension PostgresStore {
     /// Inserts every row and link of an empty store in one transaction, and sets each table's
     /// Z_MAX past its largest key so new objects do not collide.
     func importContents(_ contents: AtomicContents) throws {
-        var changes = StoreChanges()
-        changes.inserted = contents.rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
-        for (key, pairs) in contents.links {
-            let parts = key.split(separator: ".").map(String.init)
-            guard parts.count == 2, let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { continue }
-            for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) where pair.count == 2 {
-                changes.linksAdded.append((key, ManagedObjectID(entityName: owner.name, storeIdentifier: identifier, primaryKey: pair[0]),
-                                           ManagedObjectID(entityName: r.destinationEntityName, storeIdentifier: identifier, primaryKey: pair[1])))
-            }
-        }
-        try save(changes, model: model)
+        try save(contents.insertion(model: model, storeIdentifier: identifier), model: model)
         try inTransaction("Setting the primary keys of the store at") { statements in
             for (root, rows) in contents.rows {
                 guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }

@@ -29,17 +29,7 @@ extension SQLiteStore {
     /// Inserts every row and link of an empty store in one transaction, and sets each table's
     /// Z_MAX past its largest key so new objects do not collide.
     func importContents(_ contents: AtomicContents) throws {
-        var changes = StoreChanges()
-        changes.inserted = contents.rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
-        for (key, pairs) in contents.links {
-            let parts = key.split(separator: ".").map(String.init)
-            guard let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { continue }
-            for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                changes.linksAdded.append((key, ManagedObjectID(entityName: owner.name, storeIdentifier: identifier, primaryKey: pair[0]),
-                                           ManagedObjectID(entityName: r.destinationEntityName, storeIdentifier: identifier, primaryKey: pair[1])))
-            }
-        }
-        try save(changes, model: model)
+        try save(contents.insertion(model: model, storeIdentifier: identifier), model: model)
         try CoreDataError.mappingSQLite("Setting the primary keys of the store at", url) { try database.write { db in
             for (root, rows) in contents.rows {
                 guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }

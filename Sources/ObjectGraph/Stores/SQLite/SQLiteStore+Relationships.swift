@@ -53,50 +53,6 @@ extension SQLiteStore {
 
     // MARK: Writing
 
-    /// Adds and removes many-to-many links. A link comes from either side of its pair (its
-    /// relationship names the side): the owner's keys go to the owner column either way.
-    func applyLinks(_ changes: StoreChanges, db: Database) throws {
-        func columns(_ link: (relationship: String, source: ManagedObjectID, destination: ManagedObjectID)) throws -> (SQLiteSchema.JoinTable, [DatabaseValue]) {
-            guard let join = schema.joinTables[link.relationship] else {
-                throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no join table for \(link.relationship)")
-            }
-            let fromOwner = link.relationship == "\(join.ownerEntity).\(join.ownerRelationship)"
-            let (owner, other) = fromOwner ? (link.source, link.destination) : (link.destination, link.source)
-            return (join, [owner.primaryKey.databaseValue, other.primaryKey.databaseValue])
-        }
-        for link in changes.linksRemoved {
-            let (join, values) = try columns(link)
-            try execute(db, "DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ? AND \(join.destinationColumn) = ?", values)
-        }
-        for link in changes.linksAdded {
-            let (join, values) = try columns(link)
-            try execute(db, "INSERT OR IGNORE INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?)", values)
-        }
-    }
-
-    /// Writes each changed ordered relationship's order: 1, 2, 3... in its `Z_FOK_` column
-    /// (the destination table's, or the join table's). Core Data's own spacing of these values
-    /// is not documented and no fixture store has rows in an ordered relationship; only their
-    /// order matters to a reader, Core Data's included.
-    func applyOrderings(_ orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])], db: Database) throws {
-        for ordering in orderings {
-            let parts = ordering.relationship.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let entity = model.entitiesByName[parts[0]], let r = entity.relationship(named: parts[1]),
-                  let destination = schema.entities[r.destinationEntityName] else { continue }
-            if let (join, columns) = joinColumns(of: r, entity: entity.name) {
-                guard let order = columns.order else { continue }
-                for (position, id) in ordering.order.enumerated() {
-                    try execute(db, "UPDATE \(join.name) SET \(order) = ? WHERE \(columns.mine) = ? AND \(columns.theirs) = ?",
-                                [(position + 1).databaseValue, ordering.source.primaryKey.databaseValue, id.primaryKey.databaseValue])
-                }
-            } else {
-                let fk = try inverseColumns(of: r, source: entity.name, destination: destination)
-                guard let order = fk.order else { continue }
-                for (position, id) in ordering.order.enumerated() {
-                    try execute(db, "UPDATE \(destination.tableName) SET \(order) = ? WHERE Z_PK = ? AND \(fk.key) = ?",
-                                [(position + 1).databaseValue, id.primaryKey.databaseValue, ordering.source.primaryKey.databaseValue])
-                }
-            }
-        }
-    }
+    /// The save's link and order writes (``SQLRelationshipWrites``).
+    var relationshipWrites: SQLRelationshipWrites { SQLRelationshipWrites(related: relatedQuery, dialect: .sqlite, storeName: url.path) }
 }

@@ -633,8 +633,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             if plan?.entityName != row.entityName { plan = writePlan(row.entityName) }
             try writer.insert(row, plan: plan!)
         }
-        try applyLinks(changes, db: db)
-        try applyOrderings(changes.orderings, db: db)
+        let statements = SQLiteBatchStatements(db: db, log: log)
+        try relationshipWrites.applyLinks(changes, statements: statements)
+        try relationshipWrites.applyOrderings(changes.orderings, statements: statements)
         var written: [String: [Int64]] = [:]
         for row in changes.inserted { written[row.entityName, default: []].append(row.primaryKey) }
         for (row, _) in changes.updated { written[row.entityName, default: []].append(row.primaryKey) }
