@@ -203,8 +203,4 @@ extension PostgresStore: PersistentStoreBackend {
                               entityNumber: Int64.fromDatabaseValue(result[i, 2]), destination: destination, storeIdentifier: identifier)
         }
     }
-
-    func notYet(_ what: String) -> CoreDataError {
-        CoreDataError(.persistentStoreOperation, "The PostgreSQL store cannot \(what) yet")
-    }
 }
