@@ -77,8 +77,11 @@ import TestSupport
         let quiet = try writerContext(.postgres, url, options: Self.options)
         let posted = Lock<[ObjectIdentifier]>([])
         let signal = DispatchSemaphore(value: 0)
+        // Only this test's two coordinators: other tests' stores post at the same time.
+        let mine: Set<ObjectIdentifier> = [ObjectIdentifier(loud.persistentStoreCoordinator), ObjectIdentifier(quiet.persistentStoreCoordinator)]
         let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: nil, queue: nil) { notification in
-            if let object = notification.object as AnyObject? { posted.withLock { $0.append(ObjectIdentifier(object)) } }
+            guard let object = notification.object as AnyObject?, mine.contains(ObjectIdentifier(object)) else { return }
+            posted.withLock { $0.append(ObjectIdentifier(object)) }
             signal.signal()
         }
         defer { NotificationCenter.default.removeObserver(observer) }
