@@ -48,6 +48,6 @@ enum BenchPostgres {
     /// Drops the store's schema and everything in it.
     static func dropStore(at url: URL) throws {
         let db = try RawPostgres(url: PostgresTarget.url(url, schema: "public"))
-        try db.execute("DROP SCHEMA IF EXISTS \(PostgresTarget.quoted(try PostgresTarget(url).schema)) CASCADE")
+        try db.execute("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(PostgresNames.schemaName(of: url))) CASCADE")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ObjectGraph
+import ObjectGraphPostgres
 import PostgresNIO
 
 /// The raw PostgreSQL baseline: one PostgresNIO connection used directly, as a developer would
@@ -11,14 +13,16 @@ final class RawPostgres {
     /// Connects to the database `url` names, its `search_path` the URL's schema, as
     /// ObjectGraph's connections are.
     init(url: URL) throws {
-        let target = try PostgresTarget(url)
-        var configuration = PostgresConnection.Configuration(host: target.host, port: target.port, username: target.user,
-                                                             password: target.password, database: target.database, tls: .disable)
-        configuration.options.connectTimeout = .seconds(30)
+        let target = try PostgresURL(url)
+        // Unencrypted, as the comparison is meant (ObjectGraph's connections would use TLS too).
+        guard !target.requiresTLS else {
+            throw BenchError("the benchmark compares on unencrypted connections: leave sslmode out of \(url.absoluteString)")
+        }
+        let configuration = try target.configuration(timeout: 30)
         connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
                                                     id: 1, logger: logger).wait()
         do {
-            try execute("SET search_path TO \(PostgresTarget.quoted(target.schema))")
+            try execute("SET search_path TO \(PostgresNames.quoted(target.schema))")
         } catch {
             try? connection.close().wait()
             throw error
@@ -106,44 +110,12 @@ enum RawPostgresBooks {
     }
 }
 
-/// The parts of a `postgres://user:password@host:port/database?schema=NAME` URL the raw
-/// baseline connects with.
-struct PostgresTarget {
-    var host: String
-    var port: Int
-    var user: String
-    var password: String?
-    var database: String?
-    var schema: String
-
-    init(_ url: URL) throws {
-        guard let scheme = url.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql",
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty else {
-            throw BenchError("\(url.absoluteString) is not a postgres://USER@HOST[:PORT]/DATABASE URL")
-        }
-        let items = components.queryItems ?? []
-        if items.contains(where: { $0.name == "sslmode" && $0.value != "disable" }) {
-            throw BenchError("the benchmark compares on unencrypted connections: leave sslmode out of \(url.absoluteString)")
-        }
-        self.host = host
-        port = components.port ?? 5432
-        self.user = user
-        password = components.password
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        database = path.isEmpty ? nil : path
-        schema = items.first { $0.name == "schema" }?.value ?? "public"
-    }
-
+/// The benchmark's schemas in a server's URL.
+enum PostgresTarget {
     /// `url` with its `schema` query item set to `schema`.
     static func url(_ url: URL, schema: String) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         components.queryItems = (components.queryItems ?? []).filter { $0.name != "schema" } + [URLQueryItem(name: "schema", value: schema)]
         return components.url ?? url
-    }
-
-    /// `name` as a quoted identifier.
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

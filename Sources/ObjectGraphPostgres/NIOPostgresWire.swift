@@ -32,8 +32,8 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         configuration = try parsed.configuration(timeout: timeout)
         self.poolSize = max(1, poolSize)
         self.timeout = timeout
-        where_ = PostgresURL.redacted(url)
-        searchPath = "SET search_path TO \(PostgresIdentifier.quoted(parsed.schema))"
+        where_ = PostgresNames.redacted(url)
+        searchPath = "SET search_path TO \(PostgresNames.quoted(parsed.schema))"
         let first = try connect()
         condition.lock()
         openCount = 1
@@ -66,7 +66,7 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         let connection = try connect()
         let context = connection.addListener(channel: channel) { _, notification in handler(notification.payload) }
         do {
-            _ = try Connection(connection: connection, logger: logger).query("LISTEN \(PostgresIdentifier.quoted(channel))", [])
+            _ = try Connection(connection: connection, logger: logger).query("LISTEN \(PostgresNames.quoted(channel))", [])
         } catch {
             context.stop()
             try? connection.close().wait()
@@ -199,14 +199,6 @@ final class LockedCounter: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         value += 1
         return value
-    }
-}
-
-/// Identifiers in PostgreSQL's SQL.
-enum PostgresIdentifier {
-    /// `name` as a quoted identifier, any `"` doubled.
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

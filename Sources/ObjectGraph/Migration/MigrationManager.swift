@@ -102,12 +102,12 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
 
     /// A store's name in the SQL log: its file's name, or its schema on a server.
     static func logName(_ url: URL) -> String {
-        url.isFileURL ? url.lastPathComponent : "schema \(PostgresStore.schemaName(of: url))"
+        url.isFileURL ? url.lastPathComponent : "schema \(PostgresNames.schemaName(of: url))"
     }
 
     /// A store's place for messages: a file's path, a server URL without its password.
     static func place(_ url: URL) -> String {
-        url.isFileURL ? url.path : PostgresStore.redacted(url)
+        url.isFileURL ? url.path : PostgresNames.redacted(url)
     }
 
     /// Records that `destination` was made from `source` by `mapping`, for

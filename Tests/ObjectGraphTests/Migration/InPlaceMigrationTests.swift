@@ -73,7 +73,7 @@ import ZarraToDo
         #expect(try MigrationStores.schemas(beside: store).count == 2)
         let coordinator = PersistentStoreCoordinator(versionedModel: try Self.versions(custom: true))
         try coordinator.addPersistentStore(with: MigrationStores.reopen(store, migrate: true, infer: true))
-        #expect(try MigrationStores.schemas(beside: store) == [PostgresStore.schemaName(of: url)])
+        #expect(try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)])
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == 7)
         let alerts = FetchRequest(entityName: "ToDo")
@@ -105,7 +105,7 @@ import ZarraToDo
         let metadata = try MigrationStores.metadata(store)
         #expect(try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         #expect(metadata["NSStoreUUID"] as? String == uuid)
-        #expect(try MigrationStores.schemas(beside: store) == [PostgresStore.schemaName(of: url)])
+        #expect(try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)])
     }
 
     @Test func aSchemaNameTooLongForItsScratchSchemaIsRefused() throws {
@@ -115,7 +115,7 @@ import ZarraToDo
         }
         #expect(error?.message.contains(long) == true)
         #expect(error?.message.contains("53 bytes") == true)
-        #expect(PostgresStore.schemaName(of: try PostgresMigration.migratingURL(for: URL(string: "postgres://u@localhost/db?schema=app")!)) == "app_migrating")
+        #expect(PostgresNames.schemaName(of: try PostgresMigration.migratingURL(for: URL(string: "postgres://u@localhost/db?schema=app")!)) == "app_migrating")
     }
 }
 

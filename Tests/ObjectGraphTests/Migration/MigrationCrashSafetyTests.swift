@@ -51,15 +51,15 @@ import ZarraToDo
             }
             return
         }
-        let (pristine, copy) = (PostgresStore.schemaName(of: source), PostgresStore.schemaName(of: target))
+        let (pristine, copy) = (PostgresNames.schemaName(of: source), PostgresNames.schemaName(of: target))
         for schema in try MigrationStores.schemas(beside: to) {
-            _ = try MigrationStores.query("DROP SCHEMA \(PostgresStore.quoted(schema)) CASCADE", [], at: target)
+            _ = try MigrationStores.query("DROP SCHEMA \(PostgresNames.quoted(schema)) CASCADE", [], at: target)
         }
-        _ = try MigrationStores.query("CREATE SCHEMA \(PostgresStore.quoted(copy))", [], at: target)
+        _ = try MigrationStores.query("CREATE SCHEMA \(PostgresNames.quoted(copy))", [], at: target)
         let tables = try MigrationStores.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
                                                [pristine.databaseValue], at: source)
         for case .string(let table) in tables.values.map(\.storage) {
-            let (from, into) = ("\(PostgresStore.quoted(pristine)).\(PostgresStore.quoted(table))", "\(PostgresStore.quoted(copy)).\(PostgresStore.quoted(table))")
+            let (from, into) = ("\(PostgresNames.quoted(pristine)).\(PostgresNames.quoted(table))", "\(PostgresNames.quoted(copy)).\(PostgresNames.quoted(table))")
             _ = try MigrationStores.query("CREATE TABLE \(into) (LIKE \(from) INCLUDING ALL)", [], at: target)
             _ = try MigrationStores.query("INSERT INTO \(into) SELECT * FROM \(from)", [], at: target)
         }
@@ -107,7 +107,7 @@ import ZarraToDo
                 if kind == .sqlite {
                     #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating") || !isV2, "\(mode) trial \(trial): no scratch file after success")
                 } else if isV2 {
-                    #expect(try MigrationStores.schemas(beside: store) == [PostgresStore.schemaName(of: url)], "\(mode) trial \(trial): no scratch schema after success")
+                    #expect(try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)], "\(mode) trial \(trial): no scratch schema after success")
                 }
             }
             // A killed migration is finished by the next one, which removes what the killed one left.
@@ -116,7 +116,7 @@ import ZarraToDo
             #expect(try run(child, store: url, mode: mode, killAfter: nil).finished)
             #expect(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: try MigrationStores.metadata(store)))
             if kind == .postgres {
-                #expect(try MigrationStores.schemas(beside: store) == [PostgresStore.schemaName(of: url)])
+                #expect(try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)])
             }
         }
         // The kills landed both before and after the swap.

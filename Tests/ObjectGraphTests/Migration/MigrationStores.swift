@@ -44,7 +44,7 @@ enum MigrationStores {
             return Set(try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map { $0.name.uppercased() } })
         }
         let result = try query("SELECT upper(column_name) FROM information_schema.columns WHERE table_schema = $1 AND upper(table_name) = $2",
-                               [PostgresStore.schemaName(of: url).databaseValue, table.uppercased().databaseValue], at: url)
+                               [PostgresNames.schemaName(of: url).databaseValue, table.uppercased().databaseValue], at: url)
         return Set(result.values.compactMap { $0.storage.value as? String })
     }
 
@@ -69,14 +69,14 @@ enum MigrationStores {
     static func exists(_ store: PersistentStoreDescription) throws -> Bool {
         let url = try url(store)
         if store.type == .sqlite { return FileManager.default.fileExists(atPath: url.path) }
-        return try query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresStore.schemaName(of: url).databaseValue], at: url).rowCount > 0
+        return try query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresNames.schemaName(of: url).databaseValue], at: url).rowCount > 0
     }
 
     /// The schemas whose names begin with the store's schema's (its scratch schemas included).
     static func schemas(beside store: PersistentStoreDescription) throws -> [String] {
         let url = try url(store)
         let result = try query("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname",
-                               [PostgresStore.schemaName(of: url).databaseValue], at: url)
+                               [PostgresNames.schemaName(of: url).databaseValue], at: url)
         return result.values.compactMap { $0.storage.value as? String }
     }
 

@@ -94,7 +94,7 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
         if kind == .sqlite {
             #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
         } else {
-            #expect(try MigrationStores.schemas(beside: store) == [PostgresStore.schemaName(of: url)])
+            #expect(try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)])
         }
         #expect(progress.last == 1)
         #expect(progress == progress.sorted())

@@ -116,7 +116,7 @@ import ObjectGraphPostgres
         guard let url = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema()) else { return }
         PostgresStoreType.register()
         let wire = try PostgresWires.connector()(url, 1, 10)
-        let schema = PostgresStore.schemaName(of: url)
+        let schema = PostgresNames.schemaName(of: url)
         _ = try wire.withConnection { connection in
             _ = try connection.query("CREATE SCHEMA \(schema)", [])
             return try connection.query("CREATE TABLE \(schema).accounts (id bigint)", [])

@@ -36,9 +36,9 @@ enum PostgresMigration {
 
     /// The URL of the scratch store a migration with a mapping model writes into.
     static func migratingURL(for url: URL) throws -> URL {
-        let schema = PostgresStore.schemaName(of: url)
+        let schema = PostgresNames.schemaName(of: url)
         guard schema.utf8.count + migratingSuffix.utf8.count <= maximumIdentifierLength else {
-            throw CoreDataError(.migration, "The schema name \(schema) of \(PostgresStore.redacted(url)) is too long to migrate with a mapping model: \(schema)\(migratingSuffix) must fit PostgreSQL's \(maximumIdentifierLength) bytes; use a schema name of at most \(maximumIdentifierLength - migratingSuffix.utf8.count) bytes")
+            throw CoreDataError(.migration, "The schema name \(schema) of \(PostgresNames.redacted(url)) is too long to migrate with a mapping model: \(schema)\(migratingSuffix) must fit PostgreSQL's \(maximumIdentifierLength) bytes; use a schema name of at most \(maximumIdentifierLength - migratingSuffix.utf8.count) bytes")
         }
         return self.url(url, schema: schema + migratingSuffix)
     }
@@ -52,10 +52,10 @@ enum PostgresMigration {
         } catch let error as CoreDataError {
             throw error
         } catch {
-            throw CoreDataError(.migrationManagerSourceStore, "Can't reach the PostgreSQL store at \(PostgresStore.redacted(url)) to migrate it: \(error)")
+            throw CoreDataError(.migrationManagerSourceStore, "Can't reach the PostgreSQL store at \(PostgresNames.redacted(url)) to migrate it: \(error)")
         }
         defer { wire.close() }
-        let key = ("ObjectGraph migration " + PostgresStore.schemaName(of: url)).databaseValue
+        let key = ("ObjectGraph migration " + PostgresNames.schemaName(of: url)).databaseValue
         return try PostgresStore.mapping("Migrating the store at", url) {
             try wire.withConnection { connection in
                 let session = Session(url: url, statements: PostgresStatements(connection: connection, log: log), log: log)
@@ -73,13 +73,13 @@ enum PostgresMigration {
         let statements: PostgresStatements
         let log: SQLLog
 
-        var schemaName: String { PostgresStore.schemaName(of: url) }
+        var schemaName: String { PostgresNames.schemaName(of: url) }
 
         /// Drops the `_migrating` schema a killed migration of this store left: no migration of
         /// the store is running (this session holds the lock), so it is worthless.
         func removeAbandonedDestination() throws {
             guard schemaName.utf8.count + migratingSuffix.utf8.count <= maximumIdentifierLength else { return }
-            try statements.query("DROP SCHEMA IF EXISTS \(PostgresStore.quoted(schemaName + migratingSuffix)) CASCADE", [])
+            try statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(schemaName + migratingSuffix)) CASCADE", [])
         }
 
         /// The store's metadata with its UUID, or nil when the schema holds no store yet.
@@ -144,8 +144,8 @@ enum PostgresMigration {
                 _ = try? statements.query("ROLLBACK", [])
                 guard let wire = error as? PostgresWireError else { throw error }
                 // PostgreSQL's failure is kept as the underlying error, with its SQLSTATE.
-                let underlying = CoreDataError(.sqlite, "Migrating \(PostgresStore.redacted(url)) in place: PostgreSQL failed: \(wire)")
-                throw CoreDataError(.migration, "Lightweight migration of \(PostgresStore.redacted(url)) failed and was rolled back, the store is unchanged: \(underlying.message)",
+                let underlying = CoreDataError(.sqlite, "Migrating \(PostgresNames.redacted(url)) in place: PostgreSQL failed: \(wire)")
+                throw CoreDataError(.migration, "Lightweight migration of \(PostgresNames.redacted(url)) failed and was rolled back, the store is unchanged: \(underlying.message)",
                                     detailedErrors: [underlying])
             }
             report(total, nil)
@@ -155,19 +155,19 @@ enum PostgresMigration {
         /// schemas in one transaction. The scratch schema goes when anything fails.
         func migrateIntoNewSchema(_ step: MigrationStep, progress: MigrationProgressHandler?, batchSize: Int?) throws {
             guard let metadata = try metadata() else {
-                throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate in the schema \(schemaName) of \(PostgresStore.redacted(url))")
+                throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate in the schema \(schemaName) of \(PostgresNames.redacted(url))")
             }
             guard step.sourceModel.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
                 throw step.sourceModel.incompatibleStoreError(metadata, url: url)
             }
             let scratch = try migratingURL(for: url)
-            let scratchSchema = PostgresStore.schemaName(of: scratch)
-            try statements.query("DROP SCHEMA IF EXISTS \(PostgresStore.quoted(scratchSchema)) CASCADE", [])
+            let scratchSchema = PostgresNames.schemaName(of: scratch)
+            try statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
             do {
                 try step.migrateWithManager(from: url, type: .postgres, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize, log: log)
                 try swap(in: scratchSchema)
             } catch {
-                _ = try? statements.query("DROP SCHEMA IF EXISTS \(PostgresStore.quoted(scratchSchema)) CASCADE", [])
+                _ = try? statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
                 throw error
             }
         }
@@ -175,12 +175,12 @@ enum PostgresMigration {
         /// The commit point of a migration with a mapping model: the complete new schema takes
         /// the store's name, and the old one goes, in one transaction.
         func swap(in scratchSchema: String) throws {
-            let old = PostgresStore.quoted(schemaName), replaced = PostgresStore.quoted(schemaName + "_replaced")
+            let old = PostgresNames.quoted(schemaName), replaced = PostgresNames.quoted(schemaName + "_replaced")
             try statements.query("BEGIN", [])
             do {
                 try statements.query("DROP SCHEMA IF EXISTS \(replaced) CASCADE", [])
                 try statements.query("ALTER SCHEMA \(old) RENAME TO \(replaced)", [])
-                try statements.query("ALTER SCHEMA \(PostgresStore.quoted(scratchSchema)) RENAME TO \(old)", [])
+                try statements.query("ALTER SCHEMA \(PostgresNames.quoted(scratchSchema)) RENAME TO \(old)", [])
                 try statements.query("DROP SCHEMA \(replaced) CASCADE", [])
                 try statements.query("COMMIT", [])
             } catch {
@@ -196,7 +196,7 @@ enum PostgresMigration {
         defer { wire.close() }
         return try PostgresStore.mapping("Looking for the schema of", url) {
             try wire.withConnection { connection in
-                try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresStore.schemaName(of: url).databaseValue]).rowCount > 0
+                try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresNames.schemaName(of: url).databaseValue]).rowCount > 0
             }
         }
     }
@@ -207,7 +207,7 @@ enum PostgresMigration {
         guard let wire = try? PostgresWires.connector()(url, 1, StoreOption.defaultTimeout) else { return }
         defer { wire.close() }
         _ = try? wire.withConnection { connection in
-            try connection.query("DROP SCHEMA IF EXISTS \(PostgresStore.quoted(PostgresStore.schemaName(of: url))) CASCADE", [])
+            try connection.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(PostgresNames.schemaName(of: url))) CASCADE", [])
         }
     }
 }

@@ -17,7 +17,7 @@ extension PostgresStore {
 
     func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> [ManagedObjectID] {
         guard schema.entities[entity.name] != nil, let root = model.entitiesByName[entity.rootEntityName] else {
-            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no table for \(entity.name)")
+            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(PostgresNames.redacted(url)) has no table for \(entity.name)")
         }
         let sql = batchSQL
         return try inTransaction("Running a batch insert of \(entity.name) objects on the store at") { statements in
@@ -31,7 +31,7 @@ extension PostgresStore {
                 // Keys from Z_PRIMARYKEY in this same transaction; its row stays locked until COMMIT.
                 let result = try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX", [inserts.count.databaseValue, root.entityNumber.databaseValue])
                 guard result.rowCount == 1, let last = Int64.fromDatabaseValue(result[0, 0]) else {
-                    throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; nothing was inserted")
+                    throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(PostgresNames.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; nothing was inserted")
                 }
                 for k in inserts.indices { inserts[k].primaryKey = last - Int64(inserts.count) + 1 + Int64(k) }
                 for (sql, values) in try PostgresWriter(model: model, schema: schema, storeIdentifier: identifier).inserts(inserts) {

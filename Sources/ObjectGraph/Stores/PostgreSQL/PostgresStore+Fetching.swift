@@ -16,7 +16,7 @@ extension PostgresStore: PersistentStoreBackend {
     }
 
     /// The store, as messages name it (without its password).
-    var place: String { Self.redacted(url) }
+    var place: String { PostgresNames.redacted(url) }
 
     func fetchRows(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
         let entity = try model.entity(named: request.entityName)

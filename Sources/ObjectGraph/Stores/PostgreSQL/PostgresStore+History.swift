@@ -114,7 +114,7 @@ extension PostgresStore: PersistentHistoryStore {
     /// `Z_ENT` of an entity's rows.
     private func entityNumber(of entityName: String) throws -> Int {
         guard let mapping = schema.entities[entityName] else {
-            throw CoreDataError(exception: .invalidArgument, "\(entityName) is no entity of the store at \(Self.redacted(url)); its change cannot be recorded in persistent history")
+            throw CoreDataError(exception: .invalidArgument, "\(entityName) is no entity of the store at \(PostgresNames.redacted(url)); its change cannot be recorded in persistent history")
         }
         return mapping.entityNumber
     }
@@ -124,7 +124,7 @@ extension PostgresStore: PersistentHistoryStore {
     private func allocateHistoryKeys(_ entity: Int, count: Int, statements: PostgresStatements) throws -> Int64 {
         let result = try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX", [count.databaseValue, entity.databaseValue])
         guard result.rowCount == 1, let last = Int64.fromDatabaseValue(result[0, 0]) else {
-            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no Z_PRIMARYKEY row \(entity) for its persistent history; it was not opened with NSPersistentHistoryTrackingKey")
+            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(PostgresNames.redacted(url)) has no Z_PRIMARYKEY row \(entity) for its persistent history; it was not opened with NSPersistentHistoryTrackingKey")
         }
         return last - Int64(count) + 1
     }
@@ -138,7 +138,7 @@ extension PostgresStore: PersistentHistoryStore {
         try statements.query("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?) ON CONFLICT (ZNAME) DO NOTHING",
                              [key.databaseValue, SQLiteHistorySchema.stringEntity.databaseValue, string.databaseValue])
         guard let row = try statements.fetch(select, [string.databaseValue]).first, let stored = Int64.fromDatabaseValue(row[0]) else {
-            throw CoreDataError(.persistentStoreSave, "The string \"\(string)\" of a persistent history transaction could not be kept in ATRANSACTIONSTRING of the store at \(Self.redacted(url))")
+            throw CoreDataError(.persistentStoreSave, "The string \"\(string)\" of a persistent history transaction could not be kept in ATRANSACTIONSTRING of the store at \(PostgresNames.redacted(url))")
         }
         return stored
     }
@@ -202,7 +202,7 @@ extension PostgresStore: PersistentHistoryStore {
 
     /// The store-independent SQL of batch requests (and tombstones), on this store's layout.
     var batchSQL: BatchRequestSQL {
-        BatchRequestSQL(model: model, schema: schema, storeIdentifier: identifier, storeName: Self.redacted(url))
+        BatchRequestSQL(model: model, schema: schema, storeIdentifier: identifier, storeName: PostgresNames.redacted(url))
     }
 
     // MARK: Reading and purging
@@ -210,7 +210,7 @@ extension PostgresStore: PersistentHistoryStore {
     /// The reader of the store's history on a connection.
     private func historyReader(_ statements: PostgresStatements) throws -> SQLiteHistoryReader {
         SQLiteHistoryReader(statements: statements, tombstoneColumns: try tombstoneColumns(statements), model: model,
-                            storeIdentifier: identifier, storeName: Self.redacted(url), decodeTombstone: PostgresTombstone.decode)
+                            storeIdentifier: identifier, storeName: PostgresNames.redacted(url), decodeTombstone: PostgresTombstone.decode)
     }
 
     func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction] {

@@ -17,7 +17,7 @@ extension PostgresStore {
                                  [count.databaseValue, root.entityNumber.databaseValue])
         }
         guard result.rowCount == 1, case .int64(let last) = result[0, 0].storage else {
-            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(Self.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; no keys were handed out")
+            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(PostgresNames.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; no keys were handed out")
         }
         return (0..<count).map { last - Int64(count) + 1 + Int64($0) }
     }
@@ -77,7 +77,7 @@ extension PostgresStore {
         for (sql, values) in try writer.inserts(changes.inserted) {
             try statements.query(sql, values)
         }
-        let writes = SQLRelationshipWrites(related: SQLRelatedQuery(model: model, schema: schema), dialect: .postgres, storeName: Self.redacted(url))
+        let writes = SQLRelationshipWrites(related: SQLRelatedQuery(model: model, schema: schema), dialect: .postgres, storeName: PostgresNames.redacted(url))
         try writes.applyLinks(changes, statements: statements)
         try writes.applyOrderings(changes.orderings, statements: statements)
     }

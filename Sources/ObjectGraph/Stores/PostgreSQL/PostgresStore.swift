@@ -33,11 +33,6 @@ final class PostgresStore: @unchecked Sendable {
     /// The LISTEN behind remote change notifications, while the store posts them.
     let remoteChanges = PostgresRemoteChanges()
 
-    /// The URL's schema, as the wire's search_path uses it.
-    static func schemaName(of url: URL) -> String {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
-    }
-
     /// The store at `url`, as ``PersistentStoreCoordinator`` adds it.
     static func open(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws -> PersistentStoreBackend {
         try PostgresStore(url: url, model: model, description: description, log: log)
@@ -59,12 +54,12 @@ final class PostgresStore: @unchecked Sendable {
         self.url = url
         self.model = model
         self.log = log
-        schemaName = Self.schemaName(of: url)
+        schemaName = PostgresNames.schemaName(of: url)
         let connector = try PostgresWires.connector()
         do {
             wire = try connector(url, description.connectionPoolSize, description.timeout)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store at \(Self.redacted(url)) could not be opened: \(error)")
+            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store at \(PostgresNames.redacted(url)) could not be opened: \(error)")
         }
         if description.isReadOnly {
             wire.close()
@@ -109,7 +104,7 @@ final class PostgresStore: @unchecked Sendable {
                     _ = try statements.query("COMMIT", [])
                     return existing
                 }
-                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(quoted(schemaName))", [])
+                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(PostgresNames.quoted(schemaName))", [])
                 for statement in PostgresSchema.creationStatements(for: schema) + PostgresFunctions.creationStatements {
                     _ = try statements.query(statement, [])
                 }
@@ -134,7 +129,7 @@ final class PostgresStore: @unchecked Sendable {
         let names = (0..<tables.rowCount).compactMap { tables[$0, 0].storage.value as? String }
         guard names.contains("Z_METADATA") else {
             guard names.isEmpty else {
-                throw CoreDataError(.persistentStoreInvalidType, "The schema \(schemaName) of \(redacted(url)) has tables but is not a Core Data store: it has no Z_METADATA table (its tables: \(names.sorted().joined(separator: ", ")))")
+                throw CoreDataError(.persistentStoreInvalidType, "The schema \(schemaName) of \(PostgresNames.redacted(url)) has tables but is not a Core Data store: it has no Z_METADATA table (its tables: \(names.sorted().joined(separator: ", ")))")
             }
             return nil
         }
@@ -146,10 +141,10 @@ final class PostgresStore: @unchecked Sendable {
     static func readMetadata(_ statements: PostgresStatements, url: URL) throws -> (String, [String: Any]) {
         let row = try statements.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1", [])
         guard row.rowCount == 1, case .string(let uuid) = row[0, 0].storage, case .blob(let data) = row[0, 1].storage else {
-            throw CoreDataError(.persistentStoreOpen, "The store at \(redacted(url)) has no metadata row in Z_METADATA")
+            throw CoreDataError(.persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
         }
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
-            throw CoreDataError(.persistentStoreOpen, "The metadata of the store at \(redacted(url)) is not a property list")
+            throw CoreDataError(.persistentStoreOpen, "The metadata of the store at \(PostgresNames.redacted(url)) is not a property list")
         }
         return (uuid, plist)
     }
@@ -170,12 +165,12 @@ final class PostgresStore: @unchecked Sendable {
     static func metadata(at url: URL) throws -> [String: Any] {
         let wire = try PostgresWires.connector()(url, 1, StoreOption.defaultTimeout)
         defer { wire.close() }
-        let schemaName = schemaName(of: url)
+        let schemaName = PostgresNames.schemaName(of: url)
         return try mapping("Reading the metadata of the store at", url) {
             try wire.withConnection { connection in
                 let statements = PostgresStatements(connection: connection, log: SQLLog.ambient)
                 guard let (uuid, plist, _) = try readExisting(statements, url: url, schemaName: schemaName) else {
-                    throw CoreDataError(.fileReadNoSuchFile, "There is no store in the schema \(schemaName) of \(redacted(url)) yet: adding the store creates it")
+                    throw CoreDataError(.fileReadNoSuchFile, "There is no store in the schema \(schemaName) of \(PostgresNames.redacted(url)) yet: adding the store creates it")
                 }
                 var result = plist
                 result["NSStoreUUID"] = uuid
@@ -228,7 +223,7 @@ final class PostgresStore: @unchecked Sendable {
         do {
             return try body()
         } catch let error as PostgresWireError {
-            let place = "\(operation) \(redacted(url))"
+            let place = "\(operation) \(PostgresNames.redacted(url))"
             switch error.sqlState {
             case "23505"?:
                 throw CoreDataError(.constraintMerge, "\(place): the change breaks a uniqueness constraint of the model (\(error.message)). Nothing was saved")
@@ -240,18 +235,6 @@ final class PostgresStore: @unchecked Sendable {
                 throw CoreDataError(.sqlite, "\(place): PostgreSQL failed: \(error)")
             }
         }
-    }
-
-    /// `name` as a quoted PostgreSQL identifier.
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// The URL without its password, for messages.
-    static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
-        components.password = "***"
-        return components.string ?? url.absoluteString
     }
 
     func close() throws {

@@ -102,3 +102,24 @@ package enum PostgresWires {
         return connector
     }
 }
+
+/// What a PostgreSQL store's URL and names mean, in one place for the store, its connections
+/// (ObjectGraphPostgres) and the benchmark's raw baseline.
+package enum PostgresNames {
+    /// The store's schema: the URL's `schema` query item, `public` without one.
+    package static func schemaName(of url: URL) -> String {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+    }
+
+    /// `name` as a quoted PostgreSQL identifier, any `"` doubled.
+    package static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The URL without its password, for messages.
+    package static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        components.password = "***"
+        return components.string ?? url.absoluteString
+    }
+}
