@@ -29,7 +29,9 @@ let package = Package(
     name: "CoreDataWorkbook",
     platforms: [.macOS(.v13)],
     products: [
-        // The persistence module a Swift developer on Linux can depend on.
+        // Apple's Core Data API on Linux: `import CoreData` gives Apple's names and shapes.
+        .library(name: "CoreData", targets: ["CoreData"]),
+        // The persistence module under CoreData, with its own Swift names.
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         // The PostgreSQL store type, on PostgresNIO: a product of its own, so that a package (and
         // every chapter) that uses SQLite alone never builds SwiftNIO.
@@ -58,6 +60,9 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/ObjectGraph"
         ),
+        // Apple's names (NSManagedObjectContext, NSPredicate, NSSQLiteStoreType, ...) for
+        // ObjectGraph's types; what chapters, exercises and applications import.
+        .target(name: "CoreData", dependencies: ["ObjectGraph"], path: "Sources/CoreData"),
         // The PostgreSQL store's connections (PostgresNIO): the store itself, its SQL and its
         // semantics are ObjectGraph's (Stores/PostgreSQL), reached through `PostgresWire`.
         .target(

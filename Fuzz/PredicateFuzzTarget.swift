@@ -50,11 +50,11 @@ func parseWithArguments<T>(_ format: String, _ parse: (String, [Any?]) throws ->
 }
 
 func checkPredicate(_ format: String) {
-    guard let p = parseWithArguments(format, { try Predicate(format: $0, argumentArray: $1) }) else { return }
+    guard let p = parseWithArguments(format, { try Predicate(checkedFormat: $0, argumentArray: $1) }) else { return }
     let printed = p.predicateFormat
     let q: Predicate
     do {
-        q = try Predicate(format: printed)
+        q = try Predicate(checkedFormat: printed)
     } catch {
         fuzzFail("the print does not parse\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  error:   \(error)")
     }
@@ -64,16 +64,16 @@ func checkPredicate(_ format: String) {
     if q.predicateFormat != printed {
         fuzzFail("print not stable\n  input: \(format.debugDescription)\n  first:  \(printed.debugDescription)\n  second: \(q.predicateFormat.debugDescription)")
     }
-    _ = try? p.evaluate(with: fuzzObject)
-    _ = try? p.evaluate(with: fuzzObject, substitutionVariables: ["a": 1, "b": "name", "x": [1, 2]])
-    _ = try? p.withSubstitutionVariables(["a": 1, "b": "name", "x": [1, 2]]).evaluate(with: nil)
+    _ = try? p.checkedEvaluate(with: fuzzObject)
+    _ = try? p.checkedEvaluate(with: fuzzObject, substitutionVariables: ["a": 1, "b": "name", "x": [1, 2]])
+    _ = try? p.withSubstitutionVariables(["a": 1, "b": "name", "x": [1, 2]]).checkedEvaluate(with: nil)
 }
 
 func checkExpression(_ format: String) {
-    guard let e = parseWithArguments(format, { try Expression(format: $0, argumentArray: $1) }) else { return }
+    guard let e = parseWithArguments(format, { try Expression(checkedFormat: $0, argumentArray: $1) }) else { return }
     let printed = e.description
     do {
-        let f = try Expression(format: printed)
+        let f = try Expression(checkedFormat: printed)
         if f != e {
             fuzzFail("expression round trip differs\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)")
         }

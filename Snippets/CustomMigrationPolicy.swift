@@ -39,13 +39,13 @@ do {
     try coordinator.addPersistentStore(type: .sqlite, at: sourceURL)
     let context = ManagedObjectContext(coordinator: coordinator)
     let home = try context.insertNewObject(forEntityName: "Category")
-    try home.setValue("Home", forKey: "name")
+    try home.checkedSetValue("Home", forKey: "name")
     let work = try context.insertNewObject(forEntityName: "Category")
-    try work.setValue("Work", forKey: "name")
+    try work.checkedSetValue("Work", forKey: "name")
     for (title, category) in [("Answer mail", work), ("buy milk", home), ("apply patch", work)] {
         let todo = try context.insertNewObject(forEntityName: "ToDo")
-        try todo.setValue(title, forKey: "title")
-        try todo.setValue(category, forKey: "category")
+        try todo.checkedSetValue(title, forKey: "title")
+        try todo.checkedSetValue(category, forKey: "category")
     }
     try context.save()
 }
@@ -58,8 +58,8 @@ func contents(of url: URL) throws -> [String] {
     let request = FetchRequest(entityName: "ToDo")
     request.sortDescriptors = [SortDescriptor(key: "title")]
     return try context.fetch(request).map { todo in
-        let category = try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") ?? "nil"
-        return "\(try todo.value(forKey: "title") ?? "-") \(try todo.value(forKey: "doNotAlert") ?? "-") \(category)"
+        let category = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") ?? "nil"
+        return "\(try todo.checkedValue(forKey: "title") ?? "-") \(try todo.checkedValue(forKey: "doNotAlert") ?? "-") \(category)"
     }
 }
 // snippet.show
@@ -91,10 +91,10 @@ class DoNotAlertForAPolicy: EntityMigrationPolicy {
                                              manager: MigrationManager) throws {
         let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
         for key in ["title", "dueDate", "completed"] {
-            try todo.setValue(try source.value(forKey: key), forKey: key)
+            try todo.checkedSetValue(try source.checkedValue(forKey: key), forKey: key)
         }
-        let title = (try source.value(forKey: "title") as? String ?? "").lowercased()
-        try todo.setValue(title.hasPrefix("a"), forKey: "doNotAlert")
+        let title = (try source.checkedValue(forKey: "title") as? String ?? "").lowercased()
+        try todo.checkedSetValue(title.hasPrefix("a"), forKey: "doNotAlert")
         manager.associate(sourceInstance: source, withDestinationInstance: todo, for: mapping)
     }
 
@@ -163,14 +163,14 @@ final class TracingPolicy: EntityMigrationPolicy {
         print("1 begin", mapping.name)
     }
     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        print("1 createDestinationInstances", try source.value(forKey: "title") ?? "-")
+        print("1 createDestinationInstances", try source.checkedValue(forKey: "title") ?? "-")
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
     }
     override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         print("1 endInstanceCreation", mapping.name)
     }
     override func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        print("2 createRelationships", try destination.value(forKey: "title") ?? "-")
+        print("2 createRelationships", try destination.checkedValue(forKey: "title") ?? "-")
         try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
     }
     override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
@@ -203,7 +203,7 @@ final class ForgetfulPolicy: DoNotAlertForAPolicy {
     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
                                              manager: MigrationManager) throws {
         let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
-        try todo.setValue(try source.value(forKey: "title"), forKey: "title")
+        try todo.checkedSetValue(try source.checkedValue(forKey: "title"), forKey: "title")
         // No manager.associate(sourceInstance:withDestinationInstance:for:)
     }
 }

@@ -59,10 +59,10 @@ try coordinator.addPersistentStore(type: .inMemory)
 let context = ManagedObjectContext(coordinator: coordinator)
 
 let publisher = try context.insertNewObject(forEntityName: "Publisher")
-try publisher.setValue("Apress", forKey: "name")
+try publisher.checkedSetValue("Apress", forKey: "name")
 let book = try context.insertNewObject(forEntityName: "Book") as! Book
 book.title = "Core Data on Linux"
-try book.setValue(publisher, forKey: "publisher")       // the inverse, books, follows
+try book.checkedSetValue(publisher, forKey: "publisher")       // the inverse, books, follows
 print(try publisher.mutableSetValue(forKey: "books").objects().count)   // 1
 
 let untitled = try context.insertNewObject(forEntityName: "Book")

@@ -22,19 +22,19 @@ for (title, author, rank) in [
     ("Predicates in Practice", "Zarra", 87), ("The Object Graph", "Eggert", 1_204),
 ] {
     let book = try context.insertNewObject(forEntityName: "Book")
-    try book.setValue(title, forKey: "title")
-    try book.setValue(author, forKey: "author")
-    try book.setValue(rank, forKey: "salesRank")
+    try book.checkedSetValue(title, forKey: "title")
+    try book.checkedSetValue(author, forKey: "author")
+    try book.checkedSetValue(rank, forKey: "salesRank")
 }
 try context.save()
 // snippet.show
 // snippet.request
 let request = FetchRequest(entityName: "Book")
-request.predicate = try Predicate(format: "author == %@ OR salesRank < %@", "Zarra", 200)
+request.predicate = try Predicate(checkedFormat: "author == %@ OR salesRank < %@", "Zarra", 200)
 request.sortDescriptors = [SortDescriptor(key: "salesRank", ascending: true)]
 request.fetchLimit = 2
 let bestSellers = try context.fetch(request)
-print(try bestSellers.map { try $0.value(forKey: "title") as! String })
+print(try bestSellers.map { try $0.checkedValue(forKey: "title") as! String })
 // ["Predicates in Practice", "Fetch, Clarus, Fetch"]
 
 request.fetchLimit = 0
@@ -44,9 +44,9 @@ print(try context.fetchObjectIDs(request).count)  // 3
 
 // snippet.formats
 let name = "O'Reilly \"Zarra\""                                       // quotes and all
-let byAuthor = try Predicate(format: "author == %@", name)
-let byKey = try Predicate(format: "%K BEGINSWITH[cd] %@", "title", "fetch")
-let ranked = try Predicate(format: "salesRank BETWEEN %@", [1, 100])
+let byAuthor = try Predicate(checkedFormat: "author == %@", name)
+let byKey = try Predicate(checkedFormat: "%K BEGINSWITH[cd] %@", "title", "fetch")
+let ranked = try Predicate(checkedFormat: "salesRank BETWEEN %@", [1, 100])
 print(byAuthor, byKey, ranked, separator: "\n")
 // author == "O'Reilly \"Zarra\""
 // title BEGINSWITH[cd] "fetch"
@@ -55,8 +55,8 @@ print(byAuthor, byKey, ranked, separator: "\n")
 
 // snippet.pending
 let draft = try context.insertNewObject(forEntityName: "Book")
-try draft.setValue("Unsaved Thoughts", forKey: "title")
-try draft.setValue("Zarra", forKey: "author")
+try draft.checkedSetValue("Unsaved Thoughts", forKey: "title")
+try draft.checkedSetValue("Zarra", forKey: "author")
 print(try context.count(for: request))            // 4: unsaved inserts count
 request.includesPendingChanges = false
 print(try context.count(for: request))            // 3: only what the store holds
@@ -65,7 +65,7 @@ request.includesPendingChanges = true
 // snippet.end
 
 // snippet.template
-let template = try Predicate(format: "author == $AUTHOR AND salesRank <= $RANK")
+let template = try Predicate(checkedFormat: "author == $AUTHOR AND salesRank <= $RANK")
 request.predicate = try template.withSubstitutionVariables(["AUTHOR": "Zarra", "RANK": 100])
 print(request.predicate!.predicateFormat)          // author == "Zarra" AND salesRank <= 100
 print(try context.count(for: request))            // 1
@@ -73,7 +73,7 @@ print(try context.count(for: request))            // 1
 
 // snippet.errors
 do {
-    request.predicate = try Predicate(format: "title BEGINSWITH[c] %@ AND", "fetch")
+    request.predicate = try Predicate(checkedFormat: "title BEGINSWITH[c] %@ AND", "fetch")
 } catch let error as ObjectGraph.PredicateError {
     print(error.code)      // unparseable
     print(error)
@@ -83,7 +83,7 @@ do {
     //                               ^
 }
 do {
-    request.predicate = try Predicate(format: "pages > %@", 100)
+    request.predicate = try Predicate(checkedFormat: "pages > %@", 100)
     _ = try context.fetch(request)
 } catch let error as CoreDataError {
     print(error)           // Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book

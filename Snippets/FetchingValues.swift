@@ -22,9 +22,9 @@ for (title, author, rank) in [
     ("Predicates in Practice", "Zarra", 87), ("The Object Graph", "Eggert", 1_204),
 ] {
     let book = try context.insertNewObject(forEntityName: "Book")
-    try book.setValue(title, forKey: "title")
-    try book.setValue(author, forKey: "author")
-    try book.setValue(rank, forKey: "salesRank")
+    try book.checkedSetValue(title, forKey: "title")
+    try book.checkedSetValue(author, forKey: "author")
+    try book.checkedSetValue(rank, forKey: "salesRank")
 }
 try context.save()
 // snippet.show
@@ -43,7 +43,7 @@ for row in try context.fetchDictionaries(authors) {
 let best = FetchRequest(entityName: "Book")
 best.resultType = .dictionary
 best.propertiesToFetch = [.expression(ExpressionDescription(
-    name: "bestRank", expression: try Expression(format: "min:(salesRank)"), resultType: .integer32))]
+    name: "bestRank", expression: try Expression(checkedFormat: "min:(salesRank)"), resultType: .integer32))]
 print(try context.fetchDictionaries(best))        // [["bestRank": 87]]
 // snippet.end
 
@@ -53,10 +53,10 @@ perAuthor.resultType = .dictionary
 perAuthor.propertiesToFetch = [
     .named("author"),
     .expression(ExpressionDescription(
-        name: "books", expression: try Expression(format: "count:(title)"), resultType: .integer64)),
+        name: "books", expression: try Expression(checkedFormat: "count:(title)"), resultType: .integer64)),
 ]
 perAuthor.propertiesToGroupBy = [.named("author")]
-perAuthor.havingPredicate = try Predicate(format: "books > 1")
+perAuthor.havingPredicate = try Predicate(checkedFormat: "books > 1")
 print(try context.fetchDictionaries(perAuthor))   // [["author": "Zarra", "books": 2]]
 // snippet.end
 
@@ -71,7 +71,7 @@ if case .dictionaries(let rows) = try context.execute(perAuthor) {
 let median = FetchRequest(entityName: "Book")
 median.resultType = .dictionary
 median.propertiesToFetch = [.expression(ExpressionDescription(
-    name: "middle", expression: try Expression(format: "median:(salesRank)"), resultType: .double))]
+    name: "middle", expression: try Expression(checkedFormat: "median:(salesRank)"), resultType: .double))]
 do {
     _ = try context.fetchDictionaries(median)
 } catch let error as CoreDataError {

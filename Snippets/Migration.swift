@@ -46,13 +46,13 @@ func seedVersion1Store(_ url: URL, type: StoreType = .sqlite) throws {
     try coordinator.addPersistentStore(type: type, at: url)
     let context = ManagedObjectContext(coordinator: coordinator)
     let home = try context.insertNewObject(forEntityName: "Category")
-    try home.setValue("Home", forKey: "name")
+    try home.checkedSetValue("Home", forKey: "name")
     let work = try context.insertNewObject(forEntityName: "Category")
-    try work.setValue("Work", forKey: "name")
+    try work.checkedSetValue("Work", forKey: "name")
     for (title, category) in [("Answer mail", work), ("buy milk", home), ("apply patch", work)] {
         let todo = try context.insertNewObject(forEntityName: "ToDo")
-        try todo.setValue(title, forKey: "title")
-        try todo.setValue(category, forKey: "category")
+        try todo.checkedSetValue(title, forKey: "title")
+        try todo.checkedSetValue(category, forKey: "category")
     }
     try context.save()
 }
@@ -123,7 +123,7 @@ container.persistentStoreDescriptions = [description]
 try container.loadPersistentStores()              // migrates the version 1 store, then adds it
 
 let todos = try container.viewContext.fetch(FetchRequest(entityName: "ToDo"))
-print(try todos.map { try $0.value(forKey: "doNotAlert") as? Bool ?? true })   // [false, false, false]
+print(try todos.map { try $0.checkedValue(forKey: "doNotAlert") as? Bool ?? true })   // [false, false, false]
 print(reports.first?.fractionCompleted ?? -1, reports.last?.fractionCompleted ?? -1)   // 0.0 1.0
 // snippet.end
 
@@ -224,7 +224,7 @@ let folders = FetchRequest(entityName: "Folder")
 folders.sortDescriptors = [SortDescriptor(key: "name")]
 let context = ManagedObjectContext(coordinator: current)
 print(try context.fetch(folders).map {
-    "\(try $0.value(forKey: "name") ?? "-"): \((try $0.value(forKey: "todos") as? Set<ManagedObject>)?.count ?? 0)"
+    "\(try $0.checkedValue(forKey: "name") ?? "-"): \((try $0.checkedValue(forKey: "todos") as? Set<ManagedObject>)?.count ?? 0)"
 })                                                // ["Home: 1", "Work: 2"]
 // snippet.end
 

@@ -4,7 +4,7 @@ import Foundation
 import ObjectGraph
 
 // snippet.qualified
-let adults: ObjectGraph.Predicate = try Predicate(format: "age >= %@", 18)
+let adults: ObjectGraph.Predicate = try Predicate(checkedFormat: "age >= %@", 18)
 func byName() -> ObjectGraph.SortDescriptor { SortDescriptor(key: "name") }
 // snippet.end
 

@@ -30,7 +30,7 @@ try compact.addPersistentStore(type: .binary, at: folder.appendingPathComponent(
 
 let context = ManagedObjectContext(coordinator: coordinator)
 let book = try context.insertNewObject(forEntityName: "Book")
-try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
+try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
 try context.save()
 
 // snippet.metadata

@@ -16,16 +16,16 @@ let context = ManagedObjectContext(coordinator: coordinator)
 
 for (title, rank) in [("Fetch, Clarus, Fetch", 192), ("Core Data by Example", 2_310)] {
     let book = try context.insertNewObject(forEntityName: "Book")
-    try book.setValue(title, forKey: "title")
-    try book.setValue(rank, forKey: "salesRank")
+    try book.checkedSetValue(title, forKey: "title")
+    try book.checkedSetValue(rank, forKey: "salesRank")
 }
 try context.save()
 
 let request = FetchRequest(entityName: "Book")
-request.predicate = try Predicate(format: "title BEGINSWITH[c] %@ AND salesRank < %@", "fetch", 1000)
+request.predicate = try Predicate(checkedFormat: "title BEGINSWITH[c] %@ AND salesRank < %@", "fetch", 1000)
 request.sortDescriptors = [SortDescriptor(key: "title")]
 for book in try context.fetch(request) {
-    print(try book.value(forKey: "title") ?? "?")   // Fetch, Clarus, Fetch
+    print(try book.checkedValue(forKey: "title") ?? "?")   // Fetch, Clarus, Fetch
 }
 // snippet.hide
 for suffix in ["", "-wal", "-shm"] {

@@ -24,13 +24,13 @@ let reader = ManagedObjectContext(coordinator: coordinator)
 
 let bookID = try await writer.perform {
     let book = try writer.insertNewObject(forEntityName: "Book")
-    try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
-    try book.setValue(192, forKey: "salesRank")
+    try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
+    try book.checkedSetValue(192, forKey: "salesRank")
     try writer.save()
     return book.objectID                  // the ID leaves the block; the object stays in writer
 }
 let title = try reader.performAndWait {
-    try reader.existingObject(with: bookID).value(forKey: "title") as? String
+    try reader.existingObject(with: bookID).checkedValue(forKey: "title") as? String
 }
 print(title ?? "-")                       // Fetch, Clarus, Fetch
 // snippet.end
@@ -38,12 +38,12 @@ print(title ?? "-")                       // Fetch, Clarus, Fetch
 // snippet.conflict
 let mine = try writer.existingObject(with: bookID)
 let theirs = try reader.existingObject(with: bookID)
-try mine.setValue("Fetch Again", forKey: "title")
-try mine.setValue(10, forKey: "salesRank")
+try mine.checkedSetValue("Fetch Again", forKey: "title")
+try mine.checkedSetValue(10, forKey: "salesRank")
 try writer.save()                         // the row is now at version 2
 
-try theirs.setValue("Fetch, Clarus!", forKey: "title")
-try theirs.setValue("0123456789", forKey: "isbn")
+try theirs.checkedSetValue("Fetch, Clarus!", forKey: "title")
+try theirs.checkedSetValue("0123456789", forKey: "isbn")
 do {
     try reader.save()                     // reader read version 1
 } catch let error as CoreDataError where error.code == .merge {
@@ -56,7 +56,7 @@ do {
 }
 try reader.refresh(theirs, mergeChanges: true)   // the store's values, reader's changes on top
 try reader.save()
-print(try theirs.value(forKey: "title") ?? "-", try theirs.value(forKey: "salesRank") ?? "-")
+print(try theirs.checkedValue(forKey: "title") ?? "-", try theirs.checkedValue(forKey: "salesRank") ?? "-")
 // Fetch, Clarus! 10
 // snippet.end
 
@@ -67,20 +67,20 @@ print(try theirs.value(forKey: "title") ?? "-", try theirs.value(forKey: "salesR
 func race(_ policy: MergePolicy) throws -> String {
     let first = ManagedObjectContext(coordinator: coordinator)
     let book = try first.insertNewObject(forEntityName: "Book")
-    try book.setValue("T", forKey: "title")
-    try book.setValue(1, forKey: "salesRank")
+    try book.checkedSetValue("T", forKey: "title")
+    try book.checkedSetValue(1, forKey: "salesRank")
     try first.save()
     let second = ManagedObjectContext(coordinator: coordinator)
     second.mergePolicy = policy
     let same = try second.existingObject(with: book.objectID)
-    try book.setValue("First", forKey: "title")
-    try book.setValue(10, forKey: "salesRank")
+    try book.checkedSetValue("First", forKey: "title")
+    try book.checkedSetValue(10, forKey: "salesRank")
     try first.save()
-    try same.setValue("Second", forKey: "title")
-    try same.setValue("0123456789", forKey: "isbn")
+    try same.checkedSetValue("Second", forKey: "title")
+    try same.checkedSetValue("0123456789", forKey: "isbn")
     try second.save()
     let stored = try ManagedObjectContext(coordinator: coordinator).existingObject(with: book.objectID)
-    return try ["title", "salesRank", "isbn"].map { "\(try stored.value(forKey: $0) ?? "nil")" }.joined(separator: " ")
+    return try ["title", "salesRank", "isbn"].map { "\(try stored.checkedValue(forKey: $0) ?? "nil")" }.joined(separator: " ")
 }
 // snippet.show
 // snippet.policies
@@ -115,25 +115,25 @@ let observer = NotificationCenter.default.addObserver(
     forName: ManagedObjectContext.didSaveNotification, object: reader, queue: nil
 ) { notification in
     writer.performAndWait {
-        do { try writer.mergeChanges(fromContextDidSave: notification) } catch { print(error) }
+        do { try writer.checkedMergeChanges(fromContextDidSave: notification) } catch { print(error) }
     }
 }
-try theirs.setValue("Fetch, Clarus, Fetch (2nd ed.)", forKey: "title")
+try theirs.checkedSetValue("Fetch, Clarus, Fetch (2nd ed.)", forKey: "title")
 try reader.save()                         // posts the notification; writer merges it
-print(try mine.value(forKey: "title") ?? "-")     // Fetch, Clarus, Fetch (2nd ed.)
+print(try mine.checkedValue(forKey: "title") ?? "-")     // Fetch, Clarus, Fetch (2nd ed.)
 NotificationCenter.default.removeObserver(observer)
 // snippet.end
 
 // snippet.refetch
-try mine.setValue(7, forKey: "salesRank")
+try mine.checkedSetValue(7, forKey: "salesRank")
 try writer.save()                         // nobody merges this one
 let request = FetchRequest(entityName: "Book")
-request.predicate = try Predicate(format: "isbn == %@", "0123456789")
+request.predicate = try Predicate(checkedFormat: "isbn == %@", "0123456789")
 _ = try reader.fetch(request)
-print(try theirs.value(forKey: "salesRank") ?? "-")   // 10: a fetch keeps registered objects as they are
+print(try theirs.checkedValue(forKey: "salesRank") ?? "-")   // 10: a fetch keeps registered objects as they are
 request.shouldRefreshRefetchedObjects = true
 _ = try reader.fetch(request)
-print(try theirs.value(forKey: "salesRank") ?? "-")   // 7
+print(try theirs.checkedValue(forKey: "salesRank") ?? "-")   // 7
 // snippet.end
 
 // snippet.retry
@@ -145,8 +145,8 @@ func bump(_ id: ManagedObjectID, times: Int) async throws {
         for _ in 0..<times {
             while true {
                 let book = try context.existingObject(with: id)
-                let rank = try book.value(forKey: "salesRank") as? Int ?? 0
-                try book.setValue(rank + 1, forKey: "salesRank")
+                let rank = try book.checkedValue(forKey: "salesRank") as? Int ?? 0
+                try book.checkedSetValue(rank + 1, forKey: "salesRank")
                 do {
                     try context.save()
                     break
@@ -162,7 +162,7 @@ async let b: Void = bump(bookID, times: 100)
 _ = try await (a, b)
 print(try reader.performAndWait {
     try reader.refreshAllObjects()
-    return try theirs.value(forKey: "salesRank") ?? "-"
+    return try theirs.checkedValue(forKey: "salesRank") ?? "-"
 })                                        // 207: no increment lost
 // snippet.end
 // snippet.hide

@@ -114,17 +114,17 @@ private func runBatch(_ name: String, _ settings: BenchSettings, sql: String,
 private func runBatchDelete(_ settings: BenchSettings) throws -> WorkloadResult {
     try runBatch("batch-delete-100k", settings, sql: "DELETE FROM ZBOOK WHERE ZSALESRANK < ?") { context in
         let fetch = FetchRequest(entityName: Books.entityName)
-        fetch.predicate = try ObjectGraph.Predicate(format: "salesRank < %@", rankLimit)
+        fetch.predicate = try ObjectGraph.Predicate(checkedFormat: "salesRank < %@", rankLimit)
         _ = try context.execute(BatchDeleteRequest(fetchRequest: fetch))
     }
 }
 
 private func runBatchUpdate(_ settings: BenchSettings) throws -> WorkloadResult {
     let sql = "UPDATE ZBOOK SET Z_OPT = Z_OPT + 1, ZPRICE = (ZPRICE * 2), ZINPRINT = 0 WHERE ZSALESRANK < ?"
-    let doubled = try ObjectGraph.Expression(format: "price * 2")
+    let doubled = try ObjectGraph.Expression(checkedFormat: "price * 2")
     return try runBatch("batch-update-100k", settings, sql: sql) { context in
         let request = BatchUpdateRequest(entityName: Books.entityName)
-        request.predicate = try ObjectGraph.Predicate(format: "salesRank < %@", rankLimit)
+        request.predicate = try ObjectGraph.Predicate(checkedFormat: "salesRank < %@", rankLimit)
         request.propertiesToUpdate = ["inPrint": false, "price": doubled]
         _ = try context.execute(request)
     }

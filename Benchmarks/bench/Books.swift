@@ -9,12 +9,12 @@ enum Books {
     static func insert(_ books: [BookValues], into context: ManagedObjectContext) throws {
         for b in books {
             let book = try context.insertNewObject(forEntityName: entityName)
-            try book.setValue(b.title, forKey: "title")
-            try book.setValue(b.author, forKey: "author")
-            try book.setValue(b.salesRank, forKey: "salesRank")
-            try book.setValue(b.price, forKey: "price")
-            try book.setValue(b.published, forKey: "published")
-            try book.setValue(b.inPrint, forKey: "inPrint")
+            try book.checkedSetValue(b.title, forKey: "title")
+            try book.checkedSetValue(b.author, forKey: "author")
+            try book.checkedSetValue(b.salesRank, forKey: "salesRank")
+            try book.checkedSetValue(b.price, forKey: "price")
+            try book.checkedSetValue(b.published, forKey: "published")
+            try book.checkedSetValue(b.inPrint, forKey: "inPrint")
         }
     }
 

@@ -139,7 +139,7 @@ struct Contention {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         let added = try coordinator.addPersistentStore(with: Self.description(store, url))
         let context = ManagedObjectContext(coordinator: coordinator)
-        for _ in 0..<counters { try context.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value") }
+        for _ in 0..<counters { try context.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value") }
         try context.save()
         try coordinator.remove(added)
     }
@@ -198,8 +198,8 @@ struct Contention {
                     // The fetch: the counter becomes a fault, so reading it reads its stored
                     // row, as a request on another application server would.
                     try context.refresh(counter, mergeChanges: false)
-                    let value = (try counter.value(forKey: "value") as? Int ?? 0) + 1
-                    try counter.setValue(value, forKey: "value")
+                    let value = (try counter.checkedValue(forKey: "value") as? Int ?? 0) + 1
+                    try counter.checkedSetValue(value, forKey: "value")
                     do {
                         try context.save()
                         break

@@ -18,7 +18,7 @@ private func runParse(_ settings: BenchSettings) throws -> WorkloadResult {
     let iterations = max(1, 20_000 / settings.scaleDown)
     let total = try medianSeconds(repetitions: settings.repetitions) {
         for _ in 0..<iterations {
-            blackHole(try ObjectGraph.Predicate(format: format, prefix, maximumAge, minimumScore))
+            blackHole(try ObjectGraph.Predicate(checkedFormat: format, prefix, maximumAge, minimumScore))
         }
     }
     return WorkloadResult(ours: total / Double(iterations), unit: "s per parse",
@@ -45,7 +45,7 @@ func makeRows(count: Int, seed: UInt64 = 42) -> [[String: Any]] {
 private func runEvaluate(_ settings: BenchSettings) throws -> WorkloadResult {
     let count = max(1, 1_000_000 / settings.scaleDown)
     let rows = makeRows(count: count)
-    let predicate = try ObjectGraph.Predicate(format: format, prefix, maximumAge, minimumScore)
+    let predicate = try ObjectGraph.Predicate(checkedFormat: format, prefix, maximumAge, minimumScore)
 
     // What a Swift developer would write by hand for the same test.
     let closure: ([String: Any]) -> Bool = { row in
@@ -60,7 +60,7 @@ private func runEvaluate(_ settings: BenchSettings) throws -> WorkloadResult {
     let timings = try interleavedMedianSeconds(repetitions: settings.repetitions, [
         {
             var n = 0
-            for row in rows where try predicate.evaluate(with: row) { n += 1 }
+            for row in rows where try predicate.checkedEvaluate(with: row) { n += 1 }
             oursMatches = n
         },
         {

@@ -30,7 +30,7 @@ private func runSmallSaves(_ settings: BenchSettings) throws -> WorkloadResult {
             let t = try timed {
                 for k in 0..<saves {
                     try Books.insert([books[k]], into: context)
-                    try changed.setValue(k, forKey: "salesRank")
+                    try changed.checkedSetValue(k, forKey: "salesRank")
                     try context.save()
                 }
             }

@@ -99,12 +99,12 @@ func timedFetch(on coordinator: PersistentStoreCoordinator, into sum: inout Chec
 
 /// Adds an object's six attributes to a checksum, read by key as an application would.
 func add(_ object: ManagedObject, to sum: inout Checksum) throws {
-    sum.add(title: try object.value(forKey: "title") as! String,
-            author: try object.value(forKey: "author") as! String,
-            salesRank: try object.value(forKey: "salesRank") as! Int,
-            price: try object.value(forKey: "price") as! Double,
-            published: try object.value(forKey: "published") as! Date,
-            inPrint: try object.value(forKey: "inPrint") as! Bool)
+    sum.add(title: try object.checkedValue(forKey: "title") as! String,
+            author: try object.checkedValue(forKey: "author") as! String,
+            salesRank: try object.checkedValue(forKey: "salesRank") as! Int,
+            price: try object.checkedValue(forKey: "price") as! Double,
+            published: try object.checkedValue(forKey: "published") as! Date,
+            inPrint: try object.checkedValue(forKey: "inPrint") as! Bool)
 }
 
 func add(_ v: BookValues, to sum: inout Checksum) {
@@ -254,7 +254,7 @@ private func runPredicateFetch(_ settings: BenchSettings) throws -> WorkloadResu
     // A tenth of the titles start with the word (in any case), a tenth of the ranks are
     // below the limit: 1% of the rows.
     let prefix = "fetch", rankLimit = Books.rankRange / 10
-    let predicate = try ObjectGraph.Predicate(format: "title BEGINSWITH[c] %@ AND salesRank < %@", prefix, rankLimit)
+    let predicate = try ObjectGraph.Predicate(checkedFormat: "title BEGINSWITH[c] %@ AND salesRank < %@", prefix, rankLimit)
     // ObjectGraph's SQL is `substr(OG_FOLD(t0.ZTITLE, 1), 1, ?) IS ? AND t0.ZSALESRANK < ?`:
     // the baselines fold with SQLite's lower(), which is the same for ASCII titles.
     let condition = "substr(lower(t0.ZTITLE), 1, ?) = ?"
@@ -304,8 +304,8 @@ private func runAggregate(_ settings: BenchSettings) throws -> WorkloadResult {
     let request = FetchRequest(entityName: Books.entityName)
     request.resultType = .dictionary
     request.propertiesToFetch = [
-        .expression(ExpressionDescription(name: "highestRank", expression: try ObjectGraph.Expression(format: "max:(salesRank)"), resultType: .integer32)),
-        .expression(ExpressionDescription(name: "titles", expression: try ObjectGraph.Expression(format: "count:(title)"), resultType: .integer64)),
+        .expression(ExpressionDescription(name: "highestRank", expression: try ObjectGraph.Expression(checkedFormat: "max:(salesRank)"), resultType: .integer32)),
+        .expression(ExpressionDescription(name: "titles", expression: try ObjectGraph.Expression(checkedFormat: "count:(title)"), resultType: .integer64)),
     ]
     let sql = "SELECT MAX(t0.ZSALESRANK), COUNT(t0.ZTITLE) FROM \(Books.table) t0"
     var answers = [(Int, Int)](repeating: (0, 0), count: 3)

@@ -13,7 +13,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "fetching-2", chapter: "fetching", folder: "Fetching", title: "Who earns more?",
             task: "Return the employees who earn more than the given amount, highest salary first.",
-            hint: "Predicate(format: \"salary > %@\", amount) lets Core Data quote the number for you. Then sort on \"salary\" with ascending: false.",
+            hint: "Predicate(checkedFormat: \"salary > %@\", amount) lets Core Data quote the number for you. Then sort on \"salary\" with ascending: false.",
             entry: "FetchingChecks.employeesEarningMoreThan(employees(earningMoreThan:in:))"),
         Exercise(
             name: "fetching-3", chapter: "fetching", folder: "Fetching", title: "The lowest salary",
@@ -43,7 +43,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "compounding-1", chapter: "compounding", folder: "Compounding", title: "From any of these publishers",
             task: "Return the books whose publisher is any of the named publishers; with no names, no books.",
-            hint: "Map each name to Predicate(format: \"publisher.name == %@\", name) and combine them with Predicate.or. An OR of no subpredicates is already FALSEPREDICATE, so the empty case needs no special code.",
+            hint: "Map each name to Predicate(checkedFormat: \"publisher.name == %@\", name) and combine them with Predicate.or. An OR of no subpredicates is already FALSEPREDICATE, so the empty case needs no special code.",
             entry: "CompoundingChecks.booksFromAnyOf(books(fromAnyOf:in:))"),
         Exercise(
             name: "compounding-2", chapter: "compounding", folder: "Compounding", title: "Bestsellers from anyone else",

@@ -15,15 +15,15 @@ public enum CompoundingChecks {
         var publishers: [String: ManagedObject] = [:]
         for name in Set(books.compactMap(\.publisher)).sorted() {
             let publisher = try context.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue(name, forKey: "name")
+            try publisher.checkedSetValue(name, forKey: "name")
             publishers[name] = publisher
         }
         for book in books {
             let object = try context.insertNewObject(forEntityName: "Book")
-            try object.setValue(book.title, forKey: "title")
-            try object.setValue("Anon", forKey: "author")
-            try object.setValue(book.salesRank, forKey: "salesRank")
-            try object.setValue(book.publisher.flatMap { publishers[$0] }, forKey: "publisher")
+            try object.checkedSetValue(book.title, forKey: "title")
+            try object.checkedSetValue("Anon", forKey: "author")
+            try object.checkedSetValue(book.salesRank, forKey: "salesRank")
+            try object.checkedSetValue(book.publisher.flatMap { publishers[$0] }, forKey: "publisher")
         }
         try context.save()
         // The workbench deletes the store's folder when it goes, so it travels with the context.
@@ -31,7 +31,7 @@ public enum CompoundingChecks {
     }
 
     static func titles(_ books: [ManagedObject]) throws -> [String] {
-        try books.map { try $0.value(forKey: "title") as? String ?? "?" }.sorted()
+        try books.map { try $0.checkedValue(forKey: "title") as? String ?? "?" }.sorted()
     }
 
     static func show(_ titles: [String]) -> String {
@@ -129,8 +129,8 @@ public enum CompoundingChecks {
                 ("Drift", "Clarus Press", 5_000), ("Ember", nil, 7), ("Fable", nil, 90_000),
             ])
             defer { withExtendedLifetime(bench) {} }
-            let fromBookCo = try Predicate(format: "publisher.name == 'BookCo'")
-            let bestseller = try Predicate(format: "salesRank < 100")
+            let fromBookCo = try Predicate(checkedFormat: "publisher.name == 'BookCo'")
+            let bestseller = try Predicate(checkedFormat: "salesRank < 100")
             var problems: [String] = []
             let got = try titles(attempt([fromBookCo, bestseller], context))
             let expected = ["Drift", "Fable"]

@@ -11,10 +11,10 @@ public enum FetchingChecks {
             let context = try bench.makeContext(model: FetchingModels.bookshop())
             for title in ["banana bread", "Apple pie", "cherry tart", "apple crumble", "Date loaf"] {
                 let book = try context.insertNewObject(forEntityName: "Book")
-                try book.setValue(title, forKey: "title")
+                try book.checkedSetValue(title, forKey: "title")
             }
             try context.save()
-            let titles = try attempt(context).map { try $0.value(forKey: "title") as? String ?? "?" }
+            let titles = try attempt(context).map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
             let expected = ["apple crumble", "Apple pie", "banana bread", "cherry tart", "Date loaf"]
             if titles.count != expected.count {
                 return ["You returned \(titles.count) books, but the store holds \(expected.count). Fetch every Book: no predicate is needed."]
@@ -35,14 +35,14 @@ public enum FetchingChecks {
             let context = try bench.makeContext(model: FetchingModels.company())
             for (name, salary) in [("Ann", 50_000), ("Ben", 90_000), ("Cy", 70_000), ("Di", 120_000), ("Ed", 70_001)] {
                 let e = try context.insertNewObject(forEntityName: "Employee")
-                try e.setValue(name, forKey: "firstName")
-                try e.setValue(name, forKey: "lastName")
-                try e.setValue(salary, forKey: "salary")
+                try e.checkedSetValue(name, forKey: "firstName")
+                try e.checkedSetValue(name, forKey: "lastName")
+                try e.checkedSetValue(salary, forKey: "salary")
             }
             try context.save()
             var problems: [String] = []
             for (amount, expected) in [(70_000, ["Di", "Ben", "Ed"]), (100_000, ["Di"]), (200_000, [])] {
-                let names = try attempt(amount, context).map { try $0.value(forKey: "firstName") as? String ?? "?" }
+                let names = try attempt(amount, context).map { try $0.checkedValue(forKey: "firstName") as? String ?? "?" }
                 if Set(names) != Set(expected) {
                     problems.append("For more than \(amount) you returned \(names), but the employees earning more are \(expected). Use \"salary > %@\": strictly more, not \"at least\".")
                 } else if names != expected {
@@ -64,14 +64,14 @@ public enum FetchingChecks {
             let context = try bench.makeContext(model: FetchingModels.company())
             for salary in [52_000, 48_500, 61_000] {
                 let e = try context.insertNewObject(forEntityName: "Employee")
-                try e.setValue("X", forKey: "lastName")
-                try e.setValue(salary, forKey: "salary")
+                try e.checkedSetValue("X", forKey: "lastName")
+                try e.checkedSetValue(salary, forKey: "salary")
             }
             try context.save()
             // Unsaved objects are not in the store, so a dictionary fetch does not see them.
             let unsaved = try context.insertNewObject(forEntityName: "Employee")
-            try unsaved.setValue("Y", forKey: "lastName")
-            try unsaved.setValue(1, forKey: "salary")
+            try unsaved.checkedSetValue("Y", forKey: "lastName")
+            try unsaved.checkedSetValue(1, forKey: "salary")
             let value = try attempt(context)
             if value == 1 {
                 problems.append("You returned 1, the salary of an employee who was never saved. Ask the store (a dictionary fetch with min:(salary)) rather than fetching objects.")

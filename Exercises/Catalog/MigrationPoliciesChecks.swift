@@ -38,17 +38,17 @@ public enum MigrationPoliciesChecks {
         var categories: [String: ManagedObject] = [:]
         for name in ["Home", "Work"] {
             let category = try context.insertNewObject(forEntityName: "Category")
-            try category.setValue(name, forKey: "name")
+            try category.checkedSetValue(name, forKey: "name")
             categories[name] = category
         }
         let hasDoNotAlert = model.entitiesByName["ToDo"]?.attribute(named: "doNotAlert") != nil
         for item in items {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(item.title, forKey: "title")
-            try todo.setValue(item.due, forKey: "dueDate")
-            try todo.setValue(item.completed, forKey: "completed")
-            if hasDoNotAlert { try todo.setValue(item.doNotAlert, forKey: "doNotAlert") }
-            try todo.setValue(categories[item.category], forKey: "category")
+            try todo.checkedSetValue(item.title, forKey: "title")
+            try todo.checkedSetValue(item.due, forKey: "dueDate")
+            try todo.checkedSetValue(item.completed, forKey: "completed")
+            if hasDoNotAlert { try todo.checkedSetValue(item.doNotAlert, forKey: "doNotAlert") }
+            try todo.checkedSetValue(categories[item.category], forKey: "category")
         }
         try context.save()
         let store = coordinator.persistentStores[0]
@@ -68,12 +68,12 @@ public enum MigrationPoliciesChecks {
         let entity = destination.entitiesByName["ToDo"]!
         var result: [String: Migrated] = [:]
         for todo in try context.fetch(FetchRequest(entityName: "ToDo")) {
-            let title = try todo.value(forKey: "title") as? String ?? "?"
+            let title = try todo.checkedValue(forKey: "title") as? String ?? "?"
             result[title] = Migrated(
-                doNotAlert: try todo.value(forKey: "doNotAlert") as? Bool,
-                completedDate: entity.attribute(named: "completedDate") == nil ? nil : try todo.value(forKey: "completedDate") as? Date,
-                dueDate: try todo.value(forKey: "dueDate") as? Date,
-                category: try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String)
+                doNotAlert: try todo.checkedValue(forKey: "doNotAlert") as? Bool,
+                completedDate: entity.attribute(named: "completedDate") == nil ? nil : try todo.checkedValue(forKey: "completedDate") as? Date,
+                dueDate: try todo.checkedValue(forKey: "dueDate") as? Date,
+                category: try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String)
         }
         return result
     }

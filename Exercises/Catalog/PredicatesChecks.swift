@@ -9,15 +9,15 @@ public enum PredicatesChecks {
         let context = try bench.makeContext(model: PredicatesModels.people())
         for (name, age) in names {
             let p = try context.insertNewObject(forEntityName: "Person")
-            try p.setValue(name, forKey: "name")
-            try p.setValue(age, forKey: "age")
+            try p.checkedSetValue(name, forKey: "name")
+            try p.checkedSetValue(age, forKey: "age")
         }
         try context.save()
         return context
     }
 
     static func names(_ objects: [ManagedObject]) throws -> [String] {
-        try objects.map { try $0.value(forKey: "name") as? String ?? "?" }
+        try objects.map { try $0.checkedValue(forKey: "name") as? String ?? "?" }
     }
 
     public static func peopleNamed(_ attempt: (String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
@@ -38,10 +38,10 @@ public enum PredicatesChecks {
                 return ["Your predicate compares the string \"city\" with \"Paris\", which is never true: %@ makes a value. Use %K for the key."]
             }
             var problems: [String] = []
-            if try !predicate.evaluate(with: ["city": "Paris"]) { problems.append("It should be true for [\"city\": \"Paris\"], but is false.") }
-            if try predicate.evaluate(with: ["city": "Rome"]) { problems.append("It should be false for [\"city\": \"Rome\"], but is true.") }
+            if try !predicate.checkedEvaluate(with: ["city": "Paris"]) { problems.append("It should be true for [\"city\": \"Paris\"], but is false.") }
+            if try predicate.checkedEvaluate(with: ["city": "Rome"]) { problems.append("It should be false for [\"city\": \"Rome\"], but is true.") }
             let numeric = try attempt("age", 42)
-            if try !numeric.evaluate(with: ["age": 42]) { problems.append("For key \"age\" and value 42 it should be true for [\"age\": 42]; pass the value as an argument rather than in the string.") }
+            if try !numeric.checkedEvaluate(with: ["age": 42]) { problems.append("For key \"age\" and value 42 it should be true for [\"age\": 42]; pass the value as an argument rather than in the string.") }
             return problems
         }
     }
@@ -63,7 +63,7 @@ public enum PredicatesChecks {
         judge {
             let context = try people([("Ann", 19), ("Ben", 12), ("Ben", 40)])
             var problems: [String] = []
-            if try attempt("Ann", context).flatMap({ try $0.value(forKey: "name") as? String }) != "Ann" {
+            if try attempt("Ann", context).flatMap({ try $0.checkedValue(forKey: "name") as? String }) != "Ann" {
                 problems.append("For \"Ann\" you should return her, the only Ann.")
             }
             if try attempt("Zoe", context) != nil { problems.append("For \"Zoe\", who is not there, return nil.") }

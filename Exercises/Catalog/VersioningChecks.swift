@@ -19,7 +19,7 @@ public enum VersioningChecks {
         try coordinator.addPersistentStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let todo = try context.insertNewObject(forEntityName: "ToDo")
-        try todo.setValue("Pay rent", forKey: "title")
+        try todo.checkedSetValue("Pay rent", forKey: "title")
         try context.save()
     }
 
@@ -59,7 +59,7 @@ public enum VersioningChecks {
                     try makeStore(at: url, type: type, version: 1)
                     let context = try attempt(url, type, versions)
                     let todos = try context.fetch(FetchRequest(entityName: "ToDo"))
-                    let title = try todos.first?.value(forKey: "title") as? String
+                    let title = try todos.first?.checkedValue(forKey: "title") as? String
                     if todos.count != 1 || title != "Pay rent" {
                         problems.append("After opening a version 1 \(type.rawValue) store, the context should hold its one to-do, \"Pay rent\"; it holds \(todos.count).")
                     } else if try context.persistentStoreCoordinator.managedObjectModel.entity(named: "ToDo").attribute(named: "doNotAlert") == nil {
@@ -91,11 +91,11 @@ public enum VersioningChecks {
                                                 ("two hours ago", 120), ("in the future", -5), ("half an hour ago", 30)]
             for (title, minutes) in alerted {
                 let todo = try context.insertNewObject(forEntityName: "ToDo")
-                try todo.setValue(title, forKey: "title")
-                try todo.setValue(minutes.map { now.addingTimeInterval(-$0 * 60) }, forKey: "lastAlertDate")
+                try todo.checkedSetValue(title, forKey: "title")
+                try todo.checkedSetValue(minutes.map { now.addingTimeInterval(-$0 * 60) }, forKey: "lastAlertDate")
             }
             try context.save()
-            let titles = try attempt(now, context).map { try $0.value(forKey: "title") as? String ?? "?" }
+            let titles = try attempt(now, context).map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
             let expected = ["just now", "ten minutes ago", "half an hour ago", "an hour ago"]
             if Set(titles) != Set(expected) {
                 var problems = ["You returned \(titles); the to-dos alerted in the hour up to now are \(expected)."]

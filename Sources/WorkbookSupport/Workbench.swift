@@ -98,7 +98,7 @@ public final class Workbench {
     /// `Employee(firstName: "Mary", lastName: "Worsley", salary: 85000)`.
     public static func describe(object: ManagedObject) -> String {
         let values = object.entity.attributes.filter { !$0.isTransient }.map { a in
-            "\(a.name): \(describe((try? object.value(forKey: a.name)) ?? nil))"
+            "\(a.name): \(describe((try? object.checkedValue(forKey: a.name)) ?? nil))"
         }
         return "\(object.entity.name)(\(values.joined(separator: ", ")))"
     }

@@ -18,10 +18,10 @@ open class DoNotAlertForAPolicy: EntityMigrationPolicy {
                                                    manager: MigrationManager) throws {
         let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
         for key in ["title", "dueDate", "completed"] {
-            try todo.setValue(try source.value(forKey: key), forKey: key)
+            try todo.checkedSetValue(try source.checkedValue(forKey: key), forKey: key)
         }
-        let title = (try source.value(forKey: "title") as? String ?? "").lowercased()
-        try todo.setValue(title.hasPrefix("a"), forKey: "doNotAlert")
+        let title = (try source.checkedValue(forKey: "title") as? String ?? "").lowercased()
+        try todo.checkedSetValue(title.hasPrefix("a"), forKey: "doNotAlert")
         manager.associate(sourceInstance: source, withDestinationInstance: todo, for: mapping)
     }
     // ANCHOR_END: listing-12

@@ -202,7 +202,7 @@ struct ErrataTableError: Error, CustomStringConvertible {
         try coordinator.addPersistentStore(type: .inMemory)
         let context = ManagedObjectContext(coordinator: coordinator)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue(192, forKey: "id")
+        try book.checkedSetValue(192, forKey: "id")
         try context.save()
         #expect(try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 192, in: context) === book)
         let error = #expect(throws: CoreDataError.self) {
@@ -237,8 +237,8 @@ struct ErrataTableError: Error, CustomStringConvertible {
     @Test func listing11sFormatStringDoesNotParse() throws {
         let now = Date(timeIntervalSinceReferenceDate: 0)
         let asPrinted = "dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND (lastAlertDate == nil || lastAlertDate < %@"
-        #expect(throws: ObjectGraph.PredicateError.self) { _ = try ObjectGraph.Predicate(format: asPrinted, now, now, now) }
-        let closed = try ObjectGraph.Predicate(format: asPrinted + ")", now, now, now)
+        #expect(throws: ObjectGraph.PredicateError.self) { _ = try ObjectGraph.Predicate(checkedFormat: asPrinted, now, now, now) }
+        let closed = try ObjectGraph.Predicate(checkedFormat: asPrinted + ")", now, now, now)
         #expect(closed.predicateFormat.contains("lastAlertDate == nil OR lastAlertDate < "))
     }
 }

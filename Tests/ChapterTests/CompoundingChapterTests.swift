@@ -27,11 +27,11 @@ import WorkbookSupport
 
     /// The titles of the books the predicate holds for, evaluated in memory, sorted.
     func evaluated(_ predicate: ObjectGraph.Predicate, on books: [ManagedObject]) throws -> [String] {
-        try SampleData.titles(books.filter { try predicate.evaluate(with: $0) })
+        try SampleData.titles(books.filter { try predicate.checkedEvaluate(with: $0) })
     }
 
-    var fromBookCo: ObjectGraph.Predicate { get throws { try Predicate(format: "publisher.name == %@", "BookCo") } }
-    var bestseller: ObjectGraph.Predicate { get throws { try Predicate(format: "salesRank < %@", 10_000) } }
+    var fromBookCo: ObjectGraph.Predicate { get throws { try Predicate(checkedFormat: "publisher.name == %@", "BookCo") } }
+    var bestseller: ObjectGraph.Predicate { get throws { try Predicate(checkedFormat: "salesRank < %@", 10_000) } }
 
     // LaMarche, "Compounding Predicates", and Apple, NSCompoundPredicate: andPredicateWithSubpredicates:,
     // orPredicateWithSubpredicates: and notPredicateWithSubpredicate: build AND, OR and NOT; "a
@@ -66,8 +66,8 @@ import WorkbookSupport
     // FALSEPREDICATE (reference 3.1 rule 15), and a fetch with them returns every book and none.
     @Test func anEmptyAndIsTrueAndAnEmptyOrIsFalse() throws {
         let (context, _) = try bookstore()
-        #expect(try Predicate.and([]).evaluate(with: nil))
-        #expect(try !Predicate.or([]).evaluate(with: nil))
+        #expect(try Predicate.and([]).checkedEvaluate(with: nil))
+        #expect(try !Predicate.or([]).checkedEvaluate(with: nil))
         #expect(Predicate.and([]).predicateFormat == "TRUEPREDICATE")
         #expect(Predicate.or([]).predicateFormat == "FALSEPREDICATE")
         #expect(try fetched(.and([]), in: context).count == SampleData.books.count)
@@ -78,7 +78,7 @@ import WorkbookSupport
     // (Apple, NSCompoundPredicate) evaluates to its truth.
     @Test func aCompoundOfOneIsThatSubpredicate() throws {
         let (context, _) = try bookstore()
-        let clarus = try Predicate(format: "author == %@", "Clarus")
+        let clarus = try Predicate(checkedFormat: "author == %@", "Clarus")
         #expect(Predicate.and([clarus]).predicateFormat == #"author == "Clarus""#)
         #expect(Predicate.or([clarus]).predicateFormat == #"author == "Clarus""#)
         #expect(try fetched(.and([clarus]), in: context) == fetched(clarus, in: context))
@@ -89,21 +89,21 @@ import WorkbookSupport
     // NOT of a compound parenthesises it; the parentheses typed in a format string are not kept.
     @Test func compoundSubpredicatesArePrintedInParentheses() throws {
         let (context, _) = try bookstore()
-        let byClarusOrAnn = Predicate.or([try Predicate(format: "author == 'Clarus'"), try Predicate(format: "author == 'Ann Kay'")])
+        let byClarusOrAnn = Predicate.or([try Predicate(checkedFormat: "author == 'Clarus'"), try Predicate(checkedFormat: "author == 'Ann Kay'")])
         let nested = Predicate.and([try fromBookCo, byClarusOrAnn])
         #expect(nested.predicateFormat == #"publisher.name == "BookCo" AND (author == "Clarus" OR author == "Ann Kay")"#)
         #expect(try fetched(nested, in: context) == ["Cocoa Recipes", "Moof!"])
         #expect(Predicate.not(nested).predicateFormat == #"NOT (publisher.name == "BookCo" AND (author == "Clarus" OR author == "Ann Kay"))"#)
         let andInsideAnd = Predicate.and([.and([try fromBookCo, try bestseller]), byClarusOrAnn])
         #expect(andInsideAnd.predicateFormat.hasPrefix(#"(publisher.name == "BookCo" AND salesRank < 10000) AND ("#))
-        let overBracketed = try Predicate(format: "((publisher.name == 'BookCo')) AND ((salesRank < 10000))")
+        let overBracketed = try Predicate(checkedFormat: "((publisher.name == 'BookCo')) AND ((salesRank < 10000))")
         #expect(overBracketed.predicateFormat == #"publisher.name == "BookCo" AND salesRank < 10000"#)
     }
 
     // Reference 1.9 (Apple's printed output, observed by objc.io): a chain of one operator in a
     // format string is one compound predicate with every operand, printed without parentheses.
     @Test func aChainOfOneOperatorIsOneCompound() throws {
-        let chain = try Predicate(format: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
+        let chain = try Predicate(checkedFormat: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
         guard case .compound(let compound) = chain else { Issue.record("not a compound"); return }
         #expect(compound.compoundPredicateType == .and)
         #expect(compound.subpredicates.count == 3)
@@ -140,7 +140,7 @@ import WorkbookSupport
         #expect(try evaluated(notEither, on: books) == evaluated(.not(try fromBookCo), on: books))
         #expect(try fetched(.not(.or([try fromBookCo, try bestseller])), in: context) == ["Dogcow Diaries"])
         #expect(notEither.predicateFormat == #"publisher.name == "BookCo" NOT salesRank < 10000"#)
-        let error = #expect(throws: PredicateError.self) { _ = try Predicate(format: notEither.predicateFormat) }
+        let error = #expect(throws: PredicateError.self) { _ = try Predicate(checkedFormat: notEither.predicateFormat) }
         #expect(error?.code == .unparseable)
         // And a NOT of nothing is refused (Foundation raises NSInvalidArgumentException).
         #expect(throws: PredicateError.self) { _ = try CompoundPredicate(type: .not, subpredicates: []) }
@@ -151,18 +151,18 @@ import WorkbookSupport
     // `a OR (b AND c)`, which finds different books from `(a OR b) AND c`.
     @Test func andBindsTighterThanOr() throws {
         let (context, _) = try bookstore()
-        let unbracketed = try Predicate(format: "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
-        let bracketed = try Predicate(format: "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
+        let unbracketed = try Predicate(checkedFormat: "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
+        let bracketed = try Predicate(checkedFormat: "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
         #expect(unbracketed.predicateFormat == #"publisher.name == "BookCo" OR (salesRank < 1000 AND author == "Ann Kay")"#)
         #expect(bracketed.predicateFormat == #"(publisher.name == "BookCo" OR salesRank < 1000) AND author == "Ann Kay""#)
         #expect(try fetched(unbracketed, in: context) == ["Cocoa Recipes", "Moof!", "Predicates in Practice", "The Object Graph"])
         #expect(try fetched(bracketed, in: context) == ["Cocoa Recipes", "Predicates in Practice"])
         // The explicit grouping parses to the same tree as the unbracketed string.
-        #expect(try Predicate(format: "publisher.name == 'BookCo' OR (salesRank < 1000 AND author == 'Ann Kay')") == unbracketed)
+        #expect(try Predicate(checkedFormat: "publisher.name == 'BookCo' OR (salesRank < 1000 AND author == 'Ann Kay')") == unbracketed)
         // AND before OR whichever comes first in the string.
-        #expect(try Predicate(format: "salesRank < 1000 AND author == 'Ann Kay' OR publisher.name == 'BookCo'").predicateFormat
+        #expect(try Predicate(checkedFormat: "salesRank < 1000 AND author == 'Ann Kay' OR publisher.name == 'BookCo'").predicateFormat
             == #"(salesRank < 1000 AND author == "Ann Kay") OR publisher.name == "BookCo""#)
-        let notFirst = try Predicate(format: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
+        let notFirst = try Predicate(checkedFormat: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
         #expect(notFirst.predicateFormat == #"(NOT publisher.name == "BookCo") AND salesRank < 1000"#)
         #expect(try fetched(notFirst, in: context) == ["Predicates in Practice", "Unpublished Thoughts"])
     }
@@ -179,7 +179,7 @@ import WorkbookSupport
         #expect(sql.contains("JOIN ZPUBLISHER"))
         #expect(sql.contains(" OR ") && sql.contains(") AND (NOT ("))
         let (context, books) = try bookstore()
-        let predicate = try Predicate(format: "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
+        let predicate = try Predicate(checkedFormat: "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
         #expect(try fetched(predicate, in: context) == evaluated(predicate, on: books))
         // Unpublished Thoughts has no publisher row, so its joined name is NULL: it stays.
         #expect(try fetched(predicate, in: context) == ["Predicates in Practice", "Unpublished Thoughts"])

@@ -24,13 +24,13 @@ import WorkbookSupport
         let context = try bench.makeContext(model: FetchingModels.company())
         try SampleData.insertEmployees(into: context)
         let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(format: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", 70_000)
+        request.predicate = try Predicate(checkedFormat: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", 70_000)
         request.sortDescriptors = [SortDescriptor(key: "firstName", ascending: true)]
-        let names = try context.fetch(request).map { try $0.value(forKey: "firstName") as? String }
+        let names = try context.fetch(request).map { try $0.checkedValue(forKey: "firstName") as? String }
         #expect(names == ["Anne", "Mary"])
         #expect(request.predicate?.predicateFormat == #"lastName LIKE[c] "Worsley" AND salary > 70000"#)
         // Without [c] the comparison is case-sensitive: Anne "worsley" drops out.
-        request.predicate = try Predicate(format: "(lastName LIKE 'Worsley') AND (salary > %@)", 70_000)
+        request.predicate = try Predicate(checkedFormat: "(lastName LIKE 'Worsley') AND (salary > %@)", 70_000)
         #expect(try context.fetch(request).count == 1)
     }
 
@@ -41,14 +41,14 @@ import WorkbookSupport
         try SampleData.insertEmployees(into: context)
         let request = FetchRequest(entityName: "Employee")
         request.sortDescriptors = [SortDescriptor(key: "lastName"), SortDescriptor(key: "firstName")]
-        let byDefault = try context.fetch(request).map { try $0.value(forKey: "firstName") as? String }
+        let byDefault = try context.fetch(request).map { try $0.checkedValue(forKey: "firstName") as? String }
         #expect(byDefault == ["Carol", "Bob", "Joe", "Mary", "Anne"])
         request.sortDescriptors = [SortDescriptor(key: "lastName", ascending: true, comparator: .caseInsensitiveCompare), SortDescriptor(key: "firstName")]
         let ignoringCase = try context.fetch(request)
-        #expect(try ignoringCase.map { try $0.value(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
+        #expect(try ignoringCase.map { try $0.checkedValue(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
         // The same order in memory, as Core Data's sortedArray(using:) gives.
         let shuffled = ignoringCase.reversed().map { $0 }
-        #expect(try SortDescriptor.sort(shuffled, by: request.sortDescriptors).map { try $0.value(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
+        #expect(try SortDescriptor.sort(shuffled, by: request.sortDescriptors).map { try $0.checkedValue(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
     }
 
     // Apple, "Retrieving Specific Objects": self == %@ with an object or an object ID, and a
@@ -57,9 +57,9 @@ import WorkbookSupport
         let context = try bench.makeContext(model: FetchingModels.company())
         let mary = try SampleData.insertEmployees(into: context)[0]
         let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(format: "self == %@", mary)
+        request.predicate = try Predicate(checkedFormat: "self == %@", mary)
         #expect(try context.count(for: request) == 1)
-        request.predicate = try Predicate(format: "self == %@", mary.objectID)
+        request.predicate = try Predicate(checkedFormat: "self == %@", mary.objectID)
         #expect(try context.count(for: request) == 1)
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
         try elsewhere.delete(try elsewhere.existingObject(with: mary.objectID))
@@ -75,7 +75,7 @@ import WorkbookSupport
         try elsewhere.delete(try elsewhere.existingObject(with: employees[1].objectID))
         try elsewhere.save()
         let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(format: "self IN %@", employees.prefix(3).map(\.objectID))
+        request.predicate = try Predicate(checkedFormat: "self IN %@", employees.prefix(3).map(\.objectID))
         #expect(Set(try context.fetchObjectIDs(request)) == [employees[0].objectID, employees[2].objectID])
     }
 
@@ -86,16 +86,16 @@ import WorkbookSupport
         try SampleData.insertEmployees(into: context)
         for days in [-30.0, -2, 5] {
             let event = try context.insertNewObject(forEntityName: "Event")
-            try event.setValue(Workbench.date(days: days), forKey: "creationDate")
+            try event.checkedSetValue(Workbench.date(days: days), forKey: "creationDate")
         }
         try context.save()
         let request = FetchRequest(entityName: "Employee")
         request.resultType = .dictionary
-        request.propertiesToFetch = [.expression(ExpressionDescription(name: "maxSalary", expression: try Expression(format: "max:(salary)"), resultType: .decimal))]
+        request.propertiesToFetch = [.expression(ExpressionDescription(name: "maxSalary", expression: try Expression(checkedFormat: "max:(salary)"), resultType: .decimal))]
         #expect(try context.fetchDictionaries(request).first?["maxSalary"] as? Decimal == 130_000)
         let events = FetchRequest(entityName: "Event")
         events.resultType = .dictionary
-        events.propertiesToFetch = [.expression(ExpressionDescription(name: "minDate", expression: try Expression(format: "min:(creationDate)"), resultType: .date))]
+        events.propertiesToFetch = [.expression(ExpressionDescription(name: "minDate", expression: try Expression(checkedFormat: "min:(creationDate)"), resultType: .date))]
         #expect(try context.fetchDictionaries(events).first?["minDate"] as? Date == Workbench.date(days: -30))
     }
 
@@ -117,13 +117,13 @@ import WorkbookSupport
     @Test func aTransientPropertyCannotBeFetchedByButFiltersInMemory() throws {
         let context = try bench.makeContext(model: FetchingModels.company())
         let employees = try SampleData.insertEmployees(into: context)
-        try employees[0].setValue("MW", forKey: "initials")
-        let predicate = try Predicate(format: "initials == %@", "MW")
+        try employees[0].checkedSetValue("MW", forKey: "initials")
+        let predicate = try Predicate(checkedFormat: "initials == %@", "MW")
         let request = FetchRequest(entityName: "Employee")
         request.predicate = predicate
         let error = #expect(throws: CoreDataError.self) { _ = try context.fetch(request) }
         #expect(error?.message.contains("keypath initials not found in entity") == true)
-        #expect(try employees.filter { try predicate.evaluate(with: $0) } == [employees[0]])
+        #expect(try employees.filter { try predicate.checkedEvaluate(with: $0) } == [employees[0]])
     }
 
     // The first-steps section: the stack in four lines; an inserted object is only in memory,
@@ -142,7 +142,7 @@ import WorkbookSupport
         try coordinator.addPersistentStore(type: .sqlite, at: storeURL)
         let context = ManagedObjectContext(coordinator: coordinator)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
         #expect(context.hasChanges && book.objectID.isTemporaryID)
         // Before the save the store has nothing: a second context finds no book.
         #expect(try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Book")) == 0)
@@ -154,13 +154,13 @@ import WorkbookSupport
         let fetched = try reader.fetch(FetchRequest(entityName: "Book"))
         #expect(fetched.count == 1)
         #expect(fetched.first !== book, "another context has its own object for the row")
-        #expect(try fetched.first?.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        #expect(try fetched.first?.checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
 
         // The context is kept: an object holds its context weakly, as in Core Data.
         let third = ManagedObjectContext(coordinator: coordinator)
         let fault = third.object(with: book.objectID)
         #expect(fault.isFault)
-        #expect(try fault.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        #expect(try fault.checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
         #expect(!fault.isFault)
     }
 
@@ -183,7 +183,7 @@ import WorkbookSupport
         let byRank = SampleData.books.sorted { $0.salesRank < $1.salesRank }.map(\.title)
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        func titles() throws -> [String] { try context.fetch(request).map { try $0.value(forKey: "title") as? String ?? "" } }
+        func titles() throws -> [String] { try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String ?? "" } }
         #expect(try titles() == byRank)
         request.fetchLimit = 2
         #expect(try titles() == Array(byRank[0..<2]))
@@ -204,12 +204,12 @@ import WorkbookSupport
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         let newcomer = try context.insertNewObject(forEntityName: "Book")
-        try newcomer.setValue("Number One", forKey: "title")
-        try newcomer.setValue(1, forKey: "salesRank")
+        try newcomer.checkedSetValue("Number One", forKey: "title")
+        try newcomer.checkedSetValue(1, forKey: "salesRank")
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
         request.fetchLimit = 2
-        #expect(try context.fetch(request).map { try $0.value(forKey: "title") as? String } == ["Number One", "Fetch, Clarus, Fetch"])
+        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String } == ["Number One", "Fetch, Clarus, Fetch"])
     }
 
     /// The bookshop's books saved by one context, a second context with none of them in
@@ -235,18 +235,18 @@ import WorkbookSupport
         let books = try reader.fetch(request)
         #expect(books.map(\.isFault) == [true, true, true, true])
         #expect(log.lines.count == 1)
-        _ = try books[1].value(forKey: "title")
+        _ = try books[1].checkedValue(forKey: "title")
         #expect(books.map(\.isFault) == [false, false, true, true])
         #expect(log.lines.count == 2)
-        _ = try books[0].value(forKey: "author")
+        _ = try books[0].checkedValue(forKey: "author")
         #expect(log.lines.count == 2, "the first batch is already loaded")
-        _ = try books[3].value(forKey: "title")
+        _ = try books[3].checkedValue(forKey: "title")
         #expect(books.map(\.isFault) == [false, false, false, false])
         #expect(log.lines.count == 3)
         // Batching changes when values load, never which objects or in what order.
         let byRank = SampleData.books.sorted { $0.salesRank < $1.salesRank }.map(\.title)
-        #expect(try books.map { try $0.value(forKey: "title") as? String } == byRank)
-        #expect(try books.map { try $0.value(forKey: "salesRank") as? Int } == SampleData.books.map(\.salesRank).sorted())
+        #expect(try books.map { try $0.checkedValue(forKey: "title") as? String } == byRank)
+        #expect(try books.map { try $0.checkedValue(forKey: "salesRank") as? Int } == SampleData.books.map(\.salesRank).sorted())
     }
 
     // A batch whose rows another context deleted fails with Core Data's could-not-fulfil-a-
@@ -257,8 +257,8 @@ import WorkbookSupport
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
         for book in books.suffix(2) { try elsewhere.delete(try elsewhere.existingObject(with: book.objectID)) }
         try elsewhere.save()
-        #expect(try books[0].value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
-        let error = #expect(throws: CoreDataError.self) { _ = try books[3].value(forKey: "title") }
+        #expect(try books[0].checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        let error = #expect(throws: CoreDataError.self) { _ = try books[3].checkedValue(forKey: "title") }
         #expect(error?.message.contains(books[3].objectID.description) == true)
     }
 

@@ -22,9 +22,9 @@ import WorkbookSupport
             var result: [String: [String: Any?]] = [:]
             for todo in todos {
                 var values: [String: Any?] = [:]
-                for a in todo.entity.attributes { values[a.name] = try todo.value(forKey: a.name) }
-                values["category"] = try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name")
-                result[try #require(todo.value(forKey: "title") as? String)] = values
+                for a in todo.entity.attributes { values[a.name] = try todo.checkedValue(forKey: a.name) }
+                values["category"] = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name")
+                result[try #require(todo.checkedValue(forKey: "title") as? String)] = values
             }
             return result
         }
@@ -71,8 +71,8 @@ import WorkbookSupport
         let url = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         try SampleToDos.withToDos(at: url, model: ToDoModels.version1()) { (todos: [ManagedObject]) throws -> Void in
             func value(_ format: String, _ title: String) throws -> Any? {
-                let todo = try #require(todos.first { try $0.value(forKey: "title") as? String == title })
-                return try Expression(format: format).expressionValue(with: todo, substitutionVariables: ["source": todo])
+                let todo = try #require(todos.first { try $0.checkedValue(forKey: "title") as? String == title })
+                return try Expression(checkedFormat: format).expressionValue(with: todo, substitutionVariables: ["source": todo])
             }
             #expect(try value("$source.category.name", "apply patch") as? String == "Work")
             #expect(try value(#"TERNARY($source.title BEGINSWITH[c] "a", YES, NO)"#, "Ask for a raise") as? Bool == true)
@@ -149,7 +149,7 @@ import WorkbookSupport
             override func createDestinationInstances(forSource src: ManagedObject, in mapping: EntityMapping, manager mgr: MigrationManager) throws {
                 try super.createDestinationInstances(forSource: src, in: mapping, manager: mgr)
                 let todo = try mgr.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [src])[0]
-                try todo.setValue(true, forKey: "doNotAlert")
+                try todo.checkedSetValue(true, forKey: "doNotAlert")
             }
         }
         let mapping = try ToDoModels.doNotAlertMappingModel()
@@ -165,15 +165,15 @@ import WorkbookSupport
         let context = try bench.makeContext(model: ToDoModels.version2(), type: .inMemory)
         let todo = try context.insertNewObject(forEntityName: "ToDo")
         for value: Any in ["YES", "true", 2] {
-            let error = #expect(throws: CoreDataError.self) { try todo.setValue(value, forKey: "doNotAlert") }
+            let error = #expect(throws: CoreDataError.self) { try todo.checkedSetValue(value, forKey: "doNotAlert") }
             #expect(error?.exceptionName == .invalidArgument)
             #expect(error?.code == nil)
             #expect(error?.message.hasPrefix(#"Unacceptable type of value for attribute: property = "doNotAlert"; desired type = Boolean"#) == true)
         }
-        try todo.setValue(true, forKey: "doNotAlert")
-        #expect(try todo.value(forKey: "doNotAlert") as? Bool == true)
-        try todo.setValue(0, forKey: "doNotAlert")
-        #expect(try todo.value(forKey: "doNotAlert") as? Bool == false)
+        try todo.checkedSetValue(true, forKey: "doNotAlert")
+        #expect(try todo.checkedValue(forKey: "doNotAlert") as? Bool == true)
+        try todo.checkedSetValue(0, forKey: "doNotAlert")
+        #expect(try todo.checkedValue(forKey: "doNotAlert") as? Bool == false)
     }
 
     // The same in a migration: Listing 12 as written stops the migration with that error, the
@@ -193,8 +193,8 @@ import WorkbookSupport
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try contents(source, ToDoModels.version1()).count == 5)
 
-        #expect(try Expression(format: #""YES""#).expressionValue(with: nil) as? String == "YES")
-        #expect(try Expression(format: "YES").expressionValue(with: nil) as? Bool == true)
+        #expect(try Expression(checkedFormat: #""YES""#).expressionValue(with: nil) as? String == "YES")
+        #expect(try Expression(checkedFormat: "YES").expressionValue(with: nil) as? Bool == true)
         for (format, works) in [(#""YES""#, false), ("YES", true)] {
             let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
             let todos = mapping.entityMappingsByName["ToDoToToDo"]!
@@ -284,7 +284,7 @@ import WorkbookSupport
         ])
         #expect(stepsSeen == [1, 2])
         let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(format: "completedDate != nil")
+        request.predicate = try Predicate(checkedFormat: "completedDate != nil")
         #expect(try ManagedObjectContext(coordinator: coordinator).count(for: request) == 3)
     }
 
@@ -329,7 +329,7 @@ import WorkbookSupport
         #expect(url == folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite"))
         let dates = ISO8601DateFormatter()
         let due = try SampleToDos.withToDos(at: url, model: ToDoModels.version1(), type: type) { todos in
-            try Dictionary(uniqueKeysWithValues: todos.map { (try $0.value(forKey: "title") as? String ?? "", try $0.value(forKey: "dueDate") as? Date) })
+            try Dictionary(uniqueKeysWithValues: todos.map { (try $0.checkedValue(forKey: "title") as? String ?? "", try $0.checkedValue(forKey: "dueDate") as? Date) })
         }
         #expect(due.count == SampleToDos.todos.count)
         for item in SampleToDos.todos {

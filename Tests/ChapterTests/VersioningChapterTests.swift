@@ -23,7 +23,7 @@ import WorkbookSupport
     }
 
     func titles(_ objects: [ManagedObject]) throws -> [String] {
-        try objects.map { try $0.value(forKey: "title") as! String }
+        try objects.map { try $0.checkedValue(forKey: "title") as! String }
     }
 
     // Apple, "Persistent Store Metadata": a store records the version hashes of the model that
@@ -135,15 +135,15 @@ import WorkbookSupport
         let (folder, _) = try versionOneStore()
         let context = try openMigratingToDoStore(in: folder)
         let quiet = try context.insertNewObject(forEntityName: "ToDo")
-        try quiet.setValue("Water the plants", forKey: "title")
-        try quiet.setValue(Workbench.now.addingTimeInterval(180), forKey: "dueDate")
-        try quiet.setValue(true, forKey: "doNotAlert")
+        try quiet.checkedSetValue("Water the plants", forKey: "title")
+        try quiet.checkedSetValue(Workbench.now.addingTimeInterval(180), forKey: "dueDate")
+        try quiet.checkedSetValue(true, forKey: "doNotAlert")
         var alerts: [String] = []
         for minute in 0...6 {
             let now = Workbench.now.addingTimeInterval(Double(minute) * 60)
             for todo in try AlertOnce.dueSoon(in: context, at: now) {
-                alerts.append(try todo.value(forKey: "title") as! String)
-                try todo.setValue(now, forKey: "lastAlertDate")
+                alerts.append(try todo.checkedValue(forKey: "title") as! String)
+                try todo.checkedSetValue(now, forKey: "lastAlertDate")
             }
             try context.save()
         }
@@ -183,7 +183,7 @@ import WorkbookSupport
         try SampleData.insertToDos(into: context)
         let request = FetchRequest(entityName: "ToDo")
         request.sortDescriptors = [SortDescriptor(key: "dueDate")]
-        let due = try context.fetch(request).map { try $0.value(forKey: "dueDate") as? Date }
+        let due = try context.fetch(request).map { try $0.checkedValue(forKey: "dueDate") as? Date }
         let offsets: [TimeInterval] = [120, 270, 10_800, 172_800]      // 2 and 4.5 minutes, 3 hours, 2 days
         let expected: [Date?] = offsets.map { nineOClock.addingTimeInterval($0) }
         #expect(due == expected)

@@ -39,9 +39,9 @@ do {
         batch += 1
         for index in 0..<50 {
             let record = try context.insertNewObject(forEntityName: "Record")
-            try record.setValue(batch, forKey: "batch")
-            try record.setValue(index, forKey: "index")
-            try record.setValue(String(repeating: "\(batch)-\(index);", count: 20), forKey: "payload")
+            try record.checkedSetValue(batch, forKey: "batch")
+            try record.checkedSetValue(index, forKey: "index")
+            try record.checkedSetValue(String(repeating: "\(batch)-\(index);", count: 20), forKey: "payload")
         }
         try context.save()
         // Unbuffered, so the parent reads exactly what was confirmed before the kill.

@@ -19,7 +19,7 @@ import WorkbookSupport
 
     @Test func combiningPublishersWithAndIsExplained() {
         let verdict = CompoundingChecks.booksFromAnyOf { names, context in
-            try Self.fetch(.and(try names.map { try Predicate(format: "publisher.name == %@", $0) }), context)
+            try Self.fetch(.and(try names.map { try Predicate(checkedFormat: "publisher.name == %@", $0) }), context)
         }
         #expect(Self.messages(verdict).contains("combine the comparisons with Predicate.or, not Predicate.and"))
         #expect(Self.messages(verdict).contains("With no publisher names you returned"))
@@ -27,14 +27,14 @@ import WorkbookSupport
 
     @Test func leavingOutBooksWithNoPublisherIsExplained() {
         let verdict = CompoundingChecks.bestsellers { rank, publisher, context in
-            try Self.fetch(try Predicate(format: "salesRank < %@ AND publisher != nil AND NOT publisher.name == %@", rank, publisher), context)
+            try Self.fetch(try Predicate(checkedFormat: "salesRank < %@ AND publisher != nil AND NOT publisher.name == %@", rank, publisher), context)
         }
         #expect(Self.messages(verdict).contains("Canto has no publisher"))
     }
 
     @Test func aMissingParenthesisShowsHowCoreDataReadsIt() {
         let verdict = CompoundingChecks.predicatePublishedByEither { first, second, rank in
-            try Predicate(format: "publisher.name == %@ OR publisher.name == %@ AND salesRank < %@", first, second, rank)
+            try Predicate(checkedFormat: "publisher.name == %@ OR publisher.name == %@ AND salesRank < %@", first, second, rank)
         }
         let text = Self.messages(verdict)
         #expect(text.contains(#"Your predicate is read as publisher.name == "BookCo" OR (publisher.name == "Clarus Press" AND salesRank < 1000)"#))

@@ -10,8 +10,8 @@ final class TitleRulePolicy: DoNotAlertForAPolicy {}
 final class ForgetfulPolicy: EntityMigrationPolicy {
     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
         let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
-        for key in ["title", "dueDate", "completed"] { try todo.setValue(try source.value(forKey: key), forKey: key) }
-        try todo.setValue(try source.value(forKey: "completed"), forKey: "doNotAlert")
+        for key in ["title", "dueDate", "completed"] { try todo.checkedSetValue(try source.checkedValue(forKey: key), forKey: key) }
+        try todo.checkedSetValue(try source.checkedValue(forKey: "completed"), forKey: "doNotAlert")
     }
 }
 

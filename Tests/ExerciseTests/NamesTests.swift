@@ -10,8 +10,8 @@ import ExerciseRunner
 @Suite struct NamesTests {
     @Test func theFourNamesAreObjectGraphsWhereOnlyObjectGraphIsImported() throws {
         let byTitle: SortDescriptor = SortDescriptor(key: "title", ascending: true)
-        let predicate: Predicate = try Predicate(format: "title BEGINSWITH %@", "Fetch")
-        let expression: Expression = try Expression(format: "title")
+        let predicate: Predicate = try Predicate(checkedFormat: "title BEGINSWITH %@", "Fetch")
+        let expression: Expression = try Expression(checkedFormat: "title")
         let error: PredicateError? = nil
         #expect(ObjectIdentifier(type(of: byTitle)) == ObjectIdentifier(ObjectGraph.SortDescriptor.self))
         #expect(ObjectIdentifier(type(of: predicate)) == ObjectIdentifier(ObjectGraph.Predicate.self))
@@ -19,7 +19,7 @@ import ExerciseRunner
         #expect(error == nil)
         // Foundation comes along: no second import needed for URL or Date.
         #expect(URL(fileURLWithPath: "/tmp").path == "/tmp")
-        #expect(try predicate.evaluate(with: ["title": "Fetch, Clarus, Fetch"]))
+        #expect(try predicate.checkedEvaluate(with: ["title": "Fetch, Clarus, Fetch"]))
     }
 
     /// The same, as a learner writes it: an exercise file, built into its own program the way
@@ -32,8 +32,8 @@ import ExerciseRunner
 
             func booksSortedByTitle(in context: ManagedObjectContext) throws -> [ManagedObject] {
                 let byTitle: SortDescriptor = SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)
-                let everything: Predicate = try Predicate(format: "TRUEPREDICATE")
-                let title: Expression = try Expression(format: "title")
+                let everything: Predicate = try Predicate(checkedFormat: "TRUEPREDICATE")
+                let title: Expression = try Expression(checkedFormat: "title")
                 let noError: PredicateError? = nil
                 precondition(title.description == "title" && noError == nil)
                 let request = FetchRequest(entityName: "Book")

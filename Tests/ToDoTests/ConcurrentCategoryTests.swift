@@ -48,7 +48,7 @@ import WorkbookSupport
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
         try coordinator.addPersistentStore(type: storeType == "xml" ? .xml : .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).map { try $0.value(forKey: "title") as? String ?? "" }
+        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).map { try $0.checkedValue(forKey: "title") as? String ?? "" }
         let addedTitles = ["First"] + zip(1...4, adds).filter { $0.1.process.terminationStatus == 0 }.map { "Job \($0.0)" }
             + (late.process.terminationStatus == 0 ? ["Late"] : [])
         #expect(Set(titles) == Set(addedTitles), "stored \(titles), added \(addedTitles)")

@@ -150,10 +150,10 @@ import WorkbookSupport
         try #require(items.count == 1, "\(label): \(items.count) to-dos in the store")
         let todo = items[0]
         #expect(todo.objectID.primaryKey == 1, "\(label)")
-        let stored = State(title: try todo.value(forKey: "title") as? String ?? "",
-                           due: (try todo.value(forKey: "dueDate") as? Date).map { When.format($0, timeZone: .current) },
-                           category: try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String,
-                           completed: try todo.value(forKey: "completed") as? Bool ?? false)
+        let stored = State(title: try todo.checkedValue(forKey: "title") as? String ?? "",
+                           due: (try todo.checkedValue(forKey: "dueDate") as? Date).map { When.format($0, timeZone: .current) },
+                           category: try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String,
+                           completed: try todo.checkedValue(forKey: "completed") as? Bool ?? false)
         #expect(Self.chain(from: start, to: stored, saved) != nil, """
             \(label): no order of the saves explains what each printed and what the store holds (\(stored)): \
             \(saved.map { "\($0.change.arguments) -> \($0.state)" })
@@ -165,7 +165,7 @@ import WorkbookSupport
         #expect(alerts.count <= 1, "\(label): \(watch.lines) \(watch.errors)")
         #expect(!watch.lines.contains { $0.hasPrefix("Could not record") }, "\(label): \(watch.lines)")
         if !alerts.isEmpty {
-            #expect(try todo.value(forKey: "lastAlertDate") is Date, "\(label): the watch's lastAlertDate was lost")
+            #expect(try todo.checkedValue(forKey: "lastAlertDate") is Date, "\(label): the watch's lastAlertDate was lost")
         }
     }
 }

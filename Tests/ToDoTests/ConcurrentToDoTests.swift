@@ -113,12 +113,12 @@ import WorkbookSupport
         try coordinator.addPersistentStore(type: storeType == "xml" ? .xml : .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let items = try context.fetch(FetchRequest(entityName: "ToDo"))
-        let stored = try items.map { try #require(try $0.value(forKey: "title") as? String) }
+        let stored = try items.map { try #require(try $0.checkedValue(forKey: "title") as? String) }
         #expect(stored.sorted() == titles.sorted(), "\(storeType)")
-        #expect(try items.allSatisfy { try $0.value(forKey: "lastAlertDate") is Date }, "\(storeType): every item was alerted and recorded")
+        #expect(try items.allSatisfy { try $0.checkedValue(forKey: "lastAlertDate") is Date }, "\(storeType): every item was alerted and recorded")
         // Numbers are stable: each to-do keeps the number its add printed.
         for item in items {
-            let title = try item.value(forKey: "title") as? String ?? ""
+            let title = try item.checkedValue(forKey: "title") as? String ?? ""
             #expect(printedNumbers[title] == item.objectID.primaryKey, "\(storeType): \(title)")
         }
         let home = try context.fetch(FetchRequest(entityName: "Category"))
@@ -165,9 +165,9 @@ import WorkbookSupport
         let items = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
         var byTitle: [String: Bool] = [:]
         for item in items {
-            let title = try #require(try item.value(forKey: "title") as? String)
+            let title = try #require(try item.checkedValue(forKey: "title") as? String)
             #expect(byTitle[title] == nil, "\(storeType): \(title) is stored twice")
-            byTitle[title] = try item.value(forKey: "completed") as? Bool ?? false
+            byTitle[title] = try item.checkedValue(forKey: "completed") as? Bool ?? false
         }
         let expected = (1...5).map { "Item \($0)" } + (6...8).map { "Renamed \($0)" } + (11...15).map { "Item \($0)" }
         #expect(byTitle.keys.sorted() == expected.sorted(), "\(storeType)")

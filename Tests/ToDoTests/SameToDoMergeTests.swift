@@ -116,7 +116,7 @@ import ObjectGraph
                     attempts += 1
                     // Each attempt fetches afresh: the context was reset after the last one.
                     #expect(stack.context.registeredObjects.isEmpty)
-                    try stack.todo(number: 1).setValue("Attempt \(attempts)", forKey: "title")
+                    try stack.todo(number: 1).checkedSetValue("Attempt \(attempts)", forKey: "title")
                     throw CoreDataError(.merge, "Could not merge changes: another context saved x-coredata://S/ToDo/p1 first")
                 }
             }

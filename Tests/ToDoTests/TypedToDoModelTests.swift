@@ -58,11 +58,11 @@ import WorkbookSupport
         let plain = try Self.context(ToDoModels.version2(), at: url, type: storeType)
         let stored = try #require(plain.fetch(FetchRequest(entityName: "ToDo")).first)
         #expect(type(of: stored) == ManagedObject.self)
-        #expect(try stored.value(forKey: "title") as? String == "Pay rent")
-        #expect(try stored.value(forKey: "dueDate") as? Date == due)
-        #expect(try stored.value(forKey: "doNotAlert") as? Bool == true)
-        #expect(try stored.value(forKey: "completed") as? Bool == false)
-        #expect(try stored.value(forKeyPath: "category.name") as? String == "Home")
+        #expect(try stored.checkedValue(forKey: "title") as? String == "Pay rent")
+        #expect(try stored.checkedValue(forKey: "dueDate") as? Date == due)
+        #expect(try stored.checkedValue(forKey: "doNotAlert") as? Bool == true)
+        #expect(try stored.checkedValue(forKey: "completed") as? Bool == false)
+        #expect(try stored.checkedValue(forKeyPath: "category.name") as? String == "Home")
 
         let reader = try Self.context(ToDoModels.model(version: 2, classes: ToDoModelClasses.byName), at: url, type: storeType)
         let fetched: [ToDo] = try reader.fetch(ToDo.fetchRequest())
@@ -107,7 +107,7 @@ import WorkbookSupport
         // Another process deletes the category's row behind the reader's back.
         let other = try Self.context(ToDoModels.version2(), at: url, type: .sqlite)
         let request = FetchRequest(entityName: "Category")
-        request.predicate = try Predicate(format: "name == %@", "Home")
+        request.predicate = try Predicate(checkedFormat: "name == %@", "Home")
         try other.delete(try #require(other.fetch(request).first))
         try other.save()
 

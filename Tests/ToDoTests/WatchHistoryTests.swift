@@ -7,7 +7,7 @@ import ZarraToDo
 /// `todo watch` on a SQLite store learns what other processes saved between two ticks from the
 /// store's persistent history (Apple's "Consuming Relevant Store Changes":
 /// NSPersistentHistoryChangeRequest.fetchHistory(after:), then
-/// mergeChanges(fromContextDidSave:) with each transaction's objectIDNotification()).
+/// checkedMergeChanges(fromContextDidSave:) with each transaction's objectIDNotification()).
 @Suite struct WatchHistoryTests {
     /// A clock that stands still, and whose sleeping first lets "another process" change the
     /// store, then moves.

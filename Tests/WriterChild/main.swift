@@ -67,8 +67,8 @@ do {
         guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else { fail("the store has no Counter") }
         var done = 0
         while done < count {
-            let value = (try counter.value(forKey: "value") as? Int ?? 0) + 1
-            try counter.setValue(value, forKey: "value")
+            let value = (try counter.checkedValue(forKey: "value") as? Int ?? 0) + 1
+            try counter.checkedSetValue(value, forKey: "value")
             do {
                 try context.save()
                 confirm("increment \(value)")
@@ -83,8 +83,8 @@ do {
         guard arguments.count == 5 else { fail("insert needs a writer name") }
         for index in 1...max(count, 1) where count > 0 {
             let record = try context.insertNewObject(forEntityName: "Record")
-            try record.setValue(arguments[4], forKey: "writer")
-            try record.setValue(index, forKey: "index")
+            try record.checkedSetValue(arguments[4], forKey: "writer")
+            try record.checkedSetValue(index, forKey: "index")
             try context.save()
             confirm("insert \(arguments[4]) \(index) \(record.objectID.primaryKey)")
         }

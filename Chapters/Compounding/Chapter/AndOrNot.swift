@@ -11,8 +11,8 @@ enum AndOrNot {
         try SampleData.insertBookstore(into: context)
 
         // ANCHOR: subpredicates
-        let fromBookCo = try Predicate(format: "publisher.name == %@", "BookCo")
-        let bestseller = try Predicate(format: "salesRank < %@", 10_000)
+        let fromBookCo = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
+        let bestseller = try Predicate(checkedFormat: "salesRank < %@", 10_000)
         // ANCHOR_END: subpredicates
         // ANCHOR: and-or-not
         let both = Predicate.and([fromBookCo, bestseller])     // andPredicateWithSubpredicates:
@@ -24,8 +24,8 @@ enum AndOrNot {
         request.sortDescriptors = [SortDescriptor(key: "title")]
         let books = try context.fetch(request)
         for predicate in [both, either, notBookCo] {
-            let matching = try books.filter { try predicate.evaluate(with: $0) }
-            let titles = try matching.map { try $0.value(forKey: "title") as? String ?? "?" }
+            let matching = try books.filter { try predicate.checkedEvaluate(with: $0) }
+            let titles = try matching.map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
             print(predicate.predicateFormat)
             print("  matches \(titles.joined(separator: ", "))")
         }

@@ -7,7 +7,7 @@ enum CompoundSQL {
         try SampleData.insertBookstore(into: context)
         // ANCHOR: compound-sql
         let request = FetchRequest(entityName: "Book")
-        request.predicate = try Predicate(format:
+        request.predicate = try Predicate(checkedFormat:
             "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
         request.sortDescriptors = [SortDescriptor(key: "title")]
         let books = try context.fetch(request)

@@ -9,8 +9,8 @@ enum EmptyCompounds {
         let nothingRequired = Predicate.and([])
         let nothingAllowed = Predicate.or([])
         // ANCHOR_END: empty
-        bench.print("An AND of nothing prints \(nothingRequired.predicateFormat) and evaluates to \(try nothingRequired.evaluate(with: nil)).")
-        bench.print("An OR of nothing prints \(nothingAllowed.predicateFormat) and evaluates to \(try nothingAllowed.evaluate(with: nil)).")
+        bench.print("An AND of nothing prints \(nothingRequired.predicateFormat) and evaluates to \(try nothingRequired.checkedEvaluate(with: nil)).")
+        bench.print("An OR of nothing prints \(nothingAllowed.predicateFormat) and evaluates to \(try nothingAllowed.checkedEvaluate(with: nil)).")
         // ANCHOR: empty-fetch
         let request = FetchRequest(entityName: "Book")
         request.predicate = nothingRequired
@@ -20,7 +20,7 @@ enum EmptyCompounds {
         // ANCHOR_END: empty-fetch
         bench.print("Fetching books with the empty AND counts \(everyBook); with the empty OR, \(noBook).")
         // ANCHOR: single
-        let alone = Predicate.and([try Predicate(format: "author == %@", "Clarus")])
+        let alone = Predicate.and([try Predicate(checkedFormat: "author == %@", "Clarus")])
         // ANCHOR_END: single
         bench.print("An AND of one subpredicate prints just that subpredicate: \(alone.predicateFormat)")
     }

@@ -5,12 +5,12 @@ enum Nesting {
     static func run(_ bench: Workbench) throws {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
-        let fromBookCo = try Predicate(format: "publisher.name == %@", "BookCo")
-        let bestseller = try Predicate(format: "salesRank < %@", 10_000)
+        let fromBookCo = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
+        let bestseller = try Predicate(checkedFormat: "salesRank < %@", 10_000)
         // ANCHOR: nesting
         let byClarusOrAnn = Predicate.or([
-            try Predicate(format: "author == %@", "Clarus"),
-            try Predicate(format: "author == %@", "Ann Kay"),
+            try Predicate(checkedFormat: "author == %@", "Clarus"),
+            try Predicate(checkedFormat: "author == %@", "Ann Kay"),
         ])
         let nested = Predicate.and([fromBookCo, byClarusOrAnn])
         // ANCHOR_END: nesting
@@ -22,7 +22,7 @@ enum Nesting {
         // ANCHOR: more-nesting
         let negated = Predicate.not(nested)
         let andInsideAnd = Predicate.and([Predicate.and([fromBookCo, bestseller]), byClarusOrAnn])
-        let parsedChain = try Predicate(format: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
+        let parsedChain = try Predicate(checkedFormat: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
         // ANCHOR_END: more-nesting
         bench.print("NOT of that compound:")
         bench.print("  \(negated.predicateFormat)")
@@ -33,7 +33,7 @@ enum Nesting {
         }
         bench.print("  \(parsedChain.predicateFormat)")
         // ANCHOR: redundant-parentheses
-        let overBracketed = try Predicate(format: "((publisher.name == 'BookCo')) AND ((salesRank < 10000))")
+        let overBracketed = try Predicate(checkedFormat: "((publisher.name == 'BookCo')) AND ((salesRank < 10000))")
         // ANCHOR_END: redundant-parentheses
         bench.print("Parentheses you type are not kept; only the tree is printed:")
         bench.print("  \(overBracketed.predicateFormat)")

@@ -6,8 +6,8 @@ enum NotSeveral {
         let print = bench.print
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
-        let fromBookCo = try Predicate(format: "publisher.name == %@", "BookCo")
-        let bestseller = try Predicate(format: "salesRank < %@", 10_000)
+        let fromBookCo = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
+        let bestseller = try Predicate(checkedFormat: "salesRank < %@", 10_000)
         // ANCHOR: not-several
         let notEither = Predicate.compound(
             try CompoundPredicate(type: .not, subpredicates: [fromBookCo, bestseller]))
@@ -26,7 +26,7 @@ enum NotSeveral {
         bench.print("  matches \(try SampleData.list(context.fetch(request)))")
         // ANCHOR: not-round-trip
         do {
-            _ = try Predicate(format: notEither.predicateFormat)
+            _ = try Predicate(checkedFormat: notEither.predicateFormat)
         } catch {
             print("Parsing the printed NOT back: \(error)")
         }

@@ -6,9 +6,9 @@ enum Precedence {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
         // ANCHOR: precedence
-        let unbracketed = try Predicate(format:
+        let unbracketed = try Predicate(checkedFormat:
             "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
-        let bracketed = try Predicate(format:
+        let bracketed = try Predicate(checkedFormat:
             "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
         // ANCHOR_END: precedence
         let request = FetchRequest(entityName: "Book")
@@ -19,7 +19,7 @@ enum Precedence {
             bench.print("  and finds \(try SampleData.list(context.fetch(request)))")
         }
         // ANCHOR: not-precedence
-        let notFirst = try Predicate(format: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
+        let notFirst = try Predicate(checkedFormat: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
         // ANCHOR_END: not-precedence
         request.predicate = notFirst
         bench.print("NOT binds tighter than AND:")

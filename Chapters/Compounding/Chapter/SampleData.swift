@@ -21,15 +21,15 @@ enum SampleData {
         var byName: [String: ManagedObject] = [:]
         for name in publishers {
             let publisher = try context.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue(name, forKey: "name")
+            try publisher.checkedSetValue(name, forKey: "name")
             byName[name] = publisher
         }
         let objects = try books.map { book -> ManagedObject in
             let object = try context.insertNewObject(forEntityName: "Book")
-            try object.setValue(book.title, forKey: "title")
-            try object.setValue(book.author, forKey: "author")
-            try object.setValue(book.salesRank, forKey: "salesRank")
-            try object.setValue(book.publisher.flatMap { byName[$0] }, forKey: "publisher")
+            try object.checkedSetValue(book.title, forKey: "title")
+            try object.checkedSetValue(book.author, forKey: "author")
+            try object.checkedSetValue(book.salesRank, forKey: "salesRank")
+            try object.checkedSetValue(book.publisher.flatMap { byName[$0] }, forKey: "publisher")
             return object
         }
         try context.save()
@@ -39,7 +39,7 @@ enum SampleData {
 
     /// The titles of some books, sorted, so that the output never depends on fetch order.
     static func titles(_ books: [ManagedObject]) throws -> [String] {
-        try books.map { try $0.value(forKey: "title") as? String ?? "?" }.sorted()
+        try books.map { try $0.checkedValue(forKey: "title") as? String ?? "?" }.sorted()
     }
 
     /// `3 books: Moof!, Cocoa Recipes, ...`, sorted by title.
@@ -51,10 +51,10 @@ enum SampleData {
 
     /// `"Moof!" by Clarus, BookCo, rank 482769`.
     static func describe(book: ManagedObject) throws -> String {
-        let title = try book.value(forKey: "title") as? String ?? "?"
-        let author = try book.value(forKey: "author") as? String ?? "?"
-        let publisher = try book.value(forKeyPath: "publisher.name") as? String ?? "no publisher"
-        let rank = try book.value(forKey: "salesRank").map { "\($0)" } ?? "nil"
+        let title = try book.checkedValue(forKey: "title") as? String ?? "?"
+        let author = try book.checkedValue(forKey: "author") as? String ?? "?"
+        let publisher = try book.checkedValue(forKeyPath: "publisher.name") as? String ?? "no publisher"
+        let rank = try book.checkedValue(forKey: "salesRank").map { "\($0)" } ?? "nil"
         return "\"\(title)\" by \(author), \(publisher), rank \(rank)"
     }
 }

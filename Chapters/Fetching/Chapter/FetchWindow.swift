@@ -20,7 +20,7 @@ enum FetchWindow {
         // ANCHOR_END: fetch-window
         print("Best sellers, two to a page (fetchLimit = 2):")
         for (page, books) in [("first page, fetchOffset = 0", firstPage), ("second page, fetchOffset = 2", secondPage), ("fetchOffset = 4", pastTheEnd)] {
-            let titles = try books.map { "\(try $0.value(forKey: "title") ?? "")" }
+            let titles = try books.map { "\(try $0.checkedValue(forKey: "title") ?? "")" }
             print("  \(page): \(titles.isEmpty ? "no books" : titles.joined(separator: "; "))")
         }
     }
@@ -37,9 +37,9 @@ enum FetchWindow {
         request.fetchBatchSize = 2
         let books = try reader.fetch(request)
         print("Fetched \(books.count) books; isFault: \(books.map(\.isFault))")
-        _ = try books[0].value(forKey: "title")
+        _ = try books[0].checkedValue(forKey: "title")
         print("Read the first title;   isFault: \(books.map(\.isFault))")
-        _ = try books[2].value(forKey: "title")
+        _ = try books[2].checkedValue(forKey: "title")
         print("Read the third title;   isFault: \(books.map(\.isFault))")
         // ANCHOR_END: batch-size
     }

@@ -27,8 +27,8 @@ enum FirstSteps {
 
         // ANCHOR: first-insert
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
-        try book.setValue("Jeff LaMarche", forKey: "author")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
+        try book.checkedSetValue("Jeff LaMarche", forKey: "author")
         print("Inserted; unsaved changes: \(context.hasChanges), temporary ID: \(book.objectID.isTemporaryID)")
         try context.save()
         print("Saved; unsaved changes: \(context.hasChanges), temporary ID: \(book.objectID.isTemporaryID)")
@@ -38,7 +38,7 @@ enum FirstSteps {
         let reader = ManagedObjectContext(coordinator: coordinator)
         let books = try reader.fetch(FetchRequest(entityName: "Book"))
         for found in books {
-            print("Fetched in a second context: \(try found.value(forKey: "title") ?? "no title")")
+            print("Fetched in a second context: \(try found.checkedValue(forKey: "title") ?? "no title")")
         }
         // ANCHOR_END: first-fetch
 
@@ -46,7 +46,7 @@ enum FirstSteps {
         let third = ManagedObjectContext(coordinator: coordinator)
         let fault = third.object(with: book.objectID)
         print("Before reading a value, isFault: \(fault.isFault)")
-        let title = try fault.value(forKey: "title")
+        let title = try fault.checkedValue(forKey: "title")
         print("Read the title, \(title ?? "nil"); now isFault: \(fault.isFault)")
         // ANCHOR_END: first-fault
     }

@@ -9,7 +9,7 @@ enum Inheritance {
         // ANCHOR: graphics
         for (entity, name) in [("Circle", "sun"), ("TextArea", "caption"), ("Line", "horizon")] {
             let graphic = try context.insertNewObject(forEntityName: entity)
-            try graphic.setValue(name, forKey: "name")
+            try graphic.checkedSetValue(name, forKey: "name")
         }
         try context.save()
         let request = FetchRequest(entityName: "Graphic")
@@ -17,7 +17,7 @@ enum Inheritance {
         let graphics = try context.fetch(request)
         // ANCHOR_END: graphics
         bench.print("A fetch for the abstract Graphic returns \(graphics.count) objects:")
-        for graphic in graphics { bench.print("  \(graphic.entity.name): \(Workbench.describe(try graphic.value(forKey: "name")))") }
+        for graphic in graphics { bench.print("  \(graphic.entity.name): \(Workbench.describe(try graphic.checkedValue(forKey: "name")))") }
         // ANCHOR: no-subentities
         let circles = FetchRequest(entityName: "Graphic")
         circles.includesSubentities = false

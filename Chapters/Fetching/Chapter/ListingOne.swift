@@ -8,7 +8,7 @@ enum ListingOne {
         // ANCHOR: listing-1
         let salaryFloor = 70_000
         let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(format: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor)
+        request.predicate = try Predicate(checkedFormat: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor)
         request.sortDescriptors = [SortDescriptor(key: "firstName", ascending: true)]
         let employees = try context.fetch(request)
         // ANCHOR_END: listing-1

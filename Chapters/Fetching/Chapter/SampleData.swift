@@ -13,9 +13,9 @@ enum SampleData {
     static func insertBooks(into context: ManagedObjectContext) throws {
         for book in books {
             let object = try context.insertNewObject(forEntityName: "Book")
-            try object.setValue(book.title, forKey: "title")
-            try object.setValue(book.author, forKey: "author")
-            try object.setValue(book.salesRank, forKey: "salesRank")
+            try object.checkedSetValue(book.title, forKey: "title")
+            try object.checkedSetValue(book.author, forKey: "author")
+            try object.checkedSetValue(book.salesRank, forKey: "salesRank")
         }
         try context.save()
     }
@@ -34,9 +34,9 @@ enum SampleData {
     static func insertEmployees(into context: ManagedObjectContext) throws -> [ManagedObject] {
         let objects = try employees.map { e -> ManagedObject in
             let object = try context.insertNewObject(forEntityName: "Employee")
-            try object.setValue(e.first, forKey: "firstName")
-            try object.setValue(e.last, forKey: "lastName")
-            try object.setValue(e.salary, forKey: "salary")
+            try object.checkedSetValue(e.first, forKey: "firstName")
+            try object.checkedSetValue(e.last, forKey: "lastName")
+            try object.checkedSetValue(e.salary, forKey: "salary")
             return object
         }
         try context.save()

@@ -21,7 +21,7 @@ enum SortingCase {
         for (heading, employees) in [("By last name, then first name (the default compare:):", byDefault),
                                      ("The same, with the last name compared by caseInsensitiveCompare:", ignoringCase)] {
             print(heading)
-            let names = try employees.map { "\(try $0.value(forKey: "firstName") ?? "") \(try $0.value(forKey: "lastName") ?? "")" }
+            let names = try employees.map { "\(try $0.checkedValue(forKey: "firstName") ?? "") \(try $0.checkedValue(forKey: "lastName") ?? "")" }
             print("  " + names.joined(separator: ", "))
         }
     }

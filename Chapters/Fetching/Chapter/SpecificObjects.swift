@@ -8,9 +8,9 @@ enum SpecificObjects {
         // ANCHOR: self-equals
         let mary = employees[0]
         let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(format: "self == %@", mary)
+        request.predicate = try Predicate(checkedFormat: "self == %@", mary)
         let withObject = try context.count(for: request)
-        request.predicate = try Predicate(format: "self == %@", mary.objectID)
+        request.predicate = try Predicate(checkedFormat: "self == %@", mary.objectID)
         let withObjectID = try context.count(for: request)
         // ANCHOR_END: self-equals
         bench.print("Predicate: \(request.predicate!.predicateFormat)")
@@ -36,7 +36,7 @@ enum SpecificObjects {
 
         let wanted = employees.prefix(3).map(\.objectID)
         let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(format: "self IN %@", wanted)
+        request.predicate = try Predicate(checkedFormat: "self IN %@", wanted)
         request.sortDescriptors = [SortDescriptor(key: "firstName")]
         let stillThere = try context.fetch(request)
         // ANCHOR_END: self-in

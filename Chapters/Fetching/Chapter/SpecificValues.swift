@@ -9,8 +9,8 @@ enum SpecificValues {
         let dates = ISO8601DateFormatter()
         for (name, day) in [("Launch", "2009-05-02T09:00:00Z"), ("Review", "2009-05-30T09:00:00Z"), ("Party", "2009-06-06T09:00:00Z")] {
             let event = try context.insertNewObject(forEntityName: "Event")
-            try event.setValue(name, forKey: "name")
-            try event.setValue(dates.date(from: day), forKey: "creationDate")
+            try event.checkedSetValue(name, forKey: "name")
+            try event.checkedSetValue(dates.date(from: day), forKey: "creationDate")
         }
         try context.save()
         // ANCHOR_END: sample-events
@@ -18,7 +18,7 @@ enum SpecificValues {
         let request = FetchRequest(entityName: "Employee")
         request.resultType = .dictionary
         let maxSalary = ExpressionDescription(
-            name: "maxSalary", expression: try Expression(format: "max:(salary)"), resultType: .decimal)
+            name: "maxSalary", expression: try Expression(checkedFormat: "max:(salary)"), resultType: .decimal)
         request.propertiesToFetch = [.expression(maxSalary)]
         let results = try context.fetchDictionaries(request)
         // ANCHOR_END: max-salary
@@ -28,7 +28,7 @@ enum SpecificValues {
         let events = FetchRequest(entityName: "Event")
         events.resultType = .dictionary
         events.propertiesToFetch = [.expression(ExpressionDescription(
-            name: "minDate", expression: try Expression(format: "min:(creationDate)"), resultType: .date))]
+            name: "minDate", expression: try Expression(checkedFormat: "min:(creationDate)"), resultType: .date))]
         let earliest = try context.fetchDictionaries(events).first?["minDate"]
         // ANCHOR_END: min-date
         bench.print("Earliest event: \(Workbench.describe(earliest))")

@@ -62,11 +62,11 @@ enum ValueExpressions {
             "TERNARY($source.completed == YES, $source.dueDate, nil)",
         ]
         for format in formats {
-            let expression = try Expression(format: format)
+            let expression = try Expression(checkedFormat: format)
             print(format)
             for todo in todos {
                 let value = try expression.expressionValue(with: todo, substitutionVariables: ["source": todo])
-                let title = try todo.value(forKey: "title") as? String ?? ""
+                let title = try todo.checkedValue(forKey: "title") as? String ?? ""
                 print("  for \(title.padding(toLength: 16, withPad: " ", startingAt: 0))\(value ?? "nil")")
             }
         }

@@ -15,7 +15,7 @@ enum PolicyTrace {
     static func name(_ object: ManagedObject?) -> String {
         guard let object else { return "none" }
         let key = object.entity.attribute(named: "title") != nil ? "title" : "name"
-        return SampleToDos.show((try? object.value(forKey: key)) ?? nil)
+        return SampleToDos.show((try? object.checkedValue(forKey: key)) ?? nil)
     }
 }
 
@@ -31,8 +31,8 @@ final class TracedDoNotAlertPolicy: DoNotAlertForAPolicy {
                                              manager: MigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         let made = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
-        let title = try source.value(forKey: "title") as? String ?? ""
-        let doNotAlert = try made.first?.value(forKey: "doNotAlert") as? Bool == true
+        let title = try source.checkedValue(forKey: "title") as? String ?? ""
+        let doNotAlert = try made.first?.checkedValue(forKey: "doNotAlert") as? Bool == true
         let print = manager.userInfo["print"] as? (String) -> Void
         let name = mapping.name.padding(toLength: 20, withPad: " ", startingAt: 0)
         print?("  \(name)createDestinationInstances \"\(title)\": doNotAlert \(doNotAlert ? "YES" : "NO")")
@@ -44,7 +44,7 @@ final class TracedDoNotAlertPolicy: DoNotAlertForAPolicy {
     }
     override func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
         try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
-        let category = try destination.value(forKey: "category") as? ManagedObject
+        let category = try destination.checkedValue(forKey: "category") as? ManagedObject
         PolicyTrace.log(manager, mapping, "createRelationships \(PolicyTrace.name(destination)): category \(PolicyTrace.name(category))")
     }
     override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {

@@ -11,11 +11,11 @@ final class AsWrittenPolicy: EntityMigrationPolicy {
                                              manager mgr: MigrationManager) throws {
         let todo = try mgr.destinationContext.insertNewObject(forEntityName: "ToDo")
         for key in ["title", "dueDate", "completed"] {
-            try todo.setValue(try src.value(forKey: key), forKey: key)
+            try todo.checkedSetValue(try src.checkedValue(forKey: key), forKey: key)
         }
-        let title = (try src.value(forKey: "title") as? String ?? "").lowercased()
+        let title = (try src.checkedValue(forKey: "title") as? String ?? "").lowercased()
         if title.hasPrefix("a") {
-            try todo.setValue("YES", forKey: "doNotAlert")      // the article: @"YES"
+            try todo.checkedSetValue("YES", forKey: "doNotAlert")      // the article: @"YES"
         }
         mgr.associate(sourceInstance: src, withDestinationInstance: todo, for: mapping)
     }
@@ -31,8 +31,8 @@ enum ListingTwelveErrors {
         for (shown, value) in values {
             let label = "  \(shown)".padding(toLength: 10, withPad: " ", startingAt: 0)
             do {
-                try todo.setValue(value, forKey: "doNotAlert")
-                bench.print(label + "stored as \(SampleToDos.show(try todo.value(forKey: "doNotAlert")))")
+                try todo.checkedSetValue(value, forKey: "doNotAlert")
+                bench.print(label + "stored as \(SampleToDos.show(try todo.checkedValue(forKey: "doNotAlert")))")
             } catch {
                 bench.print(label + "\(error)")
             }
@@ -60,7 +60,7 @@ enum ListingTwelveErrors {
         bench.print("The same slip in a mapping model: a quoted \"YES\" in a value expression is a string,")
         bench.print("a bare YES is a Boolean:")
         for format in [#""YES""#, "YES"] {
-            let value = try Expression(format: format).expressionValue(with: nil)
+            let value = try Expression(checkedFormat: format).expressionValue(with: nil)
             bench.print("  \(format.padding(toLength: 6, withPad: " ", startingAt: 0)) evaluates to \(type(of: value!)) \(String(reflecting: value!))")
         }
         for format in [#""YES""#, "YES"] {
@@ -76,7 +76,7 @@ enum ListingTwelveErrors {
                 try MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
                     .migrateStore(from: source, type: .xml, with: mapping, to: out, type: .xml)
                 let flags = try SampleToDos.withToDos(at: out, model: ToDoModels.version2()) { todos in
-                    try todos.map { SampleToDos.show(try $0.value(forKey: "doNotAlert")) }
+                    try todos.map { SampleToDos.show(try $0.checkedValue(forKey: "doNotAlert")) }
                 }
                 bench.print("  doNotAlert = \(format): migrated, every to-do has doNotAlert \(Set(flags).sorted().joined(separator: ", "))")
             } catch {

@@ -89,11 +89,11 @@ public final class CompletedDatePolicy: EntityMigrationPolicy {
                                                     manager: MigrationManager) throws {
         // The default: a new to-do, its attributes from the property mappings, associated.
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
-        guard try source.value(forKey: "completed") as? Bool == true,
+        guard try source.checkedValue(forKey: "completed") as? Bool == true,
               let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
         else { return }
-        let due = try source.value(forKey: "dueDate") as? Date
-        try todo.setValue(due ?? Self.migrationDate, forKey: "completedDate")
+        let due = try source.checkedValue(forKey: "dueDate") as? Date
+        try todo.checkedSetValue(due ?? Self.migrationDate, forKey: "completedDate")
     }
     // ANCHOR_END: completed-date-policy
 }

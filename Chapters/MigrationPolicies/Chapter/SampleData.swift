@@ -24,16 +24,16 @@ public enum SampleToDos {
         var categories: [String: ManagedObject] = [:]
         for name in ["Home", "Work"] {
             let category = try context.insertNewObject(forEntityName: "Category")
-            try category.setValue(name, forKey: "name")
+            try category.checkedSetValue(name, forKey: "name")
             categories[name] = category
         }
         let dates = ISO8601DateFormatter()
         for item in todos {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(item.title, forKey: "title")
-            try todo.setValue(item.due.flatMap(dates.date(from:)), forKey: "dueDate")
-            try todo.setValue(item.completed, forKey: "completed")
-            try todo.setValue(categories[item.category], forKey: "category")
+            try todo.checkedSetValue(item.title, forKey: "title")
+            try todo.checkedSetValue(item.due.flatMap(dates.date(from:)), forKey: "dueDate")
+            try todo.checkedSetValue(item.completed, forKey: "completed")
+            try todo.checkedSetValue(categories[item.category], forKey: "category")
         }
         try context.save()
         try coordinator.remove(store)
@@ -68,12 +68,12 @@ public enum SampleToDos {
     public static func describe(todo: ManagedObject) throws -> String {
         var parts: [String] = []
         for attribute in todo.entity.attributes where attribute.name != "title" {
-            let value = try todo.value(forKey: attribute.name)
+            let value = try todo.checkedValue(forKey: attribute.name)
             parts.append("\(attribute.name) \(show(value))")
         }
-        let category = try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String
+        let category = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
         parts.append("category \(category ?? "none")")
-        return "\(show(try todo.value(forKey: "title"))): " + parts.joined(separator: ", ")
+        return "\(show(try todo.checkedValue(forKey: "title"))): " + parts.joined(separator: ", ")
     }
 
     /// A value as the chapter prints it: Booleans as YES and NO, as Core Data's tools print them.

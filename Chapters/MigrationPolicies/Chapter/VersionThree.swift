@@ -17,11 +17,11 @@ enum VersionThree {
         let versions = try PolicyModels.versionedModel(mappingModels: [])
         try versions.migrationStep(from: "ToDo", to: "ToDo 2").migrateStore(at: url, type: .xml)
         let done = try SampleToDos.withToDos(at: url, model: version2) { todos in
-            try todos.filter { try $0.value(forKey: "completed") as? Bool == true }.count
+            try todos.filter { try $0.checkedValue(forKey: "completed") as? Bool == true }.count
         }
         try versions.migrationStep(from: "ToDo 2", to: "ToDo 3").migrateStore(at: url, type: .xml)
         let dated = try SampleToDos.withToDos(at: url, model: version3) { todos in
-            try todos.filter { try $0.value(forKey: "completedDate") != nil }.count
+            try todos.filter { try $0.checkedValue(forKey: "completedDate") != nil }.count
         }
         bench.print("It runs, and forgets: the version 2 store had \(done) completed to-dos;")
         bench.print("after the inferred step, \(dated) to-dos have a completedDate, so every to-do looks undone.")
@@ -87,7 +87,7 @@ enum Progressive {
         ])
         // ANCHOR_END: automatic
         let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(format: "completedDate != nil")
+        request.predicate = try Predicate(checkedFormat: "completedDate != nil")
         let context = ManagedObjectContext(coordinator: coordinator)
         print("  completed to-dos, by completedDate: \(try context.count(for: request))")
     }

@@ -10,7 +10,7 @@ func fetchNames(_ predicate: Predicate, entity: String = "Person", key: String =
                 in context: ManagedObjectContext) throws -> [String] {
     let request = FetchRequest(entityName: entity)
     request.predicate = predicate
-    return try context.fetch(request).map { try $0.value(forKey: key) as? String ?? "?" }
+    return try context.fetch(request).map { try $0.checkedValue(forKey: key) as? String ?? "?" }
 }
 
 /// One line of output: the predicate as Core Data prints it (its `predicateFormat`), then

@@ -17,13 +17,13 @@ enum SampleData {
         dates.formatOptions = [.withFullDate]      // "1990-04-22": midnight UTC
         for p in people {
             let person = try context.insertNewObject(forEntityName: "Person")
-            try person.setValue(p.name, forKey: "name")
-            try person.setValue(p.age, forKey: "age")
-            try person.setValue(dates.date(from: p.birthday), forKey: "birthday")
+            try person.checkedSetValue(p.name, forKey: "name")
+            try person.checkedSetValue(p.age, forKey: "age")
+            try person.checkedSetValue(dates.date(from: p.birthday), forKey: "birthday")
         }
         for text in words {
             let word = try context.insertNewObject(forEntityName: "Word")
-            try word.setValue(text, forKey: "text")
+            try word.checkedSetValue(text, forKey: "text")
         }
         try context.save()
     }
@@ -40,10 +40,10 @@ enum SampleData {
     static func insertBooks(into context: ManagedObjectContext) throws {
         for b in books {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue(b.id, forKey: "id")
-            try book.setValue(b.title, forKey: "title")
-            try book.setValue(b.publisher, forKey: "publisher")
-            try book.setValue(b.salesRank, forKey: "salesRank")
+            try book.checkedSetValue(b.id, forKey: "id")
+            try book.checkedSetValue(b.title, forKey: "title")
+            try book.checkedSetValue(b.publisher, forKey: "publisher")
+            try book.checkedSetValue(b.salesRank, forKey: "salesRank")
         }
         try context.save()
     }

@@ -9,7 +9,7 @@ enum AlertOnce {
     static func dueSoon(in context: ManagedObjectContext, at now: Date) throws -> [ManagedObject] {
         let ps = "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil"
         let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(format: ps, now, now.addingTimeInterval(5 * 60))
+        request.predicate = try Predicate(checkedFormat: ps, now, now.addingTimeInterval(5 * 60))
         request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request)
     }
@@ -22,9 +22,9 @@ enum AlertOnce {
         // ANCHOR: water-the-plants
         let context = try openMigratingToDoStore(in: folder)
         let plants = try context.insertNewObject(forEntityName: "ToDo")
-        try plants.setValue("Water the plants", forKey: "title")
-        try plants.setValue(nineOClock.addingTimeInterval(3 * 60), forKey: "dueDate")
-        try plants.setValue(true, forKey: "doNotAlert")
+        try plants.checkedSetValue("Water the plants", forKey: "title")
+        try plants.checkedSetValue(nineOClock.addingTimeInterval(3 * 60), forKey: "dueDate")
+        try plants.checkedSetValue(true, forKey: "doNotAlert")
         try context.save()
         // ANCHOR_END: water-the-plants
         // ANCHOR: timer-2
@@ -32,11 +32,11 @@ enum AlertOnce {
         for minute in 0...6 {
             let now = nineOClock.addingTimeInterval(Double(minute) * 60)
             for todo in try dueSoon(in: context, at: now) {
-                let title = try todo.value(forKey: "title") as? String ?? ""
-                let due = try todo.value(forKey: "dueDate") as? Date
+                let title = try todo.checkedValue(forKey: "title") as? String ?? ""
+                let due = try todo.checkedValue(forKey: "dueDate") as? Date
                 print("\(timeOfDay(now))  alert: \(title), due \(due.map(timeOfDay) ?? "never")")
                 alerts[title, default: 0] += 1
-                try todo.setValue(now, forKey: "lastAlertDate")
+                try todo.checkedSetValue(now, forKey: "lastAlertDate")
             }
             try context.save()
         }

@@ -17,16 +17,16 @@ enum SampleData {
         var categories: [String: ManagedObject] = [:]
         for name in ["Home", "Work"] {
             let category = try context.insertNewObject(forEntityName: "Category")
-            try category.setValue(name, forKey: "name")
+            try category.checkedSetValue(name, forKey: "name")
             categories[name] = category
         }
         let dates = ISO8601DateFormatter()
         for item in todos {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(item.title, forKey: "title")
-            try todo.setValue(dates.date(from: item.due), forKey: "dueDate")
-            try todo.setValue(item.completed, forKey: "completed")
-            try todo.setValue(categories[item.category], forKey: "category")
+            try todo.checkedSetValue(item.title, forKey: "title")
+            try todo.checkedSetValue(dates.date(from: item.due), forKey: "dueDate")
+            try todo.checkedSetValue(item.completed, forKey: "completed")
+            try todo.checkedSetValue(categories[item.category], forKey: "category")
         }
         try context.save()
     }
@@ -37,13 +37,13 @@ enum SampleData {
         let request = FetchRequest(entityName: "ToDo")
         request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request).map { todo in
-            var line = "\(try todo.value(forKey: "title") as? String ?? "")"
-            line += ", due \(Workbench.describe(try todo.value(forKey: "dueDate")))"
-            line += ", in \((try todo.value(forKeyPath: "category.name") as? String) ?? "no category")"
-            if try todo.value(forKey: "completed") as? Bool == true { line += ", completed" }
+            var line = "\(try todo.checkedValue(forKey: "title") as? String ?? "")"
+            line += ", due \(Workbench.describe(try todo.checkedValue(forKey: "dueDate")))"
+            line += ", in \((try todo.checkedValue(forKeyPath: "category.name") as? String) ?? "no category")"
+            if try todo.checkedValue(forKey: "completed") as? Bool == true { line += ", completed" }
             if version >= 2 {
-                line += ", doNotAlert \(try todo.value(forKey: "doNotAlert") as? Bool == true ? "YES" : "NO")"
-                line += ", lastAlertDate \(Workbench.describe(try todo.value(forKey: "lastAlertDate")))"
+                line += ", doNotAlert \(try todo.checkedValue(forKey: "doNotAlert") as? Bool == true ? "YES" : "NO")"
+                line += ", lastAlertDate \(Workbench.describe(try todo.checkedValue(forKey: "lastAlertDate")))"
             }
             return line
         }

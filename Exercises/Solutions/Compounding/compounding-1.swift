@@ -8,6 +8,6 @@ import ObjectGraph
 /// compounding-1. An OR of no subpredicates is FALSEPREDICATE, so no names finds no books.
 func books(fromAnyOf publishers: [String], in context: ManagedObjectContext) throws -> [ManagedObject] {
     let request = FetchRequest(entityName: "Book")
-    request.predicate = .or(try publishers.map { try Predicate(format: "publisher.name == %@", $0) })
+    request.predicate = .or(try publishers.map { try Predicate(checkedFormat: "publisher.name == %@", $0) })
     return try context.fetch(request)
 }

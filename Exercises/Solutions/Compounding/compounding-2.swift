@@ -10,8 +10,8 @@ import ObjectGraph
 func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
     let request = FetchRequest(entityName: "Book")
     request.predicate = .and([
-        try Predicate(format: "salesRank < %@", rank),
-        .not(try Predicate(format: "publisher.name == %@", publisher)),
+        try Predicate(checkedFormat: "salesRank < %@", rank),
+        .not(try Predicate(checkedFormat: "publisher.name == %@", publisher)),
     ])
     return try context.fetch(request)
 }

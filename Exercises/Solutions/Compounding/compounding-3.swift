@@ -8,5 +8,5 @@ import ObjectGraph
 
 /// compounding-3. Without the parentheses AND would bind first.
 func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> Predicate {
-    try Predicate(format: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second, rank)
+    try Predicate(checkedFormat: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second, rank)
 }

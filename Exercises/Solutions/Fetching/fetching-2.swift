@@ -8,7 +8,7 @@ import ObjectGraph
 /// fetching-2.
 func employees(earningMoreThan amount: Int, in context: ManagedObjectContext) throws -> [ManagedObject] {
     let request = FetchRequest(entityName: "Employee")
-    request.predicate = try Predicate(format: "salary > %@", amount)
+    request.predicate = try Predicate(checkedFormat: "salary > %@", amount)
     request.sortDescriptors = [SortDescriptor(key: "salary", ascending: false)]
     return try context.fetch(request)
 }

@@ -11,6 +11,6 @@ func lowestSalary(in context: ManagedObjectContext) throws -> Decimal? {
     let request = FetchRequest(entityName: "Employee")
     request.resultType = .dictionary
     request.propertiesToFetch = [.expression(ExpressionDescription(
-        name: "lowest", expression: try Expression(format: "min:(salary)"), resultType: .decimal))]
+        name: "lowest", expression: try Expression(checkedFormat: "min:(salary)"), resultType: .decimal))]
     return try context.fetchDictionaries(request).first?["lowest"] as? Decimal
 }

@@ -15,6 +15,6 @@ final class DoNotAlertWhenCompletedPolicy: EntityMigrationPolicy {
                                              manager: MigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])[0]
-        try todo.setValue(try source.value(forKey: "completed") as? Bool ?? false, forKey: "doNotAlert")
+        try todo.checkedSetValue(try source.checkedValue(forKey: "completed") as? Bool ?? false, forKey: "doNotAlert")
     }
 }

@@ -8,6 +8,6 @@ import ObjectGraph
 /// predicates-1.
 func people(named name: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
     let request = FetchRequest(entityName: "Person")
-    request.predicate = try Predicate(format: "name ==[c] %@", name)
+    request.predicate = try Predicate(checkedFormat: "name ==[c] %@", name)
     return try context.fetch(request)
 }

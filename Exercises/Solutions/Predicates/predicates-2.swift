@@ -8,5 +8,5 @@ import ObjectGraph
 
 /// predicates-2.
 func predicate(key: String, equals value: Any) throws -> Predicate {
-    try Predicate(format: "%K == %@", key, value)
+    try Predicate(checkedFormat: "%K == %@", key, value)
 }

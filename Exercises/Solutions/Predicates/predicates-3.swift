@@ -8,7 +8,7 @@ import ObjectGraph
 /// predicates-3.
 func teenagers(in context: ManagedObjectContext) throws -> [ManagedObject] {
     let request = FetchRequest(entityName: "Person")
-    request.predicate = try Predicate(format: "age BETWEEN {13, 19}")
+    request.predicate = try Predicate(checkedFormat: "age BETWEEN {13, 19}")
     request.sortDescriptors = [SortDescriptor(key: "age", ascending: true)]
     return try context.fetch(request)
 }

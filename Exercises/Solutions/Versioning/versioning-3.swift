@@ -9,7 +9,7 @@ import ObjectGraph
 /// versioning-3. BETWEEN includes both ends; a nil lastAlertDate matches neither bound.
 func todos(alertedInHourBefore now: Date, in context: ManagedObjectContext) throws -> [ManagedObject] {
     let request = FetchRequest(entityName: "ToDo")
-    request.predicate = try Predicate(format: "lastAlertDate BETWEEN %@", [now.addingTimeInterval(-3_600), now])
+    request.predicate = try Predicate(checkedFormat: "lastAlertDate BETWEEN %@", [now.addingTimeInterval(-3_600), now])
     request.sortDescriptors = [SortDescriptor(key: "lastAlertDate", ascending: false)]
     return try context.fetch(request)
 }

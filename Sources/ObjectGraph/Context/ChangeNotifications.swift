@@ -7,10 +7,10 @@ extension ManagedObjectContext {
     /// its user info holds `Set<ManagedObject>` under ``insertedObjectsKey``,
     /// ``updatedObjectsKey``, ``deletedObjectsKey``, ``refreshedObjectsKey`` and
     /// ``invalidatedObjectsKey``, each present only when not empty.
-    public static let objectsDidChangeNotification = Notification.Name("ObjectGraphManagedObjectContextObjectsDidChange")
+    public static let objectsDidChangeNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
     /// Posted when a save begins, before any object is validated or written
     /// (NSManagedObjectContextWillSave); it has no user info.
-    public static let willSaveNotification = Notification.Name("ObjectGraphManagedObjectContextWillSave")
+    public static let willSaveNotification = Notification.Name("NSManagedObjectContextWillSaveNotification")
 
     /// User-info key: `Set<ManagedObject>` inserted (NSInsertedObjectsKey).
     public static let insertedObjectsKey = "inserted"

@@ -22,7 +22,7 @@ extension ManagedObject {
                 if r.isToMany && r.isOptional && r.minCount == 0 && r.maxCount == 0 { continue }
             }
             var value: Any?
-            do { value = try self.value(forKey: names[i]) } catch { errors.append(error); continue }
+            do { value = try self.checkedValue(forKey: names[i]) } catch { errors.append(error); continue }
             Validation.collect(into: &errors) { try validateValue(&value, forKey: names[i]) }
         }
         try Validation.throwCombined(errors)

@@ -59,22 +59,22 @@ extension ManagedObject {
     /// call stops the program with a message naming the class; ``ManagedObjectContext/insertNewObject(forEntityName:)``
     /// throws instead.
     public convenience init(context: ManagedObjectContext) {
-        let template: ManagedObjectContext.InsertTemplate
+        let entity: EntityDescription
         do {
             context.checkConfinement()
             if let cached = context.classInsertTemplate, cached.managedObjectClass == ObjectIdentifier(Self.self) {
-                template = cached.template
+                entity = cached.template.entity
             } else {
-                let entity = try Self.entity(in: context.model)
-                template = try context.insertTemplate(forEntityName: entity.name)
+                entity = try Self.entity(in: context.model)
+                let template = try context.insertTemplate(forEntityName: entity.name)
                 context.classInsertTemplate = (ObjectIdentifier(Self.self), template)
             }
-            _ = try context.persistentStoreCoordinator.defaultStore()
         } catch {
             fatalError("\(Self.self)(context:): \(error)")
         }
-        self.init(entity: template.entity, objectID: context.newTemporaryID(for: template.entity))
-        context.insert(self, template: template)
+        // Through the designated initializer, as Apple's init(context:) does, so that a
+        // subclass's override of init(entity:insertInto:) runs.
+        self.init(entity: entity, insertInto: context)
     }
 
     /// Adds objects to a to-many relationship, keeping the inverse in step; an ordered one gets
@@ -100,12 +100,12 @@ extension ManagedObject {
             guard let r = entity.relationship(named: key), r.isToMany else {
                 throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(key) is not a to-many relationship", objectURI: objectID.uriString, key: key)
             }
-            let stored = try value(forKey: key)
+            let stored = try checkedValue(forKey: key)
             var members = (stored as? [ManagedObject]) ?? (stored as? Set<ManagedObject>).map { Array($0) } ?? []
             let before = members.count
             edit(&members)
             if members.count == before && !r.isOrdered { return }
-            try setValue(r.isOrdered ? members as Any : Set(members) as Any, forKey: key)
+            try checkedSetValue(r.isOrdered ? members as Any : Set(members) as Any, forKey: key)
         } catch {
             fatalError("\(type(of: self)).\(key): \(error)")
         }

@@ -48,17 +48,25 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// membership test runs on every change, and a bit costs less than hashing.
     final var listMembership: UInt8 = 0
 
-    /// Makes an object for an entity.
+    /// Makes an object of an entity and, given a context, inserts it there
+    /// (init(entity:insertInto:), NSManagedObject's designated initializer).
     ///
-    /// Contexts call this; use `ManagedObjectContext.insertNewObject(forEntityName:)` to create
-    /// objects.
-    public required init(entity: EntityDescription, objectID: ManagedObjectID) {
+    /// With a nil context the object belongs to no context until ``ManagedObjectContext/insert(_:)``
+    /// enters it; it reads its defaults but takes values only once inserted. Contexts make the
+    /// objects they fetch with this initializer too, with no context. A subclass that overrides
+    /// it writes `required override init(entity:insertInto:)`, where Apple's subclasses write
+    /// `override` alone: Swift needs `required` on an initializer that a context calls on a class
+    /// it knows only at run time, and Objective-C did not.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        self.objectID = objectID
+        // A placeholder, replaced by the context that inserts or registers the object: a
+        // temporary ID of no entity costs no reference counting.
+        self.objectID = ManagedObjectID(temporaryFor: .empty, number: 0)
         // A fault's storage stays empty until its values are loaded (the row's array is
         // adopted as is); inserted objects get theirs from the context.
         self.storage = []
         self.isFault = true
+        if let context { context.insert(self) }
     }
 
     // MARK: Identity
@@ -96,10 +104,37 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         CoreDataError(exception: .undefinedKey, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
     }
 
-    /// The value of a property: attributes as Swift values, a to-one as its object,
-    /// a to-many as a `Set<ManagedObject>`, an ordered to-many as a `[ManagedObject]` in its
-    /// order (Core Data's NSOrderedSet).
-    public func value(forKey key: String) throws -> Any? {
+    /// The value of a property (valueForKey:): attributes as Swift values, a to-one as its
+    /// object, a to-many as a `Set<ManagedObject>`, an ordered to-many as a `[ManagedObject]` in
+    /// its order (Core Data's NSOrderedSet).
+    ///
+    /// A key the entity lacks stops the program with NSUnknownKeyException's message, as Apple's
+    /// raises; ``checkedValue(forKey:)`` throws it instead.
+    public func value(forKey key: String) -> Any? {
+        do { return try checkedValue(forKey: key) } catch { Self.raise(error) }
+    }
+
+    /// The value at a dot-separated key path, across relationships (valueForKeyPath:); stops
+    /// the program where Apple's raises, as ``value(forKey:)``.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        do { return try checkedValue(forKeyPath: keyPath) } catch { Self.raise(error) }
+    }
+
+    /// Sets a property (setValue:forKey:); stops the program where ``checkedSetValue(_:forKey:)``
+    /// throws: a key the entity lacks, a value of the wrong type, an object not in a context.
+    public func setValue(_ value: Any?, forKey key: String) {
+        do { try checkedSetValue(value, forKey: key) } catch { Self.raise(error) }
+    }
+
+    /// Ends the program with a Core Data error, where Apple's Objective-C raises an exception
+    /// that Swift cannot catch. The `checked` methods throw the same error.
+    static func raise(_ error: any Error) -> Never {
+        fatalError("\(error)")
+    }
+
+    /// The value of a property, throwing ``CoreDataError`` (NSUnknownKeyException) for a key
+    /// the entity lacks: the form of ``value(forKey:)`` for keys a program did not write itself.
+    public func checkedValue(forKey key: String) throws -> Any? {
         let i = try index(forKey: key)
         // The common case first: an attribute of an object whose values are loaded is its
         // stored value, in a context or not, with no call into the context.
@@ -108,17 +143,19 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         return try context.value(of: self, at: i)
     }
 
-    /// The value at a dot-separated key path, across relationships (valueForKeyPath:).
-    public func value(forKeyPath keyPath: String) throws -> Any? {
+    /// The value at a dot-separated key path, across relationships, throwing where
+    /// ``value(forKeyPath:)`` stops the program.
+    public func checkedValue(forKeyPath keyPath: String) throws -> Any? {
         try KeyPathResolver.value(of: self, keyPath: keyPath)
     }
 
     /// Sets a property: an attribute to a value of its type (or nil), a to-one to an object of its
     /// destination entity, a to-many to a set of them (an ordered to-many to an array, whose
-    /// order it keeps).
+    /// order it keeps). Throws ``CoreDataError`` for a key the entity lacks, a value of the
+    /// wrong type, or an object in no context.
     ///
     /// Inverses follow.
-    public func setValue(_ value: Any?, forKey key: String) throws {
+    public func checkedSetValue(_ value: Any?, forKey key: String) throws {
         let i = try index(forKey: key)
         guard let context = managedObjectContext else {
             throw CoreDataError(exception: .objectInaccessible, "Can't set \(key) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: key)
@@ -186,7 +223,7 @@ public struct MutableRelationshipSet {
 
     /// The objects now in the relationship.
     public func objects() throws -> Set<ManagedObject> {
-        let value = try object.value(forKey: key)
+        let value = try object.checkedValue(forKey: key)
         return (value as? Set<ManagedObject>) ?? (value as? [ManagedObject]).map(Set.init) ?? []
     }
 
@@ -194,14 +231,14 @@ public struct MutableRelationshipSet {
     public func insert(_ member: ManagedObject) throws {
         var current = try objects()
         current.insert(member)
-        try object.setValue(current, forKey: key)
+        try object.checkedSetValue(current, forKey: key)
     }
 
     /// Removes an object.
     public func remove(_ member: ManagedObject) throws {
         var current = try objects()
         current.remove(member)
-        try object.setValue(current, forKey: key)
+        try object.checkedSetValue(current, forKey: key)
     }
 }
 
@@ -274,7 +311,7 @@ public struct Managed<Value> {
                try value.setManagedValue(in: object, at: i, type: object.attributeType(at: i)) {
                 return
             }
-            try object.setValue(newValue, forKey: key)
+            try object.checkedSetValue(newValue, forKey: key)
         } catch {
             fatalError("\(type(of: object)).\(key): \(error)")
         }
@@ -310,7 +347,7 @@ extension Managed {
     static func keyValueCodingValue(of object: ManagedObject, key: String) -> Value {
         let value: Any?
         do {
-            value = try object.value(forKey: key)
+            value = try object.checkedValue(forKey: key)
         } catch {
             fatalError("\(type(of: object)).\(key): \(error)")
         }

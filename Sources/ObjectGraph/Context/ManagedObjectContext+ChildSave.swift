@@ -94,7 +94,8 @@ extension ManagedObjectContext {
                 entity = new.entity
                 objectClass = new.entity.managedObjectClass
             }
-            let object = objectClass.init(entity: entity!, objectID: new.objectID)
+            let object = objectClass.init(entity: entity!, insertInto: nil)
+            object.objectID = new.objectID
             object.managedObjectContext = self
             object.isFault = false
             object.storage = new.storage

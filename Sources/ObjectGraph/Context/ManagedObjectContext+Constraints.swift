@@ -50,7 +50,7 @@ extension ManagedObjectContext {
         for group in groups {
             let request = FetchRequest(entityName: group.owner)
             let format = group.constraint.map { _ in "%K == %@" }.joined(separator: " AND ")
-            request.predicate = try Predicate(format: format, argumentArray: zip(group.constraint, group.values).flatMap { [$0.0 as Any?, $0.1] })
+            request.predicate = try Predicate(checkedFormat: format, argumentArray: zip(group.constraint, group.values).flatMap { [$0.0 as Any?, $0.1] })
             let rows = try store.backend.fetchRows(request, model: model).filter {
                 !inSave.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: store.identifier, primaryKey: $0.primaryKey))
             }

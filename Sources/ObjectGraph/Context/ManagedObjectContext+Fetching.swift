@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     ///
     /// ```swift
     /// let request = FetchRequest(entityName: "Book")
-    /// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+    /// request.predicate = try Predicate(checkedFormat: "salesRank < %@", 1000)
     /// request.sortDescriptors = [SortDescriptor(key: "title")]
     /// let books = try context.fetch(request)
     /// ```
@@ -103,7 +103,7 @@ extension ManagedObjectContext {
     ///
     /// ```swift
     /// let request = FetchRequest(entityName: "Book")
-    /// request.predicate = try Predicate(format: "author == %@", "Zarra")
+    /// request.predicate = try Predicate(checkedFormat: "author == %@", "Zarra")
     /// let n = try context.count(for: request)
     /// ```
     ///
@@ -150,7 +150,7 @@ extension ManagedObjectContext {
         let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
         var merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
         for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
-            if try request.predicate?.evaluate(with: object) ?? true { merged.append(object) }
+            if try request.predicate?.checkedEvaluate(with: object) ?? true { merged.append(object) }
         }
         if !request.sortDescriptors.isEmpty {
             merged = try SortDescriptor.sort(merged, by: request.sortDescriptors)

@@ -33,6 +33,16 @@ extension ManagedObjectContext {
         events.refreshed.append(object)
     }
 
+    /// Merges another context's did-save notification into this one
+    /// (mergeChangesFromContextDidSaveNotification:), as ``checkedMergeChanges(fromContextDidSave:)``
+    /// does; a store that cannot be read while updated objects are refreshed stops the program
+    /// with the error, where Apple's raises.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        do { try checkedMergeChanges(fromContextDidSave: notification) } catch {
+            fatalError("NSInternalInconsistencyException: \(error)")
+        }
+    }
+
     /// Brings in the changes another context saved, from its did-save notification
     /// (mergeChangesFromContextDidSaveNotification:): deleted objects leave this context,
     /// updated ones that are not faults are refreshed keeping this context's own unsaved
@@ -46,7 +56,7 @@ extension ManagedObjectContext {
     /// ``objectsDidChangeNotification``: the objects registered under ``insertedObjectsKey``,
     /// the refreshed ones under ``refreshedObjectsKey``, the deleted ones under
     /// ``deletedObjectsKey``. A merge is not an undoable change.
-    public func mergeChanges(fromContextDidSave notification: Notification) throws {
+    public func checkedMergeChanges(fromContextDidSave notification: Notification) throws {
         checkConfinement()
         guard let info = notification.userInfo else { return }
         try mergeChanges(inserted: Self.objectIDs(in: info, ids: Self.insertedObjectIDsKey, objects: Self.insertedObjectsKey),
@@ -61,7 +71,7 @@ extension ManagedObjectContext {
         return []
     }
 
-    /// Merges a save's object IDs: the work of ``mergeChanges(fromContextDidSave:)``.
+    /// Merges a save's object IDs: the work of ``checkedMergeChanges(fromContextDidSave:)``.
     func mergeChanges(inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>) throws {
         processPendingChanges()
         var deletedObjects: [ManagedObject] = []

@@ -10,11 +10,39 @@ extension ManagedObjectContext {
     public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
         checkConfinement()
         let template = try insertTemplate(forEntityName: name)
-        _ = try persistentStoreCoordinator.defaultStore()
+        _ = try coordinator.defaultStore()
         let entity = template.entity
-        let object = entity.managedObjectClass.init(entity: entity, objectID: newTemporaryID(for: entity))
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = newTemporaryID(for: entity)
         insert(object, template: template)
         return object
+    }
+
+    /// Inserts an object made with no context (insert(_:)); it is saved with the next `save()`.
+    ///
+    /// Inserting an object already in this context does nothing. An object of another context,
+    /// of an entity this context's model lacks or of an abstract entity, or a coordinator with
+    /// no store, is a programming error that stops the program, as Apple's raises.
+    public func insert(_ object: ManagedObject) {
+        checkConfinement()
+        if object.managedObjectContext === self { return }
+        do {
+            guard object.managedObjectContext == nil, !hasIdentity(object) else {
+                throw CoreDataError(exception: .invalidArgument, "An object can be inserted into one context only: \(object.objectID.uriString) belongs to another")
+            }
+            let template = try insertTemplate(forEntityName: object.entity.name)
+            _ = try coordinator.defaultStore()
+            object.objectID = newTemporaryID(for: template.entity)
+            insert(object, template: template)
+        } catch {
+            ManagedObject.raise(error)
+        }
+    }
+
+    /// Whether an object has an identity already (a fetched or forgotten one), as opposed to
+    /// one just made with no context, whose ID is still the placeholder.
+    private func hasIdentity(_ object: ManagedObject) -> Bool {
+        !(object.objectID.isTemporaryID && object.objectID.primaryKey == 0 && object.objectID.entity == .empty)
     }
 
     /// A temporary ID for an object about to be inserted.
@@ -87,7 +115,8 @@ extension ManagedObjectContext {
 
     /// A new fault for an ID not registered yet.
     func makeObject(_ id: ManagedObjectID, entity: EntityDescription) -> ManagedObject {
-        let object = entity.managedObjectClass.init(entity: entity, objectID: id)
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
         object.managedObjectContext = self
         registered[id] = object
         return object
@@ -128,7 +157,8 @@ extension ManagedObjectContext {
             // The rows of a fetch are mostly of one entity: look it up once, not per row.
             if allNew {
                 if entity?.name != row.entityName { entity = try self.entity(ofRow: row) }
-                let made = entity!.managedObjectClass.init(entity: entity!, objectID: id)
+                let made = entity!.managedObjectClass.init(entity: entity!, insertInto: nil)
+                made.objectID = id
                 if let existing = registered.updateValue(made, forKey: id) {
                     registered[id] = existing
                     object = existing

@@ -16,12 +16,12 @@ extension ManagedObjectContext {
     /// ``insertedObjectIDsKey``, ``updatedObjectIDsKey``, ``deletedObjectIDsKey``. As Apple
     /// documents, each value is an array (or set) of object IDs or of their URI
     /// representations (`URL`); a URI that names no object of the coordinator is skipped. In
-    /// each context, as ``mergeChanges(fromContextDidSave:)`` does: deleted objects leave it,
+    /// each context, as ``checkedMergeChanges(fromContextDidSave:)`` does: deleted objects leave it,
     /// updated ones are refreshed from the store (their unsaved changes kept on top), and
     /// inserted ones are seen by the next fetch.
     public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [ManagedObjectContext]) {
         for context in contexts {
-            let coordinator = context.persistentStoreCoordinator
+            let coordinator = context.coordinator
             func ids(_ keys: [String]) -> Set<ManagedObjectID> {
                 var result = Set<ManagedObjectID>()
                 for key in keys {

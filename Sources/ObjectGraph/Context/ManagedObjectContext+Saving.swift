@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// ``updatedObjectsKey`` and ``deletedObjectsKey``, and their IDs as
     /// `Set<ManagedObjectID>` under ``insertedObjectIDsKey``, ``updatedObjectIDsKey`` and
     /// ``deletedObjectIDsKey``.
-    public static let didSaveNotification = Notification.Name("ObjectGraphManagedObjectContextDidSave")
+    public static let didSaveNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
     /// User-info key: `Set<ManagedObjectID>` inserted by a save.
     public static let insertedObjectIDsKey = "inserted_objectIDs"
     /// User-info key: `Set<ManagedObjectID>` updated by a save.

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
         if !isResetAfterEachSave { try runWillSave() }
         // Uniqueness constraints first: resolving them changes which objects are inserted,
         // updated and deleted.
-        try enforceUniquenessConstraints(in: try persistentStoreCoordinator.defaultStore())
+        try enforceUniquenessConstraints(in: try coordinator.defaultStore())
         // Objects removed before ever being saved need no store work.
         let toInsert = insertedList.filter { !deletedList.contains($0) }
         var toUpdate = updatedList.filter { !deletedList.contains($0) }
@@ -20,7 +20,7 @@ extension ManagedObjectContext {
             try Validation.validate(inserted: toInsert, updated: toUpdate, deleted: deletedList.elements, context: self)
         }
 
-        let store = try persistentStoreCoordinator.defaultStore()
+        let store = try coordinator.defaultStore()
         // Permanent IDs for the new objects, by position in toInsert. Keys come in one call per
         // entity, entities in name order, objects in insertion order. Objects that obtained
         // theirs already (obtainPermanentIDs(for:)) keep them.

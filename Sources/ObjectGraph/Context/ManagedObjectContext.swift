@@ -5,7 +5,7 @@ import Foundation
 /// ```swift
 /// let context = ManagedObjectContext(coordinator: coordinator)
 /// let book = try context.insertNewObject(forEntityName: "Book")
-/// try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
+/// try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
 /// try context.save()
 /// ```
 ///
@@ -35,19 +35,43 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The coordinator whose stores the context reads and writes; for a child context, its
     /// parent's (persistentStoreCoordinator).
-    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    ///
+    /// Apple's stacks set it (or ``parent``) after `init(concurrencyType:)`, before the context
+    /// is first used; so may this one. It is implicitly unwrapped: nil only until it is set,
+    /// and Apple's code reads it either way (`context.persistentStoreCoordinator?.…` or `!`).
+    /// Setting it on a context that has a parent, or to another coordinator once set, stops
+    /// the program, as Apple's raises.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator! {
+        get { coordinatorStorage }
+        set { connect(coordinator: newValue, parent: nil) }
+    }
     /// The context this one saves into, or nil when its parent store is the coordinator
-    /// (parent).
-    public let parent: ManagedObjectContext?
-    /// Where fetches, faults and saves go: the parent context, or the coordinator.
-    let parentStore: any ParentStore
+    /// (parent). Set it after `init(concurrencyType:)`, before first use, as Apple's stacks do.
+    public var parent: ManagedObjectContext? {
+        get { parentStorage }
+        set { connect(coordinator: newValue?.persistentStoreCoordinator, parent: newValue) }
+    }
+    private var coordinatorStorage: PersistentStoreCoordinator?
+    private var parentStorage: ManagedObjectContext?
+    private var parentStoreStorage: (any ParentStore)?
+    /// Where fetches, faults and saves go: the parent context, or the coordinator. A context
+    /// used before either is set stops the program, as Apple's raises.
+    var parentStore: any ParentStore {
+        if let parentStoreStorage { return parentStoreStorage }
+        Self.raiseNoParentStore(self)
+    }
     /// How the context is confined to a queue (concurrencyType).
     public let concurrencyType: ConcurrencyType
     /// A name for messages and debugging (name).
     public var name: String?
     /// Who the context's saves are by, recorded in persistent history (transactionAuthor).
     public var transactionAuthor: String?
-    var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
+    var model: ManagedObjectModel { coordinator.managedObjectModel }
+    /// The coordinator, for the context's own work: the program stops if none is set.
+    var coordinator: PersistentStoreCoordinator {
+        if let coordinatorStorage { return coordinatorStorage }
+        Self.raiseNoParentStore(self)
+    }
 
     // The identity map and change lists are read for every object fetched and every value set.
     var registered: [ManagedObjectID: ManagedObject] = [:]
@@ -107,12 +131,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     /// try background.performAndWait { try background.save() }
     /// ```
-    public init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator) {
-        self.concurrencyType = concurrencyType
-        self.persistentStoreCoordinator = coordinator
-        self.parent = nil
-        self.parentStore = coordinator
-        self.contextQueue = ContextQueue(concurrencyType)
+    public convenience init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator) {
+        self.init(concurrencyType: concurrencyType)
+        connect(coordinator: coordinator, parent: nil)
     }
 
     /// A child context: its fetches see the parent's unsaved changes, and its `save()` pushes
@@ -121,16 +142,57 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// ```swift
     /// let editor = ManagedObjectContext(concurrencyType: .privateQueue, parent: container.viewContext)
     /// try editor.performAndWait {
-    ///     try editor.insertNewObject(forEntityName: "Book").setValue("Draft", forKey: "title")
+    ///     editor.insertNewObject(forEntityName: "Book").setValue("Draft", forKey: "title")
     ///     try editor.save()                    // now in viewContext, unsaved there
     /// }
     /// ```
-    public init(concurrencyType: ConcurrencyType, parent: ManagedObjectContext) {
+    public convenience init(concurrencyType: ConcurrencyType, parent: ManagedObjectContext) {
+        self.init(concurrencyType: concurrencyType)
+        connect(coordinator: parent.persistentStoreCoordinator, parent: parent)
+    }
+
+    /// A context with no parent store yet (init(concurrencyType:)): set
+    /// ``persistentStoreCoordinator`` or ``parent`` before using it, as Apple's stacks do.
+    ///
+    /// ```swift
+    /// let context = ManagedObjectContext(concurrencyType: .mainQueue)
+    /// context.persistentStoreCoordinator = coordinator
+    /// ```
+    public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
-        self.persistentStoreCoordinator = parent.persistentStoreCoordinator
-        self.parent = parent
-        self.parentStore = parent
         self.contextQueue = ContextQueue(concurrencyType)
+    }
+
+    /// Gives the context its parent store: a coordinator, or a parent context and its coordinator.
+    ///
+    /// Apple's NSManagedObjectContext raises when a context that has one is given another; the
+    /// same assignment again is allowed.
+    private func connect(coordinator: PersistentStoreCoordinator?, parent: ManagedObjectContext?) {
+        guard let coordinator else {
+            Self.raise(parent == nil ? "a context's persistentStoreCoordinator and parent cannot be set to nil"
+                : "\(parent!.displayName) has no persistent store coordinator yet: give it one before its children")
+        }
+        if coordinatorStorage == nil {
+            coordinatorStorage = coordinator
+            parentStorage = parent
+            parentStoreStorage = parent ?? coordinator
+            return
+        }
+        guard coordinatorStorage === coordinator, parentStorage === parent else {
+            Self.raise("\(displayName) already has a \(parentStorage == nil ? "coordinator" : "parent context"); "
+                + "set persistentStoreCoordinator or parent once, before the context is used")
+        }
+    }
+
+    /// Stops the program for a context used before it has a parent store.
+    static func raiseNoParentStore(_ context: ManagedObjectContext) -> Never {
+        raise("\(context.displayName) has no persistent store coordinator and no parent: "
+            + "set persistentStoreCoordinator or parent before using it")
+    }
+
+    /// Ends the program with NSInternalInconsistencyException's message, where Apple raises.
+    static func raise(_ message: String) -> Never {
+        fatalError("NSInternalInconsistencyException: \(message)")
     }
 
     deinit {

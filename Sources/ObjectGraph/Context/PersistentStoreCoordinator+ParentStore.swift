@@ -28,7 +28,7 @@ extension PersistentStoreCoordinator: ParentStore {
             }
             var objects = try self.objects(of: store, for: storeRequest, in: context)
             if store.backend.evaluatesInMemory, let predicate = request.predicate {
-                objects = try objects.filter { try predicate.evaluate(with: $0) }
+                objects = try objects.filter { try predicate.checkedEvaluate(with: $0) }
             }
             merged += objects
         }

@@ -74,7 +74,7 @@ enum Validation {
     static func denyErrors(of object: ManagedObject, isDeleted: (ManagedObject) -> Bool) throws -> [CoreDataError] {
         var errors: [CoreDataError] = []
         for r in object.entity.relationships where r.deleteRule == .deny {
-            let value = try object.value(forKey: r.name)
+            let value = try object.checkedValue(forKey: r.name)
             let related = members(value)
             if related.contains(where: { !isDeleted($0) }) {
                 errors.append(CoreDataError(.relationshipDeniedDelete, "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")", objectURI: object.objectID.uriString, key: r.name))
@@ -119,7 +119,7 @@ enum Validation {
             // An optional relationship without a count range has nothing to check: don't
             // load it (a to-many's set can be as large as the store).
             if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
-            check(try object.value(forKey: r.name), relationship: r, isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
+            check(try object.checkedValue(forKey: r.name), relationship: r, isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
         }
         return errors
     }

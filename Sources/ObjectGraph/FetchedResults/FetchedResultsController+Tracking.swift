@@ -63,10 +63,10 @@ extension FetchedResultsController {
         guard object.managedObjectContext === managedObjectContext, !managedObjectContext.isDeleted(object) else { return false }
         let entity = object.entity.name
         if entity != fetchRequest.entityName {
-            guard fetchRequest.includesSubentities, managedObjectContext.persistentStoreCoordinator.managedObjectModel.isEntity(entity, kindOf: fetchRequest.entityName) else { return false }
+            guard fetchRequest.includesSubentities, managedObjectContext.coordinator.managedObjectModel.isEntity(entity, kindOf: fetchRequest.entityName) else { return false }
         }
         guard let predicate = fetchRequest.predicate else { return true }
-        return (try? predicate.evaluate(with: object)) ?? false
+        return (try? predicate.checkedEvaluate(with: object)) ?? false
     }
 
     /// Tells the delegate: section changes before object changes, as Apple's controller does;

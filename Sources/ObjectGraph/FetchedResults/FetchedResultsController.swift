@@ -20,7 +20,7 @@ import Foundation
 /// memory, evaluating the request's predicate and sort on the changed objects only; it reports
 /// each change to the delegate (see ``FetchedResultsControllerDelegate``). Without a delegate it
 /// tracks nothing, as Apple's "no tracking" mode. Changes saved in other contexts reach it when
-/// they are merged into its context (``ManagedObjectContext/mergeChanges(fromContextDidSave:)``,
+/// they are merged into its context (``ManagedObjectContext/checkedMergeChanges(fromContextDidSave:)``,
 /// ``ManagedObjectContext/automaticallyMergesChangesFromParent``).
 ///
 /// Use it where its context is used (the context's queue): it is told of changes there.
@@ -135,7 +135,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// and for every object without a key path).
     func sectionName(of object: ManagedObject) throws -> String {
         guard let keyPath = sectionNameKeyPath else { return "" }
-        guard let value = unwrapOptional(try object.value(forKeyPath: keyPath)) else { return "" }
+        guard let value = unwrapOptional(try object.checkedValue(forKeyPath: keyPath)) else { return "" }
         return (value as? String) ?? String(describing: value)
     }
 

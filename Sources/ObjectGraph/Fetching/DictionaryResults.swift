@@ -116,7 +116,7 @@ enum DictionaryResults {
                 results.append(row)
             }
             if let having = request.havingPredicate {
-                results = try results.filter { try having.evaluate(with: $0) }
+                results = try results.filter { try having.checkedEvaluate(with: $0) }
             }
         }
         if request.returnsDistinctResults {

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let request = FetchRequest(entityName: "Book")
-/// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+/// request.predicate = try Predicate(checkedFormat: "salesRank < %@", 1000)
 /// request.sortDescriptors = [SortDescriptor(key: "title")]
 /// request.fetchLimit = 10
 /// let books = try context.fetch(request)
@@ -130,7 +130,7 @@ public class AnyFetchRequest: CustomStringConvertible {
 ///
 /// ```swift
 /// let request = FetchRequest(entityName: "Book")          // FetchRequest<ManagedObject>
-/// request.predicate = try Predicate(format: "salesRank < %@", 1000)
+/// request.predicate = try Predicate(checkedFormat: "salesRank < %@", 1000)
 /// request.sortDescriptors = [SortDescriptor(key: "title")]
 /// request.fetchLimit = 10
 /// let books = try context.fetch(request)                  // [ManagedObject]
@@ -178,7 +178,7 @@ extension FetchRequest where Result == ManagedObject {
 /// A computed column of a dictionary fetch: NSExpressionDescription.
 ///
 /// ```swift
-/// let highest = ExpressionDescription(name: "highest", expression: try Expression(format: "max:(salesRank)"), resultType: .integer64)
+/// let highest = ExpressionDescription(name: "highest", expression: try Expression(checkedFormat: "max:(salesRank)"), resultType: .integer64)
 /// ```
 public struct ExpressionDescription: Hashable, Sendable {
     /// The key of the column in each result dictionary.

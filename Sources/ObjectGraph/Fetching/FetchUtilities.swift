@@ -34,7 +34,7 @@ public enum FetchUtilities {
     /// andValue:inContext:`), built as `%K == %@` so the key and value are quoted for you.
     public static func objects(forEntityNamed entityName: String, matchingKey key: String, value: Any?, in context: ManagedObjectContext) throws -> [ManagedObject] {
         let request = FetchRequest(entityName: entityName)
-        request.predicate = try Predicate(format: "%K == %@", key, value)
+        request.predicate = try Predicate(checkedFormat: "%K == %@", key, value)
         return try context.fetch(request)
     }
 
@@ -43,7 +43,7 @@ public enum FetchUtilities {
     /// several do.
     public static func object(forEntityNamed entityName: String, matchingKey key: String, value: Any?, in context: ManagedObjectContext) throws -> ManagedObject? {
         let request = FetchRequest(entityName: entityName)
-        request.predicate = try Predicate(format: "%K == %@", key, value)
+        request.predicate = try Predicate(checkedFormat: "%K == %@", key, value)
         let objects = try context.fetch(request)
         guard objects.count <= 1 else {
             throw TooManyEntitiesReturned(entityName: entityName, predicateFormat: request.predicate!.predicateFormat, count: objects.count)
@@ -63,7 +63,7 @@ public enum FetchUtilities {
     /// The compound predicate `objects(forEntityNamed:matchingKeysAndValues:usingOR:in:)`
     /// fetches with.
     public static func predicate(matchingKeysAndValues pairs: KeyValuePairs<String, Any?>, usingOR: Bool) throws -> Predicate {
-        let subpredicates = try pairs.map { try Predicate(format: "%K == %@", $0.key, $0.value) }
+        let subpredicates = try pairs.map { try Predicate(checkedFormat: "%K == %@", $0.key, $0.value) }
         return usingOR ? .or(subpredicates) : .and(subpredicates)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
 /// let result = try context.execute(request) as! PersistentHistoryResult
 /// for transaction in result.transactions ?? [] {
-///     try viewContext.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+///     try viewContext.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
 ///     lastToken = transaction.token
 /// }
 /// ```
@@ -85,7 +85,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     /// Runs the request against each store of the context's coordinator that keeps history,
     /// in the order the stores were added.
     public func execute(in context: ManagedObjectContext) throws -> any PersistentStoreResult {
-        let stores = context.persistentStoreCoordinator.persistentStores.compactMap { $0.backend as? PersistentHistoryStore }
+        let stores = context.coordinator.persistentStores.compactMap { $0.backend as? PersistentHistoryStore }
         if isDelete {
             var deleted: [PersistentHistoryTransaction] = []
             for store in stores { deleted += try store.deleteHistory(boundary, withChanges: resultType == .objectIDs) }

@@ -26,7 +26,7 @@ public struct PersistentHistoryTransaction: Sendable {
     public var token: PersistentHistoryToken { PersistentHistoryToken(storeTokens: [storeID: transactionNumber]) }
 
     /// A did-save notification for the transaction's changes (objectIDNotification()), for
-    /// ``ManagedObjectContext/mergeChanges(fromContextDidSave:)``: its user info holds the
+    /// ``ManagedObjectContext/checkedMergeChanges(fromContextDidSave:)``: its user info holds the
     /// inserted, updated and deleted object IDs under the did-save keys. Empty sets when the
     /// transaction was fetched without its changes.
     public func objectIDNotification() -> Notification {

@@ -18,7 +18,7 @@ extension MigrationManager {
         // (first to a dictionary: 9,700 instructions per row).
         let value: Any?
         if key.utf8.first != UInt8(ascii: "@") && !key.utf8.contains(UInt8(ascii: ".")) {
-            value = try source.value(forKey: key)
+            value = try source.checkedValue(forKey: key)
         } else {
             value = try KeyPathResolver.value(of: source, keyPath: key)
         }

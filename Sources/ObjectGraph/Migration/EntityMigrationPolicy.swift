@@ -18,7 +18,7 @@ import Foundation
 ///     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
 ///                                              manager: MigrationManager) throws {
 ///         let todo = try manager.destinationContext.insertNewObject(forEntityName: "ToDo")
-///         try todo.setValue(try source.value(forKey: "title"), forKey: "title")
+///         try todo.checkedSetValue(try source.checkedValue(forKey: "title"), forKey: "title")
 ///         manager.associate(sourceInstance: source, withDestinationInstance: todo, for: mapping)
 ///     }
 /// }
@@ -52,7 +52,7 @@ open class EntityMigrationPolicy: FunctionReceiver {
                                              propertyMapping: propertyMapping, policy: self)
             if value == nil, let attribute = destination.entity.attribute(named: propertyMapping.name),
                !attribute.isOptional, attribute.defaultValue != nil { continue }
-            try destination.setValue(value, forKey: propertyMapping.name)
+            try destination.checkedSetValue(value, forKey: propertyMapping.name)
         }
         manager.associate(sourceInstance: source, withDestinationInstance: destination, for: mapping)
     }
@@ -78,7 +78,7 @@ open class EntityMigrationPolicy: FunctionReceiver {
                 value = try manager.evaluate(expression, source: source, destination: destination, mapping: mapping,
                                              propertyMapping: propertyMapping, policy: self)
             }
-            try destination.setValue(MigrationManager.relationshipValue(value, toMany: relationship.isToMany), forKey: propertyMapping.name)
+            try destination.checkedSetValue(MigrationManager.relationshipValue(value, toMany: relationship.isToMany), forKey: propertyMapping.name)
         }
     }
 

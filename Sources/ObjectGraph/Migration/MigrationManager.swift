@@ -152,7 +152,7 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         request.includesSubentities = false
         let trimmed = predicateString.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty && trimmed.uppercased() != "TRUEPREDICATE" {
-            request.predicate = try Predicate(format: trimmed)
+            request.predicate = try Predicate(checkedFormat: trimmed)
         }
         return request
     }
@@ -171,7 +171,7 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     }
 
     /// `$manager.sourceContext`, `$manager.destinationContext`, the models and the progress.
-    public func value(forKey key: String) throws -> Any? {
+    public func checkedValue(forKey key: String) throws -> Any? {
         switch key {
         case "sourceContext": return state?.sourceContext
         case "destinationContext": return state?.destinationContext

@@ -28,6 +28,6 @@ public struct PropertyMapping: Hashable, Sendable {
 
     /// A property mapping whose expression is parsed from the format language.
     public init(name: String, valueExpressionFormat format: String, userInfo: [String: String] = [:]) throws {
-        self.init(name: name, valueExpression: try Expression(format: format), userInfo: userInfo)
+        self.init(name: name, valueExpression: try Expression(checkedFormat: format), userInfo: userInfo)
     }
 }

@@ -151,10 +151,22 @@ public final class XcodeModelLoader {
 
 extension ManagedObjectModel {
     /// Loads a model from an Xcode model file (`.xcdatamodel`, its `contents`, or the current
-    /// version of an `.xcdatamodeld`), like `NSManagedObjectModel(contentsOf:)`.
+    /// version of an `.xcdatamodeld`), like `NSManagedObjectModel(contentsOf:)`, or nil when
+    /// the file cannot be read or is not a valid model, as Apple's returns nil.
     ///
-    /// Use ``XcodeModelLoader`` to see what was skipped or to map classes.
-    public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:]) throws {
+    /// Linux has no `NSClassFromString` to find an entity's `representedClassName`: its objects
+    /// are ``ManagedObject``s. Give the classes with ``init(contentsOf:classes:)``, which also
+    /// throws the error that makes this one nil.
+    public convenience init?(contentsOf url: URL) {
+        do { try self.init(contentsOf: url, classes: [:]) } catch { return nil }
+    }
+
+    /// Loads a model from an Xcode model file, its entities' objects of the classes given by
+    /// class name (`representedClassName`), throwing ``CoreDataError`` naming the file and what
+    /// is wrong.
+    ///
+    /// Use ``XcodeModelLoader`` to see what was skipped.
+    public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type]) throws {
         let model = try XcodeModelLoader(classes: classes).loadModel(at: url)
         try self.init(entities: model.entities, versionIdentifiers: model.versionIdentifiers,
                       configurations: model.configurationDescriptions,

@@ -172,7 +172,7 @@ struct XcodeModelReader {
         if flag("derived", of: node) || node.attributes["derivationExpression"] != nil {
             let text = node.attributes["derivationExpression"] ?? ""
             do {
-                attribute.derivationExpression = try Expression(format: text)
+                attribute.derivationExpression = try Expression(checkedFormat: text)
             } catch {
                 throw self.error(node.line, "derived attribute \(entity).\(name) has the expression \"\(text)\", which does not parse (\(error)); correct derivationExpression (Xcode: Derivation)")
             }
@@ -352,7 +352,7 @@ struct XcodeModelReader {
         }
         let predicate = node.attributes["predicateString"]
         if let predicate, !predicate.isEmpty {
-            do { _ = try Predicate(format: predicate) } catch {
+            do { _ = try Predicate(checkedFormat: predicate) } catch {
                 throw self.error(node.line, "fetch request \(name) of \(owner) has the predicate \"\(predicate)\", which does not parse (\(error)); correct predicateString")
             }
         }

@@ -93,17 +93,32 @@ extension Expression: CustomStringConvertible {
 }
 
 extension Expression {
-    /// Parses an expression on its own, as `NSExpression(format:)` does.
+    /// Parses an expression on its own, as `NSExpression(format:)` does; a malformed string
+    /// stops the program, as Apple's raises.
     ///
     /// ```swift
-    /// let e = try Expression(format: "salary * %@", 1.1)
+    /// let e = Expression(format: "salary * %@", 1.1)
     /// ```
-    public init(format: String, _ arguments: Any?...) throws {
-        try self.init(format: format, argumentArray: arguments)
+    public init(format: String, _ arguments: Any?...) {
+        self.init(format: format, argumentArray: arguments)
     }
 
-    /// Parses an expression with its arguments in an array.
-    public init(format: String, argumentArray arguments: [Any?]) throws {
+    /// Parses an expression with its arguments in an array (NSExpression(format:argumentArray:));
+    /// a malformed string stops the program, as Apple's raises.
+    public init(format: String, argumentArray arguments: [Any?]) {
+        do { try self.init(checkedFormat: format, argumentArray: arguments) } catch {
+            fatalError("NSInvalidArgumentException: \(error)")
+        }
+    }
+
+    /// Parses an expression, throwing ``PredicateError`` where Apple's ``init(format:_:)``
+    /// raises: the form for strings a program did not write itself.
+    public init(checkedFormat format: String, _ arguments: Any?...) throws {
+        try self.init(checkedFormat: format, argumentArray: arguments)
+    }
+
+    /// Parses an expression with its arguments in an array, throwing ``PredicateError``.
+    public init(checkedFormat format: String, argumentArray arguments: [Any?]) throws {
         var parser = try PredicateParser(format: format, arguments: arguments)
         self = try parser.parseStandaloneExpression()
     }

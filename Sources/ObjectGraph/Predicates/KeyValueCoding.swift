@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// struct Person: KeyValueCoding {
 ///     var name: String
-///     func value(forKey key: String) throws -> Any? {
+///     func checkedValue(forKey key: String) throws -> Any? {
 ///         guard key == "name" else { throw PredicateError.unknownKey(key, on: self) }
 ///         return name
 ///     }
@@ -17,7 +17,10 @@ import Foundation
 public protocol KeyValueCoding {
     /// The value for one key (no dots). Throws ``PredicateError`` for a key the object does
     /// not have, as KVC raises NSUnknownKeyException.
-    func value(forKey key: String) throws -> Any?
+    ///
+    /// The `checked` name is the throwing form's, as ``ManagedObject/checkedValue(forKey:)``:
+    /// a managed object's `value(forKey:)` is Apple's, which does not throw.
+    func checkedValue(forKey key: String) throws -> Any?
 }
 
 /// A collection that predicates see through: `ANY`, `ALL`, `@count`, `IN` and SUBQUERY work on its
@@ -71,7 +74,7 @@ enum KeyPathResolver {
         case let d as [String: Any]:
             return unwrapOptional(d[key])
         case let kvc as KeyValueCoding:
-            return unwrapOptional(try kvc.value(forKey: key))
+            return unwrapOptional(try kvc.checkedValue(forKey: key))
         case let s as String:
             // NSString answers `length` through KVC.
             if key == "length" { return s.utf16.count }

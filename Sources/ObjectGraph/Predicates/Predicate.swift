@@ -3,9 +3,9 @@ import Foundation
 /// A logical condition on an object: NSPredicate, as a value type.
 ///
 /// ```swift
-/// let p = try Predicate(format: "name LIKE[c] %@ AND age < %@", "jo*", 21)
+/// let p = Predicate(format: "name LIKE[c] %@ AND age < %@", "jo*", 21)
 /// p.predicateFormat                                   // name LIKE[c] "jo*" AND age < 21
-/// try p.evaluate(with: ["name": "Joey", "age": 20])   // true
+/// p.evaluate(with: ["name": "Joey", "age": 20])     // true
 /// ```
 ///
 /// Predicates "don't know or care one whit about the entities they are being used to
@@ -47,10 +47,11 @@ public enum Predicate: Hashable, Sendable {
     /// NSPredicate(value:): a predicate that always evaluates to `value`.
     public init(value: Bool) { self = .constant(value) }
 
-    /// Parses a format string, substituting the arguments for `%@`, `%K`, `%d` and friends.
+    /// Parses a format string, substituting the arguments for `%@`, `%K`, `%d` and friends
+    /// (NSPredicate(format:)); a malformed string stops the program, as Apple's raises.
     ///
     /// ```swift
-    /// let p = try Predicate(format: "%K BEGINSWITH[c] %@ AND salesRank < %d", "title", "fetch", 1000)
+    /// let p = Predicate(format: "%K BEGINSWITH[c] %@ AND salesRank < %d", "title", "fetch", 1000)
     /// p.predicateFormat   // title BEGINSWITH[c] "fetch" AND salesRank < 1000
     /// ```
     ///
@@ -58,7 +59,30 @@ public enum Predicate: Hashable, Sendable {
     /// correctly whatever it holds, and `%K` names a key. The grammar, operators and options are
     /// in <doc:PredicateFormatStringReference>.
     ///
-    /// - Throws: ``PredicateError``, never a crash (Apple's raises an exception Swift cannot catch):
+    /// Apple's initializer raises NSInvalidArgumentException for a malformed string, which ends
+    /// a Swift program; this one ends it with the same message (the ``PredicateError`` that
+    /// ``init(checkedFormat:_:)`` throws). For a string the program did not write itself (a
+    /// user's search, a file), use ``init(checkedFormat:_:)``.
+    public init(format: String, _ arguments: Any?...) {
+        self.init(format: format, argumentArray: arguments)
+    }
+
+    /// Parses a format string with its arguments in an array (NSPredicate(format:argumentArray:));
+    /// a malformed string stops the program, as Apple's raises.
+    public init(format: String, argumentArray arguments: [Any?]) {
+        do { try self.init(checkedFormat: format, argumentArray: arguments) } catch {
+            fatalError("NSInvalidArgumentException: \(error)")
+        }
+    }
+
+    /// Parses a format string and throws what Apple's ``init(format:_:)`` raises: the form for
+    /// strings a program did not write itself.
+    ///
+    /// ```swift
+    /// let p = try Predicate(checkedFormat: userText)
+    /// ```
+    ///
+    /// - Throws: ``PredicateError``, never a crash:
     ///   - ``PredicateError/Code/unparseable`` for a malformed string. The message begins
     ///     `Unable to parse the format string "..."`, as Apple's does, then gives the offset, the
     ///     token found, what was expected and a caret under the spot:
@@ -69,12 +93,12 @@ public enum Predicate: Hashable, Sendable {
     ///     ```
     ///   - ``PredicateError/Code/invalidArgument`` for too few or too many arguments, `%K` given
     ///     something other than a string, or a value that cannot be a constant.
-    public init(format: String, _ arguments: Any?...) throws {
-        try self.init(format: format, argumentArray: arguments)
+    public init(checkedFormat format: String, _ arguments: Any?...) throws {
+        try self.init(checkedFormat: format, argumentArray: arguments)
     }
 
-    /// Parses a format string with its arguments in an array.
-    public init(format: String, argumentArray arguments: [Any?]) throws {
+    /// Parses a format string with its arguments in an array, throwing ``PredicateError``.
+    public init(checkedFormat format: String, argumentArray arguments: [Any?]) throws {
         var parser = try PredicateParser(format: format, arguments: arguments)
         self = try parser.parseStandalonePredicate()
     }
@@ -112,20 +136,36 @@ public enum Predicate: Hashable, Sendable {
     public var predicateFormat: String { PredicatePrinter.format(self) }
 
     /// Whether the predicate holds for an object: a dictionary, an array, a plain value
-    /// (as `SELF`), or anything adopting ``KeyValueCoding``.
+    /// (as `SELF`), or anything adopting ``KeyValueCoding`` (evaluateWithObject:).
+    ///
+    /// What Apple raises (an unknown key, a missing substitution variable, an invalid regular
+    /// expression, operands the operator cannot compare) stops the program with its message;
+    /// ``checkedEvaluate(with:)`` throws it instead.
+    public func evaluate(with object: Any?) -> Bool {
+        evaluate(with: object, substitutionVariables: [:])
+    }
+
+    /// Evaluates with values for the predicate's `$variables`
+    /// (evaluateWithObject:substitutionVariables:); stops the program where Apple raises.
+    public func evaluate(with object: Any?, substitutionVariables: [String: Any]) -> Bool {
+        do { return try checkedEvaluate(with: object, substitutionVariables: substitutionVariables) } catch {
+            fatalError("NSInvalidArgumentException: \(error)")
+        }
+    }
+
+    /// Whether the predicate holds for an object, throwing what Apple's ``evaluate(with:)``
+    /// raises.
     ///
     /// Throws ``PredicateError`` for a missing substitution variable, an unknown key on an
     /// object, an invalid regular expression or operands the operator cannot compare.
     ///
     /// A predicate nested deeper than ``maximumDepth`` throws ``PredicateError/Code/nestedTooDeeply``.
-    public func evaluate(with object: Any?) throws -> Bool {
-        try TreeDepth.check(self)
-        var context = EvaluationContext(variables: [:])
-        return try PredicateEvaluator.evaluate(self, object: object, context: &context)
+    public func checkedEvaluate(with object: Any?) throws -> Bool {
+        try checkedEvaluate(with: object, substitutionVariables: [:])
     }
 
-    /// Evaluates with values for the predicate's `$variables`.
-    public func evaluate(with object: Any?, substitutionVariables: [String: Any]) throws -> Bool {
+    /// Evaluates with values for the predicate's `$variables`, throwing ``PredicateError``.
+    public func checkedEvaluate(with object: Any?, substitutionVariables: [String: Any]) throws -> Bool {
         try TreeDepth.check(self)
         var context = EvaluationContext(variables: substitutionVariables)
         return try PredicateEvaluator.evaluate(self, object: object, context: &context)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let fetch = FetchRequest(entityName: "Item")
-/// fetch.predicate = try Predicate(format: "done == YES")
+/// fetch.predicate = try Predicate(checkedFormat: "done == YES")
 /// let request = BatchDeleteRequest(fetchRequest: fetch)
 /// request.resultType = .objectIDs
 /// let ids = try context.execute(request).result as? [ManagedObjectID] ?? []
@@ -53,7 +53,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     public func execute(in context: ManagedObjectContext) throws -> any PersistentStoreResult {
         let model = context.model
         let wantsIDs = resultType == .objectIDs
-        let coordinator = context.persistentStoreCoordinator
+        let coordinator = context.coordinator
         let transaction = HistoryTransactionInfo(by: context)
         var byStore: [String: [ManagedObjectID]] = [:]
         if let objectIDs {

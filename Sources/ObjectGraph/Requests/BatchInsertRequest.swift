@@ -76,7 +76,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         let dictionaries = try collectObjects(entity: entity, context: context)
         let rows = try BatchInsertValues(entity: entity, model: context.model).rows(for: dictionaries)
         let policy = context.mergePolicy.mergeType
-        let coordinator = context.persistentStoreCoordinator
+        let coordinator = context.coordinator
         let transaction = HistoryTransactionInfo(by: context)
         let ids = try coordinator.performAndWait {
             let store = try coordinator.defaultStore()
@@ -104,7 +104,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         if let managedObjectHandler {
             // Each object lives in a scratch context of its own, never saved: the handler sets
             // its values as on any object, and only those values are inserted.
-            let scratch = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+            let scratch = ManagedObjectContext(coordinator: context.coordinator)
             while true {
                 let object = try scratch.insertNewObject(forEntityName: entity.name)
                 if try managedObjectHandler(object) { break }

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let request = BatchUpdateRequest(entityName: "Book")
-/// request.predicate = try Predicate(format: "salesRank > %@", 1000)
-/// request.propertiesToUpdate = ["inPrint": false, "salesRank": try Expression(format: "salesRank + 1")]
+/// request.predicate = try Predicate(checkedFormat: "salesRank > %@", 1000)
+/// request.propertiesToUpdate = ["inPrint": false, "salesRank": try Expression(checkedFormat: "salesRank + 1")]
 /// request.resultType = .updatedObjectIDs
 /// let result = try context.execute(request)
 /// ```
@@ -55,7 +55,7 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
         let entity = try model.entity(named: entityName)
         let changes = try BatchUpdateChanges(entity: entity, properties: propertiesToUpdate)
         let wantsIDs = resultType == .updatedObjectIDs
-        let coordinator = context.persistentStoreCoordinator
+        let coordinator = context.coordinator
         let transaction = HistoryTransactionInfo(by: context)
         let outcome = try coordinator.performAndWait {
             var total = BatchOutcome()

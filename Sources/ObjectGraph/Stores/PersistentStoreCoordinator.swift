@@ -34,11 +34,20 @@ public final class PersistentStore {
     public var identifier: String { backend.identifier }
     /// The store's metadata: its type, UUID and the model's version hashes.
     public var metadata: [String: Any] { backend.metadata }
+    /// The options the store was added with, every typed option under its key (options).
+    public let options: [String: Any]
+    /// The model configuration the store holds: Apple's name for the default one
+    /// (configurationName), since a store here holds every entity of its model.
+    public var configurationName: String { PersistentStore.defaultConfigurationName }
+    /// Apple's name for a model's default configuration, every entity
+    /// (PF_DEFAULT_CONFIGURATION_NAME).
+    public static let defaultConfigurationName = "PF_DEFAULT_CONFIGURATION_NAME"
     let backend: PersistentStoreBackend
 
-    init(type: StoreType, url: URL?, backend: PersistentStoreBackend) {
+    init(type: StoreType, url: URL?, options: [String: Any] = [:], backend: PersistentStoreBackend) {
         self.type = type
         self.url = url
+        self.options = options
         self.backend = backend
     }
 }
@@ -183,7 +192,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             try refuseDuplicate(url)
             backend = try PostgresStore.open(url: url, model: managedObjectModel, description: description, log: sqlLog)
         }
-        let store = PersistentStore(type: type, url: url, backend: backend)
+        let store = PersistentStore(type: type, url: url, options: description.options, backend: backend)
         // NSPersistentStoreRemoteChangeNotificationPostOptionKey: the PostgreSQL store listens.
         if let postgres = backend as? PostgresStore {
             do { try postgres.startPostingRemoteChanges(coordinator: self, description: description) } catch { try? postgres.close(); throw error }

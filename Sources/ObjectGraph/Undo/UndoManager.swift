@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let undoManager = UndoManager()
 /// context.undoManager = undoManager
-/// try book.setValue("Draft", forKey: "title")
+/// try book.checkedSetValue("Draft", forKey: "title")
 /// context.processPendingChanges()        // one event: one undo group
 /// context.undo()                         // the title is back
 /// ```

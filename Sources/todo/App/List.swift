@@ -26,15 +26,15 @@ extension ToDoCommand {
             let now = environment.clock.now
             var predicates: [Predicate] = []
             if let category {
-                predicates.append(try Predicate(format: "category == %@", try stack.category(named: category)))
+                predicates.append(try Predicate(checkedFormat: "category == %@", try stack.category(named: category)))
             }
             if let dueBefore {
-                predicates.append(try Predicate(format: "dueDate < %@", try When.parse(dueBefore, now: now, timeZone: environment.timeZone)))
+                predicates.append(try Predicate(checkedFormat: "dueDate < %@", try When.parse(dueBefore, now: now, timeZone: environment.timeZone)))
             }
             if let dueAfter {
-                predicates.append(try Predicate(format: "dueDate > %@", try When.parse(dueAfter, now: now, timeZone: environment.timeZone)))
+                predicates.append(try Predicate(checkedFormat: "dueDate > %@", try When.parse(dueAfter, now: now, timeZone: environment.timeZone)))
             }
-            if completed || pending { predicates.append(try Predicate(format: "completed == %@", completed)) }
+            if completed || pending { predicates.append(try Predicate(checkedFormat: "completed == %@", completed)) }
             let request = ToDo.fetchRequest()
             request.predicate = predicates.isEmpty ? nil : Predicate.and(predicates)
             request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true), SortDescriptor(key: "title", ascending: true)]

@@ -158,7 +158,7 @@ final class ToDoStack {
     /// The category named `name`.
     func category(named name: String) throws -> Category {
         let request = Category.fetchRequest()
-        request.predicate = try Predicate(format: "name == %@", name)
+        request.predicate = try Predicate(checkedFormat: "name == %@", name)
         guard let category = try context.fetch(request).first else {
             throw ToDoError("There is no category \"\(name)\". `todo categories` lists them; `todo categories add \(Self.quoted(name))` adds it.")
         }

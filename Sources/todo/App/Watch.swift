@@ -53,7 +53,7 @@ extension ToDoCommand {
             let request = ToDo.fetchRequest()
             let soon = now.addingTimeInterval(5 * 60)
             if stack.version == 1 {
-                request.predicate = try Predicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now, soon)
+                request.predicate = try Predicate(checkedFormat: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now, soon)
             } else {
                 request.predicate = try Predicate(
                     format: "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil",
@@ -130,7 +130,7 @@ final class OtherProcessesChanges {
         guard let transactions = (try stack.context.execute(request) as? PersistentHistoryResult)?.transactions else { return }
         for transaction in transactions {
             if transaction.author != author {
-                try stack.context.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                try stack.context.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
             }
             token = transaction.token
         }

@@ -79,7 +79,7 @@ final class CoreDataPlusArchiveTransformer: SecureUnarchiveFromDataTransformer, 
                 for a in entity.attributes where !a.isTransient {
                     let column = "Z" + a.name.uppercased()
                     let dbValue: DatabaseValue = row[column]
-                    let mine = try object.value(forKey: a.name)
+                    let mine = try object.checkedValue(forKey: a.name)
                     if a.attributeType == .transformable {
                         let rawValue = try (Data.fromDatabaseValue(dbValue)).map(Self.rawTransformable) ?? nil
                         #expect(Self.sameTransformable(mine, rawValue), "\(store): \(entity.name).\(a.name) of \(key): \(String(describing: mine)) vs \(String(describing: rawValue))")
@@ -90,7 +90,7 @@ final class CoreDataPlusArchiveTransformer: SecureUnarchiveFromDataTransformer, 
                     valuesCompared += 1
                 }
                 for r in entity.relationships where !r.isTransient {
-                    let value = try object.value(forKey: r.name)
+                    let value = try object.checkedValue(forKey: r.name)
                     if r.isToMany {
                         let members = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? []
                         let expected = try raw.toManyKeys(of: key, entity: entity, relationship: r, model: model)

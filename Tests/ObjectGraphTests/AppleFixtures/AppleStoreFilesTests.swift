@@ -38,7 +38,7 @@ import ObjectGraph
             let objects = try context.fetch(FetchRequest(entityName: entity.name))
             // Reading works; writing is refused, and nothing is written.
             if let object = objects.first, let attribute = entity.attributes.first(where: { $0.attributeType == .string && !$0.isDerived && !$0.isTransient }) {
-                try object.setValue("changed", forKey: attribute.name)
+                try object.checkedSetValue("changed", forKey: attribute.name)
                 let error = #expect(throws: CoreDataError.self) { try context.save() }
                 #expect(error?.code == .persistentStoreSave)
                 #expect(error?.message.contains("read-only") == true, "\(error?.message ?? "")")
@@ -61,12 +61,12 @@ import ObjectGraph
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.count(for: FetchRequest(entityName: "Post")) + context.count(for: FetchRequest(entityName: "Color")) == 168)
         let post = try context.insertNewObject(forEntityName: "Post")
-        try post.setValue("new", forKey: "postID")
-        try post.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "date")
+        try post.checkedSetValue("new", forKey: "postID")
+        try post.checkedSetValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "date")
         let color = try context.insertNewObject(forEntityName: "Color")
-        try color.setValue("new", forKey: "colorID")
-        try color.setValue("#FFFFFF", forKey: "hex")
-        try post.setValue(color, forKey: "color")
+        try color.checkedSetValue("new", forKey: "colorID")
+        try color.checkedSetValue("#FFFFFF", forKey: "hex")
+        try post.checkedSetValue(color, forKey: "color")
         try context.save()
         try coordinator.remove(coordinator.persistentStores[0])
         // Closed: SQLite folded the WAL into the file, every row is there.

@@ -51,7 +51,7 @@ import ObjectGraph
         }
         let context = ManagedObjectContext(coordinator: coordinator)
         let request = FetchRequest(entityName: "Post")
-        request.predicate = try Predicate(format: "hide == NO AND color.hex != nil")
+        request.predicate = try Predicate(checkedFormat: "hide == NO AND color.hex != nil")
         #expect(try context.count(for: request) == 7995)
     }
 
@@ -74,7 +74,7 @@ import ObjectGraph
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.count(for: FetchRequest(entityName: "LuxuryCar")) == luxury)
         let car = try context.insertNewObject(forEntityName: "LuxuryCar")
-        try car.setValue("NEW-1", forKey: "numberPlate")
+        try car.checkedSetValue("NEW-1", forKey: "numberPlate")
         try context.save()
         let again = try RawStore(url)
         defer { again.close() }
@@ -117,7 +117,7 @@ import ObjectGraph
         #expect(rows.map { [$0[0] as Int64, $0[1] as Int64] } == [[1, 3]])
         let other = ManagedObjectContext(coordinator: coordinator)
         let landlord = try #require(try other.fetch(FetchRequest(entityName: "TodoItem")).first { $0.objectID.primaryKey == 1 })
-        #expect(try (landlord.value(forKey: "blocking") as? Set<ManagedObject>)?.map(\.objectID.primaryKey) == [3])
+        #expect(try (landlord.checkedValue(forKey: "blocking") as? Set<ManagedObject>)?.map(\.objectID.primaryKey) == [3])
     }
 }
 
@@ -136,19 +136,19 @@ import ObjectGraph
             let context = ManagedObjectContext(coordinator: coordinator)
             func make(_ entity: String, _ id: String) throws -> ManagedObject {
                 let object = try context.insertNewObject(forEntityName: entity)
-                try object.setValue(id, forKey: "id")
-                if entity == "Post" || entity == "Category" { try object.setValue(id, forKey: "title") }
+                try object.checkedSetValue(id, forKey: "id")
+                if entity == "Post" || entity == "Category" { try object.checkedSetValue(id, forKey: "title") }
                 return object
             }
             let posts = try ["p1", "p2", "p3"].map { try make("Post", $0) }
             let ada = try make("Author", "ada"), bob = try make("Author", "bob")
             let news = try make("Category", "news"), art = try make("Category", "art")
-            try ada.setValue([posts[2], posts[0]], forKey: "createdEntries")
-            try bob.setValue([posts[0]], forKey: "createdEntries")
+            try ada.checkedSetValue([posts[2], posts[0]], forKey: "createdEntries")
+            try bob.checkedSetValue([posts[0]], forKey: "createdEntries")
             // Post.authors is ordered too: p1's authors in the order they were added.
-            #expect(try (posts[0].value(forKey: "authors") as? [ManagedObject])?.map { try $0.value(forKey: "id") as? String } == ["ada", "bob"])
-            try posts[0].setValue([bob, ada], forKey: "authors")
-            try posts[1].setValue([art, news], forKey: "category")
+            #expect(try (posts[0].checkedValue(forKey: "authors") as? [ManagedObject])?.map { try $0.checkedValue(forKey: "id") as? String } == ["ada", "bob"])
+            try posts[0].checkedSetValue([bob, ada], forKey: "authors")
+            try posts[1].checkedSetValue([art, news], forKey: "category")
             try context.save()
         }
         let raw = try RawStore(url)
@@ -175,8 +175,8 @@ import ObjectGraph
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let request = FetchRequest(entityName: "Author")
-        request.predicate = try Predicate(format: "id == 'ada'")
+        request.predicate = try Predicate(checkedFormat: "id == 'ada'")
         let ada = try #require(try context.fetch(request).first)
-        #expect(try (ada.value(forKey: "createdEntries") as? [ManagedObject])?.map { try $0.value(forKey: "id") as? String } == ["p3", "p1"])
+        #expect(try (ada.checkedValue(forKey: "createdEntries") as? [ManagedObject])?.map { try $0.checkedValue(forKey: "id") as? String } == ["p3", "p1"])
     }
 }

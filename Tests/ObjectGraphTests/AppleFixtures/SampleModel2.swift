@@ -25,7 +25,7 @@ enum SampleModel2 {
                 AttributeDescription("price", .decimal, optional: false)
                 AttributeDescription("cover", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive", attributeValueClassName: "Cover")
                 AttributeDescription("publishedAt", .date, optional: false)
-                AttributeDescription("pagesCount", .integer64, derivationExpression: try! Expression(format: "pages.@count"))
+                AttributeDescription("pagesCount", .integer64, derivationExpression: try! Expression(checkedFormat: "pages.@count"))
                 RelationshipDescription(name: "author", destination: "Author", inverse: "books", toMany: false, optional: false,
                                         minCount: 1, maxCount: 1, deleteRule: .nullify)
                 RelationshipDescription(name: "pages", destination: "Page", inverse: "book", toMany: true, optional: false,

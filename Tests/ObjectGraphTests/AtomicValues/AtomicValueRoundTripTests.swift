@@ -52,17 +52,17 @@ import Foundation
         let context = ManagedObjectContext(coordinator: writer)
         for (label, key, value) in values {
             let object = try context.insertNewObject(forEntityName: "Value")
-            try object.setValue(label, forKey: "label")
-            try object.setValue(value, forKey: key)
+            try object.checkedSetValue(label, forKey: "label")
+            try object.checkedSetValue(value, forKey: key)
         }
         try context.save()
         let reader = PersistentStoreCoordinator(managedObjectModel: try model())
         try reader.addPersistentStore(type: type, at: url)
         var result: [String: Any?] = [:]
         for object in try ManagedObjectContext(coordinator: reader).fetch(FetchRequest(entityName: "Value")) {
-            let label = try #require(try object.value(forKey: "label") as? String)
+            let label = try #require(try object.checkedValue(forKey: "label") as? String)
             let key = try #require(values.first { $0.label == label }?.key)
-            result[label] = try object.value(forKey: key)
+            result[label] = try object.checkedValue(forKey: key)
         }
         #expect(result.count == values.count)
         return result
@@ -123,19 +123,19 @@ import Foundation
         try coordinator.addPersistentStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let fine = try context.insertNewObject(forEntityName: "Value")
-        try fine.setValue("fine", forKey: "label")
+        try fine.checkedSetValue("fine", forKey: "label")
         try context.save()
         let before = try Data(contentsOf: url)
         let object = try context.insertNewObject(forEntityName: "Value")
-        try object.setValue("nan", forKey: "label")
-        try object.setValue(Decimal.nan, forKey: "decimal")
+        try object.checkedSetValue("nan", forKey: "label")
+        try object.checkedSetValue(Decimal.nan, forKey: "decimal")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .validation)
         #expect(error?.key == "decimal")
         #expect(error?.objectURI?.contains("/Value/p") == true, "\(error?.objectURI ?? "no URI")")
         #expect(try Data(contentsOf: url) == before, "nothing was written")
         // The store still opens, and the change can be fixed and saved.
-        try object.setValue(Decimal(1), forKey: "decimal")
+        try object.checkedSetValue(Decimal(1), forKey: "decimal")
         try context.save()
         let reader = PersistentStoreCoordinator(managedObjectModel: try model())
         try reader.addPersistentStore(type: type, at: url)

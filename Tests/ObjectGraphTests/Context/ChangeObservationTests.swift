@@ -30,7 +30,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let objects = all[post][key] as? Set<ManagedObject> ?? []
         return objects.map { object in
             let key = object.entity.name == "Book" ? "title" : "name"
-            return (try? object.value(forKey: key) as? String) ?? object.objectID.uriString
+            return (try? object.checkedValue(forKey: key) as? String) ?? object.objectID.uriString
         }.sorted()
     }
 }
@@ -39,7 +39,7 @@ final class NotificationRecorder: @unchecked Sendable {
 // when there are changes to context's registered managed objects"), processPendingChanges(),
 // perform(_:) (performBlock "encapsulates an autorelease pool and a call to
 // processPendingChanges"), willSaveNotification, didSaveNotification and
-// NSManagedObjectContext.NotificationKey, mergeChanges(fromContextDidSave:) ("refreshes any
+// NSManagedObjectContext.NotificationKey, checkedMergeChanges(fromContextDidSave:) ("refreshes any
 // objects which have been updated in the other context, faults in any newly-inserted objects,
 // and invokes delete(_:) on those which have been deleted"), refresh(_:mergeChanges:), reset().
 @Suite struct ChangeObservationTests {
@@ -59,8 +59,8 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(recorder.all.isEmpty, "a fetch is no change")
 
         let d = try context.insertNewObject(forEntityName: "Book")
-        try d.setValue("D", forKey: "title")
-        try a.setValue(10, forKey: "salesRank")
+        try d.checkedSetValue("D", forKey: "title")
+        try a.checkedSetValue(10, forKey: "salesRank")
         try context.delete(b)
         #expect(recorder.all.isEmpty, "nothing is posted before the event ends")
         context.processPendingChanges()
@@ -72,7 +72,7 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(recorder.all[0][ManagedObjectContext.refreshedObjectsKey] == nil, "an empty key is left out")
 
         // The next event lists only its own changes; an object inserted earlier counts as updated.
-        try d.setValue(4, forKey: "salesRank")
+        try d.checkedSetValue(4, forKey: "salesRank")
         context.processPendingChanges()
         #expect(recorder.all.count == 2)
         #expect(Set(recorder.all[1].keys) == [ManagedObjectContext.updatedObjectsKey])
@@ -97,11 +97,11 @@ final class NotificationRecorder: @unchecked Sendable {
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: fixture.coordinator)
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: context)
         try context.performAndWait {
-            try context.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
+            try context.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
         }
         #expect(recorder.all.isEmpty)
         try await context.perform {
-            try context.insertNewObject(forEntityName: "Book").setValue("E", forKey: "title")
+            try context.insertNewObject(forEntityName: "Book").checkedSetValue("E", forKey: "title")
         }
         #expect(recorder.all.count == 1)
         #expect(recorder.names(ManagedObjectContext.insertedObjectsKey) == ["D", "E"])
@@ -117,12 +117,12 @@ final class NotificationRecorder: @unchecked Sendable {
             // The observer runs on the saving thread: it may change the context, as an app
             // setting modification dates does.
             guard let context = notification.object as? ManagedObjectContext else { return }
-            try? context.insertedObjects.first?.setValue("D (stamped)", forKey: "title")
+            try? context.insertedObjects.first?.checkedSetValue("D (stamped)", forKey: "title")
         }
         let noChanges = NotificationRecorder(ManagedObjectContext.willSaveNotification, of: context)
         try context.save()
         #expect(noChanges.all.isEmpty, "a save with no changes posts nothing")
-        try context.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
+        try context.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
         try context.save()
         #expect(recorder.all.count == 1)
         #expect(storedWhenWillSave.all == ["A,B,C"])
@@ -136,13 +136,13 @@ final class NotificationRecorder: @unchecked Sendable {
         let a = try #require(try NestedContextFixture.book("A", in: context))
         let c = try #require(try NestedContextFixture.book("C", in: context))
         let d = try context.insertNewObject(forEntityName: "Book")
-        try d.setValue("D", forKey: "title")
-        try a.setValue(7, forKey: "salesRank")
+        try d.checkedSetValue("D", forKey: "title")
+        try a.checkedSetValue(7, forKey: "salesRank")
         try context.delete(c)
         try context.save()
         let info = try #require(recorder.all.first)
         #expect(info[ManagedObjectContext.insertedObjectsKey] as? Set<ManagedObject> == [d])
-        #expect(info[ManagedObjectContext.updatedObjectsKey] as? Set<ManagedObject> == [a, try #require(a.value(forKey: "publisher") as? ManagedObject)])
+        #expect(info[ManagedObjectContext.updatedObjectsKey] as? Set<ManagedObject> == [a, try #require(a.checkedValue(forKey: "publisher") as? ManagedObject)])
         #expect(info[ManagedObjectContext.deletedObjectsKey] as? Set<ManagedObject> == [c])
         #expect(info[ManagedObjectContext.insertedObjectIDsKey] as? Set<ManagedObjectID> == [d.objectID])
         #expect(!d.objectID.isTemporaryID, "the objects carry their permanent IDs")
@@ -156,31 +156,31 @@ final class NotificationRecorder: @unchecked Sendable {
         return Notification(name: ManagedObjectContext.didSaveNotification, object: saver, userInfo: kept)
     }
 
-    @Test("mergeChanges(fromContextDidSave:) takes objects, IDs, or both, and posts its own objectsDidChange (mergeChanges(fromContextDidSave:))",
+    @Test("checkedMergeChanges(fromContextDidSave:) takes objects, IDs, or both, and posts its own objectsDidChange (checkedMergeChanges(fromContextDidSave:))",
           arguments: [(true, false), (false, true), (true, true)])
     func mergeTakesObjectsOrIDs(objects: Bool, ids: Bool) throws {
         let (_, reader) = try Self.seeded()
         let writer = ManagedObjectContext(coordinator: reader.persistentStoreCoordinator)
         let a = try #require(try NestedContextFixture.book("A", in: reader))
         let b = try #require(try NestedContextFixture.book("B", in: reader))
-        #expect(try a.value(forKey: "salesRank") as? Int == 1)
+        #expect(try a.checkedValue(forKey: "salesRank") as? Int == 1)
 
         let saves = NotificationRecorder(ManagedObjectContext.didSaveNotification, of: writer)
-        try #require(try NestedContextFixture.book("A", in: writer)).setValue(20, forKey: "salesRank")
+        try #require(try NestedContextFixture.book("A", in: writer)).checkedSetValue(20, forKey: "salesRank")
         try writer.delete(try #require(try NestedContextFixture.book("B", in: writer)))
-        try writer.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
+        try writer.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
         try writer.save()
 
         let changes = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: reader)
-        try reader.mergeChanges(fromContextDidSave: Self.notification(from: saves.all[0], of: writer, objects: objects, ids: ids))
-        #expect(try a.value(forKey: "salesRank") as? Int == 20, "the updated object is refreshed")
+        try reader.checkedMergeChanges(fromContextDidSave: Self.notification(from: saves.all[0], of: writer, objects: objects, ids: ids))
+        #expect(try a.checkedValue(forKey: "salesRank") as? Int == 20, "the updated object is refreshed")
         #expect(b.managedObjectContext == nil, "the deleted object left the context")
         #expect(changes.all.count == 1)
         #expect(changes.names(ManagedObjectContext.refreshedObjectsKey) == ["A"])
         #expect((changes.all[0][ManagedObjectContext.deletedObjectsKey] as? Set<ManagedObject>) == [b])
         let inserted = try #require(changes.all[0][ManagedObjectContext.insertedObjectsKey] as? Set<ManagedObject>)
         #expect(inserted.count == 1 && inserted.first?.managedObjectContext === reader, "the inserted object is faulted in")
-        #expect(try inserted.first?.value(forKey: "title") as? String == "D")
+        #expect(try inserted.first?.checkedValue(forKey: "title") as? String == "D")
     }
 
     @Test("An automatic merge posts its own objectsDidChange (automaticallyMergesChangesFromParent, objectsDidChangeNotification)")
@@ -190,13 +190,13 @@ final class NotificationRecorder: @unchecked Sendable {
         let a = try #require(try NestedContextFixture.book("A", in: reader))
         let changes = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: reader)
         let writer = ManagedObjectContext(coordinator: reader.persistentStoreCoordinator)
-        try #require(try NestedContextFixture.book("A", in: writer)).setValue(40, forKey: "salesRank")
-        try writer.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
+        try #require(try NestedContextFixture.book("A", in: writer)).checkedSetValue(40, forKey: "salesRank")
+        try writer.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
         try writer.save()
         #expect(changes.all.count == 1)
         #expect((changes.all[0][ManagedObjectContext.refreshedObjectsKey] as? Set<ManagedObject>) == [a])
         #expect(changes.names(ManagedObjectContext.insertedObjectsKey) == ["D"])
-        #expect(try a.value(forKey: "salesRank") as? Int == 40)
+        #expect(try a.checkedValue(forKey: "salesRank") as? Int == 40)
     }
 
     @Test("refresh(_:mergeChanges:) posts the object as refreshed; reset() invalidates all (refresh(_:mergeChanges:), reset(), NSInvalidatedAllObjectsKey)")
@@ -204,7 +204,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let (_, context) = try Self.seeded()
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: context)
         let a = try #require(try NestedContextFixture.book("A", in: context))
-        try a.setValue(9, forKey: "salesRank")
+        try a.checkedSetValue(9, forKey: "salesRank")
         context.processPendingChanges()
         try context.refresh(a, mergeChanges: false)
         context.processPendingChanges()
@@ -222,8 +222,8 @@ final class NotificationRecorder: @unchecked Sendable {
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: parent)
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
         try child.performAndWait {
-            try child.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
-            try #require(try NestedContextFixture.book("A", in: child)).setValue(5, forKey: "salesRank")
+            try child.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
+            try #require(try NestedContextFixture.book("A", in: child)).checkedSetValue(5, forKey: "salesRank")
             try child.delete(try #require(try NestedContextFixture.book("C", in: child)))
             try child.save()
         }
@@ -238,14 +238,14 @@ final class NotificationRecorder: @unchecked Sendable {
     func rollbackAnnounces() throws {
         let (_, context) = try Self.seeded()
         let a = try #require(try NestedContextFixture.book("A", in: context))
-        try a.setValue(9, forKey: "salesRank")
-        try context.insertNewObject(forEntityName: "Book").setValue("D", forKey: "title")
+        try a.checkedSetValue(9, forKey: "salesRank")
+        try context.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
         context.processPendingChanges()
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: context)
         context.rollback()
         #expect(recorder.all.count == 1)
         #expect(recorder.names(ManagedObjectContext.deletedObjectsKey) == ["D"])
         #expect(recorder.names(ManagedObjectContext.updatedObjectsKey) == ["A"])
-        #expect(try a.value(forKey: "salesRank") as? Int == 1)
+        #expect(try a.checkedValue(forKey: "salesRank") as? Int == 1)
     }
 }

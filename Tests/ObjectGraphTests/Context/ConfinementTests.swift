@@ -55,7 +55,7 @@ import TestSupport
         let (context, violations) = try watchedContext(.privateQueue)
         try context.performAndWait {
             let publisher = try context.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue("BookCo", forKey: "name")
+            try publisher.checkedSetValue("BookCo", forKey: "name")
             try context.save()
         }
         let count = try await context.perform { try context.count(for: FetchRequest(entityName: "Publisher")) }
@@ -67,7 +67,7 @@ import TestSupport
     @Test func anObjectChangedOffItsContextsQueueIsReported() throws {
         let (context, violations) = try watchedContext(.privateQueue)
         let publisher = try context.performAndWait { try context.insertNewObject(forEntityName: "Publisher") }
-        try publisher.setValue("BookCo", forKey: "name")
+        try publisher.checkedSetValue("BookCo", forKey: "name")
         #expect(violations.all.count == 1)
         #expect(violations.all.first?.contains("setValue(_:of:at:)") == true)
     }

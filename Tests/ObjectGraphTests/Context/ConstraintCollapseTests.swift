@@ -41,12 +41,12 @@ import ObjectGraph
         func stored() throws -> (people: [String], cars: [String]) {
             let context = context()
             let people = try context.fetch(FetchRequest(entityName: "Person")).map { person in
-                let plates = try (person.value(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.value(forKey: "numberPlate") as? String ?? "-" }
-                return "\(try person.value(forKey: "name") as? String ?? "-"): \(plates.sorted().joined(separator: ","))"
+                let plates = try (person.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }
+                return "\(try person.checkedValue(forKey: "name") as? String ?? "-"): \(plates.sorted().joined(separator: ","))"
             }
             let cars = try context.fetch(FetchRequest(entityName: "Car")).map { car in
-                let owner = try (car.value(forKey: "owner") as? ManagedObject)?.value(forKey: "name") as? String
-                return "\(try car.value(forKey: "numberPlate") as? String ?? "-") of \(owner ?? "nobody")"
+                let owner = try (car.checkedValue(forKey: "owner") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+                return "\(try car.checkedValue(forKey: "numberPlate") as? String ?? "-") of \(owner ?? "nobody")"
             }
             return (people.sorted(), cars.sorted())
         }
@@ -54,20 +54,20 @@ import ObjectGraph
 
     static func person(_ name: String, in context: ManagedObjectContext) throws -> ManagedObject {
         let person = try context.insertNewObject(forEntityName: "Person")
-        try person.setValue(name, forKey: "name")
+        try person.checkedSetValue(name, forKey: "name")
         return person
     }
 
     @discardableResult
     static func car(_ plate: String, owner: ManagedObject?, in context: ManagedObjectContext) throws -> ManagedObject {
         let car = try context.insertNewObject(forEntityName: "Car")
-        try car.setValue(plate, forKey: "numberPlate")
-        try car.setValue(owner, forKey: "owner")
+        try car.checkedSetValue(plate, forKey: "numberPlate")
+        try car.checkedSetValue(owner, forKey: "owner")
         return car
     }
 
     static func cars(of person: ManagedObject) throws -> Set<ManagedObject> {
-        try person.value(forKey: "cars") as? Set<ManagedObject> ?? []
+        try person.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []
     }
 
     // Two new people named Ann collapse into one (the first inserted survives): each car's
@@ -83,7 +83,7 @@ import ObjectGraph
             let b = try Self.car("B-2", owner: duplicate, in: context)
             try context.save()
             #expect(duplicate.managedObjectContext == nil, "\(policy)")
-            #expect(try b.value(forKey: "owner") as? ManagedObject === ann, "\(policy)")
+            #expect(try b.checkedValue(forKey: "owner") as? ManagedObject === ann, "\(policy)")
             #expect(try Self.cars(of: ann) == [a, b], "\(policy)")
             let stored = try stack.stored()
             #expect(stored.people == ["Ann: A-1,B-2"], "\(policy)")
@@ -103,7 +103,7 @@ import ObjectGraph
             let duplicate = try Self.car("AB-1", owner: bob, in: context)
             try context.save()
             #expect(duplicate.managedObjectContext == nil)
-            #expect(try survivor.value(forKey: "owner") as? ManagedObject === bob, "\(policy)")
+            #expect(try survivor.checkedValue(forKey: "owner") as? ManagedObject === bob, "\(policy)")
             #expect(try Self.cars(of: bob) == [survivor], "\(policy)")
             let stored = try stack.stored()
             #expect(stored.people == ["Bob: AB-1"], "\(policy)")
@@ -145,8 +145,8 @@ import ObjectGraph
         let car = try Self.car("B-2", owner: ann, in: context)
         try context.save()
         #expect(ann.objectID == storedAnn.objectID)
-        #expect(try car.value(forKey: "owner") as? ManagedObject === ann)
-        #expect(try Self.cars(of: ann).map { try $0.value(forKey: "numberPlate") as? String ?? "-" }.sorted() == ["A-1", "B-2"])
+        #expect(try car.checkedValue(forKey: "owner") as? ManagedObject === ann)
+        #expect(try Self.cars(of: ann).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }.sorted() == ["A-1", "B-2"])
         let stored = try stack.stored()
         #expect(stored.people == ["Ann: A-1,B-2"])
         #expect(stored.cars == ["A-1 of Ann", "B-2 of Ann"])
@@ -170,8 +170,8 @@ import ObjectGraph
             let stored = try stack.stored()
             #expect(stored.people == expected.0, "\(policy)")
             #expect(stored.cars == expected.1, "\(policy)")
-            let owner = try car.value(forKey: "owner") as? ManagedObject
-            #expect(try owner?.value(forKey: "name") as? String == (policy.mergeType == .mergeByPropertyObjectTrump ? "Bob" : "Ann"))
+            let owner = try car.checkedValue(forKey: "owner") as? ManagedObject
+            #expect(try owner?.checkedValue(forKey: "name") as? String == (policy.mergeType == .mergeByPropertyObjectTrump ? "Bob" : "Ann"))
             #expect(try Self.cars(of: bob) == (owner === bob ? [car] : []), "\(policy)")
         }
     }
@@ -208,9 +208,9 @@ import ObjectGraph
             try first.save()
             let context = stack.context(policy)
             let request = FetchRequest(entityName: "Car")
-            request.predicate = try Predicate(format: "numberPlate == %@", "B-2")
+            request.predicate = try Predicate(checkedFormat: "numberPlate == %@", "B-2")
             let car = try #require(try context.fetch(request).first)
-            try car.setValue("A-1", forKey: "numberPlate")
+            try car.checkedSetValue("A-1", forKey: "numberPlate")
             try context.save()
             let stored = try stack.stored()
             #expect(stored.people == expected.0, "\(policy)")
@@ -239,20 +239,20 @@ import ObjectGraph
         context.mergePolicy = .mergeByPropertyObjectTrump
         func insert(_ entity: String, _ key: String, _ value: String) throws -> ManagedObject {
             let object = try context.insertNewObject(forEntityName: entity)
-            try object.setValue(value, forKey: key)
+            try object.checkedSetValue(value, forKey: key)
             return object
         }
         let red = try insert("Tag", "name", "red"), duplicate = try insert("Tag", "name", "red")
         let a = try insert("Car", "numberPlate", "A-1"), b = try insert("Car", "numberPlate", "B-2")
-        try a.setValue(Set([red]), forKey: "tags")
-        try b.setValue(Set([duplicate]), forKey: "tags")
+        try a.checkedSetValue(Set([red]), forKey: "tags")
+        try b.checkedSetValue(Set([duplicate]), forKey: "tags")
         try context.save()
-        #expect(try red.value(forKey: "cars") as? Set<ManagedObject> == [a, b])
-        #expect(try b.value(forKey: "tags") as? Set<ManagedObject> == [red])
+        #expect(try red.checkedValue(forKey: "cars") as? Set<ManagedObject> == [a, b])
+        #expect(try b.checkedValue(forKey: "tags") as? Set<ManagedObject> == [red])
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let tags = try fresh.fetch(FetchRequest(entityName: "Tag"))
         #expect(tags.count == 1)
-        let plates = try (tags.first?.value(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.value(forKey: "numberPlate") as? String ?? "-" }
+        let plates = try (tags.first?.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }
         #expect(plates.sorted() == ["A-1", "B-2"])
     }
 
@@ -275,16 +275,16 @@ import ObjectGraph
         let context = ManagedObjectContext(coordinator: coordinator)
         context.mergePolicy = .mergeByPropertyStoreTrump
         let survivor = try context.insertNewObject(forEntityName: "Car")
-        try survivor.setValue("AB-1", forKey: "numberPlate")
+        try survivor.checkedSetValue("AB-1", forKey: "numberPlate")
         let duplicate = try context.insertNewObject(forEntityName: "Car")
-        try duplicate.setValue("AB-1", forKey: "numberPlate")
+        try duplicate.checkedSetValue("AB-1", forKey: "numberPlate")
         let garage = try context.insertNewObject(forEntityName: "Garage")
-        try garage.setValue(duplicate, forKey: "favourite")
+        try garage.checkedSetValue(duplicate, forKey: "favourite")
         try context.save()
-        #expect(try garage.value(forKey: "favourite") as? ManagedObject === survivor)
+        #expect(try garage.checkedValue(forKey: "favourite") as? ManagedObject === survivor)
         let fresh = ManagedObjectContext(coordinator: coordinator)
-        let favourite = try fresh.fetch(FetchRequest(entityName: "Garage")).first?.value(forKey: "favourite") as? ManagedObject
-        #expect(try favourite?.value(forKey: "numberPlate") as? String == "AB-1")
+        let favourite = try fresh.fetch(FetchRequest(entityName: "Garage")).first?.checkedValue(forKey: "favourite") as? ManagedObject
+        #expect(try favourite?.checkedValue(forKey: "numberPlate") as? String == "AB-1")
         #expect(try fresh.count(for: FetchRequest(entityName: "Car")) == 1)
     }
 }

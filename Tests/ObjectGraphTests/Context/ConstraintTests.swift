@@ -36,7 +36,7 @@ import ObjectGraph
             let request = FetchRequest(entityName: "Car")
             request.sortDescriptors = [SortDescriptor(key: "numberPlate"), SortDescriptor(key: "maker")]
             return try context().fetch(request).map { car in
-                try ["numberPlate", "maker", "colour"].map { try car.value(forKey: $0) as? String ?? "-" }.joined(separator: " ")
+                try ["numberPlate", "maker", "colour"].map { try car.checkedValue(forKey: $0) as? String ?? "-" }.joined(separator: " ")
             }
         }
     }
@@ -44,9 +44,9 @@ import ObjectGraph
     @discardableResult
     static func car(_ plate: String?, _ maker: String?, _ colour: String? = nil, in context: ManagedObjectContext) throws -> ManagedObject {
         let car = try context.insertNewObject(forEntityName: "Car")
-        try car.setValue(plate, forKey: "numberPlate")
-        try car.setValue(maker, forKey: "maker")
-        try car.setValue(colour, forKey: "colour")
+        try car.checkedSetValue(plate, forKey: "numberPlate")
+        try car.checkedSetValue(maker, forKey: "maker")
+        try car.checkedSetValue(colour, forKey: "colour")
         return car
     }
 
@@ -91,7 +91,7 @@ import ObjectGraph
         try Self.car(nil, "Seat", in: context)
         let old = try Self.car("AB-1", "Opel", in: context)
         try context.save()
-        try old.setValue("red", forKey: "colour")
+        try old.checkedSetValue("red", forKey: "colour")
         try context.save()
         try context.delete(old)
         try Self.car("AB-1", "Kia", in: context)
@@ -114,7 +114,7 @@ import ObjectGraph
         #expect(!car.objectID.isTemporaryID)
         #expect(!context.hasChanges)
         // The object goes on as the row: a later change updates it.
-        try car.setValue("blue", forKey: "colour")
+        try car.checkedSetValue("blue", forKey: "colour")
         try context.save()
         #expect(try stack.stored() == ["AB-1 Seat blue"])
     }
@@ -129,7 +129,7 @@ import ObjectGraph
         let car = try Self.car("AB-1", "Seat", "green", in: context)
         try context.save()
         #expect(try stack.stored() == ["AB-1 Fiat green"])
-        #expect(try car.value(forKey: "maker") as? String == "Fiat")
+        #expect(try car.checkedValue(forKey: "maker") as? String == "Fiat")
     }
 
     // Within one save the conflicting objects collapse into one (the first inserted survives).
@@ -181,7 +181,7 @@ import ObjectGraph
         try Self.car("AB-1", "Fiat", in: context)
         let other = try Self.car("CD-2", "Opel", in: context)
         try context.save()
-        try other.setValue("AB-1", forKey: "numberPlate")
+        try other.checkedSetValue("AB-1", forKey: "numberPlate")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .constraintMerge)
         #expect(try stack.stored() == ["AB-1 Fiat -", "CD-2 Opel -"])
@@ -198,7 +198,7 @@ import ObjectGraph
             let kept = try Self.car("AB-1", "Fiat", "red", in: context)
             let changed = try Self.car("CD-2", "Opel", nil, in: context)
             try context.save()
-            try changed.setValue("AB-1", forKey: "numberPlate")
+            try changed.checkedSetValue("AB-1", forKey: "numberPlate")
             try context.save()
             #expect(try stack.stored() == [expected], "\(policy)")
             #expect(kept.managedObjectContext === context && !kept.objectID.isTemporaryID, "\(policy)")
@@ -225,7 +225,7 @@ import ObjectGraph
     @discardableResult
     static func vehicle(_ entity: String, _ plate: String, in context: ManagedObjectContext) throws -> ManagedObject {
         let vehicle = try context.insertNewObject(forEntityName: entity)
-        try vehicle.setValue(plate, forKey: "numberPlate")
+        try vehicle.checkedSetValue(plate, forKey: "numberPlate")
         return vehicle
     }
 

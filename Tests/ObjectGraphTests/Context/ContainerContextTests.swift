@@ -46,19 +46,19 @@ import Foundation
             #expect(context.concurrencyType == .privateQueue)
             #expect(context.isOnContextQueue)
             let publisher = try context.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue("BookCo", forKey: "name")
+            try publisher.checkedSetValue("BookCo", forKey: "name")
             try context.save()
             return publisher.objectID
         }
         #expect(!id.isTemporaryID)
-        let name = try await view.perform { try view.existingObject(with: id).value(forKey: "name") as? String }
+        let name = try await view.perform { try view.existingObject(with: id).checkedValue(forKey: "name") as? String }
         #expect(name == "BookCo")
 
         // The callback form runs the block on a new private context and returns at once.
         let renamed: Bool = await withCheckedContinuation { continuation in
             container.performBackgroundTask { context in
                 do {
-                    try context.existingObject(with: id).setValue("Renamed", forKey: "name")
+                    try context.existingObject(with: id).checkedSetValue("Renamed", forKey: "name")
                     try context.save()
                     continuation.resume(returning: true)
                 } catch {
@@ -67,7 +67,7 @@ import Foundation
             }
         }
         #expect(renamed)
-        let merged = try await view.perform(schedule: .enqueued) { try view.object(with: id).value(forKey: "name") as? String }
+        let merged = try await view.perform(schedule: .enqueued) { try view.object(with: id).checkedValue(forKey: "name") as? String }
         #expect(merged == "Renamed")
     }
 

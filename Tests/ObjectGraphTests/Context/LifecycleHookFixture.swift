@@ -72,7 +72,7 @@ final class TrackedNotebook: ManagedObject {
         super.prepareForDeletion()
         events.append("prepareForDeletion")
         // The relationships are still whole here: the delete rules have not run yet.
-        notesAtPrepareForDeletion = ((try? value(forKey: "notes")) as? Set<ManagedObject>)?.count
+        notesAtPrepareForDeletion = ((try? checkedValue(forKey: "notes")) as? Set<ManagedObject>)?.count
     }
     override func willSave() { super.willSave(); events.append("willSave") }
     override func didSave() { super.didSave(); events.append("didSave") }
@@ -110,7 +110,7 @@ struct LifecycleFixture {
     /// Inserts a note with a title.
     func insertNote(_ title: String, in context: ManagedObjectContext? = nil) throws -> TrackedNote {
         let note = try requireNote((context ?? self.context).insertNewObject(forEntityName: "Note"))
-        try note.setValue(title, forKey: "title")
+        try note.checkedSetValue(title, forKey: "title")
         return note
     }
 

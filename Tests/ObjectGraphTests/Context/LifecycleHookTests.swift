@@ -29,14 +29,14 @@ import Foundation
         let fetched = try requireNote(reader.object(with: id))
         #expect(fetched.count("awakeFromFetch") == 1)
         _ = try reader.fetch(FetchRequest(entityName: "Note"))
-        _ = try fetched.value(forKey: "title")
+        _ = try fetched.checkedValue(forKey: "title")
         #expect(fetched.count("awakeFromFetch") == 1, "a loaded object fetched again is not awoken again")
 
         // A fault made by object(with:) awakes when it is first used, not before.
         let other = ManagedObjectContext(coordinator: fixture.coordinator)
         let fault = try requireNote(other.object(with: id))
         #expect(fault.isFault && fault.events.isEmpty)
-        #expect(try fault.value(forKey: "title") as? String == "Groceries")
+        #expect(try fault.checkedValue(forKey: "title") as? String == "Groceries")
         #expect(fault.events == ["awakeFromFetch"])
     }
 
@@ -51,20 +51,20 @@ import Foundation
         reader.reset()
         let fault = try requireNote(reader.object(with: id))
         fault.onAwakeFromFetch = { note in
-            let title = (try? note.value(forKey: "title")) as? String
-            try? note.setValue(title?.uppercased(), forKey: "shout")
+            let title = (try? note.checkedValue(forKey: "title")) as? String
+            try? note.checkedSetValue(title?.uppercased(), forKey: "shout")
         }
         let received = LockedNotifications()
         let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: reader, queue: nil) { received.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
-        #expect(try fault.value(forKey: "shout") as? String == "GROCERIES")
+        #expect(try fault.checkedValue(forKey: "shout") as? String == "GROCERIES")
         #expect(!reader.hasChanges)
         #expect(reader.updatedObjects.isEmpty)
         #expect(!fault.hasChanges)
         reader.processPendingChanges()
         #expect(received.all.isEmpty, "no objects-did-change for a value set in awakeFromFetch")
         // A change after awakeFromFetch counts as usual.
-        try fault.setValue("Shopping", forKey: "title")
+        try fault.checkedSetValue("Shopping", forKey: "title")
         #expect(reader.updatedObjects == [fault])
     }
 
@@ -80,7 +80,7 @@ import Foundation
         let added = try fixture.insertNote("Added")
         var storedAtWillSave: Int?
         added.onWillSave = { _ in storedAtWillSave = try? fixture.storedNoteCount() }
-        try kept.setValue("Kept, renamed", forKey: "title")
+        try kept.checkedSetValue("Kept, renamed", forKey: "title")
         try fixture.context.delete(gone)
         kept.events = []; gone.events = []
         try fixture.context.save()
@@ -100,13 +100,13 @@ import Foundation
         let note = try fixture.insertNote("Counter")
         note.onWillSave = { note in
             // Apple's advice: compare first; this one stops after three changes.
-            let stamp = (try? note.value(forKey: "stamp")) as? Int ?? 0
-            if stamp < 3 { try? note.setValue(stamp + 1, forKey: "stamp") }
+            let stamp = (try? note.checkedValue(forKey: "stamp")) as? Int ?? 0
+            if stamp < 3 { try? note.checkedSetValue(stamp + 1, forKey: "stamp") }
         }
         try fixture.context.save()
         #expect(note.count("willSave") == 4, "three rounds that changed the note and one that did not")
         let stored = try #require(try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note")).first)
-        #expect(try stored.value(forKey: "stamp") as? Int == 3)
+        #expect(try stored.checkedValue(forKey: "stamp") as? Int == 3)
     }
 
     @Test("A willSave that never stops changing fails the save after 100 rounds, writing nothing (NSManagedObject.willSave; Core Data's 'still dirty after 100 attempts')")
@@ -114,8 +114,8 @@ import Foundation
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Restless")
         note.onWillSave = { note in
-            let stamp = (try? note.value(forKey: "stamp")) as? Int ?? 0
-            try? note.setValue(stamp + 1, forKey: "stamp")
+            let stamp = (try? note.checkedValue(forKey: "stamp")) as? Int ?? 0
+            try? note.checkedSetValue(stamp + 1, forKey: "stamp")
         }
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.kind == .exception(.internalInconsistency))
@@ -134,7 +134,7 @@ import Foundation
         note.onWillSave = { note in
             guard added == nil, let context = note.managedObjectContext else { return }
             added = try? requireNote(context.insertNewObject(forEntityName: "Note"))
-            try? added?.setValue("Made in willSave", forKey: "title")
+            try? added?.checkedSetValue("Made in willSave", forKey: "title")
         }
         try fixture.context.save()
         let made = try #require(added)
@@ -153,10 +153,10 @@ import Foundation
         let transient = try fixture.insertNote("Never saved")
         try fixture.context.delete(transient)
         first.events = []; second.events = []
-        try first.setValue("First, edited", forKey: "title")
+        try first.checkedSetValue("First, edited", forKey: "title")
         first.onWillSave = { _ in
             // Touches the second note once: its willSave must run after the change.
-            if ((try? second.value(forKey: "stamp")) as? Int ?? 0) == 0 { try? second.setValue(1, forKey: "stamp") }
+            if ((try? second.checkedValue(forKey: "stamp")) as? Int ?? 0) == 0 { try? second.checkedSetValue(1, forKey: "stamp") }
         }
         try fixture.context.save()
         #expect(first.count("willSave") == 1)
@@ -164,7 +164,7 @@ import Foundation
         #expect(second.count("didSave") == 1)
         #expect(transient.count("willSave") == 0 && transient.count("didSave") == 0)
         let stored = try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note"))
-        #expect(try stored.compactMap { try $0.value(forKey: "stamp") as? Int }.sorted() == [0, 1])
+        #expect(try stored.compactMap { try $0.checkedValue(forKey: "stamp") as? Int }.sorted() == [0, 1])
     }
 
     @Test("prepareForDeletion runs in delete(_:), before the delete rules tear relationships down, once per object cascaded (NSManagedObject.prepareForDeletion)")
@@ -173,13 +173,13 @@ import Foundation
         let notebook = try #require(try fixture.context.insertNewObject(forEntityName: "Notebook") as? TrackedNotebook)
         let first = try fixture.insertNote("One")
         let second = try fixture.insertNote("Two")
-        try first.setValue(notebook, forKey: "notebook")
-        try second.setValue(notebook, forKey: "notebook")
+        try first.checkedSetValue(notebook, forKey: "notebook")
+        try second.checkedSetValue(notebook, forKey: "notebook")
         try fixture.context.save()
 
         notebook.events = []
         var notebookOfFirstAtPrepare: ManagedObject?
-        first.onPrepareForDeletion = { note in notebookOfFirstAtPrepare = (try? note.value(forKey: "notebook")) as? ManagedObject }
+        first.onPrepareForDeletion = { note in notebookOfFirstAtPrepare = (try? note.checkedValue(forKey: "notebook")) as? ManagedObject }
         try fixture.context.delete(notebook)
         #expect(notebook.events == ["prepareForDeletion"])
         #expect(notebook.notesAtPrepareForDeletion == 2)
@@ -196,7 +196,7 @@ import Foundation
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Draft")
         try fixture.context.save()
-        try note.setValue("Unsaved", forKey: "title")
+        try note.checkedSetValue("Unsaved", forKey: "title")
         var titleAtWillTurn: String?
         note.onWillTurnIntoFault = { note in
             titleAtWillTurn = note.isFault ? nil : note.storage[0].any as? String
@@ -210,7 +210,7 @@ import Foundation
         try fixture.context.refresh(note, mergeChanges: false)
         #expect(note.events == ["willTurnIntoFault", "didTurnIntoFault"])
         // Used again, it is fulfilled from the store and awoken.
-        #expect(try note.value(forKey: "title") as? String == "Draft")
+        #expect(try note.checkedValue(forKey: "title") as? String == "Draft")
         #expect(note.events.last == "awakeFromFetch")
     }
 
@@ -242,10 +242,10 @@ import Foundation
         let fixture = try StackFixture(.sqlite)
         try fixture.seedBooks(["A", "B"])
         let books = try fixture.context.fetch(FetchRequest(entityName: "Book"))
-        try books[0].setValue("A2", forKey: "title")
+        try books[0].checkedSetValue("A2", forKey: "title")
         try fixture.context.delete(books[1])
         try fixture.context.save()
-        let titles = try fixture.secondContext().fetch(FetchRequest(entityName: "Book")).map { try $0.value(forKey: "title") as? String }
+        let titles = try fixture.secondContext().fetch(FetchRequest(entityName: "Book")).map { try $0.checkedValue(forKey: "title") as? String }
         #expect(titles == ["A2"])
     }
 }

@@ -102,7 +102,7 @@ import Foundation
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("IDs.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
         try context.save()
         let id = book.objectID
         #expect(!id.isTemporaryID)

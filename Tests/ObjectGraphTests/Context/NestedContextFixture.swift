@@ -14,12 +14,12 @@ struct NestedContextFixture {
                                            options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000CC"])
         let seed = ManagedObjectContext(coordinator: coordinator)
         let publisher = try seed.insertNewObject(forEntityName: "Publisher")
-        try publisher.setValue("BookCo", forKey: "name")
+        try publisher.checkedSetValue("BookCo", forKey: "name")
         for (i, title) in titles.enumerated() {
             let book = try seed.insertNewObject(forEntityName: "Book")
-            try book.setValue(title, forKey: "title")
-            try book.setValue(i + 1, forKey: "salesRank")
-            try book.setValue(publisher, forKey: "publisher")
+            try book.checkedSetValue(title, forKey: "title")
+            try book.checkedSetValue(i + 1, forKey: "salesRank")
+            try book.checkedSetValue(publisher, forKey: "publisher")
         }
         try seed.save()
     }
@@ -34,13 +34,13 @@ struct NestedContextFixture {
         let request = FetchRequest(entityName: "Book")
         request.predicate = predicate
         request.sortDescriptors = [SortDescriptor(key: "title")]
-        return try context.fetch(request).map { try $0.value(forKey: "title") as? String ?? "?" }
+        return try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
     }
 
     /// The book of a title in a context.
     static func book(_ title: String, in context: ManagedObjectContext) throws -> ManagedObject? {
         let request = FetchRequest(entityName: "Book")
-        request.predicate = try Predicate(format: "title == %@", title)
+        request.predicate = try Predicate(checkedFormat: "title == %@", title)
         return try context.fetch(request).first
     }
 }

@@ -21,14 +21,14 @@ import Foundation
         #expect(child.persistentStoreCoordinator === fixture.coordinator)
         try child.performAndWait {
             let book = try child.insertNewObject(forEntityName: "Book")
-            try book.setValue("D", forKey: "title")
-            try book.setValue(4, forKey: "salesRank")
+            try book.checkedSetValue("D", forKey: "title")
+            try book.checkedSetValue(4, forKey: "salesRank")
             try child.save()
             #expect(!child.hasChanges)
         }
         try parent.performAndWait { () throws in
             #expect(parent.hasChanges)
-            #expect(try parent.insertedObjects.map { try $0.value(forKey: "title") as? String } == ["D"])
+            #expect(try parent.insertedObjects.map { try $0.checkedValue(forKey: "title") as? String } == ["D"])
         }
         #expect(try fixture.storedTitles() == ["A", "B", "C"])
         try parent.performAndWait { try parent.save() }
@@ -43,15 +43,15 @@ import Foundation
         let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: fixture.coordinator)
         try parent.performAndWait {
             let e = try parent.insertNewObject(forEntityName: "Book")
-            try e.setValue("E", forKey: "title")
-            try e.setValue(10, forKey: "salesRank")
-            try NestedContextFixture.book("A", in: parent)?.setValue(20, forKey: "salesRank")
+            try e.checkedSetValue("E", forKey: "title")
+            try e.checkedSetValue(10, forKey: "salesRank")
+            try NestedContextFixture.book("A", in: parent)?.checkedSetValue(20, forKey: "salesRank")
             try parent.delete(try #require(try NestedContextFixture.book("B", in: parent)))
         }
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
         try child.performAndWait {
             #expect(try NestedContextFixture.titles(in: child) == ["A", "C", "E"])
-            let ranked = try Predicate(format: "salesRank >= 10")
+            let ranked = try Predicate(checkedFormat: "salesRank >= 10")
             #expect(try NestedContextFixture.titles(in: child, predicate: ranked) == ["A", "E"])
             let request = FetchRequest(entityName: "Book")
             request.predicate = ranked
@@ -60,11 +60,11 @@ import Foundation
             // The new object is the parent's, under the parent's temporary ID.
             let e = try #require(try NestedContextFixture.book("E", in: child))
             #expect(e.objectID.isTemporaryID)
-            #expect(try e.value(forKey: "salesRank") as? Int == 10)
+            #expect(try e.checkedValue(forKey: "salesRank") as? Int == 10)
             // To-many relationships as the parent holds them: B is gone from its publisher.
-            let publisher = try #require(try (NestedContextFixture.book("A", in: child))?.value(forKey: "publisher") as? ManagedObject)
-            let books = try #require(try publisher.value(forKey: "books") as? Set<ManagedObject>)
-            #expect(Set(try books.map { try $0.value(forKey: "title") as? String }) == ["A", "C"])
+            let publisher = try #require(try (NestedContextFixture.book("A", in: child))?.checkedValue(forKey: "publisher") as? ManagedObject)
+            let books = try #require(try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)
+            #expect(Set(try books.map { try $0.checkedValue(forKey: "title") as? String }) == ["A", "C"])
         }
         // The store has none of it.
         #expect(try fixture.storedTitles() == ["A", "B", "C"])
@@ -79,14 +79,14 @@ import Foundation
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
         try child.performAndWait {
             let a = try #require(try NestedContextFixture.book("A", in: child))
-            try a.setValue("A2", forKey: "title")
+            try a.checkedSetValue("A2", forKey: "title")
             try child.delete(try #require(try NestedContextFixture.book("C", in: child)))
             let author = try child.insertNewObject(forEntityName: "Author")
-            try author.setValue("Zarra", forKey: "name")
+            try author.checkedSetValue("Zarra", forKey: "name")
             try author.mutableSetValue(forKey: "books").insert(a)
             let publisher = try child.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue("Other", forKey: "name")
-            try NestedContextFixture.book("B", in: child)?.setValue(publisher, forKey: "publisher")
+            try publisher.checkedSetValue("Other", forKey: "name")
+            try NestedContextFixture.book("B", in: child)?.checkedSetValue(publisher, forKey: "publisher")
             try child.save()
         }
         try parent.performAndWait {
@@ -97,14 +97,14 @@ import Foundation
         let reader = ManagedObjectContext(coordinator: fixture.coordinator)
         #expect(try NestedContextFixture.titles(in: reader) == ["A2", "B"])
         let a2 = try #require(try NestedContextFixture.book("A2", in: reader))
-        let authors = try #require(try a2.value(forKey: "authors") as? Set<ManagedObject>)
-        #expect(try authors.map { try $0.value(forKey: "name") as? String } == ["Zarra"])
+        let authors = try #require(try a2.checkedValue(forKey: "authors") as? Set<ManagedObject>)
+        #expect(try authors.map { try $0.checkedValue(forKey: "name") as? String } == ["Zarra"])
         let b = try #require(try NestedContextFixture.book("B", in: reader))
-        let other = try #require(try b.value(forKey: "publisher") as? ManagedObject)
-        #expect(try other.value(forKey: "name") as? String == "Other")
-        #expect((try other.value(forKey: "books") as? Set<ManagedObject>)?.count == 1)
-        let bookCo = try #require(try a2.value(forKey: "publisher") as? ManagedObject)
-        #expect((try bookCo.value(forKey: "books") as? Set<ManagedObject>)?.count == 1)
+        let other = try #require(try b.checkedValue(forKey: "publisher") as? ManagedObject)
+        #expect(try other.checkedValue(forKey: "name") as? String == "Other")
+        #expect((try other.checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 1)
+        let bookCo = try #require(try a2.checkedValue(forKey: "publisher") as? ManagedObject)
+        #expect((try bookCo.checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 1)
     }
 
     // A failed child save (validation, as every save validates) leaves the parent as it was.
@@ -128,7 +128,7 @@ import Foundation
         let middle = ManagedObjectContext(concurrencyType: .mainQueue, parent: root)
         let leaf = ManagedObjectContext(concurrencyType: .privateQueue, parent: middle)
         try leaf.performAndWait {
-            try NestedContextFixture.book("C", in: leaf)?.setValue("C3", forKey: "title")
+            try NestedContextFixture.book("C", in: leaf)?.checkedSetValue("C3", forKey: "title")
             try leaf.save()
         }
         try middle.performAndWait {
@@ -147,7 +147,7 @@ import Foundation
         let fixture = try NestedContextFixture(type)
         let context = ManagedObjectContext(coordinator: fixture.coordinator)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("D", forKey: "title")
+        try book.checkedSetValue("D", forKey: "title")
         let temporary = book.objectID
         try context.obtainPermanentIDs(for: [book])
         let permanent = book.objectID
@@ -158,7 +158,7 @@ import Foundation
         #expect(context.object(with: temporary) === book)
         try context.save()
         #expect(book.objectID == permanent)
-        #expect(try ManagedObjectContext(coordinator: fixture.coordinator).existingObject(with: permanent).value(forKey: "title") as? String == "D")
+        #expect(try ManagedObjectContext(coordinator: fixture.coordinator).existingObject(with: permanent).checkedValue(forKey: "title") as? String == "D")
     }
 
     // obtainPermanentIDs(for:) in a child: the ID holds in the parent and in the store, and
@@ -170,10 +170,10 @@ import Foundation
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
         let (bookID, publisherID) = try child.performAndWait {
             let publisher = try child.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue("New", forKey: "name")
+            try publisher.checkedSetValue("New", forKey: "name")
             let book = try child.insertNewObject(forEntityName: "Book")
-            try book.setValue("D", forKey: "title")
-            try book.setValue(publisher, forKey: "publisher")
+            try book.checkedSetValue("D", forKey: "title")
+            try book.checkedSetValue(publisher, forKey: "publisher")
             try child.obtainPermanentIDs(for: [book])
             #expect(!book.objectID.isTemporaryID)
             #expect(publisher.objectID.isTemporaryID)
@@ -183,17 +183,17 @@ import Foundation
         try parent.performAndWait {
             let book = parent.object(with: bookID)
             #expect(parent.insertedObjects.contains(book))
-            #expect(try (book.value(forKey: "publisher") as? ManagedObject)?.value(forKey: "name") as? String == "New")
+            #expect(try (book.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String == "New")
             try parent.save()
             #expect(book.objectID == bookID)
             #expect(!parent.object(with: publisherID).objectID.isTemporaryID)
         }
         let reader = ManagedObjectContext(coordinator: fixture.coordinator)
         let stored = try reader.existingObject(with: bookID)
-        #expect(try (stored.value(forKey: "publisher") as? ManagedObject)?.value(forKey: "name") as? String == "New")
+        #expect(try (stored.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String == "New")
         // The child, whose publisher kept its temporary ID, still reads it through the parent.
         try child.performAndWait { () throws in
-            #expect(try child.existingObject(with: publisherID).value(forKey: "name") as? String == "New")
+            #expect(try child.existingObject(with: publisherID).checkedValue(forKey: "name") as? String == "New")
         }
     }
 
@@ -207,37 +207,37 @@ import Foundation
         let aID = try viewer.performAndWait {
             viewer.automaticallyMergesChangesFromParent = true
             let a = try #require(try NestedContextFixture.book("A", in: viewer))
-            #expect(try a.value(forKey: "salesRank") as? Int == 1)
+            #expect(try a.checkedValue(forKey: "salesRank") as? Int == 1)
             return a.objectID
         }
         let writer = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try writer.performAndWait {
-            try writer.existingObject(with: aID).setValue(7, forKey: "salesRank")
+            try writer.existingObject(with: aID).checkedSetValue(7, forKey: "salesRank")
             try writer.save()
         }
         // The merge was enqueued on the viewer's queue during the save: a block after it sees it.
-        let merged = try await viewer.perform(schedule: .enqueued) { try viewer.object(with: aID).value(forKey: "salesRank") as? Int }
+        let merged = try await viewer.perform(schedule: .enqueued) { try viewer.object(with: aID).checkedValue(forKey: "salesRank") as? Int }
         #expect(merged == 7)
 
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: viewer)
         try child.performAndWait { () throws in
             child.automaticallyMergesChangesFromParent = true
-            #expect(try child.existingObject(with: aID).value(forKey: "salesRank") as? Int == 7)
+            #expect(try child.existingObject(with: aID).checkedValue(forKey: "salesRank") as? Int == 7)
         }
         try viewer.performAndWait {
-            try viewer.object(with: aID).setValue(8, forKey: "salesRank")
+            try viewer.object(with: aID).checkedSetValue(8, forKey: "salesRank")
             try viewer.save()
         }
-        let mergedInChild = try await child.perform(schedule: .enqueued) { try child.object(with: aID).value(forKey: "salesRank") as? Int }
+        let mergedInChild = try await child.perform(schedule: .enqueued) { try child.object(with: aID).checkedValue(forKey: "salesRank") as? Int }
         #expect(mergedInChild == 8)
 
         // Turned off, nothing more is merged.
         await child.perform { child.automaticallyMergesChangesFromParent = false }
         try viewer.performAndWait {
-            try viewer.object(with: aID).setValue(9, forKey: "salesRank")
+            try viewer.object(with: aID).checkedSetValue(9, forKey: "salesRank")
             try viewer.save()
         }
-        let notMerged = try await child.perform(schedule: .enqueued) { try child.object(with: aID).value(forKey: "salesRank") as? Int }
+        let notMerged = try await child.perform(schedule: .enqueued) { try child.object(with: aID).checkedValue(forKey: "salesRank") as? Int }
         #expect(notMerged == 8)
     }
 

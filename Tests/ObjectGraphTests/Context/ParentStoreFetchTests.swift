@@ -17,8 +17,8 @@ import Foundation
         let context = ManagedObjectContext(coordinator: coordinator)
         for rank in ranks {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue("\(prefix)\(rank)", forKey: "title")
-            try book.setValue(rank, forKey: "salesRank")
+            try book.checkedSetValue("\(prefix)\(rank)", forKey: "title")
+            try book.checkedSetValue(rank, forKey: "salesRank")
         }
         try context.save()
     }
@@ -36,21 +36,21 @@ import Foundation
 
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        #expect(try context.fetch(request).map { try $0.value(forKey: "salesRank") as? Int } == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "salesRank") as? Int } == [1, 2, 3, 4, 5, 6, 7, 8])
         request.fetchOffset = 2
         request.fetchLimit = 3
         let window = try context.fetch(request)
-        #expect(try window.map { try $0.value(forKey: "title") as? String } == ["two-3", "one-4", "one-5"])
+        #expect(try window.map { try $0.checkedValue(forKey: "title") as? String } == ["two-3", "one-4", "one-5"])
         #expect(try context.count(for: request) == 3)
         #expect(try context.fetchObjectIDs(request) == window.map(\.objectID))
         // Each object keeps its own store's identity.
         #expect(Set(window.map(\.objectID.storeIdentifier)) == ["00000000-0000-0000-0000-0000000000A1", "00000000-0000-0000-0000-0000000000A2"])
         // A predicate and a descending sort, merged the same way.
-        request.predicate = try Predicate(format: "salesRank > 2")
+        request.predicate = try Predicate(checkedFormat: "salesRank > 2")
         request.sortDescriptors = [SortDescriptor(key: "salesRank", ascending: false)]
         request.fetchOffset = 1
         request.fetchLimit = 0
-        #expect(try context.fetch(request).map { try $0.value(forKey: "salesRank") as? Int } == [7, 6, 5, 4, 3])
+        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "salesRank") as? Int } == [7, 6, 5, 4, 3])
         #expect(try context.count(for: request) == 5)
         // The count of a window past the end.
         request.fetchOffset = 10
@@ -67,7 +67,7 @@ import Foundation
         let request = FetchRequest(entityName: "Book")
         request.predicate = Predicate(block: { object, _ in
             // A managed object, as Core Data hands an atomic store's fetch.
-            guard let book = object as? ManagedObject, let rank = try? book.value(forKey: "salesRank") as? Int else { return false }
+            guard let book = object as? ManagedObject, let rank = try? book.checkedValue(forKey: "salesRank") as? Int else { return false }
             return rank % 2 == 0
         })
         let fetched = try context.fetch(request)
@@ -87,22 +87,22 @@ import Foundation
         let fixture = try NestedContextFixture(.sqlite, titles: titles)
         let context = ManagedObjectContext(coordinator: fixture.coordinator)
         // T30 moves to the front, T02 is deleted, a new book ranks between 3 and 4.
-        try NestedContextFixture.book("T30", in: context)?.setValue(0, forKey: "salesRank")
+        try NestedContextFixture.book("T30", in: context)?.checkedSetValue(0, forKey: "salesRank")
         try context.delete(try #require(try NestedContextFixture.book("T02", in: context)))
         let new = try context.insertNewObject(forEntityName: "Book")
-        try new.setValue("New", forKey: "title")
-        try new.setValue(3, forKey: "salesRank")
+        try new.checkedSetValue("New", forKey: "title")
+        try new.checkedSetValue(3, forKey: "salesRank")
 
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank"), SortDescriptor(key: "title")]
-        let all = try context.fetch(request).map { try $0.value(forKey: "title") as? String }
+        let all = try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String }
         #expect(all.prefix(6) == ["T30", "T01", "New", "T03", "T04", "T05"])
         request.fetchOffset = 1
         request.fetchLimit = 4
         let log = LockedLines()
         fixture.coordinator.sqlLog.includesTimings = false
         fixture.coordinator.sqlLog.handler = { log.append($0) }
-        let window = try context.fetch(request).map { try $0.value(forKey: "title") as? String }
+        let window = try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String }
         fixture.coordinator.sqlLog.handler = nil
         let lines = log.all
         #expect(window == Array(all[1..<5]))

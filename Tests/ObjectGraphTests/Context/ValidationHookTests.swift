@@ -18,7 +18,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         try fixture.context.save()
         #expect(old.count("validateForInsert") == 1 && old.count("validateForUpdate") == 0)
         let new = try fixture.insertNote("New")
-        try old.setValue("Old, changed", forKey: "title")
+        try old.checkedSetValue("Old, changed", forKey: "title")
         try fixture.context.save()
         #expect(new.count("validateForInsert") == 1 && new.count("validateForUpdate") == 0)
         #expect(old.count("validateForInsert") == 1 && old.count("validateForUpdate") == 1)
@@ -41,7 +41,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
     func superErrorsCombineWithTheSubclasses() throws {
         let fixture = try LifecycleFixture()
         let note = try requireNote(fixture.context.insertNewObject(forEntityName: "Note"))   // no title: 1570
-        try note.setValue(9.5, forKey: "rating")                                           // above 5: 1610
+        try note.checkedSetValue(9.5, forKey: "rating")                                           // above 5: 1610
         note.validateInsert = { _ in throw CoreDataError(.validation, "Note: a rating needs a title") }
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.code == .multipleErrors)
@@ -56,13 +56,13 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let note = try fixture.insertNote("Fixed")
         try fixture.context.save()
         note.validateUpdate = { note in
-            if (try? note.value(forKey: "title")) as? String != "Fixed" { throw CoreDataError(.validation, "Note.title can't change once saved", objectURI: note.objectID.uriString, key: "title") }
+            if (try? note.checkedValue(forKey: "title")) as? String != "Fixed" { throw CoreDataError(.validation, "Note.title can't change once saved", objectURI: note.objectID.uriString, key: "title") }
         }
-        try note.setValue("Changed", forKey: "title")
+        try note.checkedSetValue("Changed", forKey: "title")
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.code == .validation && error.key == "title")
         fixture.context.rollback()
-        #expect(try note.value(forKey: "title") as? String == "Fixed")
+        #expect(try note.checkedValue(forKey: "title") as? String == "Fixed")
     }
 
     @Test("validateForDelete: the Deny rule by default (1600), and a subclass's own refusal (NSManagedObject.validateForDelete)")
@@ -91,7 +91,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let stack = try StackFixture(.sqlite, model: model)
         let tagged = try requireNote(stack.context.insertNewObject(forEntityName: "Note"))
         let tag = try stack.context.insertNewObject(forEntityName: "Tag")
-        try tag.setValue(tagged, forKey: "note")
+        try tag.checkedSetValue(tagged, forKey: "note")
         try stack.context.save()
         try stack.context.delete(tagged)
         let denied = try #require(throws: CoreDataError.self) { try stack.context.save() }
@@ -116,7 +116,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let unknown = try #require(throws: CoreDataError.self) { try note.validateValue(&any, forKey: "colour") }
         #expect(unknown.kind == .exception(.undefinedKey))
         // Validating changes nothing: the object keeps its value and stays unchanged.
-        #expect(try note.value(forKey: "rating") == nil)
+        #expect(try note.checkedValue(forKey: "rating") == nil)
     }
 
     @Test("Per-key validation (Core Data's validate<Key>:error:): an override of validateValue(_:forKey:) for one key runs at each save, for every property, after the model's checks (NSManagedObject.validateValue(_:forKey:))")
@@ -132,7 +132,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.code == .validation && error.key == "title")
         #expect(Set(note.validatedKeys).isSuperset(of: ["title", "stamp", "rating", "shout", "notebook"]))
-        try note.setValue("Ok", forKey: "title")
+        try note.checkedSetValue("Ok", forKey: "title")
         note.validatedKeys = []
         try fixture.context.save()
         #expect(note.validatedKeys.filter { $0 == "title" }.count == 1)
@@ -145,7 +145,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         note.validateTitle = { value in (value as? String)?.capitalized }
         try fixture.context.save()
         let stored = try #require(try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note")).first)
-        #expect(try stored.value(forKey: "title") as? String == "lower")
+        #expect(try stored.checkedValue(forKey: "title") as? String == "lower")
     }
 
     @Test("A child context validates through the same hooks before pushing into its parent (NSManagedObject.validateForInsert; NSManagedObjectContext.save)")

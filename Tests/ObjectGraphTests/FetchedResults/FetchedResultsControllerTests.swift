@@ -26,7 +26,7 @@ import Foundation
         let fixture = try FetchedResultsFixture()
         let controller = try fixture.controller(delegate: nil)
         let b2 = try controller.object(at: IndexPath(row: 1, section: 1))
-        #expect(try b2.value(forKey: "name") as? String == "b2")
+        #expect(try b2.checkedValue(forKey: "name") as? String == "b2")
         #expect(controller.indexPath(forObject: b2) == IndexPath(row: 1, section: 1))
         #expect(controller.indexPath(forObject: try fixture.context.insertNewObject(forEntityName: "Other")) == nil)
         let error = try #require(throws: CoreDataError.self) { try controller.object(at: IndexPath(row: 2, section: 1)) }
@@ -86,8 +86,8 @@ import Foundation
         let context = fixture.context
         try context.delete(try fixture.item("a2"))
         try FetchedResultsFixture.insert("c1", group: "C", rank: 1, in: context)
-        try fixture.item("a3").setValue(0, forKey: "rank")
-        try fixture.item("b2").setValue("b2 renamed", forKey: "name")
+        try fixture.item("a3").checkedSetValue(0, forKey: "rank")
+        try fixture.item("b2").checkedSetValue("b2 renamed", forKey: "name")
         #expect(delegate.lines.isEmpty, "nothing is told before the event ends")
         context.processPendingChanges()
         #expect(delegate.take() == [
@@ -106,7 +106,7 @@ import Foundation
         #expect(controller.fetchedObjects?.allSatisfy { !$0.objectID.isTemporaryID } == true)
     }
 
-    @Test("A save in another context merged with mergeChanges(fromContextDidSave:) reaches the delegate (NSManagedObjectContext.mergeChanges(fromContextDidSave:); NSFetchedResultsController)",
+    @Test("A save in another context merged with checkedMergeChanges(fromContextDidSave:) reaches the delegate (NSManagedObjectContext.checkedMergeChanges(fromContextDidSave:); NSFetchedResultsController)",
           arguments: [StoreType.sqlite, .xml])
     func mergedSaveOfAnotherContext(_ type: StoreType) throws {
         let fixture = try FetchedResultsFixture(type)
@@ -117,14 +117,14 @@ import Foundation
         request.sortDescriptors = [SortDescriptor(key: "name")]
         let theirs = try other.fetch(request)                     // a1 a2 a3 b1 b2
         try other.delete(theirs[2])                               // a3
-        try theirs[3].setValue("b1 renamed", forKey: "name")      // b1, same place
-        try theirs[4].setValue("A", forKey: "group")              // b2 → A, rank 2: after a2
+        try theirs[3].checkedSetValue("b1 renamed", forKey: "name")      // b1, same place
+        try theirs[4].checkedSetValue("A", forKey: "group")              // b2 → A, rank 2: after a2
         try FetchedResultsFixture.insert("a0", group: "A", rank: 0, in: other)
         let received = LockedNotifications()
         let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil) { received.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         try other.save()
-        try fixture.context.mergeChanges(fromContextDidSave: try #require(received.all.first))
+        try fixture.context.checkedMergeChanges(fromContextDidSave: try #require(received.all.first))
         #expect(delegate.take() == [
             "will",
             "delete a3 [0, 2] -> nil",

@@ -14,7 +14,7 @@ final class RecordingResultsDelegate: FetchedResultsControllerDelegate {
         lines.append("section \(type) \(sectionIndex) \(sectionInfo.name)")
     }
     func controller(_ controller: FetchedResultsController, didChange anObject: ManagedObject, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
-        let name = (try? anObject.value(forKey: "name")) as? String ?? "?"
+        let name = (try? anObject.checkedValue(forKey: "name")) as? String ?? "?"
         lines.append("\(type) \(name) \(Self.text(indexPath)) -> \(Self.text(newIndexPath))")
     }
     func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
@@ -72,9 +72,9 @@ struct FetchedResultsFixture {
     @discardableResult
     static func insert(_ name: String, group: String?, rank: Int, in context: ManagedObjectContext) throws -> ManagedObject {
         let item = try context.insertNewObject(forEntityName: "Item")
-        try item.setValue(name, forKey: "name")
-        try item.setValue(group, forKey: "group")
-        try item.setValue(rank, forKey: "rank")
+        try item.checkedSetValue(name, forKey: "name")
+        try item.checkedSetValue(group, forKey: "group")
+        try item.checkedSetValue(rank, forKey: "rank")
         return item
     }
 
@@ -98,13 +98,13 @@ struct FetchedResultsFixture {
     /// The item of a name in the fixture's context.
     func item(_ name: String) throws -> ManagedObject {
         let request = FetchRequest(entityName: "Item")
-        request.predicate = try Predicate(format: "name == %@", name)
+        request.predicate = try Predicate(checkedFormat: "name == %@", name)
         guard let item = try context.fetch(request).first else { throw CoreDataError(.validation, "no item named \(name)") }
         return item
     }
 
     /// The names in each section of a controller's results.
     static func names(_ controller: FetchedResultsController) -> [[String]] {
-        (controller.sections ?? []).map { section in (section.objects ?? []).map { (try? $0.value(forKey: "name")) as? String ?? "?" } }
+        (controller.sections ?? []).map { section in (section.objects ?? []).map { (try? $0.checkedValue(forKey: "name")) as? String ?? "?" } }
     }
 }

@@ -28,8 +28,8 @@ import Foundation
         try context.delete(a2)
         let c1 = try FetchedResultsFixture.insert("c1", group: "C", rank: 1, in: context)
         let b0 = try FetchedResultsFixture.insert("b0", group: "B", rank: 0, in: context)
-        try a3.setValue(0, forKey: "rank")                 // sorts first in A now: a move
-        try b2.setValue("b2 renamed", forKey: "name")      // same place: an update
+        try a3.checkedSetValue(0, forKey: "rank")                 // sorts first in A now: a move
+        try b2.checkedSetValue("b2 renamed", forKey: "name")      // same place: an update
         post(context, inserted: [c1, b0], updated: [a3, b2], deleted: [a2])
 
         #expect(delegate.take() == [
@@ -63,13 +63,13 @@ import Foundation
     func updatesChangeMembership() throws {
         let fixture = try FetchedResultsFixture()
         let delegate = RecordingResultsDelegate()
-        let controller = try fixture.controller(predicate: try Predicate(format: "rank < 3"), delegate: delegate)
+        let controller = try fixture.controller(predicate: try Predicate(checkedFormat: "rank < 3"), delegate: delegate)
         #expect(FetchedResultsFixture.names(controller) == [["a1", "a2"], ["b1", "b2"]])
         let a1 = try fixture.item("a1"), a3 = try fixture.item("a3"), b2 = try fixture.item("b2")
-        try a1.setValue("B", forKey: "group")       // A → B, after b1
-        try a1.setValue(2, forKey: "rank")
-        try b2.setValue(7, forKey: "rank")          // leaves the results
-        try a3.setValue(0, forKey: "rank")          // joins them, first in A
+        try a1.checkedSetValue("B", forKey: "group")       // A → B, after b1
+        try a1.checkedSetValue(2, forKey: "rank")
+        try b2.checkedSetValue(7, forKey: "rank")          // leaves the results
+        try a3.checkedSetValue(0, forKey: "rank")          // joins them, first in A
         post(fixture.context, updated: [a1, b2, a3])
         #expect(delegate.take() == [
             "will",
@@ -87,8 +87,8 @@ import Foundation
         let delegate = RecordingResultsDelegate()
         let controller = try fixture.controller(delegate: delegate)
         let a1 = try fixture.item("a1"), a2 = try fixture.item("a2")
-        try a1.setValue(2, forKey: "rank")
-        try a2.setValue(1, forKey: "rank")
+        try a1.checkedSetValue(2, forKey: "rank")
+        try a2.checkedSetValue(1, forKey: "rank")
         post(fixture.context, updated: [a1, a2])
         #expect(delegate.take() == ["will", "move a2 [0, 1] -> [0, 0]", "move a1 [0, 0] -> [0, 1]", "did"])
         #expect(FetchedResultsFixture.names(controller) == [["a2", "a1", "a3"], ["b1", "b2"]])
@@ -98,10 +98,10 @@ import Foundation
     func unrelatedChangesAndNoDelegate() throws {
         let fixture = try FetchedResultsFixture()
         let delegate = RecordingResultsDelegate()
-        let controller = try fixture.controller(predicate: try Predicate(format: "rank < 3"), delegate: delegate)
+        let controller = try fixture.controller(predicate: try Predicate(checkedFormat: "rank < 3"), delegate: delegate)
         let other = try fixture.context.insertNewObject(forEntityName: "Other")
         let a3 = try fixture.item("a3")
-        try a3.setValue(5, forKey: "rank")        // was out of the results, stays out
+        try a3.checkedSetValue(5, forKey: "rank")        // was out of the results, stays out
         post(fixture.context, inserted: [other], updated: [a3])
         #expect(delegate.take().isEmpty)
 
@@ -143,7 +143,7 @@ import Foundation
         #expect(first.indexOfItem(b1.objectID) == 3)
 
         let c1 = try FetchedResultsFixture.insert("c1", group: "C", rank: 1, in: fixture.context)
-        try b1.setValue("b1 renamed", forKey: "name")
+        try b1.checkedSetValue("b1 renamed", forKey: "name")
         post(fixture.context, inserted: [c1], updated: [b1])
         #expect(delegate.snapshots.count == 2)
         let second = try #require(delegate.snapshots.last)

@@ -17,7 +17,7 @@ import Foundation
         let request = FetchRequest(entityName: "Book")
         request.predicate = ObjectGraph.Predicate.or([])
         #expect(request.predicate == ObjectGraph.Predicate.or([]))
-        let title = try ObjectGraph.Predicate(format: "title == 'x'")
+        let title = try ObjectGraph.Predicate(checkedFormat: "title == 'x'")
         request.predicate = ObjectGraph.Predicate.and([title])
         #expect(request.predicate == ObjectGraph.Predicate.and([title]))
     }

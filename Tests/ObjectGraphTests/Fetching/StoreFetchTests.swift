@@ -66,7 +66,7 @@ import ObjectGraphPostgres
 
     /// The keys the evaluator selects, sorted and windowed as the request says.
     static func expected(_ request: ObjectGraph.AnyFetchRequest, _ fixture: SQLFixture) throws -> [Int64] {
-        var objects = try fixture.objects[request.entityName]!.filter { try request.predicate?.evaluate(with: $0) ?? true }
+        var objects = try fixture.objects[request.entityName]!.filter { try request.predicate?.checkedEvaluate(with: $0) ?? true }
         objects = try ObjectGraph.SortDescriptor.sort(objects, by: request.sortDescriptors)
         var keys = objects.map(\.id.primaryKey)
         if request.fetchOffset > 0 { keys = Array(keys.dropFirst(request.fetchOffset)) }
@@ -117,7 +117,7 @@ import ObjectGraphPostgres
         guard let loaded = try Self.load(kind) else { return }
         let books = loaded.fixture.objects["Book"]!
         func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> ObjectGraph.AnyFetchRequest.Property {
-            .expression(ExpressionDescription(name: name, expression: try Expression(format: format), resultType: type))
+            .expression(ExpressionDescription(name: name, expression: try Expression(checkedFormat: format), resultType: type))
         }
         let request = FetchRequest(entityName: "Book")
         request.resultType = .dictionary
@@ -133,7 +133,7 @@ import ObjectGraphPostgres
 
         let grouped = FetchRequest(entityName: "Book")
         grouped.resultType = .dictionary
-        grouped.predicate = try ObjectGraph.Predicate(format: "salesRank != nil")
+        grouped.predicate = try ObjectGraph.Predicate(checkedFormat: "salesRank != nil")
         grouped.propertiesToFetch = [.named("salesRank"), try expression("count", "count:(SELF)", .integer64)]
         grouped.propertiesToGroupBy = [.named("salesRank")]
         grouped.sortDescriptors = [ObjectGraph.SortDescriptor(key: "salesRank", ascending: false)]
@@ -142,7 +142,7 @@ import ObjectGraphPostgres
         let rows = try loaded.context.fetchDictionaries(grouped)
         #expect(rows.map { $0["salesRank"] as? Int } == expectedGroups)
         #expect(rows.map { $0["count"] as? Int } == expectedGroups.map { counts[$0] })
-        grouped.havingPredicate = try ObjectGraph.Predicate(format: "count > 1")
+        grouped.havingPredicate = try ObjectGraph.Predicate(checkedFormat: "count > 1")
         grouped.fetchLimit = 2
         let having = expectedGroups.filter { counts[$0]! > 1 }.prefix(2)
         #expect(try loaded.context.fetchDictionaries(grouped).map { $0["salesRank"] as? Int } == Array(having))
@@ -191,7 +191,7 @@ import ObjectGraphPostgres
         }
 
         let request = FetchRequest(entityName: "Book")
-        request.predicate = try ObjectGraph.Predicate(format: "salesRank >= 0")
+        request.predicate = try ObjectGraph.Predicate(checkedFormat: "salesRank >= 0")
         var keys: [Int64] = []
         var after: Int64 = 0
         while true {

@@ -81,8 +81,8 @@ struct AppleHistoryTests {
         let request = FetchRequest(entityName: "Feedback")
         request.fetchLimit = 1
         let feedback = try #require(try context.fetch(request).first)
-        let before = try feedback.value(forKey: "rating") as? Double ?? 0
-        try feedback.setValue(before + 1, forKey: "rating")
+        let before = try feedback.checkedValue(forKey: "rating") as? Double ?? 0
+        try feedback.checkedSetValue(before + 1, forKey: "rating")
         try context.save()
 
         let transactions = try HistoryModel.history(context, .fetchHistory(after: PersistentHistoryToken(storeTokens: [coordinator.persistentStores[0].identifier: 1])))

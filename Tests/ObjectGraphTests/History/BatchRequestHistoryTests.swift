@@ -21,11 +21,11 @@ struct BatchRequestHistoryTests {
         insert.resultType = .objectIDs
         let inserted = try #require((try context.execute(insert) as? BatchInsertResult)?.result as? [ManagedObjectID])
         let update = BatchUpdateRequest(entityName: "Note")
-        update.predicate = try Predicate(format: "rank >= 2")
+        update.predicate = try Predicate(checkedFormat: "rank >= 2")
         update.propertiesToUpdate = ["body": "changed"]
         _ = try context.execute(update)
         let doomed = FetchRequest(entityName: "Note")
-        doomed.predicate = try Predicate(format: "title == 'a'")
+        doomed.predicate = try Predicate(checkedFormat: "title == 'a'")
         _ = try context.execute(BatchDeleteRequest(fetchRequest: doomed))
 
         let transactions = try HistoryModel.history(context, .fetchHistory(after: nil as PersistentHistoryToken?))

@@ -25,13 +25,13 @@ struct PersistentHistoryTests {
         context.transactionAuthor = "app"
         let folder = try context.insertNewObject(forEntityName: "Folder")
         let first = try context.insertNewObject(forEntityName: "Note")
-        try first.setValue("Groceries", forKey: "title")
-        try first.setValue(folder, forKey: "folder")
+        try first.checkedSetValue("Groceries", forKey: "title")
+        try first.checkedSetValue(folder, forKey: "folder")
         let second = try context.insertNewObject(forEntityName: "Note")
-        try second.setValue("Taxes", forKey: "title")
+        try second.checkedSetValue("Taxes", forKey: "title")
         try context.save()
-        try first.setValue("Groceries and wine", forKey: "title")
-        try first.setValue(2, forKey: "rank")
+        try first.checkedSetValue("Groceries and wine", forKey: "title")
+        try first.checkedSetValue(2, forKey: "rank")
         try context.save()
         context.transactionAuthor = "cleanup"
         try context.delete(second)
@@ -145,7 +145,7 @@ struct PersistentHistoryTests {
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE") } == 0)
         // Keys are not reused after a purge: the next transaction is 4.
         let note = try saved.context.insertNewObject(forEntityName: "Note")
-        try note.setValue("Again", forKey: "title")
+        try note.checkedSetValue("Again", forKey: "title")
         try saved.context.save()
         #expect(try saved.coordinator.currentPersistentHistoryToken()?.storeTokens.values.first == 4)
     }
@@ -156,29 +156,29 @@ struct PersistentHistoryTests {
         guard let url = try HistoryModel.newStore(kind, in: directory) else { return }
         let writer = ManagedObjectContext(coordinator: try HistoryModel.coordinator(url))
         let note = try writer.insertNewObject(forEntityName: "Note")
-        try note.setValue("Draft", forKey: "title")
+        try note.checkedSetValue("Draft", forKey: "title")
         let doomed = try writer.insertNewObject(forEntityName: "Note")
-        try doomed.setValue("Old", forKey: "title")
+        try doomed.checkedSetValue("Old", forKey: "title")
         try writer.save()
 
         let readerCoordinator = try HistoryModel.coordinator(url)
         let reader = ManagedObjectContext(coordinator: readerCoordinator)
         var token = try readerCoordinator.currentPersistentHistoryToken()
         let seen = try reader.existingObject(with: note.objectID)
-        #expect(try seen.value(forKey: "title") as? String == "Draft")
+        #expect(try seen.checkedValue(forKey: "title") as? String == "Draft")
         let seenDoomed = try reader.existingObject(with: doomed.objectID)
 
-        try note.setValue("Final", forKey: "title")
+        try note.checkedSetValue("Final", forKey: "title")
         try writer.delete(doomed)
         try writer.save()
 
         let transactions = try HistoryModel.history(reader, .fetchHistory(after: token))
         #expect(transactions.count == 1)
         for transaction in transactions {
-            try reader.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+            try reader.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
             token = transaction.token
         }
-        #expect(try seen.value(forKey: "title") as? String == "Final")
+        #expect(try seen.checkedValue(forKey: "title") as? String == "Final")
         #expect(seenDoomed.managedObjectContext == nil)
         let info = try #require(transactions.first?.objectIDNotification().userInfo)
         #expect(info[ManagedObjectContext.updatedObjectIDsKey] as? Set<ManagedObjectID> == [note.objectID])
@@ -197,7 +197,7 @@ struct PersistentHistoryTests {
         #expect(plainMetadata["NSStoreModelVersionHashes"] as? [String: Data] == trackedMetadata["NSStoreModelVersionHashes"] as? [String: Data])
         #expect(plainMetadata["NSStoreModelVersionHashesDigest"] as? String == trackedMetadata["NSStoreModelVersionHashesDigest"] as? String)
         let context = ManagedObjectContext(coordinator: plain)
-        try context.insertNewObject(forEntityName: "Note").setValue("x", forKey: "title")
+        try context.insertNewObject(forEntityName: "Note").checkedSetValue("x", forKey: "title")
         try context.save()
         #expect(try HistoryModel.history(context, .fetchHistory(after: nil as PersistentHistoryToken?)).isEmpty)
         #expect(try plain.currentPersistentHistoryToken() == nil)
@@ -212,12 +212,12 @@ struct PersistentHistoryTests {
         guard let url = try HistoryModel.newStore(kind, in: directory) else { return }
         do {
             let context = ManagedObjectContext(coordinator: try HistoryModel.coordinator(url, tracking: false))
-            try context.insertNewObject(forEntityName: "Note").setValue("Before", forKey: "title")
+            try context.insertNewObject(forEntityName: "Note").checkedSetValue("Before", forKey: "title")
             try context.save()
         }
         let context = ManagedObjectContext(coordinator: try HistoryModel.coordinator(url))
         #expect(try context.count(for: FetchRequest(entityName: "Note")) == 1)
-        try context.insertNewObject(forEntityName: "Note").setValue("After", forKey: "title")
+        try context.insertNewObject(forEntityName: "Note").checkedSetValue("After", forKey: "title")
         try context.save()
         let transactions = try HistoryModel.history(context, .fetchHistory(after: nil as PersistentHistoryToken?))
         #expect(transactions.count == 1)

@@ -77,7 +77,7 @@ import ZarraToDo
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == 7)
         let alerts = FetchRequest(entityName: "ToDo")
-        alerts.predicate = try Predicate(format: "doNotAlert == YES")
+        alerts.predicate = try Predicate(checkedFormat: "doNotAlert == YES")
         #expect(try context.count(for: alerts) == 3)   // Answer mail, apply patch, archive photos
     }
 

@@ -97,11 +97,11 @@ import ZarraToDo
                 let context = try MigrationStores.context(store, model: isV2 ? v2 : v1)
                 #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == Self.todoCount, "\(mode) trial \(trial)")
                 let homeRequest = FetchRequest(entityName: "ToDo")
-                homeRequest.predicate = try Predicate(format: "category.name == 'Home'")
+                homeRequest.predicate = try Predicate(checkedFormat: "category.name == 'Home'")
                 #expect(try context.count(for: homeRequest) == Self.todoCount / 2, "\(mode) trial \(trial)")
                 if isV2 {
                     let alerts = FetchRequest(entityName: "ToDo")
-                    alerts.predicate = try Predicate(format: "doNotAlert == YES")
+                    alerts.predicate = try Predicate(checkedFormat: "doNotAlert == YES")
                     #expect(try context.count(for: alerts) == (mode == "custom" ? expectedAlerts : 0), "\(mode) trial \(trial)")
                 }
                 if kind == .sqlite {

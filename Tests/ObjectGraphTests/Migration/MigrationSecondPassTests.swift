@@ -14,8 +14,8 @@ private func migratedToDos(_ store: PersistentStoreDescription) throws -> (categ
     let context = try MigrationStores.context(store, model: try ToDoModels.version2())
     var categories: [String: String?] = [:]
     for todo in try context.fetch(FetchRequest(entityName: "ToDo")) {
-        let title = try #require(try todo.value(forKey: "title") as? String)
-        categories[title] = try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String
+        let title = try #require(try todo.checkedValue(forKey: "title") as? String)
+        categories[title] = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
     }
     return (categories, try MigrationStores.versions(in: "ZTODO", by: "ZTITLE", of: store))
 }
@@ -33,8 +33,8 @@ final class CategoryInFirstPassPolicy: DoNotAlertForAPolicy {
         guard let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first else {
             throw CoreDataError(.migration, "the to-do just created for \(source.objectID) is not associated")
         }
-        guard let category = try source.value(forKey: "category") as? ManagedObject else { return }
-        try todo.setValue(try manager.destinationInstances(forEntityMappingName: "CategoryToCategory", sourceInstances: [category]).first, forKey: "category")
+        guard let category = try source.checkedValue(forKey: "category") as? ManagedObject else { return }
+        try todo.checkedSetValue(try manager.destinationInstances(forEntityMappingName: "CategoryToCategory", sourceInstances: [category]).first, forKey: "category")
     }
 }
 

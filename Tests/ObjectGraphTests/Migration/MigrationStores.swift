@@ -99,15 +99,15 @@ extension ToDoModels {
     static func seed(_ store: PersistentStoreDescription, count: Int = 7) throws {
         let context = try MigrationStores.context(store, model: try version1())
         let home = try context.insertNewObject(forEntityName: "Category")
-        try home.setValue("Home", forKey: "name")
+        try home.checkedSetValue("Home", forKey: "name")
         let work = try context.insertNewObject(forEntityName: "Category")
-        try work.setValue("Work", forKey: "name")
+        try work.checkedSetValue("Work", forKey: "name")
         for i in 0..<count {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(titles[i % titles.count], forKey: "title")
-            try todo.setValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "dueDate")
-            try todo.setValue(i % 3 == 0, forKey: "completed")
-            try todo.setValue(i % 2 == 0 ? home : work, forKey: "category")
+            try todo.checkedSetValue(titles[i % titles.count], forKey: "title")
+            try todo.checkedSetValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "dueDate")
+            try todo.checkedSetValue(i % 3 == 0, forKey: "completed")
+            try todo.checkedSetValue(i % 2 == 0 ? home : work, forKey: "category")
         }
         try context.save()
     }

@@ -15,9 +15,9 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
     let context = try MigrationStores.context(store, model: model)
     var result: [String: (Bool?, String?)] = [:]
     for todo in try context.fetch(FetchRequest(entityName: "ToDo")) {
-        let title = try #require(try todo.value(forKey: titleKey) as? String)
-        let doNotAlert = model.entitiesByName["ToDo"]!.attribute(named: "doNotAlert") == nil ? nil : try todo.value(forKey: "doNotAlert") as? Bool
-        let category = try (todo.value(forKey: categoryKey) as? ManagedObject)?.value(forKey: "name") as? String
+        let title = try #require(try todo.checkedValue(forKey: titleKey) as? String)
+        let doNotAlert = model.entitiesByName["ToDo"]!.attribute(named: "doNotAlert") == nil ? nil : try todo.checkedValue(forKey: "doNotAlert") as? Bool
+        let category = try (todo.checkedValue(forKey: categoryKey) as? ManagedObject)?.checkedValue(forKey: "name") as? String
         result[title] = (doNotAlert, category)
     }
     return result
@@ -78,12 +78,12 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
         let todos = try container.viewContext.fetch(FetchRequest(entityName: "ToDo"))
         #expect(todos.count == 7)
         for todo in todos {
-            #expect(try todo.value(forKey: "doNotAlert") as? Bool == false)
-            #expect(try todo.value(forKey: "lastAlertDate") == nil)
-            #expect(try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") != nil)
+            #expect(try todo.checkedValue(forKey: "doNotAlert") as? Bool == false)
+            #expect(try todo.checkedValue(forKey: "lastAlertDate") == nil)
+            #expect(try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") != nil)
         }
-        let home = try container.viewContext.fetch(FetchRequest(entityName: "Category")).first { try $0.value(forKey: "name") as? String == "Home" }
-        #expect((try home?.value(forKey: "todos") as? Set<ManagedObject>)?.count == 4)
+        let home = try container.viewContext.fetch(FetchRequest(entityName: "Category")).first { try $0.checkedValue(forKey: "name") as? String == "Home" }
+        #expect((try home?.checkedValue(forKey: "todos") as? Set<ManagedObject>)?.count == 4)
         // In place: same store (UUID), new columns, no scratch file or schema left.
         let metadata = try MigrationStores.metadata(store)
         #expect(metadata["NSStoreUUID"] as? String == uuid)
@@ -144,7 +144,7 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
         #expect(todo.relationshipMappings.first?.valueExpression?.description == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "CategoryToCategory", $source.category)"#)
         // The printed expression parses back to the same expression (NO prints as 0, as
         // NSExpression prints a boolean constant).
-        let parsed = try Expression(format: todo.sourceExpression!.description)
+        let parsed = try Expression(checkedFormat: todo.sourceExpression!.description)
         #expect(parsed == todo.sourceExpression)
     }
 
@@ -173,7 +173,7 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
         let context = try MigrationStores.context(destination, model: v2)
         #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == 50)
         let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(format: "category.name == 'Home'")
+        request.predicate = try Predicate(checkedFormat: "category.name == 'Home'")
         #expect(try context.count(for: request) == 25)
         // Progress: three passes, monotonic, ending at 1; the source is untouched.
         #expect(Set(reports.map(\.pass)) == [1, 2, 3])
@@ -277,11 +277,11 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
         try container.loadPersistentStores()
         #expect(steps2 == [1, 2])
         let folders = try container.viewContext.fetch(FetchRequest(entityName: "Folder"))
-        #expect(Set(try folders.map { try $0.value(forKey: "name") as? String }) == ["Home", "Work"])
-        #expect(try folders.allSatisfy { try $0.value(forKey: "colour") as? String == "grey" })
+        #expect(Set(try folders.map { try $0.checkedValue(forKey: "name") as? String }) == ["Home", "Work"])
+        #expect(try folders.allSatisfy { try $0.checkedValue(forKey: "colour") as? String == "grey" })
         let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(format: "doNotAlert == YES AND folder.name == 'Home'")
-        #expect(try container.viewContext.fetch(request).compactMap { try $0.value(forKey: "name") as? String }.sorted() == ["Answer mail"])
+        request.predicate = try Predicate(checkedFormat: "doNotAlert == YES AND folder.name == 'Home'")
+        #expect(try container.viewContext.fetch(request).compactMap { try $0.checkedValue(forKey: "name") as? String }.sorted() == ["Answer mail"])
     }
 
     // Apple, cancelMigrationWithError: "causes migrateStoreFromURL:... to abort the migration
@@ -331,15 +331,15 @@ private func contents(of store: PersistentStoreDescription, model: ManagedObject
         try step.migrateStore(at: MigrationStores.url(store), type: kind.storeType)
         let context = try MigrationStores.context(store, model: manyToMany)
         let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(format: "ANY categories.label == 'Home'")
+        request.predicate = try Predicate(checkedFormat: "ANY categories.label == 'Home'")
         #expect(try context.count(for: request) == 4)
         let todos = try context.fetch(FetchRequest(entityName: "ToDo"))
-        #expect(try todos.allSatisfy { (try $0.value(forKey: "categories") as? Set<ManagedObject>)?.count == 1 })
+        #expect(try todos.allSatisfy { (try $0.checkedValue(forKey: "categories") as? Set<ManagedObject>)?.count == 1 })
         // New objects get keys after the old ones, in every table.
         let alarm = try context.insertNewObject(forEntityName: "Alarm")
-        try alarm.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "at")
+        try alarm.checkedSetValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "at")
         let todo = try context.insertNewObject(forEntityName: "ToDo")
-        try todo.setValue("new", forKey: "title")
+        try todo.checkedSetValue("new", forKey: "title")
         try context.save()
         #expect(todo.objectID.primaryKey == 8)
         #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == 8)

@@ -20,7 +20,7 @@ import TestSupport
         guard let store = try kind.newStore(in: directory, name: "Notes.sqlite") else { return nil }
         let context = try MigrationStores.context(store, model: try Self.models().0)
         for text in texts {
-            try context.insertNewObject(forEntityName: "Note").setValue(text, forKey: "text")
+            try context.insertNewObject(forEntityName: "Note").checkedSetValue(text, forKey: "text")
         }
         try context.save()
         return store
@@ -48,7 +48,7 @@ import TestSupport
         #expect(!(try MigrationStores.exists(destination)))
         // The source store is as it was: it opens with its own model and holds every note.
         let notes = try MigrationStores.context(source, model: from).fetch(FetchRequest(entityName: "Note"))
-        #expect(Set(try notes.map { try $0.value(forKey: "text") as? String }) == Set(texts))
+        #expect(Set(try notes.map { try $0.checkedValue(forKey: "text") as? String }) == Set(texts))
     }
 
     // Also a regression test: an entity without relationships once kept the temporary IDs of

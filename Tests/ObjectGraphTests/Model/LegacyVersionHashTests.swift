@@ -36,7 +36,7 @@ import ZarraToDo
         coordinator.sqlLog.handler = { lines.append($0) }
         try coordinator.addPersistentStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).compactMap { try $0.value(forKey: "title") as? String }
+        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).compactMap { try $0.checkedValue(forKey: "title") as? String }
         #expect(titles.count == 4 && titles.contains("Pay rent"), "\(titles)")
         let notes = lines.all.filter { $0.contains("had the version hashes ObjectGraph wrote before") }
         #expect(notes.count == 1, "\(lines.all)")

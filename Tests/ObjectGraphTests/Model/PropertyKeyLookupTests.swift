@@ -27,18 +27,18 @@ import Testing
     func keysFindTheirProperties() throws {
         let context = try context()
         let short = try context.insertNewObject(forEntityName: "Short")
-        try short.setValue("Dune", forKey: "title")
+        try short.checkedSetValue("Dune", forKey: "title")
         // Same UTF-8 length as "title": the search must compare the names, not only lengths.
-        try short.setValue(9.5, forKey: "price")
-        try short.setValue(7, forKey: ["aVery", "Long", "AttributeNameOnTheHeap"].joined())
-        #expect(try short.value(forKey: String("xtitle".dropFirst())) as? String == "Dune")
-        #expect(try short.value(forKey: "price") as? Double == 9.5)
-        #expect(try short.value(forKey: "aVeryLongAttributeNameOnTheHeap") as? Int == 7)
+        try short.checkedSetValue(9.5, forKey: "price")
+        try short.checkedSetValue(7, forKey: ["aVery", "Long", "AttributeNameOnTheHeap"].joined())
+        #expect(try short.checkedValue(forKey: String("xtitle".dropFirst())) as? String == "Dune")
+        #expect(try short.checkedValue(forKey: "price") as? Double == 9.5)
+        #expect(try short.checkedValue(forKey: "aVeryLongAttributeNameOnTheHeap") as? Int == 7)
 
         let long = try context.insertNewObject(forEntityName: "Long")
-        for i in 0..<20 { try long.setValue(Int32(i * 10), forKey: "field\(i)") }
-        #expect(try long.value(forKey: "field0") as? Int == 0)
-        #expect(try long.value(forKey: "field19") as? Int == 190)
+        for i in 0..<20 { try long.checkedSetValue(Int32(i * 10), forKey: "field\(i)") }
+        #expect(try long.checkedValue(forKey: "field0") as? Int == 0)
+        #expect(try long.checkedValue(forKey: "field19") as? Int == 190)
         #expect(long.entity.attribute(named: "field7")?.attributeType == .integer32)
     }
 
@@ -48,7 +48,7 @@ import Testing
         for (entity, key) in [("Short", "titles"), ("Short", "Title"), ("Short", ""), ("Long", "field20")] {
             let object = try context.insertNewObject(forEntityName: entity)
             do {
-                _ = try object.value(forKey: key)
+                _ = try object.checkedValue(forKey: key)
                 Issue.record("\(entity).\(key) was found")
             } catch let error as CoreDataError {
                 #expect(error.exceptionName == .undefinedKey)

@@ -128,15 +128,15 @@ private func u32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> ($0 * 8)) &
     }
 
     @Test func aDerivedAttributeHashesItsExpressionOnly() throws {
-        let count = AttributeDescription("pagesCount", .integer64, derivationExpression: try Expression(format: "pages.@count"))
+        let count = AttributeDescription("pagesCount", .integer64, derivationExpression: try Expression(checkedFormat: "pages.@count"))
         // The key path's @count becomes Core Data's function form first.
         #expect(count.versionHash == (Bytes() + "count:(pages)").data)
         // Name, type and optionality do not count.
-        let other = AttributeDescription("n", .integer32, optional: false, derivationExpression: try Expression(format: "pages.@count"))
+        let other = AttributeDescription("n", .integer32, optional: false, derivationExpression: try Expression(checkedFormat: "pages.@count"))
         #expect(other.versionHash == count.versionHash)
-        let sum = AttributeDescription("total", .double, derivationExpression: try Expression(format: "items.@sum"))
+        let sum = AttributeDescription("total", .double, derivationExpression: try Expression(checkedFormat: "items.@sum"))
         #expect(sum.versionHash == (Bytes() + "sum:(items)").data)
-        let plain = AttributeDescription("upper", .string, derivationExpression: try Expression(format: "uppercase:(name)"))
+        let plain = AttributeDescription("upper", .string, derivationExpression: try Expression(checkedFormat: "uppercase:(name)"))
         #expect(plain.versionHash == (Bytes() + "uppercase:(name)").data)
     }
 

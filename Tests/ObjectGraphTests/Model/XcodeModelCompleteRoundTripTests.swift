@@ -49,7 +49,7 @@ import ObjectGraph
         let settings = try #require(library.attribute(named: "settings"))
         #expect(settings.attributeType == .transformable && settings.valueTransformerName == "NSSecureUnarchiveFromDataTransformer")
         #expect(settings.attributeValueClassName == "[String: String]")
-        #expect(library.attribute(named: "itemCount")?.derivationExpression == (try Expression(format: "items.@count")))
+        #expect(library.attribute(named: "itemCount")?.derivationExpression == (try Expression(checkedFormat: "items.@count")))
         let address = try #require(library.attribute(named: "address"))
         #expect(address.attributeType == .composite && address.compositeTypeName == "Address")
         #expect(address.elements.map(\.name) == ["city", "street"])

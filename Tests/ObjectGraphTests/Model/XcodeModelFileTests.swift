@@ -66,18 +66,18 @@ final class ModelFileNote: ManagedObject {}
     }
 
     @Test func aFileAndTheSameModelInSwiftHashAlike() throws {
-        let file = try ManagedObjectModel(contentsOf: ModelFixtures.toDo.appendingPathComponent("ToDo.xcdatamodel"))
+        let file = try ManagedObjectModel(contentsOf: ModelFixtures.toDo.appendingPathComponent("ToDo.xcdatamodel"), classes: [:])
         let swift = try Self.toDoVersion1()
         #expect(file.entityVersionHashesByName == swift.entityVersionHashesByName)
         #expect(file.entities == swift.entities)
         // The bundle's path loads its current version.
-        #expect(try ManagedObjectModel(contentsOf: ModelFixtures.toDo).entitiesByName["ToDo"]?.attribute(named: "doNotAlert") != nil)
+        #expect(try ManagedObjectModel(contentsOf: ModelFixtures.toDo, classes: [:]).entitiesByName["ToDo"]?.attribute(named: "doNotAlert") != nil)
     }
 
     @Test func aRelationshipToNowhereIsAnErrorWithFileAndLine() throws {
         let contents = ModelFixtures.dangling.appendingPathComponent("contents")
         let before = try Data(contentsOf: contents)
-        let error = #expect(throws: CoreDataError.self) { _ = try ManagedObjectModel(contentsOf: ModelFixtures.dangling) }
+        let error = #expect(throws: CoreDataError.self) { _ = try ManagedObjectModel(contentsOf: ModelFixtures.dangling, classes: [:]) }
         #expect(error?.code == .fileReadCorruptFile)
         #expect(error?.message.hasPrefix("\(contents.path):5: ") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("ToDo.project points to the entity Project, which the file does not declare") == true)
@@ -240,8 +240,8 @@ final class ModelFileNote: ManagedObject {}
         try old.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: old)
         let todo = try context.insertNewObject(forEntityName: "ToDo")
-        try todo.setValue("Pay rent", forKey: "title")
-        try todo.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "dueDate")
+        try todo.checkedSetValue("Pay rent", forKey: "title")
+        try todo.checkedSetValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "dueDate")
         try context.save()
 
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
@@ -250,7 +250,7 @@ final class ModelFileNote: ManagedObject {}
         ])
         let migrated = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
         #expect(migrated.count == 1)
-        #expect(try migrated.first?.value(forKey: "title") as? String == "Pay rent")
-        #expect(try migrated.first?.value(forKey: "doNotAlert") as? Bool == false)
+        #expect(try migrated.first?.checkedValue(forKey: "title") as? String == "Pay rent")
+        #expect(try migrated.first?.checkedValue(forKey: "doNotAlert") as? Bool == false)
     }
 }

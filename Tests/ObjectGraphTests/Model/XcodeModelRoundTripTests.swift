@@ -110,7 +110,7 @@ final class RoundTripPerson: ManagedObject {}
         let url = directory.file("Items.sqlite")
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Item").setValue("A", forKey: "code")
+        try context.insertNewObject(forEntityName: "Item").checkedSetValue("A", forKey: "code")
         try context.save()
         let queue = try DatabaseQueue(path: url.path)
         let sql = try queue.read { db in

@@ -23,13 +23,13 @@ import TestSupport
             let directory = try TemporaryDirectory()
             guard let url = try writerStoreURL(kind.storeType, in: directory, name: "Counter") else { return }
             let seed = try writerContext(kind.storeType, url, options: Self.tracking)
-            try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
+            try seed.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
             try seed.save()
 
             // This process's live context, holding the counter at 0.
             let live = try writerContext(kind.storeType, url, options: Self.tracking)
             let counter = try #require(try live.fetch(FetchRequest(entityName: "Counter")).first)
-            #expect(try counter.value(forKey: "value") as? Int == 0)
+            #expect(try counter.checkedValue(forKey: "value") as? Int == 0)
             var token = try live.persistentStoreCoordinator.currentPersistentHistoryToken()
 
             let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
@@ -50,12 +50,12 @@ import TestSupport
             #expect(transactions.allSatisfy { $0.changes?.first?.updatedProperties?.map(\.name) == ["value"] })
             #expect(Set(transactions.compactMap(\.author)).count == MultiProcessTests.processes, "trial \(trial): one author per process")
             // The live context still shows 0 until it merges what history told it.
-            #expect(try counter.value(forKey: "value") as? Int == 0)
+            #expect(try counter.checkedValue(forKey: "value") as? Int == 0)
             for transaction in transactions {
-                try live.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                try live.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
                 token = transaction.token
             }
-            #expect(try counter.value(forKey: "value") as? Int == total, "trial \(trial)")
+            #expect(try counter.checkedValue(forKey: "value") as? Int == total, "trial \(trial)")
             #expect(try Self.history(live, after: token).isEmpty)
         }
     }
@@ -95,12 +95,12 @@ import TestSupport
         guard let url = try writerStoreURL(kind.storeType, in: directory, name: "Counter") else { return }
         let live = try writerContext(kind.storeType, url, options: Self.tracking)
         let counter = try live.insertNewObject(forEntityName: "Counter")
-        try counter.setValue(0, forKey: "value")
+        try counter.checkedSetValue(0, forKey: "value")
         try live.save()
         let token = try live.persistentStoreCoordinator.currentPersistentHistoryToken()
 
         // This process changes the counter; meanwhile another process adds 1 and saves.
-        try counter.setValue(100, forKey: "value")
+        try counter.checkedSetValue(100, forKey: "value")
         let results = try MultiProcessTests.run([["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment", "1"]])
         #expect(results.first?.status == 0, "\(results.first?.errors ?? "")")
         #expect(results.first?.lines == ["increment 1"])
@@ -114,13 +114,13 @@ import TestSupport
         // this process's change is made again on top of it.
         live.rollback()
         for transaction in try Self.history(live, after: token) {
-            try live.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+            try live.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
         }
-        let now = try counter.value(forKey: "value") as? Int ?? -1
+        let now = try counter.checkedValue(forKey: "value") as? Int ?? -1
         #expect(now == 1)
-        try counter.setValue(now + 100, forKey: "value")
+        try counter.checkedSetValue(now + 100, forKey: "value")
         try live.save()
         let check = try writerContext(kind.storeType, url)
-        #expect(try check.fetch(FetchRequest(entityName: "Counter")).first?.value(forKey: "value") as? Int == 101)
+        #expect(try check.fetch(FetchRequest(entityName: "Counter")).first?.checkedValue(forKey: "value") as? Int == 101)
     }
 }

@@ -56,7 +56,7 @@ import ObjectGraph
             let directory = try TemporaryDirectory()
             guard let url = try writerStoreURL(type, in: directory, name: "Counter") else { return }
             let seed = try writerContext(type, url)
-            try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
+            try seed.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
             try seed.save()
 
             let results = try Self.run((0..<Self.processes).map { _ in
@@ -69,7 +69,7 @@ import ObjectGraph
             let total = Self.processes * Self.operations
             #expect(confirmed.sorted() == Array(1...total), "\(type) trial \(trial)")
             let counter = try #require(try writerContext(type, url).fetch(FetchRequest(entityName: "Counter")).first)
-            #expect(try counter.value(forKey: "value") as? Int == total, "\(type) trial \(trial)")
+            #expect(try counter.checkedValue(forKey: "value") as? Int == total, "\(type) trial \(trial)")
         }
     }
 
@@ -85,7 +85,7 @@ import ObjectGraph
                 [writerTypeName(type), writerLocation(type, url), "insert", "1", "w\(n)"]
             })
             for result in results { #expect(result.status == 0, "\(type) trial \(trial): \(result.errors)") }
-            let writers = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map { try $0.value(forKey: "writer") as? String }
+            let writers = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map { try $0.checkedValue(forKey: "writer") as? String }
             #expect(writers.compactMap { $0 }.sorted() == (0..<Self.processes).map { "w\($0)" }, "\(type) trial \(trial)")
         }
     }
@@ -107,8 +107,8 @@ import ObjectGraph
 
             var found: [String: Int] = [:]
             for record in try writerContext(type, url).fetch(FetchRequest(entityName: "Record")) {
-                let writer = try #require(try record.value(forKey: "writer") as? String)
-                let index = try #require(try record.value(forKey: "index") as? Int)
+                let writer = try #require(try record.checkedValue(forKey: "writer") as? String)
+                let index = try #require(try record.checkedValue(forKey: "index") as? Int)
                 found["\(writer) \(index)", default: 0] += 1
             }
             let expected = (0..<Self.processes).flatMap { n in (1...Self.operations).map { "w\(n) \($0)" } }

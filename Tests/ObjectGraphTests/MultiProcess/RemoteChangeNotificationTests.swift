@@ -21,13 +21,13 @@ import TestSupport
             let directory = try TemporaryDirectory()
             guard let url = try writerStoreURL(.postgres, in: directory, name: "Counter") else { return }
             let seed = try writerContext(.postgres, url, options: Self.options)
-            try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
+            try seed.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
             try seed.save()
 
             var listening = Self.options
             listening[StoreOption.remoteChangeNotificationPost] = true
             let live = try writerContext(.postgres, url, options: listening)
-            let coordinator = live.persistentStoreCoordinator
+            let coordinator: PersistentStoreCoordinator = live.persistentStoreCoordinator
             let counter = try #require(try live.fetch(FetchRequest(entityName: "Counter")).first)
             var token = try coordinator.currentPersistentHistoryToken()
 
@@ -59,10 +59,10 @@ import TestSupport
             #expect(Set(numbers) == Set(transactions.map(\.transactionNumber)), "trial \(trial)")
             #expect(transactions.count == total, "trial \(trial)")
             for transaction in transactions {
-                try live.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                try live.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
                 token = transaction.token
             }
-            #expect(try counter.value(forKey: "value") as? Int == total, "trial \(trial)")
+            #expect(try counter.checkedValue(forKey: "value") as? Int == total, "trial \(trial)")
             #expect(try CrossProcessHistoryTests.history(live, after: token).isEmpty)
         }
     }
@@ -85,7 +85,7 @@ import TestSupport
             signal.signal()
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try quiet.insertNewObject(forEntityName: "Counter").setValue(1, forKey: "value")
+        try quiet.insertNewObject(forEntityName: "Counter").checkedSetValue(1, forKey: "value")
         try quiet.save()
         // The listening coordinator hears the save (its own process's too, as Apple posts for
         // every write); the other one, added without the option, posts nothing.

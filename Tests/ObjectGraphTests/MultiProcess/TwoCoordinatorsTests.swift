@@ -13,11 +13,11 @@ import Foundation
     func twoContexts(_ type: StoreType, in directory: TemporaryDirectory, options: [String: Any] = [:]) throws -> (ManagedObjectContext, ManagedObjectContext, URL) {
         let url = directory.file("Shared.\(writerTypeName(type))")
         let seed = try writerContext(type, url)
-        try seed.insertNewObject(forEntityName: "Counter").setValue(0, forKey: "value")
+        try seed.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
         for name in ["a", "b"] {
             let record = try seed.insertNewObject(forEntityName: "Record")
-            try record.setValue(name, forKey: "writer")
-            try record.setValue(0, forKey: "index")
+            try record.checkedSetValue(name, forKey: "writer")
+            try record.checkedSetValue(0, forKey: "index")
         }
         try seed.save()
         let first = try writerContext(type, url, options: options), second = try writerContext(type, url, options: options)
@@ -34,7 +34,7 @@ import Foundation
 
     func record(_ name: String, _ context: ManagedObjectContext) throws -> ManagedObject {
         let request = FetchRequest(entityName: "Record")
-        request.predicate = try Predicate(format: "writer == %@", name)
+        request.predicate = try Predicate(checkedFormat: "writer == %@", name)
         return try #require(try context.fetch(request).first)
     }
 
@@ -42,17 +42,17 @@ import Foundation
     func aConflictingChangeIsAMergeConflict(_ type: StoreType) throws {
         let directory = try TemporaryDirectory()
         let (first, second, url) = try twoContexts(type, in: directory)
-        try counter(first).setValue(1, forKey: "value")
-        try counter(second).setValue(2, forKey: "value")
+        try counter(first).checkedSetValue(1, forKey: "value")
+        try counter(second).checkedSetValue(2, forKey: "value")
         try first.save()
         let error = #expect(throws: CoreDataError.self) { try second.save() }
         #expect(error?.code == .merge)
         // The first change stays; the second context's merge policy decides what happens next,
         // as with SQLite: object trump writes its value over.
-        #expect(try counter(writerContext(type, url)).value(forKey: "value") as? Int == 1)
+        #expect(try counter(writerContext(type, url)).checkedValue(forKey: "value") as? Int == 1)
         second.mergePolicy = .mergeByPropertyObjectTrump
         try second.save()
-        #expect(try counter(writerContext(type, url)).value(forKey: "value") as? Int == 2)
+        #expect(try counter(writerContext(type, url)).checkedValue(forKey: "value") as? Int == 2)
     }
 
     @Test(arguments: fileTypes)
@@ -65,7 +65,7 @@ import Foundation
         // The second context held the object before the other deleted it; a fetch now no
         // longer finds it.
         #expect(try second.count(for: FetchRequest(entityName: "Record")) == 1)
-        try stale.setValue(5, forKey: "index")
+        try stale.checkedSetValue(5, forKey: "index")
         let error = #expect(throws: CoreDataError.self) { try second.save() }
         #expect(error?.code == .merge)
     }
@@ -74,13 +74,13 @@ import Foundation
     func changesToDifferentObjectsMerge(_ type: StoreType) throws {
         let directory = try TemporaryDirectory()
         let (first, second, url) = try twoContexts(type, in: directory)
-        try record("a", first).setValue(1, forKey: "index")
-        try record("b", second).setValue(2, forKey: "index")
+        try record("a", first).checkedSetValue(1, forKey: "index")
+        try record("b", second).checkedSetValue(2, forKey: "index")
         try first.save()
         try second.save()
         let fresh = try writerContext(type, url)
-        #expect(try record("a", fresh).value(forKey: "index") as? Int == 1)
-        #expect(try record("b", fresh).value(forKey: "index") as? Int == 2)
+        #expect(try record("a", fresh).checkedValue(forKey: "index") as? Int == 1)
+        #expect(try record("b", fresh).checkedValue(forKey: "index") as? Int == 2)
     }
 
     @Test(arguments: fileTypes)
@@ -91,14 +91,14 @@ import Foundation
         var inserted: [ManagedObject] = []
         for (context, name) in [(first, "c"), (second, "d"), (first, "e")] {
             let record = try context.insertNewObject(forEntityName: "Record")
-            try record.setValue(name, forKey: "writer")
-            try record.setValue(0, forKey: "index")
+            try record.checkedSetValue(name, forKey: "writer")
+            try record.checkedSetValue(0, forKey: "index")
             inserted.append(record)
         }
         try first.save()
         try second.save()
         #expect(Set(inserted.map(\.objectID.primaryKey)).count == 3)
-        let names = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map { try $0.value(forKey: "writer") as? String }
+        let names = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map { try $0.checkedValue(forKey: "writer") as? String }
         #expect(names.compactMap { $0 }.sorted() == ["a", "b", "c", "d", "e"])
         // And the first context sees the second's object without being added again.
         #expect(try first.count(for: FetchRequest(entityName: "Record")) == 5)
@@ -125,23 +125,23 @@ import Foundation
         let directory = try TemporaryDirectory()
         let (first, second, url) = try twoContexts(type, in: directory)
         let third = try writerContext(type, url)
-        try counter(second).setValue(2, forKey: "value")
+        try counter(second).checkedSetValue(2, forKey: "value")
         try second.save()
         first.mergePolicy = InterleavingPolicy {
             let record = try third.insertNewObject(forEntityName: "Record")
-            try record.setValue("meanwhile", forKey: "writer")
-            try record.setValue(0, forKey: "index")
+            try record.checkedSetValue("meanwhile", forKey: "writer")
+            try record.checkedSetValue(0, forKey: "index")
             try third.save()
         }
-        try counter(first).setValue(1, forKey: "value")
+        try counter(first).checkedSetValue(1, forKey: "value")
         let mine = try first.insertNewObject(forEntityName: "Record")
-        try mine.setValue("mine", forKey: "writer")
-        try mine.setValue(0, forKey: "index")
+        try mine.checkedSetValue("mine", forKey: "writer")
+        try mine.checkedSetValue(0, forKey: "index")
         try first.save()
         let fresh = try writerContext(type, url)
         #expect(try record("mine", fresh).objectID.primaryKey == mine.objectID.primaryKey)
         #expect(try record("meanwhile", fresh).objectID.primaryKey != mine.objectID.primaryKey)
-        #expect(try counter(fresh).value(forKey: "value") as? Int == 1)
+        #expect(try counter(fresh).checkedValue(forKey: "value") as? Int == 1)
     }
 
     @Test(arguments: fileTypes)
@@ -154,14 +154,14 @@ import Foundation
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         try #require(flock(descriptor, LOCK_EX) == 0)
-        try counter(first).setValue(7, forKey: "value")
+        try counter(first).checkedSetValue(7, forKey: "value")
         let error = #expect(throws: CoreDataError.self) { try first.save() }
         #expect(error?.code == .persistentStoreTimeout)
         #expect(error?.message.contains(url.path) == true, "\(error?.message ?? "")")
         // Nothing was written, and once the lock is free the same save goes through.
-        #expect(try counter(writerContext(type, url)).value(forKey: "value") as? Int == 0)
+        #expect(try counter(writerContext(type, url)).checkedValue(forKey: "value") as? Int == 0)
         flock(descriptor, LOCK_UN)
         try first.save()
-        #expect(try counter(writerContext(type, url)).value(forKey: "value") as? Int == 7)
+        #expect(try counter(writerContext(type, url)).checkedValue(forKey: "value") as? Int == 7)
     }
 }

@@ -68,9 +68,9 @@ import ObjectGraphPostgres
         let context = ManagedObjectContext(coordinator: coordinator)
         for i in 1...3 {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue("Book \(i)", forKey: "title")
-            try book.setValue(i * 100, forKey: "pages")
-            try book.setValue(Decimal(string: "12.5")!, forKey: "price")
+            try book.checkedSetValue("Book \(i)", forKey: "title")
+            try book.checkedSetValue(i * 100, forKey: "pages")
+            try book.checkedSetValue(Decimal(string: "12.5")!, forKey: "price")
         }
         try context.save()
         let rows = try Self.query(description, "SELECT Z_PK, Z_ENT, Z_OPT, ZTITLE, ZPAGES, ZPRICE FROM ZBOOK ORDER BY Z_PK")
@@ -85,8 +85,8 @@ import ObjectGraphPostgres
     @Test func aStringWithNULIsRefusedAndNothingIsWritten() throws {
         guard let (coordinator, description) = try Self.store(try Self.model()) else { return }
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Book").setValue("fine", forKey: "title")
-        try context.insertNewObject(forEntityName: "Book").setValue("admin\0evil", forKey: "title")
+        try context.insertNewObject(forEntityName: "Book").checkedSetValue("fine", forKey: "title")
+        try context.insertNewObject(forEntityName: "Book").checkedSetValue("admin\0evil", forKey: "title")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .validation)
         #expect(error?.message.contains("NUL") == true)

@@ -140,11 +140,11 @@ struct DeepPredicateTests {
     func depthIsMeasuredAsDocumented(_ shape: DeepShape) throws {
         let p = shape.predicate(levels: Predicate.maximumDepth)
         // At the limit: evaluates (or fails for its operands, never for its depth).
-        let atLimit = predicateError { _ = try p.evaluate(with: ["salesRank": 1, "authors": [] as [Any]]) }
+        let atLimit = predicateError { _ = try p.checkedEvaluate(with: ["salesRank": 1, "authors": [] as [Any]]) }
         #expect(atLimit?.code != .nestedTooDeeply)
         // One level more is refused.
         let over = shape == .subqueries ? shape.predicate(levels: Predicate.maximumDepth + 3) : shape.predicate(levels: Predicate.maximumDepth + 1)
-        #expect(predicateError { _ = try over.evaluate(with: ["salesRank": 1]) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try over.checkedEvaluate(with: ["salesRank": 1]) }?.code == .nestedTooDeeply)
     }
 
     @Test(arguments: DeepShape.allCases)
@@ -152,7 +152,7 @@ struct DeepPredicateTests {
         let (format, equal, evaluated) = try onSmallStack { () -> (String, Bool, Bool?) in
             let p = shape.predicate(levels: Predicate.maximumDepth)
             let q = shape.predicate(levels: Predicate.maximumDepth)
-            let evaluated = try? p.evaluate(with: ["salesRank": 1, "authors": [] as [Any]])
+            let evaluated = try? p.checkedEvaluate(with: ["salesRank": 1, "authors": [] as [Any]])
             return (p.predicateFormat, p == q && p.hashValue == q.hashValue, evaluated)
         }
         #expect(!format.contains(marker))
@@ -202,11 +202,11 @@ struct DeepPredicateTests {
     func aDeepTreeIsRefusedByEvaluationAndSubstitution(_ shape: DeepShape) throws {
         var p = shape.predicate(levels: deep)
         defer { release(&p, shape) }
-        let error = try #require(predicateError { _ = try p.evaluate(with: ["salesRank": 1]) })
+        let error = try #require(predicateError { _ = try p.checkedEvaluate(with: ["salesRank": 1]) })
         #expect(error.code == .nestedTooDeeply)
         #expect(error.message.contains("\(Predicate.maximumDepth) levels"))
         #expect(error.message.contains("nests \(TreeDepthProbe.levels(shape, deep)) levels deep"))
-        #expect(predicateError { _ = try p.evaluate(with: nil, substitutionVariables: [:]) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try p.checkedEvaluate(with: nil, substitutionVariables: [:]) }?.code == .nestedTooDeeply)
         #expect(predicateError { _ = try p.withSubstitutionVariables(["x": 1]) }?.code == .nestedTooDeeply)
     }
 
@@ -227,7 +227,7 @@ struct DeepPredicateTests {
     func aDeepCompoundTreeIsReleasedOnA2MBStack(_ shape: DeepShape) throws {
         let refused = try onSmallStack { () -> PredicateError.Code? in
             var p = shape.predicate(levels: 10 * deep)
-            let code = predicateError { _ = try p.evaluate(with: ["salesRank": 1]) }?.code
+            let code = predicateError { _ = try p.checkedEvaluate(with: ["salesRank": 1]) }?.code
             p = .truePredicate
             return code
         }
@@ -250,7 +250,7 @@ struct DeepPredicateTests {
         #expect(second == "(" + String(repeating: "NOT (", count: 7) + "NOT ")
         // And again, in the other order, with the shared tree dropped last.
         var c = Predicate.and([shared, deepLeaf])
-        #expect(predicateError { _ = try c.evaluate(with: ["salesRank": 1]) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try c.checkedEvaluate(with: ["salesRank": 1]) }?.code == .nestedTooDeeply)
         c = .truePredicate
         #expect(shared == DeepShape.notChain.predicate(levels: deep))
     }
@@ -294,28 +294,28 @@ struct DeepPredicateTests {
         var nested: [Any] = [1]
         for _ in 0..<deep { nested = [nested] }
         defer { dismantle(&nested) }
-        let parsed = predicateError { _ = try Predicate(format: "salesRank IN %@", nested) }
+        let parsed = predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", nested) }
         #expect(parsed?.code == .nestedTooDeeply)
         #expect(parsed?.message.contains("argument 1 nests collections \(deep + 2) levels deep") == true)
-        #expect(predicateError { _ = try Predicate(format: "salesRank IN %@", argumentArray: [nested]) }?.code == .nestedTooDeeply)
-        #expect(predicateError { _ = try Expression(format: "%@", nested) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", argumentArray: [nested]) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try Expression(checkedFormat: "%@", nested) }?.code == .nestedTooDeeply)
         #expect(predicateError { _ = try Expression.constant(value: nested) }?.code == .nestedTooDeeply)
-        let withVariable = try Predicate(format: "salesRank IN $ranks")
+        let withVariable = try Predicate(checkedFormat: "salesRank IN $ranks")
         let substituted = predicateError { _ = try withVariable.withSubstitutionVariables(["ranks": nested]) }
         #expect(substituted?.code == .nestedTooDeeply)
         #expect(substituted?.message.contains("$ranks") == true)
         // Dictionaries and sets count too.
         var dictionary: [String: Any] = ["k": 1]
         for _ in 0..<200 { dictionary = ["k": dictionary] }
-        #expect(predicateError { _ = try Predicate(format: "salesRank IN %@", dictionary) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", dictionary) }?.code == .nestedTooDeeply)
     }
 
     @Test func shallowArgumentsStillWork() throws {
-        let p = try Predicate(format: "salesRank IN %@", [[1, 2], [3]] as [Any])
+        let p = try Predicate(checkedFormat: "salesRank IN %@", [[1, 2], [3]] as [Any])
         #expect(p.predicateFormat == "salesRank IN {{1, 2}, {3}}")
-        let flat = try Predicate(format: "salesRank IN %@", Array(0..<100_000))
-        #expect(try flat.evaluate(with: ["salesRank": 99_999]))
-        let substituted = try Predicate(format: "salesRank IN $r").withSubstitutionVariables(["r": [1, 2]])
+        let flat = try Predicate(checkedFormat: "salesRank IN %@", Array(0..<100_000))
+        #expect(try flat.checkedEvaluate(with: ["salesRank": 99_999]))
+        let substituted = try Predicate(checkedFormat: "salesRank IN $r").withSubstitutionVariables(["r": [1, 2]])
         #expect(substituted.predicateFormat == "salesRank IN {1, 2}")
     }
 }
@@ -325,7 +325,7 @@ private struct TreeDepthShape: Equatable {
     let error: String?
     let hash: Int
     init(_ p: Predicate) {
-        error = predicateError { _ = try p.evaluate(with: ["salesRank": 1]) }?.message
+        error = predicateError { _ = try p.checkedEvaluate(with: ["salesRank": 1]) }?.message
         hash = p.hashValue
     }
 }

@@ -16,18 +16,18 @@ import Testing
 
 /// Parses and evaluates a predicate.
 private func holds(_ format: String, _ arguments: Any?..., object: Any? = nil) throws -> Bool {
-    try ObjectGraph.Predicate(format: format, argumentArray: arguments).evaluate(with: object)
+    try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments).checkedEvaluate(with: object)
 }
 
 /// Parses an expression and evaluates it.
 private func valueOf(_ format: String, _ arguments: Any?..., object: Any? = nil) throws -> Any? {
-    try ObjectGraph.Expression(format: format, argumentArray: arguments).expressionValue(with: object)
+    try ObjectGraph.Expression(checkedFormat: format, argumentArray: arguments).expressionValue(with: object)
 }
 
 /// The error a throwing evaluation raises, or nil if it does not throw a ObjectGraph.PredicateError.
 private func evaluationError(_ format: String, _ arguments: Any?..., object: Any? = nil) -> ObjectGraph.PredicateError? {
     do {
-        _ = try ObjectGraph.Predicate(format: format, argumentArray: arguments).evaluate(with: object)
+        _ = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments).checkedEvaluate(with: object)
         return nil
     } catch let error as ObjectGraph.PredicateError {
         return error
@@ -53,7 +53,7 @@ private struct Employee: KeyValueCoding {
     var department: [String: Any] = [:]
     var manager: [Employee] = []
 
-    func value(forKey key: String) throws -> Any? {
+    func checkedValue(forKey key: String) throws -> Any? {
         switch key {
         case "firstName": return firstName
         case "age": return age
@@ -480,10 +480,10 @@ struct DateTests {
     // pCreating: a date argument prints as a CAST of its reference-date seconds and parses
     // back to the same date.
     @Test func dateConstantRoundTrips() throws {
-        let p = try ObjectGraph.Predicate(format: "birthday < %@", Date(timeIntervalSinceReferenceDate: 0))
+        let p = try ObjectGraph.Predicate(checkedFormat: "birthday < %@", Date(timeIntervalSinceReferenceDate: 0))
         #expect(p.predicateFormat == #"birthday < CAST(0.000000, "NSDate")"#)
-        let back = try ObjectGraph.Predicate(format: p.predicateFormat)
-        #expect(try back.evaluate(with: ["birthday": Date(timeIntervalSinceReferenceDate: -1)]))
+        let back = try ObjectGraph.Predicate(checkedFormat: p.predicateFormat)
+        #expect(try back.checkedEvaluate(with: ["birthday": Date(timeIntervalSinceReferenceDate: -1)]))
     }
 }
 
@@ -591,8 +591,8 @@ struct BetweenTests {
 
     // pSyntax, "Basic Comparisons": BETWEEN over ages 0 to 9 with {0, 3} keeps four.
     @Test func filtersARange() throws {
-        let p = try ObjectGraph.Predicate(format: "age BETWEEN {0, 3}")
-        let kept = try (0..<10).filter { try p.evaluate(with: ["age": $0]) }
+        let p = try ObjectGraph.Predicate(checkedFormat: "age BETWEEN {0, 3}")
+        let kept = try (0..<10).filter { try p.checkedEvaluate(with: ["age": $0]) }
         #expect(kept == [0, 1, 2, 3])
     }
 
@@ -857,12 +857,12 @@ struct FunctionTests {
         #expect(try holds("4 + 5 - 2**3 == 1"))
         #expect(try holds("4 > 2 + 1"))
         #expect(try holds("3 > 5 OR 2 + 1 == 3"))
-        #expect(try ObjectGraph.Predicate(format: "$a ** 3 == 8.0").evaluate(with: nil, substitutionVariables: ["a": 2]))
-        #expect(try ObjectGraph.Predicate(format: "($a + 1) ** 3 == 8.0").evaluate(with: nil, substitutionVariables: ["a": 1]))
+        #expect(try ObjectGraph.Predicate(checkedFormat: "$a ** 3 == 8.0").checkedEvaluate(with: nil, substitutionVariables: ["a": 2]))
+        #expect(try ObjectGraph.Predicate(checkedFormat: "($a + 1) ** 3 == 8.0").checkedEvaluate(with: nil, substitutionVariables: ["a": 1]))
         #expect(try holds("salary * 1.1 > 100", object: ["salary": 100]))
         #expect(try holds("-x == -3", object: ["x": 3]))
         #expect(try holds("1 << 3 == 8 AND 8 >> 2 == 2 AND 2 & 1 == 0 AND 2 | 1 == 3 AND 2 ^ 1 == 3"))
-        let e = try ObjectGraph.Expression(format: "salary * %@", 1.1)
+        let e = try ObjectGraph.Expression(checkedFormat: "salary * %@", 1.1)
         #expect(number(try e.expressionValue(with: ["salary": 100])).map { abs($0 - 110) < 1e-9 } == true)
     }
 
@@ -937,24 +937,24 @@ struct IndexTests {
 
     // pBNF index_expression with variables: `$a[$b] == 'ABC'` with {a: {a: "ABC"}, b: "a"}.
     @Test func variableIndex() throws {
-        let p = try ObjectGraph.Predicate(format: "$a[$b] == 'ABC'")
-        #expect(try p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "a"]))
-        #expect(try !p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
+        let p = try ObjectGraph.Predicate(checkedFormat: "$a[$b] == 'ABC'")
+        #expect(try p.checkedEvaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "a"]))
+        #expect(try !p.checkedEvaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
     }
 
     // Key-path composition `$a.$b` (pBNF: keypath_expression ::= expression "." expression),
     // true with {a: {a: "ABC"}, b: "a"} (reference/predicates.md 1.10, OBS daydreamboy).
     @Test func variableKeyPathComposition() throws {
-        let p = try ObjectGraph.Predicate(format: "$a.$b == 'ABC'")
+        let p = try ObjectGraph.Predicate(checkedFormat: "$a.$b == 'ABC'")
         #expect(p.predicateFormat == "$a.$b == \"ABC\"")
-        #expect(try p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "a"]))
-        #expect(try !p.evaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
+        #expect(try p.checkedEvaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "a"]))
+        #expect(try !p.checkedEvaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
         // Substitution puts the key in its place.
         let substituted = try p.withSubstitutionVariables(["a": ["a": "ABC"], "b": "a"])
-        #expect(try substituted.evaluate(with: nil))
+        #expect(try substituted.checkedEvaluate(with: nil))
         // After a key path, and with a number naming a dictionary key.
-        #expect(try ObjectGraph.Predicate(format: "d.$k == 'v'").evaluate(with: ["d": ["k": "v"]], substitutionVariables: ["k": "k"]))
-        #expect(try ObjectGraph.Predicate(format: "d.$k == 'v'").evaluate(with: ["d": ["4": "v"]], substitutionVariables: ["k": 4]))
+        #expect(try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(with: ["d": ["k": "v"]], substitutionVariables: ["k": "k"]))
+        #expect(try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(with: ["d": ["4": "v"]], substitutionVariables: ["k": 4]))
         // A missing variable is an error, as everywhere.
         #expect(evaluationError("$a.$b == 'ABC'")?.code == .missingVariable)
     }
@@ -1007,6 +1007,6 @@ struct ExpressionFormTests {
     @Test(arguments: [(20, "adult"), (10, "minor")])
     func ternary(age: Int, expected: String) throws {
         #expect(try holds("TERNARY(age >= 18, 'adult', 'minor') == %@", expected, object: ["age": age]))
-        #expect(try ObjectGraph.Expression(format: "TERNARY(age >= 18, 'adult', 'minor')").expressionValue(with: ["age": age]) as? String == expected)
+        #expect(try ObjectGraph.Expression(checkedFormat: "TERNARY(age >= 18, 'adult', 'minor')").expressionValue(with: ["age": age]) as? String == expected)
     }
 }

@@ -39,7 +39,7 @@ struct FuzzTests {
         let percents = min(format.filter { $0 == "%" }.count, arguments.count)
         let p: ObjectGraph.Predicate
         do {
-            p = try ObjectGraph.Predicate(format: format, argumentArray: Array(arguments.prefix(percents)))
+            p = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: Array(arguments.prefix(percents)))
         } catch let error as ObjectGraph.PredicateError {
             if error.code == .unparseable && (!error.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars) || error.offset == nil) {
                 return "bad parse error for \(format.debugDescription): \(error.message)"
@@ -49,8 +49,8 @@ struct FuzzTests {
             return "not a PredicateError for \(format.debugDescription): \(error)"
         }
         if let failure = RoundTripTests.roundTripFailure(p) { return "input \(format.debugDescription): \(failure)" }
-        _ = try? p.evaluate(with: object)
-        _ = try? p.evaluate(with: object, substitutionVariables: ["x": 1, "a": ["b": 2], "b": "b"])
+        _ = try? p.checkedEvaluate(with: object)
+        _ = try? p.checkedEvaluate(with: object, substitutionVariables: ["x": 1, "a": ["b": 2], "b": "b"])
         return nil
     }
 

@@ -96,7 +96,7 @@ struct LongChainTests {
         let chain = Chain(type: type, shape: shape)
         let selected = try onSmallStack { () -> [Int] in
             let p = chain.predicate()
-            return try (1...3).filter { try p.evaluate(with: ["salesRank": $0, "title": "T\($0)"]) }
+            return try (1...3).filter { try p.checkedEvaluate(with: ["salesRank": $0, "title": "T\($0)"]) }
         }
         #expect(selected == chain.expectedRanks)
     }
@@ -109,7 +109,7 @@ struct LongChainTests {
         let selected = try onSmallStack { () -> [Int] in
             let books = try context.fetch(FetchRequest(entityName: "Book"))
             let p = chain.predicate()
-            return try books.filter { try p.evaluate(with: $0) }.compactMap { try $0.value(forKey: "salesRank") as? Int }.sorted()
+            return try books.filter { try p.checkedEvaluate(with: $0) }.compactMap { try $0.checkedValue(forKey: "salesRank") as? Int }.sorted()
         }
         #expect(selected == chain.expectedRanks)
     }
@@ -127,7 +127,7 @@ struct LongChainTests {
         let (same, selected) = try onSmallStack { () -> (Bool, [Int]) in
             let withVariable = chain.predicate(rank: .variable("rank"))
             let substituted = try withVariable.withSubstitutionVariables(["rank": 2])
-            let selected = try (1...3).filter { try withVariable.evaluate(with: ["salesRank": $0, "title": "T"], substitutionVariables: ["rank": 2]) }
+            let selected = try (1...3).filter { try withVariable.checkedEvaluate(with: ["salesRank": $0, "title": "T"], substitutionVariables: ["rank": 2]) }
             return (substituted == chain.predicate(), selected)
         }
         #expect(same)
@@ -155,7 +155,7 @@ struct LongChainTests {
             let (ranks, count) = try onSmallStack { () -> ([Int], Int) in
                 let request = FetchRequest(entityName: "Book")
                 request.predicate = chain.predicate()
-                let ranks = try context.fetch(request).compactMap { try $0.value(forKey: "salesRank") as? Int }.sorted()
+                let ranks = try context.fetch(request).compactMap { try $0.checkedValue(forKey: "salesRank") as? Int }.sorted()
                 return (ranks, try context.count(for: request))
             }
             #expect(ranks == chain.expectedRanks, "\(storeType)")
@@ -170,10 +170,10 @@ struct LongChainTests {
         var p = Predicate.not(flat)
         for i in 0..<(Predicate.maximumDepth - 4) { p = i % 2 == 0 ? .or([deepLeaf, p]) : .and([deepLeaf, p]) }
         // NOT, the chain, its comparisons and their expressions: 4 levels, plus 496 alternations.
-        #expect(throws: Never.self) { try p.evaluate(with: ["salesRank": 2, "title": "B"]) }
+        #expect(throws: Never.self) { try p.checkedEvaluate(with: ["salesRank": 2, "title": "B"]) }
         // An AND around p (whose top is an AND) joins its chain and adds no level; the OR does.
-        #expect(throws: Never.self) { try Predicate.and([deepLeaf, p]).evaluate(with: ["salesRank": 2, "title": "B"]) }
+        #expect(throws: Never.self) { try Predicate.and([deepLeaf, p]).checkedEvaluate(with: ["salesRank": 2, "title": "B"]) }
         let over = Predicate.or([deepLeaf, .and([deepLeaf, p])])
-        #expect(throws: ObjectGraph.PredicateError.self) { try over.evaluate(with: ["salesRank": 2, "title": "B"]) }
+        #expect(throws: ObjectGraph.PredicateError.self) { try over.checkedEvaluate(with: ["salesRank": 2, "title": "B"]) }
     }
 }

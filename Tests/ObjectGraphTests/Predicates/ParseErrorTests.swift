@@ -136,7 +136,7 @@ struct InvalidRegexTests {
         let p = try parsedPredicate("SELF MATCHES %@", pattern)
         #expect(p.predicateFormat.hasPrefix("SELF MATCHES \""))
         #expect {
-            try p.evaluate(with: "abc")
+            try p.checkedEvaluate(with: "abc")
         } throws: { error in
             let e = error as? ObjectGraph.PredicateError
             return e?.code == .invalidPattern && e?.message.hasPrefix("Can't do regex matching, reason: ") == true
@@ -147,7 +147,7 @@ struct InvalidRegexTests {
     // char, and cannot appear unescaped at the end of a string."
     @Test func likeWithTrailingBackslash() throws {
         let p = try parsedPredicate("SELF LIKE %@", "abc\\")
-        #expect(throws: ObjectGraph.PredicateError.self) { try p.evaluate(with: "abc") }
+        #expect(throws: ObjectGraph.PredicateError.self) { try p.checkedEvaluate(with: "abc") }
     }
 }
 
@@ -175,16 +175,16 @@ struct UnsupportedGrammarTests {
 @Suite struct FetchExpressionTests {
     @Test func aMappingsSourceExpressionRoundTrips() throws {
         let text = #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "ToDo", "TRUEPREDICATE"), $manager.sourceContext, NO)"#
-        let expression = try ObjectGraph.Expression(format: text)
+        let expression = try ObjectGraph.Expression(checkedFormat: text)
         guard case .function("FETCH", let arguments) = expression else {
             Issue.record("FETCH parsed as \(expression)")
             return
         }
         #expect(arguments.count == 3)
-        #expect(try ObjectGraph.Expression(format: expression.description) == expression)
+        #expect(try ObjectGraph.Expression(checkedFormat: expression.description) == expression)
     }
 
     @Test func fetchTakesThreeArguments() {
-        #expect(throws: ObjectGraph.PredicateError.self) { try ObjectGraph.Expression(format: "FETCH(a, b)") }
+        #expect(throws: ObjectGraph.PredicateError.self) { try ObjectGraph.Expression(checkedFormat: "FETCH(a, b)") }
     }
 }

@@ -5,23 +5,23 @@ import ObjectGraph
 
 /// Parses a predicate with arguments.
 func parsedPredicate(_ format: String, _ arguments: Any?...) throws -> ObjectGraph.Predicate {
-    try ObjectGraph.Predicate(format: format, argumentArray: arguments)
+    try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments)
 }
 
 /// Parses a standalone expression, as NSExpression(format:) does.
 func parsedExpression(_ format: String, _ arguments: Any?...) throws -> ObjectGraph.Expression {
-    try ObjectGraph.Expression(format: format, argumentArray: arguments)
+    try ObjectGraph.Expression(checkedFormat: format, argumentArray: arguments)
 }
 
 /// The comparison a format string parses to, or nil if it is not a single comparison.
 func parsedComparison(_ format: String, _ arguments: Any?...) throws -> ComparisonPredicate? {
-    guard case .comparison(let c) = try ObjectGraph.Predicate(format: format, argumentArray: arguments) else { return nil }
+    guard case .comparison(let c) = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments) else { return nil }
     return c
 }
 
 /// The right-hand side of `x == <literal>`: how the parser reads one literal.
 func literal(_ text: String, _ arguments: Any?...) throws -> ObjectGraph.Expression? {
-    guard case .comparison(let c) = try ObjectGraph.Predicate(format: "x == " + text, argumentArray: arguments) else { return nil }
+    guard case .comparison(let c) = try ObjectGraph.Predicate(checkedFormat: "x == " + text, argumentArray: arguments) else { return nil }
     return c.rightExpression
 }
 
@@ -35,7 +35,7 @@ func exactly(_ expression: ObjectGraph.Expression?) -> String {
 /// The error a parse throws, or nil when it parses.
 func parseError(_ format: String, _ arguments: Any?...) -> ObjectGraph.PredicateError? {
     do {
-        _ = try ObjectGraph.Predicate(format: format, argumentArray: arguments)
+        _ = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments)
         return nil
     } catch let error as ObjectGraph.PredicateError {
         return error

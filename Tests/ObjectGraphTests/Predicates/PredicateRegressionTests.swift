@@ -7,7 +7,7 @@ import Testing
 // section 3.1 (printing) and section 4 (never a crash).
 
 private func reprinted(_ p: ObjectGraph.Predicate) throws -> (ObjectGraph.Predicate, String) {
-    let q = try ObjectGraph.Predicate(format: p.predicateFormat)
+    let q = try ObjectGraph.Predicate(checkedFormat: p.predicateFormat)
     return (q, q.predicateFormat)
 }
 

@@ -14,7 +14,7 @@ import Testing
 private typealias Predicate = ObjectGraph.Predicate
 
 private func printed(_ format: String, _ arguments: Any?...) throws -> String {
-    try Predicate(format: format, argumentArray: arguments).predicateFormat
+    try Predicate(checkedFormat: format, argumentArray: arguments).predicateFormat
 }
 
 @Suite("Printer: comparisons (rule 1)")
@@ -79,7 +79,7 @@ struct PrinterConstantTests {
     @Test func nullValues() throws {
         #expect(try printed("name == NULL") == "name == nil")
         #expect(try printed("name == %@", nil) == "name == nil")
-        #expect(try Predicate(format: "date = $DATE").withSubstitutionVariables(["DATE": NSNull()]).predicateFormat == "date == <null>")
+        #expect(try Predicate(checkedFormat: "date = $DATE").withSubstitutionVariables(["DATE": NSNull()]).predicateFormat == "date == <null>")
         #expect(try printed("NOT name == nil") == "NOT name == nil")
     }
 
@@ -242,7 +242,7 @@ struct PrinterCompoundTests {
     @Test func booleanPredicatesAndDescription() throws {
         #expect(Predicate(value: true).predicateFormat == "TRUEPREDICATE")
         #expect(Predicate(value: false).predicateFormat == "FALSEPREDICATE")
-        let p = try Predicate(format: "a == 1 OR b == 2")
+        let p = try Predicate(checkedFormat: "a == 1 OR b == 2")
         #expect(p.description == p.predicateFormat)
         #expect(Predicate { _, _ in true }.predicateFormat.hasPrefix("BLOCKPREDICATE("))
     }

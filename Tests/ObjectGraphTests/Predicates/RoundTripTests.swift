@@ -12,7 +12,7 @@ struct RoundTripTests {
     static func roundTripFailure(_ predicate: ObjectGraph.Predicate) -> String? {
         let printed = predicate.predicateFormat
         do {
-            let reparsed = try ObjectGraph.Predicate(format: printed)
+            let reparsed = try ObjectGraph.Predicate(checkedFormat: printed)
             if reparsed != predicate { return "differs after reparsing: \(printed)\n  tree:     \(predicate)\n  reparsed: \(reparsed)" }
             if reparsed.predicateFormat != printed { return "prints differently the second time: \(printed) / \(reparsed.predicateFormat)" }
             return nil
@@ -43,7 +43,7 @@ struct RoundTripTests {
             let e = generator.expression(depth: 3)
             let printed = e.description
             do {
-                let reparsed = try ObjectGraph.Expression(format: printed)
+                let reparsed = try ObjectGraph.Expression(checkedFormat: printed)
                 if reparsed != e { failures.append("differs: \(printed)") }
             } catch {
                 failures.append("does not parse: \(printed): \(error)")
@@ -61,7 +61,7 @@ struct RoundTripTests {
         "CAST('1', 'NSNumber') BETWEEN {0.5, 1.5e0}", "$x := 2 == $x AND $a.$b == 'ABC'", "~(1 | 2 ^ 3 & 4 << 1 >> 1) < 0",
     ])
     func handWritten(format: String) throws {
-        let p = try ObjectGraph.Predicate(format: format)
+        let p = try ObjectGraph.Predicate(checkedFormat: format)
         #expect(Self.roundTripFailure(p) == nil)
     }
 }

@@ -22,13 +22,13 @@ struct SubstitutionTests {
     // with {LAST_NAME: "Turner"} becomes a new predicate with the value as a constant; the
     // template itself is unchanged.
     @Test func withSubstitutionVariablesMakesANewPredicate() throws {
-        let template = try Predicate(format: "lastName like[c] $LAST_NAME")
+        let template = try Predicate(checkedFormat: "lastName like[c] $LAST_NAME")
         let p = try template.withSubstitutionVariables(["LAST_NAME": "Turner"])
         #expect(p.predicateFormat == #"lastName LIKE[c] "Turner""#)
         #expect(template.predicateFormat == "lastName LIKE[c] $LAST_NAME")
-        #expect(try p.evaluate(with: ["lastName": "TURNER"]))
-        #expect(try !p.evaluate(with: ["lastName": "Turing"]))
-        #expect(p == (try Predicate(format: #"lastName LIKE[c] "Turner""#)))
+        #expect(try p.checkedEvaluate(with: ["lastName": "TURNER"]))
+        #expect(try !p.checkedEvaluate(with: ["lastName": "Turing"]))
+        #expect(p == (try Predicate(checkedFormat: #"lastName LIKE[c] "Turner""#)))
     }
 
     // pCreating: a template can also be evaluated directly with the variables
@@ -50,64 +50,64 @@ struct SubstitutionTests {
             "LOOKUP": ["k": "v"], "KEY": "k",
         ]
         let person: [String: Any] = ["name": "Ann", "age": 30, "pets": ["cat", "dog"]]
-        let template = try Predicate(format: format)
-        #expect(try template.evaluate(with: person, substitutionVariables: variables) == expected)
-        #expect(try template.withSubstitutionVariables(variables).evaluate(with: person) == expected)
+        let template = try Predicate(checkedFormat: format)
+        #expect(try template.checkedEvaluate(with: person, substitutionVariables: variables) == expected)
+        #expect(try template.withSubstitutionVariables(variables).checkedEvaluate(with: person) == expected)
     }
 
     // pCreating: "the dictionary must contain key-value pairs for all the variables specified in
     // the predicate". A missing one is code .missingVariable, naming the variable.
     @Test func missingVariableIsAClearError() throws {
-        let template = try Predicate(format: "lastName == $LAST_NAME AND age > $AGE")
+        let template = try Predicate(checkedFormat: "lastName == $LAST_NAME AND age > $AGE")
         let substituting = thrownError { _ = try template.withSubstitutionVariables(["AGE": 3]) }
         #expect(substituting?.code == .missingVariable)
         #expect(substituting?.message.contains("$LAST_NAME") == true)
-        let evaluating = thrownError { _ = try template.evaluate(with: ["lastName": "x"], substitutionVariables: ["LAST_NAME": "x"]) }
+        let evaluating = thrownError { _ = try template.checkedEvaluate(with: ["lastName": "x"], substitutionVariables: ["LAST_NAME": "x"]) }
         #expect(evaluating?.code == .missingVariable)
         #expect(evaluating?.message.contains("$AGE") == true)
-        let noVariables = thrownError { _ = try template.evaluate(with: ["lastName": "x"]) }
+        let noVariables = thrownError { _ = try template.checkedEvaluate(with: ["lastName": "x"]) }
         #expect(noVariables?.code == .missingVariable)
     }
 
     // pCreating: variables that the predicate does not use are ignored, whatever they hold.
     @Test func unusedVariablesAreIgnored() throws {
         struct NotAConstant {}
-        let template = try Predicate(format: "a == $A")
+        let template = try Predicate(checkedFormat: "a == $A")
         let p = try template.withSubstitutionVariables(["A": 1, "UNUSED": NotAConstant()])
         #expect(p.predicateFormat == "a == 1")
-        #expect(try template.evaluate(with: ["a": 1], substitutionVariables: ["A": 1, "UNUSED": NotAConstant()]))
+        #expect(try template.checkedEvaluate(with: ["a": 1], substitutionVariables: ["A": 1, "UNUSED": NotAConstant()]))
     }
 
     // pCreating / pUsing "Using Null Values": to match null, substitute NSNull; `date = $DATE`
     // with {DATE: NSNull} prints `date == <null>`, and matches a missing or null date.
     @Test func nsNullSubstitution() throws {
-        let p = try Predicate(format: "date = $DATE").withSubstitutionVariables(["DATE": NSNull()])
+        let p = try Predicate(checkedFormat: "date = $DATE").withSubstitutionVariables(["DATE": NSNull()])
         #expect(p.predicateFormat == "date == <null>")
-        #expect(try p.evaluate(with: [String: Any]()))
-        #expect(try p.evaluate(with: ["date": NSNull()]))
-        #expect(try !p.evaluate(with: ["date": Date(timeIntervalSinceReferenceDate: 0)]))
-        #expect(try Predicate(format: "date == $DATE").evaluate(with: [String: Any](), substitutionVariables: ["DATE": NSNull()]))
+        #expect(try p.checkedEvaluate(with: [String: Any]()))
+        #expect(try p.checkedEvaluate(with: ["date": NSNull()]))
+        #expect(try !p.checkedEvaluate(with: ["date": Date(timeIntervalSinceReferenceDate: 0)]))
+        #expect(try Predicate(checkedFormat: "date == $DATE").checkedEvaluate(with: [String: Any](), substitutionVariables: ["DATE": NSNull()]))
         // A Swift nil boxed in the dictionary is nil as well.
-        let swiftNil = try Predicate(format: "date == $DATE").withSubstitutionVariables(["DATE": Optional<Date>.none as Any])
+        let swiftNil = try Predicate(checkedFormat: "date == $DATE").withSubstitutionVariables(["DATE": Optional<Date>.none as Any])
         #expect(swiftNil.predicateFormat == "date == nil")
-        #expect(try swiftNil.evaluate(with: [String: Any]()))
+        #expect(try swiftNil.checkedEvaluate(with: [String: Any]()))
     }
 
     // pCreating: a variable becomes a constant wherever it stands, even on the left:
     // `$a == 1` with {a: "a"} prints `"a" == 1` (and, a string never equalling a number, is false).
     @Test func variableOnTheLeftBecomesAConstant() throws {
-        let template = try Predicate(format: "$a == 1")
+        let template = try Predicate(checkedFormat: "$a == 1")
         let p = try template.withSubstitutionVariables(["a": "a"])
         #expect(p.predicateFormat == #""a" == 1"#)
-        #expect(try !p.evaluate(with: nil))
+        #expect(try !p.checkedEvaluate(with: nil))
         let q = try template.withSubstitutionVariables(["a": 1])
         #expect(q.predicateFormat == "1 == 1")
-        #expect(try q.evaluate(with: nil))
+        #expect(try q.checkedEvaluate(with: nil))
     }
 
     // pCreating: values of other kinds print by the predicateFormat rules once substituted.
     @Test func substitutedValuesPrint() throws {
-        let p = try Predicate(format: "name IN $NAMES AND born < $DATE AND score == $SCORE")
+        let p = try Predicate(checkedFormat: "name IN $NAMES AND born < $DATE AND score == $SCORE")
             .withSubstitutionVariables(["NAMES": ["Ann", "Bob"], "DATE": Date(timeIntervalSinceReferenceDate: 0), "SCORE": 1.5])
         #expect(p.predicateFormat == #"name IN {"Ann", "Bob"} AND born < CAST(0.000000, "NSDate") AND score == 1.5"#)
     }
@@ -116,15 +116,15 @@ struct SubstitutionTests {
     // variable is bound to each element; substitution leaves it alone even when the
     // dictionary has an entry of that name.
     @Test func subqueryVariableIsNotSubstituted() throws {
-        let template = try Predicate(format: "SUBQUERY(items, $x, $x.price > $MIN).@count > 0")
+        let template = try Predicate(checkedFormat: "SUBQUERY(items, $x, $x.price > $MIN).@count > 0")
         let p = try template.withSubstitutionVariables(["MIN": 5, "x": 100])
         #expect(p.predicateFormat == "SUBQUERY(items, $x, $x.price > 5).@count > 0")
         let order: [String: Any] = ["items": [["price": 3], ["price": 7]]]
-        #expect(try p.evaluate(with: order))
-        #expect(try !p.evaluate(with: ["items": [["price": 3]]]))
+        #expect(try p.checkedEvaluate(with: order))
+        #expect(try !p.checkedEvaluate(with: ["items": [["price": 3]]]))
         // At evaluation time too, $x is each element, not the dictionary's 100.
-        #expect(try template.evaluate(with: order, substitutionVariables: ["MIN": 5, "x": 100]))
-        #expect(try !template.evaluate(with: ["items": [["price": 3]]], substitutionVariables: ["MIN": 5, "x": 100]))
+        #expect(try template.checkedEvaluate(with: order, substitutionVariables: ["MIN": 5, "x": 100]))
+        #expect(try !template.checkedEvaluate(with: ["items": [["price": 3]]], substitutionVariables: ["MIN": 5, "x": 100]))
         // Without MIN it is still missing.
         #expect(thrownError { _ = try template.withSubstitutionVariables(["x": 1]) }?.code == .missingVariable)
     }
@@ -132,19 +132,19 @@ struct SubstitutionTests {
     // pSyntax "Format String Summary": %K is a key path even when it starts with `$`, so it is
     // not a variable and substitution does not touch it.
     @Test func keyPathArgumentIsNotAVariable() throws {
-        let p = try Predicate(format: "%K LIKE %@", "$single", "x")
+        let p = try Predicate(checkedFormat: "%K LIKE %@", "$single", "x")
         #expect(p.predicateFormat == #"$single LIKE "x""#)
         let substituted = try p.withSubstitutionVariables(["single": "y"])
         #expect(substituted.predicateFormat == #"$single LIKE "x""#)
-        #expect(try substituted.evaluate(with: ["$single": "x"]))
+        #expect(try substituted.checkedEvaluate(with: ["$single": "x"]))
     }
 
     // pCreating: substitution reaches into compound predicates, functions, indexes and
     // aggregates.
     @Test func substitutionReachesEveryExpression() throws {
-        let template = try Predicate(format: "(a == $A OR NOT b == $B) AND abs($C) == 2 AND {$A, 2} CONTAINS 1 AND $D[0] == 9")
+        let template = try Predicate(checkedFormat: "(a == $A OR NOT b == $B) AND abs($C) == 2 AND {$A, 2} CONTAINS 1 AND $D[0] == 9")
         let p = try template.withSubstitutionVariables(["A": 1, "B": 2, "C": -2, "D": [9]])
         #expect(!p.predicateFormat.contains("$"))
-        #expect(try p.evaluate(with: ["a": 1, "b": 2]))
+        #expect(try p.checkedEvaluate(with: ["a": 1, "b": 2]))
     }
 }

@@ -10,7 +10,7 @@ struct BatchDeleteRequestTests {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: (1...6).map { ["code": "i\($0)", "count": $0] }))
         let fetch = FetchRequest(entityName: "Item")
-        fetch.predicate = try Predicate(format: "count > %@", 2)
+        fetch.predicate = try Predicate(checkedFormat: "count > %@", 2)
         let request = BatchDeleteRequest(fetchRequest: fetch)
         request.resultType = .count
         #expect(try fixture.context.execute(request).result as? Int == 4)
@@ -22,7 +22,7 @@ struct BatchDeleteRequestTests {
         guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A", "B", "C"])
         let books = try fixture.context.fetch(FetchRequest(entityName: "Book"))
-        let doomed = books.filter { (try? $0.value(forKey: "title") as? String) != "B" }
+        let doomed = books.filter { (try? $0.checkedValue(forKey: "title") as? String) != "B" }
         let request = BatchDeleteRequest(objectIDs: doomed.map(\.objectID))
         request.resultType = .objectIDs
         let ids = try #require(try fixture.context.execute(request).result as? [ManagedObjectID])
@@ -54,7 +54,7 @@ struct BatchDeleteRequestTests {
         try fixture.seedBooks(["A", "B"], publisher: "Gone")
         try fixture.seedBooks(["C"], publisher: "Kept")
         let fetch = FetchRequest(entityName: "Publisher")
-        fetch.predicate = try Predicate(format: "name == %@", "Gone")
+        fetch.predicate = try Predicate(checkedFormat: "name == %@", "Gone")
         let request = BatchDeleteRequest(fetchRequest: fetch)
         request.resultType = .objectIDs
         let ids = try #require(try fixture.context.execute(request).result as? [ManagedObjectID])
@@ -67,23 +67,23 @@ struct BatchDeleteRequestTests {
     func nullifies(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let department = try fixture.context.insertNewObject(forEntityName: "Department")
-        try department.setValue("R&D", forKey: "name")
+        try department.checkedSetValue("R&D", forKey: "name")
         for name in ["Ada", "Grace"] {
             let employee = try fixture.context.insertNewObject(forEntityName: "Employee")
-            try employee.setValue(name, forKey: "name")
-            try employee.setValue(department, forKey: "department")
+            try employee.checkedSetValue(name, forKey: "name")
+            try employee.checkedSetValue(department, forKey: "department")
         }
         try fixture.context.save()
         #expect(try fixture.context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Department"))).result as? Bool == true)
         let fresh = fixture.secondContext()
         let employees = try fresh.fetch(FetchRequest(entityName: "Employee"))
         #expect(employees.count == 2)
-        #expect(try employees.allSatisfy { try $0.value(forKey: "department") == nil })
+        #expect(try employees.allSatisfy { try $0.checkedValue(forKey: "department") == nil })
 
         // Book.authors (Nullify) is many-to-many: the links go, the authors stay.
         guard let books = try StackFixture.batch(type) else { return }
         let author = try books.context.insertNewObject(forEntityName: "Author")
-        try author.setValue("Zarra", forKey: "name")
+        try author.checkedSetValue("Zarra", forKey: "name")
         try books.seedBooks(["A"])
         let book = try #require(try books.context.fetch(FetchRequest(entityName: "Book")).first)
         try book.mutableSetValue(forKey: "authors").insert(author)
@@ -91,7 +91,7 @@ struct BatchDeleteRequestTests {
         _ = try books.context.execute(BatchDeleteRequest(objectIDs: [book.objectID]))
         let reader = books.secondContext()
         let stored = try #require(try reader.fetch(FetchRequest(entityName: "Author")).first)
-        #expect((try stored.value(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
+        #expect((try stored.checkedValue(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
     }
 
     @Test("Deny refuses the delete with 1600 while a related object would remain, and deletes nothing (NSValidationRelationshipDeniedDeleteError)", arguments: batchRequestStoreTypes)
@@ -99,7 +99,7 @@ struct BatchDeleteRequestTests {
         guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A"])
         let author = try fixture.context.insertNewObject(forEntityName: "Author")
-        try author.setValue("Zarra", forKey: "name")
+        try author.checkedSetValue("Zarra", forKey: "name")
         let book = try #require(try fixture.context.fetch(FetchRequest(entityName: "Book")).first)
         try author.mutableSetValue(forKey: "books").insert(book)
         try fixture.context.save()
@@ -116,8 +116,8 @@ struct BatchDeleteRequestTests {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let owner = try fixture.context.insertNewObject(forEntityName: "Owner")
         let pet = try fixture.context.insertNewObject(forEntityName: "Pet")
-        try pet.setValue("Rex", forKey: "name")
-        try pet.setValue(owner, forKey: "owner")
+        try pet.checkedSetValue("Rex", forKey: "name")
+        try pet.checkedSetValue(owner, forKey: "owner")
         try fixture.context.save()
         let request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Owner"))
         if type == .xml || type == .binary {

@@ -15,10 +15,10 @@ struct BatchInsertRequestTests {
         #expect(try fixture.storedValues("Item", key: "name") == ["Apple", "nil"])
         // Defaults fill what a dictionary leaves out, as for a new object.
         let b = try fixture.secondContext().existingObject(with: ids[1])
-        #expect(try b.value(forKey: "count") as? Int == 0)
+        #expect(try b.checkedValue(forKey: "count") as? Int == 0)
         // The keys came from the store's key allocation: a later save gets a new one.
         let later = try fixture.context.insertNewObject(forEntityName: "Item")
-        try later.setValue("c", forKey: "code")
+        try later.checkedSetValue("c", forKey: "code")
         try fixture.context.save()
         #expect(later.objectID.primaryKey > ids.map(\.primaryKey).max()!)
     }
@@ -44,8 +44,8 @@ struct BatchInsertRequestTests {
         var n = 0
         let request = BatchInsertRequest(entityName: "Item") { (object: ManagedObject) in
             guard n < 3 else { return true }
-            try object.setValue("m\(n)", forKey: "code")
-            try object.setValue("Name \(n)", forKey: "name")
+            try object.checkedSetValue("m\(n)", forKey: "code")
+            try object.checkedSetValue("Name \(n)", forKey: "name")
             n += 1
             return false
         }

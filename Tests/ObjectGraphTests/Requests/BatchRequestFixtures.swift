@@ -66,6 +66,6 @@ extension StackFixture {
     /// The titles of every object of an entity in a new context, sorted: what the store holds.
     func storedValues(_ entity: String, key: String) throws -> [String] {
         let fresh = secondContext()
-        return try fresh.fetch(FetchRequest(entityName: entity)).map { "\(try $0.value(forKey: key) ?? "nil")" }.sorted()
+        return try fresh.fetch(FetchRequest(entityName: entity)).map { "\(try $0.checkedValue(forKey: key) ?? "nil")" }.sorted()
     }
 }

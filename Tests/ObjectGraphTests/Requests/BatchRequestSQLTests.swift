@@ -11,7 +11,7 @@ struct BatchRequestSQLTests {
         let fixture = try StackFixture(.sqlite, model: try batchModel())
         _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: (1...3).map { ["code": "i\($0)", "count": $0] }))
         let request = BatchUpdateRequest(entityName: "Item")
-        request.predicate = try Predicate(format: "count > %@", 1)
+        request.predicate = try Predicate(checkedFormat: "count > %@", 1)
         request.propertiesToUpdate = ["done": true]
         let sql = try fixture.sql { _ = try fixture.context.execute(request) }
         #expect(sql.count == 1)

@@ -16,8 +16,8 @@ struct BatchUpdateRequestTests {
     func updatesMatching(_ type: StoreType) throws {
         guard let fixture = try seeded(type) else { return }
         let request = BatchUpdateRequest(entityName: "Item")
-        request.predicate = try Predicate(format: "count >= %@", 3)
-        request.propertiesToUpdate = ["done": true, "count": try Expression(format: "count + 10")]
+        request.predicate = try Predicate(checkedFormat: "count >= %@", 3)
+        request.propertiesToUpdate = ["done": true, "count": try Expression(checkedFormat: "count + 10")]
         request.resultType = .updatedObjectsCount
         #expect(try fixture.context.execute(request).result as? Int == 3)
         #expect(try fixture.storedValues("Item", key: "count") == ["1", "13", "14", "15", "2"])
@@ -29,23 +29,23 @@ struct BatchUpdateRequestTests {
         guard let fixture = try seeded(type) else { return }
         let held = try fixture.context.fetch(FetchRequest(entityName: "Item"))
         let request = BatchUpdateRequest(entityName: "Item")
-        request.predicate = try Predicate(format: "code == %@", "i2")
+        request.predicate = try Predicate(checkedFormat: "code == %@", "i2")
         request.propertiesToUpdate = ["name": "Renamed"]
         request.resultType = .updatedObjectIDs
         let ids = try #require(try fixture.context.execute(request).result as? [ManagedObjectID])
-        let i2 = try #require(held.first { (try? $0.value(forKey: "code") as? String) == "i2" })
+        let i2 = try #require(held.first { (try? $0.checkedValue(forKey: "code") as? String) == "i2" })
         #expect(ids == [i2.objectID])
         // The context is not told by the update itself, as Apple documents.
-        #expect(try i2.value(forKey: "name") == nil)
+        #expect(try i2.checkedValue(forKey: "name") == nil)
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.updatedObjectsKey: ids], into: [fixture.context])
-        #expect(try i2.value(forKey: "name") as? String == "Renamed")
+        #expect(try i2.checkedValue(forKey: "name") as? String == "Renamed")
     }
 
     @Test("a batch update raises row versions: a context holding a changed object gets 133020 at save (NSBatchUpdateRequest, NSMergeConflict)", arguments: batchRequestStoreTypes)
     func bumpsVersions(_ type: StoreType) throws {
         guard let fixture = try seeded(type) else { return }
         let item = try #require(try fixture.context.fetch(FetchRequest(entityName: "Item")).first)
-        try item.setValue("Local", forKey: "name")
+        try item.checkedSetValue("Local", forKey: "name")
         let request = BatchUpdateRequest(entityName: "Item")
         request.propertiesToUpdate = ["count": 99]
         _ = try fixture.secondContext().execute(request)

@@ -18,11 +18,11 @@ struct RemoteMergeTests {
         #expect(backgroundHeld.count == 2)
 
         let update = BatchUpdateRequest(entityName: "Item")
-        update.predicate = try Predicate(format: "code == %@", "a")
+        update.predicate = try Predicate(checkedFormat: "code == %@", "a")
         update.propertiesToUpdate = ["name": "New"]
         update.resultType = .updatedObjectIDs
         let updated = try #require(try fixture.context.execute(update).result as? [ManagedObjectID])
-        let delete = BatchDeleteRequest(fetchRequest: { let r = FetchRequest(entityName: "Item"); r.predicate = try? Predicate(format: "code == %@", "b"); return r }())
+        let delete = BatchDeleteRequest(fetchRequest: { let r = FetchRequest(entityName: "Item"); r.predicate = try? Predicate(checkedFormat: "code == %@", "b"); return r }())
         delete.resultType = .objectIDs
         let deleted = try #require(try fixture.context.execute(delete).result as? [ManagedObjectID])
 
@@ -31,11 +31,11 @@ struct RemoteMergeTests {
             ManagedObjectContext.deletedObjectIDsKey: Set(deleted),
         ], into: [fixture.context, background])
 
-        let a = try #require(held.first { (try? $0.value(forKey: "code") as? String) == "a" })
-        #expect(try a.value(forKey: "name") as? String == "New")
+        let a = try #require(held.first { (try? $0.checkedValue(forKey: "code") as? String) == "a" })
+        #expect(try a.checkedValue(forKey: "name") as? String == "New")
         #expect(held.filter { $0.managedObjectContext != nil }.count == 1)
         let names: [String] = try background.performAndWait {
-            try background.fetch(FetchRequest(entityName: "Item")).map { try $0.value(forKey: "name") as? String ?? "nil" }
+            try background.fetch(FetchRequest(entityName: "Item")).map { try $0.checkedValue(forKey: "name") as? String ?? "nil" }
         }
         #expect(names == ["New"])
     }
@@ -66,7 +66,7 @@ struct RemoteMergeTests {
             // in memory); SQLite answers with keys alone.
             let allFaults = books.allSatisfy { $0.isFault }
             #expect(allFaults == (type == .sqlite))
-            #expect(try books.map { try $0.value(forKey: "title") as? String } == ["A", "B"])
+            #expect(try books.map { try $0.checkedValue(forKey: "title") as? String } == ["A", "B"])
         }
         if type == .sqlite { #expect(sql.first?.contains("SELECT t0.Z_PK, t0.Z_ENT FROM ZBOOK") == true) }
     }

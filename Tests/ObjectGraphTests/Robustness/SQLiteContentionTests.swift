@@ -16,7 +16,7 @@ private func context(_ url: URL, options: [String: Any] = [:]) throws -> Managed
 
 private func insertBook(_ context: ManagedObjectContext, _ title: String) throws {
     let book = try context.insertNewObject(forEntityName: "Book")
-    try book.setValue(title, forKey: "title")
+    try book.checkedSetValue(title, forKey: "title")
 }
 
 /// What several threads saw, gathered under a lock.
@@ -57,7 +57,7 @@ struct SQLiteContentionTests {
         let books = try reader.fetch(FetchRequest(entityName: "Book"))
         #expect(books.count == writers * savesEach)
         #expect(Set(books.map(\.objectID)).count == books.count)
-        #expect(Set(try books.map { try #require($0.value(forKey: "title") as? String) }).count == writers * savesEach)
+        #expect(Set(try books.map { try #require($0.checkedValue(forKey: "title") as? String) }).count == writers * savesEach)
     }
 
     @Test func aSaveWaitsForALockReleasedWithinTheTimeout() throws {

@@ -15,7 +15,7 @@ private func seed(_ url: URL, count: Int) throws {
     let context = ManagedObjectContext(coordinator: try coordinator(url))
     for i in 0..<count {
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Book \(i) " + String(repeating: "x", count: 80), forKey: "title")
+        try book.checkedSetValue("Book \(i) " + String(repeating: "x", count: 80), forKey: "title")
     }
     try context.save()
 }
@@ -37,7 +37,7 @@ struct SQLiteErrorAndFileTests {
         // Opening creates the store, with or without automatic migration.
         let context = ManagedObjectContext(coordinator: try coordinator(url))
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("First", forKey: "title")
+        try book.checkedSetValue("First", forKey: "title")
         try context.save()
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
         #expect(metadata["NSStoreType"] as? String == "SQLite")
@@ -83,7 +83,7 @@ struct SQLiteErrorAndFileTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path) }
         let context = ManagedObjectContext(coordinator: try coordinator(url))
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Refused", forKey: "title")
+        try book.checkedSetValue("Refused", forKey: "title")
         do {
             try context.save()
             Issue.record("a read-only store was written")

@@ -189,9 +189,9 @@ import GRDB
     @Test(arguments: StoreKind.allCases, [10, 2_000])
     func longChainsOfOrAgreeWithTheEvaluator(kind: StoreKind, terms: Int) throws {
         guard let fixture = try SQLFixture.make(kind, seed: 31) else { return }
-        var chain = try ObjectGraph.Predicate(format: "salesRank == %@", -100)
+        var chain = try ObjectGraph.Predicate(checkedFormat: "salesRank == %@", -100)
         for i in 0..<terms {
-            let term = try ObjectGraph.Predicate(format: "salesRank == %@ AND title != nil", i % 7 - 2)
+            let term = try ObjectGraph.Predicate(checkedFormat: "salesRank == %@ AND title != nil", i % 7 - 2)
             chain = ObjectGraph.Predicate.or([chain, term])
         }
         let sql = try fixture.sqlMatches(chain, entity: "Book")

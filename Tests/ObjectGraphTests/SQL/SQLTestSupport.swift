@@ -51,7 +51,7 @@ final class TestObject: KeyValueCoding, PredicateArgumentConvertible, @unchecked
         id = ManagedObjectID(entityName: entity, storeIdentifier: SQLFixture.storeIdentifier, primaryKey: primaryKey)
     }
 
-    func value(forKey key: String) throws -> Any? { values[key] }
+    func checkedValue(forKey key: String) throws -> Any? { values[key] }
     var predicateConstant: ConstantValue { id.predicateConstant }
 }
 
@@ -295,7 +295,7 @@ struct SQLFixture {
 
     /// The primary keys for which the evaluator says the predicate holds; rethrows its error.
     func memoryMatches(_ predicate: ObjectGraph.Predicate, entity: String) throws -> [Int64] {
-        try objects[entity]!.filter { try predicate.evaluate(with: $0) }.map(\.id.primaryKey)
+        try objects[entity]!.filter { try predicate.checkedEvaluate(with: $0) }.map(\.id.primaryKey)
     }
 
     /// The first column of a statement's rows, as keys.

@@ -21,13 +21,13 @@ import GRDB
 
     func sql(_ format: String, _ arguments: Any?..., entity: String = "Book") throws -> (sql: String, arguments: [DatabaseValue], joins: [String]) {
         var t = translator(entity)
-        let fragment = try t.condition(for: try ObjectGraph.Predicate(format: format, argumentArray: arguments))
+        let fragment = try t.condition(for: try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments))
         return (fragment.sql, fragment.arguments, t.joins)
     }
 
     func refusal(_ format: String, _ arguments: Any?..., entity: String = "Book") throws -> String {
         var t = translator(entity)
-        let predicate = try ObjectGraph.Predicate(format: format, argumentArray: arguments)
+        let predicate = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments)
         do {
             let fragment = try t.condition(for: predicate)
             Issue.record("\(format) translated to \(fragment.sql)")
@@ -243,14 +243,14 @@ import GRDB
         var t = translator()
         #expect(try t.column(forKeyPath: "publisher.name").sql == "t1.ZNAME")
         #expect(try t.resolvedColumn(forKeyPath: "price").attributeType == .double)
-        let max = try t.aggregate(for: try ObjectGraph.Expression(format: "max:(salesRank)"))
+        let max = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "max:(salesRank)"))
         #expect(max.fragment.sql == "MAX(t0.ZSALESRANK)" && max.resultType == .integer32)
-        let count = try t.aggregate(for: try ObjectGraph.Expression(format: "count:(title)"))
+        let count = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "count:(title)"))
         #expect(count.fragment.sql == "COUNT(t0.ZTITLE)" && count.resultType == .integer64)
-        #expect(try t.aggregate(for: try ObjectGraph.Expression(format: "sum:(salesRank)")).resultType == .integer64)
-        #expect(try t.aggregate(for: try ObjectGraph.Expression(format: "average:(price)")).fragment.sql == "AVG(t0.ZPRICE)")
-        #expect(try t.aggregate(for: try ObjectGraph.Expression(format: "min:(publisher.founded)")).fragment.sql == "MIN(t1.ZFOUNDED)")
-        #expect(throws: CoreDataError.self) { _ = try t.aggregate(for: try ObjectGraph.Expression(format: "median:(price)")) }
-        #expect(throws: CoreDataError.self) { _ = try t.aggregate(for: try ObjectGraph.Expression(format: "sum:(title)")) }
+        #expect(try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "sum:(salesRank)")).resultType == .integer64)
+        #expect(try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "average:(price)")).fragment.sql == "AVG(t0.ZPRICE)")
+        #expect(try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "min:(publisher.founded)")).fragment.sql == "MIN(t1.ZFOUNDED)")
+        #expect(throws: CoreDataError.self) { _ = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "median:(price)")) }
+        #expect(throws: CoreDataError.self) { _ = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "sum:(title)")) }
     }
 }

@@ -24,7 +24,7 @@ import Foundation
     func insert(_ entity: String, _ values: [String: Any], type: StoreType, url: URL) throws -> Int64 {
         let context = try context(type, url)
         let object = try context.insertNewObject(forEntityName: entity)
-        for (key, value) in values { try object.setValue(value, forKey: key) }
+        for (key, value) in values { try object.checkedSetValue(value, forKey: key) }
         try context.save()
         return object.objectID.primaryKey
     }
@@ -129,8 +129,8 @@ import Foundation
         let uri = try #require(URL(string: "x-coredata://\(store.identifier)/Book/p2"))
         let id = try #require(context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri))
         let book = try context.existingObject(with: id)
-        #expect(try book.value(forKey: "title") as? String == "A")
-        #expect(try (book.value(forKey: "publisher") as? ManagedObject)?.value(forKey: "name") as? String == "P")
+        #expect(try book.checkedValue(forKey: "title") as? String == "A")
+        #expect(try (book.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String == "P")
 
         #expect(try insert("Book", ["title": "C"], type: .xml, url: url) == 6)
         #expect(try insert("Publisher", ["name": "Q"], type: .xml, url: url) == 6)

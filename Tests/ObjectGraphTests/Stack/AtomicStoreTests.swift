@@ -17,14 +17,14 @@ import Foundation
     /// Publisher P with books A and B, both by author X; saved.
     func seed(_ context: ManagedObjectContext) throws {
         let publisher = try context.insertNewObject(forEntityName: "Publisher")
-        try publisher.setValue("P", forKey: "name")
+        try publisher.checkedSetValue("P", forKey: "name")
         let author = try context.insertNewObject(forEntityName: "Author")
-        try author.setValue("X", forKey: "name")
+        try author.checkedSetValue("X", forKey: "name")
         for (title, rank) in [("A", 1), ("B", 2)] {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue(title, forKey: "title")
-            try book.setValue(rank, forKey: "salesRank")
-            try book.setValue(publisher, forKey: "publisher")
+            try book.checkedSetValue(title, forKey: "title")
+            try book.checkedSetValue(rank, forKey: "salesRank")
+            try book.checkedSetValue(publisher, forKey: "publisher")
             try book.mutableSetValue(forKey: "authors").insert(author)
         }
         try context.save()
@@ -35,13 +35,13 @@ import Foundation
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "title")]
         let books = try context.fetch(request)
-        #expect(try books.map { try $0.value(forKey: "title") as? String } == ["A", "B"], "\(label)")
-        let publisher = try #require(try books[0].value(forKey: "publisher") as? ManagedObject)
-        #expect(try publisher.value(forKey: "name") as? String == "P", "\(label)")
-        #expect((try publisher.value(forKey: "books") as? Set<ManagedObject>)?.count == 2, "\(label)")
-        let authors = try #require(try books[1].value(forKey: "authors") as? Set<ManagedObject>)
-        #expect(try authors.first?.value(forKey: "name") as? String == "X", "\(label)")
-        #expect((try authors.first?.value(forKey: "books") as? Set<ManagedObject>)?.count == 2, "\(label)")
+        #expect(try books.map { try $0.checkedValue(forKey: "title") as? String } == ["A", "B"], "\(label)")
+        let publisher = try #require(try books[0].checkedValue(forKey: "publisher") as? ManagedObject)
+        #expect(try publisher.checkedValue(forKey: "name") as? String == "P", "\(label)")
+        #expect((try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 2, "\(label)")
+        let authors = try #require(try books[1].checkedValue(forKey: "authors") as? Set<ManagedObject>)
+        #expect(try authors.first?.checkedValue(forKey: "name") as? String == "X", "\(label)")
+        #expect((try authors.first?.checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 2, "\(label)")
     }
 
     @Test(arguments: fileTypes)
@@ -80,7 +80,7 @@ import Foundation
         try seed(context)
         let before = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
         let book = try context.fetch(FetchRequest(entityName: "Book"))[0]
-        try book.setValue("A, revised", forKey: "title")
+        try book.checkedSetValue("A, revised", forKey: "title")
         try context.save()
         let after = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
         #expect(before != nil && before != after)
@@ -104,16 +104,16 @@ import Foundation
         let context = ManagedObjectContext(coordinator: coordinator)
         for name in ["apple", "banana", "cherry"] {
             let item = try context.insertNewObject(forEntityName: "Item")
-            try item.setValue(name, forKey: "name")
+            try item.checkedSetValue(name, forKey: "name")
         }
         try context.save()
         let items = try context.fetch(FetchRequest(entityName: "Item"))
-        try items[1].setValue(true, forKey: "flag")
+        try items[1].checkedSetValue(true, forKey: "flag")
         let block = FetchRequest(entityName: "Item")
-        block.predicate = Predicate { object, _ in ((try? (object as? ManagedObject)?.value(forKey: "name")) as? String)?.count == 6 }
+        block.predicate = Predicate { object, _ in ((try? (object as? ManagedObject)?.checkedValue(forKey: "name")) as? String)?.count == 6 }
         block.includesPendingChanges = false
         let transient = FetchRequest(entityName: "Item")
-        transient.predicate = try Predicate(format: "flag == YES")
+        transient.predicate = try Predicate(checkedFormat: "flag == YES")
         transient.includesPendingChanges = false
         if type == .sqlite {
             let blockError = #expect(throws: CoreDataError.self) { _ = try context.fetch(block) }
@@ -121,8 +121,8 @@ import Foundation
             let transientError = #expect(throws: CoreDataError.self) { _ = try context.fetch(transient) }
             #expect(transientError?.message == "keypath flag not found in entity Item")
         } else {
-            #expect(try context.fetch(block).map { try $0.value(forKey: "name") as? String } == ["banana", "cherry"])
-            #expect(try context.fetch(transient).map { try $0.value(forKey: "name") as? String } == ["banana"])
+            #expect(try context.fetch(block).map { try $0.checkedValue(forKey: "name") as? String } == ["banana", "cherry"])
+            #expect(try context.fetch(transient).map { try $0.checkedValue(forKey: "name") as? String } == ["banana"])
         }
     }
 
@@ -140,10 +140,10 @@ import Foundation
             #expect(coordinator.persistentStores.count == 1 && store.type == type)
             let fresh = ManagedObjectContext(coordinator: coordinator)
             try expectSeededGraph(fresh, "after moving to \(type)")
-            #expect(try fresh.existingObject(with: someID).value(forKey: "title") as? String != nil)
+            #expect(try fresh.existingObject(with: someID).checkedValue(forKey: "title") as? String != nil)
             // New objects get keys that do not collide with the moved ones.
             let book = try fresh.insertNewObject(forEntityName: "Book")
-            try book.setValue("New in \(type)", forKey: "title")
+            try book.checkedSetValue("New in \(type)", forKey: "title")
             try fresh.save()
             #expect(try fresh.count(for: FetchRequest(entityName: "Book")) >= 3)
             try fresh.delete(book)

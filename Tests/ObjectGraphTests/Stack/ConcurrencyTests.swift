@@ -37,13 +37,13 @@ import Foundation
         #expect(inside)
         let id = try await context.perform {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue("Async", forKey: "title")
+            try book.checkedSetValue("Async", forKey: "title")
             try context.save()
             return book.objectID
         }
         #expect(!id.isTemporaryID)
         let title = try await context.perform(schedule: .enqueued) {
-            try context.existingObject(with: id).value(forKey: "title") as? String
+            try context.existingObject(with: id).checkedValue(forKey: "title") as? String
         }
         #expect(title == "Async")
         await #expect(throws: CoreDataError.self) {
@@ -74,8 +74,8 @@ import Foundation
             for _ in 0..<times {
                 while true {
                     let counter = try context.existingObject(with: id)
-                    let value = try counter.value(forKey: "value") as? Int ?? 0
-                    try counter.setValue(value + 1, forKey: "value")
+                    let value = try counter.checkedValue(forKey: "value") as? Int ?? 0
+                    try counter.checkedSetValue(value + 1, forKey: "value")
                     do {
                         try context.save()
                         break
@@ -100,7 +100,7 @@ import Foundation
         // Conflicts do happen: on this machine tens of retries on SQLite, hundreds on XML.
         _ = try await first + second
         let reader = ManagedObjectContext(coordinator: coordinator)
-        let value = try reader.performAndWait { try reader.existingObject(with: id).value(forKey: "value") as? Int }
+        let value = try reader.performAndWait { try reader.existingObject(with: id).checkedValue(forKey: "value") as? Int }
         #expect(value == 2 * Self.increments)
     }
 
@@ -112,8 +112,8 @@ import Foundation
         try await context.perform {
             let counter = try context.existingObject(with: id)
             for _ in 0..<times {
-                let value = try counter.value(forKey: key) as? Int ?? 0
-                try counter.setValue(value + 1, forKey: key)
+                let value = try counter.checkedValue(forKey: key) as? Int ?? 0
+                try counter.checkedSetValue(value + 1, forKey: key)
                 try context.save()
             }
         }
@@ -130,8 +130,8 @@ import Foundation
         _ = try await (first, second)
         let reader = ManagedObjectContext(coordinator: coordinator)
         let counter = try reader.existingObject(with: id)
-        #expect(try counter.value(forKey: "a") as? Int == Self.increments)
-        #expect(try counter.value(forKey: "b") as? Int == Self.increments)
+        #expect(try counter.checkedValue(forKey: "a") as? Int == Self.increments)
+        #expect(try counter.checkedValue(forKey: "b") as? Int == Self.increments)
     }
 
     // Many contexts inserting at once on one SQLite store: each save gets its own keys and

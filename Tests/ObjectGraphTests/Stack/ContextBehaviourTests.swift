@@ -17,7 +17,7 @@ import Foundation
         let fault = try #require(context?.object(with: id))
         #expect(fault.isFault)
         context = nil
-        let error = #expect(throws: CoreDataError.self) { _ = try fault.value(forKey: "name") }
+        let error = #expect(throws: CoreDataError.self) { _ = try fault.checkedValue(forKey: "name") }
         #expect(error?.key == "name")
         #expect(error?.message.contains("fault") == true)
     }
@@ -38,7 +38,7 @@ import Foundation
             #expect(fault.isFault)
         }
         #expect(statements.isEmpty)
-        #expect(try other.existingObject(with: id).value(forKey: "name") as? String == "BookCo")
+        #expect(try other.existingObject(with: id).checkedValue(forKey: "name") as? String == "BookCo")
         let missing = ManagedObjectID(uriRepresentation: URL(string: "x-coredata://00000000-0000-0000-0000-0000000000BB/Publisher/p99")!)!
         let error = #expect(throws: CoreDataError.self) { _ = try other.existingObject(with: missing) }
         #expect(error?.code == .referentialIntegrity)
@@ -49,7 +49,7 @@ import Foundation
     func temporaryIDsBecomePermanentOnSave(_ type: StoreType) throws {
         let fixture = try StackFixture(type)
         let book = try fixture.context.insertNewObject(forEntityName: "Book")
-        try book.setValue("T", forKey: "title")
+        try book.checkedSetValue("T", forKey: "title")
         let temporary = book.objectID
         #expect(temporary.isTemporaryID)
         #expect(temporary.uriRepresentation().absoluteString.hasPrefix("x-coredata:///Book/t"))
@@ -63,13 +63,13 @@ import Foundation
     func rollbackAndReset(_ type: StoreType) throws {
         let fixture = try StackFixture(type)
         let publisher = try fixture.seedBooks(["A", "B"])
-        try publisher.setValue("Renamed", forKey: "name")
+        try publisher.checkedSetValue("Renamed", forKey: "name")
         let extra = try fixture.context.insertNewObject(forEntityName: "Book")
-        try extra.setValue("C", forKey: "title")
+        try extra.checkedSetValue("C", forKey: "title")
         #expect(fixture.context.hasChanges)
         fixture.context.rollback()
         #expect(!fixture.context.hasChanges)
-        #expect(try publisher.value(forKey: "name") as? String == "BookCo")
+        #expect(try publisher.checkedValue(forKey: "name") as? String == "BookCo")
         #expect(extra.managedObjectContext == nil)
         #expect(try fixture.context.count(for: FetchRequest(entityName: "Book")) == 2)
         fixture.context.reset()
@@ -84,15 +84,15 @@ import Foundation
         let publisher = try fixture.seedBooks(["A"])
         let other = fixture.secondContext()
         let copy = try other.existingObject(with: publisher.objectID)
-        try copy.setValue("From elsewhere", forKey: "name")
+        try copy.checkedSetValue("From elsewhere", forKey: "name")
         try other.save()
 
-        try publisher.setValue("Local", forKey: "name")
+        try publisher.checkedSetValue("Local", forKey: "name")
         try fixture.context.refresh(publisher, mergeChanges: true)
-        #expect(try publisher.value(forKey: "name") as? String == "Local")
+        #expect(try publisher.checkedValue(forKey: "name") as? String == "Local")
         try fixture.context.refresh(publisher, mergeChanges: false)
         #expect(publisher.isFault)
-        #expect(try publisher.value(forKey: "name") as? String == "From elsewhere")
+        #expect(try publisher.checkedValue(forKey: "name") as? String == "From elsewhere")
         #expect(!fixture.context.hasChanges)
     }
 
@@ -102,9 +102,9 @@ import Foundation
     func mergingAnotherContextsSave(_ type: StoreType) throws {
         let fixture = try StackFixture(type)
         let publisher = try fixture.seedBooks(["A", "B"])
-        let books = try #require(try publisher.value(forKey: "books") as? Set<ManagedObject>)
-        let doomed = try #require(books.first { (try? $0.value(forKey: "title") as? String) == "A" })
-        let survivor = try #require(books.first { (try? $0.value(forKey: "title") as? String) == "B" })
+        let books = try #require(try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)
+        let doomed = try #require(books.first { (try? $0.checkedValue(forKey: "title") as? String) == "A" })
+        let survivor = try #require(books.first { (try? $0.checkedValue(forKey: "title") as? String) == "B" })
 
         let other = fixture.secondContext()
         let received = LockedNotifications()
@@ -113,17 +113,17 @@ import Foundation
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try other.delete(try other.existingObject(with: doomed.objectID))
-        try other.existingObject(with: survivor.objectID).setValue("B, second edition", forKey: "title")
+        try other.existingObject(with: survivor.objectID).checkedSetValue("B, second edition", forKey: "title")
         try other.save()
 
         let notification = try #require(received.all.first)
         #expect((notification.userInfo?[ManagedObjectContext.deletedObjectIDsKey] as? Set<ManagedObjectID>) == [doomed.objectID])
         // Deleting the book also changed its publisher's books, so the publisher is updated too.
         #expect((notification.userInfo?[ManagedObjectContext.updatedObjectIDsKey] as? Set<ManagedObjectID>) == [survivor.objectID, publisher.objectID])
-        try fixture.context.mergeChanges(fromContextDidSave: notification)
+        try fixture.context.checkedMergeChanges(fromContextDidSave: notification)
         #expect(doomed.managedObjectContext == nil)
-        #expect(try survivor.value(forKey: "title") as? String == "B, second edition")
-        #expect((try publisher.value(forKey: "books") as? Set<ManagedObject>) == [survivor])
+        #expect(try survivor.checkedValue(forKey: "title") as? String == "B, second edition")
+        #expect((try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>) == [survivor])
     }
 
     // NSFetchRequest fetchLimit, fetchOffset and resultType .managedObjectID.
@@ -135,7 +135,7 @@ import Foundation
         request.sortDescriptors = [SortDescriptor(key: "salesRank", ascending: true)]
         request.fetchOffset = 1
         request.fetchLimit = 2
-        let window = try fixture.context.fetch(request).map { try $0.value(forKey: "title") as! String }
+        let window = try fixture.context.fetch(request).map { try $0.checkedValue(forKey: "title") as! String }
         #expect(window == ["b", "c"])
         request.fetchOffset = 4
         #expect(try fixture.context.fetch(request).isEmpty)
@@ -160,7 +160,7 @@ import Foundation
         let allFaults = books.allSatisfy { $0.isFault }
         #expect(allFaults)
         #expect(fetchSQL == ["CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT FROM ZBOOK t0"])
-        let touchSQL = try fixture.sql { _ = try books[5].value(forKey: "title") }
+        let touchSQL = try fixture.sql { _ = try books[5].checkedValue(forKey: "title") }
         #expect(touchSQL.count == 1)
         #expect(!books[4].isFault && !books[7].isFault && books[8].isFault && books[3].isFault)
     }
@@ -178,7 +178,7 @@ import Foundation
         #expect(fetchSQL.count == 3)  // publishers, their book IDs, the books' rows
         let readSQL = try fixture.sql {
             for publisher in publishers {
-                for book in try publisher.value(forKey: "books") as! Set<ManagedObject> { _ = try book.value(forKey: "title") }
+                for book in try publisher.checkedValue(forKey: "books") as! Set<ManagedObject> { _ = try book.checkedValue(forKey: "title") }
             }
         }
         #expect(readSQL.isEmpty)

@@ -8,22 +8,22 @@ import Foundation
     @Test func insertSaveFetch() throws {
         let context = try inMemoryContext()
         let publisher = try context.insertNewObject(forEntityName: "Publisher")
-        try publisher.setValue("BookCo", forKey: "name")
+        try publisher.checkedSetValue("BookCo", forKey: "name")
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
-        try book.setValue(482769, forKey: "salesRank")
-        try book.setValue(publisher, forKey: "publisher")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
+        try book.checkedSetValue(482769, forKey: "salesRank")
+        try book.checkedSetValue(publisher, forKey: "publisher")
         #expect(book.objectID.isTemporaryID)
         #expect(context.hasChanges)
         // The inverse follows (Core Data keeps both sides in step).
-        #expect((try publisher.value(forKey: "books") as? Set<ManagedObject>) == [book])
+        #expect((try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>) == [book])
         try context.save()
         #expect(!context.hasChanges)
         #expect(!book.objectID.isTemporaryID)
         #expect(book.objectID.uriRepresentation().absoluteString == "x-coredata://00000000-0000-0000-0000-000000000001/Book/p1")
 
         let request = FetchRequest(entityName: "Book")
-        request.predicate = try Predicate(format: "publisher.name == %@", "BookCo")
+        request.predicate = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
         let books = try context.fetch(request)
         #expect(books.count == 1)
         #expect(books[0] === book)  // one instance per object ID in a context
@@ -33,14 +33,14 @@ import Foundation
         let context = try inMemoryContext()
         for (title, rank) in [("A", 3), ("B", 1), ("C", 2)] {
             let b = try context.insertNewObject(forEntityName: "Book")
-            try b.setValue(title, forKey: "title"); try b.setValue(rank, forKey: "salesRank")
+            try b.checkedSetValue(title, forKey: "title"); try b.checkedSetValue(rank, forKey: "salesRank")
         }
         try context.save()
         let d = try context.insertNewObject(forEntityName: "Book")
-        try d.setValue("D", forKey: "title"); try d.setValue(0, forKey: "salesRank")
+        try d.checkedSetValue("D", forKey: "title"); try d.checkedSetValue(0, forKey: "salesRank")
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        #expect(try context.fetch(request).map { try $0.value(forKey: "title") as! String } == ["D", "B", "C", "A"])
+        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "title") as! String } == ["D", "B", "C", "A"])
         request.includesPendingChanges = false
         #expect(try context.count(for: request) == 3)
         request.includesPendingChanges = true
@@ -53,9 +53,9 @@ import Foundation
         var error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .missingMandatoryProperty)
         #expect(error?.key == "title")
-        try book.setValue("T", forKey: "title")
-        try book.setValue(0, forKey: "salesRank")
-        try book.setValue("12345", forKey: "isbn")
+        try book.checkedSetValue("T", forKey: "title")
+        try book.checkedSetValue(0, forKey: "salesRank")
+        try book.checkedSetValue("12345", forKey: "isbn")
         error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .multipleErrors)
         #expect(Set(error?.detailedErrors.compactMap(\.code) ?? []) == [.numberTooSmall, .stringPatternMatching])
@@ -66,9 +66,9 @@ import Foundation
     @Test func wrongTypesAndUnknownKeysAreErrors() throws {
         let context = try inMemoryContext()
         let book = try context.insertNewObject(forEntityName: "Book")
-        let wrong = #expect(throws: CoreDataError.self) { try book.setValue("many", forKey: "salesRank") }
+        let wrong = #expect(throws: CoreDataError.self) { try book.checkedSetValue("many", forKey: "salesRank") }
         #expect(wrong?.message.contains("desired type = Integer 32") == true)
-        let unknown = #expect(throws: CoreDataError.self) { try book.setValue(1, forKey: "price") }
+        let unknown = #expect(throws: CoreDataError.self) { try book.checkedSetValue(1, forKey: "price") }
         #expect(unknown?.message.contains("has no property named price") == true)
         #expect(throws: CoreDataError.self) { try context.insertNewObject(forEntityName: "Magazine") }
     }
@@ -76,11 +76,11 @@ import Foundation
     @Test func deleteRules() throws {
         let context = try inMemoryContext()
         let publisher = try context.insertNewObject(forEntityName: "Publisher")
-        try publisher.setValue("P", forKey: "name")
+        try publisher.checkedSetValue("P", forKey: "name")
         let author = try context.insertNewObject(forEntityName: "Author")
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("T", forKey: "title")
-        try book.setValue(publisher, forKey: "publisher")
+        try book.checkedSetValue("T", forKey: "title")
+        try book.checkedSetValue(publisher, forKey: "publisher")
         try book.mutableSetValue(forKey: "authors").insert(author)
         try context.save()
         // Deny: the author still has a book (error 1600).
@@ -92,7 +92,7 @@ import Foundation
         try context.delete(publisher)
         #expect(context.deletedObjects.count == 2)
         try context.save()
-        #expect((try author.value(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
+        #expect((try author.checkedValue(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
         #expect(try context.count(for: FetchRequest(entityName: "Book")) == 0)
     }
 }

@@ -34,14 +34,14 @@ import ObjectGraph
             try coordinator.addPersistentStore(type: type, at: url)
             let context = ManagedObjectContext(coordinator: coordinator)
             let library = try context.insertNewObject(forEntityName: "Library")
-            try library.setValue("City", forKey: "name")
-            try library.setValue(["any": 1], forKey: "scratch")   // transient Undefined: anything, never stored
+            try library.checkedSetValue("City", forKey: "name")
+            try library.checkedSetValue(["any": 1], forKey: "scratch")   // transient Undefined: anything, never stored
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue("Dune", forKey: "title")
+            try book.checkedSetValue("Dune", forKey: "title")
             // Setting the sub-entity's side keeps the inverse, declared on the sub-entity, in step.
-            try book.setValue(library, forKey: "lender")
+            try book.checkedSetValue(library, forKey: "lender")
             #expect(try library.mutableSetValue(forKey: "loans").objects() == [book])
-            try library.setValue(book, forKey: "featured")
+            try library.checkedSetValue(book, forKey: "featured")
             try context.save()
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -49,9 +49,9 @@ import ObjectGraph
         let context = ManagedObjectContext(coordinator: coordinator)
         let library = try #require(try context.fetch(FetchRequest(entityName: "Library")).first)
         let loans = try library.mutableSetValue(forKey: "loans").objects()
-        #expect(try loans.map { try $0.value(forKey: "title") as? String } == ["Dune"])
-        #expect(try (library.value(forKey: "featured") as? ManagedObject)?.value(forKey: "title") as? String == "Dune")
-        #expect(try library.value(forKey: "scratch") == nil)
+        #expect(try loans.map { try $0.checkedValue(forKey: "title") as? String } == ["Dune"])
+        #expect(try (library.checkedValue(forKey: "featured") as? ManagedObject)?.checkedValue(forKey: "title") as? String == "Dune")
+        #expect(try library.checkedValue(forKey: "scratch") == nil)
     }
 
     // The SQLite store keeps transformable values (TransformableValueTests); the atomic store
@@ -64,7 +64,7 @@ import ObjectGraph
         let context = ManagedObjectContext(coordinator: coordinator)
         let library = try context.insertNewObject(forEntityName: "Library")
         try context.save()
-        try library.setValue(["theme": "dark"], forKey: "settings")
+        try library.checkedSetValue(["theme": "dark"], forKey: "settings")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .persistentStoreSave)
         #expect(error?.key == "settings")

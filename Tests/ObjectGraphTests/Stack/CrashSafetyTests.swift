@@ -49,9 +49,9 @@ import ObjectGraph
             let records = try context.fetch(FetchRequest(entityName: "Record"))
             var sizes: [Int: Int] = [:]
             for record in records {
-                let batch = try #require(try record.value(forKey: "batch") as? Int)
-                let index = try #require(try record.value(forKey: "index") as? Int)
-                #expect(try record.value(forKey: "payload") as? String == String(repeating: "\(batch)-\(index);", count: 20), "trial \(trial)")
+                let batch = try #require(try record.checkedValue(forKey: "batch") as? Int)
+                let index = try #require(try record.checkedValue(forKey: "index") as? Int)
+                #expect(try record.checkedValue(forKey: "payload") as? String == String(repeating: "\(batch)-\(index);", count: 20), "trial \(trial)")
                 sizes[batch, default: 0] += 1
             }
             #expect(sizes.values.allSatisfy { $0 == 50 }, "trial \(trial): partial batches \(sizes.filter { $0.value != 50 })")

@@ -17,7 +17,7 @@ import Foundation
     }
 
     func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> AnyFetchRequest.Property {
-        .expression(ExpressionDescription(name: name, expression: try Expression(format: format), resultType: type))
+        .expression(ExpressionDescription(name: name, expression: try Expression(checkedFormat: format), resultType: type))
     }
 
     @Test(arguments: storeTypes)
@@ -50,7 +50,7 @@ import Foundation
         let rows = try fixture.context.fetchDictionaries(request)
         #expect(rows.map { $0["salesRank"] as? Int } == [1, 2, 3])
         #expect(rows.map { $0["count"] as? Int } == [2, 2, 1])
-        request.havingPredicate = try Predicate(format: "count > 1")
+        request.havingPredicate = try Predicate(checkedFormat: "count > 1")
         #expect(try fixture.context.fetchDictionaries(request).count == 2)
     }
 
@@ -78,7 +78,7 @@ import Foundation
     func dictionaryResultsIgnorePendingChanges(_ type: StoreType) throws {
         guard let fixture = try fixture(type) else { return }
         let extra = try fixture.context.insertNewObject(forEntityName: "Book")
-        try extra.setValue("Z", forKey: "title")
+        try extra.checkedSetValue("Z", forKey: "title")
         let request = FetchRequest(entityName: "Book")
         request.resultType = .dictionary
         request.propertiesToFetch = [.named("title")]

@@ -172,12 +172,12 @@ import Testing
     @Test func aWrongKeyOrValueIsTheExceptionCoreDataRaises() throws {
         let context = try inMemoryContext()
         let book = try context.insertNewObject(forEntityName: "Book")
-        let key = thrown { try book.setValue("x", forKey: "pages") }
+        let key = thrown { try book.checkedSetValue("x", forKey: "pages") }
         #expect(key?.exceptionName == .undefinedKey)
         #expect(key?.key == "pages")
-        let read = thrown { _ = try book.value(forKey: "pages") }
+        let read = thrown { _ = try book.checkedValue(forKey: "pages") }
         #expect(read?.exceptionName == .undefinedKey)
-        let value = thrown { try book.setValue(42, forKey: "title") }
+        let value = thrown { try book.checkedSetValue(42, forKey: "title") }
         #expect(value?.exceptionName == .invalidArgument)
         #expect(value?.message.hasPrefix("Unacceptable type of value for attribute") == true)
     }
@@ -190,7 +190,7 @@ import Testing
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
         let request = FetchRequest(entityName: "Book")
-        request.predicate = try ObjectGraph.Predicate(format: "pages > 100")
+        request.predicate = try ObjectGraph.Predicate(checkedFormat: "pages > 100")
         let error = thrown { _ = try context.fetch(request) }
         #expect(error?.exceptionName == .invalidArgument)
         #expect(error?.message == "keypath pages not found in entity Book")
@@ -213,7 +213,7 @@ import Testing
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .xml, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Publisher").setValue("BookCo", forKey: "name")
+        try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("BookCo", forKey: "name")
         try context.save()
         #expect(thrown { try coordinator.addPersistentStore(type: .xml, at: url) }?.code == .persistentStoreAlreadyAdded)
         // An XML store added as a binary one: NSPersistentStoreTypeMismatchError.

@@ -9,7 +9,7 @@ import Foundation
     func addingFromTheSideThatDoesNotOwnTheLinkIsSaved(_ type: StoreType) throws {
         let fixture = try MergePolicyFixture(type)
         let author = try fixture.context.insertNewObject(forEntityName: "Author")
-        try author.setValue("Ann", forKey: "name")
+        try author.checkedSetValue("Ann", forKey: "name")
         try fixture.context.save()
         let context = fixture.stack.secondContext()
         let book = try context.existingObject(with: fixture.bookID)
@@ -17,7 +17,7 @@ import Foundation
         try book.mutableSetValue(forKey: "authors").insert(try context.existingObject(with: author.objectID))
         try context.save()
         let reader = fixture.stack.secondContext()
-        let authors = try reader.existingObject(with: fixture.bookID).value(forKey: "authors") as? Set<ManagedObject>
-        #expect(try authors?.map { try $0.value(forKey: "name") as? String } == ["Ann"])
+        let authors = try reader.existingObject(with: fixture.bookID).checkedValue(forKey: "authors") as? Set<ManagedObject>
+        #expect(try authors?.map { try $0.checkedValue(forKey: "name") as? String } == ["Ann"])
     }
 }

@@ -27,17 +27,17 @@ import Foundation
         /// The first context renames the book and changes its rank, and saves; the second
         /// renames it and sets its ISBN, unsaved.
         func run() throws {
-            try first.setValue("First", forKey: "title")
-            try first.setValue(10, forKey: "salesRank")
+            try first.checkedSetValue("First", forKey: "title")
+            try first.checkedSetValue(10, forKey: "salesRank")
             try fixture.context.save()
-            try second.setValue("Second", forKey: "title")
-            try second.setValue("0123456789", forKey: "isbn")
+            try second.checkedSetValue("Second", forKey: "title")
+            try second.checkedSetValue("0123456789", forKey: "isbn")
         }
 
         /// The book as a fresh context reads it from the store: title, rank, ISBN.
         func stored() throws -> (String?, Int?, String?) {
             let book = try fixture.stack.secondContext().existingObject(with: fixture.bookID)
-            return (try book.value(forKey: "title") as? String, try book.value(forKey: "salesRank") as? Int, try book.value(forKey: "isbn") as? String)
+            return (try book.checkedValue(forKey: "title") as? String, try book.checkedValue(forKey: "salesRank") as? Int, try book.checkedValue(forKey: "isbn") as? String)
         }
     }
 
@@ -69,7 +69,7 @@ import Foundation
         try race.run()
         try race.secondContext.save()
         #expect(try race.stored() == ("Second", 10, "0123456789"))
-        #expect(try race.second.value(forKey: "salesRank") as? Int == 10)
+        #expect(try race.second.checkedValue(forKey: "salesRank") as? Int == 10)
         #expect(!race.secondContext.hasChanges)
     }
 
@@ -82,7 +82,7 @@ import Foundation
         try race.run()
         try race.secondContext.save()
         #expect(try race.stored() == ("First", 10, "0123456789"))
-        #expect(try race.second.value(forKey: "title") as? String == "First")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
     }
 
     // NSOverwriteMergePolicy: the entire in-memory object is saved; the other context's rank
@@ -104,10 +104,10 @@ import Foundation
         race.secondContext.mergePolicy = .rollback
         try race.run()
         let other = try race.secondContext.insertNewObject(forEntityName: "Book")
-        try other.setValue("Unrelated", forKey: "title")
+        try other.checkedSetValue("Unrelated", forKey: "title")
         try race.secondContext.save()
         #expect(try race.stored() == ("First", 10, nil))
-        #expect(try race.second.value(forKey: "title") as? String == "First")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
         #expect(!other.objectID.isTemporaryID)
         #expect(try race.fixture.stack.secondContext().count(for: FetchRequest(entityName: "Book")) == 2)
     }
@@ -120,7 +120,7 @@ import Foundation
         for policy in [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback] {
             let race = try Race(type)
             race.secondContext.mergePolicy = policy
-            try race.first.setValue("First", forKey: "title")
+            try race.first.checkedSetValue("First", forKey: "title")
             try race.fixture.context.save()
             try race.secondContext.delete(race.second)
             if policy.mergeType == .error {
@@ -135,7 +135,7 @@ import Foundation
             #expect(remaining == (deletes ? 0 : 1), "\(policy)")
             if !deletes {
                 #expect(race.second.managedObjectContext === race.secondContext)
-                #expect(try race.second.value(forKey: "title") as? String == "First")
+                #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
             }
         }
     }
@@ -150,7 +150,7 @@ import Foundation
             race.secondContext.mergePolicy = policy
             try race.fixture.context.delete(race.first)
             try race.fixture.context.save()
-            try race.second.setValue("Second", forKey: "title")
+            try race.second.checkedSetValue("Second", forKey: "title")
             if policy.mergeType == .error {
                 let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
                 #expect(error?.code == .merge)
@@ -165,9 +165,9 @@ import Foundation
                 #expect(race.second.managedObjectContext == nil)
             } else {
                 #expect(books.map(\.objectID) == [race.fixture.bookID], "\(policy)")
-                #expect(try books.first?.value(forKey: "title") as? String == "Second")
+                #expect(try books.first?.checkedValue(forKey: "title") as? String == "Second")
                 // Saved again, the object changes and saves as usual.
-                try race.second.setValue("Third", forKey: "title")
+                try race.second.checkedSetValue("Third", forKey: "title")
                 try race.secondContext.save()
                 #expect(try race.stored().0 == "Third")
             }
@@ -181,33 +181,33 @@ import Foundation
     func toManyAdditionsFromBothSidesMerge(_ type: StoreType) throws {
         let race = try Race(type)
         let publisher = try race.fixture.context.insertNewObject(forEntityName: "Publisher")
-        try publisher.setValue("P", forKey: "name")
+        try publisher.checkedSetValue("P", forKey: "name")
         let ann = try race.fixture.context.insertNewObject(forEntityName: "Author")
         let bob = try race.fixture.context.insertNewObject(forEntityName: "Author")
-        try ann.setValue("Ann", forKey: "name")
-        try bob.setValue("Bob", forKey: "name")
+        try ann.checkedSetValue("Ann", forKey: "name")
+        try bob.checkedSetValue("Bob", forKey: "name")
         try race.fixture.context.save()
         let secondPublisher = try race.secondContext.existingObject(with: publisher.objectID)
-        _ = try secondPublisher.value(forKey: "books")
+        _ = try secondPublisher.checkedValue(forKey: "books")
 
-        try race.first.setValue(publisher, forKey: "publisher")
+        try race.first.checkedSetValue(publisher, forKey: "publisher")
         try race.first.mutableSetValue(forKey: "authors").insert(ann)
         try race.fixture.context.save()
 
         race.secondContext.mergePolicy = .mergeByPropertyObjectTrump
         let extra = try race.secondContext.insertNewObject(forEntityName: "Book")
-        try extra.setValue("Extra", forKey: "title")
-        try extra.setValue(secondPublisher, forKey: "publisher")
+        try extra.checkedSetValue("Extra", forKey: "title")
+        try extra.checkedSetValue(secondPublisher, forKey: "publisher")
         try race.second.mutableSetValue(forKey: "authors").insert(try race.secondContext.existingObject(with: bob.objectID))
         try race.secondContext.save()
 
         let reader = race.fixture.stack.secondContext()
-        let books = try #require(try reader.existingObject(with: publisher.objectID).value(forKey: "books") as? Set<ManagedObject>)
-        let titles = Set(try books.map { try $0.value(forKey: "title") as? String })
+        let books = try #require(try reader.existingObject(with: publisher.objectID).checkedValue(forKey: "books") as? Set<ManagedObject>)
+        let titles = Set(try books.map { try $0.checkedValue(forKey: "title") as? String })
         #expect(titles == ["T", "Extra"])
-        let authors = try #require(try reader.existingObject(with: race.fixture.bookID).value(forKey: "authors") as? Set<ManagedObject>)
-        #expect(Set(try authors.map { try $0.value(forKey: "name") as? String }) == ["Ann", "Bob"])
-        #expect((try race.secondContext.existingObject(with: publisher.objectID).value(forKey: "books") as? Set<ManagedObject>)?.count == 2)
+        let authors = try #require(try reader.existingObject(with: race.fixture.bookID).checkedValue(forKey: "authors") as? Set<ManagedObject>)
+        #expect(Set(try authors.map { try $0.checkedValue(forKey: "name") as? String }) == ["Ann", "Bob"])
+        #expect((try race.secondContext.existingObject(with: publisher.objectID).checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 2)
     }
 
     // NSMergeConflict: the policy sees each conflict with its snapshots and versions; a
@@ -246,8 +246,8 @@ struct MergePolicyFixture {
     init(_ type: StoreType) throws {
         stack = try StackFixture(type)
         let book = try stack.context.insertNewObject(forEntityName: "Book")
-        try book.setValue("T", forKey: "title")
-        try book.setValue(1, forKey: "salesRank")
+        try book.checkedSetValue("T", forKey: "title")
+        try book.checkedSetValue(1, forKey: "salesRank")
         try stack.context.save()
         bookID = book.objectID
         stack.context.reset()

@@ -136,7 +136,7 @@ import GRDB
         #expect(try pragma("cache_size", of: store) == "-4000")
         #expect(try pragma("journal_mode", of: store) == "delete")
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Publisher").setValue("Apress", forKey: "name")
+        try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("Apress", forKey: "name")
         try context.save()
         #expect(!FileManager.default.fileExists(atPath: directory.file("Books.sqlite-wal").path))
 
@@ -177,7 +177,7 @@ import GRDB
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         try coordinator.addPersistentStore(with: description)
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Publisher").setValue("Apress", forKey: "name")
+        try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("Apress", forKey: "name")
         // Another connection holds the write lock while this one saves.
         let holder = try DatabaseQueue(path: url.path)
         var thrown: CoreDataError?
@@ -199,7 +199,7 @@ import GRDB
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
             try coordinator.addPersistentStore(with: PersistentStoreDescription(url: url))
             let context = ManagedObjectContext(coordinator: coordinator)
-            try context.insertNewObject(forEntityName: "Publisher").setValue("Apress", forKey: "name")
+            try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("Apress", forKey: "name")
             try context.save()
         }
         var description = PersistentStoreDescription(url: url)
@@ -209,7 +209,7 @@ import GRDB
         #expect(try sqliteBackend(store).isReadOnly)
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.count(for: FetchRequest(entityName: "Publisher")) == 1)
-        try context.insertNewObject(forEntityName: "Publisher").setValue("Wiley", forKey: "name")
+        try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("Wiley", forKey: "name")
         let error = try #require(throws: CoreDataError.self) { try context.save() }
         #expect(error.code == .persistentStoreSave)
     }

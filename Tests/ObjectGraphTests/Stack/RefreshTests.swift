@@ -14,8 +14,8 @@ import Foundation
         let race = try MergePolicyTests.Race(type)
         try race.run()
         try race.secondContext.refresh(race.second, mergeChanges: true)
-        #expect(try race.second.value(forKey: "title") as? String == "Second")
-        #expect(try race.second.value(forKey: "salesRank") as? Int == 10)
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "Second")
+        #expect(try race.second.checkedValue(forKey: "salesRank") as? Int == 10)
         #expect(race.secondContext.hasChanges)
         try race.secondContext.save()
         #expect(try race.stored() == ("Second", 10, "0123456789"))
@@ -30,8 +30,8 @@ import Foundation
         try race.secondContext.refresh(race.second, mergeChanges: false)
         #expect(race.second.isFault)
         #expect(!race.secondContext.hasChanges)
-        #expect(try race.second.value(forKey: "title") as? String == "First")
-        #expect(try race.second.value(forKey: "isbn") == nil)
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
+        #expect(try race.second.checkedValue(forKey: "isbn") == nil)
     }
 
     // refresh(_:mergeChanges:) "always succeeds": merging an object another context deleted
@@ -41,9 +41,9 @@ import Foundation
         let race = try MergePolicyTests.Race(type)
         try race.fixture.context.delete(race.first)
         try race.fixture.context.save()
-        try race.second.setValue("Second", forKey: "title")
+        try race.second.checkedSetValue("Second", forKey: "title")
         try race.secondContext.refresh(race.second, mergeChanges: true)
-        #expect(try race.second.value(forKey: "title") as? String == "Second")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "Second")
         let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
         #expect(error?.code == .merge)
     }
@@ -54,21 +54,21 @@ import Foundation
     @Test(arguments: storeTypes)
     func shouldRefreshRefetchedObjects(_ type: StoreType) throws {
         let race = try MergePolicyTests.Race(type)
-        try race.first.setValue("First", forKey: "title")
-        try race.first.setValue(10, forKey: "salesRank")
+        try race.first.checkedSetValue("First", forKey: "title")
+        try race.first.checkedSetValue(10, forKey: "salesRank")
         try race.fixture.context.save()
 
         let request = FetchRequest(entityName: "Book")
         #expect(!request.shouldRefreshRefetchedObjects)
         #expect(try race.secondContext.fetch(request) == [race.second])
-        #expect(try race.second.value(forKey: "title") as? String == "T")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "T")
 
-        try race.second.setValue("0123456789", forKey: "isbn")
+        try race.second.checkedSetValue("0123456789", forKey: "isbn")
         request.shouldRefreshRefetchedObjects = true
         #expect(try race.secondContext.fetch(request) == [race.second])
-        #expect(try race.second.value(forKey: "title") as? String == "First")
-        #expect(try race.second.value(forKey: "salesRank") as? Int == 10)
-        #expect(try race.second.value(forKey: "isbn") as? String == "0123456789")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
+        #expect(try race.second.checkedValue(forKey: "salesRank") as? Int == 10)
+        #expect(try race.second.checkedValue(forKey: "isbn") as? String == "0123456789")
         // Refreshed, the object is read at the store's version: saving it is no conflict.
         try race.secondContext.save()
         #expect(try race.stored() == ("First", 10, "0123456789"))
@@ -78,15 +78,15 @@ import Foundation
     // their batch and load the store's values on first use.
     @Test func shouldRefreshRefetchedObjectsWithBatches() throws {
         let race = try MergePolicyTests.Race(.sqlite)
-        try race.first.setValue("First", forKey: "title")
+        try race.first.checkedSetValue("First", forKey: "title")
         try race.fixture.context.save()
-        #expect(try race.second.value(forKey: "title") as? String == "T")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "T")
         let request = FetchRequest(entityName: "Book")
         request.fetchBatchSize = 10
         request.shouldRefreshRefetchedObjects = true
         #expect(try race.secondContext.fetch(request) == [race.second])
         #expect(race.second.isFault)
-        #expect(try race.second.value(forKey: "title") as? String == "First")
+        #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
     }
 
     // refresh(_:mergeChanges:) keeps a changed many-to-many relationship: the links added
@@ -95,18 +95,18 @@ import Foundation
     func refreshMergingKeepsManyToManyChanges(_ type: StoreType) throws {
         let race = try MergePolicyTests.Race(type)
         let author = try race.secondContext.insertNewObject(forEntityName: "Author")
-        try author.setValue("Ann", forKey: "name")
+        try author.checkedSetValue("Ann", forKey: "name")
         try race.secondContext.save()
         try race.second.mutableSetValue(forKey: "authors").insert(author)
-        try race.first.setValue("First", forKey: "title")
+        try race.first.checkedSetValue("First", forKey: "title")
         try race.fixture.context.save()
         try race.secondContext.refresh(race.second, mergeChanges: true)
         try race.secondContext.refresh(author, mergeChanges: true)
         try race.secondContext.save()
         let reader = race.fixture.stack.secondContext()
         let book = try reader.existingObject(with: race.fixture.bookID)
-        let authors = try #require(try book.value(forKey: "authors") as? Set<ManagedObject>)
-        #expect(try authors.map { try $0.value(forKey: "name") as? String } == ["Ann"])
-        #expect(try book.value(forKey: "title") as? String == "First")
+        let authors = try #require(try book.checkedValue(forKey: "authors") as? Set<ManagedObject>)
+        #expect(try authors.map { try $0.checkedValue(forKey: "name") as? String } == ["Ann"])
+        #expect(try book.checkedValue(forKey: "title") as? String == "First")
     }
 }

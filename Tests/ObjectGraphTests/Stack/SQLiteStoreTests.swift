@@ -19,26 +19,26 @@ import GRDB
         do {
             let context = try makeContext(directory)
             let publisher = try context.insertNewObject(forEntityName: "Publisher")
-            try publisher.setValue("BookCo", forKey: "name")
+            try publisher.checkedSetValue("BookCo", forKey: "name")
             for (title, rank) in [("Fetch", 3), ("Clarus", 1)] {
                 let book = try context.insertNewObject(forEntityName: "Book")
-                try book.setValue(title, forKey: "title")
-                try book.setValue(rank, forKey: "salesRank")
-                try book.setValue(publisher, forKey: "publisher")
+                try book.checkedSetValue(title, forKey: "title")
+                try book.checkedSetValue(rank, forKey: "salesRank")
+                try book.checkedSetValue(publisher, forKey: "publisher")
             }
             let author = try context.insertNewObject(forEntityName: "Author")
-            try author.setValue("LaMarche", forKey: "name")
-            try author.setValue(try publisher.value(forKey: "books"), forKey: "books")
+            try author.checkedSetValue("LaMarche", forKey: "name")
+            try author.checkedSetValue(try publisher.checkedValue(forKey: "books"), forKey: "books")
             try context.save()
         }
         let context = try makeContext(directory)
         let books = try context.fetch(FetchRequest(entityName: "Book"))
-        #expect(Set(try books.map { try $0.value(forKey: "title") as! String }) == ["Fetch", "Clarus"])
-        let publisher = try #require(try books[0].value(forKey: "publisher") as? ManagedObject)
-        #expect(try publisher.value(forKey: "name") as? String == "BookCo")
-        #expect((try publisher.value(forKey: "books") as? Set<ManagedObject>)?.count == 2)
-        let authors = try #require(try books[0].value(forKey: "authors") as? Set<ManagedObject>)
-        #expect(try authors.first?.value(forKey: "name") as? String == "LaMarche")
+        #expect(Set(try books.map { try $0.checkedValue(forKey: "title") as! String }) == ["Fetch", "Clarus"])
+        let publisher = try #require(try books[0].checkedValue(forKey: "publisher") as? ManagedObject)
+        #expect(try publisher.checkedValue(forKey: "name") as? String == "BookCo")
+        #expect((try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 2)
+        let authors = try #require(try books[0].checkedValue(forKey: "authors") as? Set<ManagedObject>)
+        #expect(try authors.first?.checkedValue(forKey: "name") as? String == "LaMarche")
         #expect(try context.count(for: FetchRequest(entityName: "Book")) == 2)
     }
 
@@ -46,7 +46,7 @@ import GRDB
         let directory = try TemporaryDirectory()
         let context = try makeContext(directory)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("T", forKey: "title")
+        try book.checkedSetValue("T", forKey: "title")
         try context.save()
         let queue = try DatabaseQueue(path: directory.file("Books.sqlite").path)
         try queue.read { (db: Database) throws -> Void in
@@ -71,9 +71,9 @@ import GRDB
         }
         let context = try makeContext(directory, model: model)
         let event = try context.insertNewObject(forEntityName: "Event")
-        try event.setValue(Date(timeIntervalSince1970: 978_307_200 + 60), forKey: "when")
+        try event.checkedSetValue(Date(timeIntervalSince1970: 978_307_200 + 60), forKey: "when")
         try context.save()
-        try event.setValue(true, forKey: "done")
+        try event.checkedSetValue(true, forKey: "done")
         try context.save()
         let queue = try DatabaseQueue(path: directory.file("Books.sqlite").path)
         try queue.read { (db: Database) throws -> Void in
@@ -129,12 +129,12 @@ import GRDB
         let directory = try TemporaryDirectory()
         let first = try makeContext(directory)
         let book = try first.insertNewObject(forEntityName: "Book")
-        try book.setValue("T", forKey: "title")
+        try book.checkedSetValue("T", forKey: "title")
         try first.save()
         let second = ManagedObjectContext(coordinator: first.persistentStoreCoordinator)
         let other = try second.existingObject(with: book.objectID)
-        try book.setValue("First", forKey: "title")
-        try other.setValue("Second", forKey: "title")
+        try book.checkedSetValue("First", forKey: "title")
+        try other.checkedSetValue("Second", forKey: "title")
         try first.save()
         let error = #expect(throws: CoreDataError.self) { try second.save() }
         #expect(error?.code == .merge)
@@ -148,7 +148,7 @@ import GRDB
         context.persistentStoreCoordinator.sqlLog.handler = { lines.append($0) }
         context.persistentStoreCoordinator.sqlLog.includesTimings = false
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Fetch", forKey: "title")
+        try book.checkedSetValue("Fetch", forKey: "title")
         try context.save()
         _ = try context.fetch(FetchRequest(entityName: "Book"))
         let log = lines.all

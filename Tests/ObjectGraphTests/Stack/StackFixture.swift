@@ -33,12 +33,12 @@ struct StackFixture {
     @discardableResult
     func seedBooks(_ titles: [String], publisher name: String = "BookCo") throws -> ManagedObject {
         let publisher = try context.insertNewObject(forEntityName: "Publisher")
-        try publisher.setValue(name, forKey: "name")
+        try publisher.checkedSetValue(name, forKey: "name")
         for (i, title) in titles.enumerated() {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue(title, forKey: "title")
-            try book.setValue(i + 1, forKey: "salesRank")
-            try book.setValue(publisher, forKey: "publisher")
+            try book.checkedSetValue(title, forKey: "title")
+            try book.checkedSetValue(i + 1, forKey: "salesRank")
+            try book.checkedSetValue(publisher, forKey: "publisher")
         }
         try context.save()
         return publisher

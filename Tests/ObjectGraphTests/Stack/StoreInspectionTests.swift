@@ -14,7 +14,7 @@ import Foundation
             let context = ManagedObjectContext(coordinator: coordinator)
             for title in ["A", "B", "C"] {
                 let book = try context.insertNewObject(forEntityName: "Book")
-                try book.setValue(title, forKey: "title")
+                try book.checkedSetValue(title, forKey: "title")
             }
             try context.save()
         }

@@ -47,7 +47,7 @@ final class Volume: ManagedObject {
         #expect(fetched.title == "Dune")
         #expect(fetched.pages == 412)
         #expect(fetched.shelf?.label == "Fiction")
-        #expect(try fetched.value(forKeyPath: "shelf.label") as? String == "Fiction")
+        #expect(try fetched.checkedValue(forKeyPath: "shelf.label") as? String == "Fiction")
     }
 
     func inheritanceModel() throws -> ManagedObjectModel {
@@ -78,11 +78,11 @@ final class Volume: ManagedObject {
         let context = fixture.context
         #expect(throws: CoreDataError.self) { try context.insertNewObject(forEntityName: "Person") }
         let company = try context.insertNewObject(forEntityName: "Company")
-        try company.setValue("Acme", forKey: "name")
+        try company.checkedSetValue("Acme", forKey: "name")
         for (entity, name) in [("Employee", "Ann"), ("Contractor", "Cid"), ("Manager", "Mo")] {
             let p = try context.insertNewObject(forEntityName: entity)
-            try p.setValue(name, forKey: "name")
-            try p.setValue(company, forKey: "employer")
+            try p.checkedSetValue(name, forKey: "name")
+            try p.checkedSetValue(company, forKey: "employer")
         }
         try context.save()
         let other = fixture.secondContext()
@@ -94,7 +94,7 @@ final class Volume: ManagedObject {
         employees.includesSubentities = false
         #expect(try other.count(for: employees) == 1)
         let acme = try #require(try other.fetch(FetchRequest(entityName: "Company")).first)
-        #expect((try acme.value(forKey: "people") as? Set<ManagedObject>)?.count == 3)
+        #expect((try acme.checkedValue(forKey: "people") as? Set<ManagedObject>)?.count == 3)
     }
 
     // All entities of a hierarchy share their root's table; a to-one whose destination has
@@ -111,10 +111,10 @@ final class Volume: ManagedObject {
         let fixture = try StackFixture(.sqlite, model: try inheritanceModel())
         let boss = try fixture.context.insertNewObject(forEntityName: "Manager")
         let acme = try fixture.context.insertNewObject(forEntityName: "Company")
-        try acme.setValue(boss, forKey: "boss")
+        try acme.checkedSetValue(boss, forKey: "boss")
         try fixture.context.save()
         let other = fixture.secondContext()
         let fetched = try #require(try other.fetch(FetchRequest(entityName: "Company")).first)
-        #expect((try fetched.value(forKey: "boss") as? ManagedObject)?.entity.name == "Manager")
+        #expect((try fetched.checkedValue(forKey: "boss") as? ManagedObject)?.entity.name == "Manager")
     }
 }

@@ -31,10 +31,10 @@ import Foundation
         let value = constant.runtimeValue
         let fixture = try StackFixture(.inMemory, model: try Self.model())
         let team = try fixture.context.insertNewObject(forEntityName: "Team")
-        try team.setValue("Rovers", forKey: "name")
+        try team.checkedSetValue("Rovers", forKey: "name")
         let player = try fixture.context.insertNewObject(forEntityName: "Player")
-        try player.setValue(team, forKey: "team")
-        try team.setValue(value, forKey: key)
+        try player.checkedSetValue(team, forKey: "team")
+        try team.checkedSetValue(value, forKey: key)
         let error = #expect(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error?.code == code)
         #expect(error?.key == key)
@@ -44,12 +44,12 @@ import Foundation
     @Test func relationshipCounts() throws {
         let fixture = try StackFixture(.inMemory, model: try Self.model())
         let team = try fixture.context.insertNewObject(forEntityName: "Team")
-        try team.setValue("Rovers", forKey: "name")
+        try team.checkedSetValue("Rovers", forKey: "name")
         // An optional to-many with a minimum may be empty, but not below the minimum otherwise.
         try fixture.context.save()
         for _ in 0..<3 {
             let player = try fixture.context.insertNewObject(forEntityName: "Player")
-            try player.setValue(team, forKey: "team")
+            try player.checkedSetValue(team, forKey: "team")
         }
         let tooMany = #expect(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(tooMany?.code == .relationshipExceedsMaximumCount)
@@ -66,16 +66,16 @@ import Foundation
         let publisher = try fixture.seedBooks(["A"])
         let other = fixture.secondContext()
         let copy = try other.existingObject(with: publisher.objectID)
-        try copy.setValue("Theirs", forKey: "name")
+        try copy.checkedSetValue("Theirs", forKey: "name")
         try other.save()
-        try publisher.setValue("Mine", forKey: "name")
+        try publisher.checkedSetValue("Mine", forKey: "name")
         for title in ["B", "C"] {
             let book = try fixture.context.insertNewObject(forEntityName: "Book")
-            try book.setValue(title, forKey: "title")
+            try book.checkedSetValue(title, forKey: "title")
         }
         #expect(throws: CoreDataError.self) { try fixture.context.save() }
         let third = fixture.secondContext()
         #expect(try third.count(for: FetchRequest(entityName: "Book")) == 1)
-        #expect(try third.existingObject(with: publisher.objectID).value(forKey: "name") as? String == "Theirs")
+        #expect(try third.existingObject(with: publisher.objectID).checkedValue(forKey: "name") as? String == "Theirs")
     }
 }

@@ -8,9 +8,9 @@ import ObjectGraph
 // store's SQL; an object's own value is never written over them.
 @Suite struct DerivedAttributeTests {
     static func model() throws -> ManagedObjectModel {
-        let canonical = try Expression(format: "canonical:(name)"), upper = try Expression(format: "uppercase:(name)")
-        let count = try Expression(format: "books.@count"), sum = try Expression(format: "books.@sum.pages")
-        let now = try Expression(format: "now()"), authorName = try Expression(format: "author.name")
+        let canonical = try Expression(checkedFormat: "canonical:(name)"), upper = try Expression(checkedFormat: "uppercase:(name)")
+        let count = try Expression(checkedFormat: "books.@count"), sum = try Expression(checkedFormat: "books.@sum.pages")
+        let now = try Expression(checkedFormat: "now()"), authorName = try Expression(checkedFormat: "author.name")
         return try ManagedObjectModel {
             EntityDescription("Author") {
                 AttributeDescription("name", .string)
@@ -43,14 +43,14 @@ import ObjectGraph
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let author = try context.insertNewObject(forEntityName: "Author")
-        try author.setValue("Émile Zola", forKey: "name")
+        try author.checkedSetValue("Émile Zola", forKey: "name")
         // A value set on a derived attribute is not what the store keeps.
-        try author.setValue(99, forKey: "bookCount")
+        try author.checkedSetValue(99, forKey: "bookCount")
         for (title, pages) in [("Nana", 400), ("Germinal", 600)] {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue(title, forKey: "title")
-            try book.setValue(pages, forKey: "pages")
-            try book.setValue(author, forKey: "author")
+            try book.checkedSetValue(title, forKey: "title")
+            try book.checkedSetValue(pages, forKey: "pages")
+            try book.checkedSetValue(author, forKey: "author")
         }
         let before = Date()
         try context.save()
@@ -68,10 +68,10 @@ import ObjectGraph
         #expect(try Self.rows(url, "SELECT ZAUTHORNAME FROM ZBOOK").map { $0[0] as String? } == ["Émile Zola", "Émile Zola"])
 
         // A change on the other side of a relationship: the count, the sum and the to-one path follow.
-        let books = try #require(try author.value(forKey: "books") as? Set<ManagedObject>)
-        let nana = try #require(books.first { (try? $0.value(forKey: "title") as? String) == "Nana" })
+        let books = try #require(try author.checkedValue(forKey: "books") as? Set<ManagedObject>)
+        let nana = try #require(books.first { (try? $0.checkedValue(forKey: "title") as? String) == "Nana" })
         try context.delete(nana)
-        try author.setValue("Zola", forKey: "name")
+        try author.checkedSetValue("Zola", forKey: "name")
         try context.save()
         row = try #require(try Self.rows(url, "SELECT ZSEARCHNAME, ZBOOKCOUNT, ZTOTALPAGES FROM ZAUTHOR").first)
         #expect(row[0] as String? == "zola")
@@ -82,12 +82,12 @@ import ObjectGraph
         // A new context reads what the store computed.
         let other = ManagedObjectContext(coordinator: coordinator)
         let fetched = try #require(try other.fetch(FetchRequest(entityName: "Author")).first)
-        #expect(try fetched.value(forKey: "bookCount") as? Int == 1)
-        #expect(try fetched.value(forKey: "searchName") as? String == "zola")
+        #expect(try fetched.checkedValue(forKey: "bookCount") as? Int == 1)
+        #expect(try fetched.checkedValue(forKey: "searchName") as? String == "zola")
     }
 
     @Test func anExpressionTheStoreCannotComputeIsRefusedWhenTheStoreIsAdded() throws {
-        let rounded = try Expression(format: "FUNCTION(price, 'roundedValue')")
+        let rounded = try Expression(checkedFormat: "FUNCTION(price, 'roundedValue')")
         let model = try ManagedObjectModel {
             EntityDescription("Item") {
                 AttributeDescription("price", .double)
@@ -119,9 +119,9 @@ import ObjectGraph
         request.includesSubentities = false
         let book = try #require(try context.fetch(request).first { $0.objectID.primaryKey == key })
         let page = try context.insertNewObject(forEntityName: "Page")
-        try page.setValue(9_999, forKey: "number")
-        try page.setValue(KeyedArchive.ArchivedObject(classNames: ["Content", "NSObject"], fields: ["text": "a new page"]), forKey: "content")
-        try page.setValue(book, forKey: "book")
+        try page.checkedSetValue(9_999, forKey: "number")
+        try page.checkedSetValue(KeyedArchive.ArchivedObject(classNames: ["Content", "NSObject"], fields: ["text": "a new page"]), forKey: "content")
+        try page.checkedSetValue(book, forKey: "book")
         try context.save()
 
         #expect(try Self.rows(url, "SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = \(key)").first?[0] as Int? == count + 1)

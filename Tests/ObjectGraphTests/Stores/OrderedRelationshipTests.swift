@@ -33,12 +33,12 @@ import ObjectGraph
     }
 
     static func titles(_ value: Any?) throws -> [String] {
-        try #require(value as? [ManagedObject]).map { try $0.value(forKey: "title") as? String ?? "?" }
+        try #require(value as? [ManagedObject]).map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
     }
 
     static func object(_ context: ManagedObjectContext, _ entity: String, _ key: String, _ value: String) throws -> ManagedObject {
         let request = FetchRequest(entityName: entity)
-        request.predicate = try Predicate(format: "%K == %@", key, value)
+        request.predicate = try Predicate(checkedFormat: "%K == %@", key, value)
         return try #require(try context.fetch(request).first)
     }
 
@@ -54,27 +54,27 @@ import ObjectGraph
             var songs: [ManagedObject] = []
             for title in ["One", "Two", "Three"] {
                 let song = try parent.insertNewObject(forEntityName: "Song")
-                try song.setValue(title, forKey: "title")
+                try song.checkedSetValue(title, forKey: "title")
                 songs.append(song)
             }
-            try playlist.setValue(songs, forKey: "songs")
+            try playlist.checkedSetValue(songs, forKey: "songs")
             try parent.save()
 
             let child = ManagedObjectContext(concurrencyType: .confinement, parent: parent)
             let inChild = child.object(with: playlist.objectID)
-            #expect(try Self.titles(inChild.value(forKey: "songs")) == ["One", "Two", "Three"])
-            let reversed = try #require(inChild.value(forKey: "songs") as? [ManagedObject]).reversed().map { $0 }
-            try inChild.setValue(reversed, forKey: "songs")
+            #expect(try Self.titles(inChild.checkedValue(forKey: "songs")) == ["One", "Two", "Three"])
+            let reversed = try #require(inChild.checkedValue(forKey: "songs") as? [ManagedObject]).reversed().map { $0 }
+            try inChild.checkedSetValue(reversed, forKey: "songs")
             let added = try child.insertNewObject(forEntityName: "Song")
-            try added.setValue("Four", forKey: "title")
-            try added.setValue(inChild, forKey: "playlist")
+            try added.checkedSetValue("Four", forKey: "title")
+            try added.checkedSetValue(inChild, forKey: "playlist")
             try child.save()
-            #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Three", "Two", "One", "Four"])
+            #expect(try Self.titles(playlist.checkedValue(forKey: "songs")) == ["Three", "Two", "One", "Four"])
             try parent.save()
         }
         let reopened = try Self.open(url)
         let playlist = try #require(try reopened.fetch(FetchRequest(entityName: "Playlist")).first)
-        #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Three", "Two", "One", "Four"])
+        #expect(try Self.titles(playlist.checkedValue(forKey: "songs")) == ["Three", "Two", "One", "Four"])
     }
 
     @Test func anOrderedOneToManyComesBackInItsOrder() throws {
@@ -83,15 +83,15 @@ import ObjectGraph
         do {
             let context = try Self.open(url)
             let playlist = try context.insertNewObject(forEntityName: "Playlist")
-            try playlist.setValue("Road", forKey: "name")
+            try playlist.checkedSetValue("Road", forKey: "name")
             var songs: [ManagedObject] = []
             for title in ["Zebra", "Apple", "Mango"] {
                 let song = try context.insertNewObject(forEntityName: "Song")
-                try song.setValue(title, forKey: "title")
+                try song.checkedSetValue(title, forKey: "title")
                 songs.append(song)
             }
-            try playlist.setValue(songs, forKey: "songs")
-            #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Zebra", "Apple", "Mango"])
+            try playlist.checkedSetValue(songs, forKey: "songs")
+            #expect(try Self.titles(playlist.checkedValue(forKey: "songs")) == ["Zebra", "Apple", "Mango"])
             try context.save()
         }
         // The order as plain SQL reads it: Z_FOK_PLAYLIST, right after ZPLAYLIST.
@@ -104,18 +104,18 @@ import ObjectGraph
 
         let context = try Self.open(url)
         let playlist = try Self.object(context, "Playlist", "name", "Road")
-        #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Zebra", "Apple", "Mango"])
+        #expect(try Self.titles(playlist.checkedValue(forKey: "songs")) == ["Zebra", "Apple", "Mango"])
         // Reordered, one added through the inverse (it goes last), one removed.
-        let songs = try #require(try playlist.value(forKey: "songs") as? [ManagedObject])
-        try playlist.setValue([songs[2], songs[0], songs[1]], forKey: "songs")
+        let songs = try #require(try playlist.checkedValue(forKey: "songs") as? [ManagedObject])
+        try playlist.checkedSetValue([songs[2], songs[0], songs[1]], forKey: "songs")
         let late = try context.insertNewObject(forEntityName: "Song")
-        try late.setValue("Kiwi", forKey: "title")
-        try late.setValue(playlist, forKey: "playlist")
-        try songs[0].setValue(nil, forKey: "playlist")
-        #expect(try Self.titles(playlist.value(forKey: "songs")) == ["Mango", "Apple", "Kiwi"])
+        try late.checkedSetValue("Kiwi", forKey: "title")
+        try late.checkedSetValue(playlist, forKey: "playlist")
+        try songs[0].checkedSetValue(nil, forKey: "playlist")
+        #expect(try Self.titles(playlist.checkedValue(forKey: "songs")) == ["Mango", "Apple", "Kiwi"])
         try context.save()
         let again = try Self.open(url)
-        #expect(try Self.titles(Self.object(again, "Playlist", "name", "Road").value(forKey: "songs")) == ["Mango", "Apple", "Kiwi"])
+        #expect(try Self.titles(Self.object(again, "Playlist", "name", "Road").checkedValue(forKey: "songs")) == ["Mango", "Apple", "Kiwi"])
     }
 
     @Test func anOrderedManyToManyKeepsItsOrderInTheJoinTable() throws {
@@ -126,12 +126,12 @@ import ObjectGraph
             var tags: [ManagedObject] = []
             for label in ["rock", "calm", "jazz"] {
                 let tag = try context.insertNewObject(forEntityName: "Tag")
-                try tag.setValue(label, forKey: "label")
+                try tag.checkedSetValue(label, forKey: "label")
                 tags.append(tag)
             }
             let song = try context.insertNewObject(forEntityName: "Song")
-            try song.setValue("Blue", forKey: "title")
-            try song.setValue([tags[2], tags[0], tags[1]], forKey: "tags")
+            try song.checkedSetValue("Blue", forKey: "title")
+            try song.checkedSetValue([tags[2], tags[0], tags[1]], forKey: "tags")
             try context.save()
         }
         // Song (2) sorts before Tag (3): the table is named after Song.tags; only the ordered
@@ -145,16 +145,16 @@ import ObjectGraph
         try queue.close()
         let context = try Self.open(url)
         let song = try Self.object(context, "Song", "title", "Blue")
-        let labels = try #require(try song.value(forKey: "tags") as? [ManagedObject]).map { try $0.value(forKey: "label") as? String }
+        let labels = try #require(try song.checkedValue(forKey: "tags") as? [ManagedObject]).map { try $0.checkedValue(forKey: "label") as? String }
         #expect(labels == ["jazz", "rock", "calm"])
         // Adding through the unordered inverse appends, as Core Data does.
         let tag = try context.insertNewObject(forEntityName: "Tag")
-        try tag.setValue("new", forKey: "label")
+        try tag.checkedSetValue("new", forKey: "label")
         try tag.mutableSetValue(forKey: "songs").insert(song)
         try context.save()
         let reopened = try Self.open(url)   // kept: objects need their context
         let again = try Self.object(reopened, "Song", "title", "Blue")
-        #expect(try #require(try again.value(forKey: "tags") as? [ManagedObject]).map { try $0.value(forKey: "label") as? String } == ["jazz", "rock", "calm", "new"])
+        #expect(try #require(try again.checkedValue(forKey: "tags") as? [ManagedObject]).map { try $0.checkedValue(forKey: "label") as? String } == ["jazz", "rock", "calm", "new"])
     }
 
     @Test func aStoreWithoutOrderColumnsStillOpensAndReadsInKeyOrder() throws {
@@ -164,11 +164,11 @@ import ObjectGraph
         do {
             let context = try Self.open(url)
             let playlist = try context.insertNewObject(forEntityName: "Playlist")
-            try playlist.setValue("Old", forKey: "name")
+            try playlist.checkedSetValue("Old", forKey: "name")
             for title in ["b", "a"] {
                 let song = try context.insertNewObject(forEntityName: "Song")
-                try song.setValue(title, forKey: "title")
-                try song.setValue(playlist, forKey: "playlist")
+                try song.checkedSetValue(title, forKey: "title")
+                try song.checkedSetValue(playlist, forKey: "playlist")
             }
             try context.save()
         }
@@ -177,12 +177,12 @@ import ObjectGraph
         try queue.close()
         let context = try Self.open(url)
         let playlist = try Self.object(context, "Playlist", "name", "Old")
-        #expect(try Self.titles(playlist.value(forKey: "songs")).sorted() == ["a", "b"])
+        #expect(try Self.titles(playlist.checkedValue(forKey: "songs")).sorted() == ["a", "b"])
         let song = try context.insertNewObject(forEntityName: "Song")
-        try song.setValue("c", forKey: "title")
-        try song.setValue(playlist, forKey: "playlist")
+        try song.checkedSetValue("c", forKey: "title")
+        try song.checkedSetValue(playlist, forKey: "playlist")
         try context.save()
         let reopened = try Self.open(url)
-        #expect(try Self.titles(Self.object(reopened, "Playlist", "name", "Old").value(forKey: "songs")).count == 3)
+        #expect(try Self.titles(Self.object(reopened, "Playlist", "name", "Old").checkedValue(forKey: "songs")).count == 3)
     }
 }

@@ -72,9 +72,9 @@ struct PartialUpdateTests {
     /// A book saved with every attribute set.
     static func savedBook(_ context: ManagedObjectContext) throws -> ManagedObject {
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
-        try book.setValue(192, forKey: "salesRank")
-        try book.setValue(9.5, forKey: "price")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
+        try book.checkedSetValue(192, forKey: "salesRank")
+        try book.checkedSetValue(9.5, forKey: "price")
         try context.save()
         return book
     }
@@ -94,7 +94,7 @@ struct PartialUpdateTests {
         let book = try Self.savedBook(context)
 
         let start = lines.all.count
-        try book.setValue(7, forKey: "salesRank")
+        try book.checkedSetValue(7, forKey: "salesRank")
         try context.save()
         let updates = Self.updates(lines, since: start)
         #expect(updates.map(\.sql) == ["UPDATE ZBOOK SET ZSALESRANK = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"])
@@ -103,8 +103,8 @@ struct PartialUpdateTests {
 
         // Two attributes: their two columns, in the table's order, whatever order they were set in.
         let second = lines.all.count
-        try book.setValue(12.25, forKey: "price")
-        try book.setValue("Fetch Again", forKey: "title")
+        try book.checkedSetValue(12.25, forKey: "price")
+        try book.checkedSetValue("Fetch Again", forKey: "title")
         try context.save()
         #expect(Self.updates(lines, since: second).map(\.sql) == ["UPDATE ZBOOK SET ZTITLE = ?, ZPRICE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"])
 
@@ -124,9 +124,9 @@ struct PartialUpdateTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         let book = try Self.savedBook(context)
         let start = lines.all.count
-        try book.setValue("Draft", forKey: "title")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")
-        try book.setValue(1, forKey: "salesRank")
+        try book.checkedSetValue("Draft", forKey: "title")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
+        try book.checkedSetValue(1, forKey: "salesRank")
         try context.save()
         #expect(Self.updates(lines, since: start).map(\.sql) == ["UPDATE ZBOOK SET ZSALESRANK = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"])
         let row = try #require(try Self.storedRow(coordinator, book.objectID))
@@ -140,13 +140,13 @@ struct PartialUpdateTests {
         let coordinator = try Self.coordinator(directory, lines: lines)
         let context = ManagedObjectContext(coordinator: coordinator)
         let smart = try context.insertNewObject(forEntityName: "SmartFolder")
-        try smart.setValue("Unread", forKey: "name")
+        try smart.checkedSetValue("Unread", forKey: "name")
         let book = try Self.savedBook(context)
         let folderEntity = try #require(coordinator.managedObjectModel.entitiesByName["Folder"])
         let smartEntity = try #require(coordinator.managedObjectModel.entitiesByName["SmartFolder"])
 
         let start = lines.all.count
-        try book.setValue(smart, forKey: "folder")
+        try book.checkedSetValue(smart, forKey: "folder")
         try context.save()
         let updates = Self.updates(lines, since: start)
         let entityColumn = "Z\(folderEntity.entityNumber)_FOLDER"
@@ -158,10 +158,10 @@ struct PartialUpdateTests {
 
         let reader = ManagedObjectContext(coordinator: coordinator)
         let read = try reader.existingObject(with: book.objectID)
-        let folder = try #require(try read.value(forKey: "folder") as? ManagedObject)
+        let folder = try #require(try read.checkedValue(forKey: "folder") as? ManagedObject)
         #expect(folder.objectID == smart.objectID)
         #expect(folder.entity.name == "SmartFolder")
-        #expect(try read.value(forKey: "title") as? String == "Fetch, Clarus, Fetch")
+        #expect(try read.checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
     }
 
     @Test("Two contexts changing different attributes of one row both keep their values through mergeByPropertyObjectTrump; the default policy still refuses with 133020 (NSMergeByPropertyObjectTrumpMergePolicy, NSManagedObjectMergeError)")
@@ -175,8 +175,8 @@ struct PartialUpdateTests {
         let second = ManagedObjectContext(coordinator: coordinator)
         let mine = try first.existingObject(with: id)
         let theirs = try second.existingObject(with: id)
-        try mine.setValue("Fetch, Clarus, Fetch (2nd edition)", forKey: "title")
-        try theirs.setValue(3, forKey: "salesRank")
+        try mine.checkedSetValue("Fetch, Clarus, Fetch (2nd edition)", forKey: "title")
+        try theirs.checkedSetValue(3, forKey: "salesRank")
         try first.save()
 
         // Optimistic locking is unchanged: the version read is stale, the default policy refuses.
@@ -206,8 +206,8 @@ struct PartialUpdateTests {
         let second = ManagedObjectContext(coordinator: coordinator)
         let mine = try first.existingObject(with: id)
         let theirs = try second.existingObject(with: id)
-        try mine.setValue("Changed first", forKey: "title")
-        try theirs.setValue(3, forKey: "salesRank")
+        try mine.checkedSetValue("Changed first", forKey: "title")
+        try theirs.checkedSetValue(3, forKey: "salesRank")
         try first.save()
         second.mergePolicy = .overwrite
         try second.save()
@@ -227,10 +227,10 @@ struct PartialUpdateTests {
         let token = try coordinator.currentPersistentHistoryToken()
 
         let start = lines.all.count
-        try book.setValue(1, forKey: "salesRank")
-        try book.setValue("Draft", forKey: "title")
-        try book.setValue("Fetch, Clarus, Fetch", forKey: "title")   // back as it was: no change
-        try book.setValue(folder, forKey: "folder")
+        try book.checkedSetValue(1, forKey: "salesRank")
+        try book.checkedSetValue("Draft", forKey: "title")
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")   // back as it was: no change
+        try book.checkedSetValue(folder, forKey: "folder")
         try context.save()
         // The stored row is not read before the update: the save knows what changed.
         #expect(try !Self.prepared(coordinator, "SELECT ZTITLE"))
@@ -306,7 +306,7 @@ struct PartialUpdateTests {
         let initial: [String: Any] = ["text": "café", "count": 1, "small": 2, "ratio": 0.5, "single": Float(0.1), "flag": false,
                                       "day": Date(timeIntervalSinceReferenceDate: 1000), "blob": Data([1, 2]), "id": UUID(),
                                       "amount": Decimal(string: "1.25")!, "owner": owners[0]]
-        for (key, value) in initial { try item.setValue(value, forKey: key) }
+        for (key, value) in initial { try item.checkedSetValue(value, forKey: key) }
         try context.save()
 
         // Each change, alone and then all together; some set a value the store keeps as it was.
@@ -317,7 +317,7 @@ struct PartialUpdateTests {
         ]
         let plan = SQLiteWriter.plan(for: try #require(model.entitiesByName["Item"]), schema: store.schema)
         for change in changes {
-            for (key, value) in change { try item.setValue(value is NSNull ? nil : value, forKey: key) }
+            for (key, value) in change { try item.checkedSetValue(value is NSNull ? nil : value, forKey: key) }
             let properties = try #require(ManagedObjectContext.updatedProperties(of: item))
             let row = StoreRow(entityName: "Item", primaryKey: item.objectID.primaryKey, version: item.version + 1, values: item.storage)
             let (fromSave, fromStore) = try store.database.read { db in

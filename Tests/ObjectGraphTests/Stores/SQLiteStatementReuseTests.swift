@@ -40,7 +40,7 @@ import GRDBSQLite
         let context = ManagedObjectContext(coordinator: coordinator)
 
         let first = try context.insertNewObject(forEntityName: "Book")
-        try first.setValue("Fetch, Clarus, Fetch", forKey: "title")
+        try first.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
         try context.save()
         let inserts = statements(store, prefix: "INSERT INTO ZBOOK")
         #expect(inserts.count == 1)
@@ -48,8 +48,8 @@ import GRDBSQLite
 
         for k in 1...3 {
             let book = try context.insertNewObject(forEntityName: "Book")
-            try book.setValue("Book \(k)", forKey: "title")
-            try first.setValue(k, forKey: "salesRank")
+            try book.checkedSetValue("Book \(k)", forKey: "title")
+            try first.checkedSetValue(k, forKey: "salesRank")
             try context.save()
         }
         // Still one INSERT on the connection, the same one, run once per inserted row.
@@ -68,7 +68,7 @@ import GRDBSQLite
 
         // And the rows are what was saved.
         let titles = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Book"))
-            .compactMap { try $0.value(forKey: "title") as? String }
+            .compactMap { try $0.checkedValue(forKey: "title") as? String }
         #expect(titles.sorted() == ["Book 1", "Book 2", "Book 3", "Fetch, Clarus, Fetch"])
     }
 
@@ -82,15 +82,15 @@ import GRDBSQLite
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Failed.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try book.setValue(1.5, forKey: "price")
+        try book.checkedSetValue(1.5, forKey: "price")
         try context.save()
         // NaN is refused by the store (it would become NULL): the save fails, nothing is written.
-        try book.setValue(Double.nan, forKey: "price")
+        try book.checkedSetValue(Double.nan, forKey: "price")
         #expect(throws: CoreDataError.self) { try context.save() }
-        try book.setValue(2.5, forKey: "price")
+        try book.checkedSetValue(2.5, forKey: "price")
         try context.save()
         let stored = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Book"))
         #expect(stored.count == 1)
-        #expect(try stored.first?.value(forKey: "price") as? Double == 2.5)
+        #expect(try stored.first?.checkedValue(forKey: "price") as? Double == 2.5)
     }
 }

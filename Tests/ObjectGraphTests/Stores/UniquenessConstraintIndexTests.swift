@@ -19,11 +19,11 @@ import ObjectGraph
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Car").setValue("AB-1", forKey: "numberPlate")
+        try context.insertNewObject(forEntityName: "Car").checkedSetValue("AB-1", forKey: "numberPlate")
         try context.save()
         let other = try context.insertNewObject(forEntityName: "Car")
-        try other.setValue("AB-1", forKey: "numberPlate")
-        try other.setValue("Fiat", forKey: "maker")
+        try other.checkedSetValue("AB-1", forKey: "numberPlate")
+        try other.checkedSetValue("Fiat", forKey: "maker")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .constraintMerge)
         // The context finds the conflict before the UNIQUE index does (ConstraintTests).

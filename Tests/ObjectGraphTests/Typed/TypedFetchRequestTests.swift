@@ -34,7 +34,7 @@ final class UndeclaredThing: ManagedObject {}
         let request = TypedMaker.fetchRequest()
         #expect(request.entityName == "TypedMaker")
         request.sortDescriptors = [SortDescriptor(key: "name")]
-        request.predicate = try ObjectGraph.Predicate(format: "name != %@", "c")
+        request.predicate = try ObjectGraph.Predicate(checkedFormat: "name != %@", "c")
         let makers: [TypedMaker] = try fixture.secondContext().fetch(request)
         #expect(makers.map(\.name) == ["a", "b"])
         // The copy keeps the type and the settings.

@@ -89,8 +89,8 @@ func typedModel() throws -> ManagedObjectModel {
         // The default the model declares, which a new object starts with...
         #expect(gadget.level == 7)
         // ...and which a scalar reads when the value is set to nil later.
-        try gadget.setValue(nil, forKey: "level")
-        #expect(try gadget.value(forKey: "level") == nil)
+        try gadget.checkedSetValue(nil, forKey: "level")
+        #expect(try gadget.checkedValue(forKey: "level") == nil)
         #expect(gadget.level == 7)
         // An optional scalar tells nil apart.
         #expect(gadget.optionalLevel == nil)

@@ -38,7 +38,7 @@ import Foundation
             for o in fixture.objects[root]! {
                 let m = try context.insertNewObject(forEntityName: o.id.entityName)
                 for a in m.entity.attributes where !a.isTransient {
-                    if let v = o.values[a.name] { try m.setValue(v, forKey: a.name) }
+                    if let v = o.values[a.name] { try m.checkedSetValue(v, forKey: a.name) }
                 }
                 made[name(o)] = m
                 pairs.append((o, m))
@@ -46,9 +46,9 @@ import Foundation
         }
         for o in fixture.objects["Book"]! {
             let m = made[name(o)]!
-            if let p = o.values["publisher"] as? TestObject { try m.setValue(made[name(p)], forKey: "publisher") }
+            if let p = o.values["publisher"] as? TestObject { try m.checkedSetValue(made[name(p)], forKey: "publisher") }
             let authors = (o.values["authors"] as? [TestObject] ?? []).map { made[name($0)]! }
-            try m.setValue(Set(authors), forKey: "authors")
+            try m.checkedSetValue(Set(authors), forKey: "authors")
         }
         try context.save()
         var keys: [ObjectIdentifier: Int64] = [:]
@@ -84,8 +84,8 @@ import Foundation
             func keys(_ stack: Stack, _ objects: [ManagedObject]) -> [Int64] { objects.map { stack.keys[ObjectIdentifier($0)] ?? -1 }.sorted() }
             // The reference: Predicate.evaluate on the managed objects (SQLEquivalenceTests
             // compares SQL with evaluation on plain objects).
-            let expected = Result { keys(memory, try memory.objects[entity, default: []].filter { try predicate.evaluate(with: $0) }) }
-            let evaluated = Result { keys(sqlite, try sqlite.objects[entity, default: []].filter { try predicate.evaluate(with: $0) }) }
+            let expected = Result { keys(memory, try memory.objects[entity, default: []].filter { try predicate.checkedEvaluate(with: $0) }) }
+            let evaluated = Result { keys(sqlite, try sqlite.objects[entity, default: []].filter { try predicate.checkedEvaluate(with: $0) }) }
             let memoryFetch = Result { keys(memory, try memory.context.fetch(request)) }
             let memoryCount = Result { try memory.context.count(for: request) }
             let sqlFetch = Result { keys(sqlite, try sqlite.context.fetch(request)) }
@@ -95,7 +95,7 @@ import Foundation
             // order: an error one side met and the other did not is allowed when one of the
             // comparisons fails on its own.
             lazy var someLeafThrows = SQLEquivalenceTests.leaves(of: predicate).contains { leaf in
-                memory.objects[entity, default: []].contains { (try? leaf.evaluate(with: $0)) == nil }
+                memory.objects[entity, default: []].contains { (try? leaf.checkedEvaluate(with: $0)) == nil }
             }
             func check(_ side: String, _ got: Result<[Int64], Error>) {
                 switch (expected, got) {

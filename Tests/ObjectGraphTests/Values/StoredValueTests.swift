@@ -19,8 +19,8 @@ import GRDB
             try coordinator.addPersistentStore(type: .sqlite, at: url)
             let context = ManagedObjectContext(coordinator: coordinator)
             let object = try context.insertNewObject(forEntityName: "Holder")
-            try object.setValue(1, forKey: "ordinal")
-            try object.setValue(7, forKey: "medium")
+            try object.checkedSetValue(1, forKey: "ordinal")
+            try object.checkedSetValue(7, forKey: "medium")
             try context.save()
         }
         let queue = try DatabaseQueue(path: url.path)
@@ -31,7 +31,7 @@ import GRDB
         let context = ManagedObjectContext(coordinator: coordinator)
         let result = Result { try context.fetch(FetchRequest(entityName: "Holder")) }
         // Faults are loaded by reading a value: a fetch hands back loaded rows already.
-        if case .success(let objects) = result { for o in objects { _ = try? o.value(forKey: "medium") } }
+        if case .success(let objects) = result { for o in objects { _ = try? o.checkedValue(forKey: "medium") } }
         return result
     }
 
@@ -72,7 +72,7 @@ import GRDB
         ]
         for (key, literal, expected) in cases {
             let objects = try fetchAfter("UPDATE ZHOLDER SET \(try column(key)) = \(literal) WHERE Z_PK = 1").get()
-            let got = try objects.first?.value(forKey: key)
+            let got = try objects.first?.checkedValue(forKey: key)
             #expect(ValueCorpus.same(got, expected), "\(key) = \(literal) came back as \(ValueCorpus.describe(got))")
         }
     }
@@ -95,6 +95,6 @@ import GRDB
     /// A NUL inside a string written by another program is part of the string.
     @Test func textWithANulWrittenElsewhereIsReadWhole() throws {
         let objects = try fetchAfter("UPDATE ZHOLDER SET \(try column("text")) = CAST(x'61006200' AS TEXT) WHERE Z_PK = 1").get()
-        #expect(try objects.first?.value(forKey: "text") as? String == "a\0b\0")
+        #expect(try objects.first?.checkedValue(forKey: "text") as? String == "a\0b\0")
     }
 }

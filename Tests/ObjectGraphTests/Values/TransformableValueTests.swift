@@ -41,10 +41,10 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
             try coordinator.addPersistentStore(type: .sqlite, at: url)
             let context = ManagedObjectContext(coordinator: coordinator)
             let settings = try context.insertNewObject(forEntityName: "Settings")
-            try settings.setValue("main", forKey: "name")
-            try settings.setValue(preferences, forKey: "preferences")
-            try settings.setValue(["x", 1] as [Any], forKey: "legacy")
-            try settings.setValue([255, 128, 0], forKey: "color")
+            try settings.checkedSetValue("main", forKey: "name")
+            try settings.checkedSetValue(preferences, forKey: "preferences")
+            try settings.checkedSetValue(["x", 1] as [Any], forKey: "legacy")
+            try settings.checkedSetValue([255, 128, 0], forKey: "color")
             try context.save()
         }
         // The columns, read with plain SQL: a keyed archive Foundation reads, and the custom text.
@@ -64,8 +64,8 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         let settings = try #require(try context.fetch(FetchRequest(entityName: "Settings")).first)
-        #expect(KeyedArchiveTests.same(try settings.value(forKey: "preferences"), preferences))
-        #expect(try settings.value(forKey: "color") as? [Int] == [255, 128, 0])
+        #expect(KeyedArchiveTests.same(try settings.checkedValue(forKey: "preferences"), preferences))
+        #expect(try settings.checkedValue(forKey: "color") as? [Int] == [255, 128, 0])
         // Dictionary results read them through the transformer too.
         let request = FetchRequest(entityName: "Settings")
         request.resultType = .dictionary
@@ -81,7 +81,7 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         let context = ManagedObjectContext(coordinator: coordinator)
         let settings = try context.insertNewObject(forEntityName: "Settings")
         // A FetchRequest is no Foundation class NSSecureUnarchiveFromData allows.
-        try settings.setValue(["bad": FetchRequest(entityName: "Settings")], forKey: "preferences")
+        try settings.checkedSetValue(["bad": FetchRequest(entityName: "Settings")], forKey: "preferences")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .persistentStoreSave)
         #expect(error?.key == "preferences")
@@ -99,7 +99,7 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Cars.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
-        try context.insertNewObject(forEntityName: "Car").setValue("red", forKey: "color")
+        try context.insertNewObject(forEntityName: "Car").checkedSetValue("red", forKey: "color")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.message.contains("no ValueTransformer is registered under the name NoSuchTransformer") == true, "\(error?.message ?? "")")
     }
@@ -111,7 +111,7 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
             try coordinator.addPersistentStore(type: .sqlite, at: url)
             let context = ManagedObjectContext(coordinator: coordinator)
-            try context.insertNewObject(forEntityName: "Settings").setValue("main", forKey: "name")
+            try context.insertNewObject(forEntityName: "Settings").checkedSetValue("main", forKey: "name")
             try context.save()
         }
         let queue = try DatabaseQueue(path: url.path)

@@ -147,10 +147,10 @@ enum ValueCorpus {
         let objects = try reader.fetch(FetchRequest(entityName: "Holder"))
         #expect(objects.count == values.count, sourceLocation: sourceLocation)
         var byOrdinal: [Int: ManagedObject] = [:]
-        for object in objects { byOrdinal[try object.value(forKey: "ordinal") as? Int ?? -1] = object }
+        for object in objects { byOrdinal[try object.checkedValue(forKey: "ordinal") as? Int ?? -1] = object }
         for (ordinal, entry) in values.enumerated() {
             let object = try #require(byOrdinal[ordinal], "\(type): \(entry.label) is missing", sourceLocation: sourceLocation)
-            let got = try object.value(forKey: entry.key)
+            let got = try object.checkedValue(forKey: entry.key)
             if type == .sqlite, let d = entry.value as? Double, d == 0, d.sign == .minus {
                 // SQLite keeps a whole REAL as an INTEGER on disk, in Core Data's stores too:
                 // -0.0 comes back 0.0, equal to it (DifferencesFromCoreData).

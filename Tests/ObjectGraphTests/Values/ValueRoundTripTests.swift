@@ -16,8 +16,8 @@ import Foundation
         let context = ManagedObjectContext(coordinator: coordinator)
         for (ordinal, entry) in ValueCorpus.values.enumerated() {
             let object = try context.insertNewObject(forEntityName: "Holder")
-            try object.setValue(ordinal, forKey: "ordinal")
-            try object.setValue(entry.value, forKey: entry.key)
+            try object.checkedSetValue(ordinal, forKey: "ordinal")
+            try object.checkedSetValue(entry.value, forKey: entry.key)
         }
         try context.save()
         try ValueCorpus.expectReadBack(model: model, type: type, url: url, coordinator: coordinator)
@@ -37,8 +37,8 @@ import Foundation
         for (ordinal, entry) in ValueCorpus.refusedBySQLite.enumerated() {
             let context = ManagedObjectContext(coordinator: coordinator)
             let object = try context.insertNewObject(forEntityName: "Holder")
-            try object.setValue(ordinal, forKey: "ordinal")
-            try object.setValue(entry.value, forKey: entry.key)
+            try object.checkedSetValue(ordinal, forKey: "ordinal")
+            try object.checkedSetValue(entry.value, forKey: entry.key)
             let isDecimalNaN = (entry.value as? Decimal)?.isNaN == true
             if type == .sqlite || (isDecimalNaN && type != .inMemory) {
                 let error = #expect(throws: CoreDataError.self, "\(entry.label)") { try context.save() }
@@ -48,14 +48,14 @@ import Foundation
                 if type == .sqlite { #expect(error?.message.contains("Holder.\(entry.key)") == true, "\(String(describing: error))") }
                 let check = ManagedObjectContext(coordinator: coordinator)
                 let request = FetchRequest(entityName: "Holder")
-                request.predicate = try Predicate(format: "ordinal == %@", ordinal)
+                request.predicate = try Predicate(checkedFormat: "ordinal == %@", ordinal)
                 #expect(try check.count(for: request) == 0, "\(entry.label) was written")
             } else {
                 try context.save()
                 let check = ManagedObjectContext(coordinator: coordinator)
                 let request = FetchRequest(entityName: "Holder")
-                request.predicate = try Predicate(format: "ordinal == %@", ordinal)
-                let got = try check.fetch(request).first?.value(forKey: entry.key)
+                request.predicate = try Predicate(checkedFormat: "ordinal == %@", ordinal)
+                let got = try check.fetch(request).first?.checkedValue(forKey: entry.key)
                 #expect(ValueCorpus.same(got, entry.value), "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
             }
         }
@@ -74,15 +74,15 @@ import Foundation
                                         ("small", 40_000), ("big", 1e19), ("big", Double.nan), ("single", 1e300),
                                         ("flag", 2), ("when", "yesterday"), ("text", 5)]
         for (key, value) in refused {
-            let error = #expect(throws: CoreDataError.self, "\(key) = \(value)") { try object.setValue(value, forKey: key) }
+            let error = #expect(throws: CoreDataError.self, "\(key) = \(value)") { try object.checkedSetValue(value, forKey: key) }
             #expect(error?.key == key, "\(key) = \(value): \(String(describing: error))")
         }
         // What converts: a Double to the decimal of its shortest representation.
-        try object.setValue(19.99, forKey: "amount")
-        #expect(try object.value(forKey: "amount") as? Decimal == Decimal(string: "19.99"))
-        try object.setValue(Double(1 << 53), forKey: "big")
-        #expect(try object.value(forKey: "big") as? Int == 1 << 53)
-        try object.setValue(Double.infinity, forKey: "single")
-        #expect(try object.value(forKey: "single") as? Double == .infinity)
+        try object.checkedSetValue(19.99, forKey: "amount")
+        #expect(try object.checkedValue(forKey: "amount") as? Decimal == Decimal(string: "19.99"))
+        try object.checkedSetValue(Double(1 << 53), forKey: "big")
+        #expect(try object.checkedValue(forKey: "big") as? Int == 1 << 53)
+        try object.checkedSetValue(Double.infinity, forKey: "single")
+        #expect(try object.checkedValue(forKey: "single") as? Double == .infinity)
     }
 }

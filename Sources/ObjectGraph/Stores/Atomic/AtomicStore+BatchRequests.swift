@@ -116,7 +116,7 @@ struct BatchRowValues: KeyValueCoding {
     let entity: EntityDescription
     let row: StoreRow
 
-    func value(forKey key: String) throws -> Any? {
+    func checkedValue(forKey key: String) throws -> Any? {
         guard let i = entity.propertyIndex[key], i < entity.attributes.count else {
             throw PredicateError(.unknownKey, "keypath \(key) not found in entity \(entity.name): a batch update's expression reads the object's attributes")
         }

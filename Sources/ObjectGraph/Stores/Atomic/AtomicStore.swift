@@ -248,7 +248,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         candidates.sort { $0.primaryKey < $1.primaryKey }
         var objects = candidates.map { RowObject(store: self, row: $0) }
         if let predicate = request.predicate {
-            objects = try objects.filter { try predicate.evaluate(with: $0) }
+            objects = try objects.filter { try predicate.checkedEvaluate(with: $0) }
         }
         if !request.sortDescriptors.isEmpty {
             objects = try SortDescriptor.sort(objects, by: request.sortDescriptors)
@@ -410,7 +410,7 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         var id: ManagedObjectID { ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey) }
         var predicateConstant: ConstantValue { id.predicateConstant }
 
-        func value(forKey key: String) throws -> Any? {
+        func checkedValue(forKey key: String) throws -> Any? {
             guard let entity = store.model.entitiesByName[row.entityName], let i = entity.propertyIndex[key] else {
                 throw PredicateError(.unknownKey, "keypath \(key) not found in entity \(row.entityName)")
             }

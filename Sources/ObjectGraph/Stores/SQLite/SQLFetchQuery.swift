@@ -197,7 +197,7 @@ struct SQLFetchQuery {
     /// not table rows, so this runs in memory after the SQL).
     static func applyingHaving(_ results: [[String: Any]], _ request: AnyFetchRequest) throws -> [[String: Any]] {
         guard let having = request.havingPredicate else { return results }
-        var filtered = try results.filter { try having.evaluate(with: $0) }
+        var filtered = try results.filter { try having.checkedEvaluate(with: $0) }
         if request.fetchOffset > 0 { filtered = Array(filtered.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { filtered = Array(filtered.prefix(request.fetchLimit)) }
         return filtered
