@@ -162,6 +162,8 @@ let package = Package(
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]
         ),
+        // Apple's API through the CoreData module alone: each test names the Apple page it follows.
+        .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], path: "Tests/CoreDataTests"),
         .testTarget(
             name: "BookTests",
             // ObjectGraph for the errata's behaviour tests; the executables the README's commands

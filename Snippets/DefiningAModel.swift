@@ -63,7 +63,7 @@ try publisher.checkedSetValue("Apress", forKey: "name")
 let book = try context.insertNewObject(forEntityName: "Book") as! Book
 book.title = "Core Data on Linux"
 try book.checkedSetValue(publisher, forKey: "publisher")       // the inverse, books, follows
-print(try publisher.mutableSetValue(forKey: "books").objects().count)   // 1
+print(publisher.mutableSetValue(forKey: "books").count)   // 1
 
 let untitled = try context.insertNewObject(forEntityName: "Book")
 do {

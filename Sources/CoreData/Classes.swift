@@ -129,3 +129,10 @@ public typealias NSDeleteRule = DeleteRule
 public typealias NSManagedObjectContextConcurrencyType = ManagedObjectContext.ConcurrencyType
 /// What a fetch returns (NSFetchRequestResultType).
 public typealias NSFetchRequestResultType = AnyFetchRequest.ResultType
+
+/// A typed property of a managed object subclass: `@Managed("title") var title: String?`, the
+/// closest spelling of Apple's `@NSManaged`, which needs the Objective-C runtime.
+public typealias Managed<Value> = ObjectGraph.Managed<Value>
+/// The undo manager a context records its changes with: Foundation's `UndoManager`, which
+/// swift-corelibs-foundation does not have on Linux.
+public typealias UndoManager = ObjectGraph.UndoManager

@@ -1,10 +1,17 @@
 import Foundation
 
-/// What a fetch request can return (NSFetchRequestResult): managed objects, so that a class
-/// gets `Book.fetchRequest()` and `Book.entity()` typed as itself.
-public protocol FetchRequestResult: AnyObject {}
+/// What a fetch request can return (NSFetchRequestResult): managed objects, their IDs,
+/// dictionaries and counts. A managed object class gets `Book.fetchRequest()` and `Book.entity()`
+/// typed as itself.
+///
+/// Apple's is an Objective-C protocol of classes; here object IDs are values, so the protocol is
+/// not class-bound.
+public protocol FetchRequestResult {}
 
 extension ManagedObject: FetchRequestResult {}
+extension ManagedObjectID: FetchRequestResult {}
+extension NSDictionary: FetchRequestResult {}
+extension NSNumber: FetchRequestResult {}
 
 extension FetchRequestResult where Self: ManagedObject {
     /// A request for this class's objects (fetchRequest()): `Book.fetchRequest()` is a

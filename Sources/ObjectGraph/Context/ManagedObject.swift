@@ -108,16 +108,31 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// object, a to-many as a `Set<ManagedObject>`, an ordered to-many as a `[ManagedObject]` in
     /// its order (Core Data's NSOrderedSet).
     ///
-    /// A key the entity lacks stops the program with NSUnknownKeyException's message, as Apple's
-    /// raises; ``checkedValue(forKey:)`` throws it instead.
+    /// Numbers and Booleans come as `NSNumber`s and an ordered to-many as an `NSOrderedSet`, as
+    /// Apple's do. A key the entity lacks stops the program with NSUnknownKeyException's
+    /// message, as Apple's raises; ``checkedValue(forKey:)`` throws it instead.
     public func value(forKey key: String) -> Any? {
-        do { return try checkedValue(forKey: key) } catch { Self.raise(error) }
+        do { return Self.bridged(try checkedValue(forKey: key)) } catch { Self.raise(error) }
+    }
+
+    /// A value as Apple's key-value coding gives it: numbers and Booleans as `NSNumber`, so
+    /// that `value(forKey: "pages") as? Int16` works for any integer attribute as on a Mac, and
+    /// an ordered to-many as an `NSOrderedSet`. ``checkedValue(forKey:)`` and typed properties
+    /// give Swift values, without the cost of making an `NSNumber`.
+    static func bridged(_ value: Any?) -> Any? {
+        switch value {
+        case let int as Int: return NSNumber(value: int)
+        case let double as Double: return NSNumber(value: double)
+        case let bool as Bool: return NSNumber(value: bool)
+        case let ordered as [ManagedObject]: return NSOrderedSet(array: ordered)
+        default: return value
+        }
     }
 
     /// The value at a dot-separated key path, across relationships (valueForKeyPath:); stops
     /// the program where Apple's raises, as ``value(forKey:)``.
     public func value(forKeyPath keyPath: String) -> Any? {
-        do { return try checkedValue(forKeyPath: keyPath) } catch { Self.raise(error) }
+        do { return Self.bridged(try checkedValue(forKeyPath: keyPath)) } catch { Self.raise(error) }
     }
 
     /// Sets a property (setValue:forKey:); stops the program where ``checkedSetValue(_:forKey:)``
@@ -163,16 +178,6 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
         try context.setValue(value, of: self, at: i)
     }
 
-    /// The set of objects of a to-many relationship, to add and remove objects with
-    /// (mutableSetValueForKey:).
-    public func mutableSetValue(forKey key: String) throws -> MutableRelationshipSet {
-        let i = try index(forKey: key)
-        guard i >= entity.attributes.count, entity.relationships[i - entity.attributes.count].isToMany else {
-            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(key) is not a to-many relationship", objectURI: objectID.uriString, key: key)
-        }
-        return MutableRelationshipSet(object: self, key: key)
-    }
-
     private func detachedValue(at i: Int) throws -> Any? {
         guard i < entity.attributes.count else {
             throw CoreDataError(exception: .objectInaccessible, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
@@ -213,33 +218,6 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     open func validateForDelete() throws { try validateDeleteRules() }
     /// Coerces a value to a property's type and checks it against the model; override it to validate one key, Core Data's `validate<Key>:error:` (validateValue:forKey:error:).
     open func validateValue(_ value: inout Any?, forKey key: String) throws { try validateModelValue(&value, forKey: key) }
-}
-
-/// The objects of a to-many relationship, editable: inserting or removing keeps the inverse
-/// relationship in step (NSMutableSet from mutableSetValueForKey:).
-public struct MutableRelationshipSet {
-    let object: ManagedObject
-    let key: String
-
-    /// The objects now in the relationship.
-    public func objects() throws -> Set<ManagedObject> {
-        let value = try object.checkedValue(forKey: key)
-        return (value as? Set<ManagedObject>) ?? (value as? [ManagedObject]).map(Set.init) ?? []
-    }
-
-    /// Adds an object.
-    public func insert(_ member: ManagedObject) throws {
-        var current = try objects()
-        current.insert(member)
-        try object.checkedSetValue(current, forKey: key)
-    }
-
-    /// Removes an object.
-    public func remove(_ member: ManagedObject) throws {
-        var current = try objects()
-        current.remove(member)
-        try object.checkedSetValue(current, forKey: key)
-    }
 }
 
 /// A typed property of a ManagedObject subclass, read and written through the object's

@@ -46,7 +46,7 @@ extension ManagedObjectContext {
     ///   when an object the request matches is not a `Result`: a request typed with another class
     ///   than its entity's (`FetchRequest<Book>(entityName: "Author")`), or an entity whose class
     ///   the model does not declare.
-    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+    public func fetch<Result: ManagedObject>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkConfinement()
         try checkReturnsObjects(request)
         let objects = try fetchObjects(request)

@@ -99,7 +99,7 @@ extension ManagedObjectContext {
                 // An array gives the order; a set keeps the order of the members it keeps and
                 // adds the others at the end.
                 var order: [ManagedObjectID]
-                if unwrapOptional(value) is [ManagedObject] {
+                if unwrapOptional(value) is [ManagedObject] || unwrapOptional(value) is NSOrderedSet {
                     order = newObjects.map(\.objectID)
                 } else {
                     order = before.filter(newIDs.contains)
@@ -133,6 +133,10 @@ extension ManagedObjectContext {
         let objects: [ManagedObject]
         if let set = value as? Set<ManagedObject> { objects = set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
         else if let array = value as? [ManagedObject] { objects = array }
+        else if let ordered = value as? NSOrderedSet, let array = ordered.array as? [ManagedObject] { objects = array }
+        else if let set = value as? NSSet, let members = set.allObjects as? [ManagedObject] {
+            objects = members.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+        }
         else {
             throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
         }

@@ -57,6 +57,17 @@ public final class FetchedResultsController: @unchecked Sendable {
         self.cacheName = cacheName
     }
 
+    /// A controller for a typed request (`Book.fetchRequest()`, Apple's
+    /// `NSFetchedResultsController<Book>(fetchRequest:…)`): the controller follows a request
+    /// for managed objects with the same settings; its objects are of their entity's class.
+    public convenience init<Result>(fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext,
+                                    sectionNameKeyPath: String?, cacheName: String?) {
+        let objects = FetchRequest<ManagedObject>(entityName: fetchRequest.entityName)
+        fetchRequest.copySettings(to: objects)
+        self.init(fetchRequest: objects, managedObjectContext: managedObjectContext,
+                  sectionNameKeyPath: sectionNameKeyPath, cacheName: cacheName)
+    }
+
     deinit {
         if let observer { NotificationCenter.default.removeObserver(observer) }
     }

@@ -14,8 +14,9 @@ import Foundation
 public protocol FetchedResultsControllerDelegate: AnyObject {
     /// Changes are about to be reported (controllerWillChangeContent:).
     func controllerWillChangeContent(_ controller: FetchedResultsController)
-    /// An object was inserted, deleted, moved or updated (controller:didChangeObject:atIndexPath:forChangeType:newIndexPath:).
-    func controller(_ controller: FetchedResultsController, didChange anObject: ManagedObject, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
+    /// An object was inserted, deleted, moved or updated (controller:didChangeObject:atIndexPath:forChangeType:newIndexPath:);
+    /// `anObject` is the managed object, typed `Any` as in Apple's protocol.
+    func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
     /// A section was inserted or deleted (controller:didChangeSection:atIndex:forChangeType:).
     func controller(_ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
     /// All changes of one event have been reported (controllerDidChangeContent:).
@@ -28,7 +29,7 @@ extension FetchedResultsControllerDelegate {
     /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController, didChange anObject: ManagedObject, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    public func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
     /// Does nothing.
     public func controller(_ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
     /// Does nothing.

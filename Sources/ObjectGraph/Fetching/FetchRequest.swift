@@ -146,7 +146,12 @@ public class AnyFetchRequest: CustomStringConvertible {
 /// SQLite store cannot translate its predicate or sort descriptors, for example
 /// `keypath pages not found in entity Book` for a key the entity lacks, or when a typed request's
 /// entity makes objects of another class than `Result`.
-public final class FetchRequest<Result: ManagedObject>: AnyFetchRequest {
+///
+/// `Result` is any type, as Apple's `ResultType` is any NSFetchRequestResult: a managed object
+/// class, or for a request whose ``AnyFetchRequest/resultType`` says so `ManagedObjectID`,
+/// `NSDictionary` or `NSNumber`, or ``FetchRequestResult`` itself for a request that may return
+/// any of them (`FetchRequest<FetchRequestResult>`, Apple's `NSFetchRequest<NSFetchRequestResult>`).
+public final class FetchRequest<Result>: AnyFetchRequest {
     override init(requestForEntityName entityName: String) {
         super.init(requestForEntityName: entityName)
     }
@@ -169,7 +174,7 @@ extension FetchRequest {
 
 extension FetchRequest where Result == ManagedObject {
     /// A request for the objects of an entity, as managed objects: `FetchRequest(entityName:)`
-    /// without a type is a `FetchRequest<ManagedObject>`.
+    /// without a type is a `FetchRequest<ManagedObject>`; the type given decides otherwise.
     public convenience init(entityName: String) {
         self.init(requestForEntityName: entityName)
     }

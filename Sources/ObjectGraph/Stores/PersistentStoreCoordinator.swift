@@ -35,7 +35,7 @@ public final class PersistentStore {
     /// The store's metadata: its type, UUID and the model's version hashes.
     public var metadata: [String: Any] { backend.metadata }
     /// The options the store was added with, every typed option under its key (options).
-    public let options: [String: Any]
+    public let options: [AnyHashable: Any]?
     /// The model configuration the store holds: Apple's name for the default one
     /// (configurationName), since a store here holds every entity of its model.
     public var configurationName: String { PersistentStore.defaultConfigurationName }
@@ -47,7 +47,7 @@ public final class PersistentStore {
     init(type: StoreType, url: URL?, options: [String: Any] = [:], backend: PersistentStoreBackend) {
         self.type = type
         self.url = url
-        self.options = options
+        self.options = Dictionary(uniqueKeysWithValues: options.map { (AnyHashable($0.key), $0.value) })
         self.backend = backend
     }
 }

@@ -13,8 +13,8 @@ final class RecordingResultsDelegate: FetchedResultsControllerDelegate {
     func controller(_ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
         lines.append("section \(type) \(sectionIndex) \(sectionInfo.name)")
     }
-    func controller(_ controller: FetchedResultsController, didChange anObject: ManagedObject, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
-        let name = (try? anObject.checkedValue(forKey: "name")) as? String ?? "?"
+    func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+        let name = (try? (anObject as? ManagedObject)?.checkedValue(forKey: "name")) as? String ?? "?"
         lines.append("\(type) \(name) \(Self.text(indexPath)) -> \(Self.text(newIndexPath))")
     }
     func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
@@ -35,7 +35,7 @@ final class SnapshotResultsDelegate: FetchedResultsControllerSnapshotDelegate {
     func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot) { snapshots.append(snapshot) }
     func controllerWillChangeContent(_ controller: FetchedResultsController) { otherCalls += 1 }
     func controllerDidChangeContent(_ controller: FetchedResultsController) { otherCalls += 1 }
-    func controller(_ controller: FetchedResultsController, didChange anObject: ManagedObject, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) { otherCalls += 1 }
+    func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) { otherCalls += 1 }
 }
 
 /// A store of items in groups: A holds a1, a2, a3 (ranks 1 to 3), B holds b1, b2 (ranks 1, 2).

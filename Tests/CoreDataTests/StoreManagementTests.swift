@@ -1,0 +1,72 @@
+import CoreData
+import Testing
+
+/// Stores by type and URL: adding, reading metadata, replacing and destroying.
+@Suite struct StoreManagementTests {
+    // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/addpersistentstore(oftype:configurationname:at:options:)
+    @Test("A store added by type keeps its options; a configuration other than the default is refused")
+    func addByType() throws {
+        let folder = try Stack.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try Stack.model())
+        let store = try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("A.sqlite"),
+            options: [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true])
+        #expect(store.type == NSSQLiteStoreType)
+        #expect(store.options?[NSMigratePersistentStoresAutomaticallyOption] as? Bool == true)
+        #expect(store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME")
+        #expect(coordinator.persistentStore(for: folder.appendingPathComponent("A.sqlite")) === store)
+        #expect(coordinator.metadata(for: store)[NSStoreTypeKey] as? String == "SQLite")
+        do {
+            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Cloud",
+                                               at: folder.appendingPathComponent("B.sqlite"), options: nil)
+            Issue.record("a configuration was accepted")
+        } catch let error as NSError {
+            #expect(error.domain == NSCocoaErrorDomain)
+            #expect(error.code == NSPersistentStoreInvalidTypeError)
+        }
+    }
+
+    // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/metadataforpersistentstore(oftype:at:options:)
+    @Test("metadataForPersistentStore(ofType:at:options:) reads a store without adding it")
+    func metadataByType() throws {
+        let folder = try Stack.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let coordinator = try Stack.coordinator(in: folder)
+        let uuid = coordinator.persistentStores[0].identifier
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(
+            ofType: NSSQLiteStoreType, at: folder.appendingPathComponent("Library.sqlite"), options: nil)
+        #expect(metadata[NSStoreUUIDKey] as? String == uuid)
+        #expect((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() == ["Author", "Book", "Chapter"])
+    }
+
+    // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/replacepersistentstore(at:destinationoptions:withpersistentstorefrom:sourceoptions:oftype:)
+    // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/destroypersistentstore(at:oftype:options:)
+    @Test("replacePersistentStore copies a store over another; destroyPersistentStore removes it and its files")
+    func replaceAndDestroy() throws {
+        let folder = try Stack.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Stack.coordinator(in: folder)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = source
+        NSEntityDescription.insertNewObject(forEntityName: "Book", into: context).setValue("Copied", forKey: "title")
+        try context.save()
+
+        let copy = folder.appendingPathComponent("Copy.sqlite")
+        let other = NSPersistentStoreCoordinator(managedObjectModel: try Stack.model())
+        try other.replacePersistentStore(at: copy, destinationOptions: nil,
+                                         withPersistentStoreFrom: folder.appendingPathComponent("Library.sqlite"),
+                                         sourceOptions: nil, ofType: NSSQLiteStoreType)
+        try other.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: copy, options: nil)
+        let reader = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        reader.persistentStoreCoordinator = other
+        let titles = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book")).map { $0.value(forKey: "title") as? String }
+        #expect(titles == ["Copied"])
+
+        try other.destroyPersistentStore(at: copy, ofType: NSSQLiteStoreType, options: nil)
+        #expect(other.persistentStores.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        // Destroying what is not there does nothing, as Apple's does.
+        try other.destroyPersistentStore(at: copy, ofType: NSSQLiteStoreType, options: nil)
+    }
+}
