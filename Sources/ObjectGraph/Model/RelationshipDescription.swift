@@ -30,7 +30,8 @@ public struct RelationshipDescription: Hashable, Sendable {
     public var inverseEntityName: String?
     /// Whether it holds a set of objects rather than one.
     public var isToMany: Bool
-    /// Whether it may be empty (nil for to-one) when saved.
+    /// Whether a to-one may be nil when saved. A to-many's value is a set, never nil: it is
+    /// bounded by ``minCount`` and ``maxCount`` alone (an optional one may also be empty).
     public var isOptional: Bool
     /// The fewest objects a to-many relationship may hold when saved (0: no minimum).
     public var minCount: Int
