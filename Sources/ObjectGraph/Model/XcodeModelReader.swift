@@ -10,9 +10,11 @@ import Foundation
 /// inverse, ordered, with count ranges), configurations and fetch request templates. Diagram
 /// positions (`<elements>`) and Xcode's bookkeeping (`syncable`, `codeGenerationType`,
 /// `usesScalarValueType`, ...) are read past silently; anything else becomes a warning, as do
-/// the things Xcode itself warns about (a relationship without an inverse). Only what Core
-/// Data refuses (an unknown type, a stored attribute of type Undefined, a relationship to
-/// nowhere, an expression that does not parse) is an error, naming the file and line.
+/// the things Xcode itself warns about (a relationship without an inverse). A transient
+/// attribute with no `attributeType` (Xcode's spelling of Undefined) is read as Undefined.
+/// Only what Core Data refuses (an unknown type, a stored attribute of type Undefined, a
+/// relationship to nowhere, an expression that does not parse) is an error, naming the file
+/// and line.
 struct XcodeModelReader {
     /// What a `<model>` element holds.
     struct Contents {
@@ -138,7 +140,15 @@ struct XcodeModelReader {
 
     private mutating func readAttribute(_ node: XMLElementNode, entity: String) throws -> AttributeDescription {
         let name = try required("name", of: node)
-        let typeName = try required("attributeType", of: node)
+        let transient = flag("transient", of: node)
+        // Xcode writes no attributeType for an attribute whose type is Undefined, and Core Data
+        // loads that as NSUndefinedAttributeType: allowed for a transient attribute only.
+        let undefined = transient ? AttributeType.undefined.xcodeName : nil
+        guard let typeName = nonEmpty(node.attributes["attributeType"]) ?? undefined else {
+            throw error(node.line, "attribute \(entity).\(name) has no attributeType, so its type is Undefined, "
+                            + "which only a transient attribute may have; choose its type (Xcode: Attribute Type) "
+                            + "or make it transient")
+        }
         guard let type = AttributeType.allCases.first(where: { $0.xcodeName == typeName }) else {
             throw error(node.line, "attribute \(entity).\(name) has the type \"\(typeName)\", which Core Data does not know; use one of \(AttributeType.allCases.map(\.xcodeName).joined(separator: ", "))")
         }
@@ -148,7 +158,6 @@ struct XcodeModelReader {
             "versionHashModifier", "elementID", "valueTransformerName", "customClassName", "derived", "derivationExpression",
             "allowsExternalBinaryDataStorage", "preserveAfterDeletion", "composite", "allowsCloudEncryption",
             "spotlightIndexingEnabled"]))
-        let transient = flag("transient", of: node)
         if type == .undefined && !transient {
             throw error(node.line, "attribute \(entity).\(name) has the type Undefined, which only a transient attribute may have; choose its type (Xcode: Attribute Type) or make it transient")
         }
