@@ -19,7 +19,7 @@ extension ManagedObject {
             // relationship without a count range would read a set as large as the store.
             if i >= shared.attributeCount && !loadedToMany.contains(i) {
                 let r = shared.relationships[i - shared.attributeCount]
-                if r.isToMany && r.isOptional && r.minCount == 0 && r.maxCount == 0 { continue }
+                if r.isToMany && !r.hasSaveChecks { continue }
             }
             var value: Any?
             do { value = try self.checkedValue(forKey: names[i]) } catch { errors.append(error); continue }

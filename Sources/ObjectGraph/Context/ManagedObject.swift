@@ -197,6 +197,10 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     // ManagedObject+Lifecycle.swift and <doc:ObjectLifecycle>. Overrides call `super` first.
 
     /// Called once in the object's lifetime, when it is inserted into a context (awakeFromInsert).
+    ///
+    /// Not again when an undone insert is redone: Apple's page says so in its Special
+    /// Considerations ("awakeFromInsert() is not invoked a second time"), so a redone object
+    /// keeps the values it had, and a creation stamp set here is not stamped twice.
     open func awakeFromInsert() {}
     /// Called when a fault is fulfilled from its store, not for objects already loaded; changes made here don't dirty the object (awakeFromFetch).
     open func awakeFromFetch() {}

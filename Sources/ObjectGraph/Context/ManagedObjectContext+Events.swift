@@ -144,7 +144,8 @@ extension ManagedObjectContext {
     }
 
     /// Undoes a delete: a deleted object is not deleted any more; one that left the context
-    /// (an undone insert, or a delete saved since) is inserted again.
+    /// (an undone insert, or a delete saved since) is inserted again. Without awakeFromInsert:
+    /// Apple's page for it says a redone insert does not invoke it a second time.
     private func bringBack(_ object: ManagedObject) {
         if object.managedObjectContext === self {
             guard isDeleted(object) else { return }

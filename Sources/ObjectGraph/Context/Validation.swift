@@ -116,9 +116,9 @@ enum Validation {
             check(object.storage[i].any, attribute: attributes[i], fail: fail)
         }
         for r in object.entity.relationships {
-            // An optional relationship without a count range has nothing to check: don't
-            // load it (a to-many's set can be as large as the store).
-            if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
+            // A relationship with nothing to check is not loaded (a to-many's set can be as
+            // large as the store).
+            if !r.hasSaveChecks { continue }
             check(try object.checkedValue(forKey: r.name), relationship: r, isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
         }
         return errors
@@ -151,13 +151,17 @@ enum Validation {
         }
     }
 
-    /// A relationship's value against the relationship: mandatory, and a to-many's count range.
-    /// Objects deleted in the same save don't count.
+    /// A relationship's value against the relationship: a to-one's presence, a to-many's count
+    /// range. Objects deleted in the same save don't count.
+    ///
+    /// A to-many's value is a set (an empty one when it holds nothing), never nil, so it is
+    /// never a missing mandatory property (1570 is "a non-optional property with a nil value"):
+    /// a non-optional to-many is bounded by its count range alone, and one with minimum 0 may
+    /// be empty. An optional one that is empty counts as absent, and its range is not applied.
     private static func check(_ value: Any?, relationship r: RelationshipDescription, isDeleted: (ManagedObject) -> Bool, fail: (CoreDataError.Code, String, String) -> Void) {
         if r.isToMany {
             // An ordered to-many is an array of distinct objects.
             let count = members(unwrapOptional(value)).filter { !isDeleted($0) }.count
-            if count == 0 && !r.isOptional { fail(.missingMandatoryProperty, r.name, "is a required relationship"); return }
             if r.minCount > 0 && count < r.minCount && !(count == 0 && r.isOptional) {
                 fail(.relationshipLacksMinimumCount, r.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")
             }
@@ -169,4 +173,11 @@ enum Validation {
             fail(.missingMandatoryProperty, r.name, "is a required relationship")
         }
     }
+}
+
+extension RelationshipDescription {
+    /// Whether a save has anything to check in this relationship: a non-optional to-one's
+    /// presence, or a to-many's count range. A to-many without a range accepts any set, the
+    /// empty one included, whether it is optional or not.
+    var hasSaveChecks: Bool { isToMany ? (minCount > 0 || maxCount > 0) : !isOptional }
 }

@@ -77,7 +77,9 @@ extension SQLiteStore: PersistentHistoryStore {
         return try CoreDataError.mappingSQLite("Fetching the persistent history of the store at", url) {
             try database.read { db in
                 guard try SQLiteHistorySchema.exists(db) else { return [] }
-                return try historyReader(db).transactions(where: sql, arguments, withChanges: withChanges)
+                let reader = try historyReader(db)
+                try reader.checkTokenNotExpired(boundary)
+                return try reader.transactions(where: sql, arguments, withChanges: withChanges)
             }
         }
     }

@@ -149,19 +149,17 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             byName[name]!.subentityNames = declared.filter { $0.parentEntityName == name }.map(\.name).sorted()
         }
         // Relationships: the destination exists, and a named inverse exists and points back.
-        func isKind(_ entity: String, of ancestor: String) -> Bool { ancestry(entity).contains(ancestor) }
         for entity in byName.values {
             for r in entity.relationships {
                 guard byName[r.destinationEntityName] != nil else {
                     throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the model does not declare")
                 }
                 if let inverseName = r.inverseName {
-                    guard let (inverseOwner, inverse) = Self.inverse(of: r, in: byName) else {
+                    guard Self.inverse(of: r, in: byName) != nil else {
                         let place = r.inverseEntityName ?? r.destinationEntityName
                         throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) names the inverse \(place).\(inverseName), which does not exist; declare it, pointing back to \(entity.name)")
                     }
-                    guard isKind(inverseOwner, of: r.destinationEntityName) || isKind(r.destinationEntityName, of: inverseOwner),
-                          isKind(entity.name, of: inverse.destinationEntityName), inverse.inverseName == r.name else {
+                    if let (inverseOwner, inverse) = Self.unmatchedInverse(of: r, heldBy: entity.name, in: byName) {
                         throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) and its inverse \(inverseOwner).\(inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")")
                     }
                 }

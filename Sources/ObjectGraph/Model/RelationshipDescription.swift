@@ -30,7 +30,8 @@ public struct RelationshipDescription: Hashable, Sendable {
     public var inverseEntityName: String?
     /// Whether it holds a set of objects rather than one.
     public var isToMany: Bool
-    /// Whether it may be empty (nil for to-one) when saved.
+    /// Whether a to-one may be nil when saved. A to-many's value is a set, never nil: it is
+    /// bounded by ``minCount`` and ``maxCount`` alone (an optional one may also be empty).
     public var isOptional: Bool
     /// The fewest objects a to-many relationship may hold when saved (0: no minimum).
     public var minCount: Int
@@ -48,6 +49,16 @@ public struct RelationshipDescription: Hashable, Sendable {
     public var versionHashModifier: String?
     /// Free-form information for the application.
     public var userInfo: [String: String]
+    /// The inverse a model file named for this relationship when that relationship does not
+    /// point back to it (Xcode warns; Core Data loads the file). Such a relationship is loaded
+    /// without an inverse (``inverseName`` is nil), so that neither side is maintained as the
+    /// other's inverse, writing its objects where they do not belong. The name is kept for the
+    /// version hash, which Core Data computes from the inverse as written, so that the model's
+    /// hashes still match the stores Core Data wrote with the same file.
+    public internal(set) var unmatchedInverseName: String?
+    /// The entity the model file named for that inverse (Xcode's `inverseEntity`), kept so that
+    /// writing the model back gives the file as it was.
+    var unmatchedInverseEntityName: String?
     /// Set by ``ManagedObjectModel``: whether the relationship is its own inverse, which leaves
     /// the inverse's name out of its version hash (versionhash.md section 5).
     var isOwnInverse = false

@@ -145,7 +145,9 @@ public enum VersionHash {
         input.append(hash: propertyBase(name: r.name, isOptional: r.isOptional, isTransient: r.isTransient,
                                         versionHashModifier: r.versionHashModifier))
         input.append(r.destinationEntityName)
-        if !r.isOwnInverse { input.append(r.inverseName) }
+        // An inverse dropped at load because it does not point back is hashed as written, as
+        // Core Data, which keeps it, hashes it.
+        if !r.isOwnInverse { input.append(r.inverseName ?? r.unmatchedInverseName) }
         input.append(u32: UInt32(truncatingIfNeeded: r.isToMany ? r.maxCount : 1))
         input.append(u32: UInt32(truncatingIfNeeded: r.minCount))
         if r.isOrdered { input.append(u16: 1) }

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Loading only reads: the files are never changed. Every model Core Data loads loads here:
 /// settings ObjectGraph does not use are skipped and listed in ``warnings``, with what Xcode
-/// itself warns about (a relationship without an inverse); malformed XML, or what Core Data
+/// itself warns about (a relationship without an inverse, or whose inverse points elsewhere:
+/// loaded without it, see ``RelationshipDescription/unmatchedInverseName``); malformed XML, or what Core Data
 /// refuses too (a relationship to an entity or inverse that does not exist, a stored attribute
 /// of type Undefined), throws ``CoreDataError`` with the file and line. Entities get the classes in ``classes`` by their `representedClassName`
 /// (module prefix ignored), and ManagedObject otherwise.

@@ -10,7 +10,9 @@ import Foundation
 /// inverse, ordered, with count ranges), configurations and fetch request templates. Diagram
 /// positions (`<elements>`) and Xcode's bookkeeping (`syncable`, `codeGenerationType`,
 /// `usesScalarValueType`, ...) are read past silently; anything else becomes a warning, as do
-/// the things Xcode itself warns about (a relationship without an inverse). Only what Core
+/// the things Xcode itself warns about (a relationship without an inverse, or with an inverse
+/// that does not point back, loaded without one). A transient attribute with no
+/// `attributeType` (Xcode's spelling of Undefined) is read as Undefined. Only what Core
 /// Data refuses (an unknown type, a stored attribute of type Undefined, a relationship to
 /// nowhere, an expression that does not parse) is an error, naming the file and line.
 struct XcodeModelReader {
@@ -75,6 +77,7 @@ struct XcodeModelReader {
             }
         }
         try checkReferences(contents.entities)
+        dropUnmatchedInverses(&contents.entities)
         warnIgnoredIndexes(contents.entities)
         // Composite types are read first; report everything in file order.
         warnings = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
@@ -138,7 +141,15 @@ struct XcodeModelReader {
 
     private mutating func readAttribute(_ node: XMLElementNode, entity: String) throws -> AttributeDescription {
         let name = try required("name", of: node)
-        let typeName = try required("attributeType", of: node)
+        let transient = flag("transient", of: node)
+        // Xcode writes no attributeType for an attribute whose type is Undefined, and Core Data
+        // loads that as NSUndefinedAttributeType: allowed for a transient attribute only.
+        let undefined = transient ? AttributeType.undefined.xcodeName : nil
+        guard let typeName = nonEmpty(node.attributes["attributeType"]) ?? undefined else {
+            throw error(node.line, "attribute \(entity).\(name) has no attributeType, so its type is Undefined, "
+                            + "which only a transient attribute may have; choose its type (Xcode: Attribute Type) "
+                            + "or make it transient")
+        }
         guard let type = AttributeType.allCases.first(where: { $0.xcodeName == typeName }) else {
             throw error(node.line, "attribute \(entity).\(name) has the type \"\(typeName)\", which Core Data does not know; use one of \(AttributeType.allCases.map(\.xcodeName).joined(separator: ", "))")
         }
@@ -148,7 +159,6 @@ struct XcodeModelReader {
             "versionHashModifier", "elementID", "valueTransformerName", "customClassName", "derived", "derivationExpression",
             "allowsExternalBinaryDataStorage", "preserveAfterDeletion", "composite", "allowsCloudEncryption",
             "spotlightIndexingEnabled"]))
-        let transient = flag("transient", of: node)
         if type == .undefined && !transient {
             throw error(node.line, "attribute \(entity).\(name) has the type Undefined, which only a transient attribute may have; choose its type (Xcode: Attribute Type) or make it transient")
         }
@@ -302,6 +312,51 @@ struct XcodeModelReader {
             }
             for fetched in entity.fetchedProperties where byName[fetched.fetchRequest.entityName] == nil {
                 throw error(entityLines[entity.name] ?? 0, "fetched property \(entity.name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the file does not declare; correct its fetch request's entity")
+            }
+        }
+    }
+
+    /// Relationships whose named inverse exists but does not point back (its destination is
+    /// another entity, or its own inverse is another relationship): Xcode warns and Core Data
+    /// loads the file, so they load here too, with a warning, and without an inverse.
+    ///
+    /// Why without one, when Core Data keeps the inverse as written: an inverse is "the current
+    /// relationship from the destination entity's perspective" (NSRelationshipDescription
+    /// .inverseRelationship), and this one is not. Maintained as one, setting the relationship
+    /// would write the other side too: objects of this entity into a relationship meant for
+    /// another, or a second relationship sharing one inverse, each overwriting the other; a
+    /// store keeps a to-many through its to-one inverse's column, so two relationships would
+    /// share a column. Without an inverse each relationship keeps its own objects: a to-one its
+    /// own column; a to-many, which the stores here keep only through an inverse, is refused
+    /// when a store is added (134020), before anything is written. The name as written stays
+    /// in ``RelationshipDescription/unmatchedInverseName`` for the version hash, so the model
+    /// hashes as Core Data hashes it. Dropping one inverse can unmatch a relationship that
+    /// named it, so this repeats until every inverse left points back.
+    private mutating func dropUnmatchedInverses(_ entities: inout [EntityDescription]) {
+        var dropped = true
+        while dropped {
+            dropped = false
+            let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for e in entities.indices {
+                for p in entities[e].properties.indices {
+                    guard case .relationship(var r) = entities[e].properties[p], let written = r.inverseName,
+                          let (owner, inverse) = ManagedObjectModel.unmatchedInverse(
+                              of: r, heldBy: entities[e].name, in: byName)
+                    else { continue }
+                    let entity = entities[e].name
+                    let theirs = "\(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")"
+                    warn(relationshipLines["\(entity).\(r.name)"] ?? entityLines[entity] ?? 0,
+                         "relationship \(entity).\(r.name) names the inverse \(owner).\(written), which points to "
+                            + "\(theirs), not back to \(entity).\(r.name) (Xcode warns about it too); it is loaded "
+                            + "without an inverse, so that neither side writes the other's objects: make the two "
+                            + "name each other")
+                    r.unmatchedInverseName = written
+                    r.unmatchedInverseEntityName = r.inverseEntityName
+                    r.inverseName = nil
+                    r.inverseEntityName = nil
+                    entities[e].properties[p] = .relationship(r)
+                    dropped = true
+                }
             }
         }
     }

@@ -161,6 +161,10 @@ enum XcodeXML {
         attributes.append(("destinationEntity", r.destinationEntityName))
         if let inverse = r.inverseName {
             attributes += [("inverseName", inverse), ("inverseEntity", r.inverseEntityName ?? r.destinationEntityName)]
+        } else if let written = r.unmatchedInverseName {
+            // Written back as the file had it, so that the file hashes and loads as before.
+            let entity = r.unmatchedInverseEntityName ?? r.destinationEntityName
+            attributes += [("inverseName", written), ("inverseEntity", entity)]
         }
         if let modifier = r.versionHashModifier { attributes.append(("versionHashModifier", modifier)) }
         if let id = r.renamingIdentifier { attributes.append(("elementID", id)) }

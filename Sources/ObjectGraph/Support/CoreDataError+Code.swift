@@ -149,7 +149,8 @@ extension CoreDataError {
         /// records".
         public static let externalRecordImport = Code(rawValue: 134200)
         /// 134301, NSPersistentHistoryTokenExpiredError: "The history token passed to
-        /// NSPersistentChangeRequest was invalid".
+        /// NSPersistentChangeRequest was invalid"; the SQLite and PostgreSQL stores throw it for
+        /// history fetched after a token older than history a purge deleted.
         public static let persistentHistoryTokenExpired = Code(rawValue: 134301)
         /// 134504, NSManagedObjectModelReferenceNotFoundError: Core Data "isn't able to find or
         /// instantiate the referenced object model" (Apple's documentation).

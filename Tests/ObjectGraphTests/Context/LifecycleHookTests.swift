@@ -17,6 +17,31 @@ import Foundation
         #expect(note.count("awakeFromFetch") == 0)
     }
 
+    // Apple, NSManagedObject.awakeFromInsert(), Special Considerations
+    // (https://developer.apple.com/documentation/coredata/nsmanagedobject/awakefrominsert()): "If you create
+    // a managed object then perform undo operations to bring the managed object context to a state prior to
+    // the object's creation, then perform redo operations to bring the managed object context back to a state
+    // after the object's creation, awakeFromInsert() is not invoked a second time."
+    @Test("awakeFromInsert is not invoked again when an undone insert is redone (NSManagedObject.awakeFromInsert)")
+    func awakeFromInsertIsNotInvokedAgainByRedo() throws {
+        let fixture = try LifecycleFixture(.inMemory)
+        fixture.context.undoManager = UndoManager()
+        let note = try fixture.insertNote("Groceries")
+        fixture.context.processPendingChanges()
+        fixture.context.undo()
+        #expect(note.managedObjectContext == nil, "the undone insert left the context")
+        fixture.context.redo()
+        #expect(note.managedObjectContext === fixture.context && note.isInserted, "the redone insert is back")
+        #expect(try note.checkedValue(forKey: "title") as? String == "Groceries")
+        #expect(note.count("awakeFromInsert") == 1)
+        // Undone and redone again, then saved: still the one call of the object's lifetime.
+        fixture.context.undo()
+        fixture.context.redo()
+        try fixture.context.save()
+        #expect(note.count("awakeFromInsert") == 1)
+        #expect(try fixture.storedNoteCount() == 1)
+    }
+
     @Test("awakeFromFetch runs when a fault is fulfilled, once, not per fetch of a loaded object (NSManagedObject.awakeFromFetch)",
           arguments: [StoreType.sqlite, .xml, .inMemory])
     func awakeFromFetchRunsWhenAFaultFires(_ type: StoreType) throws {

@@ -219,7 +219,9 @@ extension PostgresStore: PersistentHistoryStore {
         return try inTransaction("Fetching the persistent history of") { statements in
             try statements.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", [])
             guard try historyTablesExist(statements) else { return [] }
-            return try historyReader(statements).transactions(where: sql, arguments, withChanges: withChanges)
+            let reader = try historyReader(statements)
+            try reader.checkTokenNotExpired(boundary)
+            return try reader.transactions(where: sql, arguments, withChanges: withChanges)
         }
     }
 

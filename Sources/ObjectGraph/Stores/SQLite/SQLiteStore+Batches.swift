@@ -19,9 +19,10 @@ extension SQLiteStore {
     }
 
     /// The keys of an entity's rows (not its sub-entities') that may fail the model's
-    /// validation, found in SQL: a required attribute or to-one that is NULL. Nil when the
-    /// entity has a check SQL does not express the way `Validation` does (bounds, patterns,
-    /// to-many counts): then every object has to be validated in memory. A migration's third
+    /// validation, found in SQL: a required attribute or to-one that is NULL (a to-many without
+    /// a count range, required or not, accepts no rows at all). Nil when the entity has a check
+    /// SQL does not express the way `Validation` does (bounds, patterns, to-many counts): then
+    /// every object has to be validated in memory. A migration's third
     /// pass validates only these rows instead of loading every object.
     func keysFailingSimpleValidation(of entity: EntityDescription) throws -> [Int64]? {
         guard let mapping = schema.entities[entity.name] else { return nil }
@@ -33,7 +34,7 @@ extension SQLiteStore {
             conditions.append("\(column) IS NULL")
         }
         for r in entity.relationships {
-            if r.isOptional && r.minCount == 0 && (r.maxCount == 0 || !r.isToMany) { continue }
+            if !r.hasSaveChecks { continue }
             guard !r.isToMany, let column = mapping.toOneColumns[r.name] else { return nil }
             conditions.append("\(column) IS NULL")
         }
