@@ -70,7 +70,7 @@ do {
     try context.save()
 } catch let error as CoreDataError where error.code == .missingMandatoryProperty {
     print(error)        // Core Data error 1570: Book.title of x-coredata:///Book/t3: is a required value
-    try context.delete(untitled)
+    try context.checkedDelete(untitled)
 }
 try context.save()
 // snippet.end

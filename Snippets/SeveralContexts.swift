@@ -54,7 +54,7 @@ do {
     // in the store) first. Refresh the objects (refresh(_:mergeChanges:)) and save again, or set
     // the context's mergePolicy
 }
-try reader.refresh(theirs, mergeChanges: true)   // the store's values, reader's changes on top
+try reader.checkedRefresh(theirs, mergeChanges: true)   // the store's values, reader's changes on top
 try reader.save()
 print(try theirs.checkedValue(forKey: "title") ?? "-", try theirs.checkedValue(forKey: "salesRank") ?? "-")
 // Fetch, Clarus! 10
@@ -151,7 +151,7 @@ func bump(_ id: ManagedObjectID, times: Int) async throws {
                     try context.save()
                     break
                 } catch let error as CoreDataError where error.code == .merge {
-                    try context.refresh(book, mergeChanges: false)   // drop the stale change, read again
+                    try context.checkedRefresh(book, mergeChanges: false)   // drop the stale change, read again
                 }
             }
         }
@@ -161,7 +161,7 @@ async let a: Void = bump(bookID, times: 100)
 async let b: Void = bump(bookID, times: 100)
 _ = try await (a, b)
 print(try reader.performAndWait {
-    try reader.refreshAllObjects()
+    try reader.checkedRefreshAllObjects()
     return try theirs.checkedValue(forKey: "salesRank") ?? "-"
 })                                        // 207: no increment lost
 // snippet.end

@@ -197,7 +197,7 @@ struct Contention {
                 while true {
                     // The fetch: the counter becomes a fault, so reading it reads its stored
                     // row, as a request on another application server would.
-                    try context.refresh(counter, mergeChanges: false)
+                    try context.checkedRefresh(counter, mergeChanges: false)
                     let value = (try counter.checkedValue(forKey: "value") as? Int ?? 0) + 1
                     try counter.checkedSetValue(value, forKey: "value")
                     do {

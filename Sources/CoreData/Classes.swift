@@ -36,9 +36,8 @@ public typealias NSPersistentStoreDescription = PersistentStoreDescription
 
 /// What every fetch request result adopts (NSFetchRequestResult).
 public typealias NSFetchRequestResult = FetchRequestResult
-/// A description of objects to fetch (NSFetchRequest<ResultType>); `ResultType` is a managed
-/// object class here (see "What differs on Linux").
-public typealias NSFetchRequest<ResultType: ManagedObject> = FetchRequest<ResultType>
+/// A description of objects to fetch (NSFetchRequest<ResultType>), of any result type.
+public typealias NSFetchRequest<ResultType> = FetchRequest<ResultType>
 /// A computed column of a dictionary fetch (NSExpressionDescription).
 public typealias NSExpressionDescription = ExpressionDescription
 /// A request a store runs (NSPersistentStoreRequest).

@@ -62,7 +62,7 @@ import WorkbookSupport
         request.predicate = try Predicate(checkedFormat: "self == %@", mary.objectID)
         #expect(try context.count(for: request) == 1)
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
-        try elsewhere.delete(try elsewhere.existingObject(with: mary.objectID))
+        try elsewhere.checkedDelete(try elsewhere.existingObject(with: mary.objectID))
         try elsewhere.save()
         #expect(try context.count(for: request) == 0)
     }
@@ -72,7 +72,7 @@ import WorkbookSupport
         let context = try bench.makeContext(model: FetchingModels.company())
         let employees = try SampleData.insertEmployees(into: context)
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
-        try elsewhere.delete(try elsewhere.existingObject(with: employees[1].objectID))
+        try elsewhere.checkedDelete(try elsewhere.existingObject(with: employees[1].objectID))
         try elsewhere.save()
         let request = FetchRequest(entityName: "Employee")
         request.predicate = try Predicate(checkedFormat: "self IN %@", employees.prefix(3).map(\.objectID))
@@ -255,7 +255,7 @@ import WorkbookSupport
         let (context, reader, request) = try batchedBooks()
         let books = try reader.fetch(request)
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
-        for book in books.suffix(2) { try elsewhere.delete(try elsewhere.existingObject(with: book.objectID)) }
+        for book in books.suffix(2) { try elsewhere.checkedDelete(try elsewhere.existingObject(with: book.objectID)) }
         try elsewhere.save()
         #expect(try books[0].checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
         let error = #expect(throws: CoreDataError.self) { _ = try books[3].checkedValue(forKey: "title") }

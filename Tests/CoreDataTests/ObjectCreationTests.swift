@@ -8,7 +8,7 @@ final class Book: NSManagedObject {
 
     // Apple's subclasses write `override init`; Swift on Linux needs `required` (see the
     // "What differs on Linux" article).
-    required override init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+    required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         super.init(entity: entity, insertInto: context)
         Book.initialized += 1
     }

@@ -108,7 +108,7 @@ import WorkbookSupport
         let other = try Self.context(ToDoModels.version2(), at: url, type: .sqlite)
         let request = FetchRequest(entityName: "Category")
         request.predicate = try Predicate(checkedFormat: "name == %@", "Home")
-        try other.delete(try #require(other.fetch(request).first))
+        try other.checkedDelete(try #require(other.fetch(request).first))
         try other.save()
 
         let error = #expect(throws: CoreDataError.self) { try ToDoItem(read, version: 2) }

@@ -76,7 +76,7 @@ do {
             } catch let error as CoreDataError where error.code == .merge {
                 // Another writer saved the counter first: read its value again and retry.
                 confirm("conflict \(error.code?.rawValue ?? 0)")
-                try context.refresh(counter, mergeChanges: false)
+                try context.checkedRefresh(counter, mergeChanges: false)
             }
         }
     case "insert":

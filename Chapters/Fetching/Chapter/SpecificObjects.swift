@@ -18,7 +18,7 @@ enum SpecificObjects {
 
         // ANCHOR: deleted-elsewhere
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
-        try elsewhere.delete(try elsewhere.existingObject(with: mary.objectID))
+        try elsewhere.checkedDelete(try elsewhere.existingObject(with: mary.objectID))
         try elsewhere.save()
         let afterDeletion = try context.count(for: request)
         // ANCHOR_END: deleted-elsewhere
@@ -31,7 +31,7 @@ enum SpecificObjects {
         // ANCHOR: self-in
         // Another context deletes Joe, the second employee, and saves.
         let elsewhere = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
-        try elsewhere.delete(try elsewhere.existingObject(with: employees[1].objectID))
+        try elsewhere.checkedDelete(try elsewhere.existingObject(with: employees[1].objectID))
         try elsewhere.save()
 
         let wanted = employees.prefix(3).map(\.objectID)

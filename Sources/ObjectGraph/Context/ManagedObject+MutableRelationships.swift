@@ -128,7 +128,7 @@ public struct MutableRelationshipOrderedSet: Sequence {
         edit { members in
             let moving = indexes.map { members[$0] }
             for i in indexes.reversed() { members.remove(at: i) }
-            members.insert(contentsOf: moving, at: min(index, members.count))
+            members.insert(contentsOf: moving, at: Swift.min(index, members.count))
         }
     }
     /// Empties the relationship (removeAllObjects()).

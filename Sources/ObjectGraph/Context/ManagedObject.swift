@@ -54,8 +54,8 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// With a nil context the object belongs to no context until ``ManagedObjectContext/insert(_:)``
     /// enters it; it reads its defaults but takes values only once inserted. Contexts make the
     /// objects they fetch with this initializer too, with no context. A subclass that overrides
-    /// it writes `required override init(entity:insertInto:)`, where Apple's subclasses write
-    /// `override` alone: Swift needs `required` on an initializer that a context calls on a class
+    /// it writes `required init(entity:insertInto:)`, where Apple's subclasses write
+    /// `override init`: Swift needs `required` on an initializer that a context calls on a class
     /// it knows only at run time, and Objective-C did not.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity

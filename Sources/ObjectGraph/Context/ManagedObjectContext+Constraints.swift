@@ -147,7 +147,7 @@ extension ManagedObjectContext {
             try moveReferences(from: other, to: survivor, takesItsToOne: type != .mergeByPropertyStoreTrump)
         }
         for other in others {
-            if other.objectID.isTemporaryID { discardInserted(other) } else { try delete(other) }
+            if other.objectID.isTemporaryID { discardInserted(other) } else { try checkedDelete(other) }
         }
         if let row, survivor.objectID.isTemporaryID {
             guard let id = conflict.databaseObject?.objectID else { throw ConstraintConflict.error(for: [conflict]) }

@@ -5,8 +5,16 @@ extension ManagedObjectContext {
     /// Marks an object deleted; the store forgets it at the next save.
     ///
     /// Delete rules run now: nullify clears the other side, cascade deletes the destination
-    /// objects, deny is checked at save (error 1600).
-    public func delete(_ object: ManagedObject) throws {
+    /// objects, deny is checked at save (error 1600). An object of another context, or a fault
+    /// whose store cannot be read, stops the program, where Apple's raises;
+    /// ``checkedDelete(_:)`` throws instead.
+    public func delete(_ object: ManagedObject) {
+        do { try checkedDelete(object) } catch { ManagedObject.raise(error) }
+    }
+
+    /// Marks an object deleted, throwing ``CoreDataError`` for an object of another context or
+    /// a fault whose store cannot be read.
+    public func checkedDelete(_ object: ManagedObject) throws {
         checkConfinement()
         guard object.managedObjectContext === self else {
             throw CoreDataError(exception: .invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
@@ -31,7 +39,7 @@ extension ManagedObjectContext {
                     try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
                 }
             case .cascade:
-                for target in related where !isDeleted(target) { try delete(target) }
+                for target in related where !isDeleted(target) { try checkedDelete(target) }
             case .deny, .noAction:
                 break
             }

@@ -6,16 +6,30 @@ extension ManagedObjectContext {
     ///
     /// Without merging, unsaved changes are discarded and the object becomes a fault; with merging,
     /// the parent store's values are read and the object's own changes applied again on top.
-    /// The object is listed under ``refreshedObjectsKey`` at the end of the event.
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+    /// The object is listed under ``refreshedObjectsKey`` at the end of the event. A store that
+    /// cannot be read stops the program, where Apple's raises; ``checkedRefresh(_:mergeChanges:)``
+    /// throws instead.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        do { try checkedRefresh(object, mergeChanges: mergeChanges) } catch { ManagedObject.raise(error) }
+    }
+
+    /// Refreshes an object from the parent store, throwing ``CoreDataError`` when the store
+    /// cannot be read.
+    public func checkedRefresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         checkConfinement()
         try refreshObject(object, mergeChanges: mergeChanges)
         noteRefreshed(object, keptChanges: mergeChanges)
     }
 
     /// Turns every registered object into a fault, keeping unsaved changes
-    /// (refreshAllObjects).
-    public func refreshAllObjects() throws {
+    /// (refreshAllObjects); a store that cannot be read stops the program, where Apple's raises.
+    public func refreshAllObjects() {
+        do { try checkedRefreshAllObjects() } catch { ManagedObject.raise(error) }
+    }
+
+    /// Turns every registered object into a fault, throwing ``CoreDataError`` when the store
+    /// cannot be read.
+    public func checkedRefreshAllObjects() throws {
         checkConfinement()
         for object in Array(registered.values) where !isInserted(object) {
             try refreshObject(object, mergeChanges: true)

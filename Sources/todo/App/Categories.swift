@@ -91,7 +91,7 @@ extension ToDoCommand {
                 try stack.changeCategory(command: "todo categories delete \(ToDoStack.quoted(name))") {
                     let category = try stack.category(named: name)
                     todos = category.todos.count
-                    try stack.context.delete(category)
+                    try stack.context.checkedDelete(category)
                 }
             } catch let error as CoreDataError where error.code == .relationshipDeniedDelete {
                 throw ToDoError("Can't delete category \(name): the model's delete rule for Category.todos is Deny, and it still holds \(Self.count(todos)). Move or delete them first.")

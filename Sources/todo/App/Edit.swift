@@ -118,7 +118,7 @@ extension ToDoCommand {
                         return
                     }
                     title = try ToDoItem(todo, version: stack.version).title
-                    try stack.context.delete(todo)
+                    try stack.context.checkedDelete(todo)
                 }
             } catch is ToDoStack.ConflictPersisted {
                 throw ToDoStack.keptChanging(number: id, command: (["todo delete \(id)"] + options.words()).joined(separator: " "))

@@ -55,7 +55,7 @@ extension ToDoCommand {
             if stack.version == 1 {
                 request.predicate = try Predicate(checkedFormat: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now, soon)
             } else {
-                request.predicate = try Predicate(
+                request.predicate = Predicate(
                     format: "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil",
                     now, soon)
             }

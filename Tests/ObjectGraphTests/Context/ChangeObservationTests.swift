@@ -61,7 +61,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let d = try context.insertNewObject(forEntityName: "Book")
         try d.checkedSetValue("D", forKey: "title")
         try a.checkedSetValue(10, forKey: "salesRank")
-        try context.delete(b)
+        try context.checkedDelete(b)
         #expect(recorder.all.isEmpty, "nothing is posted before the event ends")
         context.processPendingChanges()
         #expect(recorder.all.count == 1)
@@ -86,7 +86,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let (_, context) = try Self.seeded()
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: context)
         let book = try context.insertNewObject(forEntityName: "Book")
-        try context.delete(book)
+        try context.checkedDelete(book)
         context.processPendingChanges()
         #expect(recorder.all.isEmpty)
     }
@@ -138,7 +138,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let d = try context.insertNewObject(forEntityName: "Book")
         try d.checkedSetValue("D", forKey: "title")
         try a.checkedSetValue(7, forKey: "salesRank")
-        try context.delete(c)
+        try context.checkedDelete(c)
         try context.save()
         let info = try #require(recorder.all.first)
         #expect(info[ManagedObjectContext.insertedObjectsKey] as? Set<ManagedObject> == [d])
@@ -167,7 +167,7 @@ final class NotificationRecorder: @unchecked Sendable {
 
         let saves = NotificationRecorder(ManagedObjectContext.didSaveNotification, of: writer)
         try #require(try NestedContextFixture.book("A", in: writer)).checkedSetValue(20, forKey: "salesRank")
-        try writer.delete(try #require(try NestedContextFixture.book("B", in: writer)))
+        try writer.checkedDelete(try #require(try NestedContextFixture.book("B", in: writer)))
         try writer.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
         try writer.save()
 
@@ -206,7 +206,7 @@ final class NotificationRecorder: @unchecked Sendable {
         let a = try #require(try NestedContextFixture.book("A", in: context))
         try a.checkedSetValue(9, forKey: "salesRank")
         context.processPendingChanges()
-        try context.refresh(a, mergeChanges: false)
+        try context.checkedRefresh(a, mergeChanges: false)
         context.processPendingChanges()
         #expect(recorder.all.count == 2)
         #expect(Set(recorder.all[1].keys) == [ManagedObjectContext.refreshedObjectsKey])
@@ -224,7 +224,7 @@ final class NotificationRecorder: @unchecked Sendable {
         try child.performAndWait {
             try child.insertNewObject(forEntityName: "Book").checkedSetValue("D", forKey: "title")
             try #require(try NestedContextFixture.book("A", in: child)).checkedSetValue(5, forKey: "salesRank")
-            try child.delete(try #require(try NestedContextFixture.book("C", in: child)))
+            try child.checkedDelete(try #require(try NestedContextFixture.book("C", in: child)))
             try child.save()
         }
         parent.processPendingChanges()

@@ -93,7 +93,7 @@ import ObjectGraph
         try context.save()
         try old.checkedSetValue("red", forKey: "colour")
         try context.save()
-        try context.delete(old)
+        try context.checkedDelete(old)
         try Self.car("AB-1", "Kia", in: context)
         try context.save()
         #expect(try stack.stored().sorted() == ["- Fiat -", "- Seat -", "AB-1 Kia -"])

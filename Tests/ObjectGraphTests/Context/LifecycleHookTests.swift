@@ -106,7 +106,7 @@ import Foundation
         var storedAtWillSave: Int?
         added.onWillSave = { _ in storedAtWillSave = try? fixture.storedNoteCount() }
         try kept.checkedSetValue("Kept, renamed", forKey: "title")
-        try fixture.context.delete(gone)
+        try fixture.context.checkedDelete(gone)
         kept.events = []; gone.events = []
         try fixture.context.save()
 
@@ -176,7 +176,7 @@ import Foundation
         let second = try fixture.insertNote("Second")
         try fixture.context.save()
         let transient = try fixture.insertNote("Never saved")
-        try fixture.context.delete(transient)
+        try fixture.context.checkedDelete(transient)
         first.events = []; second.events = []
         try first.checkedSetValue("First, edited", forKey: "title")
         first.onWillSave = { _ in
@@ -205,12 +205,12 @@ import Foundation
         notebook.events = []
         var notebookOfFirstAtPrepare: ManagedObject?
         first.onPrepareForDeletion = { note in notebookOfFirstAtPrepare = (try? note.checkedValue(forKey: "notebook")) as? ManagedObject }
-        try fixture.context.delete(notebook)
+        try fixture.context.checkedDelete(notebook)
         #expect(notebook.events == ["prepareForDeletion"])
         #expect(notebook.notesAtPrepareForDeletion == 2)
         #expect(first.count("prepareForDeletion") == 1 && second.count("prepareForDeletion") == 1, "the cascade deletes each note, and each is told")
         #expect(notebookOfFirstAtPrepare === notebook)
-        try fixture.context.delete(notebook)
+        try fixture.context.checkedDelete(notebook)
         #expect(notebook.events == ["prepareForDeletion"], "deleting a deleted object again does nothing")
         try fixture.context.save()
         #expect(try fixture.storedNoteCount() == 0)
@@ -227,12 +227,12 @@ import Foundation
             titleAtWillTurn = note.isFault ? nil : note.storage[0].any as? String
         }
         note.events = []
-        try fixture.context.refresh(note, mergeChanges: false)
+        try fixture.context.checkedRefresh(note, mergeChanges: false)
         #expect(note.events == ["willTurnIntoFault", "didTurnIntoFault"])
         #expect(titleAtWillTurn == "Unsaved")
         #expect(note.isFault)
         // Refreshing a fault turns nothing into a fault: no hooks.
-        try fixture.context.refresh(note, mergeChanges: false)
+        try fixture.context.checkedRefresh(note, mergeChanges: false)
         #expect(note.events == ["willTurnIntoFault", "didTurnIntoFault"])
         // Used again, it is fulfilled from the store and awoken.
         #expect(try note.checkedValue(forKey: "title") as? String == "Draft")
@@ -268,7 +268,7 @@ import Foundation
         try fixture.seedBooks(["A", "B"])
         let books = try fixture.context.fetch(FetchRequest(entityName: "Book"))
         try books[0].checkedSetValue("A2", forKey: "title")
-        try fixture.context.delete(books[1])
+        try fixture.context.checkedDelete(books[1])
         try fixture.context.save()
         let titles = try fixture.secondContext().fetch(FetchRequest(entityName: "Book")).map { try $0.checkedValue(forKey: "title") as? String }
         #expect(titles == ["A2"])

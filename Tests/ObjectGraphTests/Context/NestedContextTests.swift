@@ -46,7 +46,7 @@ import Foundation
             try e.checkedSetValue("E", forKey: "title")
             try e.checkedSetValue(10, forKey: "salesRank")
             try NestedContextFixture.book("A", in: parent)?.checkedSetValue(20, forKey: "salesRank")
-            try parent.delete(try #require(try NestedContextFixture.book("B", in: parent)))
+            try parent.checkedDelete(try #require(try NestedContextFixture.book("B", in: parent)))
         }
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
         try child.performAndWait {
@@ -80,7 +80,7 @@ import Foundation
         try child.performAndWait {
             let a = try #require(try NestedContextFixture.book("A", in: child))
             try a.checkedSetValue("A2", forKey: "title")
-            try child.delete(try #require(try NestedContextFixture.book("C", in: child)))
+            try child.checkedDelete(try #require(try NestedContextFixture.book("C", in: child)))
             let author = try child.insertNewObject(forEntityName: "Author")
             try author.checkedSetValue("Zarra", forKey: "name")
             try author.mutableSetValue(forKey: "books").insert(a)

@@ -88,7 +88,7 @@ import Foundation
         let context = ManagedObjectContext(coordinator: fixture.coordinator)
         // T30 moves to the front, T02 is deleted, a new book ranks between 3 and 4.
         try NestedContextFixture.book("T30", in: context)?.checkedSetValue(0, forKey: "salesRank")
-        try context.delete(try #require(try NestedContextFixture.book("T02", in: context)))
+        try context.checkedDelete(try #require(try NestedContextFixture.book("T02", in: context)))
         let new = try context.insertNewObject(forEntityName: "Book")
         try new.checkedSetValue("New", forKey: "title")
         try new.checkedSetValue(3, forKey: "salesRank")

@@ -26,7 +26,7 @@ import Foundation
         try a.checkedSetValue(8, forKey: "salesRank")
         #expect(a.isUpdated && a.hasChanges && !a.isInserted)
         let b = try #require(try NestedContextFixture.book("B", in: context))
-        try context.delete(b)
+        try context.checkedDelete(b)
         #expect(b.isDeleted && !b.isUpdated && b.hasChanges)
         try context.save()
         for object in [a, d] { #expect(!object.isInserted && !object.isUpdated && !object.isDeleted && !object.hasChanges) }
@@ -102,7 +102,7 @@ import Foundation
         #expect(try a.checkedValue(forKey: "salesRank") as? Int == 1)
 
         try a.checkedSetValue(9, forKey: "salesRank")
-        try context.refresh(a, mergeChanges: false)
+        try context.checkedRefresh(a, mergeChanges: false)
         #expect(!a.isUpdated && !a.hasChanges && a.changedValues().isEmpty)
         #expect(try a.checkedValue(forKey: "salesRank") as? Int == 1)
 

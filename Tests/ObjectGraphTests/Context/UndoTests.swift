@@ -136,7 +136,7 @@ private final class Counter {
         #expect(try d.checkedValue(forKey: "title") as? String == "D")
 
         let b = try #require(try NestedContextFixture.book("B", in: context))
-        try context.delete(b)
+        try context.checkedDelete(b)
         context.processPendingChanges()
         #expect((try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)?.contains(b) == false)
         context.undo()

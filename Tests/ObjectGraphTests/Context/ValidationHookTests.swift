@@ -71,7 +71,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let note = try fixture.insertNote("Pinned")
         try fixture.context.save()
         note.validateDelete = { note in throw CoreDataError(.validation, "\(note.objectID.uriString) is pinned", objectURI: note.objectID.uriString) }
-        try fixture.context.delete(note)
+        try fixture.context.checkedDelete(note)
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.code == .validation)
         #expect(note.count("validateForDelete") == 1)
@@ -93,7 +93,7 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let tag = try stack.context.insertNewObject(forEntityName: "Tag")
         try tag.checkedSetValue(tagged, forKey: "note")
         try stack.context.save()
-        try stack.context.delete(tagged)
+        try stack.context.checkedDelete(tagged)
         let denied = try #require(throws: CoreDataError.self) { try stack.context.save() }
         #expect(denied.code == .relationshipDeniedDelete && denied.key == "tags")
         #expect(tagged.count("validateForDelete") == 1)

@@ -84,7 +84,7 @@ import Foundation
         let delegate = RecordingResultsDelegate()
         let controller = try fixture.controller(delegate: delegate)
         let context = fixture.context
-        try context.delete(try fixture.item("a2"))
+        try context.checkedDelete(try fixture.item("a2"))
         try FetchedResultsFixture.insert("c1", group: "C", rank: 1, in: context)
         try fixture.item("a3").checkedSetValue(0, forKey: "rank")
         try fixture.item("b2").checkedSetValue("b2 renamed", forKey: "name")
@@ -116,7 +116,7 @@ import Foundation
         let request = FetchRequest(entityName: "Item")
         request.sortDescriptors = [SortDescriptor(key: "name")]
         let theirs = try other.fetch(request)                     // a1 a2 a3 b1 b2
-        try other.delete(theirs[2])                               // a3
+        try other.checkedDelete(theirs[2])                               // a3
         try theirs[3].checkedSetValue("b1 renamed", forKey: "name")      // b1, same place
         try theirs[4].checkedSetValue("A", forKey: "group")              // b2 → A, rank 2: after a2
         try FetchedResultsFixture.insert("a0", group: "A", rank: 0, in: other)

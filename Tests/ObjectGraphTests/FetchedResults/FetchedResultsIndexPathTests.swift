@@ -25,7 +25,7 @@ import Foundation
         let controller = try fixture.controller(delegate: delegate)
         let context = fixture.context
         let a2 = try fixture.item("a2"), a3 = try fixture.item("a3"), b2 = try fixture.item("b2")
-        try context.delete(a2)
+        try context.checkedDelete(a2)
         let c1 = try FetchedResultsFixture.insert("c1", group: "C", rank: 1, in: context)
         let b0 = try FetchedResultsFixture.insert("b0", group: "B", rank: 0, in: context)
         try a3.checkedSetValue(0, forKey: "rank")                 // sorts first in A now: a move
@@ -53,7 +53,7 @@ import Foundation
         let delegate = RecordingResultsDelegate()
         let controller = try fixture.controller(delegate: delegate)
         let b1 = try fixture.item("b1"), b2 = try fixture.item("b2"), a1 = try fixture.item("a1")
-        for object in [b1, b2, a1] { try fixture.context.delete(object) }
+        for object in [b1, b2, a1] { try fixture.context.checkedDelete(object) }
         post(fixture.context, deleted: [b1, b2, a1])
         #expect(delegate.take() == ["will", "section delete 1 B", "delete a1 [0, 0] -> nil", "delete b1 [1, 0] -> nil", "delete b2 [1, 1] -> nil", "did"])
         #expect(controller.sections?.map(\.name) == ["A"])
@@ -107,7 +107,7 @@ import Foundation
 
         let untracked = try fixture.controller(delegate: nil)
         let a1 = try fixture.item("a1")
-        try fixture.context.delete(a1)
+        try fixture.context.checkedDelete(a1)
         post(fixture.context, deleted: [a1])
         #expect(untracked.fetchedObjects?.contains { $0 === a1 } == true, "no delegate, no tracking")
         #expect(controller.fetchedObjects?.contains { $0 === a1 } == false)

@@ -37,7 +37,7 @@ struct HistoryRecordingTests {
         try entry.checkedSetValue(uuid, forKey: "uuid")
         try entry.checkedSetValue(day, forKey: "day")
         try context.save()
-        try context.delete(entry)
+        try context.checkedDelete(entry)
         try context.save()
 
         let deletion = try #require(try HistoryModel.history(context, .fetchHistory(after: nil as PersistentHistoryToken?)).last?.changes?.first)

@@ -34,7 +34,7 @@ struct PersistentHistoryTests {
         try first.checkedSetValue(2, forKey: "rank")
         try context.save()
         context.transactionAuthor = "cleanup"
-        try context.delete(second)
+        try context.checkedDelete(second)
         try context.save()
         return Saved(directory: directory, coordinator: coordinator, context: context, first: first.objectID, second: second.objectID)
     }
@@ -169,7 +169,7 @@ struct PersistentHistoryTests {
         let seenDoomed = try reader.existingObject(with: doomed.objectID)
 
         try note.checkedSetValue("Final", forKey: "title")
-        try writer.delete(doomed)
+        try writer.checkedDelete(doomed)
         try writer.save()
 
         let transactions = try HistoryModel.history(reader, .fetchHistory(after: token))

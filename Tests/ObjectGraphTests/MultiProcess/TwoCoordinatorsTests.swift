@@ -60,7 +60,7 @@ import Foundation
         let directory = try TemporaryDirectory()
         let (first, second, _) = try twoContexts(type, in: directory)
         let stale = try record("a", second)
-        try first.delete(try record("a", first))
+        try first.checkedDelete(try record("a", first))
         try first.save()
         // The second context held the object before the other deleted it; a fetch now no
         // longer finds it.

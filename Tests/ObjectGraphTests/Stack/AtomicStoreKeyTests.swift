@@ -61,11 +61,11 @@ import Foundation
         // The last book goes, then every book: the count stays in the file.
         let context = try context(type, url)
         let books = try context.fetch(FetchRequest(entityName: "Book")).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-        try context.delete(books[2])
+        try context.checkedDelete(books[2])
         try context.save()
         #expect(try insert("Book", ["title": "D"], type: type, url: url) == 4)
         let again = try self.context(type, url)
-        for book in try again.fetch(FetchRequest(entityName: "Book")) { try again.delete(book) }
+        for book in try again.fetch(FetchRequest(entityName: "Book")) { try again.checkedDelete(book) }
         try again.save()
         #expect(try insert("Book", ["title": "E"], type: type, url: url) == 5)
         #expect(try insert("Publisher", ["name": "P"], type: type, url: url) == 1)

@@ -146,7 +146,7 @@ import Foundation
             try book.checkedSetValue("New in \(type)", forKey: "title")
             try fresh.save()
             #expect(try fresh.count(for: FetchRequest(entityName: "Book")) >= 3)
-            try fresh.delete(book)
+            try fresh.checkedDelete(book)
             try fresh.save()
         }
         // The original store is left as it was: none of the later saves reached it.

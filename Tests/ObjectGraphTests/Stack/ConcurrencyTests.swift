@@ -81,7 +81,7 @@ import Foundation
                         break
                     } catch let error as CoreDataError where error.code == .merge {
                         retries += 1
-                        try context.refresh(counter, mergeChanges: false)
+                        try context.checkedRefresh(counter, mergeChanges: false)
                     }
                 }
             }

@@ -88,9 +88,9 @@ import Foundation
         try other.save()
 
         try publisher.checkedSetValue("Local", forKey: "name")
-        try fixture.context.refresh(publisher, mergeChanges: true)
+        try fixture.context.checkedRefresh(publisher, mergeChanges: true)
         #expect(try publisher.checkedValue(forKey: "name") as? String == "Local")
-        try fixture.context.refresh(publisher, mergeChanges: false)
+        try fixture.context.checkedRefresh(publisher, mergeChanges: false)
         #expect(publisher.isFault)
         #expect(try publisher.checkedValue(forKey: "name") as? String == "From elsewhere")
         #expect(!fixture.context.hasChanges)
@@ -112,7 +112,7 @@ import Foundation
             received.append($0)
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try other.delete(try other.existingObject(with: doomed.objectID))
+        try other.checkedDelete(try other.existingObject(with: doomed.objectID))
         try other.existingObject(with: survivor.objectID).checkedSetValue("B, second edition", forKey: "title")
         try other.save()
 

@@ -84,12 +84,12 @@ import Foundation
         try book.mutableSetValue(forKey: "authors").insert(author)
         try context.save()
         // Deny: the author still has a book (error 1600).
-        try context.delete(author)
+        try context.checkedDelete(author)
         let denied = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(denied?.code == .relationshipDeniedDelete)
         context.rollback()
         // Cascade: deleting the publisher deletes its book, whose nullify frees the author.
-        try context.delete(publisher)
+        try context.checkedDelete(publisher)
         #expect(context.deletedObjects.count == 2)
         try context.save()
         #expect((try author.checkedValue(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)

@@ -122,7 +122,7 @@ import Foundation
             race.secondContext.mergePolicy = policy
             try race.first.checkedSetValue("First", forKey: "title")
             try race.fixture.context.save()
-            try race.secondContext.delete(race.second)
+            try race.secondContext.checkedDelete(race.second)
             if policy.mergeType == .error {
                 let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
                 #expect(error?.code == .merge)
@@ -148,7 +148,7 @@ import Foundation
         for policy in [MergePolicy.error, .mergeByPropertyStoreTrump, .rollback, .mergeByPropertyObjectTrump, .overwrite] {
             let race = try Race(type)
             race.secondContext.mergePolicy = policy
-            try race.fixture.context.delete(race.first)
+            try race.fixture.context.checkedDelete(race.first)
             try race.fixture.context.save()
             try race.second.checkedSetValue("Second", forKey: "title")
             if policy.mergeType == .error {

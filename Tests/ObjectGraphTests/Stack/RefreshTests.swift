@@ -13,7 +13,7 @@ import Foundation
     func refreshMergingThenSaveKeepsBothChanges(_ type: StoreType) throws {
         let race = try MergePolicyTests.Race(type)
         try race.run()
-        try race.secondContext.refresh(race.second, mergeChanges: true)
+        try race.secondContext.checkedRefresh(race.second, mergeChanges: true)
         #expect(try race.second.checkedValue(forKey: "title") as? String == "Second")
         #expect(try race.second.checkedValue(forKey: "salesRank") as? Int == 10)
         #expect(race.secondContext.hasChanges)
@@ -27,7 +27,7 @@ import Foundation
     func refreshWithoutMergingDiscardsChanges(_ type: StoreType) throws {
         let race = try MergePolicyTests.Race(type)
         try race.run()
-        try race.secondContext.refresh(race.second, mergeChanges: false)
+        try race.secondContext.checkedRefresh(race.second, mergeChanges: false)
         #expect(race.second.isFault)
         #expect(!race.secondContext.hasChanges)
         #expect(try race.second.checkedValue(forKey: "title") as? String == "First")
@@ -39,10 +39,10 @@ import Foundation
     @Test(arguments: storeTypes)
     func refreshMergingAnObjectDeletedElsewhereSucceeds(_ type: StoreType) throws {
         let race = try MergePolicyTests.Race(type)
-        try race.fixture.context.delete(race.first)
+        try race.fixture.context.checkedDelete(race.first)
         try race.fixture.context.save()
         try race.second.checkedSetValue("Second", forKey: "title")
-        try race.secondContext.refresh(race.second, mergeChanges: true)
+        try race.secondContext.checkedRefresh(race.second, mergeChanges: true)
         #expect(try race.second.checkedValue(forKey: "title") as? String == "Second")
         let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
         #expect(error?.code == .merge)
@@ -100,8 +100,8 @@ import Foundation
         try race.second.mutableSetValue(forKey: "authors").insert(author)
         try race.first.checkedSetValue("First", forKey: "title")
         try race.fixture.context.save()
-        try race.secondContext.refresh(race.second, mergeChanges: true)
-        try race.secondContext.refresh(author, mergeChanges: true)
+        try race.secondContext.checkedRefresh(race.second, mergeChanges: true)
+        try race.secondContext.checkedRefresh(author, mergeChanges: true)
         try race.secondContext.save()
         let reader = race.fixture.stack.secondContext()
         let book = try reader.existingObject(with: race.fixture.bookID)

@@ -70,7 +70,7 @@ import ObjectGraph
         // A change on the other side of a relationship: the count, the sum and the to-one path follow.
         let books = try #require(try author.checkedValue(forKey: "books") as? Set<ManagedObject>)
         let nana = try #require(books.first { (try? $0.checkedValue(forKey: "title") as? String) == "Nana" })
-        try context.delete(nana)
+        try context.checkedDelete(nana)
         try author.checkedSetValue("Zola", forKey: "name")
         try context.save()
         row = try #require(try Self.rows(url, "SELECT ZSEARCHNAME, ZBOOKCOUNT, ZTOTALPAGES FROM ZAUTHOR").first)
