@@ -30,7 +30,8 @@ enum ArchivedExpression {
             throw KeyedArchive.Failure("the archive holds \(what) where an NSExpression belongs")
         }
         guard object.classNames.contains("NSExpression"), let type = object.fields["NSExpressionType"] as? Int else {
-            throw KeyedArchive.Failure("the archive holds an object of class \(object.className) where an NSExpression belongs")
+            throw KeyedArchive.Failure("the archive holds an object of class \(object.className) where an "
+                + "NSExpression belongs")
         }
         let fields = object.fields
         switch type {
@@ -38,7 +39,8 @@ enum ArchivedExpression {
             // A constant may be any property-list value; nil (absent) is the constant nil.
             let constant = fields["NSConstantValue"] ?? nil
             do { return try .constant(value: constant) } catch {
-                throw KeyedArchive.Failure("an archived constant expression holds \(constant.map { "\($0)" } ?? "nil"), which is not a constant value")
+                throw KeyedArchive.Failure("an archived constant expression holds "
+                    + "\(constant.map { "\($0)" } ?? "nil"), which is not a constant value")
             }
         case 1:
             return .evaluatedObject
@@ -54,7 +56,8 @@ enum ArchivedExpression {
             let countOnly = fields["NSCountOnlyFlag"] as? Bool ?? false
             return .function("FETCH", [request, context, .constant(.bool(countOnly))])
         default:
-            throw KeyedArchive.Failure("the archive holds an \(object.className) of expression type \(type), which ObjectGraph does not read (it reads constants, SELF, variables, key paths, functions and FETCH)")
+            throw KeyedArchive.Failure("the archive holds an \(object.className) of expression type \(type), which "
+                + "ObjectGraph does not read (it reads constants, SELF, variables, key paths, functions and FETCH)")
         }
     }
 

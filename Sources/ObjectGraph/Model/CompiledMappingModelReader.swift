@@ -40,7 +40,8 @@ struct CompiledMappingModelReader {
         }
         let rawType = f["NSMappingType"] as? Int ?? 0
         guard let type = EntityMappingType(rawValue: rawType) else {
-            throw corrupt("the entity mapping \(name) has the mapping type \(rawType); NSEntityMappingType runs from 0 to 5")
+            throw corrupt("the entity mapping \(name) has the mapping type \(rawType); NSEntityMappingType runs from "
+                + "0 to 5")
         }
         return EntityMapping(
             name: name, mappingType: type,
@@ -58,9 +59,11 @@ struct CompiledMappingModelReader {
         guard let list = value as? [Any] else { return [] }
         return try list.map { item in
             guard let object = item as? KeyedArchive.ArchivedObject, let name = object.fields["NSDestinationPropertyName"] as? String else {
-                throw corrupt("a property mapping of \(mapping) is not an NSPropertyMapping with an NSDestinationPropertyName")
+                throw corrupt("a property mapping of \(mapping) is not an NSPropertyMapping with an "
+                    + "NSDestinationPropertyName")
             }
-            let expression = try expression(object.fields["NSValueExpression"] ?? nil, what: "the value expression of \(mapping).\(name)")
+            let expression = try expression(object.fields["NSValueExpression"] ?? nil, what: "the value expression "
+                + "of \(mapping).\(name)")
             return PropertyMapping(name: name, valueExpression: expression, userInfo: MappingUserInfo.strings(object.fields["NSUserInfo"] ?? nil))
         }
     }

@@ -95,7 +95,9 @@ struct XcodeMappingCompiler {
     private func entity(_ name: String?, in model: ManagedObjectModel, side: String, mapping: String) throws -> EntityDescription? {
         guard let name, !name.isEmpty else { return nil }
         guard let entity = model.entitiesByName[name] else {
-            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) does not fit its models: the entity mapping \(mapping) names the \(side) entity \(name), which the \(side) model does not have (it has \(model.entities.map(\.name).sorted().joined(separator: ", ")))")
+            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) does not fit its models: the "
+                + "entity mapping \(mapping) names the \(side) entity \(name), which the \(side) model does not have "
+                + "(it has \(model.entities.map(\.name).sorted().joined(separator: ", ")))")
         }
         return entity
     }
@@ -113,20 +115,24 @@ struct XcodeMappingCompiler {
             guard let destination else { return .remove }
             return source.versionHash == destination.versionHash ? .copy : .transform
         case let other:
-            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: the entity mapping \(mapping) has the mapping type \(other); Xcode writes Undefined, Custom, Add, Remove, Copy or Transform")
+            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: the entity "
+                + "mapping \(mapping) has the mapping type \(other); Xcode writes Undefined, Custom, Add, Remove, "
+                + "Copy or Transform")
         }
     }
 
     private func expression(_ data: Data, of what: String) throws -> Expression {
         do { return try ArchivedExpression.expression(from: data) } catch let failure as KeyedArchive.Failure {
-            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: \(what) is not an archived NSExpression: \(failure.reason)")
+            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: \(what) is not "
+                + "an archived NSExpression: \(failure.reason)")
         }
     }
 
     private func userInfo(_ data: Data?, of what: String) throws -> [String: String] {
         guard let data else { return [:] }
         do { return MappingUserInfo.strings(try KeyedArchive.unarchivedValue(from: data)) } catch let failure as KeyedArchive.Failure {
-            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: the user info of \(what) is not an archived dictionary: \(failure.reason)")
+            throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: the user info "
+                + "of \(what) is not an archived dictionary: \(failure.reason)")
         }
     }
 }
