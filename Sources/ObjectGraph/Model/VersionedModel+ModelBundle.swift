@@ -13,11 +13,15 @@ extension VersionedModel {
                       currentVersionName: bundle.currentVersionName, mappingModels: mappingModels)
     }
 
-    /// Loads an `.xcdatamodeld` bundle as a versioned model named after the bundle.
+    /// Loads an `.xcdatamodeld` bundle as a versioned model named after the bundle, with
+    /// `mappingModels` and then the mapping models beside the bundle (its folder's `.cdm` files and
+    /// its own `.xcmappingmodel` folders), as Core Data finds `.cdm` files in the app's bundle.
     ///
-    /// Throws what ``ModelBundle/init(contentsOf:classes:)`` throws for a missing or malformed file.
+    /// Throws what ``ModelBundle/init(contentsOf:classes:)`` throws for a missing or malformed
+    /// file, and what ``MappingModel/init(contentsOf:)`` throws for a mapping model beside it.
     public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:], mappingModels: [MappingModel] = []) throws {
-        try self.init(ModelBundle(contentsOf: url, classes: classes), name: url.deletingPathExtension().lastPathComponent,
-                      mappingModels: mappingModels)
+        let bundle = try ModelBundle(contentsOf: url, classes: classes)
+        let beside = try Self.mappingModels(besideBundleAt: url, versions: bundle)
+        try self.init(bundle, name: url.deletingPathExtension().lastPathComponent, mappingModels: mappingModels + beside)
     }
 }

@@ -152,7 +152,10 @@ enum AtomicStoreFile {
         case .decimal: guard let d = Decimal(string: text) else { throw bad() }; return d
         case .string: return text
         case .date: guard let t = Double(text) else { throw bad() }; return Date(timeIntervalSinceReferenceDate: t)
-        case .binaryData: guard let d = Data(base64Encoded: text) else { throw bad() }; return d
+        case .binaryData:
+            // Core Data's XML store (and Xcode's xcmapping.xml) breaks base64 into lines.
+            guard let d = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw bad() }
+            return d
         case .uuid: guard let u = UUID(uuidString: text) else { throw bad() }; return u
         case .uri: guard let u = URL(string: text) else { throw bad() }; return u
         case .undefined, .transformable, .objectID, .composite:
