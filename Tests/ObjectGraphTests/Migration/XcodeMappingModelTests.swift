@@ -230,15 +230,15 @@ private final class AlertPolicy: EntityMigrationPolicy {
         var categories: [ManagedObject] = []
         for name in ["Home", "Work", "Trash"] {
             let category = try context.insertNewObject(forEntityName: "Category")
-            try category.setValue(name, forKey: "name")
+            try category.checkedSetValue(name, forKey: "name")
             categories.append(category)
         }
         for (i, title) in ["Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk"].enumerated() {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.setValue(title, forKey: "title")
-            try todo.setValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "dueDate")
-            try todo.setValue(i % 3 == 0, forKey: "completed")
-            try todo.setValue(categories[i % 2], forKey: "category")
+            try todo.checkedSetValue(title, forKey: "title")
+            try todo.checkedSetValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "dueDate")
+            try todo.checkedSetValue(i % 3 == 0, forKey: "completed")
+            try todo.checkedSetValue(categories[i % 2], forKey: "category")
         }
         try context.save()
     }
@@ -249,15 +249,15 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let categories = try context.fetch(FetchRequest(entityName: "Category")).compactMap { try $0.value(forKey: "name") as? String }
+        let categories = try context.fetch(FetchRequest(entityName: "Category")).compactMap { try $0.checkedValue(forKey: "name") as? String }
         #expect(categories.sorted() == ["Home", "Work"])
         let todos = try context.fetch(FetchRequest(entityName: "ToDo"))
         #expect(todos.count == 7)
         for todo in todos {
-            let title = try #require(try todo.value(forKey: "title") as? String)
-            #expect(try todo.value(forKey: "doNotAlert") as? Bool == title.lowercased().hasPrefix("a"), "\(title)")
-            #expect(try todo.value(forKey: "lastAlertDate") as? Date == todo.value(forKey: "dueDate") as? Date)
-            let category = try (todo.value(forKey: "category") as? ManagedObject)?.value(forKey: "name") as? String
+            let title = try #require(try todo.checkedValue(forKey: "title") as? String)
+            #expect(try todo.checkedValue(forKey: "doNotAlert") as? Bool == title.lowercased().hasPrefix("a"), "\(title)")
+            #expect(try todo.checkedValue(forKey: "lastAlertDate") as? Date == todo.checkedValue(forKey: "dueDate") as? Date)
+            let category = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
             #expect(category == (["Answer mail", "Call Alice", "Write article", "Back up disk"].contains(title) ? "Home" : "Work"), "\(title)")
         }
     }
