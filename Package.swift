@@ -85,7 +85,7 @@ let package = Package(
         // The chapters: each a library (its sections, which the workbook tool and the tests run
         // in process) and a small executable in the folder above it; see `chapters` below.
     ] + chapters.flatMap { chapter -> [Target] in [
-        .target(name: chapter.library, dependencies: ["ObjectGraph", "WorkbookSupport"], path: "Chapters/\(chapter.folder)/Chapter",
+        .target(name: chapter.library, dependencies: ["CoreData", "ObjectGraph", "WorkbookSupport"], path: "Chapters/\(chapter.folder)/Chapter",
                 resources: chapter.resources),
         .executableTarget(
             name: chapter.executable,
@@ -100,7 +100,7 @@ let package = Package(
         // ExerciseRunner builds into a program of its own, with the catalog's checks linked in
         // (the ExerciseCatalog library above), so one that does not compile or traps stops
         // nothing else, `swift build` and `swift test` included.
-        .target(name: "ExerciseCatalog", dependencies: ["WorkbookSupport", "ObjectGraph"] + chapterLibraries, path: "Exercises/Catalog"),
+        .target(name: "ExerciseCatalog", dependencies: ["WorkbookSupport", "CoreData", "ObjectGraph"] + chapterLibraries, path: "Exercises/Catalog"),
         .target(name: "ExerciseRunner", dependencies: ["ExerciseCatalog", "WorkbookSupport"], path: "Exercises/Runner"),
         // The workbook tool: chapters, the book, the rendered book, exercises.
         .executableTarget(

@@ -3,7 +3,7 @@ import FetchingChapter
 import MigrationPoliciesChapter
 import PredicatesChapter
 import VersioningChapter
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Every chapter's type, in book order, with the folder of its sources relative to the package
@@ -31,7 +31,7 @@ public struct ChapterEntry: Sendable {
     /// The chapter's sections, in order.
     public let sections: [ChapterSection]
     /// The models the chapter introduces, by name, for the book's diagrams.
-    public let models: [String: @Sendable () throws -> ManagedObjectModel]
+    public let models: [String: @Sendable () throws -> NSManagedObjectModel]
     /// The folder of the chapter's sources, relative to the package root.
     public let directory: String
 

@@ -8,17 +8,17 @@ public enum ExerciseCatalog {
         Exercise(
             name: "fetching-1", chapter: "fetching", folder: "Fetching", title: "Every book, by title",
             task: "Return every Book, sorted by title from A to Z without regard to case.",
-            hint: "A fetch request with no predicate returns every object. Give it one SortDescriptor on \"title\" with the comparator that ignores case, as the chapter's section \"Sorting without regard to case\" does.",
+            hint: "A fetch request with no predicate returns every object. Give it one NSSortDescriptor on \"title\" with the comparator that ignores case, as the chapter's section \"Sorting without regard to case\" does.",
             entry: "FetchingChecks.booksSortedByTitle(booksSortedByTitle(in:))"),
         Exercise(
             name: "fetching-2", chapter: "fetching", folder: "Fetching", title: "Who earns more?",
             task: "Return the employees who earn more than the given amount, highest salary first.",
-            hint: "Predicate(checkedFormat: \"salary > %@\", amount) lets Core Data quote the number for you. Then sort on \"salary\" with ascending: false.",
+            hint: "NSPredicate(format: \"salary > %@\", amount) lets Core Data quote the number for you. Then sort on \"salary\" with ascending: false.",
             entry: "FetchingChecks.employeesEarningMoreThan(employees(earningMoreThan:in:))"),
         Exercise(
             name: "fetching-3", chapter: "fetching", folder: "Fetching", title: "The lowest salary",
             task: "Return the lowest salary of all saved employees, computed by the store, or nil when there are none.",
-            hint: "Set resultType to .dictionary and propertiesToFetch to one .expression(ExpressionDescription(name:expression:resultType:)) whose expression is min:(salary); read the value from the first dictionary under the name you chose.",
+            hint: "Set resultType to .dictionaryResultType and propertiesToFetch to one .expression(NSExpressionDescription(name:expression:resultType:)) whose expression is min:(salary); read the value from the first dictionary under the name you chose.",
             entry: "FetchingChecks.lowestSalary(lowestSalary(in:))"),
         Exercise(
             name: "predicates-1", chapter: "predicates", folder: "Predicates", title: "Bob in any case",
@@ -43,12 +43,12 @@ public enum ExerciseCatalog {
         Exercise(
             name: "compounding-1", chapter: "compounding", folder: "Compounding", title: "From any of these publishers",
             task: "Return the books whose publisher is any of the named publishers; with no names, no books.",
-            hint: "Map each name to Predicate(checkedFormat: \"publisher.name == %@\", name) and combine them with Predicate.or. An OR of no subpredicates is already FALSEPREDICATE, so the empty case needs no special code.",
+            hint: "Map each name to NSPredicate(format: \"publisher.name == %@\", name) and combine them with NSCompoundPredicate(orPredicateWithSubpredicates:). An OR of no subpredicates is already FALSEPREDICATE, so the empty case needs no special code.",
             entry: "CompoundingChecks.booksFromAnyOf(books(fromAnyOf:in:))"),
         Exercise(
             name: "compounding-2", chapter: "compounding", folder: "Compounding", title: "Bestsellers from anyone else",
             task: "Return the books ranked better than the given rank (salesRank < rank) that the given publisher did not publish; books with no publisher count as not published by it.",
-            hint: "Predicate.and([rank comparison, Predicate.not(publisher comparison)]). NOT publisher.name == %@ is true for a book with no publisher, in memory and in SQL alike.",
+            hint: "NSCompoundPredicate(andPredicateWithSubpredicates: [rank comparison, NSCompoundPredicate(notPredicateWithSubpredicate: publisher comparison)]). NOT publisher.name == %@ is true for a book with no publisher, in memory and in SQL alike.",
             entry: "CompoundingChecks.bestsellers(bestsellers(rankedBetterThan:notFrom:in:))"),
         Exercise(
             name: "compounding-3", chapter: "compounding", folder: "Compounding", title: "Where the parentheses go",
@@ -58,7 +58,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "compounding-4", chapter: "compounding", folder: "Compounding", title: "None of the above",
             task: "Return the books that match none of the given predicates; with no predicates, every book.",
-            hint: "CompoundPredicate(type: .not, subpredicates: predicates) looks only at the first predicate. Negate one OR instead: Predicate.not(.or(predicates)).",
+            hint: "NSCompoundPredicate(type: .not, subpredicates: predicates) looks only at the first predicate. Negate one OR instead: NSCompoundPredicate(notPredicateWithSubpredicate: NSCompoundPredicate(orPredicateWithSubpredicates: predicates)).",
             entry: "CompoundingChecks.booksMatchingNoneOf(books(matchingNoneOf:in:))"),
         Exercise(
             name: "versioning-1", chapter: "versioning", folder: "Versioning", title: "Will it open?",
@@ -68,12 +68,12 @@ public enum ExerciseCatalog {
         Exercise(
             name: "versioning-2", chapter: "versioning", folder: "Versioning", title: "Migrate on open",
             task: "Open a store of any ToDo version with the current model, migrating it first when an older version wrote it, and return a context on it.",
-            hint: "PersistentStoreCoordinator(versionedModel: versions), then addPersistentStore with StoreOption.migratePersistentStoresAutomatically and StoreOption.inferMappingModelAutomatically both true.",
+            hint: "NSPersistentStoreCoordinator(versionedModel: versions), then addPersistentStore with NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption both true.",
             entry: "VersioningChecks.openMigrating(openMigrating(storeAt:type:versions:))"),
         Exercise(
             name: "versioning-3", chapter: "versioning", folder: "Versioning", title: "Alerted in the last hour",
             task: "Return the to-dos whose lastAlertDate lies in the hour up to a given time, both ends included, most recently alerted first.",
-            hint: "lastAlertDate BETWEEN %@ with an array of two dates includes both ends; nil never matches. Sort with SortDescriptor(key: \"lastAlertDate\", ascending: false).",
+            hint: "lastAlertDate BETWEEN %@ with an array of two dates includes both ends; nil never matches. Sort with NSSortDescriptor(key: \"lastAlertDate\", ascending: false).",
             entry: "VersioningChecks.alertedInHour(todos(alertedInHourBefore:in:))"),
         Exercise(
             name: "migration-policies-1", chapter: "migration-policies", folder: "MigrationPolicies", title: "Done means quiet",
@@ -88,7 +88,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "migration-policies-3", chapter: "migration-policies", folder: "MigrationPolicies", title: "When was it done?",
             task: "Return the mapping model from version 2 to version 3: completed to-dos get their dueDate as completedDate and doNotAlert YES; the others get no completedDate and keep their doNotAlert.",
-            hint: "Start from MappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3). Either give ToDoToToDo a policy, as the chapter does, or replace two attribute mappings with TERNARY value expressions: one for completedDate, one for doNotAlert.",
+            hint: "Start from NSMappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3). Either give ToDoToToDo a policy, as the chapter does, or replace two attribute mappings with TERNARY value expressions: one for completedDate, one for doNotAlert.",
             entry: "MigrationPoliciesChecks.completedDateMappingModel(completedDateMappingModel(from:to:))"),
     ]
 

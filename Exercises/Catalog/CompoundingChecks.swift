@@ -56,9 +56,9 @@ public enum CompoundingChecks {
                 let got = try titles(attempt(names, context))
                 guard got != expected else { continue }
                 if names.isEmpty {
-                    problems.append("With no publisher names you returned \(show(got)). No book is from any of no publishers: an OR of no subpredicates is FALSEPREDICATE, so Predicate.or([]) finds nothing, as it should.")
+                    problems.append("With no publisher names you returned \(show(got)). No book is from any of no publishers: an OR of no subpredicates is FALSEPREDICATE, so NSCompoundPredicate(orPredicateWithSubpredicates: []) finds nothing, as it should.")
                 } else if names.count > 1 && got.isEmpty {
-                    problems.append("For \(names) you returned no books. A book has one publisher, so it cannot match both names at once: combine the comparisons with Predicate.or, not Predicate.and.")
+                    problems.append("For \(names) you returned no books. A book has one publisher, so it cannot match both names at once: combine the comparisons with orPredicateWithSubpredicates:, not andPredicateWithSubpredicates:.")
                 } else {
                     problems.append("For \(names) you returned \(show(got)), but the books from any of those publishers are \(show(expected)).")
                 }
@@ -86,7 +86,7 @@ public enum CompoundingChecks {
                     why.append("Drift ranks exactly \(5_000), which is not better than \(rank): use salesRank < %@, not <=")
                 }
                 if got.contains(where: { ["Atlas", "Ember"].contains($0) }) && publisher == "BookCo" {
-                    why.append("you kept books published by BookCo; wrap that comparison in Predicate.not")
+                    why.append("you kept books published by BookCo; wrap that comparison in NSCompoundPredicate(notPredicateWithSubpredicate:)")
                 }
                 problems.append("For rank \(rank), not from \(publisher), you returned \(show(got)), but the answer is \(show(expected))." + (why.isEmpty ? "" : " " + why.joined(separator: "; ") + "."))
             }
@@ -135,7 +135,7 @@ public enum CompoundingChecks {
             let got = try titles(attempt([fromBookCo, bestseller], context))
             let expected = ["Drift", "Fable"]
             if got == ["Canto", "Drift", "Ember", "Fable"] {
-                problems.append("You returned \(show(got)): only the first predicate counted. A NOT given several subpredicates looks only at the first (and prints them as `a NOT b`). Put the predicates in one Predicate.or and negate that.")
+                problems.append("You returned \(show(got)): only the first predicate counted. A NOT given several subpredicates looks only at the first (and prints them as `a NOT b`). Put the predicates in one NSCompoundPredicate(orPredicateWithSubpredicates:) and negate that.")
             } else if got == ["Breeze", "Canto", "Drift", "Ember", "Fable"] {
                 problems.append("You returned \(show(got)), the books that fail at least one predicate. None of them means failing every one: NOT (a OR b), not NOT (a AND b).")
             } else if got != expected {

@@ -63,7 +63,7 @@ public enum VersioningChecks {
                     if todos.count != 1 || title != "Pay rent" {
                         problems.append("After opening a version 1 \(type.rawValue) store, the context should hold its one to-do, \"Pay rent\"; it holds \(todos.count).")
                     } else if try context.persistentStoreCoordinator.managedObjectModel.entity(named: "ToDo").attribute(named: "doNotAlert") == nil {
-                        problems.append("The context uses version 1 of the model. Make the coordinator with PersistentStoreCoordinator(versionedModel:), so it uses the current version.")
+                        problems.append("The context uses version 1 of the model. Make the coordinator with NSPersistentStoreCoordinator(versionedModel:), so it uses the current version.")
                     }
                     let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
                     if versions.versionName(forStoreMetadata: metadata) != "ToDo 2" {

@@ -90,7 +90,7 @@ public struct ExerciseToolchain: Sendable {
         let modules = productsDirectory.appendingPathComponent("Modules")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: modules.path)) ?? []
         let chapters = names.filter { $0.hasSuffix("Chapter.swiftmodule") }
-        return (["ExerciseCatalog.swiftmodule", "ObjectGraph.swiftmodule", "WorkbookSupport.swiftmodule", "ZarraToDo.swiftmodule"] + chapters)
+        return (["ExerciseCatalog.swiftmodule", "CoreData.swiftmodule", "ObjectGraph.swiftmodule", "WorkbookSupport.swiftmodule", "ZarraToDo.swiftmodule"] + chapters)
             .map { modules.appendingPathComponent($0) }
     }
 

@@ -15,7 +15,7 @@ import Foundation
         #expect(numbers["compounding.md"] == 3)
         #expect(numbers["versioning.md"] == 4)
         #expect(numbers["migration-policies.md"] == 5)
-        #expect(numbers["README.md"] == nil && numbers["errata.md"] == nil && numbers["apple-names.md"] == nil)
+        #expect(numbers["README.md"] == nil && numbers["errata.md"] == nil && numbers["linux-differences.md"] == nil)
     }
 
     @Test func sidebarNumbersChaptersFromOneAndListsTheIntroductionAndAppendicesApart() throws {
@@ -34,12 +34,12 @@ import Foundation
         let intro = try #require(section(of: page, from: "<ul class=\"contents intro\">", to: "</ul>"))
         #expect(intro.contains("href=\"index.html\""))
         let appendices = try #require(section(of: page, from: "<ul class=\"contents appendices\">", to: "</ul>"))
-        #expect(appendices.contains("href=\"errata.html\"") && appendices.contains("href=\"apple-names.html\""))
+        #expect(appendices.contains("href=\"errata.html\"") && appendices.contains("href=\"linux-differences.html\""))
         // Tables sit in a box that scrolls sideways, their cells know their headings (cards on
         // a phone), and names in them break between their words, not anywhere.
-        let names = try String(contentsOf: output.appendingPathComponent("apple-names.html"), encoding: .utf8)
-        #expect(names.contains("<div class=\"table-wrap\"><table class=\"three\"><thead><tr><th>Apple</th><th>here</th><th>differences</th>"))
-        #expect(names.contains("<td data-label=\"Apple\"><code>NSManaged<wbr>Object<wbr>Model</code></td><td data-label=\"here\">"))
+        let names = try String(contentsOf: output.appendingPathComponent("linux-differences.html"), encoding: .utf8)
+        #expect(names.contains("<div class=\"table-wrap\"><table class=\"three\"><thead><tr><th>Apple</th><th>here</th><th>why</th>"))
+        #expect(names.contains("<td data-label=\"Apple\"><code>NSManaged<wbr>Object<wbr>Model</code>, "))
         #expect(names.components(separatedBy: "<table").count == names.components(separatedBy: "</table></div>").count)
         // The errata's five columns become cards in a narrow column: each cell knows its heading.
         let errata = try String(contentsOf: output.appendingPathComponent("errata.html"), encoding: .utf8)

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 // Every section starts from a new store holding the bookstore of `SampleData`. The listings
@@ -11,31 +11,31 @@ enum AndOrNot {
         try SampleData.insertBookstore(into: context)
 
         // ANCHOR: subpredicates
-        let fromBookCo = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
-        let bestseller = try Predicate(checkedFormat: "salesRank < %@", 10_000)
+        let fromBookCo = NSPredicate(format: "publisher.name == %@", "BookCo")
+        let bestseller = NSPredicate(format: "salesRank < %@", 10_000)
         // ANCHOR_END: subpredicates
         // ANCHOR: and-or-not
-        let both = Predicate.and([fromBookCo, bestseller])     // andPredicateWithSubpredicates:
-        let either = Predicate.or([fromBookCo, bestseller])    // orPredicateWithSubpredicates:
-        let notBookCo = Predicate.not(fromBookCo)              // notPredicateWithSubpredicate:
+        let both = NSCompoundPredicate(andPredicateWithSubpredicates: [fromBookCo, bestseller])
+        let either = NSCompoundPredicate(orPredicateWithSubpredicates: [fromBookCo, bestseller])
+        let notBookCo = NSCompoundPredicate(notPredicateWithSubpredicate: fromBookCo)
         // ANCHOR_END: and-or-not
         // ANCHOR: evaluate
-        let request = FetchRequest(entityName: "Book")
-        request.sortDescriptors = [SortDescriptor(key: "title")]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
         let books = try context.fetch(request)
         for predicate in [both, either, notBookCo] {
-            let matching = try books.filter { try predicate.checkedEvaluate(with: $0) }
-            let titles = try matching.map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
+            let matching = books.filter { predicate.evaluate(with: $0) }
+            let titles = matching.map { $0.value(forKey: "title") as? String ?? "?" }
             print(predicate.predicateFormat)
             print("  matches \(titles.joined(separator: ", "))")
         }
         // ANCHOR_END: evaluate
 
         // ANCHOR: init-type
-        let same = Predicate.compound(try CompoundPredicate(type: .and, subpredicates: [fromBookCo, bestseller]))
+        let same = NSCompoundPredicate(type: .and, subpredicates: [fromBookCo, bestseller])
         // ANCHOR_END: init-type
         print("")
-        print("CompoundPredicate(type: .and, ...) prints \(same.predicateFormat)")
-        print("and is equal to Predicate.and([...]): \(same == both)")
+        print("NSCompoundPredicate(type: .and, ...) prints \(same.predicateFormat)")
+        print("and is equal to NSCompoundPredicate(andPredicateWithSubpredicates: [...]): \(same == both)")
     }
 }

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 enum CompoundSQL {
@@ -6,10 +6,10 @@ enum CompoundSQL {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
         // ANCHOR: compound-sql
-        let request = FetchRequest(entityName: "Book")
-        request.predicate = try Predicate(checkedFormat:
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        request.predicate = NSPredicate(format:
             "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
-        request.sortDescriptors = [SortDescriptor(key: "title")]
+        request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
         let books = try context.fetch(request)
         // ANCHOR_END: compound-sql
         bench.print("Predicate: \(request.predicate!.predicateFormat)")

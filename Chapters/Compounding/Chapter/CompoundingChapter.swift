@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Chapter 3: the "Compounding Predicates" part of LaMarche's "Fetch, Clarus, Fetch", checked
@@ -17,7 +17,7 @@ public enum CompoundingChapter: Chapter {
         ChapterSection("compound-sql", "A compound predicate in SQL", run: CompoundSQL.run),
     ]
 
-    public static let models: [String: @Sendable () throws -> ManagedObjectModel] = [
+    public static let models: [String: @Sendable () throws -> NSManagedObjectModel] = [
         "bookstore": CompoundingModels.bookstore,
     ]
 }

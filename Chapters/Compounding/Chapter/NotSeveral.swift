@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -6,34 +7,34 @@ enum NotSeveral {
         let print = bench.print
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
-        let fromBookCo = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
-        let bestseller = try Predicate(checkedFormat: "salesRank < %@", 10_000)
+        let fromBookCo = NSPredicate(format: "publisher.name == %@", "BookCo")
+        let bestseller = NSPredicate(format: "salesRank < %@", 10_000)
         // ANCHOR: not-several
-        let notEither = Predicate.compound(
-            try CompoundPredicate(type: .not, subpredicates: [fromBookCo, bestseller]))
+        let notEither = NSCompoundPredicate(type: .not, subpredicates: [fromBookCo, bestseller])
         // ANCHOR_END: not-several
-        let request = FetchRequest(entityName: "Book")
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         request.predicate = notEither
         bench.print("NOT given two subpredicates prints: \(notEither.predicateFormat)")
         bench.print("  and matches \(try SampleData.list(context.fetch(request)))")
-        request.predicate = .not(fromBookCo)
+        request.predicate = NSCompoundPredicate(notPredicateWithSubpredicate: fromBookCo)
         bench.print("NOT of the first alone matches \(try SampleData.list(context.fetch(request)))")
         // ANCHOR: none-of
-        let neither = Predicate.not(.or([fromBookCo, bestseller]))
+        let neither = NSCompoundPredicate(notPredicateWithSubpredicate:
+            NSCompoundPredicate(orPredicateWithSubpredicates: [fromBookCo, bestseller]))
         // ANCHOR_END: none-of
         request.predicate = neither
         bench.print("What was meant, NOT of an OR: \(neither.predicateFormat)")
         bench.print("  matches \(try SampleData.list(context.fetch(request)))")
         // ANCHOR: not-round-trip
         do {
-            _ = try Predicate(checkedFormat: notEither.predicateFormat)
+            _ = try NSPredicate(checkedFormat: notEither.predicateFormat)
         } catch {
             print("Parsing the printed NOT back: \(error)")
         }
         // ANCHOR_END: not-round-trip
         // ANCHOR: not-empty
         do {
-            _ = try CompoundPredicate(type: .not, subpredicates: [])
+            _ = try ObjectGraph.CompoundPredicate(type: .not, subpredicates: [])
         } catch {
             print("A NOT of nothing: \(error)")
         }

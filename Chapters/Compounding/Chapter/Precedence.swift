@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 enum Precedence {
@@ -6,12 +6,12 @@ enum Precedence {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
         // ANCHOR: precedence
-        let unbracketed = try Predicate(checkedFormat:
+        let unbracketed = NSPredicate(format:
             "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
-        let bracketed = try Predicate(checkedFormat:
+        let bracketed = NSPredicate(format:
             "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
         // ANCHOR_END: precedence
-        let request = FetchRequest(entityName: "Book")
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         for (label, predicate) in [("Without parentheses", unbracketed), ("With them", bracketed)] {
             request.predicate = predicate
             bench.print("\(label), the parser reads:")
@@ -19,7 +19,7 @@ enum Precedence {
             bench.print("  and finds \(try SampleData.list(context.fetch(request)))")
         }
         // ANCHOR: not-precedence
-        let notFirst = try Predicate(checkedFormat: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
+        let notFirst = NSPredicate(format: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
         // ANCHOR_END: not-precedence
         request.predicate = notFirst
         bench.print("NOT binds tighter than AND:")

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 
 /// The publishers and books the sections start from. Built so that each way of combining
 /// the same conditions picks out a different set of books.
@@ -17,19 +17,19 @@ enum SampleData {
 
     /// Inserts the publishers and books and saves; returns the books in the order above.
     @discardableResult
-    static func insertBookstore(into context: ManagedObjectContext) throws -> [ManagedObject] {
-        var byName: [String: ManagedObject] = [:]
+    static func insertBookstore(into context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        var byName: [String: NSManagedObject] = [:]
         for name in publishers {
-            let publisher = try context.insertNewObject(forEntityName: "Publisher")
-            try publisher.checkedSetValue(name, forKey: "name")
+            let publisher = NSEntityDescription.insertNewObject(forEntityName: "Publisher", into: context)
+            publisher.setValue(name, forKey: "name")
             byName[name] = publisher
         }
-        let objects = try books.map { book -> ManagedObject in
-            let object = try context.insertNewObject(forEntityName: "Book")
-            try object.checkedSetValue(book.title, forKey: "title")
-            try object.checkedSetValue(book.author, forKey: "author")
-            try object.checkedSetValue(book.salesRank, forKey: "salesRank")
-            try object.checkedSetValue(book.publisher.flatMap { byName[$0] }, forKey: "publisher")
+        let objects = books.map { book -> NSManagedObject in
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+            object.setValue(book.title, forKey: "title")
+            object.setValue(book.author, forKey: "author")
+            object.setValue(book.salesRank, forKey: "salesRank")
+            object.setValue(book.publisher.flatMap { byName[$0] }, forKey: "publisher")
             return object
         }
         try context.save()
@@ -38,23 +38,23 @@ enum SampleData {
     // ANCHOR_END: sample-bookstore
 
     /// The titles of some books, sorted, so that the output never depends on fetch order.
-    static func titles(_ books: [ManagedObject]) throws -> [String] {
-        try books.map { try $0.checkedValue(forKey: "title") as? String ?? "?" }.sorted()
+    static func titles(_ books: [NSManagedObject]) throws -> [String] {
+        books.map { $0.value(forKey: "title") as? String ?? "?" }.sorted()
     }
 
     /// `3 books: Moof!, Cocoa Recipes, ...`, sorted by title.
-    static func list(_ books: [ManagedObject]) throws -> String {
+    static func list(_ books: [NSManagedObject]) throws -> String {
         let titles = try titles(books)
         if titles.isEmpty { return "no books" }
         return "\(titles.count) book\(titles.count == 1 ? "" : "s"): " + titles.joined(separator: ", ")
     }
 
     /// `"Moof!" by Clarus, BookCo, rank 482769`.
-    static func describe(book: ManagedObject) throws -> String {
-        let title = try book.checkedValue(forKey: "title") as? String ?? "?"
-        let author = try book.checkedValue(forKey: "author") as? String ?? "?"
-        let publisher = try book.checkedValue(forKeyPath: "publisher.name") as? String ?? "no publisher"
-        let rank = try book.checkedValue(forKey: "salesRank").map { "\($0)" } ?? "nil"
+    static func describe(book: NSManagedObject) throws -> String {
+        let title = book.value(forKey: "title") as? String ?? "?"
+        let author = book.value(forKey: "author") as? String ?? "?"
+        let publisher = book.value(forKeyPath: "publisher.name") as? String ?? "no publisher"
+        let rank = book.value(forKey: "salesRank").map { "\($0)" } ?? "nil"
         return "\"\(title)\" by \(author), \(publisher), rank \(rank)"
     }
 }

@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -6,7 +7,7 @@ enum AllObjects {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         // ANCHOR: fetch-all
-        let request = FetchRequest(entityName: "Book")
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         let books = try context.fetch(request)
         // ANCHOR_END: fetch-all
         bench.print("The fetch returned \(books.count) books:")

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// `fetchLimit` and `fetchOffset` (a page of the sorted results), and `fetchBatchSize`
@@ -9,8 +9,8 @@ enum FetchWindow {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         // ANCHOR: fetch-window
-        let request = FetchRequest(entityName: "Book")
-        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        request.sortDescriptors = [NSSortDescriptor(key: "salesRank", ascending: true)]
         request.fetchLimit = 2
         let firstPage = try context.fetch(request)
         request.fetchOffset = 2
@@ -20,7 +20,7 @@ enum FetchWindow {
         // ANCHOR_END: fetch-window
         print("Best sellers, two to a page (fetchLimit = 2):")
         for (page, books) in [("first page, fetchOffset = 0", firstPage), ("second page, fetchOffset = 2", secondPage), ("fetchOffset = 4", pastTheEnd)] {
-            let titles = try books.map { "\(try $0.checkedValue(forKey: "title") ?? "")" }
+            let titles = books.map { "\($0.value(forKey: "title") ?? "")" }
             print("  \(page): \(titles.isEmpty ? "no books" : titles.joined(separator: "; "))")
         }
     }
@@ -30,16 +30,16 @@ enum FetchWindow {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         // A new context, so that no book is in memory before the fetch.
-        let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let reader = NSManagedObjectContext(coordinator: context.persistentStoreCoordinator)
         // ANCHOR: batch-size
-        let request = FetchRequest(entityName: "Book")
-        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        request.sortDescriptors = [NSSortDescriptor(key: "salesRank", ascending: true)]
         request.fetchBatchSize = 2
         let books = try reader.fetch(request)
         print("Fetched \(books.count) books; isFault: \(books.map(\.isFault))")
-        _ = try books[0].checkedValue(forKey: "title")
+        _ = books[0].value(forKey: "title")
         print("Read the first title;   isFault: \(books.map(\.isFault))")
-        _ = try books[2].checkedValue(forKey: "title")
+        _ = books[2].value(forKey: "title")
         print("Read the third title;   isFault: \(books.map(\.isFault))")
         // ANCHOR_END: batch-size
     }

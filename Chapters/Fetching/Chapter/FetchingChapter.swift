@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Chapter 1: LaMarche's "Fetch Requests" and Apple's "Fetching Managed Objects".
@@ -21,7 +21,7 @@ public enum FetchingChapter: Chapter {
         ChapterSection("transient", "Why a fetch cannot use a transient property", run: Transient.run),
     ]
 
-    public static let models: [String: @Sendable () throws -> ManagedObjectModel] = [
+    public static let models: [String: @Sendable () throws -> NSManagedObjectModel] = [
         "bookshop": FetchingModels.bookshop,
         "company": FetchingModels.company,
         "drawing": FetchingModels.drawing,

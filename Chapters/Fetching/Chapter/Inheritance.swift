@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 enum Inheritance {
@@ -8,18 +8,18 @@ enum Inheritance {
         let context = try bench.makeContext(model: FetchingModels.drawing())
         // ANCHOR: graphics
         for (entity, name) in [("Circle", "sun"), ("TextArea", "caption"), ("Line", "horizon")] {
-            let graphic = try context.insertNewObject(forEntityName: entity)
-            try graphic.checkedSetValue(name, forKey: "name")
+            let graphic = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)
+            graphic.setValue(name, forKey: "name")
         }
         try context.save()
-        let request = FetchRequest(entityName: "Graphic")
-        request.sortDescriptors = [SortDescriptor(key: "name")]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Graphic")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
         let graphics = try context.fetch(request)
         // ANCHOR_END: graphics
         bench.print("A fetch for the abstract Graphic returns \(graphics.count) objects:")
-        for graphic in graphics { bench.print("  \(graphic.entity.name): \(Workbench.describe(try graphic.checkedValue(forKey: "name")))") }
+        for graphic in graphics { bench.print("  \(graphic.entity.name): \(Workbench.describe(graphic.value(forKey: "name")))") }
         // ANCHOR: no-subentities
-        let circles = FetchRequest(entityName: "Graphic")
+        let circles = NSFetchRequest<NSManagedObject>(entityName: "Graphic")
         circles.includesSubentities = false
         let onlyGraphics = try context.count(for: circles)
         // ANCHOR_END: no-subentities

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 enum ListingOne {
@@ -7,9 +7,9 @@ enum ListingOne {
         try SampleData.insertEmployees(into: context)
         // ANCHOR: listing-1
         let salaryFloor = 70_000
-        let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(checkedFormat: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor)
-        request.sortDescriptors = [SortDescriptor(key: "firstName", ascending: true)]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        request.predicate = NSPredicate(format: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor)
+        request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
         let employees = try context.fetch(request)
         // ANCHOR_END: listing-1
         bench.print("Predicate, as Core Data prints it: \(request.predicate!.predicateFormat)")

@@ -1,50 +1,50 @@
-import ObjectGraph
+import CoreData
 
 /// The models of the fetching chapter.
 public enum FetchingModels {
     /// LaMarche's bookshop: books with a sales rank.
-    public static func bookshop() throws -> ManagedObjectModel {
+    public static func bookshop() throws -> NSManagedObjectModel {
         // ANCHOR: bookshop-model
-        try ManagedObjectModel {
-            EntityDescription("Book") {
-                AttributeDescription("title", .string, optional: false)
-                AttributeDescription("author", .string)
-                AttributeDescription("salesRank", .integer32)
+        try NSManagedObjectModel {
+            NSEntityDescription("Book") {
+                NSAttributeDescription("title", .string, optional: false)
+                NSAttributeDescription("author", .string)
+                NSAttributeDescription("salesRank", .integer32)
             }
         }
         // ANCHOR_END: bookshop-model
     }
 
     /// Apple's company: employees with salaries, and events with creation dates.
-    public static func company() throws -> ManagedObjectModel {
+    public static func company() throws -> NSManagedObjectModel {
         // ANCHOR: company-model
-        try ManagedObjectModel {
-            EntityDescription("Employee") {
-                AttributeDescription("firstName", .string)
-                AttributeDescription("lastName", .string, optional: false)
-                AttributeDescription("salary", .decimal)
-                AttributeDescription("initials", .string, transient: true)
+        try NSManagedObjectModel {
+            NSEntityDescription("Employee") {
+                NSAttributeDescription("firstName", .string)
+                NSAttributeDescription("lastName", .string, optional: false)
+                NSAttributeDescription("salary", .decimal)
+                NSAttributeDescription("initials", .string, transient: true)
             }
-            EntityDescription("Event") {
-                AttributeDescription("name", .string)
-                AttributeDescription("creationDate", .date)
+            NSEntityDescription("Event") {
+                NSAttributeDescription("name", .string)
+                NSAttributeDescription("creationDate", .date)
             }
         }
         // ANCHOR_END: company-model
     }
 
     /// Apple's drawing program: an abstract Graphic and its kinds.
-    public static func drawing() throws -> ManagedObjectModel {
+    public static func drawing() throws -> NSManagedObjectModel {
         // ANCHOR: drawing-model
-        try ManagedObjectModel {
-            EntityDescription("Graphic", abstract: true) {
-                AttributeDescription("name", .string)
-                AttributeDescription("x", .double)
-                AttributeDescription("y", .double)
+        try NSManagedObjectModel {
+            NSEntityDescription("Graphic", abstract: true) {
+                NSAttributeDescription("name", .string)
+                NSAttributeDescription("x", .double)
+                NSAttributeDescription("y", .double)
             }
-            EntityDescription("Circle", parent: "Graphic") { AttributeDescription("radius", .double) }
-            EntityDescription("TextArea", parent: "Graphic") { AttributeDescription("text", .string) }
-            EntityDescription("Line", parent: "Graphic") { AttributeDescription("length", .double) }
+            NSEntityDescription("Circle", parent: "Graphic") { NSAttributeDescription("radius", .double) }
+            NSEntityDescription("TextArea", parent: "Graphic") { NSAttributeDescription("text", .string) }
+            NSEntityDescription("Line", parent: "Graphic") { NSAttributeDescription("length", .double) }
         }
         // ANCHOR_END: drawing-model
     }

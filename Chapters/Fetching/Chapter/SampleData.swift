@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 
 /// The objects the sections start from.
 enum SampleData {
@@ -10,12 +10,12 @@ enum SampleData {
         ("Learn Objective-C on the Mac", "Mark Dalrymple", 5_114),
     ]
 
-    static func insertBooks(into context: ManagedObjectContext) throws {
+    static func insertBooks(into context: NSManagedObjectContext) throws {
         for book in books {
-            let object = try context.insertNewObject(forEntityName: "Book")
-            try object.checkedSetValue(book.title, forKey: "title")
-            try object.checkedSetValue(book.author, forKey: "author")
-            try object.checkedSetValue(book.salesRank, forKey: "salesRank")
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+            object.setValue(book.title, forKey: "title")
+            object.setValue(book.author, forKey: "author")
+            object.setValue(book.salesRank, forKey: "salesRank")
         }
         try context.save()
     }
@@ -31,12 +31,12 @@ enum SampleData {
     ]
 
     @discardableResult
-    static func insertEmployees(into context: ManagedObjectContext) throws -> [ManagedObject] {
-        let objects = try employees.map { e -> ManagedObject in
-            let object = try context.insertNewObject(forEntityName: "Employee")
-            try object.checkedSetValue(e.first, forKey: "firstName")
-            try object.checkedSetValue(e.last, forKey: "lastName")
-            try object.checkedSetValue(e.salary, forKey: "salary")
+    static func insertEmployees(into context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        let objects = employees.map { e -> NSManagedObject in
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            object.setValue(e.first, forKey: "firstName")
+            object.setValue(e.last, forKey: "lastName")
+            object.setValue(e.salary, forKey: "salary")
             return object
         }
         try context.save()

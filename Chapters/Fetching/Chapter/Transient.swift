@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 enum Transient {
@@ -9,14 +9,14 @@ enum Transient {
         let employees = try SampleData.insertEmployees(into: context)
         // ANCHOR: transient-initials
         for employee in employees {
-            let first = (try employee.checkedValue(forKey: "firstName") as? String)?.prefix(1) ?? ""
-            let last = (try employee.checkedValue(forKey: "lastName") as? String)?.prefix(1) ?? ""
-            try employee.checkedSetValue(String(first + last).uppercased(), forKey: "initials")
+            let first = (employee.value(forKey: "firstName") as? String)?.prefix(1) ?? ""
+            let last = (employee.value(forKey: "lastName") as? String)?.prefix(1) ?? ""
+            employee.setValue(String(first + last).uppercased(), forKey: "initials")
         }
         // ANCHOR_END: transient-initials
         // ANCHOR: transient-fetch
-        let request = FetchRequest(entityName: "Employee")
-        request.predicate = try Predicate(checkedFormat: "initials == %@", "MW")
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        request.predicate = NSPredicate(format: "initials == %@", "MW")
         do {
             _ = try context.fetch(request)
         } catch {
@@ -24,8 +24,8 @@ enum Transient {
         }
         // ANCHOR_END: transient-fetch
         // ANCHOR: transient-in-memory
-        let everyone = try context.fetch(FetchRequest(entityName: "Employee"))
-        let matching = try everyone.filter { try request.predicate!.checkedEvaluate(with: $0) }
+        let everyone = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Employee"))
+        let matching = everyone.filter { request.predicate!.evaluate(with: $0) }
         // ANCHOR_END: transient-in-memory
         bench.print("Filtering the fetched objects in memory finds \(matching.count):")
         for employee in matching { bench.print("  " + Workbench.describe(object: employee)) }

@@ -1,14 +1,14 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Prints a mapping model as Xcode's mapping editor shows it: each entity mapping, its source
 /// expression, its policy, and a value expression per destination property.
 enum MappingPrinter {
-    static func print(_ mapping: MappingModel, destinationModel: ManagedObjectModel, to bench: Workbench) {
+    static func print(_ mapping: NSMappingModel, destinationModel: NSManagedObjectModel, to bench: Workbench) {
         for entityMapping in mapping.entityMappings {
             bench.print(entityMapping.description)
             if let source = entityMapping.sourceExpression { bench.print("  source expression  \(source)") }
-            let policy = entityMapping.entityMigrationPolicyType.map { String(describing: $0) } ?? "EntityMigrationPolicy (the default)"
+            let policy = entityMapping.entityMigrationPolicyType.map { String(describing: $0) } ?? "NSEntityMigrationPolicy (the default)"
             bench.print("  policy             \(policy)")
             let destination = entityMapping.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
             let width = (entityMapping.attributeMappings + entityMapping.relationshipMappings).map(\.name.count).max() ?? 0
@@ -29,7 +29,7 @@ enum DefaultMapping {
     static func run(_ bench: Workbench) throws {
         // ANCHOR: default-mapping
         let version1 = try ToDoModels.version1(), version2 = try ToDoModels.version2()
-        let mapping = MappingModel.defaultMappingModel(forSourceModel: version1, destinationModel: version2)
+        let mapping = NSMappingModel.defaultMappingModel(forSourceModel: version1, destinationModel: version2)
         // ANCHOR_END: default-mapping
         bench.print("Xcode's new mapping model from version 1 to version 2 has \(mapping.entityMappings.count) entity mappings,")
         bench.print("processed in this order:")
@@ -46,11 +46,11 @@ enum ValueExpressions {
         let print = bench.print
         let source = try SampleToDos.makeVersion1Store(in: try bench.makeDataFolder())
         // ANCHOR: version-1-todos
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
         try coordinator.addPersistentStore(type: .xml, at: source)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let request = FetchRequest(entityName: "ToDo")
-        request.sortDescriptors = [SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
+        let context = NSManagedObjectContext(coordinator: coordinator)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+        request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
         request.fetchLimit = 3
         let todos = try context.fetch(request)
         // ANCHOR_END: version-1-todos
@@ -62,11 +62,11 @@ enum ValueExpressions {
             "TERNARY($source.completed == YES, $source.dueDate, nil)",
         ]
         for format in formats {
-            let expression = try Expression(checkedFormat: format)
+            let expression = NSExpression(format: format)
             print(format)
             for todo in todos {
                 let value = try expression.expressionValue(with: todo, substitutionVariables: ["source": todo])
-                let title = try todo.checkedValue(forKey: "title") as? String ?? ""
+                let title = todo.value(forKey: "title") as? String ?? ""
                 print("  for \(title.padding(toLength: 16, withPad: " ", startingAt: 0))\(value ?? "nil")")
             }
         }

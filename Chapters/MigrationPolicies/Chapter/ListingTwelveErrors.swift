@@ -1,19 +1,19 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Listing 12 as the article prints it, with its two slips put right in one of them only:
 /// the parameters keep the article's names, `src` and `mgr`, and the body uses those names
 /// (the article's body says `source` and `manager`, which are not defined there); but the
 /// flag is still set to the string "YES".
-final class AsWrittenPolicy: EntityMigrationPolicy {
+final class AsWrittenPolicy: NSEntityMigrationPolicy {
     // ANCHOR: as-written
-    override func createDestinationInstances(forSource src: ManagedObject, in mapping: EntityMapping,
-                                             manager mgr: MigrationManager) throws {
-        let todo = try mgr.destinationContext.insertNewObject(forEntityName: "ToDo")
+    override func createDestinationInstances(forSource src: NSManagedObject, in mapping: NSEntityMapping,
+                                             manager mgr: NSMigrationManager) throws {
+        let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: mgr.destinationContext)
         for key in ["title", "dueDate", "completed"] {
-            try todo.checkedSetValue(try src.checkedValue(forKey: key), forKey: key)
+            todo.setValue(src.value(forKey: key), forKey: key)
         }
-        let title = (try src.checkedValue(forKey: "title") as? String ?? "").lowercased()
+        let title = (src.value(forKey: "title") as? String ?? "").lowercased()
         if title.hasPrefix("a") {
             try todo.checkedSetValue("YES", forKey: "doNotAlert")      // the article: @"YES"
         }
@@ -26,13 +26,13 @@ enum ListingTwelveErrors {
     static func run(_ bench: Workbench) throws {
         bench.print("Values set on doNotAlert, a Boolean attribute, in a version 2 context:")
         let context = try bench.makeContext(model: ToDoModels.version2(), type: .inMemory)
-        let todo = try context.insertNewObject(forEntityName: "ToDo")
+        let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: context)
         let values: [(String, Any)] = [("\"YES\"", "YES"), ("\"true\"", "true"), ("true", true), ("1", 1), ("2", 2)]
         for (shown, value) in values {
             let label = "  \(shown)".padding(toLength: 10, withPad: " ", startingAt: 0)
             do {
                 try todo.checkedSetValue(value, forKey: "doNotAlert")
-                bench.print(label + "stored as \(SampleToDos.show(try todo.checkedValue(forKey: "doNotAlert")))")
+                bench.print(label + "stored as \(SampleToDos.show(todo.value(forKey: "doNotAlert")))")
             } catch {
                 bench.print(label + "\(error)")
             }
@@ -45,7 +45,7 @@ enum ListingTwelveErrors {
         bench.print("Migrating with Listing 12 as written, the string and all:")
         let asWritten = try ToDoModels.doNotAlertMappingModel()
         asWritten.entityMappingsByName["ToDoToToDo"]?.entityMigrationPolicyType = AsWrittenPolicy.self
-        let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let manager = NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         do {
             try manager.migrateStore(from: source, type: .xml, with: asWritten, to: destination, type: .xml)
             bench.print("  it migrated")
@@ -60,23 +60,23 @@ enum ListingTwelveErrors {
         bench.print("The same slip in a mapping model: a quoted \"YES\" in a value expression is a string,")
         bench.print("a bare YES is a Boolean:")
         for format in [#""YES""#, "YES"] {
-            let value = try Expression(checkedFormat: format).expressionValue(with: nil)
+            let value = try NSExpression(format: format).expressionValue(with: nil)
             bench.print("  \(format.padding(toLength: 6, withPad: " ", startingAt: 0)) evaluates to \(type(of: value!)) \(String(reflecting: value!))")
         }
         for format in [#""YES""#, "YES"] {
-            let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+            let mapping = NSMappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
             // ANCHOR: value-expression-yes
             if let todos = mapping.entityMappingsByName["ToDoToToDo"],
                let i = todos.attributeMappings.firstIndex(where: { $0.name == "doNotAlert" }) {
-                todos.attributeMappings[i] = try PropertyMapping(name: "doNotAlert", valueExpressionFormat: format)
+                todos.attributeMappings[i] = try NSPropertyMapping(name: "doNotAlert", valueExpressionFormat: format)
             }
             // ANCHOR_END: value-expression-yes
             let out = folder.appendingPathComponent("ToDo 2 (\(format)).xml")
             do {
-                try MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+                try NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
                     .migrateStore(from: source, type: .xml, with: mapping, to: out, type: .xml)
                 let flags = try SampleToDos.withToDos(at: out, model: ToDoModels.version2()) { todos in
-                    try todos.map { SampleToDos.show(try $0.checkedValue(forKey: "doNotAlert")) }
+                    todos.map { SampleToDos.show($0.value(forKey: "doNotAlert")) }
                 }
                 bench.print("  doNotAlert = \(format): migrated, every to-do has doNotAlert \(Set(flags).sorted().joined(separator: ", "))")
             } catch {

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Listing 12's migration, with the article's policy, between two SQLite stores: what the
@@ -10,7 +10,7 @@ enum ListingTwelveSQLite {
         let source = try SampleToDos.makeVersion1Store(in: folder, type: .sqlite)
         // ANCHOR: migrate-sqlite
         let destination = folder.appendingPathComponent("ToDo 2.sqlite")
-        let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let manager = NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         try manager.migrateStore(from: source, type: .sqlite, options: [:], with: try ToDoModels.doNotAlertMappingModel(),
                                  to: destination, type: .sqlite, options: [:])
         // ANCHOR_END: migrate-sqlite

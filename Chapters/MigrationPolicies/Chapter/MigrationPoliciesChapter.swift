@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Chapter 5: the custom-migration part of Marcus Zarra's "Core Data Versioning" (MacTech,
@@ -19,7 +19,7 @@ public enum MigrationPoliciesChapter: Chapter {
         ChapterSection("progressive", "A progressive migration, one step at a time", run: Progressive.run),
     ]
 
-    public static let models: [String: @Sendable () throws -> ManagedObjectModel] = [
+    public static let models: [String: @Sendable () throws -> NSManagedObjectModel] = [
         "todo-1": ToDoModels.version1,
         "todo-2": ToDoModels.version2,
         "todo-3": PolicyModels.version3,

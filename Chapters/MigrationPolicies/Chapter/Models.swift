@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -8,20 +9,20 @@ public enum PolicyModels {
 
     /// Version 3: a to-do no longer says only whether it is done, but when: `completed`
     /// (Boolean) gives way to `completedDate` (an optional date; nil means not done yet).
-    public static func version3() throws -> ManagedObjectModel {
+    public static func version3() throws -> NSManagedObjectModel {
         // ANCHOR: todo-model-3
-        try ManagedObjectModel(versionIdentifier: "3") {
-            EntityDescription("ToDo") {
-                AttributeDescription("title", .string, optional: false)
-                AttributeDescription("dueDate", .date)
-                AttributeDescription("completedDate", .date)      // was completed, a Boolean
-                AttributeDescription("lastAlertDate", .date)
-                AttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
-                RelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
+        try NSManagedObjectModel(versionIdentifier: "3") {
+            NSEntityDescription("ToDo") {
+                NSAttributeDescription("title", .string, optional: false)
+                NSAttributeDescription("dueDate", .date)
+                NSAttributeDescription("completedDate", .date)      // was completed, a Boolean
+                NSAttributeDescription("lastAlertDate", .date)
+                NSAttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
+                NSRelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
             }
-            EntityDescription("Category") {
-                AttributeDescription("name", .string, optional: false)
-                RelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
+            NSEntityDescription("Category") {
+                NSAttributeDescription("name", .string, optional: false)
+                NSRelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .nullify)
             }
         }
         // ANCHOR_END: todo-model-3
@@ -30,8 +31,8 @@ public enum PolicyModels {
     /// Version 3 as lightweight migration would need it, if it could: `completedDate` marked as
     /// `completed` renamed. Inference still refuses (a Boolean does not become a date); the
     /// chapter shows the refusal and a test checks it.
-    public static func version3RenamingCompleted() throws -> ManagedObjectModel {
-        let entities = try version3().entities.map { entity -> EntityDescription in
+    public static func version3RenamingCompleted() throws -> NSManagedObjectModel {
+        let entities = try version3().entities.map { entity -> NSEntityDescription in
             var entity = entity
             entity.properties = entity.properties.map { property in
                 guard entity.name == "ToDo", case .attribute(var attribute) = property, attribute.name == "completedDate" else { return property }
@@ -40,14 +41,14 @@ public enum PolicyModels {
             }
             return entity
         }
-        return try ManagedObjectModel(entities: entities, versionIdentifiers: ["3"])
+        return try NSManagedObjectModel(entities: entities, versionIdentifiers: ["3"])
     }
 
     /// The mapping model from version 2 to version 3: Xcode's default, with the ToDo mapping
     /// made custom and given ``CompletedDatePolicy``.
-    public static func completedDateMappingModel() throws -> MappingModel {
+    public static func completedDateMappingModel() throws -> NSMappingModel {
         // ANCHOR: completed-date-mapping
-        let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version2(),
+        let mapping = NSMappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version2(),
                                                        destinationModel: try version3())
         if let todos = mapping.entityMappingsByName["ToDoToToDo"] {
             todos.mappingType = .custom
@@ -58,7 +59,7 @@ public enum PolicyModels {
     }
 
     /// All three versions, version 3 current, with the given mapping models.
-    public static func versionedModel(mappingModels: [MappingModel]) throws -> VersionedModel {
+    public static func versionedModel(mappingModels: [NSMappingModel]) throws -> VersionedModel {
         // ANCHOR: three-versions
         try VersionedModel(name: "ToDo", versions: [
             ("ToDo", try ToDoModels.version1()),
@@ -75,7 +76,7 @@ public enum PolicyModels {
 /// Version 2 knows only that a to-do is done, not when. The best the policy can say is "by
 /// its due date"; a completed to-do without a due date gets the date of the migration, which
 /// in this chapter is the fixed clock (an application would use `Date()`).
-public final class CompletedDatePolicy: EntityMigrationPolicy {
+public final class CompletedDatePolicy: NSEntityMigrationPolicy {
     /// Creates the policy; the migration manager makes one per entity mapping.
     public required init() {}
 
@@ -85,15 +86,15 @@ public final class CompletedDatePolicy: EntityMigrationPolicy {
     public static let migrationDate = Date(timeIntervalSinceReferenceDate: 265_539_600)
 
     /// Makes the version 3 to-do as the default does, then dates a completed one.
-    public override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
-                                                    manager: MigrationManager) throws {
+    public override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
+                                                    manager: NSMigrationManager) throws {
         // The default: a new to-do, its attributes from the property mappings, associated.
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
-        guard try source.checkedValue(forKey: "completed") as? Bool == true,
+        guard source.value(forKey: "completed") as? Bool == true,
               let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
         else { return }
-        let due = try source.checkedValue(forKey: "dueDate") as? Date
-        try todo.checkedSetValue(due ?? Self.migrationDate, forKey: "completedDate")
+        let due = source.value(forKey: "dueDate") as? Date
+        todo.setValue(due ?? Self.migrationDate, forKey: "completedDate")
     }
     // ANCHOR_END: completed-date-policy
 }

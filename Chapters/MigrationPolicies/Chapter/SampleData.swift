@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -16,24 +17,24 @@ public enum SampleToDos {
 
     /// Writes a version 1 store holding ``todos`` into `folder`, XML as in the article (or of
     /// `type`), and closes it: the store the version 1 application left behind.
-    public static func makeVersion1Store(in folder: URL, type: StoreType = .xml) throws -> URL {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
+    public static func makeVersion1Store(in folder: URL, type: NSPersistentStore.StoreType = .xml) throws -> URL {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
         let url = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
         let store = try coordinator.addPersistentStore(type: type, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        var categories: [String: ManagedObject] = [:]
+        let context = NSManagedObjectContext(coordinator: coordinator)
+        var categories: [String: NSManagedObject] = [:]
         for name in ["Home", "Work"] {
-            let category = try context.insertNewObject(forEntityName: "Category")
-            try category.checkedSetValue(name, forKey: "name")
+            let category = NSEntityDescription.insertNewObject(forEntityName: "Category", into: context)
+            category.setValue(name, forKey: "name")
             categories[name] = category
         }
         let dates = ISO8601DateFormatter()
         for item in todos {
-            let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.checkedSetValue(item.title, forKey: "title")
-            try todo.checkedSetValue(item.due.flatMap(dates.date(from:)), forKey: "dueDate")
-            try todo.checkedSetValue(item.completed, forKey: "completed")
-            try todo.checkedSetValue(categories[item.category], forKey: "category")
+            let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: context)
+            todo.setValue(item.title, forKey: "title")
+            todo.setValue(item.due.flatMap(dates.date(from:)), forKey: "dueDate")
+            todo.setValue(item.completed, forKey: "completed")
+            todo.setValue(categories[item.category], forKey: "category")
         }
         try context.save()
         try coordinator.remove(store)
@@ -49,31 +50,31 @@ public enum SampleToDos {
     /// Opens the XML store (or store of `type`) at `url` with `model` and hands its to-dos,
     /// sorted by title in any case, to `body` (the objects live as long as their context: only
     /// inside `body`).
-    public static func withToDos<T>(at url: URL, model: ManagedObjectModel, type: StoreType = .xml,
-                                    _ body: ([ManagedObject]) throws -> T) throws -> T {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    public static func withToDos<T>(at url: URL, model: NSManagedObjectModel, type: NSPersistentStore.StoreType = .xml,
+                                    _ body: ([NSManagedObject]) throws -> T) throws -> T {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: type, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let request = FetchRequest(entityName: "ToDo")
-        request.sortDescriptors = [SortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
+        let context = NSManagedObjectContext(coordinator: coordinator)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+        request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
         return try withExtendedLifetime(context) { try body(context.fetch(request)) }
     }
 
     /// One line per to-do of the store: its attributes in model order, then its category.
-    public static func describe(storeAt url: URL, model: ManagedObjectModel, type: StoreType = .xml) throws -> [String] {
+    public static func describe(storeAt url: URL, model: NSManagedObjectModel, type: NSPersistentStore.StoreType = .xml) throws -> [String] {
         try withToDos(at: url, model: model, type: type) { try $0.map(describe(todo:)) }
     }
 
     /// `"apply patch": dueDate 2009-05-31 09:00 UTC, completed YES, category Work`.
-    public static func describe(todo: ManagedObject) throws -> String {
+    public static func describe(todo: NSManagedObject) throws -> String {
         var parts: [String] = []
         for attribute in todo.entity.attributes where attribute.name != "title" {
-            let value = try todo.checkedValue(forKey: attribute.name)
+            let value = todo.value(forKey: attribute.name)
             parts.append("\(attribute.name) \(show(value))")
         }
-        let category = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+        let category = (todo.value(forKey: "category") as? NSManagedObject)?.value(forKey: "name") as? String
         parts.append("category \(category ?? "none")")
-        return "\(show(try todo.checkedValue(forKey: "title"))): " + parts.joined(separator: ", ")
+        return "\(show(todo.value(forKey: "title"))): " + parts.joined(separator: ", ")
     }
 
     /// A value as the chapter prints it: Booleans as YES and NO, as Core Data's tools print them.

@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -5,7 +6,7 @@ enum VersionThree {
     static func run(_ bench: Workbench) throws {
         let version2 = try ToDoModels.version2(), version3 = try PolicyModels.version3()
         // ANCHOR: infer-3
-        let inferred = try MappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: version3)
+        let inferred = try NSMappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: version3)
         // ANCHOR_END: infer-3
         bench.print("Lightweight migration can infer a mapping from version 2 to version 3:")
         bench.print()
@@ -17,11 +18,11 @@ enum VersionThree {
         let versions = try PolicyModels.versionedModel(mappingModels: [])
         try versions.migrationStep(from: "ToDo", to: "ToDo 2").migrateStore(at: url, type: .xml)
         let done = try SampleToDos.withToDos(at: url, model: version2) { todos in
-            try todos.filter { try $0.checkedValue(forKey: "completed") as? Bool == true }.count
+            todos.filter { $0.value(forKey: "completed") as? Bool == true }.count
         }
         try versions.migrationStep(from: "ToDo 2", to: "ToDo 3").migrateStore(at: url, type: .xml)
         let dated = try SampleToDos.withToDos(at: url, model: version3) { todos in
-            try todos.filter { try $0.checkedValue(forKey: "completedDate") != nil }.count
+            todos.filter { $0.value(forKey: "completedDate") != nil }.count
         }
         bench.print("It runs, and forgets: the version 2 store had \(done) completed to-dos;")
         bench.print("after the inferred step, \(dated) to-dos have a completedDate, so every to-do looks undone.")
@@ -30,7 +31,7 @@ enum VersionThree {
         let renamed = try PolicyModels.version3RenamingCompleted()
         bench.print("Telling Core Data that completedDate is completed renamed does not help:")
         do {
-            _ = try MappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: renamed)
+            _ = try NSMappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: renamed)
             bench.print("  inferred")
         } catch {
             bench.print("  \(error)")
@@ -48,7 +49,7 @@ enum Progressive {
         let print = bench.print
         let url = try SampleToDos.makeVersion1Store(in: try bench.makeDataFolder())
         // ANCHOR: migration-steps
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
         let lightweightOnly = try PolicyModels.versionedModel(mappingModels: [])
         let versions = try PolicyModels.versionedModel(mappingModels: [PolicyModels.completedDateMappingModel()])
         let steps = try versions.migrationSteps(forStoreMetadata: metadata)
@@ -65,7 +66,7 @@ enum Progressive {
             // ANCHOR: run-step
             try step.migrateStore(at: url, type: .xml)
             // ANCHOR_END: run-step
-            let now = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
+            let now = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
             print("  the store is now version \(versions.versionName(forStoreMetadata: now) ?? "unknown"):")
             for line in try SampleToDos.describe(storeAt: url, model: step.destinationModel) { print("    " + line) }
         }
@@ -79,16 +80,16 @@ enum Progressive {
             if progress.step != step { print("  step \(progress.step) of \(progress.stepCount)") }
             step = progress.step
         }
-        let coordinator = PersistentStoreCoordinator(versionedModel: versions)
+        let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
         try coordinator.addPersistentStore(type: .xml, at: other, options: [
             StoreOption.migratePersistentStoresAutomatically: true,
             StoreOption.inferMappingModelAutomatically: true,
             StoreOption.migrationProgressHandler: report,
         ])
         // ANCHOR_END: automatic
-        let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(checkedFormat: "completedDate != nil")
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+        request.predicate = NSPredicate(format: "completedDate != nil")
+        let context = NSManagedObjectContext(coordinator: coordinator)
         print("  completed to-dos, by completedDate: \(try context.count(for: request))")
     }
 }

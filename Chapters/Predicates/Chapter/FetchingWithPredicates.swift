@@ -1,10 +1,11 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
 enum FetchingWithPredicates {
     /// `"Cocoa Programming", "Core Data Essentials"`: the titles of some books, quoted.
-    static func titles(_ objects: [ManagedObject]) throws -> String {
-        try objects.map { "\"\(try $0.checkedValue(forKey: "title") as? String ?? "?")\"" }.joined(separator: ", ")
+    static func titles(_ objects: [NSManagedObject]) throws -> String {
+        objects.map { "\"\($0.value(forKey: "title") as? String ?? "?")\"" }.joined(separator: ", ")
     }
 
     static func run(_ bench: Workbench) throws {
@@ -38,9 +39,9 @@ enum FetchingWithPredicates {
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: sql-fetches
         for format in ["age <= 21", "name ==[cd] 'bob'", "name BEGINSWITH 'B'", "name LIKE 'B?b'", "name IN {'Mary', 'Joe'}", "age BETWEEN {18, 21}"] {
-            let request = FetchRequest(entityName: "Person")
-            request.predicate = try Predicate(checkedFormat: format)
-            let names = try context.fetch(request).map { try $0.checkedValue(forKey: "name") as? String ?? "?" }
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            request.predicate = NSPredicate(format: format)
+            let names = try context.fetch(request).map { $0.value(forKey: "name") as? String ?? "?" }
             print("\(format)  → \(names.joined(separator: ", "))")
         }
         // ANCHOR_END: sql-fetches

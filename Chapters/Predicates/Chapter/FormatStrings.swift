@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 // Each section starts from a new store holding the people and words of `SampleData`. Its
@@ -10,16 +10,16 @@ enum FormatStrings {
         let print = bench.print
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: age-predicate
-        let young = try Predicate(checkedFormat: "age <= 21")
+        let young = NSPredicate(format: "age <= 21")
         print(try fetchLine(young, in: context))
         // ANCHOR_END: age-predicate
         // ANCHOR: mary-or-joe
-        let maryOrJoe = try Predicate(checkedFormat: "name == %@ OR name == %@", "Mary", "Joe")
+        let maryOrJoe = NSPredicate(format: "name == %@ OR name == %@", "Mary", "Joe")
         print(try fetchLine(maryOrJoe, in: context))
         // ANCHOR_END: mary-or-joe
         // ANCHOR: evaluate
         let joe = ["name": "Joe", "age": 21] as [String: Any]
-        let isYoung = try young.checkedEvaluate(with: joe)
+        let isYoung = young.evaluate(with: joe)
         print("Evaluated on a dictionary for Joe, age 21: \(isYoung)")
         // ANCHOR_END: evaluate
     }
@@ -30,8 +30,8 @@ enum BobPitfall {
         let print = bench.print
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: bob-unquoted
-        let unquoted = try Predicate(checkedFormat: "name == Bob")
-        let request = FetchRequest(entityName: "Person")
+        let unquoted = NSPredicate(format: "name == Bob")
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
         request.predicate = unquoted
         do {
             _ = try context.fetch(request)
@@ -40,7 +40,7 @@ enum BobPitfall {
         }
         // ANCHOR_END: bob-unquoted
         // ANCHOR: bob-in-memory
-        if let person = try context.fetch(FetchRequest(entityName: "Person")).first {
+        if let person = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Person")).first {
             do {
                 _ = try unquoted.checkedEvaluate(with: person)
             } catch {
@@ -48,11 +48,11 @@ enum BobPitfall {
             }
         }
         let dictionary = ["name": "Bob"] as [String: Any]
-        let onDictionary = try unquoted.checkedEvaluate(with: dictionary)
+        let onDictionary = unquoted.evaluate(with: dictionary)
         print("Evaluating it on [\"name\": \"Bob\"]: \(onDictionary)")
         // ANCHOR_END: bob-in-memory
         // ANCHOR: bob-quoted
-        let quoted = try Predicate(checkedFormat: "name == 'Bob'")
+        let quoted = NSPredicate(format: "name == 'Bob'")
         print(try fetchLine(quoted, in: context))
         // ANCHOR_END: bob-quoted
     }
@@ -70,7 +70,7 @@ enum Operators {
             "NOT age > 20", "!(age > 20)",
         ]
         for format in formats {
-            let predicate = try Predicate(checkedFormat: format)
+            let predicate = NSPredicate(format: format)
             print(format.padding(toLength: 24, withPad: " ", startingAt: 0) + (try fetchLine(predicate, in: context)))
         }
         // ANCHOR_END: operators
@@ -83,18 +83,18 @@ enum StringOperators {
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: substring-operators
         for format in ["text BEGINSWITH 'wa'", "text CONTAINS 'es'", "text ENDSWITH 'at'"] {
-            let predicate = try Predicate(checkedFormat: format)
+            let predicate = NSPredicate(format: format)
             print(try fetchLine(predicate, entity: "Word", key: "text", in: context))
         }
         // ANCHOR_END: substring-operators
         // ANCHOR: like
         for format in ["text LIKE 'w*t'", "text LIKE 'w?t'", "text LIKE 'w\\\\?t'"] {
-            let predicate = try Predicate(checkedFormat: format)
+            let predicate = NSPredicate(format: format)
             print(try fetchLine(predicate, entity: "Word", key: "text", in: context))
         }
         // ANCHOR_END: like
         // ANCHOR: matches
-        let vowelPairs = try Predicate(checkedFormat: "text MATCHES %@", "w[aeiou]{2}.*")
+        let vowelPairs = NSPredicate(format: "text MATCHES %@", "w[aeiou]{2}.*")
         print(try fetchLine(vowelPairs, entity: "Word", key: "text", in: context))
         // ANCHOR_END: matches
     }
@@ -106,7 +106,7 @@ enum CaseAndDiacritics {
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: bob-cousins
         for format in ["name == 'bob'", "name ==[c] 'bob'", "name ==[d] 'bob'", "name ==[cd] 'bob'", "name BEGINSWITH[cd] 'BO'", "name LIKE[cd] 'b?b'"] {
-            let predicate = try Predicate(checkedFormat: format)
+            let predicate = NSPredicate(format: format)
             print(try fetchLine(predicate, in: context))
         }
         // ANCHOR_END: bob-cousins
@@ -119,11 +119,11 @@ enum KeysAndValues {
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: broken-key
         let key = "name", value = "Mary"
-        let broken = try Predicate(checkedFormat: "%@ == %@", key, value)
+        let broken = NSPredicate(format: "%@ == %@", key, value)
         print(try fetchLine(broken, in: context))
         // ANCHOR_END: broken-key
         // ANCHOR: fixed-key
-        let fixed = try Predicate(checkedFormat: "%K == %@", key, value)
+        let fixed = NSPredicate(format: "%K == %@", key, value)
         print(try fetchLine(fixed, in: context))
         // ANCHOR_END: fixed-key
     }
@@ -137,22 +137,22 @@ enum Arguments {
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withFullDate]
         let cutoff = dates.date(from: "1968-05-07")
-        let byName = try Predicate(checkedFormat: "name == %@", "Joe")
-        let byAge = try Predicate(checkedFormat: "age > %@", 40)
-        let byBirthday = try Predicate(checkedFormat: "birthday < %@", cutoff)
-        let withQuote = try Predicate(checkedFormat: "name == %@", "O'Brien \"Bob\"")
+        let byName = NSPredicate(format: "name == %@", "Joe")
+        let byAge = NSPredicate(format: "age > %@", 40)
+        let byBirthday = NSPredicate(format: "birthday < %@", cutoff)
+        let withQuote = NSPredicate(format: "name == %@", "O'Brien \"Bob\"")
         for predicate in [byName, byAge, byBirthday, withQuote] {
             print(try fetchLine(predicate, in: context))
         }
         // ANCHOR_END: arguments
         print("(1968-05-07, midnight UTC, is \(Int(cutoff?.timeIntervalSinceReferenceDate ?? 0)) seconds from 1 January 2001.)")
         // ANCHOR: printf
-        let printf = try Predicate(checkedFormat: "age > %d AND age < %d", 18, 21)
+        let printf = NSPredicate(format: "age > %d AND age < %d", 18, 21)
         print(try fetchLine(printf, in: context))
         // ANCHOR_END: printf
         // ANCHOR: quotes-stop-substitution
         do {
-            _ = try Predicate(checkedFormat: "name == '%@'", "Joe")
+            _ = try NSPredicate(checkedFormat: "name == '%@'", "Joe")
         } catch {
             print("Quoting %@ yourself: \(error)")
         }

@@ -1,33 +1,33 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// The models of the predicates chapter.
 public enum PredicatesModels {
     /// People with names, ages and birthdays; words for the string operators.
-    public static func people() throws -> ManagedObjectModel {
+    public static func people() throws -> NSManagedObjectModel {
         // ANCHOR: people-model
-        try ManagedObjectModel {
-            EntityDescription("Person") {
-                AttributeDescription("name", .string, optional: false)
-                AttributeDescription("age", .integer16)
-                AttributeDescription("birthday", .date)
+        try NSManagedObjectModel {
+            NSEntityDescription("Person") {
+                NSAttributeDescription("name", .string, optional: false)
+                NSAttributeDescription("age", .integer16)
+                NSAttributeDescription("birthday", .date)
             }
-            EntityDescription("Word") {
-                AttributeDescription("text", .string, optional: false)
+            NSEntityDescription("Word") {
+                NSAttributeDescription("text", .string, optional: false)
             }
         }
         // ANCHOR_END: people-model
     }
 
     /// LaMarche's books, each with a numeric id.
-    public static func bookshop() throws -> ManagedObjectModel {
+    public static func bookshop() throws -> NSManagedObjectModel {
         // ANCHOR: bookshop-model
-        try ManagedObjectModel {
-            EntityDescription("Book") {
-                AttributeDescription("id", .integer32, optional: false)
-                AttributeDescription("title", .string, optional: false)
-                AttributeDescription("publisher", .string)
-                AttributeDescription("salesRank", .integer32)
+        try NSManagedObjectModel {
+            NSEntityDescription("Book") {
+                NSAttributeDescription("id", .integer32, optional: false)
+                NSAttributeDescription("title", .string, optional: false)
+                NSAttributeDescription("publisher", .string)
+                NSAttributeDescription("salesRank", .integer32)
             }
         }
         // ANCHOR_END: bookshop-model

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Chapter 2: LaMarche's "Predicates and Format Strings" and "Fetching with Predicates".
@@ -18,7 +18,7 @@ public enum PredicatesChapter: Chapter {
         ChapterSection("sql", "What the fetches run in SQLite", run: FetchingWithPredicates.runSQL),
     ]
 
-    public static let models: [String: @Sendable () throws -> ManagedObjectModel] = [
+    public static let models: [String: @Sendable () throws -> NSManagedObjectModel] = [
         "people": PredicatesModels.people,
         "bookshop": PredicatesModels.bookshop,
     ]

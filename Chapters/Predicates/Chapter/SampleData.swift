@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// The objects the sections start from: people and words, and the bookshop's books.
@@ -12,18 +12,18 @@ enum SampleData {
 
     static let words = ["wet", "wait", "wt", "west", "what", "wit", "Wet", "swat", "want", "w?t"]
 
-    static func insertPeopleAndWords(into context: ManagedObjectContext) throws {
+    static func insertPeopleAndWords(into context: NSManagedObjectContext) throws {
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withFullDate]      // "1990-04-22": midnight UTC
         for p in people {
-            let person = try context.insertNewObject(forEntityName: "Person")
-            try person.checkedSetValue(p.name, forKey: "name")
-            try person.checkedSetValue(p.age, forKey: "age")
-            try person.checkedSetValue(dates.date(from: p.birthday), forKey: "birthday")
+            let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+            person.setValue(p.name, forKey: "name")
+            person.setValue(p.age, forKey: "age")
+            person.setValue(dates.date(from: p.birthday), forKey: "birthday")
         }
         for text in words {
-            let word = try context.insertNewObject(forEntityName: "Word")
-            try word.checkedSetValue(text, forKey: "text")
+            let word = NSEntityDescription.insertNewObject(forEntityName: "Word", into: context)
+            word.setValue(text, forKey: "text")
         }
         try context.save()
     }
@@ -37,13 +37,13 @@ enum SampleData {
         (195, "The Objective-C Primer", "Tomes", 5_114),
     ]
 
-    static func insertBooks(into context: ManagedObjectContext) throws {
+    static func insertBooks(into context: NSManagedObjectContext) throws {
         for b in books {
-            let book = try context.insertNewObject(forEntityName: "Book")
-            try book.checkedSetValue(b.id, forKey: "id")
-            try book.checkedSetValue(b.title, forKey: "title")
-            try book.checkedSetValue(b.publisher, forKey: "publisher")
-            try book.checkedSetValue(b.salesRank, forKey: "salesRank")
+            let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+            book.setValue(b.id, forKey: "id")
+            book.setValue(b.title, forKey: "title")
+            book.setValue(b.publisher, forKey: "publisher")
+            book.setValue(b.salesRank, forKey: "salesRank")
         }
         try context.save()
     }
@@ -51,14 +51,14 @@ enum SampleData {
 
     /// A context on a new SQLite store of the people model, holding the people and the words:
     /// where every section but the bookshop's starts.
-    static func peopleContext(_ bench: Workbench) throws -> ManagedObjectContext {
+    static func peopleContext(_ bench: Workbench) throws -> NSManagedObjectContext {
         let context = try bench.makeContext(model: PredicatesModels.people())
         try insertPeopleAndWords(into: context)
         return context
     }
 
     /// A context on a new SQLite store of the bookshop model, holding the books.
-    static func bookContext(_ bench: Workbench) throws -> ManagedObjectContext {
+    static func bookContext(_ bench: Workbench) throws -> NSManagedObjectContext {
         let context = try bench.makeContext(model: PredicatesModels.bookshop())
         try insertBooks(into: context)
         return context

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Version 2's timer, Listing 11: the predicate skips to-dos already alerted or marked
@@ -6,11 +6,11 @@ import WorkbookSupport
 enum AlertOnce {
     // ANCHOR: listing-11
     /// The to-dos the timer alerts at `now`, each only once.
-    static func dueSoon(in context: ManagedObjectContext, at now: Date) throws -> [ManagedObject] {
+    static func dueSoon(in context: NSManagedObjectContext, at now: Date) throws -> [NSManagedObject] {
         let ps = "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil"
-        let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(checkedFormat: ps, now, now.addingTimeInterval(5 * 60))
-        request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+        request.predicate = NSPredicate(format: ps, now, now.addingTimeInterval(5 * 60))
+        request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request)
     }
     // ANCHOR_END: listing-11
@@ -21,10 +21,10 @@ enum AlertOnce {
         try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1()))
         // ANCHOR: water-the-plants
         let context = try openMigratingToDoStore(in: folder)
-        let plants = try context.insertNewObject(forEntityName: "ToDo")
-        try plants.checkedSetValue("Water the plants", forKey: "title")
-        try plants.checkedSetValue(nineOClock.addingTimeInterval(3 * 60), forKey: "dueDate")
-        try plants.checkedSetValue(true, forKey: "doNotAlert")
+        let plants = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: context)
+        plants.setValue("Water the plants", forKey: "title")
+        plants.setValue(nineOClock.addingTimeInterval(3 * 60), forKey: "dueDate")
+        plants.setValue(true, forKey: "doNotAlert")
         try context.save()
         // ANCHOR_END: water-the-plants
         // ANCHOR: timer-2
@@ -32,11 +32,11 @@ enum AlertOnce {
         for minute in 0...6 {
             let now = nineOClock.addingTimeInterval(Double(minute) * 60)
             for todo in try dueSoon(in: context, at: now) {
-                let title = try todo.checkedValue(forKey: "title") as? String ?? ""
-                let due = try todo.checkedValue(forKey: "dueDate") as? Date
+                let title = todo.value(forKey: "title") as? String ?? ""
+                let due = todo.value(forKey: "dueDate") as? Date
                 print("\(timeOfDay(now))  alert: \(title), due \(due.map(timeOfDay) ?? "never")")
                 alerts[title, default: 0] += 1
-                try todo.checkedSetValue(now, forKey: "lastAlertDate")
+                todo.setValue(now, forKey: "lastAlertDate")
             }
             try context.save()
         }

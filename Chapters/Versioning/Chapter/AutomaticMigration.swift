@@ -1,18 +1,21 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
 // ANCHOR: automatic-migration
 /// Opens the ToDo store in `folder` with the current version of the model, migrating it
 /// first if an older version wrote it.
-func openMigratingToDoStore(in folder: URL, type: StoreType = .xml) throws -> ManagedObjectContext {
+func openMigratingToDoStore(in folder: URL, type: NSPersistentStore.StoreType = .xml) throws -> NSManagedObjectContext {
     let versions = try VersionedModel(contentsOf: ToDoModels.bundleURL)
-    let coordinator = PersistentStoreCoordinator(versionedModel: versions)
+    let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
     let storeURL = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
     try coordinator.addPersistentStore(type: type, at: storeURL, options: [
-        StoreOption.migratePersistentStoresAutomatically: true,
-        StoreOption.inferMappingModelAutomatically: true,
+        NSMigratePersistentStoresAutomaticallyOption: true,
+        NSInferMappingModelAutomaticallyOption: true,
     ])
-    return ManagedObjectContext(coordinator: coordinator)
+    let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    return context
 }
 // ANCHOR_END: automatic-migration
 
@@ -24,7 +27,7 @@ enum AutomaticMigration {
         try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1()))
         // ANCHOR: migration-steps
         let storeURL = folder.appendingPathComponent("ToDo.xml")
-        let before = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
+        let before = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
         let versions = try VersionedModel(contentsOf: ToDoModels.bundleURL)
         let steps = try versions.migrationSteps(forStoreMetadata: before)
         print("What opening the store will do: \(steps.map(\.description).joined(separator: ", then "))")
@@ -34,7 +37,7 @@ enum AutomaticMigration {
         for line in hashLines(before) { print("  " + line) }
 
         let context = try openMigratingToDoStore(in: folder)
-        let after = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
+        let after = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
         print("After:")
         for line in hashLines(after) { print("  " + line) }
         print("The store's UUID is the same: \((before["NSStoreUUID"] as? String) == (after["NSStoreUUID"] as? String))")

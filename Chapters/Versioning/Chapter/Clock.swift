@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 
 // ANCHOR: clock
 /// The chapter's "now": 09:00 UTC on 1 June 2009, the summer Zarra's article appeared. The

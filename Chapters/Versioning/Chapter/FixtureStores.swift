@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -5,7 +6,7 @@ import WorkbookSupport
 /// by version 2: what a user upgrading the application brings along.
 enum FixtureStores {
     /// The fixture stores, one per store type.
-    static let files: [(name: String, type: StoreType)] = [("ToDo.xml", .xml), ("ToDo.sqlite", .sqlite)]
+    static let files: [(name: String, type: NSPersistentStore.StoreType)] = [("ToDo.xml", .xml), ("ToDo.sqlite", .sqlite)]
 
     /// The folder the fixtures ship in.
     static var fixtureFolder: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)! }
@@ -14,10 +15,10 @@ enum FixtureStores {
     static func writeVersion1Stores(in folder: URL) throws {
         for (index, file) in files.enumerated() {
             let uuid = String(format: "F1C7A4E5-0000-4000-8000-%012d", index + 1)
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
             try coordinator.addPersistentStore(type: file.type, at: folder.appendingPathComponent(file.name),
                                                options: [StoreOption.storeUUID: uuid])
-            try SampleData.insertToDos(into: ManagedObjectContext(coordinator: coordinator))
+            try SampleData.insertToDos(into: NSManagedObjectContext(coordinator: coordinator))
         }
     }
 
@@ -26,7 +27,7 @@ enum FixtureStores {
             let dataFolder = try bench.makeDataFolder()
             let storeURL = dataFolder.appendingPathComponent(file.name)
             try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent(file.name), to: storeURL)
-            let before = try PersistentStoreCoordinator.metadataForPersistentStore(type: file.type, at: storeURL)
+            let before = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: file.type, at: storeURL)
             let version = try ToDoModels.versionedModel().versionName(forStoreMetadata: before) ?? "none"
             bench.print("\(file.name), written by model version \"\(version)\":")
             let context = try openMigratingToDoStore(in: dataFolder, type: file.type)

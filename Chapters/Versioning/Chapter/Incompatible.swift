@@ -1,3 +1,4 @@
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
@@ -10,7 +11,7 @@ enum Incompatible {
         try SampleData.insertToDos(into: try openToDoStore(in: folder, model: try ToDoModels.version1()))
         // ANCHOR: compatible
         let storeURL = folder.appendingPathComponent("ToDo.xml")
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
         let fits1 = try ToDoModels.version1().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
         let fits2 = try ToDoModels.version2().isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
         // ANCHOR_END: compatible

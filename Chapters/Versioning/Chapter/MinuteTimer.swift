@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Version 1's timer: every minute, the to-dos due in the next five minutes, alerted again
@@ -6,11 +6,11 @@ import WorkbookSupport
 enum MinuteTimer {
     // ANCHOR: due-soon-1
     /// The to-dos the timer alerts at `now`: not completed, due in the next five minutes.
-    static func dueSoon(in context: ManagedObjectContext, at now: Date) throws -> [ManagedObject] {
-        let request = FetchRequest(entityName: "ToDo")
-        request.predicate = try Predicate(checkedFormat: "completed == NO AND dueDate >= %@ AND dueDate <= %@",
+    static func dueSoon(in context: NSManagedObjectContext, at now: Date) throws -> [NSManagedObject] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+        request.predicate = NSPredicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@",
                                           now, now.addingTimeInterval(5 * 60))
-        request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
+        request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request)
     }
     // ANCHOR_END: due-soon-1
@@ -24,8 +24,8 @@ enum MinuteTimer {
         for minute in 0...6 {
             let now = nineOClock.addingTimeInterval(Double(minute) * 60)
             for todo in try dueSoon(in: context, at: now) {
-                let title = try todo.checkedValue(forKey: "title") as? String ?? ""
-                let due = try todo.checkedValue(forKey: "dueDate") as? Date
+                let title = todo.value(forKey: "title") as? String ?? ""
+                let due = todo.value(forKey: "dueDate") as? Date
                 print("\(timeOfDay(now))  alert: \(title), due \(due.map(timeOfDay) ?? "never")")
                 alerts[title, default: 0] += 1
             }

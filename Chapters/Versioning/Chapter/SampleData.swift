@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// The to-dos the chapter works with, due around the chapter's "now" (``nineOClock``), and
@@ -13,37 +13,37 @@ enum SampleData {
     ]
 
     /// Inserts the two categories and the four to-dos, and saves.
-    static func insertToDos(into context: ManagedObjectContext) throws {
-        var categories: [String: ManagedObject] = [:]
+    static func insertToDos(into context: NSManagedObjectContext) throws {
+        var categories: [String: NSManagedObject] = [:]
         for name in ["Home", "Work"] {
-            let category = try context.insertNewObject(forEntityName: "Category")
-            try category.checkedSetValue(name, forKey: "name")
+            let category = NSEntityDescription.insertNewObject(forEntityName: "Category", into: context)
+            category.setValue(name, forKey: "name")
             categories[name] = category
         }
         let dates = ISO8601DateFormatter()
         for item in todos {
-            let todo = try context.insertNewObject(forEntityName: "ToDo")
-            try todo.checkedSetValue(item.title, forKey: "title")
-            try todo.checkedSetValue(dates.date(from: item.due), forKey: "dueDate")
-            try todo.checkedSetValue(item.completed, forKey: "completed")
-            try todo.checkedSetValue(categories[item.category], forKey: "category")
+            let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: context)
+            todo.setValue(item.title, forKey: "title")
+            todo.setValue(dates.date(from: item.due), forKey: "dueDate")
+            todo.setValue(item.completed, forKey: "completed")
+            todo.setValue(categories[item.category], forKey: "category")
         }
         try context.save()
     }
     // ANCHOR_END: sample-todos
 
     /// The to-dos of a context, sorted by due date, one line each.
-    static func list(_ context: ManagedObjectContext, version: Int) throws -> [String] {
-        let request = FetchRequest(entityName: "ToDo")
-        request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
+    static func list(_ context: NSManagedObjectContext, version: Int) throws -> [String] {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+        request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request).map { todo in
-            var line = "\(try todo.checkedValue(forKey: "title") as? String ?? "")"
-            line += ", due \(Workbench.describe(try todo.checkedValue(forKey: "dueDate")))"
-            line += ", in \((try todo.checkedValue(forKeyPath: "category.name") as? String) ?? "no category")"
-            if try todo.checkedValue(forKey: "completed") as? Bool == true { line += ", completed" }
+            var line = "\(todo.value(forKey: "title") as? String ?? "")"
+            line += ", due \(Workbench.describe(todo.value(forKey: "dueDate")))"
+            line += ", in \((todo.value(forKeyPath: "category.name") as? String) ?? "no category")"
+            if todo.value(forKey: "completed") as? Bool == true { line += ", completed" }
             if version >= 2 {
-                line += ", doNotAlert \(try todo.checkedValue(forKey: "doNotAlert") as? Bool == true ? "YES" : "NO")"
-                line += ", lastAlertDate \(Workbench.describe(try todo.checkedValue(forKey: "lastAlertDate")))"
+                line += ", doNotAlert \(todo.value(forKey: "doNotAlert") as? Bool == true ? "YES" : "NO")"
+                line += ", lastAlertDate \(Workbench.describe(todo.value(forKey: "lastAlertDate")))"
             }
             return line
         }

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Chapter 4: Marcus Zarra's "Core Data Versioning" (MacTech, 2009): the Core Data stack,
@@ -19,7 +19,7 @@ public enum VersioningChapter: Chapter {
         ChapterSection("fixture-stores", "Stores from version 1, migrated", run: FixtureStores.run),
     ]
 
-    public static let models: [String: @Sendable () throws -> ManagedObjectModel] = [
+    public static let models: [String: @Sendable () throws -> NSManagedObjectModel] = [
         "todo-1": ToDoModels.version1,
         "todo-2": ToDoModels.version2,
     ]

@@ -4,14 +4,14 @@
 // publisher did not publish; books with no publisher count as not published by it.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// compounding-2. `NOT publisher.name == %@` is true when the book has no publisher.
-func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
-    let request = FetchRequest(entityName: "Book")
+func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
     request.predicate = .and([
-        try Predicate(checkedFormat: "salesRank < %@", rank),
-        .not(try Predicate(checkedFormat: "publisher.name == %@", publisher)),
+        NSPredicate(format: "salesRank < %@", rank),
+        .not(NSPredicate(format: "publisher.name == %@", publisher)),
     ])
     return try context.fetch(request)
 }

@@ -4,9 +4,9 @@
 // ranked better than a given rank.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// compounding-3. Without the parentheses AND would bind first.
-func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> Predicate {
-    try Predicate(checkedFormat: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second, rank)
+func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> NSPredicate {
+    NSPredicate(format: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second, rank)
 }

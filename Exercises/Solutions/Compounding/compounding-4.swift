@@ -3,11 +3,11 @@
 // Return the books that match none of the given predicates; with no predicates, every book.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// compounding-4. A NOT looks only at its first subpredicate, so OR them first.
-func books(matchingNoneOf predicates: [Predicate], in context: ManagedObjectContext) throws -> [ManagedObject] {
-    let request = FetchRequest(entityName: "Book")
+func books(matchingNoneOf predicates: [NSPredicate], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
     request.predicate = .not(.or(predicates))
     return try context.fetch(request)
 }

@@ -3,12 +3,12 @@
 // Return the employees who earn more than the given amount, highest salary first.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// fetching-2.
-func employees(earningMoreThan amount: Int, in context: ManagedObjectContext) throws -> [ManagedObject] {
-    let request = FetchRequest(entityName: "Employee")
-    request.predicate = try Predicate(checkedFormat: "salary > %@", amount)
-    request.sortDescriptors = [SortDescriptor(key: "salary", ascending: false)]
+func employees(earningMoreThan amount: Int, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+    request.predicate = NSPredicate(format: "salary > %@", amount)
+    request.sortDescriptors = [NSSortDescriptor(key: "salary", ascending: false)]
     return try context.fetch(request)
 }

@@ -4,13 +4,13 @@
 // are none.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// fetching-3.
-func lowestSalary(in context: ManagedObjectContext) throws -> Decimal? {
-    let request = FetchRequest(entityName: "Employee")
-    request.resultType = .dictionary
-    request.propertiesToFetch = [.expression(ExpressionDescription(
-        name: "lowest", expression: try Expression(checkedFormat: "min:(salary)"), resultType: .decimal))]
+func lowestSalary(in context: NSManagedObjectContext) throws -> Decimal? {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+    request.resultType = .dictionaryResultType
+    request.propertiesToFetch = [.expression(NSExpressionDescription(
+        name: "lowest", expression: NSExpression(format: "min:(salary)"), resultType: .decimalAttributeType))]
     return try context.fetchDictionaries(request).first?["lowest"] as? Decimal
 }

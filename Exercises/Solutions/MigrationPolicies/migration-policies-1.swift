@@ -4,17 +4,17 @@
 // the to-dos already completed, and only those, keeping every to-do's attributes and category.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// migration-policies-1. Super makes the to-do from the attribute mappings and associates
 /// it; the policy only adjusts doNotAlert.
-final class DoNotAlertWhenCompletedPolicy: EntityMigrationPolicy {
+final class DoNotAlertWhenCompletedPolicy: NSEntityMigrationPolicy {
     required init() {}
 
-    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
-                                             manager: MigrationManager) throws {
+    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
+                                             manager: NSMigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])[0]
-        try todo.checkedSetValue(try source.checkedValue(forKey: "completed") as? Bool ?? false, forKey: "doNotAlert")
+        todo.setValue(source.value(forKey: "completed") as? Bool ?? false, forKey: "doNotAlert")
     }
 }

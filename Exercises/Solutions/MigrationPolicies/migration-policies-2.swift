@@ -4,7 +4,7 @@
 // has no due date, NO otherwise.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// migration-policies-2. TERNARY turns a predicate into a value; YES and NO unquoted are
 /// Booleans ("YES" quoted would be a string, which a Boolean attribute refuses).

@@ -3,11 +3,11 @@
 // Return the people whose name equals the given name when case is ignored, but not accents.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// predicates-1.
-func people(named name: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
-    let request = FetchRequest(entityName: "Person")
-    request.predicate = try Predicate(checkedFormat: "name ==[c] %@", name)
+func people(named name: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+    request.predicate = NSPredicate(format: "name ==[c] %@", name)
     return try context.fetch(request)
 }

@@ -4,9 +4,10 @@
 // through when several share it.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
+import CoreData
 import ObjectGraph
 
 /// predicates-4.
-func person(named name: String, in context: ManagedObjectContext) throws -> ManagedObject? {
+func person(named name: String, in context: NSManagedObjectContext) throws -> NSManagedObject? {
     try FetchUtilities.object(forEntityNamed: "Person", matchingKey: "name", value: name, in: context)
 }

@@ -4,11 +4,12 @@
 // when none did, without opening the store for use.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
+import CoreData
 import ObjectGraph
 
 /// versioning-1. The metadata is read without adding the store; the versioned model
 /// compares its entity version hashes with each version's.
-func versionName(ofStoreAt url: URL, type: StoreType, versions: VersionedModel) throws -> String? {
-    let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
+func versionName(ofStoreAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws -> String? {
+    let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
     return versions.versionName(forStoreMetadata: metadata)
 }

@@ -4,14 +4,17 @@
 // version wrote it, and return a context on it.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
+import CoreData
 import ObjectGraph
 
 /// versioning-2. Both options: migrate automatically, and infer the mapping model.
-func openMigrating(storeAt url: URL, type: StoreType, versions: VersionedModel) throws -> ManagedObjectContext {
-    let coordinator = PersistentStoreCoordinator(versionedModel: versions)
+func openMigrating(storeAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws -> NSManagedObjectContext {
+    let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
     try coordinator.addPersistentStore(type: type, at: url, options: [
-        StoreOption.migratePersistentStoresAutomatically: true,
-        StoreOption.inferMappingModelAutomatically: true,
+        NSMigratePersistentStoresAutomaticallyOption: true,
+        NSInferMappingModelAutomaticallyOption: true,
     ])
-    return ManagedObjectContext(coordinator: coordinator)
+    let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    return context
 }

@@ -4,12 +4,12 @@
 // included, most recently alerted first.
 //
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
-import ObjectGraph
+import CoreData
 
 /// versioning-3. BETWEEN includes both ends; a nil lastAlertDate matches neither bound.
-func todos(alertedInHourBefore now: Date, in context: ManagedObjectContext) throws -> [ManagedObject] {
-    let request = FetchRequest(entityName: "ToDo")
-    request.predicate = try Predicate(checkedFormat: "lastAlertDate BETWEEN %@", [now.addingTimeInterval(-3_600), now])
-    request.sortDescriptors = [SortDescriptor(key: "lastAlertDate", ascending: false)]
+func todos(alertedInHourBefore now: Date, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
+    request.predicate = NSPredicate(format: "lastAlertDate BETWEEN %@", [now.addingTimeInterval(-3_600), now])
+    request.sortDescriptors = [NSSortDescriptor(key: "lastAlertDate", ascending: false)]
     return try context.fetch(request)
 }

@@ -9,12 +9,13 @@
 //
 // The model is the chapter's bookstore: a Book has a title, an author, a salesRank (1 is the
 // best seller) and at most one publisher; a Publisher has a name.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// compounding-1: the books whose publisher is any of the named publishers. With no names
 /// at all, no book qualifies.
-func books(fromAnyOf publishers: [String], in context: ManagedObjectContext) throws -> [ManagedObject] {
-    // TODO: one `publisher.name == %@` predicate per name, combined with Predicate.or.
+func books(fromAnyOf publishers: [String], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    // TODO: one `publisher.name == %@` predicate per name, combined with
+    // NSCompoundPredicate(orPredicateWithSubpredicates:).
     throw NotSolvedYet()
 }

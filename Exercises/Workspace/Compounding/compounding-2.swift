@@ -10,12 +10,13 @@
 //
 // The model is the chapter's bookstore: a Book has a title, an author, a salesRank (1 is the
 // best seller) and at most one publisher; a Publisher has a name.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// compounding-2: the books ranked better than `rank` (salesRank < rank) that are not
 /// published by `publisher`. A book with no publisher is not published by it either.
-func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
-    // TODO: Predicate.and of a comparison and a Predicate.not.
+func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+    // TODO: NSCompoundPredicate(andPredicateWithSubpredicates:) of a comparison and a NOT
+    // (notPredicateWithSubpredicate:).
     throw NotSolvedYet()
 }

@@ -10,12 +10,12 @@
 //
 // The model is the chapter's bookstore: a Book has a title, an author, a salesRank (1 is the
 // best seller) and at most one publisher; a Publisher has a name.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// compounding-3: ONE format string, with its arguments, for the books published by
 /// `first` or by `second` that are also ranked better than `rank`.
-func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> Predicate {
-    // TODO: return try Predicate(checkedFormat: "...", first, second, rank)
+func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> NSPredicate {
+    // TODO: return NSPredicate(format: "...", first, second, rank)
     throw NotSolvedYet()
 }

@@ -9,12 +9,12 @@
 //
 // The model is the chapter's bookstore: a Book has a title, an author, a salesRank (1 is the
 // best seller) and at most one publisher; a Publisher has a name.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// compounding-4: the books that match none of the given predicates. With no predicates,
 /// every book matches none of them.
-func books(matchingNoneOf predicates: [Predicate], in context: ManagedObjectContext) throws -> [ManagedObject] {
+func books(matchingNoneOf predicates: [NSPredicate], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     // TODO: a NOT around a single compound of the predicates.
     throw NotSolvedYet()
 }

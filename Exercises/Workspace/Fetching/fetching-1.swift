@@ -6,12 +6,12 @@
 // watch` checks this file each time you save it. The file builds into a program of its
 // own, so a mistake here stops no other exercise.
 // Stuck? `swift run workbook exercises hint fetching-1`.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// fetching-1: every Book, sorted by title A to Z, ignoring case
 /// ("apple" and "Apple" sort together).
-func booksSortedByTitle(in context: ManagedObjectContext) throws -> [ManagedObject] {
+func booksSortedByTitle(in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     // TODO: build a FetchRequest for "Book" with a sort descriptor, and fetch.
     throw NotSolvedYet()
 }

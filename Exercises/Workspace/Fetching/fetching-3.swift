@@ -7,12 +7,12 @@
 // watch` checks this file each time you save it. The file builds into a program of its
 // own, so a mistake here stops no other exercise.
 // Stuck? `swift run workbook exercises hint fetching-3`.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// fetching-3: the lowest salary of all employees, computed by the store (dictionary
 /// results and an expression description), or nil when there are no employees.
-func lowestSalary(in context: ManagedObjectContext) throws -> Decimal? {
-    // TODO: resultType .dictionary, an ExpressionDescription with min:(salary).
+func lowestSalary(in context: NSManagedObjectContext) throws -> Decimal? {
+    // TODO: resultType .dictionaryResultType, an NSExpressionDescription with min:(salary).
     throw NotSolvedYet()
 }

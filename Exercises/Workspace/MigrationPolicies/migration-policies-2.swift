@@ -11,7 +11,7 @@
 // The models are Zarra's ToDo versions: version 1 (ToDo: title, dueDate, completed, category;
 // Category: name, todos), version 2 (adds lastAlertDate and doNotAlert, default NO) and the
 // chapter's version 3 (completed gives way to completedDate, an optional date).
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// migration-policies-2: the value expression, in the format language, of version 2's

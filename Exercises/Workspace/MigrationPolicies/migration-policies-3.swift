@@ -11,14 +11,14 @@
 // The models are Zarra's ToDo versions: version 1 (ToDo: title, dueDate, completed, category;
 // Category: name, todos), version 2 (adds lastAlertDate and doNotAlert, default NO) and the
 // chapter's version 3 (completed gives way to completedDate, an optional date).
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// migration-policies-3: the mapping model from version 2 to version 3. A completed to-do
 /// gets its dueDate as its completedDate, and doNotAlert YES (nothing done needs an
 /// alert); a to-do not completed gets no completedDate and keeps its doNotAlert. Every
 /// to-do keeps its title, dueDate, lastAlertDate and category.
-func completedDateMappingModel(from version2: ManagedObjectModel, to version3: ManagedObjectModel) throws -> MappingModel {
-    // TODO: start from MappingModel.defaultMappingModel(forSourceModel:destinationModel:).
+func completedDateMappingModel(from version2: NSManagedObjectModel, to version3: NSManagedObjectModel) throws -> NSMappingModel {
+    // TODO: start from NSMappingModel.defaultMappingModel(forSourceModel:destinationModel:).
     throw NotSolvedYet()
 }

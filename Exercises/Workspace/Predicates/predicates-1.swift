@@ -6,12 +6,12 @@
 // watch` checks this file each time you save it. The file builds into a program of its
 // own, so a mistake here stops no other exercise.
 // Stuck? `swift run workbook exercises hint predicates-1`.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// predicates-1: the people whose name is `name` when case is ignored, but accents are
 /// not ("bob" finds Bob and BOB, not Böb).
-func people(named name: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
+func people(named name: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     // TODO: a fetch of "Person" with a predicate that uses an option after the operator.
     throw NotSolvedYet()
 }

@@ -11,13 +11,14 @@
 // The model is Zarra's ToDo model (ToDoModels in WorkbookSupport): version "ToDo" has ToDo
 // (title, dueDate, completed, category) and Category (name, todos); version "ToDo 2" adds
 // ToDo.lastAlertDate and ToDo.doNotAlert.
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
 /// versioning-1: the name of the version of `versions` that wrote the store at `url`
 /// ("ToDo" or "ToDo 2"), or nil when none of them did. Don't open the store for use:
 /// read its metadata.
-func versionName(ofStoreAt url: URL, type: StoreType, versions: VersionedModel) throws -> String? {
+func versionName(ofStoreAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws -> String? {
     // TODO: read the store's metadata, then ask the versioned model which version it fits.
     throw NotSolvedYet()
 }

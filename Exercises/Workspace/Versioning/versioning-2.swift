@@ -11,12 +11,13 @@
 // The model is Zarra's ToDo model (ToDoModels in WorkbookSupport): version "ToDo" has ToDo
 // (title, dueDate, completed, category) and Category (name, todos); version "ToDo 2" adds
 // ToDo.lastAlertDate and ToDo.doNotAlert.
+import CoreData
 import ObjectGraph
 import WorkbookSupport
 
 /// versioning-2: a context on the store at `url` with the current version of `versions`,
 /// migrating the store first when an older version wrote it.
-func openMigrating(storeAt url: URL, type: StoreType, versions: VersionedModel) throws -> ManagedObjectContext {
+func openMigrating(storeAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws -> NSManagedObjectContext {
     // TODO: a coordinator for the versioned model, and the two migration options.
     throw NotSolvedYet()
 }

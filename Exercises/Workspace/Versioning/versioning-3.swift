@@ -11,12 +11,12 @@
 // The model is Zarra's ToDo model (ToDoModels in WorkbookSupport): version "ToDo" has ToDo
 // (title, dueDate, completed, category) and Category (name, todos); version "ToDo 2" adds
 // ToDo.lastAlertDate and ToDo.doNotAlert.
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// versioning-3: the to-dos alerted in the hour up to `now` (lastAlertDate from one hour
 /// before `now` to `now`, both included), most recently alerted first.
-func todos(alertedInHourBefore now: Date, in context: ManagedObjectContext) throws -> [ManagedObject] {
+func todos(alertedInHourBefore now: Date, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     // TODO: a predicate on lastAlertDate with two dates, and a sort descriptor.
     throw NotSolvedYet()
 }
