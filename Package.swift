@@ -73,7 +73,7 @@ let package = Package(
         // Zarra's ToDo model (versions 1 and 2) and his Listing 12 policy, defined once: the
         // chapters and `todo` (through WorkbookSupport), ObjectGraph's tests, the migration child
         // and the benchmark use it. Only ObjectGraph, so the library's tests need no workbook.
-        .target(name: "ZarraToDo", dependencies: ["ObjectGraph"], path: "Sources/ZarraToDo"),
+        .target(name: "ZarraToDo", dependencies: ["ObjectGraph", "CoreData"], path: "Sources/ZarraToDo"),
         // What the chapters share: sections, the workbench, diagrams. Nothing a library user needs.
         .target(
             name: "WorkbookSupport",

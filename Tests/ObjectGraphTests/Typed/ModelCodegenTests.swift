@@ -86,7 +86,7 @@ enum CodegenModels {
         #expect(book.contains("@Managed(\"related\") public var related: Set<Book>"))
         #expect(book.contains("public func addToRelated(_ value: Book) { addObjects([value], toRelationship: \"related\") }"))
         let item = try #require(files.first { $0.name == "Item.swift" }).contents
-        #expect(item.contains("public class Item: ManagedObject {"))
+        #expect(item.contains("public class Item: NSManagedObject {"))
         let library = try #require(files.first { $0.name == "Library.swift" }).contents
         #expect(library.contains("@Managed(\"items\") public var items: [Item]"))
         #expect(library.contains("public func addToItems(_ values: [Item])"))
@@ -154,12 +154,14 @@ enum CodegenModels {
         let files = try ModelCodegen(modelAt: Self.toDo).files()
         for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
         try """
-            import ObjectGraph
+            import CoreData
 
-            let model = try XcodeModelLoader(classes: ToDoModelClasses.byName).loadModel(at: URL(fileURLWithPath: CommandLine.arguments[1]))
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: CommandLine.arguments[2]))
-            let context = ManagedObjectContext(coordinator: coordinator)
+            let model = try NSManagedObjectModel(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), classes: ToDoModelClasses.byName)
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
+                                               at: URL(fileURLWithPath: CommandLine.arguments[2]), options: nil)
+            let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
             let home = Category(context: context)
             home.name = "Home"
             let rent = ToDo(context: context)
@@ -174,9 +176,10 @@ enum CodegenModels {
             home.removeFromTodos(mail)
             try context.save()
 
-            let other = ManagedObjectContext(coordinator: coordinator)
+            let other = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+            other.persistentStoreCoordinator = coordinator
             let request = ToDo.fetchRequest()
-            request.sortDescriptors = [SortDescriptor(key: "title")]
+            request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
             for todo in try other.fetch(request) {
                 print(todo.title ?? "nil", todo.dueDate?.timeIntervalSinceReferenceDate ?? -1, todo.completed, todo.doNotAlert, todo.category?.name ?? "none", todo.category?.todos.count ?? 0)
             }
