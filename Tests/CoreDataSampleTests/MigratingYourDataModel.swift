@@ -122,7 +122,8 @@ final class AuthorSplittingPolicy: NSEntityMigrationPolicy {
         do {
             try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: sourceURL, options: nil)
             Issue.record("A version 1 store opened with version 2 without migrating")
-        } catch let error as NSError {
+        } catch {
+            let error = error as NSError  // LINUX: `catch let error as NSError` matches only NSError instances on Linux (no implicit bridging in a cast pattern); the coercion bridges
             #expect(error.domain == NSCocoaErrorDomain)
             #expect(error.code == NSPersistentStoreIncompatibleVersionHashError)
         }
