@@ -182,6 +182,15 @@ let package = Package(
             dependencies: ["TestSupport", "ToDoApp", "ObjectGraph", "WorkbookSupport", "todo"],
             path: "Tests/ToDoTests"
         ),
+        // Apple's Core Data articles written as a Mac developer writes them, against the CoreData
+        // product alone; each `// LINUX:` line is a change Linux needed (LEDGER.md counts them).
+        .testTarget(
+            name: "CoreDataSampleTests",
+            dependencies: ["CoreData"],
+            path: "Tests/CoreDataSampleTests",
+            exclude: ["LEDGER.md"],
+            resources: [.copy("Resources/Earthquakes.xcdatamodeld"), .copy("Resources/Library.xcdatamodeld")]
+        ),
         .testTarget(
             name: "ChapterTests",
             dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport", "AllChapters"] + chapterLibraries,
