@@ -83,42 +83,9 @@ extension MigrationManager {
         guard let mapping else {
             throw CoreDataError(.migrationMissingMappingModel, "migrateStore was given no mapping model for the store at \(sourceURL.path)")
         }
-        try migrateStore(from: sourceURL, type: sourceType, options: try Self.stringKeyed(sourceOptions), with: mapping,
-                         to: destinationURL, type: destinationType, options: try Self.stringKeyed(destinationOptions))
-    }
-
-    /// Apple's `[AnyHashable: Any]` options as the `[String: Any]` ObjectGraph takes.
-    private static func stringKeyed(_ options: [AnyHashable: Any]?) throws -> [String: Any] {
-        var result: [String: Any] = [:]
-        for (key, value) in options ?? [:] {
-            guard let name = key.base as? String else {
-                throw CoreDataError(exception: .invalidArgument, "Store option keys are strings; \(key) is a \(type(of: key.base))")
-            }
-            result[name] = value
-        }
-        return result
-    }
-}
-
-extension FetchedResultsController {
-    /// A controller for a typed request (init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
-    /// with an `NSFetchRequest<Quake>`): the controller keeps a copy of the request's settings,
-    /// which Apple's documentation says not to change after this call.
-    public convenience init<Result>(fetchRequest: FetchRequest<Result>, managedObjectContext context: ManagedObjectContext,
-                                    sectionNameKeyPath: String?, cacheName name: String?) {
-        let request = FetchRequest<ManagedObject>(entityName: fetchRequest.entityName)
-        request.predicate = fetchRequest.predicate
-        request.sortDescriptors = fetchRequest.sortDescriptors
-        request.fetchLimit = fetchRequest.fetchLimit
-        request.fetchOffset = fetchRequest.fetchOffset
-        request.fetchBatchSize = fetchRequest.fetchBatchSize
-        request.includesSubentities = fetchRequest.includesSubentities
-        request.includesPendingChanges = fetchRequest.includesPendingChanges
-        request.relationshipKeyPathsForPrefetching = fetchRequest.relationshipKeyPathsForPrefetching
-        request.shouldRefreshRefetchedObjects = fetchRequest.shouldRefreshRefetchedObjects
-        request.includesPropertyValues = fetchRequest.includesPropertyValues
-        request.returnsObjectsAsFaults = fetchRequest.returnsObjectsAsFaults
-        self.init(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: name)
+        try migrateStore(from: sourceURL, type: sourceType, options: try PersistentStoreCoordinator.stringKeys(sourceOptions),
+                         with: mapping, to: destinationURL, type: destinationType,
+                         options: try PersistentStoreCoordinator.stringKeys(destinationOptions))
     }
 }
 
@@ -126,7 +93,3 @@ extension AnyFetchRequest.Property: ExpressibleByStringLiteral {
     /// An attribute or to-one relationship by name, as Apple's `propertiesToFetch = ["title"]`.
     public init(stringLiteral name: String) { self = .named(name) }
 }
-
-/// A typed property of a managed object class, read and written through its context: the
-/// closest spelling of `@NSManaged`, which needs the Objective-C runtime (`@Managed("title") var title: String?`).
-public typealias Managed = ObjectGraph.Managed

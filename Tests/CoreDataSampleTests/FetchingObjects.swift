@@ -83,21 +83,21 @@ import Testing
         let container = try makeContainer(in: directory)
         let context = container.viewContext
 
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Quake")  // LINUX: NSFetchRequestResult is a Swift protocol, which cannot be the generic argument
+        let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Quake")
         request.resultType = .dictionaryResultType
         let keyPathExpression = NSExpression(forKeyPath: "magnitude")
         let maxExpression = NSExpression(forFunction: "max:", arguments: [keyPathExpression])
         let expressionDescription = NSExpressionDescription(name: "maxMagnitude", expression: maxExpression,  // LINUX: a struct with one initializer, not init() and three settings
                                                             resultType: .floatAttributeType)  // LINUX: (same statement)
         request.propertiesToFetch = [.expression(expressionDescription)]  // LINUX: propertiesToFetch is [Property], not [Any]
-        let results = try context.fetchDictionaries(request)  // LINUX: fetch(_:) of a dictionary request cannot return [Any]; fetchDictionaries(_:) returns them
-        #expect((results.first?["maxMagnitude"] as? NSNumber)?.floatValue == 6.1)
+        let results = try context.fetch(request) as? [[String: Any]]
+        #expect((results?.first?["maxMagnitude"] as? NSNumber)?.floatValue == 6.1)
 
-        let places = NSFetchRequest<NSManagedObject>(entityName: "Quake")  // LINUX: NSFetchRequestResult cannot be the generic argument
+        let places = NSFetchRequest<NSDictionary>(entityName: "Quake")
         places.resultType = .dictionaryResultType
         places.propertiesToFetch = ["code", "place"]
         places.sortDescriptors = [NSSortDescriptor(key: "code", ascending: true)]
-        let rows = try context.fetchDictionaries(places)  // LINUX: fetchDictionaries(_:) returns the dictionaries
+        let rows = try context.fetch(places)
         #expect(rows.first?["code"] as? String == "ak3")
         #expect(rows.first?["place"] as? String == "30km E of Willow, Alaska")
         #expect(rows.first?["magnitude"] == nil)
@@ -119,7 +119,7 @@ import Testing
         minor.predicate = NSPredicate(format: "place == %@", "Minor quake")
         #expect(try context.count(for: minor) == 2)
 
-        let fetchRequest: NSFetchRequest<NSManagedObject> = NSFetchRequest(entityName: "Quake")  // LINUX: NSFetchRequestResult cannot be the generic argument
+        let fetchRequest: NSFetchRequest<NSFetchRequestResult> = NSFetchRequest(entityName: "Quake")
         fetchRequest.predicate = NSPredicate(format: "magnitude < %f", 2.0)
         let deleteRequest = NSBatchDeleteRequest(fetchRequest: fetchRequest)
         deleteRequest.resultType = .resultTypeObjectIDs

@@ -14,7 +14,8 @@ import Testing
         do {
             try context.save()
             Issue.record("a book without its title saved")
-        } catch let error as NSError {
+        } catch {
+            let error = error as NSError
             #expect(error.domain == NSCocoaErrorDomain)
             #expect(error.code == NSValidationMissingMandatoryPropertyError)
             #expect(error.userInfo[NSValidationKeyErrorKey] as? String == "title")

@@ -21,7 +21,7 @@ import WorkbookSupport
         let verdict = CompoundingChecks.booksFromAnyOf { names, context in
             try Self.fetch(.and(try names.map { try Predicate(checkedFormat: "publisher.name == %@", $0) }), context)
         }
-        #expect(Self.messages(verdict).contains("combine the comparisons with Predicate.or, not Predicate.and"))
+        #expect(Self.messages(verdict).contains("combine the comparisons with orPredicateWithSubpredicates:, not andPredicateWithSubpredicates:"))
         #expect(Self.messages(verdict).contains("With no publisher names you returned"))
     }
 

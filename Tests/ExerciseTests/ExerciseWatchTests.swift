@@ -16,17 +16,17 @@ import WorkbookSupport
 
         // A save with a trap: reported, and the watch goes on.
         try workspace.write("compounding-2", """
-            import ObjectGraph
+            import CoreData
 
-            func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
-                let none: [ManagedObject] = []
+            func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+                let none: [NSManagedObject] = []
                 return [none[0]]
             }
             """)
         #expect(watch.waitFor("[!] compounding-2  Bestsellers from anyone else  (crashed)"), "\(watch.output)")
 
         watch.type("h")
-        #expect(watch.waitFor("Hint: Predicate.and(["), "\(watch.output)")
+        #expect(watch.waitFor("Hint: NSCompoundPredicate(andPredicateWithSubpredicates:"), "\(watch.output)")
 
         // The solution: solved, and on to the next exercise not solved.
         try workspace.solve("compounding-2")

@@ -10,7 +10,7 @@ import Foundation
 ///                                           sectionNameKeyPath: "author", cacheName: nil)
 /// controller.delegate = self          // told of inserts, deletes, moves and updates
 /// try controller.performFetch()
-/// let first = try controller.object(at: IndexPath(row: 0, section: 0))
+/// let first = controller.object(at: IndexPath(row: 0, section: 0))
 /// ```
 ///
 /// The request needs sort descriptors; with a `sectionNameKeyPath`, the first of them must
@@ -99,11 +99,17 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// The sections; nil before ``performFetch()`` (sections).
     public var sections: [any FetchedResultsSectionInfo]? { fetchedObjects == nil ? nil : sectionList }
 
-    /// The object at an index path of a section and a row (object(at:)).
+    /// The object at an index path of a section and a row (object(at:)); an index path outside
+    /// the results stops the program, as Apple's raises NSRangeException.
+    public func object(at indexPath: IndexPath) -> ManagedObject {
+        do { return try checkedObject(at: indexPath) } catch { ManagedObject.raise(error) }
+    }
+
+    /// The object at an index path of a section and a row.
     ///
     /// - Throws: ``CoreDataError`` (NSRangeException, as Apple raises) for an index path
     ///   outside the results, naming it and the sections' sizes.
-    public func object(at indexPath: IndexPath) throws -> ManagedObject {
+    public func checkedObject(at indexPath: IndexPath) throws -> ManagedObject {
         guard indexPath.count == 2, sectionList.indices.contains(indexPath.section),
               sectionList[indexPath.section].members.indices.contains(indexPath.row) else {
             let sizes = sectionList.map { String($0.members.count) }.joined(separator: ", ")

@@ -81,8 +81,9 @@ extension PersistentStoreCoordinator {
     }
 
     /// Options with `String` keys, as the stores read them; a key of another type is an error
-    /// naming it (Apple's keys are all strings).
-    static func stringKeys(_ options: [AnyHashable: Any]?) throws -> [String: Any] {
+    /// naming it (Apple's keys are all strings). Package-visible: the CoreData module's Apple
+    /// spellings that take options convert them the same way.
+    package static func stringKeys(_ options: [AnyHashable: Any]?) throws -> [String: Any] {
         var result: [String: Any] = [:]
         for (key, value) in options ?? [:] {
             guard let name = key.base as? String else {

@@ -15,7 +15,9 @@ extension ManagedObjectContext {
     public var undoManager: UndoManager? {
         get { events.undoManager }
         set {
-            checkConfinement()
+            // Apple's own samples set a new background context's undo manager (to nil) right
+            // after making it, outside perform: allowed while the context holds no objects.
+            if !registered.isEmpty { checkConfinement() }
             events.undoManager?.removeCheckpointObserver(self)
             events.undoManager = newValue
             newValue?.addCheckpointObserver(self)

@@ -25,15 +25,15 @@ import Foundation
     func objectsByIndexPath() throws {
         let fixture = try FetchedResultsFixture()
         let controller = try fixture.controller(delegate: nil)
-        let b2 = try controller.object(at: IndexPath(row: 1, section: 1))
+        let b2 = try controller.checkedObject(at: IndexPath(row: 1, section: 1))
         #expect(try b2.checkedValue(forKey: "name") as? String == "b2")
         #expect(controller.indexPath(forObject: b2) == IndexPath(row: 1, section: 1))
         #expect(controller.indexPath(forObject: try fixture.context.insertNewObject(forEntityName: "Other")) == nil)
-        let error = try #require(throws: CoreDataError.self) { try controller.object(at: IndexPath(row: 2, section: 1)) }
+        let error = try #require(throws: CoreDataError.self) { try controller.checkedObject(at: IndexPath(row: 2, section: 1)) }
         #expect(error.exceptionName?.rawValue == "NSRangeException")
         #expect(error.message.contains("[3, 2]"))
-        #expect(throws: CoreDataError.self) { try controller.object(at: IndexPath(row: 0, section: 5)) }
-        #expect(throws: CoreDataError.self) { try controller.object(at: IndexPath(index: 0)) }
+        #expect(throws: CoreDataError.self) { try controller.checkedObject(at: IndexPath(row: 0, section: 5)) }
+        #expect(throws: CoreDataError.self) { try controller.checkedObject(at: IndexPath(index: 0)) }
     }
 
     @Test("Section index titles: the name's first letter capitalized by default, the delegate's when it gives one; section(forSectionIndexTitle:at:) finds the section (NSFetchedResultsController.sectionIndexTitle(forSectionName:))")
