@@ -8,8 +8,7 @@ import Testing
     func errorsBridge() throws {
         let folder = try Stack.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = try Stack.coordinator(in: folder)
+        let context = try Stack.context(in: folder)
         _ = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)   // no title
         do {
             try context.save()
@@ -34,8 +33,7 @@ import Testing
 
         let folder = try Stack.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = try Stack.coordinator(in: folder)
+        let context = try Stack.context(in: folder)
         nonisolated(unsafe) var inserted = 0
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) {
             inserted = ($0.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count ?? -1

@@ -5,8 +5,7 @@ import Testing
 @Suite struct FetchResultTypeTests {
     /// A context with three saved books.
     private func books(_ folder: URL) throws -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = try Stack.coordinator(in: folder)
+        let context = try Stack.context(in: folder)
         for (title, pages) in [("A", 100), ("B", 200), ("C", 300)] {
             let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
             book.setValue(title, forKey: "title")

@@ -5,8 +5,7 @@ import Testing
 @Suite struct KeyValueCodingTests {
     /// A context on a new store with one book of two chapters and an author.
     private func library(_ folder: URL) throws -> (NSManagedObjectContext, NSManagedObject) {
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = try Stack.coordinator(in: folder)
+        let context = try Stack.context(in: folder)
         let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
         book.setValue("Core Data", forKey: "title")
         book.setValue(NSNumber(value: 412), forKey: "pages")

@@ -24,8 +24,7 @@ final class Book: NSManagedObject {
         let model = try NSManagedObjectModel {
             NSEntityDescription("Book", class: Book.self) { NSAttributeDescription("title", .string) }
         }
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = try Stack.coordinator(in: folder, model: model)
+        let context = try Stack.context(in: folder, model: model)
         let before = Book.initialized
         let entity = try #require(NSEntityDescription.entity(forEntityName: "Book", in: context))
         let book = Book(entity: entity, insertInto: context)
@@ -45,8 +44,7 @@ final class Book: NSManagedObject {
     func insertLater() throws {
         let folder = try Stack.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = try Stack.coordinator(in: folder)
+        let context = try Stack.context(in: folder)
         let entity = try #require(NSEntityDescription.entity(forEntityName: "Book", in: context))
         let book = NSManagedObject(entity: entity, insertInto: nil)
         #expect(book.managedObjectContext == nil)

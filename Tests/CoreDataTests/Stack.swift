@@ -42,6 +42,13 @@ enum Stack {
         return coordinator
     }
 
+    /// A confinement context on a new SQLite store in `folder`, set up in Apple's two steps.
+    static func context(in folder: URL, model: NSManagedObjectModel? = nil) throws -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = try coordinator(in: folder, model: model)
+        return context
+    }
+
     /// The package's copy of Zarra's ToDo model, found from this file.
     static let toDoModel = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/WorkbookSupport/Resources/ToDo.xcdatamodeld")

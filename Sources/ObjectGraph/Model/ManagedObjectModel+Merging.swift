@@ -17,24 +17,24 @@ extension ManagedObjectModel {
         }
     }
 
-    /// The model made of every model file in the bundles' resources (mergedModel(from:));
-    /// nil for the main bundle alone.
+    /// The model made of every model file in the bundles' resources (mergedModel(from:)); with
+    /// nil, the main bundle's and those of the SwiftPM resource bundles beside the executable.
     ///
     /// Apple's searches compiled models (`.momd`, `.mom`), which Xcode makes from the
     /// `.xcdatamodeld` source. On Linux SwiftPM copies resources as they are, so this searches
     /// each bundle's resources for `.xcdatamodeld` bundles (their current version) and
     /// `.xcdatamodel` files instead. Nil when no model is found or they do not merge.
     public static func mergedModel(from bundles: [Bundle]?) -> ManagedObjectModel? {
-        let models = (bundles ?? [Bundle.main]).flatMap(modelFiles(in:)).compactMap { ManagedObjectModel(contentsOf: $0) }
+        let folders = bundles.map { $0.compactMap(\.resourceURL) } ?? ModelResources.searchFolders()
+        let models = folders.flatMap(modelFiles(in:)).compactMap { ManagedObjectModel(contentsOf: $0) }
         guard !models.isEmpty else { return nil }
         return models.count == 1 ? models[0] : ManagedObjectModel(byMerging: models)
     }
 
-    /// The Xcode model files among a bundle's resources, in name order: `.xcdatamodeld`
-    /// bundles, and `.xcdatamodel` files not inside one.
-    static func modelFiles(in bundle: Bundle) -> [URL] {
-        guard let resources = bundle.resourceURL,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: resources.path) else { return [] }
+    /// The Xcode model files in a folder of resources, in name order: `.xcdatamodeld` bundles,
+    /// and `.xcdatamodel` files not inside one.
+    static func modelFiles(in resources: URL) -> [URL] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: resources.path) else { return [] }
         return names.sorted().filter { $0.hasSuffix(".xcdatamodeld") || $0.hasSuffix(".xcdatamodel") }
             .map { resources.appendingPathComponent($0) }
     }
