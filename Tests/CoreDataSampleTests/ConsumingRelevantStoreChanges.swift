@@ -150,16 +150,13 @@ final class HistoryProcessor: @unchecked Sendable {
             quake.time = Date(timeIntervalSince1970: 0)
             try context.save()
         }
-        let posted = await eventually(timeout: 2) { !processor.remoteChangeNotifications.isEmpty }  // LINUX: waits 2 s, not 10, for a notification that does not come (below)
-        withKnownIssue("A SQLite store posts no NSPersistentStoreRemoteChange yet; only PostgreSQL stores do") {  // LINUX: the notification is not posted for SQLite stores
-            #expect(posted)
-            let userInfo = processor.remoteChangeNotifications.first?.userInfo ?? [:]
-            #expect(userInfo[NSPersistentHistoryTokenKey] is NSPersistentHistoryToken)
-            #expect((userInfo[NSPersistentStoreURLKey] as? URL)?.standardizedFileURL == storeURL.standardizedFileURL)
-        }  // LINUX: (end of the known issue)
-        // What the notification would carry is there: the store's current history token.
+        let posted = await eventually { !processor.remoteChangeNotifications.isEmpty }
+        #expect(posted)
+        let userInfo = processor.remoteChangeNotifications.first?.userInfo ?? [:]
+        #expect(userInfo[NSPersistentHistoryTokenKey] is NSPersistentHistoryToken)
+        #expect((userInfo[NSPersistentStoreURLKey] as? URL)?.standardizedFileURL == storeURL.standardizedFileURL)
         let token = try processor.container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
-        #expect(token != nil)
+        #expect(userInfo[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken == token)
     }
 
     @Test func theTokenIsKeptAcrossLaunchesAndHistoryIsPurged() throws {

@@ -193,9 +193,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             backend = try PostgresStore.open(url: url, model: managedObjectModel, description: description, log: sqlLog)
         }
         let store = PersistentStore(type: type, url: url, options: description.options, backend: backend)
-        // NSPersistentStoreRemoteChangeNotificationPostOptionKey: the PostgreSQL store listens.
-        if let postgres = backend as? PostgresStore {
-            do { try postgres.startPostingRemoteChanges(coordinator: self, description: description) } catch { try? postgres.close(); throw error }
+        // NSPersistentStoreRemoteChangeNotificationPostOptionKey: the PostgreSQL store listens,
+        // the SQLite store watches its file.
+        do {
+            try backend.startPostingRemoteChanges(coordinator: self, store: store, description: description)
+        } catch {
+            try? backend.close()
+            throw error
         }
         stores.withLock { $0.append(store) }
         return store

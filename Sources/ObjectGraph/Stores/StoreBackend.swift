@@ -126,6 +126,12 @@ protocol PersistentStoreBackend: AnyObject {
     func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
     /// Closes the store's file, so it can be moved or replaced.
     func close() throws
+    /// Starts posting ``PersistentStoreCoordinator/storeRemoteChangeNotification`` for
+    /// `coordinator` when the description asks for it (``StoreOption/remoteChangeNotificationPost``);
+    /// the coordinator calls it once it has added the store. Stores that cannot see other
+    /// writers (atomic ones) post nothing.
+    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
+                                   description: PersistentStoreDescription) throws
     /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
     /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
     /// the objects inserted or updated, in the rows' order. A store that keeps persistent
@@ -158,4 +164,16 @@ extension PersistentStoreBackend {
     }
 
     func close() throws {}
+
+    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
+                                   description: PersistentStoreDescription) throws {}
+}
+
+extension PersistentStoreDescription {
+    /// Whether the store is to post remote change notifications
+    /// (NSPersistentStoreRemoteChangeNotificationPostOptionKey, a Boolean or an NSNumber).
+    var postsRemoteChanges: Bool {
+        guard let wanted = options[StoreOption.remoteChangeNotificationPost] else { return false }
+        return (wanted as? Bool) ?? ((wanted as? NSNumber)?.boolValue ?? false)
+    }
 }

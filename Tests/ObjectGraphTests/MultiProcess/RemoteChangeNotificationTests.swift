@@ -67,14 +67,52 @@ import TestSupport
         }
     }
 
-    @Test("Without NSPersistentStoreRemoteChangeNotificationPostOptionKey no remote change is posted; history still records the saves")
-    func noOptionNoNotification() throws {
+    // https://developer.apple.com/documentation/coredata/consuming_relevant_store_changes
+    @Test("Other processes' saves to a SQLite store post NSPersistentStoreRemoteChange, the last carrying the latest transaction's token",
+          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
+    func otherProcessesSavesToSQLiteArriveAsRemoteChanges() throws {
         let directory = try TemporaryDirectory()
-        guard let url = try writerStoreURL(.postgres, in: directory, name: "Quiet") else { return }
+        let url = directory.file("Counter.sqlite")
+        let seed = try writerContext(.sqlite, url, options: Self.options)
+        try seed.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
+        try seed.save()
         var listening = Self.options
         listening[StoreOption.remoteChangeNotificationPost] = true
-        let loud = try writerContext(.postgres, url, options: listening)
-        let quiet = try writerContext(.postgres, url, options: Self.options)
+        let live = try writerContext(.sqlite, url, options: listening)
+        let coordinator: PersistentStoreCoordinator = live.persistentStoreCoordinator
+        let storeID = coordinator.persistentStores[0].identifier
+        let tokens = Lock<[Int64]>([])
+        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil) { notification in
+            let info = notification.userInfo ?? [:]
+            guard (info[PersistentStoreCoordinator.remoteChangeStoreURLKey] as? URL)?.path == url.path,
+                  let number = (info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken)?.transactionNumber(forStore: storeID) else { return }
+            tokens.withLock { $0.append(number) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
+            ["sqlite-history", url.path, "increment", "\(MultiProcessTests.operations)"]
+        })
+        for result in results { #expect(result.status == 0, "\(result.errors)") }
+        let last = try #require(try CrossProcessHistoryTests.history(live, after: nil).last?.transactionNumber)
+        // Commits within one polling interval post once: the last notification names the last
+        // transaction, and every notification names one that history holds, in order.
+        let deadline = Date().addingTimeInterval(10)
+        while tokens.withLock({ $0.last }) != last, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let numbers = tokens.withLock { $0 }
+        #expect(numbers.last == last)
+        #expect(numbers == numbers.sorted() && !numbers.isEmpty)
+    }
+
+    @Test("Without NSPersistentStoreRemoteChangeNotificationPostOptionKey no remote change is posted; history still records the saves",
+          arguments: [StoreType.sqlite, .postgres])
+    func noOptionNoNotification(_ type: StoreType) throws {
+        let directory = try TemporaryDirectory()
+        guard let url = try writerStoreURL(type, in: directory, name: "Quiet") else { return }
+        var listening = Self.options
+        listening[StoreOption.remoteChangeNotificationPost] = true
+        let loud = try writerContext(type, url, options: listening)
+        let quiet = try writerContext(type, url, options: Self.options)
         let posted = Lock<[ObjectIdentifier]>([])
         let signal = DispatchSemaphore(value: 0)
         // Only this test's two coordinators: other tests' stores post at the same time.

@@ -1,33 +1,5 @@
 import Foundation
 
-extension PersistentStoreCoordinator {
-    /// Posted after a store of the coordinator was written, by this process or another
-    /// (NSPersistentStoreRemoteChangeNotification), when the store was added with
-    /// ``StoreOption/remoteChangeNotificationPost``. Its object is the coordinator; its user
-    /// info holds the store's URL (``remoteChangeStoreURLKey``), UUID
-    /// (``remoteChangeStoreUUIDKey``) and the history token of the transaction
-    /// (``remoteChangeHistoryTokenKey``). Posted on a private thread: move to your context's
-    /// queue, then fetch history after your last token and merge it.
-    ///
-    /// The PostgreSQL store posts it, woken by PostgreSQL's NOTIFY from each save that records
-    /// history; the notification only wakes, persistent history is the record.
-    public static let storeRemoteChangeNotification = Notification.Name("NSPersistentStoreRemoteChangeNotification")
-    /// The changed store's URL in a remote change notification (NSPersistentStoreURLKey).
-    public static let remoteChangeStoreURLKey = "storeURL"
-    /// The changed store's UUID in a remote change notification (NSStoreUUIDKey).
-    public static let remoteChangeStoreUUIDKey = "NSStoreUUID"
-    /// The ``PersistentHistoryToken`` of the transaction in a remote change notification
-    /// (NSPersistentHistoryTokenKey).
-    public static let remoteChangeHistoryTokenKey = "historyToken"
-}
-
-extension StoreOption {
-    /// Whether the store posts ``PersistentStoreCoordinator/storeRemoteChangeNotification``
-    /// for every write, including other processes' (NSPersistentStoreRemoteChangeNotificationPostOptionKey);
-    /// the PostgreSQL store with persistent history tracking posts it.
-    public static let remoteChangeNotificationPost = "NSPersistentStoreRemoteChangeNotificationOptionKey"
-}
-
 /// The PostgreSQL store's LISTEN on its channel while it posts remote change notifications:
 /// each NOTIFY a save sent (``PostgresStore/notificationChannel``, payload "<store UUID>
 /// <transaction number>") becomes ``PersistentStoreCoordinator/storeRemoteChangeNotification``.
@@ -66,11 +38,10 @@ final class PostgresRemoteChanges: Sendable {
 
 extension PostgresStore {
     /// Starts posting remote change notifications for `coordinator` when the description asks
-    /// for them (``StoreOption/remoteChangeNotificationPost``); the coordinator calls it once
-    /// it has added the store.
-    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, description: PersistentStoreDescription) throws {
-        guard let wanted = description.options[StoreOption.remoteChangeNotificationPost] else { return }
-        guard (wanted as? Bool) ?? ((wanted as? NSNumber)?.boolValue ?? false) else { return }
+    /// for them (``StoreOption/remoteChangeNotificationPost``), from LISTEN.
+    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
+                                   description: PersistentStoreDescription) throws {
+        guard description.postsRemoteChanges else { return }
         try remoteChanges.start(store: self, coordinator: coordinator)
     }
 }

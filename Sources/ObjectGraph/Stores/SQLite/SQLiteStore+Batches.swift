@@ -55,6 +55,7 @@ extension SQLiteStore {
 
     /// Closes the connection; the WAL is checkpointed into the database file and removed.
     func close() throws {
+        remoteChanges.stop()
         try CoreDataError.mappingSQLite("Closing the store at", url) { try database.close() }
         readOnlyFile?.close()
     }

@@ -21,6 +21,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     let isReadOnly: Bool
     /// The read-only file (its private copy is removed when the store closes).
     let readOnlyFile: SQLiteReadOnlyFile?
+    /// The watch on the file while the store posts remote change notifications.
+    let remoteChanges = SQLiteRemoteChanges()
     private(set) var metadata: [String: Any]
     /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
     private let plans: [String: RowPlan]
