@@ -72,4 +72,29 @@ import Testing
         // Destroying what is not there does nothing, as Apple's does.
         try other.destroyPersistentStore(at: copy, ofType: NSSQLiteStoreType, options: nil)
     }
+
+    // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/setmetadata(_:for:)
+    @Test("setMetadata(_:for:) keeps an application's keys; the next save writes them, beside the store's own",
+          arguments: [NSSQLiteStoreType, NSXMLStoreType])
+    func setMetadata(_ type: NSPersistentStore.StoreType) throws {
+        let folder = try Stack.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Meta.store")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try Stack.model())
+        let store = try coordinator.addPersistentStore(ofType: type, configurationName: nil, at: url, options: nil)
+        var metadata = coordinator.metadata(for: store)
+        metadata["lastImport"] = "2026-11-28"
+        coordinator.setMetadata(metadata, for: store)
+        #expect(coordinator.metadata(for: store)["lastImport"] as? String == "2026-11-28")
+
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        NSEntityDescription.insertNewObject(forEntityName: "Book", into: context).setValue("Saved", forKey: "title")
+        try context.save()
+        let onDisk = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url, options: nil)
+        #expect(onDisk["lastImport"] as? String == "2026-11-28")
+        #expect(onDisk[NSStoreUUIDKey] as? String == store.identifier)
+        #expect(onDisk[NSStoreTypeKey] as? String == type.rawValue)
+        #expect((onDisk[NSStoreModelVersionHashesKey] as? [String: Data])?.count == 3)
+    }
 }

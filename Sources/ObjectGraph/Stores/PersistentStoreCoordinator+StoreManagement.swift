@@ -27,8 +27,19 @@ extension PersistentStoreCoordinator {
         try metadataForPersistentStore(type: storeType, at: url)
     }
 
-    /// The metadata of one of the coordinator's stores (metadata(for:)).
+    /// The metadata of one of the coordinator's stores (metadata(for:)), with what
+    /// ``setMetadata(_:for:)`` set, before the save writes it.
     public func metadata(for store: PersistentStore) -> [String: Any] { store.metadata }
+
+    /// Sets a store's metadata, written to the store by its next save (setMetadata(_:for:)).
+    ///
+    /// The store's type, UUID and model version keys stay as they are, as Apple adds them
+    /// again; every other key is the dictionary's (nil removes the application's keys). A store
+    /// that keeps no metadata of an application's own (the PostgreSQL store, for now) stops the
+    /// program, where Apple's would raise.
+    public func setMetadata(_ metadata: [String: Any]?, for store: PersistentStore) {
+        do { try store.backend.setMetadata(metadata ?? [:]) } catch { ManagedObject.raise(error) }
+    }
 
     /// The coordinator's store at a URL, if it has one (persistentStore(for:)).
     public func persistentStore(for url: URL) -> PersistentStore? {

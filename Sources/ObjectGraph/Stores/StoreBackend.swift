@@ -126,6 +126,9 @@ protocol PersistentStoreBackend: AnyObject {
     func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
     /// Closes the store's file, so it can be moved or replaced.
     func close() throws
+    /// Keeps metadata to write with the next save (setMetadata(_:for:)): the keys given,
+    /// with the store's type and version keys and its UUID kept as they are.
+    func setMetadata(_ metadata: [String: Any]) throws
     /// Starts posting ``PersistentStoreCoordinator/storeRemoteChangeNotification`` for
     /// `coordinator` when the description asks for it (``StoreOption/remoteChangeNotificationPost``);
     /// the coordinator calls it once it has added the store. Stores that cannot see other
@@ -167,6 +170,10 @@ extension PersistentStoreBackend {
 
     func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
                                    description: PersistentStoreDescription) throws {}
+
+    func setMetadata(_ metadata: [String: Any]) throws {
+        throw CoreDataError(.persistentStoreUnsupportedRequestType, "This kind of store keeps no metadata of an application's own")
+    }
 }
 
 extension PersistentStoreDescription {

@@ -39,6 +39,9 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     private var fileVersion: AtomicFileVersion?
     /// The lock of the file; nil for an in-memory store.
     private let fileLock: AtomicStoreLock?
+    /// The metadata keys an application set (setMetadata(_:for:)) or the file holds, beyond
+    /// the store's type, UUID and the model's version keys.
+    private let applicationMetadata = Lock<[String: Any]>([:])
     /// Keys this store reserved in the lock's sidecar for the save under way, by root entity:
     /// kept across a merge conflict (the context saves again with them), given back when the
     /// save fails otherwise.
@@ -99,6 +102,10 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             throw CoreDataError(.persistentStoreOpen, "The store file at \(url.path) was replaced by another store (UUID \(loaded.identifier), not \(identifier)); add it to a new coordinator")
         }
         readLegacyHashes = try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url) == .legacy
+        let versionKeys = model.metadata(replacingVersionKeysOf: [:]).keys
+        applicationMetadata.withLock {
+            $0 = loaded.metadata.filter { !versionKeys.contains($0.key) && $0.key != "NSStoreType" && $0.key != "NSStoreUUID" }
+        }
         var next = loaded.contents
         // Keys handed out by a save that failed are not handed out again.
         for (root, last) in contents.lastKeys { next.lastKeys[root] = max(next.lastKeys[root, default: 0], last) }
@@ -134,7 +141,16 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// The store's type and UUID and the model's version keys, as Core Data writes them:
     /// every save writes them again, so a file always has the current model's hashes.
     var metadata: [String: Any] {
-        model.metadata(replacingVersionKeysOf: ["NSStoreType": type.rawValue, "NSStoreUUID": identifier])
+        var own = applicationMetadata.withLock { $0 }
+        own["NSStoreType"] = type.rawValue
+        own["NSStoreUUID"] = identifier
+        return model.metadata(replacingVersionKeysOf: own)
+    }
+
+    /// Keeps an application's metadata (setMetadata(_:for:)); the file's next save writes it,
+    /// since every save writes the file whole.
+    func setMetadata(_ metadata: [String: Any]) throws {
+        applicationMetadata.withLock { $0 = metadata }
     }
 
     /// Atomic stores evaluate fetches against the context's objects in memory.

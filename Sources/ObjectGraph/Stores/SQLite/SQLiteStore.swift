@@ -23,7 +23,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     let readOnlyFile: SQLiteReadOnlyFile?
     /// The watch on the file while the store posts remote change notifications.
     let remoteChanges = SQLiteRemoteChanges()
-    private(set) var metadata: [String: Any]
+    /// Metadata set with setMetadata(_:for:), written by the next save; nil when none waits.
+    let pendingMetadata = Lock<[String: Any]?>(nil)
+    var metadata: [String: Any]
     /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
     private let plans: [String: RowPlan]
     private let writePlans: [String: SQLiteWriter.Plan]
@@ -571,7 +573,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// Applies a save in one transaction; with `history`, records it there too.
     private func save(_ changes: StoreChanges, model: ManagedObjectModel, history: HistoryTransactionInfo?) throws {
-        guard !changes.isEmpty else { return }
+        let newMetadata = pendingMetadata.withLock { $0 }
+        guard !changes.isEmpty || newMetadata != nil else { return }
         if isReadOnly { throw readOnlyError("save") }
         try UnstorableModelParts.refuse(changes, storeType: .sqlite, storeIdentifier: identifier, model: model)
         let start = DispatchTime.now()
@@ -582,6 +585,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 try database.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
                         try apply(changes, db: db, history: history)
+                        if let newMetadata { try writeMetadata(newMetadata, db: db) }
                         return .commit
                     }
                 }
