@@ -1,40 +1,39 @@
 // Fetch requests with predicates, sort descriptors, limits, counts and object IDs; a
 // predicate template with variables; and what goes wrong when a request is mistaken.
-import ObjectGraph
-import Foundation
+import CoreData
 
 // snippet.hide
 let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("objectgraph-fetching-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-let model = try ManagedObjectModel {
-    EntityDescription("Book") {
-        AttributeDescription("title", .string, optional: false)
-        AttributeDescription("author", .string)
-        AttributeDescription("salesRank", .integer32)
+let model = try NSManagedObjectModel {
+    NSEntityDescription("Book") {
+        NSAttributeDescription("title", .string, optional: false)
+        NSAttributeDescription("author", .string)
+        NSAttributeDescription("salesRank", .integer32)
     }
 }
-let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
-let context = ManagedObjectContext(coordinator: coordinator)
+let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType, coordinator: coordinator)
 for (title, author, rank) in [
     ("Fetch, Clarus, Fetch", "LaMarche", 192), ("Core Data by Example", "Zarra", 2_310),
     ("Predicates in Practice", "Zarra", 87), ("The Object Graph", "Eggert", 1_204),
 ] {
-    let book = try context.insertNewObject(forEntityName: "Book")
-    try book.checkedSetValue(title, forKey: "title")
-    try book.checkedSetValue(author, forKey: "author")
-    try book.checkedSetValue(rank, forKey: "salesRank")
+    let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+    book.setValue(title, forKey: "title")
+    book.setValue(author, forKey: "author")
+    book.setValue(rank, forKey: "salesRank")
 }
 try context.save()
 // snippet.show
 // snippet.request
-let request = FetchRequest(entityName: "Book")
-request.predicate = try Predicate(checkedFormat: "author == %@ OR salesRank < %@", "Zarra", 200)
-request.sortDescriptors = [SortDescriptor(key: "salesRank", ascending: true)]
+let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+request.predicate = NSPredicate(format: "author == %@ OR salesRank < %@", "Zarra", 200)
+request.sortDescriptors = [NSSortDescriptor(key: "salesRank", ascending: true)]
 request.fetchLimit = 2
 let bestSellers = try context.fetch(request)
-print(try bestSellers.map { try $0.checkedValue(forKey: "title") as! String })
+print(bestSellers.map { $0.value(forKey: "title") as! String })
 // ["Predicates in Practice", "Fetch, Clarus, Fetch"]
 
 request.fetchLimit = 0
@@ -44,9 +43,9 @@ print(try context.fetchObjectIDs(request).count)  // 3
 
 // snippet.formats
 let name = "O'Reilly \"Zarra\""                                       // quotes and all
-let byAuthor = try Predicate(checkedFormat: "author == %@", name)
-let byKey = try Predicate(checkedFormat: "%K BEGINSWITH[cd] %@", "title", "fetch")
-let ranked = try Predicate(checkedFormat: "salesRank BETWEEN %@", [1, 100])
+let byAuthor = NSPredicate(format: "author == %@", name)
+let byKey = NSPredicate(format: "%K BEGINSWITH[cd] %@", "title", "fetch")
+let ranked = NSPredicate(format: "salesRank BETWEEN %@", [1, 100])
 print(byAuthor, byKey, ranked, separator: "\n")
 // author == "O'Reilly \"Zarra\""
 // title BEGINSWITH[cd] "fetch"
@@ -54,9 +53,9 @@ print(byAuthor, byKey, ranked, separator: "\n")
 // snippet.end
 
 // snippet.pending
-let draft = try context.insertNewObject(forEntityName: "Book")
-try draft.checkedSetValue("Unsaved Thoughts", forKey: "title")
-try draft.checkedSetValue("Zarra", forKey: "author")
+let draft = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+draft.setValue("Unsaved Thoughts", forKey: "title")
+draft.setValue("Zarra", forKey: "author")
 print(try context.count(for: request))            // 4: unsaved inserts count
 request.includesPendingChanges = false
 print(try context.count(for: request))            // 3: only what the store holds
@@ -65,7 +64,7 @@ request.includesPendingChanges = true
 // snippet.end
 
 // snippet.template
-let template = try Predicate(checkedFormat: "author == $AUTHOR AND salesRank <= $RANK")
+let template = NSPredicate(format: "author == $AUTHOR AND salesRank <= $RANK")
 request.predicate = try template.withSubstitutionVariables(["AUTHOR": "Zarra", "RANK": 100])
 print(request.predicate!.predicateFormat)          // author == "Zarra" AND salesRank <= 100
 print(try context.count(for: request))            // 1
@@ -73,9 +72,10 @@ print(try context.count(for: request))            // 1
 
 // snippet.errors
 do {
-    request.predicate = try Predicate(checkedFormat: "title BEGINSWITH[c] %@ AND", "fetch")
-} catch let error as ObjectGraph.PredicateError {
-    print(error.code)      // unparseable
+    // A format string the program did not write itself: the throwing twin, where
+    // NSPredicate(format:) would stop the program, as Apple's raises.
+    request.predicate = try NSPredicate(checkedFormat: "title BEGINSWITH[c] %@ AND", "fetch")
+} catch {
     print(error)
     // Unable to parse the format string "title BEGINSWITH[c] %@ AND": at offset 26, found the
     // end of the string, expected an expression
@@ -83,14 +83,14 @@ do {
     //                               ^
 }
 do {
-    request.predicate = try Predicate(checkedFormat: "pages > %@", 100)
+    request.predicate = NSPredicate(format: "pages > %@", 100)
     _ = try context.fetch(request)
-} catch let error as CoreDataError {
+} catch {
     print(error)           // Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book
 }
 do {
-    _ = try context.fetch(FetchRequest(entityName: "Books"))
-} catch let error as CoreDataError {
+    _ = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Books"))
+} catch {
     print(error)           // Core Data exception NSInternalInconsistencyException: The model has no entity named Books; its entities are Book
 }
 // snippet.end

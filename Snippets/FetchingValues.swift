@@ -1,62 +1,61 @@
 // Dictionary results: chosen columns, distinct values, computed columns with expression
 // descriptions, groups with a having predicate, and an aggregate the store refuses.
-import ObjectGraph
-import Foundation
+import CoreData
 
 // snippet.hide
 let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("objectgraph-values-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-let model = try ManagedObjectModel {
-    EntityDescription("Book") {
-        AttributeDescription("title", .string, optional: false)
-        AttributeDescription("author", .string)
-        AttributeDescription("salesRank", .integer32)
+let model = try NSManagedObjectModel {
+    NSEntityDescription("Book") {
+        NSAttributeDescription("title", .string, optional: false)
+        NSAttributeDescription("author", .string)
+        NSAttributeDescription("salesRank", .integer32)
     }
 }
-let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
-let context = ManagedObjectContext(coordinator: coordinator)
+let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType, coordinator: coordinator)
 for (title, author, rank) in [
     ("Fetch, Clarus, Fetch", "LaMarche", 192), ("Core Data by Example", "Zarra", 2_310),
     ("Predicates in Practice", "Zarra", 87), ("The Object Graph", "Eggert", 1_204),
 ] {
-    let book = try context.insertNewObject(forEntityName: "Book")
-    try book.checkedSetValue(title, forKey: "title")
-    try book.checkedSetValue(author, forKey: "author")
-    try book.checkedSetValue(rank, forKey: "salesRank")
+    let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+    book.setValue(title, forKey: "title")
+    book.setValue(author, forKey: "author")
+    book.setValue(rank, forKey: "salesRank")
 }
 try context.save()
 // snippet.show
 // snippet.distinct
-let authors = FetchRequest(entityName: "Book")
+let authors = NSFetchRequest<NSManagedObject>(entityName: "Book")
 authors.resultType = .dictionary
 authors.propertiesToFetch = [.named("author")]
 authors.returnsDistinctResults = true
-authors.sortDescriptors = [SortDescriptor(key: "author")]
+authors.sortDescriptors = [NSSortDescriptor(key: "author")]
 for row in try context.fetchDictionaries(authors) {
     print(row["author"] as! String)               // Eggert, LaMarche, Zarra
 }
 // snippet.end
 
 // snippet.expression
-let best = FetchRequest(entityName: "Book")
+let best = NSFetchRequest<NSManagedObject>(entityName: "Book")
 best.resultType = .dictionary
-best.propertiesToFetch = [.expression(ExpressionDescription(
-    name: "bestRank", expression: try Expression(checkedFormat: "min:(salesRank)"), resultType: .integer32))]
+best.propertiesToFetch = [.expression(NSExpressionDescription(
+    name: "bestRank", expression: NSExpression(format: "min:(salesRank)"), resultType: .integer32))]
 print(try context.fetchDictionaries(best))        // [["bestRank": 87]]
 // snippet.end
 
 // snippet.groups
-let perAuthor = FetchRequest(entityName: "Book")
+let perAuthor = NSFetchRequest<NSManagedObject>(entityName: "Book")
 perAuthor.resultType = .dictionary
 perAuthor.propertiesToFetch = [
     .named("author"),
-    .expression(ExpressionDescription(
-        name: "books", expression: try Expression(checkedFormat: "count:(title)"), resultType: .integer64)),
+    .expression(NSExpressionDescription(
+        name: "books", expression: NSExpression(format: "count:(title)"), resultType: .integer64)),
 ]
 perAuthor.propertiesToGroupBy = [.named("author")]
-perAuthor.havingPredicate = try Predicate(checkedFormat: "books > 1")
+perAuthor.havingPredicate = NSPredicate(format: "books > 1")
 print(try context.fetchDictionaries(perAuthor))   // [["author": "Zarra", "books": 2]]
 // snippet.end
 
@@ -68,13 +67,13 @@ if case .dictionaries(let rows) = try context.execute(perAuthor) {
 // snippet.end
 
 // snippet.errors
-let median = FetchRequest(entityName: "Book")
+let median = NSFetchRequest<NSManagedObject>(entityName: "Book")
 median.resultType = .dictionary
-median.propertiesToFetch = [.expression(ExpressionDescription(
-    name: "middle", expression: try Expression(checkedFormat: "median:(salesRank)"), resultType: .double))]
+median.propertiesToFetch = [.expression(NSExpressionDescription(
+    name: "middle", expression: NSExpression(format: "median:(salesRank)"), resultType: .double))]
 do {
     _ = try context.fetchDictionaries(median)
-} catch let error as CoreDataError {
+} catch {
     print(error)
     // Core Data exception NSInvalidArgumentException: Unsupported function expression
     // median:(salesRank) in the expression description middle; use count:, sum:, min:, max:
