@@ -65,7 +65,7 @@ request.includesPendingChanges = true
 
 // snippet.template
 let template = NSPredicate(format: "author == $AUTHOR AND salesRank <= $RANK")
-request.predicate = try template.withSubstitutionVariables(["AUTHOR": "Zarra", "RANK": 100])
+request.predicate = template.withSubstitutionVariables(["AUTHOR": "Zarra", "RANK": 100])
 print(request.predicate!.predicateFormat)          // author == "Zarra" AND salesRank <= 100
 print(try context.count(for: request))            // 1
 // snippet.end

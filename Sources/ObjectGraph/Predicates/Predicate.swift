@@ -172,6 +172,15 @@ public enum Predicate: Hashable, Sendable {
     }
 
     /// A copy with each `$variable` replaced by its value as a constant
+    /// (withSubstitutionVariables(_:)); a variable the dictionary lacks stops the program, as
+    /// Apple's raises, and ``checkedWithSubstitutionVariables(_:)`` throws instead.
+    public func withSubstitutionVariables(_ variables: [String: Any]) -> Predicate {
+        do { return try checkedWithSubstitutionVariables(variables) } catch {
+            fatalError("NSInvalidArgumentException: \(error)")
+        }
+    }
+
+    /// A copy with each `$variable` replaced by its value as a constant
     /// (predicateWithSubstitutionVariables:).
     ///
     /// Apple: "the dictionary must contain key-value pairs for all the variables specified in
@@ -179,7 +188,7 @@ public enum Predicate: Hashable, Sendable {
     /// Variables bound by a SUBQUERY or an assignment stay variables. A predicate deeper than
     /// ``maximumDepth``, or a value nesting collections deeper, throws
     /// ``PredicateError/Code/nestedTooDeeply``.
-    public func withSubstitutionVariables(_ variables: [String: Any]) throws -> Predicate {
+    public func checkedWithSubstitutionVariables(_ variables: [String: Any]) throws -> Predicate {
         try TreeDepth.check(self)
         var substitution = try Substitution(variables: variables)
         return try substitution.apply(to: self)

@@ -207,7 +207,7 @@ struct DeepPredicateTests {
         #expect(error.message.contains("\(Predicate.maximumDepth) levels"))
         #expect(error.message.contains("nests \(TreeDepthProbe.levels(shape, deep)) levels deep"))
         #expect(predicateError { _ = try p.checkedEvaluate(with: nil, substitutionVariables: [:]) }?.code == .nestedTooDeeply)
-        #expect(predicateError { _ = try p.withSubstitutionVariables(["x": 1]) }?.code == .nestedTooDeeply)
+        #expect(predicateError { _ = try p.checkedWithSubstitutionVariables(["x": 1]) }?.code == .nestedTooDeeply)
     }
 
     @Test(arguments: DeepShape.allCases)
@@ -301,7 +301,7 @@ struct DeepPredicateTests {
         #expect(predicateError { _ = try Expression(checkedFormat: "%@", nested) }?.code == .nestedTooDeeply)
         #expect(predicateError { _ = try Expression.constant(value: nested) }?.code == .nestedTooDeeply)
         let withVariable = try Predicate(checkedFormat: "salesRank IN $ranks")
-        let substituted = predicateError { _ = try withVariable.withSubstitutionVariables(["ranks": nested]) }
+        let substituted = predicateError { _ = try withVariable.checkedWithSubstitutionVariables(["ranks": nested]) }
         #expect(substituted?.code == .nestedTooDeeply)
         #expect(substituted?.message.contains("$ranks") == true)
         // Dictionaries and sets count too.
@@ -315,7 +315,7 @@ struct DeepPredicateTests {
         #expect(p.predicateFormat == "salesRank IN {{1, 2}, {3}}")
         let flat = try Predicate(checkedFormat: "salesRank IN %@", Array(0..<100_000))
         #expect(try flat.checkedEvaluate(with: ["salesRank": 99_999]))
-        let substituted = try Predicate(checkedFormat: "salesRank IN $r").withSubstitutionVariables(["r": [1, 2]])
+        let substituted = try Predicate(checkedFormat: "salesRank IN $r").checkedWithSubstitutionVariables(["r": [1, 2]])
         #expect(substituted.predicateFormat == "salesRank IN {1, 2}")
     }
 }

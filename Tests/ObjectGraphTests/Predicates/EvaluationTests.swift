@@ -950,7 +950,7 @@ struct IndexTests {
         #expect(try p.checkedEvaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "a"]))
         #expect(try !p.checkedEvaluate(with: nil, substitutionVariables: ["a": ["a": "ABC"], "b": "z"]))
         // Substitution puts the key in its place.
-        let substituted = try p.withSubstitutionVariables(["a": ["a": "ABC"], "b": "a"])
+        let substituted = try p.checkedWithSubstitutionVariables(["a": ["a": "ABC"], "b": "a"])
         #expect(try substituted.checkedEvaluate(with: nil))
         // After a key path, and with a number naming a dictionary key.
         #expect(try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(with: ["d": ["k": "v"]], substitutionVariables: ["k": "k"]))

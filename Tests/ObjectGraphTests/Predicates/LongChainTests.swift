@@ -126,7 +126,7 @@ struct LongChainTests {
         let chain = Chain(type: type, shape: shape)
         let (same, selected) = try onSmallStack { () -> (Bool, [Int]) in
             let withVariable = chain.predicate(rank: .variable("rank"))
-            let substituted = try withVariable.withSubstitutionVariables(["rank": 2])
+            let substituted = try withVariable.checkedWithSubstitutionVariables(["rank": 2])
             let selected = try (1...3).filter { try withVariable.checkedEvaluate(with: ["salesRank": $0, "title": "T"], substitutionVariables: ["rank": 2]) }
             return (substituted == chain.predicate(), selected)
         }

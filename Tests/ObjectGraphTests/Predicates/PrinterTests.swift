@@ -79,7 +79,7 @@ struct PrinterConstantTests {
     @Test func nullValues() throws {
         #expect(try printed("name == NULL") == "name == nil")
         #expect(try printed("name == %@", nil) == "name == nil")
-        #expect(try Predicate(checkedFormat: "date = $DATE").withSubstitutionVariables(["DATE": NSNull()]).predicateFormat == "date == <null>")
+        #expect(try Predicate(checkedFormat: "date = $DATE").checkedWithSubstitutionVariables(["DATE": NSNull()]).predicateFormat == "date == <null>")
         #expect(try printed("NOT name == nil") == "NOT name == nil")
     }
 

@@ -23,7 +23,7 @@ struct SubstitutionTests {
     // template itself is unchanged.
     @Test func withSubstitutionVariablesMakesANewPredicate() throws {
         let template = try Predicate(checkedFormat: "lastName like[c] $LAST_NAME")
-        let p = try template.withSubstitutionVariables(["LAST_NAME": "Turner"])
+        let p = try template.checkedWithSubstitutionVariables(["LAST_NAME": "Turner"])
         #expect(p.predicateFormat == #"lastName LIKE[c] "Turner""#)
         #expect(template.predicateFormat == "lastName LIKE[c] $LAST_NAME")
         #expect(try p.checkedEvaluate(with: ["lastName": "TURNER"]))
@@ -52,14 +52,14 @@ struct SubstitutionTests {
         let person: [String: Any] = ["name": "Ann", "age": 30, "pets": ["cat", "dog"]]
         let template = try Predicate(checkedFormat: format)
         #expect(try template.checkedEvaluate(with: person, substitutionVariables: variables) == expected)
-        #expect(try template.withSubstitutionVariables(variables).checkedEvaluate(with: person) == expected)
+        #expect(try template.checkedWithSubstitutionVariables(variables).checkedEvaluate(with: person) == expected)
     }
 
     // pCreating: "the dictionary must contain key-value pairs for all the variables specified in
     // the predicate". A missing one is code .missingVariable, naming the variable.
     @Test func missingVariableIsAClearError() throws {
         let template = try Predicate(checkedFormat: "lastName == $LAST_NAME AND age > $AGE")
-        let substituting = thrownError { _ = try template.withSubstitutionVariables(["AGE": 3]) }
+        let substituting = thrownError { _ = try template.checkedWithSubstitutionVariables(["AGE": 3]) }
         #expect(substituting?.code == .missingVariable)
         #expect(substituting?.message.contains("$LAST_NAME") == true)
         let evaluating = thrownError { _ = try template.checkedEvaluate(with: ["lastName": "x"], substitutionVariables: ["LAST_NAME": "x"]) }
@@ -73,7 +73,7 @@ struct SubstitutionTests {
     @Test func unusedVariablesAreIgnored() throws {
         struct NotAConstant {}
         let template = try Predicate(checkedFormat: "a == $A")
-        let p = try template.withSubstitutionVariables(["A": 1, "UNUSED": NotAConstant()])
+        let p = try template.checkedWithSubstitutionVariables(["A": 1, "UNUSED": NotAConstant()])
         #expect(p.predicateFormat == "a == 1")
         #expect(try template.checkedEvaluate(with: ["a": 1], substitutionVariables: ["A": 1, "UNUSED": NotAConstant()]))
     }
@@ -81,14 +81,14 @@ struct SubstitutionTests {
     // pCreating / pUsing "Using Null Values": to match null, substitute NSNull; `date = $DATE`
     // with {DATE: NSNull} prints `date == <null>`, and matches a missing or null date.
     @Test func nsNullSubstitution() throws {
-        let p = try Predicate(checkedFormat: "date = $DATE").withSubstitutionVariables(["DATE": NSNull()])
+        let p = try Predicate(checkedFormat: "date = $DATE").checkedWithSubstitutionVariables(["DATE": NSNull()])
         #expect(p.predicateFormat == "date == <null>")
         #expect(try p.checkedEvaluate(with: [String: Any]()))
         #expect(try p.checkedEvaluate(with: ["date": NSNull()]))
         #expect(try !p.checkedEvaluate(with: ["date": Date(timeIntervalSinceReferenceDate: 0)]))
         #expect(try Predicate(checkedFormat: "date == $DATE").checkedEvaluate(with: [String: Any](), substitutionVariables: ["DATE": NSNull()]))
         // A Swift nil boxed in the dictionary is nil as well.
-        let swiftNil = try Predicate(checkedFormat: "date == $DATE").withSubstitutionVariables(["DATE": Optional<Date>.none as Any])
+        let swiftNil = try Predicate(checkedFormat: "date == $DATE").checkedWithSubstitutionVariables(["DATE": Optional<Date>.none as Any])
         #expect(swiftNil.predicateFormat == "date == nil")
         #expect(try swiftNil.checkedEvaluate(with: [String: Any]()))
     }
@@ -97,10 +97,10 @@ struct SubstitutionTests {
     // `$a == 1` with {a: "a"} prints `"a" == 1` (and, a string never equalling a number, is false).
     @Test func variableOnTheLeftBecomesAConstant() throws {
         let template = try Predicate(checkedFormat: "$a == 1")
-        let p = try template.withSubstitutionVariables(["a": "a"])
+        let p = try template.checkedWithSubstitutionVariables(["a": "a"])
         #expect(p.predicateFormat == #""a" == 1"#)
         #expect(try !p.checkedEvaluate(with: nil))
-        let q = try template.withSubstitutionVariables(["a": 1])
+        let q = try template.checkedWithSubstitutionVariables(["a": 1])
         #expect(q.predicateFormat == "1 == 1")
         #expect(try q.checkedEvaluate(with: nil))
     }
@@ -117,7 +117,7 @@ struct SubstitutionTests {
     // dictionary has an entry of that name.
     @Test func subqueryVariableIsNotSubstituted() throws {
         let template = try Predicate(checkedFormat: "SUBQUERY(items, $x, $x.price > $MIN).@count > 0")
-        let p = try template.withSubstitutionVariables(["MIN": 5, "x": 100])
+        let p = try template.checkedWithSubstitutionVariables(["MIN": 5, "x": 100])
         #expect(p.predicateFormat == "SUBQUERY(items, $x, $x.price > 5).@count > 0")
         let order: [String: Any] = ["items": [["price": 3], ["price": 7]]]
         #expect(try p.checkedEvaluate(with: order))
@@ -126,7 +126,7 @@ struct SubstitutionTests {
         #expect(try template.checkedEvaluate(with: order, substitutionVariables: ["MIN": 5, "x": 100]))
         #expect(try !template.checkedEvaluate(with: ["items": [["price": 3]]], substitutionVariables: ["MIN": 5, "x": 100]))
         // Without MIN it is still missing.
-        #expect(thrownError { _ = try template.withSubstitutionVariables(["x": 1]) }?.code == .missingVariable)
+        #expect(thrownError { _ = try template.checkedWithSubstitutionVariables(["x": 1]) }?.code == .missingVariable)
     }
 
     // pSyntax "Format String Summary": %K is a key path even when it starts with `$`, so it is
@@ -134,7 +134,7 @@ struct SubstitutionTests {
     @Test func keyPathArgumentIsNotAVariable() throws {
         let p = try Predicate(checkedFormat: "%K LIKE %@", "$single", "x")
         #expect(p.predicateFormat == #"$single LIKE "x""#)
-        let substituted = try p.withSubstitutionVariables(["single": "y"])
+        let substituted = try p.checkedWithSubstitutionVariables(["single": "y"])
         #expect(substituted.predicateFormat == #"$single LIKE "x""#)
         #expect(try substituted.checkedEvaluate(with: ["$single": "x"]))
     }
@@ -143,7 +143,7 @@ struct SubstitutionTests {
     // aggregates.
     @Test func substitutionReachesEveryExpression() throws {
         let template = try Predicate(checkedFormat: "(a == $A OR NOT b == $B) AND abs($C) == 2 AND {$A, 2} CONTAINS 1 AND $D[0] == 9")
-        let p = try template.withSubstitutionVariables(["A": 1, "B": 2, "C": -2, "D": [9]])
+        let p = try template.checkedWithSubstitutionVariables(["A": 1, "B": 2, "C": -2, "D": [9]])
         #expect(!p.predicateFormat.contains("$"))
         #expect(try p.checkedEvaluate(with: ["a": 1, "b": 2]))
     }
