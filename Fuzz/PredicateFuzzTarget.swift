@@ -66,7 +66,7 @@ func checkPredicate(_ format: String) {
     }
     _ = try? p.checkedEvaluate(with: fuzzObject)
     _ = try? p.checkedEvaluate(with: fuzzObject, substitutionVariables: ["a": 1, "b": "name", "x": [1, 2]])
-    _ = try? p.withSubstitutionVariables(["a": 1, "b": "name", "x": [1, 2]]).checkedEvaluate(with: nil)
+    _ = try? p.checkedWithSubstitutionVariables(["a": 1, "b": "name", "x": [1, 2]]).checkedEvaluate(with: nil)
 }
 
 func checkExpression(_ format: String) {

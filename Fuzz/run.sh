@@ -12,8 +12,10 @@ out="$root/.build/fuzz"
 mkdir -p "$out/corpus"
 # Compile a snapshot of the sources, so that editing them during the build does no harm.
 rm -rf "$out/src" && mkdir -p "$out/src"
-cp "$root"/Sources/ObjectGraph/Predicates/*.swift "$root/Fuzz/PredicateFuzzTarget.swift" "$out/src/"
-swiftc -O -sanitize=fuzzer -parse-as-library -swift-version 6 -module-name PredicateFuzz \
+cp "$root"/Sources/ObjectGraph/Predicates/*.swift "$root/Sources/ObjectGraph/Support/Lock.swift" \
+    "$root/Sources/ObjectGraph/Support/RaisingAsApple.swift" \
+    "$root/Fuzz/PredicateFuzzTarget.swift" "$out/src/"
+swiftc -O -sanitize=fuzzer -parse-as-library -swift-version 6 -module-name PredicateFuzz -package-name ObjectGraph \
     "$out"/src/*.swift -o "$out/predicate-fuzz"
 cd "$out"
 start=$(date +%s)

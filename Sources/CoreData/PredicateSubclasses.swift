@@ -33,9 +33,7 @@ extension ObjectGraph.Predicate {
     /// A compound predicate of a type (NSCompoundPredicate(type:subpredicates:)); a NOT with no
     /// subpredicate stops the program, as Apple's raises.
     public init(type: LogicalType, subpredicates: [ObjectGraph.Predicate]) {
-        do { self = .compound(try CompoundPredicate(type: type, subpredicates: subpredicates)) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        self = raisingAsApple { .compound(try CompoundPredicate(type: type, subpredicates: subpredicates)) }
     }
 
     /// A comparison of two expressions (NSComparisonPredicate(leftExpression:rightExpression:modifier:type:options:)).
@@ -64,9 +62,7 @@ extension ObjectGraph.Expression {
     /// A constant (NSExpression(forConstantValue:)); a value that cannot be a constant stops
     /// the program, as Apple's raises.
     public init(forConstantValue value: Any?) {
-        do { self = try .constant(value: value) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        self = raisingAsApple { try .constant(value: value) }
     }
 
     /// The evaluated object, `SELF` (NSExpression.expressionForEvaluatedObject()).
@@ -82,8 +78,6 @@ extension ObjectGraph.Expression {
     /// The expression's value for an object (expressionValue(with:context:)); what Apple raises
     /// stops the program. The context dictionary is not used here.
     public func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
-        do { return try expressionValue(with: object) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        raisingAsApple { try expressionValue(with: object) }
     }
 }

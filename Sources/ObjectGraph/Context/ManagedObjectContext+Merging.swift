@@ -52,9 +52,7 @@ extension ManagedObjectContext {
     /// does; a store that cannot be read while updated objects are refreshed stops the program
     /// with the error, where Apple's raises.
     public func mergeChanges(fromContextDidSave notification: Notification) {
-        do { try checkedMergeChanges(fromContextDidSave: notification) } catch {
-            fatalError("NSInternalInconsistencyException: \(error)")
-        }
+        raisingAsApple("NSInternalInconsistencyException") { try checkedMergeChanges(fromContextDidSave: notification) }
     }
 
     /// Brings in the changes another context saved, from its did-save notification

@@ -106,9 +106,7 @@ extension Expression {
     /// Parses an expression with its arguments in an array (NSExpression(format:argumentArray:));
     /// a malformed string stops the program, as Apple's raises.
     public init(format: String, argumentArray arguments: [Any?]) {
-        do { try self.init(checkedFormat: format, argumentArray: arguments) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        self = raisingAsApple { try Expression(checkedFormat: format, argumentArray: arguments) }
     }
 
     /// Parses an expression, throwing ``PredicateError`` where Apple's ``init(format:_:)``

@@ -70,9 +70,7 @@ public enum Predicate: Hashable, Sendable {
     /// Parses a format string with its arguments in an array (NSPredicate(format:argumentArray:));
     /// a malformed string stops the program, as Apple's raises.
     public init(format: String, argumentArray arguments: [Any?]) {
-        do { try self.init(checkedFormat: format, argumentArray: arguments) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        self = raisingAsApple { try Predicate(checkedFormat: format, argumentArray: arguments) }
     }
 
     /// Parses a format string and throws what Apple's ``init(format:_:)`` raises: the form for
@@ -148,9 +146,7 @@ public enum Predicate: Hashable, Sendable {
     /// Evaluates with values for the predicate's `$variables`
     /// (evaluateWithObject:substitutionVariables:); stops the program where Apple raises.
     public func evaluate(with object: Any?, substitutionVariables: [String: Any]) -> Bool {
-        do { return try checkedEvaluate(with: object, substitutionVariables: substitutionVariables) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        raisingAsApple { try checkedEvaluate(with: object, substitutionVariables: substitutionVariables) }
     }
 
     /// Whether the predicate holds for an object, throwing what Apple's ``evaluate(with:)``
@@ -175,9 +171,7 @@ public enum Predicate: Hashable, Sendable {
     /// (withSubstitutionVariables(_:)); a variable the dictionary lacks stops the program, as
     /// Apple's raises, and ``checkedWithSubstitutionVariables(_:)`` throws instead.
     public func withSubstitutionVariables(_ variables: [String: Any]) -> Predicate {
-        do { return try checkedWithSubstitutionVariables(variables) } catch {
-            fatalError("NSInvalidArgumentException: \(error)")
-        }
+        raisingAsApple { try checkedWithSubstitutionVariables(variables) }
     }
 
     /// A copy with each `$variable` replaced by its value as a constant
