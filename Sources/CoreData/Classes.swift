@@ -94,6 +94,8 @@ public typealias NSMigrationManager = MigrationManager
 public typealias NSPersistentHistoryChangeRequest = PersistentHistoryChangeRequest
 /// A point in a store's history (NSPersistentHistoryToken).
 public typealias NSPersistentHistoryToken = PersistentHistoryToken
+/// A generation of the stores' data that a context reads (NSQueryGenerationToken).
+public typealias NSQueryGenerationToken = QueryGenerationToken
 /// One saved transaction (NSPersistentHistoryTransaction).
 public typealias NSPersistentHistoryTransaction = PersistentHistoryTransaction
 /// One object's change in a transaction (NSPersistentHistoryChange).

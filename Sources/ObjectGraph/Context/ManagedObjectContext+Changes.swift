@@ -51,7 +51,8 @@ extension ManagedObjectContext {
     /// Forgets every object; references to them become invalid (reset). The undo manager
     /// forgets this context's actions, which name those objects, and
     /// ``objectsDidChangeNotification`` says every object was invalidated
-    /// (``invalidatedAllObjectsKey``).
+    /// (``invalidatedAllObjectsKey``). A context pinned to a query generation moves to the
+    /// current one.
     public func reset() {
         checkConfinement()
         for object in registered.values { object.managedObjectContext = nil }
@@ -59,6 +60,7 @@ extension ManagedObjectContext {
         insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
         events.clear()
         events.undoManager?.removeAllActions(withTarget: self)
+        advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
     }
 

@@ -67,7 +67,8 @@ extension ManagedObjectContext {
     /// by ID), or both. The merge ends the current event first, then posts its own
     /// ``objectsDidChangeNotification``: the objects registered under ``insertedObjectsKey``,
     /// the refreshed ones under ``refreshedObjectsKey``, the deleted ones under
-    /// ``deletedObjectsKey``. A merge is not an undoable change.
+    /// ``deletedObjectsKey``. A merge is not an undoable change. A context pinned to a query
+    /// generation moves to the current one first.
     public func checkedMergeChanges(fromContextDidSave notification: Notification) throws {
         checkConfinement()
         guard let info = notification.userInfo else { return }
@@ -86,6 +87,9 @@ extension ManagedObjectContext {
     /// Merges a save's object IDs: the work of ``checkedMergeChanges(fromContextDidSave:)``.
     func mergeChanges(inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>) throws {
         processPendingChanges()
+        // A pinned context moves to the current generation first, so that what it refreshes
+        // is what the save wrote.
+        advanceQueryGeneration()
         var deletedObjects: [ManagedObject] = []
         var refreshedObjects: [ManagedObject] = []
         var insertedObjects: [ManagedObject] = []

@@ -79,6 +79,8 @@ extension ManagedObjectContext {
         // after them.
         let parentInsertedCount = parent.map { parent in parent.performAndWait { parent.insertedList.count } } ?? 0
         let ids = try parentStore.save(changesOf: self)
+        // "If a pinned context saves, its query generation will be updated after the save."
+        if parent == nil { advanceQueryGeneration() }
         var userInfo: [String: Any] = ids
         let objects = candidates.objects(savedAs: ids)
         userInfo[Self.insertedObjectsKey] = objects.inserted

@@ -111,6 +111,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How a save resolves conflicts with changes another context saved first; `.error` (the
     /// default) makes such a save fail with error 133020. See ``MergePolicy``.
     public var mergePolicy: MergePolicy = .error
+    /// The query generation the context reads (+QueryGenerations); locked, since a child
+    /// context's reads, on the child's queue, ask for its root's.
+    let queryGenerationState = Lock(QueryGenerationState.unpinned)
     /// The observer of the parent's saves while ``automaticallyMergesChangesFromParent`` is on.
     var parentSaveObserver: NSObjectProtocol?
     /// Told instead of stopping the program when a queue context is used off its queue (debug

@@ -135,6 +135,11 @@ protocol PersistentStoreBackend: AnyObject {
     /// writers (atomic ones) post nothing.
     func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
                                    description: PersistentStoreDescription) throws
+    /// A snapshot of the store's data as it is now, which reads use while a context pinned to
+    /// a query generation reads; nil for a store that keeps no generations (the default).
+    func openGenerationSnapshot() throws -> (any StoreGenerationSnapshot)?
+    /// Why the store cannot keep query generations although its kind can, or nil (the default).
+    var queryGenerationRefusal: String? { get }
     /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
     /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
     /// the objects inserted or updated, in the rows' order. A store that keeps persistent
@@ -183,4 +188,11 @@ extension PersistentStoreDescription {
         guard let wanted = options[StoreOption.remoteChangeNotificationPost] else { return false }
         return (wanted as? Bool) ?? ((wanted as? NSNumber)?.boolValue ?? false)
     }
+}
+
+/// Stores keep no query generations unless they say so: a pinned context reads them as they
+/// are now (only Apple's SQLite store keeps generations, and ours).
+extension PersistentStoreBackend {
+    func openGenerationSnapshot() throws -> (any StoreGenerationSnapshot)? { nil }
+    var queryGenerationRefusal: String? { nil }
 }

@@ -11,7 +11,7 @@ extension SQLiteStore {
         let (sql, values) = (statement.sql, statement.arguments)
         let arguments = StatementArguments(values)
         let results = try CoreDataError.mappingSQLite("Fetching \(request.entityName) dictionaries from the store at", url) { try log.measure(sql: sql, arguments: values) {
-            try database.read { db in
+            try read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> [String: Any] in
                     try query.dictionary({ row[$0] }, columns: columns, entity: entity, place: url.path)
                 }

@@ -24,7 +24,7 @@ extension SQLiteStore {
         let rows = try CoreDataError.mappingSQLite(what, url) {
             try log.measure(sql: sql, arguments: values) {
                 // One statement per relationship is cached; the batch forms vary with their size.
-                try database.read { db in
+                try read { db in
                     try Row.fetchAll(values.count == 1 ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql), arguments: StatementArguments(values))
                 }
             } rowCount: { $0.count }

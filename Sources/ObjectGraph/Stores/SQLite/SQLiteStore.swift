@@ -34,6 +34,13 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// Whether each save records persistent history (NSPersistentHistoryTrackingKey): the
     /// one flag a save tests when it is off.
     let tracksHistory: Bool
+    /// Whether the store's journal is a write-ahead log, which query generations need.
+    let usesWAL: Bool
+    /// How long the connections wait for another connection's lock (StoreOption/timeout).
+    let timeout: TimeInterval
+    /// How a query generation's own connection opens (SQLiteGenerationSnapshot): read-only,
+    /// with the store's functions and pragmas.
+    let readerConfiguration: Configuration
 
     /// Opens the store at `url`, creating it if the file does not exist or is empty (what a
     /// process killed while creating a store leaves), unless ``StoreOption/readOnly`` is set.
@@ -72,6 +79,14 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         if !pragmas.isEmpty {
             configuration.prepareDatabase { db in try SQLitePragmas.apply(pragmas, readOnly: readOnly, to: db) }
         }
+        usesWAL = SQLitePragmas.usesWAL(pragmas)
+        self.timeout = timeout
+        var reader = SQLiteConnection.configuration(timeout: timeout)
+        reader.prepareDatabase { db in
+            SQLiteFunctions.register(on: db)
+            try SQLitePragmas.apply(pragmas, readOnly: true, to: db)
+        }
+        readerConfiguration = reader
         var file: SQLiteReadOnlyFile?
         do {
             database = try SQLiteConnection.retryingWhileBusy(timeout: timeout) {
@@ -439,7 +454,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// Runs a SELECT of a plan's columns and decodes every row.
     func readRows(_ sql: String, _ values: [DatabaseValue], plan: RowPlan) throws -> [StoreRow] {
         try log.measure(sql: sql, arguments: values) {
-            try database.read { db in
+            try read { db in
                 let statement = try db.cachedStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values))
                 let handle = statement.sqliteStatement
@@ -482,7 +497,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let (_, statement) = try selectStatement(request) { _ in "t0.Z_PK, t0.Z_ENT" }
         let arguments = StatementArguments(statement.arguments)
         return try CoreDataError.mappingSQLite("Fetching \(request.entityName) object IDs from the store at", url) { try log.measure(sql: statement.sql, arguments: statement.arguments) {
-            try database.read { db in
+            try read { db in
                 try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).map { row -> ManagedObjectID in
                     let number: Int = row[1]
                     guard let entity = model.entitiesByNumber[number] else {
@@ -501,7 +516,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let (sql, values) = (statement.sql, statement.arguments)
         return try CoreDataError.mappingSQLite("Counting \(request.entityName) objects in the store at", url) {
             try log.measure(sql: sql, arguments: values) {
-                try database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) ?? 0 }
+                try read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) ?? 0 }
             } rowCount: { _ in 1 }
         }
     }
