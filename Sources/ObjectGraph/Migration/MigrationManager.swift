@@ -70,9 +70,8 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         // Association tables that killed migrations left beside the destination go first.
         StoreFiles.removeAbandonedScratchFiles(in: StoreFiles.scratchDirectory(for: destinationURL))
         // A PostgreSQL destination is a schema: one the migration made goes when it fails.
-        let createdDestination = destinationType == .postgres
-            ? !(try PostgresMigration.schemaExists(at: destinationURL))
-            : !FileManager.default.fileExists(atPath: destinationURL.path)
+        let destinationKind = try destinationType.registeredKind()
+        let createdDestination = !(try destinationKind.placeExists(at: destinationURL))
         do {
             try sqlLog.migration("of \(Self.logName(sourceURL)) into \(Self.logName(destinationURL))") {
                 try runMigration(from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
@@ -80,7 +79,7 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
             }
         } catch {
             if createdDestination {
-                if destinationType == .postgres { PostgresMigration.dropSchema(at: destinationURL) } else { StoreFiles.remove(destinationURL) }
+                destinationKind.removeFailedMigrationDestination(at: destinationURL)
             }
             throw Self.migrationError(error, source: sourceURL)
         }

@@ -79,23 +79,26 @@ extension VersionedModel {
     }
 }
 
-/// What addPersistentStore does with migratePersistentStoresAutomatically.
+/// What addPersistentStore does with migratePersistentStoresAutomatically: the store's kind
+/// decides how (``PersistentStoreKind/migrateIfNeeded(at:_:)``); a file is migrated here.
 enum AutomaticMigration {
+    /// The model to bring a store to, and how.
+    struct Request {
+        let model: ManagedObjectModel
+        let versions: VersionedModel?
+        let infer: Bool
+        let progress: MigrationProgressHandler?
+        let log: SQLLog
+    }
+
     static func migrateIfNeeded(url: URL, type: StoreType, model: ManagedObjectModel, versions: VersionedModel?, infer: Bool,
                                 progress: MigrationProgressHandler?, log: SQLLog = .ambient) throws {
-        guard type != .inMemory else { return }
-        if type == .postgres {
-            // Under the store's migration lock: a migration killed in another process has left
-            // at most a scratch schema, and one running there ends before this reads the metadata.
-            try PostgresMigration.whileMigrating(url, log: log) { session in
-                try session.removeAbandonedDestination()
-                guard let metadata = try session.metadata() else { return }     // a new store
-                try run(steps(for: metadata, model: model, versions: versions, infer: infer), progress: progress) { step, scaled in
-                    try session.migrate(step, progress: scaled, batchSize: nil)
-                }
-            }
-            return
-        }
+        let request = Request(model: model, versions: versions, infer: infer, progress: progress, log: log)
+        try type.registeredKind().migrateIfNeeded(at: url, request)
+    }
+
+    /// Migrates the store file at `url`, step by step, if another model version made it.
+    static func migrateFileIfNeeded(at url: URL, type: StoreType, _ request: Request) throws {
         // Association tables of migrations killed in this directory are worthless.
         StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent())
         // A missing or empty file (a creation that was interrupted) is a new store: nothing
@@ -104,19 +107,20 @@ enum AutomaticMigration {
         // A migration killed before its swap leaves its scratch copy: it is worthless.
         StoreFiles.remove(StoreFiles.migratingURL(for: url))
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
-        try run(steps(for: metadata, model: model, versions: versions, infer: infer), progress: progress) { step, scaled in
-            try step.migrateStore(at: url, type: type, progress: scaled, batchSize: nil, log: log)
+        try run(steps(for: metadata, request), progress: request.progress) { step, scaled in
+            try step.migrateStore(at: url, type: type, progress: scaled, batchSize: nil, log: request.log)
         }
     }
 
     /// The steps from the store's version to the model's.
-    private static func steps(for metadata: [String: Any], model: ManagedObjectModel, versions: VersionedModel?, infer: Bool) throws -> [MigrationStep] {
+    static func steps(for metadata: [String: Any], _ request: Request) throws -> [MigrationStep] {
+        let versions = request.versions, model = request.model
         let destinationName = versions.flatMap { v in v.versionNames.last { v.model(named: $0)?.entityVersionHashesByName == model.entityVersionHashesByName } }
-        return try VersionedModel.steps(storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions, infer: infer)
+        return try VersionedModel.steps(storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions, infer: request.infer)
     }
 
     /// Runs the steps in order, each reporting its progress as its share of the whole.
-    private static func run(_ steps: [MigrationStep], progress: MigrationProgressHandler?,
+    static func run(_ steps: [MigrationStep], progress: MigrationProgressHandler?,
                             _ migrate: (MigrationStep, @escaping MigrationProgressHandler) throws -> Void) throws {
         for (i, step) in steps.enumerated() {
             try migrate(step) { p in

@@ -43,15 +43,7 @@ final class MigrationState {
         sourceCoordinator.sqlLog.parent = log
         destinationCoordinator.sqlLog.parent = log
         // Adding a store that is not there would make an empty one.
-        if sourceType == .postgres {
-            do {
-                _ = try PostgresStore.metadata(at: sourceURL)
-            } catch let error as CoreDataError where error.code == .fileReadNoSuchFile {
-                throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(MigrationManager.place(sourceURL))", detailedErrors: [error])
-            }
-        } else if !FileManager.default.fileExists(atPath: sourceURL.path) {
-            throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(sourceURL.path)")
-        }
+        try sourceType.registeredKind().requireMigrationSource(at: sourceURL)
         do {
             // The source is only read: a store with the hashes an earlier ObjectGraph wrote keeps
             // them (the migration writes Core Data's into the destination).

@@ -52,19 +52,13 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
     /// ``migrateStore(at:type:progress:batchSize:)`` with its statements sent to `log` (the
     /// coordinator's, when adding a store migrates it).
     func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
-        if type == .postgres {
-            try PostgresMigration.whileMigrating(url, log: log) { session in
-                try session.removeAbandonedDestination()
-                try session.migrate(self, progress: progress, batchSize: batchSize)
-            }
-            return
-        }
-        if isLightweight, type == .sqlite, let plan = SQLiteMigrationPlan(source: sourceModel, destination: destinationModel, mapping: mappingModel) {
-            try log.migration("\(description) of \(url.lastPathComponent), in place") {
-                try SQLiteInPlaceMigration.migrate(url: url, plan: plan, progress: progress, log: log)
-            }
-            return
-        }
+        try type.registeredKind().migrate(self, at: url, progress: progress, batchSize: batchSize, log: log)
+    }
+
+    /// Migrates the store file at `url` into a scratch file with a ``MigrationManager``, then
+    /// swaps the scratch file in: a failure at any point leaves the store as it was.
+    func migrateBySwappingFiles(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?,
+                                log: SQLLog) throws {
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         guard sourceModel.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
             throw sourceModel.incompatibleStoreError(metadata, url: url)

@@ -76,19 +76,7 @@ extension PersistentStoreCoordinator {
             throw CoreDataError(exception: .invalidArgument, "The store at \(destinationURL.path) is open in this coordinator; "
                 + "remove it before replacing it")
         }
-        switch storeType {
-        case .sqlite:
-            try SQLiteStore.replace(destinationURL, withStoreAt: sourceURL)
-        case .xml, .binary:
-            _ = try AtomicStoreFile.metadata(at: sourceURL, type: storeType)
-            let scratch = destinationURL.deletingLastPathComponent()
-                .appendingPathComponent(".\(destinationURL.lastPathComponent).replacing-\(ProcessInfo.processInfo.processIdentifier)")
-            try? FileManager.default.removeItem(at: scratch)
-            try FileManager.default.copyItem(at: sourceURL, to: scratch)
-            try StoreFiles.replace(destinationURL, with: scratch)
-        case .inMemory, .postgres:
-            throw CoreDataError(.persistentStoreUnsupportedRequestType, "A \(storeType.rawValue) store has no file to replace")
-        }
+        try storeType.registeredKind().replace(destinationURL, withStoreAt: sourceURL)
     }
 
     /// Options with `String` keys, as the stores read them; a key of another type is an error

@@ -1,29 +1,5 @@
 import Foundation
 
-/// The kinds of persistent store.
-public enum StoreType: String, Hashable, Sendable {
-    /// An atomic store held in memory only (NSInMemoryStoreType); its value in metadata is
-    /// `InMemory`.
-    case inMemory = "InMemory"
-    /// Core Data's SQLite store (NSSQLiteStoreType): fetches run as SQL.
-    case sqlite = "SQLite"
-    /// An atomic store in an XML file (NSXMLStoreType): human-readable, read whole, written whole.
-    case xml = "XML"
-    /// An atomic store in a binary file (NSBinaryStoreType).
-    case binary = "Binary"
-    /// A store in a PostgreSQL database, one schema per store, laid out and behaving as the
-    /// SQLite store does (no Core Data counterpart; see <doc:ScalingOut>). Its URL is a
-    /// `postgres://` URL; the store type lives in the ObjectGraphPostgres library.
-    case postgres = "PostgreSQL"
-
-    /// Whether the store keeps every object in memory and evaluates fetches there.
-    public var isAtomic: Bool { self != .sqlite && self != .postgres }
-
-    /// Whether the store lives in a database server rather than in a file (PostgreSQL): its
-    /// URL names a database, and nothing is written beside it.
-    public var isServer: Bool { self == .postgres }
-}
-
 /// A store added to a coordinator: NSPersistentStore.
 public final class PersistentStore {
     /// The store's kind.
@@ -160,6 +136,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         let type = description.type, url = description.url
+        let kind = try type.registeredKind()
         if let url, description.shouldMigrateStoreAutomatically {
             try AutomaticMigration.migrateIfNeeded(url: url, type: type, model: managedObjectModel,
                                                    versions: description.versionedModel ?? versionedModel,
@@ -168,30 +145,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                                                    log: sqlLog)
         }
         // Scratch files of migrations killed beside the store go when it is next opened.
-        if let url, type != .inMemory, !type.isServer { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }
-        let backend: PersistentStoreBackend
-        switch type {
-        case .inMemory:
-            backend = try AtomicStore(description: description, url: nil, model: managedObjectModel)
-        case .xml, .binary:
-            guard let url else {
-                throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
-            }
-            try refuseDuplicate(url)
-            backend = try AtomicStore(description: description, url: url, model: managedObjectModel, log: sqlLog)
-        case .sqlite:
-            guard let url else {
-                throw CoreDataError(.persistentStoreOpen, "A SQLite store needs a file URL; use .inMemory for a store without a file")
-            }
-            try refuseDuplicate(url)
-            backend = try SQLiteStore(url: url, model: managedObjectModel, description: description, log: sqlLog)
-        case .postgres:
-            guard let url else {
-                throw CoreDataError(.persistentStoreOpen, "A PostgreSQL store needs a postgres:// URL naming its database (and ?schema= its schema)")
-            }
-            try refuseDuplicate(url)
-            backend = try PostgresStore.open(url: url, model: managedObjectModel, description: description, log: sqlLog)
-        }
+        if let url, kind.usesFiles { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }
+        if let url, kind.usesFiles || kind.isServer { try refuseDuplicate(url) }
+        let backend = try kind.open(at: url, description: description, model: managedObjectModel, log: sqlLog)
         let store = PersistentStore(type: type, url: url, options: description.options, backend: backend)
         // NSPersistentStoreRemoteChangeNotificationPostOptionKey: the PostgreSQL store listens,
         // the SQLite store watches its file.
@@ -281,13 +237,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// adding the store creates; `.persistentStoreOpen` when it is not a store; 134180 when
     /// SQLite fails otherwise (a lock held past the default timeout).
     public static func metadataForPersistentStore(type: StoreType, at url: URL) throws -> [String: Any] {
-        switch type {
-        case .sqlite: return try SQLiteStore.metadata(at: url)
-        case .xml, .binary: return try AtomicStoreFile.metadata(at: url, type: type)
-        case .postgres: return try PostgresStore.metadata(at: url)
-        case .inMemory:
-            throw CoreDataError(.persistentStoreOpen, "An in-memory store has no file to read metadata from")
-        }
+        try type.registeredKind().metadata(at: url)
     }
 
     /// The store an object ID belongs to.

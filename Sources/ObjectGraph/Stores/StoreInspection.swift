@@ -48,63 +48,18 @@ public struct StoreInspection {
             throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a store: it is neither SQLite, nor an XML or binary Core Data store")
         }
         self.type = type
-        switch type {
-        case .sqlite:
-            // Read only, leaving no -shm or -wal beside the store (SQLiteReadOnlyFile).
-            let file: SQLiteReadOnlyFile
-            do { file = try SQLiteReadOnlyFile(url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)) } catch {
-                throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as SQLite: \(error)")
-            }
-            defer { file.close() }
-            let queue = file.queue
-            let metadata = try SQLiteStore.metadata(at: url)
-            self.metadata = metadata
-            self.uuid = metadata["NSStoreUUID"] as? String ?? ""
-            (self.entityCounts, self.tables) = try CoreDataError.mappingSQLite("Inspecting the store at", url) { try queue.read { db in
-                var tables: [Table] = []
-                for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
-                    let columns = try db.columns(in: name).map(\.name)
-                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(name)\"") ?? 0
-                    tables.append(Table(name: name, columns: columns, rowCount: count))
-                }
-                var counts: [(String, Int)] = []
-                let entities = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_NAME")
-                let parents = Dictionary(uniqueKeysWithValues: entities.map { ($0[0] as Int, $0[2] as Int) })
-                for entity in entities {
-                    var root: Int = entity[0]
-                    while let parent = parents[root], parent != 0 { root = parent }
-                    guard let rootName = entities.first(where: { ($0[0] as Int) == root })?[1] as String? else { continue }
-                    let table = "Z" + rootName.uppercased()
-                    guard tables.contains(where: { $0.name == table }) else { continue }
-                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(table)\" WHERE Z_ENT = ?", arguments: [entity[0] as Int]) ?? 0
-                    counts.append((entity[1], count))
-                }
-                return (counts, tables)
-            } }
-        case .xml, .binary:
-            let metadata = try AtomicStoreFile.metadata(at: url, type: type)
-            self.metadata = metadata
-            self.uuid = metadata["NSStoreUUID"] as? String ?? ""
-            let data = try Data(contentsOf: url)
-            var counts: [String: Int] = [:]
-            if type == .xml {
-                let document = try AtomicStoreFile.xmlDocument(data)
-                for object in document.rootElement()?.elements(forName: "object") ?? [] {
-                    counts[object.attribute(forName: "type")?.stringValue ?? "?", default: 0] += 1
-                }
-            } else {
-                for object in try AtomicStoreFile.binaryRoot(data)["objects"] as? [[String: Any]] ?? [] {
-                    counts[object["entity"] as? String ?? "?", default: 0] += 1
-                }
-            }
-            // Entities without objects still appear, from the metadata's version hashes.
-            for name in (metadata["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).keys where counts[name] == nil { counts[name] = 0 }
-            self.entityCounts = counts.keys.sorted().map { ($0, counts[$0]!) }
-            self.tables = []
-        case .inMemory, .postgres:
-            // `kind(of:)` reads a file's first bytes: it never answers these.
-            throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store has no file")
-        }
+        let contents = try type.registeredKind().inspect(at: url)
+        metadata = contents.metadata
+        uuid = contents.metadata["NSStoreUUID"] as? String ?? ""
+        entityCounts = contents.entityCounts
+        tables = contents.tables
+    }
+
+    /// What a kind of store reads from its file for an inspection.
+    struct Contents {
+        var metadata: [String: Any]
+        var entityCounts: [(entity: String, count: Int)]
+        var tables: [Table] = []
     }
 
     /// The entities' version hashes from the metadata (`NSStoreModelVersionHashes`), in base64

@@ -45,7 +45,7 @@ enum AtomicStoreFile {
         let found = kind(of: data)
         guard found == type else {
             let what = found.map { "a \($0.rawValue) store" } ?? "not a store"
-            throw CoreDataError(found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch, "The file at \(url.path) is \(what), not a \(type.rawValue) store; add it with type .\(found.map { "\($0)" } ?? type.rawValue.lowercased()) or choose another file")
+            throw CoreDataError(found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch, "The file at \(url.path) is \(what), not a \(type.rawValue) store; add it with type \(found?.kind?.swiftName ?? type.rawValue) or choose another file")
         }
         do {
             switch type {
