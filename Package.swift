@@ -113,10 +113,11 @@ let package = Package(
             path: "Sources/workbook"
         ),
         // Zarra's ToDo application: its commands as a library the tests drive in process, and
-        // the executable in the folder above it.
+        // the executable in the folder above it. Written in Apple's names (CoreData); ObjectGraph
+        // for the migration step `todo migrate` runs on its own (MigrationStep).
         .target(
             name: "ToDoApp",
-            dependencies: ["ObjectGraph", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CoreData", "ObjectGraph", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/todo/App"
         ),
         .executableTarget(

@@ -1,31 +1,35 @@
 // A model with a to-many relationship, an abstract parent entity, a subclass with typed
 // properties, and the errors a wrong model or a missing value give.
-import ObjectGraph
+//
+// The model is declared with this package's builders under Apple's class names: Apple's Swift
+// API sets a description's properties one by one, which does not compile here (descriptions
+// are values; see the book's "What differs on Linux"), and @NSManaged is @Managed.
+import CoreData
 
 // snippet.subclass
-final class Book: ManagedObject {
+final class Book: NSManagedObject {
     @Managed("title") var title: String?
     @Managed("salesRank") var salesRank: Int?
 }
 // snippet.end
 
 // snippet.model
-let model = try ManagedObjectModel {
-    EntityDescription("Publisher") {
-        AttributeDescription("name", .string, optional: false)
-        RelationshipDescription("books", toMany: "Book", inverse: "publisher", deleteRule: .cascade)
+let model = try NSManagedObjectModel {
+    NSEntityDescription("Publisher") {
+        NSAttributeDescription("name", .string, optional: false)
+        NSRelationshipDescription("books", toMany: "Book", inverse: "publisher", deleteRule: .cascade)
     }
-    EntityDescription("Book", class: Book.self) {
-        AttributeDescription("title", .string, optional: false, maxValue: 200)
-        AttributeDescription("salesRank", .integer32, defaultValue: 0, indexed: true)
-        RelationshipDescription("publisher", toOne: "Publisher", inverse: "books")
+    NSEntityDescription("Book", class: Book.self) {
+        NSAttributeDescription("title", .string, optional: false, maxValue: 200)
+        NSAttributeDescription("salesRank", .integer32, defaultValue: 0, indexed: true)
+        NSRelationshipDescription("publisher", toOne: "Publisher", inverse: "books")
     }
     // An abstract entity has no objects of its own; a fetch of Item returns the Tapes.
-    EntityDescription("Item", abstract: true) {
-        AttributeDescription("price", .decimal)
+    NSEntityDescription("Item", abstract: true) {
+        NSAttributeDescription("price", .decimal)
     }
-    EntityDescription("Tape", parent: "Item") {
-        AttributeDescription("minutes", .integer16)
+    NSEntityDescription("Tape", parent: "Item") {
+        NSAttributeDescription("minutes", .integer16)
     }
 }
 print(model)
@@ -37,40 +41,40 @@ print(model)
 
 // snippet.invalid
 do {
-    _ = try ManagedObjectModel {
-        EntityDescription("Book") {
-            RelationshipDescription("publisher", toOne: "Publisher", inverse: "books")
+    _ = try NSManagedObjectModel {
+        NSEntityDescription("Book") {
+            NSRelationshipDescription("publisher", toOne: "Publisher", inverse: "books")
         }
-        EntityDescription("Publisher") {
-            AttributeDescription("name", .string)
+        NSEntityDescription("Publisher") {
+            NSAttributeDescription("name", .string)
         }
     }
-} catch let error as CoreDataError {
-    print(error.kind)   // exception NSInvalidArgumentException (Core Data has no code for it)
-    print(error.message)
-    // Relationship Book.publisher names the inverse Publisher.books, which does not exist;
-    // declare it, pointing back to Book
+} catch {
+    print(error)
+    // Core Data exception NSInvalidArgumentException: Relationship Book.publisher names the
+    // inverse Publisher.books, which does not exist; declare it, pointing back to Book
 }
 // snippet.end
 
 // snippet.objects
-let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-try coordinator.addPersistentStore(type: .inMemory)
-let context = ManagedObjectContext(coordinator: coordinator)
+let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
+let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)   // used on the main thread
+context.persistentStoreCoordinator = coordinator
 
-let publisher = try context.insertNewObject(forEntityName: "Publisher")
-try publisher.checkedSetValue("Apress", forKey: "name")
-let book = try context.insertNewObject(forEntityName: "Book") as! Book
+let publisher = NSEntityDescription.insertNewObject(forEntityName: "Publisher", into: context)
+publisher.setValue("Apress", forKey: "name")
+let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context) as! Book
 book.title = "Core Data on Linux"
-try book.checkedSetValue(publisher, forKey: "publisher")       // the inverse, books, follows
+book.setValue(publisher, forKey: "publisher")             // the inverse, books, follows
 print(publisher.mutableSetValue(forKey: "books").count)   // 1
 
-let untitled = try context.insertNewObject(forEntityName: "Book")
+let untitled = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
 do {
     try context.save()
-} catch let error as CoreDataError where error.code == .missingMandatoryProperty {
+} catch let error where (error as NSError).code == NSValidationMissingMandatoryPropertyError {
     print(error)        // Core Data error 1570: Book.title of x-coredata:///Book/t3: is a required value
-    try context.checkedDelete(untitled)
+    context.delete(untitled)
 }
 try context.save()
 // snippet.end

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 
 // The classes ToDo and Category in Generated/ are what `workbook model codegen` writes for the
 // current version (ToDo 2) of the shipped model; they are not edited by hand. After a change to
@@ -24,15 +24,15 @@ extension ToDoModels {
     /// library's tests read and write their objects by key, as the article's code does.
     ///
     /// - Throws: ``CoreDataError`` as ``model(version:)`` does for a version other than 1 or 2.
-    public static func model(version number: Int, classes: [String: ManagedObject.Type]) throws -> ManagedObjectModel {
+    public static func model(version number: Int, classes: [String: NSManagedObject.Type]) throws -> NSManagedObjectModel {
         let plain = try model(version: number)
-        let entities = plain.entities.map { declared -> EntityDescription in
+        let entities = plain.entities.map { declared -> NSEntityDescription in
             var entity = declared
             if let type = classes[entity.name] { entity.managedObjectClass = type }
             return entity
         }
-        return try ManagedObjectModel(entities: entities, versionIdentifiers: plain.versionIdentifiers,
-                                      configurations: plain.configurationDescriptions,
-                                      fetchRequestTemplates: plain.fetchRequestTemplatesByName.values.sorted { $0.name < $1.name })
+        return try NSManagedObjectModel(entities: entities, versionIdentifiers: plain.versionIdentifiers,
+                                        configurations: plain.configurationDescriptions,
+                                        fetchRequestTemplates: plain.fetchRequestTemplatesByName.values.sorted { $0.name < $1.name })
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 extension ToDoCommand {

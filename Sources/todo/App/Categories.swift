@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 extension ToDoCommand {
@@ -21,7 +21,7 @@ extension ToDoCommand {
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
             let request = Category.fetchRequest()
-            request.sortDescriptors = [SortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)]
+            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)]
             let categories = try stack.context.fetch(request)
             guard !categories.isEmpty else {
                 stack.say("No categories yet. Add one: todo categories add Home")
@@ -84,20 +84,24 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let rule = try stack.model.entity(named: "Category").relationship(named: "todos")?.deleteRule ?? .nullify
+            let rule = stack.model.entitiesByName["Category"]?.relationshipsByName["todos"]?.deleteRule ?? .nullifyDeleteRule
             var todos = 0
             do {
                 // Fetched again on each attempt: another process may add a to-do to it meanwhile.
                 try stack.changeCategory(command: "todo categories delete \(ToDoStack.quoted(name))") {
                     let category = try stack.category(named: name)
                     todos = category.todos.count
+                    // The throwing twin of delete(_:): another process may delete one of its
+                    // to-dos meanwhile, which Apple's delete would stop the program for.
                     try stack.context.checkedDelete(category)
                 }
-            } catch let error as CoreDataError where error.code == .relationshipDeniedDelete {
+            } catch let error where (error as NSError).code == NSValidationRelationshipDeniedDeleteError {
                 throw ToDoError("Can't delete category \(name): the model's delete rule for Category.todos is Deny, and it still holds \(Self.count(todos)). Move or delete them first.")
             }
             stack.say("Deleted category \(name).")
             let what: String
+            // A switch names ObjectGraph's cases: Apple's long names (.nullifyDeleteRule) are
+            // static members here, which a switch cannot check for exhaustiveness.
             switch rule {
             case .nullify: what = todos == 0 ? "it held no to-dos." : todos == 1 ? "its to-do stays, now in no category." : "its \(todos) to-dos stay, now in no category."
             case .cascade: what = todos == 0 ? "it held no to-dos." : todos == 1 ? "its to-do was deleted with it." : "its \(todos) to-dos were deleted with it."
@@ -107,7 +111,7 @@ extension ToDoCommand {
             stack.say("The model's delete rule for Category.todos is \(Self.name(of: rule)): \(what)")
         }
 
-        static func name(of rule: DeleteRule) -> String {
+        static func name(of rule: NSDeleteRule) -> String {
             switch rule {
             case .noAction: return "No Action"
             case .nullify: return "Nullify"

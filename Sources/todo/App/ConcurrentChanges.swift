@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// Changing a to-do while other `todo` processes change the same store.
@@ -24,7 +24,7 @@ extension ToDoStack {
     /// changing the same objects. Nothing was written.
     struct ConflictPersisted: Error {
         /// The error of the last attempt.
-        let last: CoreDataError
+        let last: NSError
     }
 
     /// Runs `attempt`, which fetches what it changes and changes it, then saves. When the save
@@ -37,11 +37,11 @@ extension ToDoStack {
                 try attempt()
                 try context.save()
                 return
-            } catch let error as CoreDataError where error.code == .merge {
+            } catch let error where (error as NSError).code == NSManagedObjectMergeError {
                 // A failed save keeps the context's changes; they go, and are made again on
                 // the store as it is now.
                 context.reset()
-                if round >= Self.changeAttempts { throw ConflictPersisted(last: error) }
+                if round >= Self.changeAttempts { throw ConflictPersisted(last: error as NSError) }
             } catch {
                 context.reset()
                 throw error
@@ -117,19 +117,19 @@ extension ToDoStack {
 /// meanwhile: Core Data's policy would save it again, bringing back what the user deleted, so
 /// the command fails instead and changes nothing. A to-do deleted here that another process
 /// changed is deleted, as asked.
-final class ToDoMergePolicy: MergePolicy, @unchecked Sendable {
+final class ToDoMergePolicy: NSMergePolicy, @unchecked Sendable {
     /// The to-do's number, for the message.
     let number: Int64
 
     /// The policy for a command on to-do #`number`.
     init(number: Int64) {
         self.number = number
-        super.init(merge: .mergeByPropertyObjectTrump)
+        super.init(merge: .mergeByPropertyObjectTrumpMergePolicyType)
     }
 
     /// Refuses to bring back a deleted to-do or category; merges property by property otherwise.
-    override func resolve(optimisticLockingConflicts list: [MergeConflict]) throws {
-        for conflict in list where conflict.newVersionNumber == 0 && !conflict.isDeletion {
+    override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+        for conflict in list where conflict.newVersionNumber == 0 && !conflict.sourceObject.isDeleted {
             let object = conflict.sourceObject
             if let category = object as? Category {
                 // Its row is gone: a fault could not be loaded, and it has no name to give.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 extension ToDoCommand {
@@ -118,6 +118,8 @@ extension ToDoCommand {
                         return
                     }
                     title = try ToDoItem(todo, version: stack.version).title
+                    // The throwing twin of delete(_:): another process may delete the to-do's
+                    // category meanwhile, which Apple's delete would stop the program for.
                     try stack.context.checkedDelete(todo)
                 }
             } catch is ToDoStack.ConflictPersisted {

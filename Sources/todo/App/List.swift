@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 extension ToDoCommand {
@@ -24,20 +24,20 @@ extension ToDoCommand {
         func run(with stack: ToDoStack) throws {
             let environment = stack.environment
             let now = environment.clock.now
-            var predicates: [Predicate] = []
+            var predicates: [NSPredicate] = []
             if let category {
-                predicates.append(try Predicate(checkedFormat: "category == %@", try stack.category(named: category)))
+                predicates.append(NSPredicate(format: "category == %@", try stack.category(named: category)))
             }
             if let dueBefore {
-                predicates.append(try Predicate(checkedFormat: "dueDate < %@", try When.parse(dueBefore, now: now, timeZone: environment.timeZone)))
+                predicates.append(NSPredicate(format: "dueDate < %@", try When.parse(dueBefore, now: now, timeZone: environment.timeZone) as NSDate))
             }
             if let dueAfter {
-                predicates.append(try Predicate(checkedFormat: "dueDate > %@", try When.parse(dueAfter, now: now, timeZone: environment.timeZone)))
+                predicates.append(NSPredicate(format: "dueDate > %@", try When.parse(dueAfter, now: now, timeZone: environment.timeZone) as NSDate))
             }
-            if completed || pending { predicates.append(try Predicate(checkedFormat: "completed == %@", completed)) }
+            if completed || pending { predicates.append(NSPredicate(format: "completed == %@", NSNumber(value: completed))) }
             let request = ToDo.fetchRequest()
-            request.predicate = predicates.isEmpty ? nil : Predicate.and(predicates)
-            request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true), SortDescriptor(key: "title", ascending: true)]
+            request.predicate = predicates.isEmpty ? nil : NSCompoundPredicate(andPredicateWithSubpredicates: predicates)
+            request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true), NSSortDescriptor(key: "title", ascending: true)]
             let items = try stack.context.fetch(request).map { try ToDoItem($0, version: stack.version) }
             guard !items.isEmpty else {
                 stack.say(predicates.isEmpty ? "No to-dos yet. Add one: todo add \"Pay rent\" --due +3m" : "No to-dos match.")

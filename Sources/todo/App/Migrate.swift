@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 
 extension ToDoCommand {
     /// `todo migrate [--policy doNotAlertForA]`: migrates a version 1 store to version 2,

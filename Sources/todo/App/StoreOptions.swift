@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// The options every command shares: where the store is, its type, and the model version
@@ -78,7 +78,7 @@ public enum ToDoStoreType: String, ExpressibleByArgument, CaseIterable, Sendable
     /// The SQLite store.
     case sqlite
 
-    var storeType: StoreType { self == .xml ? .xml : .sqlite }
+    var storeType: NSPersistentStore.StoreType { self == .xml ? .xml : .sqlite }
 
     /// The type a file's first bytes tell: SQLite's header string, or an XML declaration or
     /// element; nil for a missing or empty file, or one that is neither.

@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// A to-do's values, read once from its managed object for printing.
@@ -63,7 +63,7 @@ enum Table {
     }
 }
 
-extension ManagedObject {
+extension NSManagedObject {
     /// The object with its values loaded: a fault is fulfilled through its context first.
     ///
     /// A typed property reads a fault's values as Core Data's accessors do, and stops the

@@ -1,5 +1,8 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
+// ObjectGraph's MigrationStep too: one step of the versioned model's migration, run on its own
+// with a progress handler, where Apple's Core Data migrates only inside addPersistentStore.
+import struct ObjectGraph.MigrationStep
 import WorkbookSupport
 
 /// How `todo migrate` moves a version 1 store to version 2.
@@ -14,7 +17,7 @@ public enum ToDoMigrationPolicy: String, ExpressibleByArgument, CaseIterable, Se
 /// Migrates the program's store from one model version to the next, drawing a progress bar
 /// for a person at a terminal, and says in one line what happened.
 enum ToDoMigration {
-    static func migrate(storeAt url: URL, type: StoreType, from: Int, to: Int, policy: ToDoMigrationPolicy,
+    static func migrate(storeAt url: URL, type: NSPersistentStore.StoreType, from: Int, to: Int, policy: ToDoMigrationPolicy,
                         environment: ToDoEnvironment) throws {
         let names = ToDoModels.versionNames
         let versions = try ToDoModels.versionedModel()
@@ -35,7 +38,7 @@ enum ToDoMigration {
         environment.write("Migrated \(url.lastPathComponent) from version \(from) to version \(to) of the ToDo model by \(how): \(Self.count(todos, "to-do", "to-dos")), \(Self.count(categories, "category", "categories")).")
         // A migration through a mapping model writes a new store, whose objects get new keys,
         // as Core Data's do: the numbers `todo list` shows are not the old ones.
-        if !(step.isLightweight && type == .sqlite) {
+        if !(step.isLightweight && type == NSSQLiteStoreType) {
             environment.write("The to-dos were numbered afresh; `todo list` shows their new numbers.")
         }
     }
@@ -44,11 +47,13 @@ enum ToDoMigration {
     static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     /// How many to-dos and categories the migrated store holds.
-    static func counts(at url: URL, type: StoreType, model: ManagedObjectModel) throws -> (Int, Int) {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    static func counts(at url: URL, type: NSPersistentStore.StoreType, model: NSManagedObjectModel) throws -> (Int, Int) {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: type, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        return (try context.count(for: FetchRequest(entityName: "ToDo")), try context.count(for: FetchRequest(entityName: "Category")))
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return (try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ToDo")),
+                try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Category")))
     }
 }
 

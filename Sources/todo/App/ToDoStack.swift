@@ -1,4 +1,4 @@
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 /// The Core Data stack of the program, as Zarra builds it: the model of the version the
@@ -6,12 +6,12 @@ import WorkbookSupport
 final class ToDoStack {
     let environment: ToDoEnvironment
     let version: Int
-    let model: ManagedObjectModel
-    let context: ManagedObjectContext
-    let store: PersistentStore
+    let model: NSManagedObjectModel
+    let context: NSManagedObjectContext
+    let store: NSPersistentStore
 
-    private init(environment: ToDoEnvironment, version: Int, model: ManagedObjectModel,
-                 context: ManagedObjectContext, store: PersistentStore) {
+    private init(environment: ToDoEnvironment, version: Int, model: NSManagedObjectModel,
+                 context: NSManagedObjectContext, store: NSPersistentStore) {
         self.environment = environment
         self.version = version
         self.model = model
@@ -58,9 +58,10 @@ final class ToDoStack {
     /// Whether the store at `url` holds no to-do and no category (or is not there at all).
     private static func isEmptyStore(at url: URL, options: StoreOptions) throws -> Bool {
         guard storeExists(at: url) else { return true }
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try typedModel(version: options.modelVersion))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try typedModel(version: options.modelVersion))
         try coordinator.addPersistentStore(type: try options.storeType(at: url).storeType, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
         return try context.count(for: ToDo.fetchRequest()) == 0 && context.count(for: Category.fetchRequest()) == 0
     }
 
@@ -108,19 +109,21 @@ final class ToDoStack {
                                           policy: .defaultMapping, environment: environment)
             }
         }
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         // SQLite stores keep persistent history, so that `todo watch` learns what other
         // processes saved (Watch.swift, OtherProcessesChanges).
-        let store = try coordinator.addPersistentStore(type: type, at: url, options: type == .sqlite ? [StoreOption.persistentHistoryTracking: true] : [:])
-        return ToDoStack(environment: environment, version: options.modelVersion, model: model,
-                         context: ManagedObjectContext(coordinator: coordinator), store: store)
+        let store = try coordinator.addPersistentStore(type: type, at: url, options: type == .sqlite ? [NSPersistentHistoryTrackingKey: true] : [:])
+        // A confinement context: the command uses it on its one thread, as a command-line program may.
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return ToDoStack(environment: environment, version: options.modelVersion, model: model, context: context, store: store)
     }
 
     /// The model the program runs as: the version's, its entities making objects of the
     /// generated classes ToDo and Category (Sources/ZarraToDo/Generated), so that the commands
     /// read and write typed properties. Running as version 1, the commands leave alone the two
     /// properties version 1 lacks (`lastAlertDate`, `doNotAlert`).
-    static func typedModel(version: Int) throws -> ManagedObjectModel {
+    static func typedModel(version: Int) throws -> NSManagedObjectModel {
         try ToDoModels.model(version: version, classes: ToDoModelClasses.byName)
     }
 
@@ -133,14 +136,14 @@ final class ToDoStack {
 
     /// Which version of the ToDo model wrote the store, told by the entity version hashes in
     /// its metadata.
-    static func version(ofStoreAt url: URL, type: StoreType) throws -> Int {
+    static func version(ofStoreAt url: URL, type: NSPersistentStore.StoreType) throws -> Int {
         let metadata: [String: Any]
         do {
-            metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
-        } catch let error as CoreDataError {
-            throw ToDoError("Can't open the ToDo store: \(error.message). It is neither a SQLite nor an XML store of the ToDo application; use another --store.")
+            metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
+        } catch let error where (error as NSError).domain == NSCocoaErrorDomain {
+            throw ToDoError("Can't open the ToDo store: \(error.localizedDescription). It is neither a SQLite nor an XML store of the ToDo application; use another --store.")
         }
-        let hashes = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
+        let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         // The compatibility check, not a plain comparison: a store that an earlier ObjectGraph
         // wrote, with its old hashes, is still that version's (opening it rewrites them).
         for number in ToDoModels.versionNames.indices.map({ $0 + 1 })
@@ -158,15 +161,15 @@ final class ToDoStack {
     /// The category named `name`.
     func category(named name: String) throws -> Category {
         let request = Category.fetchRequest()
-        request.predicate = try Predicate(checkedFormat: "name == %@", name)
+        request.predicate = NSPredicate(format: "name == %@", name)
         guard let category = try context.fetch(request).first else {
             throw ToDoError("There is no category \"\(name)\". `todo categories` lists them; `todo categories add \(Self.quoted(name))` adds it.")
         }
         return category
     }
 
-    private func object<Object: ManagedObject>(_ type: Object.Type, number: Int64, kind: String, listCommand: String) throws -> Object {
-        let entity = try Object.entity(in: model).name
+    private func object<Object: NSManagedObject>(_ type: Object.Type, number: Int64, kind: String, listCommand: String) throws -> Object {
+        let entity = Object.entity().name
         // The store's identifier comes from its file: a URI that does not parse finds no object.
         guard number > 0, let uri = URL(string: "x-coredata://\(store.identifier)/\(entity)/p\(number)"),
               let id = context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri),
@@ -177,7 +180,10 @@ final class ToDoStack {
     }
 
     /// A to-do's number: its primary key in the store.
-    static func number(of object: ManagedObject) -> Int64 { object.objectID.primaryKey }
+    static func number(of object: NSManagedObject) -> Int64 { number(of: object.objectID) }
+
+    /// The number of the object an ID names: its primary key, the end of its URI (`.../ToDo/p12`).
+    static func number(of id: NSManagedObjectID) -> Int64 { Int64(id.uriRepresentation().lastPathComponent.dropFirst()) ?? 0 }
 
     /// A name quoted for the shell when it needs it.
     static func quoted(_ text: String) -> String {

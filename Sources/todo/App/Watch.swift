@@ -1,5 +1,5 @@
 import ArgumentParser
-import ObjectGraph
+import CoreData
 import WorkbookSupport
 
 extension ToDoCommand {
@@ -32,12 +32,12 @@ extension ToDoCommand {
             // saved the same item first (133020), the store's values win property by property
             // and an item deleted meanwhile stays deleted: the other command is the user's
             // newer intent, and the alert has already been shown.
-            stack.context.mergePolicy = .mergeByPropertyStoreTrump
+            stack.context.mergePolicy = NSMergeByPropertyStoreTrumpMergePolicy
             let version = stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
             stack.say("Watching \(options.storeURL(in: environment).lastPathComponent) (\(version)). Ctrl-C stops.")
             // A SQLite store tells what other processes saved through its persistent history;
             // an XML store is read afresh at each tick.
-            let history = stack.store.type == .sqlite ? try OtherProcessesChanges(stack: stack) : nil
+            let history = stack.store.type == NSSQLiteStoreType ? try OtherProcessesChanges(stack: stack) : nil
             var tick = 0
             while ticks.map({ tick < $0 }) ?? true {
                 let start = environment.clock.now
@@ -53,13 +53,13 @@ extension ToDoCommand {
             let request = ToDo.fetchRequest()
             let soon = now.addingTimeInterval(5 * 60)
             if stack.version == 1 {
-                request.predicate = try Predicate(checkedFormat: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now, soon)
+                request.predicate = NSPredicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now as NSDate, soon as NSDate)
             } else {
-                request.predicate = Predicate(
+                request.predicate = NSPredicate(
                     format: "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil",
-                    now, soon)
+                    now as NSDate, soon as NSDate)
             }
-            request.sortDescriptors = [SortDescriptor(key: "dueDate", ascending: true)]
+            request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
             return try stack.context.fetch(request)
         }
 
@@ -72,7 +72,7 @@ extension ToDoCommand {
             if let history { try history.merge() } else { stack.context.reset() }
             let zone = stack.environment.timeZone
             let bell = stack.environment.isTerminal ? "\u{7}" : ""
-            var alerted: [ManagedObjectID] = []
+            var alerted: [NSManagedObjectID] = []
             for todo in try dueSoon(stack: stack, at: now) {
                 let item = try ToDoItem(todo, version: stack.version)
                 guard let due = item.dueDate else { continue }
@@ -89,7 +89,7 @@ extension ToDoCommand {
         /// records again (ToDoStack.saveRetrying); one deleted meanwhile is skipped. If that
         /// still fails, the watch goes on and says so: those to-dos may alert once more, and
         /// stopping the timer would alert nothing at all.
-        static func record(_ alerted: [ManagedObjectID], at now: Date, stack: ToDoStack) throws {
+        static func record(_ alerted: [NSManagedObjectID], at now: Date, stack: ToDoStack) throws {
             do {
                 try stack.saveRetrying {
                     for id in alerted {
@@ -98,7 +98,7 @@ extension ToDoCommand {
                     }
                 }
             } catch is ToDoStack.ConflictPersisted {
-                let numbers = alerted.map { "#\($0.primaryKey)" }.joined(separator: ", ")
+                let numbers = alerted.map { "#\(ToDoStack.number(of: $0))" }.joined(separator: ", ")
                 stack.say("Could not record that \(numbers) \(alerted.count == 1 ? "was" : "were") alerted: other processes kept changing \(alerted.count == 1 ? "it" : "them") (\(ToDoStack.changeAttempts) tries); \(alerted.count == 1 ? "it" : "they") may alert again.")
             }
         }
@@ -112,7 +112,7 @@ extension ToDoCommand {
 final class OtherProcessesChanges {
     private let stack: ToDoStack
     /// The last transaction merged.
-    private var token: PersistentHistoryToken?
+    private var token: NSPersistentHistoryToken?
     /// The watch's own saves are recorded under this author and not merged back.
     private let author: String
 
@@ -126,10 +126,13 @@ final class OtherProcessesChanges {
 
     /// Merges the transactions saved since the last call into the context.
     func merge() throws {
-        let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
-        guard let transactions = (try stack.context.execute(request) as? PersistentHistoryResult)?.transactions else { return }
+        let request = NSPersistentHistoryChangeRequest.fetchHistory(after: token)
+        guard let transactions = (try stack.context.execute(request) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryTransaction]
+        else { return }
         for transaction in transactions {
             if transaction.author != author {
+                // The throwing twin of mergeChanges(fromContextDidSave:): refreshing may read an
+                // object another process deleted meanwhile, which Apple's would stop the program for.
                 try stack.context.checkedMergeChanges(fromContextDidSave: transaction.objectIDNotification())
             }
             token = transaction.token
