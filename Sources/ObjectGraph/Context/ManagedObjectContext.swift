@@ -94,18 +94,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// any of them is first used.
     var pendingBatches: [ManagedObjectID: [ManagedObjectID]] = [:]
     static let temporaryCounter = AtomicCounter()
-    /// Whether `save()` validates first. A migration's destination context turns it off for
-    /// its first two passes, as Core Data disables validation while it migrates, and
-    /// validates in the third pass.
-    var validatesOnSave = true
+    /// How the context departs from an ordinary one as a migration's destination, or nil:
+    /// one value the migration sets, which saves and relationship setters read.
+    var migrationRole: MigrationDestinationRole?
+    /// Whether `save()` validates first: a migration's destination validates only in its
+    /// third pass, as Core Data disables validation while it migrates.
+    var validatesOnSave: Bool { migrationRole?.validatesOnSave ?? true }
     /// Whether setting a to-one relationship also adds the object to the destination's
-    /// to-many inverse set. A migration's destination context turns it off: the link is
-    /// stored on the to-one side only, and loading the inverse sets would grow with the store.
-    var updatesToManyInverses = true
+    /// to-many inverse set. A migration's destination does not: the link is stored on the
+    /// to-one side only, and loading the inverse sets would grow with the store.
+    var updatesToManyInverses: Bool { migrationRole == nil }
     /// Whether the context is reset right after each save and no one observes it (a
-    /// migration's destination): a save then only gives the inserted objects their permanent
-    /// IDs, without re-registering them or posting the did-save notification.
-    var isResetAfterEachSave = false
+    /// migration's destination saving a batch): a save then only gives the inserted objects
+    /// their permanent IDs, without re-registering them or posting the did-save notification.
+    var isResetAfterEachSave: Bool { migrationRole?.resetsAfterEachSave ?? false }
     /// The serial queue `perform` and `performAndWait` run blocks on.
     let contextQueue: ContextQueue
     /// How a save resolves conflicts with changes another context saved first; `.error` (the

@@ -89,7 +89,7 @@ extension MigrationManager {
             try checkCancelled()
             progress.report(pass: 3, mapping: m.name)
         }
-        state.destinationContext.validatesOnSave = true
+        state.destinationContext.migrationRole?.validatesOnSave = true
         do {
             try state.destinationContext.save()
         } catch let error as CoreDataError {
@@ -174,8 +174,8 @@ extension MigrationManager {
     /// the rows that may fail the model's checks, and only those objects are loaded and
     /// validated, with the same errors. False when the checks need every object in memory.
     private func validateInSQL(mappingIndex i: Int, state: MigrationState, progress: inout ProgressCounter) throws -> Bool {
-        guard state.savesEachBatch, !state.destinationContext.hasChanges,
-              let store = state.destinationStore.backend as? SQLiteStore else { return false }
+        guard state.savesEachBatch, !state.destinationContext.hasChanges else { return false }
+        let store = state.destinationStore.backend
         let m = state.mappings[i]
         guard m.destinationEntityName != nil else { return true }
         var suspects: [ManagedObjectID] = []
@@ -208,8 +208,8 @@ extension MigrationManager {
     private func objects(_ keys: [(entity: EntityDescription, key: Int64)], from store: PersistentStore, into context: ManagedObjectContext) throws -> [ManagedObject] {
         // Per entity number, then key: entities of other tables may share keys.
         var loaded: [Int: [Int64: ManagedObject]] = [:]
-        // Both SQL stores read a key range in one query (fetchRows(afterPrimaryKey:limit:)).
-        if store.backend is SQLiteStore || store.backend is PostgresStore {
+        // SQL stores read a key range in one query (fetchRows(afterPrimaryKey:limit:)).
+        if store.backend.readsKeyRanges {
             // Entities in the order they first appear, so the reads come in a fixed order.
             var order: [Int] = [], byEntity: [Int: (entity: EntityDescription, keys: [Int64])] = [:]
             for (entity, key) in keys {
@@ -242,8 +242,8 @@ extension MigrationManager {
 
     private func saveDestination(_ state: MigrationState, pass: Int) throws {
         // The context is reset right after: the save need not re-register the objects.
-        state.destinationContext.isResetAfterEachSave = state.savesEachBatch
-        defer { state.destinationContext.isResetAfterEachSave = false }
+        state.destinationContext.migrationRole?.resetsAfterEachSave = state.savesEachBatch
+        defer { state.destinationContext.migrationRole?.resetsAfterEachSave = false }
         do {
             try state.destinationContext.save()
         } catch let error as CoreDataError {

@@ -60,12 +60,11 @@ final class MigrationState {
             throw CoreDataError(.migrationManagerDestinationStore, "Can't add destination store \(MigrationManager.place(destinationURL)): \(error.message)", detailedErrors: [error])
         }
         // The destination is flushed once, when it is complete (close), not at every batch.
-        try (destinationStore.backend as? SQLiteStore)?.setSynchronous(false)
+        try destinationStore.backend.deferDurability(true)
         self.destinationURL = destinationURL
         sourceContext = ManagedObjectContext(coordinator: sourceCoordinator)
         destinationContext = ManagedObjectContext(coordinator: destinationCoordinator)
-        destinationContext.validatesOnSave = false
-        destinationContext.updatesToManyInverses = false
+        destinationContext.migrationRole = MigrationDestinationRole()
         associations = try AssociationTable(directory: StoreFiles.scratchDirectory(for: destinationURL))
         mappings = mapping.entityMappings
         mappingIndex = Dictionary(mapping.entityMappings.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })

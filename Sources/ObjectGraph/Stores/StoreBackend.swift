@@ -140,6 +140,13 @@ protocol PersistentStoreBackend: AnyObject {
     func openGenerationSnapshot() throws -> (any StoreGenerationSnapshot)?
     /// Why the store cannot keep query generations although its kind can, or nil (the default).
     var queryGenerationRefusal: String? { get }
+    /// Whether the store reads a key range in one query (MigrationDestinationAbilities).
+    var readsKeyRanges: Bool { get }
+    /// Stops or resumes waiting for the disk at each commit (MigrationDestinationAbilities).
+    func deferDurability(_ deferring: Bool) throws
+    /// The keys of an entity's rows that may fail validation, or nil when the store cannot
+    /// tell (MigrationDestinationAbilities).
+    func keysFailingSimpleValidation(of entity: EntityDescription) throws -> [Int64]?
     /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
     /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
     /// the objects inserted or updated, in the rows' order. A store that keeps persistent

@@ -96,6 +96,9 @@ extension PostgresStore: PersistentStoreBackend {
         try SQLRelatedQuery(model: model, schema: schema).orderedRelatedIDs(of: id, relationship: r, read: related)
     }
 
+    /// A key range is one SELECT.
+    var readsKeyRanges: Bool { true }
+
     /// One batch of a streaming read (a migration's): the request's entity filter and
     /// predicate, then `Z_PK > ?` in key order, so each batch starts where the last ended.
     func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {

@@ -45,11 +45,15 @@ extension SQLiteStore {
         }
     }
 
-    /// Turns off (or back on) waiting for the disk at each commit: a migration's destination
-    /// is a scratch file until it is complete, flushed once and swapped in.
-    func setSynchronous(_ on: Bool) throws {
+    /// A key range is one SELECT.
+    var readsKeyRanges: Bool { true }
+
+    /// Turns off (or back on) waiting for the disk at each commit (`PRAGMA synchronous`): a
+    /// migration's destination is a scratch file until it is complete, flushed once and
+    /// swapped in.
+    func deferDurability(_ deferring: Bool) throws {
         try CoreDataError.mappingSQLite("Setting the synchronous mode of the store at", url) {
-            try database.writeWithoutTransaction { db in try db.execute(sql: on ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF") }
+            try database.writeWithoutTransaction { db in try db.execute(sql: deferring ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = FULL") }
         }
     }
 
