@@ -1,33 +1,5 @@
 import Foundation
 
-/// A store added to a coordinator: NSPersistentStore.
-public final class PersistentStore {
-    /// The store's kind.
-    public let type: StoreType
-    /// Where the store's file is; nil for an in-memory store.
-    public let url: URL?
-    /// The store's UUID (NSStoreUUIDKey).
-    public var identifier: String { backend.identifier }
-    /// The store's metadata: its type, UUID and the model's version hashes.
-    public var metadata: [String: Any] { backend.metadata }
-    /// The options the store was added with, every typed option under its key (options).
-    public let options: [AnyHashable: Any]?
-    /// The model configuration the store holds: Apple's name for the default one
-    /// (configurationName), since a store here holds every entity of its model.
-    public var configurationName: String { PersistentStore.defaultConfigurationName }
-    /// Apple's name for a model's default configuration, every entity
-    /// (PF_DEFAULT_CONFIGURATION_NAME).
-    public static let defaultConfigurationName = "PF_DEFAULT_CONFIGURATION_NAME"
-    let backend: PersistentStoreBackend
-
-    init(type: StoreType, url: URL?, options: [String: Any] = [:], backend: PersistentStoreBackend) {
-        self.type = type
-        self.url = url
-        self.options = Dictionary(uniqueKeysWithValues: options.map { (AnyHashable($0.key), $0.value) })
-        self.backend = backend
-    }
-}
-
 /// Connects a model to its stores: NSPersistentStoreCoordinator.
 ///
 /// ```swift
@@ -265,49 +237,4 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
               managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
         return persistentStores.contains { $0.identifier == id.storeIdentifier } ? id : nil
     }
-}
-
-/// Keys of the options dictionary of `addPersistentStore(type:at:options:)`.
-///
-/// Each key is a typed property of ``PersistentStoreDescription``, which the dictionary is
-/// parsed into; a value of the wrong type for a key is an error naming the key.
-public enum StoreOption {
-    /// A fixed store UUID for a new store, so output that shows object URIs is the same on
-    /// every run (the workbook uses it; applications need not).
-    public static let storeUUID = "ObjectGraphStoreUUID"
-    /// NSMigratePersistentStoresAutomaticallyOption: when the store was made by another version
-    /// of the model, find that version and a mapping model and migrate the store (a Bool).
-    public static let migratePersistentStoresAutomatically = "NSMigratePersistentStoresAutomaticallyOption"
-    /// NSInferMappingModelAutomaticallyOption: with automatic migration, infer a mapping model
-    /// (lightweight migration) when no mapping model matches (a Bool).
-    public static let inferMappingModelAutomatically = "NSInferMappingModelAutomaticallyOption"
-    /// The ``VersionedModel`` automatic migration searches for the store's model and mapping
-    /// models, for a coordinator made with a plain model; a coordinator made with a versioned
-    /// model uses its own.
-    public static let versionedModel = "ObjectGraphVersionedModel"
-    /// Internal: a store opened only to be read (a migration's source) keeps the version hashes
-    /// an earlier ObjectGraph wrote instead of rewriting its metadata.
-    static let keepsLegacyVersionHashes = "ObjectGraphKeepsLegacyVersionHashes"
-    /// A ``MigrationProgressHandler`` that automatic migration reports to.
-    public static let migrationProgressHandler = "ObjectGraphMigrationProgressHandler"
-    /// NSPersistentStoreTimeoutOption: how many seconds a save waits for another connection or
-    /// process to release the store's file (a `TimeInterval`; default
-    /// ``defaultTimeout``). A save that still cannot write fails with 134180 (SQLITE_BUSY) for
-    /// SQLite, or 134030 for an atomic store, instead of failing at once.
-    public static let timeout = "NSPersistentStoreTimeoutOption"
-    /// NSReadOnlyPersistentStoreOption: open the store only to read it (a Bool). Saving to it
-    /// fails with 134030, and a SQLite store opened so leaves no file beside it (no `-shm`, no
-    /// `-wal`), reading a WAL that has no index from a private copy.
-    public static let readOnly = "NSReadOnlyPersistentStoreOption"
-    /// NSPersistentHistoryTrackingKey: a SQLite store records every save in its persistent history (a Bool); see <doc:PersistentHistory>.
-    public static let persistentHistoryTracking = "NSPersistentHistoryTrackingKey"
-    /// NSSQLitePragmasOption: SQLite pragmas the store's connection runs when it opens, a
-    /// dictionary of pragma names to String values; see
-    /// ``PersistentStoreDescription/setValue(_:forPragmaNamed:)`` for the pragmas allowed.
-    public static let sqlitePragmas = "NSSQLitePragmasOption"
-    /// How many connections a PostgreSQL store keeps open at most (an Int, 1 or more; default 2).
-    public static let connectionPoolSize = "ObjectGraphConnectionPoolSize"
-    /// The wait when ``timeout`` is not given: long enough for ten processes saving small
-    /// changes at once, short enough that a store held open by a stuck process is reported.
-    public static let defaultTimeout: TimeInterval = 10
 }
