@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// The tables in which a SQLite store keeps persistent history, named, numbered and indexed as
-/// Core Data's own (the CoreDataPlus SampleModel2_V1 store in fixtures/apple-stores holds real
-/// ones):
+/// Core Data's own (the CoreDataPlus SampleModel2_V1 store that Tests/ObjectGraphTests/AppleFixtures
+/// reads holds real ones):
 ///
 /// - `ATRANSACTION`: one row per save, `Z_ENT` 16002; its author, bundle ID, context name and
 ///   process ID are keys into the strings table (`ZAUTHORTS`, ...), its timestamp seconds since

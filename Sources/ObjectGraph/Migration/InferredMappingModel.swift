@@ -3,7 +3,7 @@ import Foundation
 extension MappingModel {
     /// The mapping model lightweight migration uses
     /// (inferredMappingModelForSourceModel:destinationModel:error:), following Apple's rules
-    /// ("Lightweight Migration", reference/migration.md 2.1 and 2.2).
+    /// (Apple's "Lightweight Migration"; <doc:VersioningAndMigration>).
     ///
     /// Inferred: adding or removing attributes, relationships and entities; non-optional to
     /// optional; optional to non-optional with a default value; renames through

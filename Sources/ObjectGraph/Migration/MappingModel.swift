@@ -69,7 +69,7 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The mapping model Xcode's "New Mapping Model" creates between two versions
-    /// (reference/migration.md 3.2): one mapping `<Source>To<Destination>` per destination entity
+    /// (<doc:WritingACustomMigrationPolicy>): one mapping `<Source>To<Destination>` per destination entity
     /// whose source is found by name (or renaming identifier), each fetching its source entity's
     /// instances, attributes `$source.<name>`, relationships `FUNCTION($manager,
     /// "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping of the destination

@@ -1,7 +1,7 @@
 import Foundation
 
 extension MigrationManager {
-    /// The three passes (reference/migration.md 3.4), each mapping in order, each streamed.
+    /// The three passes of Core Data's migration manager (create, relationships, validate; <doc:WritingACustomMigrationPolicy>), each mapping in order, each streamed.
     func runMigration(from sourceURL: URL, type sourceType: StoreType, options sourceOptions: [String: Any],
                       with mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
                       options destinationOptions: [String: Any]) throws {

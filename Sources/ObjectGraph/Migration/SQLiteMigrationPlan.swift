@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// The SQL that migrates a SQLite store in place for an inferred mapping model
-/// (reference/migration.md 2.3: "Core Data can perform the migration in situ, solely by
-/// issuing SQL statements").
+/// (Apple's "Lightweight Migration": "Core Data can perform the migration in situ, solely
+/// by issuing SQL statements").
 ///
 /// A table whose rows keep their entities and whose columns are kept, renamed or added is
 /// altered where it is (`ALTER TABLE ... ADD COLUMN` runs in constant time, with the new
@@ -384,7 +384,8 @@ extension SQLiteMigrationPlan {
             let parent = entity.parentEntityName.flatMap { destination.entitiesByName[$0]?.entityNumber } ?? 0
             // A renamed entity keeps its old name in Z_PRIMARYKEY where it keeps its
             // number, as Core Data's migration left SampleModel_V2's LuxuryCar
-            // under ExpensiveSportCar (fixtures/apple-stores); nothing reads the name.
+            // under ExpensiveSportCar (Tests/ObjectGraphTests/AppleFixtures reads that store); nothing
+            // reads the name.
             var name = entity.name
             if let source = sourceEntity(for: entity.name), source != entity.name, oldNames.contains(source),
                self.source.entitiesByName[source]?.entityNumber == entity.entityNumber {

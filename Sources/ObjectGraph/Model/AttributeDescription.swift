@@ -133,7 +133,7 @@ public struct AttributeDescription: Hashable, Sendable {
     /// Whether it is a derived attribute: its value computed from ``derivationExpression``.
     public var isDerived: Bool { derivationExpression != nil }
 
-    /// The attribute's version hash, as Core Data computes it (versionhash.md sections 3 and 4):
+    /// The attribute's version hash, as Core Data computes it (<doc:OpeningStoresThatCoreDataWrote>):
     /// from its name, flags, type and the two storage flags; for a derived attribute from its
     /// expression only; for a composite from its elements' hashes.
     public var versionHash: Data { Data(VersionHash.attribute(self)) }

@@ -147,7 +147,7 @@ public struct EntityDescription: Hashable, Sendable {
     /// Uniqueness constraints: each inner array names attributes whose values together are unique.
     ///
     /// They enter the version hash, as Apple documents, as the last input of the entity's hash
-    /// (versionhash.md section 6).
+    /// (<doc:OpeningStoresThatCoreDataWrote>).
     public var uniquenessConstraints: [[String]] {
         get { box.fields.uniquenessConstraints }
         set { update { $0.uniquenessConstraints = newValue } }
@@ -189,7 +189,7 @@ public struct EntityDescription: Hashable, Sendable {
     }
     /// The entity's version hash (NSEntityDescription.versionHash): Core Data's 32-byte SHA-256
     /// digest of everything that changes the entity's storage, byte for byte as Core Data
-    /// computes it (versionhash.md section 6), so a store's `NSStoreModelVersionHashes` can be
+    /// computes it (<doc:OpeningStoresThatCoreDataWrote>), so a store's `NSStoreModelVersionHashes` can be
     /// compared with it.
     public internal(set) var versionHash: Data {
         get { box.fields.versionHash }

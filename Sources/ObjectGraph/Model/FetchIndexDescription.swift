@@ -1,7 +1,7 @@
 /// A fetch index of an entity: NSFetchIndexDescription, as a value type.
 ///
 /// Xcode's model editor calls these Indexes and writes them as `<fetchIndex>` elements. Apple
-/// documents that indexes do not enter an entity's version hash (migration.md 1.2).
+/// documents that indexes do not enter an entity's version hash (<doc:VersioningAndMigration>).
 ///
 /// ```swift
 /// FetchIndexDescription("byDueDate", [.init("dueDate", ascending: false)])

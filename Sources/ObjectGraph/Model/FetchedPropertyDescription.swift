@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A fetched property is a weak, one-way relationship defined by a fetch request (Xcode's
 /// `<fetchedProperty>`). It is never stored and never enters the entity's version hash
-/// (versionhash.md section 6). ObjectGraph keeps fetched properties in the model, so a model
+/// (<doc:OpeningStoresThatCoreDataWrote>). ObjectGraph keeps fetched properties in the model, so a model
 /// file reads and writes back with them, but does not evaluate them on objects: run their
 /// ``fetchRequest`` with the context.
 public struct FetchedPropertyDescription: Hashable, Sendable {

@@ -60,10 +60,10 @@ public struct RelationshipDescription: Hashable, Sendable {
     /// writing the model back gives the file as it was.
     var unmatchedInverseEntityName: String?
     /// Set by ``ManagedObjectModel``: whether the relationship is its own inverse, which leaves
-    /// the inverse's name out of its version hash (versionhash.md section 5).
+    /// the inverse's name out of its version hash (<doc:OpeningStoresThatCoreDataWrote>).
     var isOwnInverse = false
 
-    /// The relationship's version hash, as Core Data computes it (versionhash.md section 5):
+    /// The relationship's version hash, as Core Data computes it (<doc:OpeningStoresThatCoreDataWrote>):
     /// from its name, flags, destination and inverse names, count range and orderedness.
     ///
     /// Whether a relationship is its own inverse depends on the entity that declares it, so the

@@ -1,5 +1,5 @@
 /// SHA-512 (FIPS 180-4), for the store metadata's `NSStoreModelVersionHashesDigest`, which Core
-/// Data computes with SHA-512 (versionhash.md section 7). Written here for the same reason as
+/// Data computes with SHA-512 (<doc:OpeningStoresThatCoreDataWrote>). Written here for the same reason as
 /// ``SHA256``: Foundation on Linux has no digest API.
 enum SHA512 {
     private static let k: [UInt64] = [

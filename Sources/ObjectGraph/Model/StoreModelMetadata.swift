@@ -3,12 +3,12 @@ import Foundation
 extension ManagedObjectModel {
     /// The `NSPersistenceFrameworkVersion` stores record: the Core Data build that wrote them.
     /// 1344 is the most recent build among the stores Apple's Core Data wrote in
-    /// fixtures/apple-stores (CoreDataPlus's SampleModel2 store, 2024); stores written here
+    /// the tests read (CoreDataPlus's SampleModel2 store, 2024; Tests/ObjectGraphTests/AppleFixtures); stores written here
     /// claim the same, since their metadata has every key that build writes.
     static let persistenceFrameworkVersion = 1344
 
     /// The keys of a store's metadata that describe the model, as Core Data writes them
-    /// (versionhash.md section 7): `NSStoreModelVersionHashes` (entity name to 32-byte hash),
+    /// (<doc:OpeningStoresThatCoreDataWrote>): `NSStoreModelVersionHashes` (entity name to 32-byte hash),
     /// `NSStoreModelVersionHashesVersion` (3), `NSStoreModelVersionHashesDigest` (base64 of
     /// SHA-512 over names and hashes), `NSStoreModelVersionChecksumKey` (``versionChecksum``),
     /// `NSStoreModelVersionIdentifiers` and `NSPersistenceFrameworkVersion`.

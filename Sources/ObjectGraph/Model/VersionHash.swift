@@ -1,8 +1,8 @@
 import Foundation
 
-/// Core Data's version hashes, byte for byte (reference: versionhash.md, which established the
-/// encoding against 61 entity hashes in stores Apple's Core Data wrote, and 292 more from
-/// compiled models).
+/// Core Data's version hashes, byte for byte (<doc:OpeningStoresThatCoreDataWrote> explains them;
+/// the encoding was established against 61 entity hashes in stores Apple's Core Data wrote, and
+/// 292 more from compiled models, and Tests/ObjectGraphTests/AppleFixtures checks it).
 ///
 /// Apple documents only the inputs (NSEntityDescription.versionHash,
 /// NSPropertyDescription.versionHash, versionHashModifier); the encoding is: SHA-256 over the
@@ -72,7 +72,7 @@ public enum VersionHash {
     }
 
     /// An attribute's hash (NSAttributeDescription.versionHash): A, or for a derived attribute D,
-    /// or for a composite C, as versionhash.md names them.
+    /// or for a composite C.
     public static func attribute(_ a: AttributeDescription) -> [UInt8] {
         if let expression = a.derivationExpression { return derived(expression) }
         if a.attributeType == .composite { return composite(a.elements) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Loads Xcode's model files: an `.xcdatamodel` folder (or its `contents` XML file) and an
-/// `.xcdatamodeld` bundle of versions (coredata.md 5.1).
+/// `.xcdatamodeld` bundle of versions (<doc:OpeningStoresThatCoreDataWrote>).
 ///
 /// ```swift
 /// let loader = XcodeModelLoader()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns the XML of an Xcode `contents` file into a model's parts (coredata.md 5.2).
+/// Turns the XML of an Xcode `contents` file into a model's parts (<doc:OpeningStoresThatCoreDataWrote>).
 ///
 /// Reads everything Xcode writes that describes the model: entities (parent, abstract,
 /// renaming ID from `elementID`, version hash modifier, user info, fetch indexes, uniqueness

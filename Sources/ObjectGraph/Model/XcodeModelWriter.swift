@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes models in Xcode's formats, so a model declared in Swift opens in Xcode's model
 /// editor: the `contents` XML of an `.xcdatamodel` folder, and an `.xcdatamodeld` bundle with
-/// its `.xccurrentversion` (coredata.md 5.1, 5.2).
+/// its `.xccurrentversion` (<doc:OpeningStoresThatCoreDataWrote>).
 ///
 /// Entities are written in name order and properties in declaration order (Xcode sorts them
 /// when it saves). Entities are written without code generation (Xcode's Manual/None), with

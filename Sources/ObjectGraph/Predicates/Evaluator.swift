@@ -6,7 +6,7 @@ struct EvaluationContext {
     var variables: [String: Any]
 }
 
-/// Evaluates predicates in memory with Apple's semantics (reference/predicates.md section 2).
+/// Evaluates predicates in memory with Apple's semantics (<doc:PredicateFormatStringReference>).
 enum PredicateEvaluator {
     static func evaluate(_ predicate: Predicate, object: Any?, context: inout EvaluationContext) throws -> Bool {
         switch predicate {

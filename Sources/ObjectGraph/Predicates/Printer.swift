@@ -2,7 +2,7 @@ import Foundation
 
 /// Prints predicates and expressions the way Apple's `predicateFormat` does.
 ///
-/// The rules (reference/predicates.md section 3.1): double-quoted strings; canonical operators;
+/// The rules (<doc:PredicateFormatStringReference>, "Printing rules"): double-quoted strings; canonical operators;
 /// booleans as 1 and 0; dates as `CAST(<seconds>, "NSDate")`; arrays as `{a, b}`; a compound
 /// subpredicate in parentheses, a comparison never; binary operands that are themselves binary
 /// in parentheses; input parentheses are not preserved.

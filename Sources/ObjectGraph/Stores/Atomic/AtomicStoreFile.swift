@@ -5,7 +5,7 @@ import FoundationXML
 
 /// Reading and writing the files of the XML and binary stores.
 ///
-/// The XML store follows the shape of Core Data's (reference/coredata.md 3.5): a `<database>`
+/// The XML store follows the shape of Core Data's (<doc:OpeningStores>): a `<database>`
 /// with `<databaseInfo>` (version, UUID, nextObjectID, the metadata property list, and this
 /// store's `<primaryKeys>`, the last key of each inheritance tree) and one
 /// `<object type="Entity" id="zN">` per object, holding `<attribute>` and `<relationship>`

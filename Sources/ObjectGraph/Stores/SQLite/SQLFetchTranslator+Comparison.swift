@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The comparison operators in SQL, each two-valued and agreeing with
-/// `PredicateEvaluator.compare` (reference/predicates.md 2.3-2.11, 7).
+/// `PredicateEvaluator.compare` (<doc:PredicateFormatStringReference>).
 extension SQLFetchTranslator {
     typealias Operator = ComparisonPredicate.Operator
     typealias Options = ComparisonPredicate.Options

@@ -6,7 +6,7 @@ import GRDB
 /// add joins (`t1`, `t2`, ...), which ``joins`` collects for the FROM clause.
 ///
 /// What runs in SQL (Apple, "Predicate Programming Guide" and "Core Data Programming Guide",
-/// with the semantics of reference/predicates.md section 2):
+/// with the semantics <doc:PredicateFormatStringReference> gives):
 /// - comparisons with Apple's nil rules (`x != 5` holds for nil `x`, `nil <= nil` holds);
 /// - string operators with `[c]`, `[d]`, `[n]`: plain SQL when case- and diacritic-sensitive,
 ///   registered functions (``SQLiteFunctions``) otherwise, MATCHES always through one;
@@ -20,7 +20,7 @@ import GRDB
 /// and ALL mean what they mean in memory.
 ///
 /// What SQL cannot express fails with the error Core Data's SQLite store raises
-/// (reference/coredata.md 3.3), never with a silent in-memory fallback:
+/// (<doc:FetchingAndPredicates>, "When a fetch fails"), never with a silent in-memory fallback:
 /// `CoreDataError(exception: .invalidArgument)` with `keypath … not found in entity …`,
 /// `unimplemented SQL generation for predicate : (…)`, `to-many key not allowed here`,
 /// `Unsupported function expression …` or `Unknown predicate type for predicate: BLOCKPREDICATE(…)`.

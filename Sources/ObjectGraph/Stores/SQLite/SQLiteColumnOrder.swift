@@ -1,6 +1,6 @@
 /// The columns of one root entity's table, named and ordered as Core Data writes them.
 ///
-/// The order, read off every table of the stores in fixtures/apple-stores and of other
+/// The order, read off every table of the stores Apple's Core Data wrote (the tests' AppleFixtures) and of other
 /// Apple-written DDL: columns are grouped by kind, in this order: integers (Integer 16/32/64,
 /// Boolean, then to-one keys with their `Z<n>_` and `Z_FOK_` columns), dates and floating
 /// point numbers together (`ZCREATEDAT TIMESTAMP, ZHEIGHT FLOAT, ZUPDATEDAT TIMESTAMP`), decimals,

@@ -1,6 +1,6 @@
 /// Where a model's entities live in a SQLite store, named and laid out as Core Data lays them
-/// out (reference/coredata.md section 4; the stores in fixtures/apple-stores decide where the
-/// reference is unsure).
+/// out (<doc:OpeningStoresThatCoreDataWrote>; the stores Apple's Core Data wrote that
+/// Tests/ObjectGraphTests/AppleFixtures reads decide the details).
 ///
 /// - One table per inheritance root, `Z<ROOT>`, with `Z_PK`, `Z_ENT`, `Z_OPT`, then a column
 ///   `Z<NAME>` per stored attribute and to-one relationship of every entity in the hierarchy;
