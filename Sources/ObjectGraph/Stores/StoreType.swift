@@ -1,7 +1,7 @@
 import Foundation
 
 /// A kind of persistent store (NSPersistentStore.StoreType): a name with Apple's raw value,
-/// extensible as Apple's is, and the store kind registered for it (``PersistentStoreKind``)
+/// extensible as Apple's is; the store kind registered for it (`PersistentStoreKind`, internal)
 /// does the work.
 ///
 /// ```swift
