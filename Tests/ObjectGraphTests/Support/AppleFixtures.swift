@@ -20,7 +20,7 @@ enum AppleFixtures {
         var description: String { folder }
     }
 
-    /// The project's root: Tests/ObjectGraphTests/AppleFixtures/ is three levels below it.
+    /// The project's root: Tests/ObjectGraphTests/Support/ is three levels below it.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
