@@ -13,7 +13,7 @@ struct ChildChanges {
     struct Updated {
         let id: ManagedObjectID
         let values: [(index: Int, value: AttributeValue)]
-        /// The new order of each ordered to-many whose order changed (OrderedToMany.swift).
+        /// The new order of each ordered to-many whose order changed (ToManyOrder.swift).
         var orders: [Int: ToManyOrder] = [:]
     }
     /// The child's new objects, in insertion order.

@@ -25,7 +25,7 @@ extension ManagedObjectContext {
             let r = object.entity.relationships[i - object.entity.attributes.count]
             var ids: Set<ManagedObjectID>
             if r.isOrdered {
-                // An ordered relationship is read in its order (OrderedToMany.swift).
+                // An ordered relationship is read in its order (ToManyOrder.swift).
                 let ordered = try parentStore.orderedRelatedIDs(of: object.objectID, relationship: r, in: self).map { temporaryIDs[$0] ?? $0 }
                 object.loadOrder(ordered, at: i)
                 ids = Set(ordered)

@@ -102,7 +102,7 @@ extension ManagedObjectContext {
                     }
                 }
             }
-            // The order of each ordered to-many that changed (OrderedToMany.swift).
+            // The order of each ordered to-many that changed (ToManyOrder.swift).
             for objects in [toInsert, toUpdate] {
                 for object in objects where !object.toManyOrders.isEmpty {
                     for (i, order) in object.toManyOrders.sorted(by: { $0.key < $1.key }) where order.changed {

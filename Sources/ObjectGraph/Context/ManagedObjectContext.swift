@@ -22,8 +22,9 @@ import Foundation
 /// The context's jobs live in one file each: objects and faults (`+Objects`), values and
 /// relationships (`+Relationships`), deleting (`+Deleting`), change tracking (`+Changes`),
 /// fetching (`+Fetching`), saving (`+Saving`, `+StoreSave`, `+ChildSave`, `+PermanentIDs`),
-/// merging (`+Merging`, ContextRefreshing, ConflictResolution), the parent store (ParentStore
-/// and its two conformances) and concurrency (ContextConcurrency, ConfinementWatchdog).
+/// merging (`+Merging`, `+Refreshing`, `+ConflictResolution`, `+ChangeNotifications`), query
+/// generations (`+QueryGenerations`), the parent store (ParentStore and its two conformances)
+/// and concurrency (ContextQueue, ConfinementWatchdog).
 public final class ManagedObjectContext: @unchecked Sendable {
     // @unchecked Sendable: a context crosses threads only to be used on its own queue. Its
     // mutable state is touched by one thread at a time because every use runs on the context's

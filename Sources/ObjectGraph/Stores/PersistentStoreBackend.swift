@@ -140,12 +140,12 @@ protocol PersistentStoreBackend: AnyObject {
     func openGenerationSnapshot() throws -> (any StoreGenerationSnapshot)?
     /// Why the store cannot keep query generations although its kind can, or nil (the default).
     var queryGenerationRefusal: String? { get }
-    /// Whether the store reads a key range in one query (MigrationDestinationAbilities).
+    /// Whether the store reads a key range in one query (PersistentStoreBackend+MigrationAbilities.swift).
     var readsKeyRanges: Bool { get }
-    /// Stops or resumes waiting for the disk at each commit (MigrationDestinationAbilities).
+    /// Stops or resumes waiting for the disk at each commit (PersistentStoreBackend+MigrationAbilities.swift).
     func deferDurability(_ deferring: Bool) throws
     /// The keys of an entity's rows that may fail validation, or nil when the store cannot
-    /// tell (MigrationDestinationAbilities).
+    /// tell (PersistentStoreBackend+MigrationAbilities.swift).
     func keysFailingSimpleValidation(of entity: EntityDescription) throws -> [Int64]?
     /// Writes a batch insert's rows in one transaction (NSBatchInsertRequest), uniqueness
     /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
