@@ -14,11 +14,9 @@ import Foundation
 /// throws ``CoreDataError`` with code `.invalidArgument` naming the entity and key.
 open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible, CustomStringConvertible {
     // The stored properties are `final`, so reads are direct, not calls through the class's
-    // table. Three keep `@exclusivity(unchecked)`, because each dynamic exclusivity check
-    // (swift_beginAccess, 76 instructions) on them costs more than 1% of a workload, measured
-    // with callgrind (20,000 rows, instructions of the whole run): `storage` (1.9% of
-    // insert-100k, 4.2% of fetch-100k-typed), `isFault` (1.6% and 2.9%) and
-    // `managedObjectContext` (1.6% of insert-100k). Safe because only the module mutates them,
+    // table. Three keep `@exclusivity(unchecked)`, because each dynamic exclusivity check on
+    // them costs more than 1% of a workload (Benchmarks/PROFILES.md, "exclusivity"):
+    // `storage`, `isFault` and `managedObjectContext`. Safe because only the module mutates them,
     // by plain assignment or a subscript set (`storage[i] = v`), never passing them inout to
     // code that could reach the same object, so no two accesses overlap. The other fields
     // cost under 1% each and keep the check.

@@ -10,7 +10,7 @@ import GRDBSQLite
 /// Associations are stored as runs: one row says that `n` consecutive source keys map to `n`
 /// consecutive destination keys. A migration streams sources in key order and the
 /// destination allocates keys in insertion order, so one batch is usually one row, where a
-/// row per pair cost 9,600 instructions per migrated object (callgrind, 20,000 ToDo rows).
+/// row per pair cost much more (Benchmarks/PROFILES.md, "association runs").
 /// Runs of one mapping never overlap one another, in sources or in destinations (a run that
 /// would is stored pair by pair), so the run holding a key is the one starting last at or
 /// before it. Pairs that form no run (a source with several destinations, keys out of

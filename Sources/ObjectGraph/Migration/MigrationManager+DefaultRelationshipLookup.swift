@@ -7,8 +7,8 @@ extension MigrationManager {
     /// lookup) but without building the evaluation's variables and arguments for each
     /// object; nil for an expression of any other form, which is evaluated.
     ///
-    /// The second pass runs this once per destination instance: evaluated, it cost 34,000
-    /// instructions per migrated row of Zarra's ToDo (callgrind, 20,000 rows).
+    /// The second pass runs this once per destination instance: evaluated, it cost far more
+    /// (Benchmarks/PROFILES.md, "default relationship lookup").
     func defaultRelationshipLookup(_ expression: Expression, source: ManagedObject?) throws -> [ManagedObject]? {
         guard let source,
               case .customFunction(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments) = expression,

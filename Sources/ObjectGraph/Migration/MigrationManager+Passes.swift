@@ -203,7 +203,7 @@ extension MigrationManager {
     /// The objects of a batch's keys, in order: each entity's keys read with one key-range
     /// fetch where they are dense (the usual case: a migration writes and reads in key
     /// order), the objects made straight from the rows, so that each is registered once and
-    /// not first as a fault (4,000 instructions per row; callgrind). Keys left over are
+    /// not first as a fault (Benchmarks/PROFILES.md, "key-range reads"). Keys left over are
     /// faults, for `fireFaults`.
     private func objects(_ keys: [(entity: EntityDescription, key: Int64)], from store: PersistentStore, into context: ManagedObjectContext) throws -> [ManagedObject] {
         // Per entity number, then key: entities of other tables may share keys.
@@ -297,8 +297,7 @@ extension MigrationManager {
     static func relationshipValue(_ value: Any?, toMany: Bool) -> Any? {
         var objects: [ManagedObject] = []
         // The manager's lookups answer an array: tried first, since each failed cast costs
-        // (at 20,000 rows the casts of an array to ManagedObject, to a set and to [Any] were
-        // 18,000 instructions per migrated row; callgrind).
+        // (Benchmarks/PROFILES.md, "relationship value casts").
         if let array = value as? [ManagedObject] { objects = array }
         else if let one = value as? ManagedObject { objects = [one] }
         else if let set = value as? Set<ManagedObject> { objects = Array(set) }

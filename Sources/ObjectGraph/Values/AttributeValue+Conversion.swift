@@ -49,9 +49,8 @@ extension AttributeValue {
 
     /// The value as a `T` when its dynamic type is exactly `T`, else nil.
     ///
-    /// Kept for the numbers: `value as? T` is the runtime's general cast, about 270 instructions
-    /// per value, and every value set by key goes through here (callgrind, insert-100k at 20k
-    /// rows: 1,233 M instructions this way, 1,299 M with `as? T`, +5.3%). The existential is
+    /// Kept for the numbers: `value as? T` is the runtime's general cast, and every value set by
+    /// key goes through here (Benchmarks/PROFILES.md, "exact cast"). The existential is
     /// opened (SE-0352, not `_openExistential`), its dynamic type compared with `T`, and only
     /// then are the bits reinterpreted, as the same type.
     @inline(__always)
