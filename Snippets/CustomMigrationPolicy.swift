@@ -120,7 +120,7 @@ class DoNotAlertForAPolicy: NSEntityMigrationPolicy {
 // snippet.end
 
 // snippet.migrate
-todos.mappingType = .custom
+todos.mappingType = .customEntityMappingType
 todos.entityMigrationPolicyType = DoNotAlertForAPolicy.self
 
 let destinationURL = folder.appendingPathComponent("ToDo 2.sqlite")
@@ -138,7 +138,7 @@ print(try contents(of: destinationURL))
 // snippet.className
 NSEntityMigrationPolicy.register(DoNotAlertForAPolicy.self, as: "ToDo.DoNotAlertForAPolicy")
 let byName = NSMappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
-byName.entityMappingsByName["ToDoToToDo"]!.mappingType = .custom
+byName.entityMappingsByName["ToDoToToDo"]!.mappingType = .customEntityMappingType
 byName.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyClassName = "ToDo.DoNotAlertForAPolicy"
 // snippet.end
 // snippet.hide

@@ -15,7 +15,8 @@ let model = try NSManagedObjectModel {
 }
 let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
-let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType, coordinator: coordinator)
+let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)   // used on the main thread
+context.persistentStoreCoordinator = coordinator
 for (title, author, rank) in [
     ("Fetch, Clarus, Fetch", "LaMarche", 192), ("Core Data by Example", "Zarra", 2_310),
     ("Predicates in Practice", "Zarra", 87), ("The Object Graph", "Eggert", 1_204),
@@ -29,7 +30,7 @@ try context.save()
 // snippet.show
 // snippet.request
 let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
-request.predicate = NSPredicate(format: "author == %@ OR salesRank < %@", "Zarra", 200)
+request.predicate = NSPredicate(format: "author == %@ OR salesRank < %@", "Zarra", 200 as NSNumber)
 request.sortDescriptors = [NSSortDescriptor(key: "salesRank", ascending: true)]
 request.fetchLimit = 2
 let bestSellers = try context.fetch(request)
@@ -38,14 +39,17 @@ print(bestSellers.map { $0.value(forKey: "title") as! String })
 
 request.fetchLimit = 0
 print(try context.count(for: request))            // 3
-print(try context.fetchObjectIDs(request).count)  // 3
+let ids = NSFetchRequest<NSManagedObjectID>(entityName: "Book")
+ids.predicate = request.predicate
+ids.resultType = .managedObjectIDResultType
+print(try context.fetch(ids).count)               // 3
 // snippet.end
 
 // snippet.formats
 let name = "O'Reilly \"Zarra\""                                       // quotes and all
 let byAuthor = NSPredicate(format: "author == %@", name)
 let byKey = NSPredicate(format: "%K BEGINSWITH[cd] %@", "title", "fetch")
-let ranked = NSPredicate(format: "salesRank BETWEEN %@", [1, 100])
+let ranked = NSPredicate(format: "salesRank BETWEEN %@", [1, 100] as NSArray)
 print(byAuthor, byKey, ranked, separator: "\n")
 // author == "O'Reilly \"Zarra\""
 // title BEGINSWITH[cd] "fetch"
@@ -82,8 +86,10 @@ do {
     //     title BEGINSWITH[c] %@ AND
     //                               ^
 }
+// On a Mac, Core Data raises the next two as exceptions, which stop the program; here the fetch
+// throws them, as CoreDataErrors that name the exception.
 do {
-    request.predicate = NSPredicate(format: "pages > %@", 100)
+    request.predicate = NSPredicate(format: "pages > %@", 100 as NSNumber)
     _ = try context.fetch(request)
 } catch {
     print(error)           // Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book

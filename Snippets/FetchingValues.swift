@@ -1,5 +1,11 @@
 // Dictionary results: chosen columns, distinct values, computed columns with expression
-// descriptions, groups with a having predicate, and an aggregate the store refuses.
+// descriptions, groups with a having predicate, a request of any result type, and an aggregate
+// the store refuses.
+//
+// An expression description is made whole, NSExpressionDescription(name:expression:resultType:),
+// and goes into propertiesToFetch as .expression(...), where Apple's Swift API sets its three
+// properties one by one and puts it in an [Any]: descriptions are values here (see the book's
+// "What differs on Linux"). Everything else is Apple's.
 import CoreData
 
 // snippet.hide
@@ -15,7 +21,8 @@ let model = try NSManagedObjectModel {
 }
 let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
-let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType, coordinator: coordinator)
+let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)   // used on the main thread
+context.persistentStoreCoordinator = coordinator
 for (title, author, rank) in [
     ("Fetch, Clarus, Fetch", "LaMarche", 192), ("Core Data by Example", "Zarra", 2_310),
     ("Predicates in Practice", "Zarra", 87), ("The Object Graph", "Eggert", 1_204),
@@ -28,52 +35,56 @@ for (title, author, rank) in [
 try context.save()
 // snippet.show
 // snippet.distinct
-let authors = NSFetchRequest<NSManagedObject>(entityName: "Book")
-authors.resultType = .dictionary
-authors.propertiesToFetch = [.named("author")]
+let authors = NSFetchRequest<NSDictionary>(entityName: "Book")
+authors.resultType = .dictionaryResultType
+authors.propertiesToFetch = ["author"]
 authors.returnsDistinctResults = true
-authors.sortDescriptors = [NSSortDescriptor(key: "author")]
-for row in try context.fetchDictionaries(authors) {
+authors.sortDescriptors = [NSSortDescriptor(key: "author", ascending: true)]
+for row in try context.fetch(authors) {
     print(row["author"] as! String)               // Eggert, LaMarche, Zarra
 }
 // snippet.end
 
 // snippet.expression
-let best = NSFetchRequest<NSManagedObject>(entityName: "Book")
-best.resultType = .dictionary
+let best = NSFetchRequest<NSDictionary>(entityName: "Book")
+best.resultType = .dictionaryResultType
 best.propertiesToFetch = [.expression(NSExpressionDescription(
-    name: "bestRank", expression: NSExpression(format: "min:(salesRank)"), resultType: .integer32))]
-print(try context.fetchDictionaries(best))        // [["bestRank": 87]]
+    name: "bestRank", expression: NSExpression(format: "min:(salesRank)"), resultType: .integer32AttributeType))]
+print(try context.fetch(best).first?["bestRank"] ?? "none")   // 87
 // snippet.end
 
 // snippet.groups
-let perAuthor = NSFetchRequest<NSManagedObject>(entityName: "Book")
-perAuthor.resultType = .dictionary
+let perAuthor = NSFetchRequest<NSDictionary>(entityName: "Book")
+perAuthor.resultType = .dictionaryResultType
 perAuthor.propertiesToFetch = [
-    .named("author"),
+    "author",
     .expression(NSExpressionDescription(
-        name: "books", expression: NSExpression(format: "count:(title)"), resultType: .integer64)),
+        name: "books", expression: NSExpression(format: "count:(title)"), resultType: .integer64AttributeType)),
 ]
-perAuthor.propertiesToGroupBy = [.named("author")]
+perAuthor.propertiesToGroupBy = ["author"]
 perAuthor.havingPredicate = NSPredicate(format: "books > 1")
-print(try context.fetchDictionaries(perAuthor))   // [["author": "Zarra", "books": 2]]
-// snippet.end
-
-// snippet.execute
-perAuthor.havingPredicate = nil
-if case .dictionaries(let rows) = try context.execute(perAuthor) {
-    print(rows.count)                              // 3
+for row in try context.fetch(perAuthor) {
+    print(row["author"] ?? "-", row["books"] ?? 0)  // Zarra 2
 }
 // snippet.end
 
+// snippet.execute
+let counting = NSFetchRequest<NSFetchRequestResult>(entityName: "Book")
+counting.resultType = .countResultType
+counting.predicate = NSPredicate(format: "author == %@", "Zarra")
+print(try context.fetch(counting).first as? NSNumber ?? 0)   // 2
+// snippet.end
+
 // snippet.errors
-let median = NSFetchRequest<NSManagedObject>(entityName: "Book")
-median.resultType = .dictionary
+let median = NSFetchRequest<NSDictionary>(entityName: "Book")
+median.resultType = .dictionaryResultType
 median.propertiesToFetch = [.expression(NSExpressionDescription(
-    name: "middle", expression: NSExpression(format: "median:(salesRank)"), resultType: .double))]
+    name: "middle", expression: NSExpression(format: "median:(salesRank)"), resultType: .doubleAttributeType))]
 do {
-    _ = try context.fetchDictionaries(median)
+    _ = try context.fetch(median)
 } catch {
+    // On a Mac, Core Data raises this as an exception, which stops the program; here the fetch
+    // throws it, as a CoreDataError that names the exception.
     print(error)
     // Core Data exception NSInvalidArgumentException: Unsupported function expression
     // median:(salesRank) in the expression description middle; use count:, sum:, min:, max:

@@ -13,12 +13,12 @@ public enum ExerciseCatalog {
         Exercise(
             name: "fetching-2", chapter: "fetching", folder: "Fetching", title: "Who earns more?",
             task: "Return the employees who earn more than the given amount, highest salary first.",
-            hint: "NSPredicate(format: \"salary > %@\", amount) lets Core Data quote the number for you. Then sort on \"salary\" with ascending: false.",
+            hint: "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)) lets Core Data put the number in for you; %@ takes an object, so the Int goes in as an NSNumber. Then sort on \"salary\" with ascending: false.",
             entry: "FetchingChecks.employeesEarningMoreThan(employees(earningMoreThan:in:))"),
         Exercise(
             name: "fetching-3", chapter: "fetching", folder: "Fetching", title: "The lowest salary",
             task: "Return the lowest salary of all saved employees, computed by the store, or nil when there are none.",
-            hint: "Set resultType to .dictionaryResultType and propertiesToFetch to one .expression(NSExpressionDescription(name:expression:resultType:)) whose expression is min:(salary); read the value from the first dictionary under the name you chose.",
+            hint: "Type the request NSFetchRequest<NSDictionary>, set resultType to .dictionaryResultType and propertiesToFetch to one .expression(NSExpressionDescription(name:expression:resultType:)) whose expression is min:(salary); read the value from the first dictionary under the name you chose.",
             entry: "FetchingChecks.lowestSalary(lowestSalary(in:))"),
         Exercise(
             name: "predicates-1", chapter: "predicates", folder: "Predicates", title: "Bob in any case",
@@ -28,7 +28,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "predicates-2", chapter: "predicates", folder: "Predicates", title: "Any key, any value",
             task: "Build a predicate that is true when the object's value for a key equals a value, both chosen at run time.",
-            hint: "%@ always makes a value, even when you give it a key's name. The specifier for a key path is %K.",
+            hint: "%@ always makes a value, even when you give it a key's name. The specifier for a key path is %K. A value typed Any goes in through NSPredicate(format:argumentArray:).",
             entry: "PredicatesChecks.predicateForKey(predicate(key:equals:))"),
         Exercise(
             name: "predicates-3", chapter: "predicates", folder: "Predicates", title: "Teenagers",
@@ -53,7 +53,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "compounding-3", chapter: "compounding", folder: "Compounding", title: "Where the parentheses go",
             task: "Write one format string for the books published by either of two publishers that are also ranked better than a given rank.",
-            hint: "AND binds tighter than OR, so a OR b AND c means a OR (b AND c). Write (publisher.name == %@ OR publisher.name == %@) AND salesRank < %@.",
+            hint: "AND binds tighter than OR, so a OR b AND c means a OR (b AND c). Write (publisher.name == %@ OR publisher.name == %@) AND salesRank < %@, with the rank as NSNumber(value: rank).",
             entry: "CompoundingChecks.predicatePublishedByEither(predicate(publishedBy:or:rankedBetterThan:))"),
         Exercise(
             name: "compounding-4", chapter: "compounding", folder: "Compounding", title: "None of the above",
@@ -63,7 +63,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "versioning-1", chapter: "versioning", folder: "Versioning", title: "Will it open?",
             task: "Return the name of the ToDo model version that wrote a store (\"ToDo\" or \"ToDo 2\"), or nil when none did, without opening the store for use.",
-            hint: "PersistentStoreCoordinator.metadataForPersistentStore(type:at:) reads the metadata from the file; versions.versionName(forStoreMetadata:) compares its version hashes with each version's.",
+            hint: "NSPersistentStoreCoordinator.metadataForPersistentStore(type:at:) reads the metadata from the file; versions.versionName(forStoreMetadata:) compares its version hashes with each version's.",
             entry: "VersioningChecks.versionName(versionName(ofStoreAt:type:versions:))"),
         Exercise(
             name: "versioning-2", chapter: "versioning", folder: "Versioning", title: "Migrate on open",
@@ -73,7 +73,7 @@ public enum ExerciseCatalog {
         Exercise(
             name: "versioning-3", chapter: "versioning", folder: "Versioning", title: "Alerted in the last hour",
             task: "Return the to-dos whose lastAlertDate lies in the hour up to a given time, both ends included, most recently alerted first.",
-            hint: "lastAlertDate BETWEEN %@ with an array of two dates includes both ends; nil never matches. Sort with NSSortDescriptor(key: \"lastAlertDate\", ascending: false).",
+            hint: "lastAlertDate BETWEEN %@ with an NSArray of two dates ([earlier, later] as NSArray) includes both ends; nil never matches. Sort with NSSortDescriptor(key: \"lastAlertDate\", ascending: false).",
             entry: "VersioningChecks.alertedInHour(todos(alertedInHourBefore:in:))"),
         Exercise(
             name: "migration-policies-1", chapter: "migration-policies", folder: "MigrationPolicies", title: "Done means quiet",

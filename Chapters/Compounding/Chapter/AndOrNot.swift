@@ -12,7 +12,7 @@ enum AndOrNot {
 
         // ANCHOR: subpredicates
         let fromBookCo = NSPredicate(format: "publisher.name == %@", "BookCo")
-        let bestseller = NSPredicate(format: "salesRank < %@", 10_000)
+        let bestseller = NSPredicate(format: "salesRank < %@", 10_000 as NSNumber)
         // ANCHOR_END: subpredicates
         // ANCHOR: and-or-not
         let both = NSCompoundPredicate(andPredicateWithSubpredicates: [fromBookCo, bestseller])

@@ -6,7 +6,7 @@ enum Nesting {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
         let fromBookCo = NSPredicate(format: "publisher.name == %@", "BookCo")
-        let bestseller = NSPredicate(format: "salesRank < %@", 10_000)
+        let bestseller = NSPredicate(format: "salesRank < %@", 10_000 as NSNumber)
         // ANCHOR: nesting
         let byClarusOrAnn = NSCompoundPredicate(orPredicateWithSubpredicates: [
             NSPredicate(format: "author == %@", "Clarus"),

@@ -8,7 +8,7 @@ enum NotSeveral {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
         let fromBookCo = NSPredicate(format: "publisher.name == %@", "BookCo")
-        let bestseller = NSPredicate(format: "salesRank < %@", 10_000)
+        let bestseller = NSPredicate(format: "salesRank < %@", 10_000 as NSNumber)
         // ANCHOR: not-several
         let notEither = NSCompoundPredicate(type: .not, subpredicates: [fromBookCo, bestseller])
         // ANCHOR_END: not-several

@@ -30,7 +30,8 @@ enum FetchWindow {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         // A new context, so that no book is in memory before the fetch.
-        let reader = NSManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let reader = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        reader.persistentStoreCoordinator = context.persistentStoreCoordinator
         // ANCHOR: batch-size
         let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         request.sortDescriptors = [NSSortDescriptor(key: "salesRank", ascending: true)]

@@ -43,7 +43,7 @@ enum SpecificObjects {
 
         let wanted = employees.prefix(3).map(\.objectID)
         let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
-        request.predicate = NSPredicate(format: "self IN %@", wanted)
+        request.predicate = NSPredicate(format: "self IN %@", wanted as NSArray)
         request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
         let stillThere = try context.fetch(request)
         // ANCHOR_END: self-in

@@ -15,33 +15,33 @@ enum SpecificValues {
         try context.save()
         // ANCHOR_END: sample-events
         // ANCHOR: max-salary
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        let request = NSFetchRequest<NSDictionary>(entityName: "Employee")
         request.resultType = .dictionaryResultType
         let maxSalary = NSExpressionDescription(
             name: "maxSalary", expression: NSExpression(format: "max:(salary)"), resultType: .decimalAttributeType)
         request.propertiesToFetch = [.expression(maxSalary)]
-        let results = try context.fetchDictionaries(request)
+        let results = try context.fetch(request)
         // ANCHOR_END: max-salary
         bench.print("Maximum salary: \(Workbench.describe(results.first?["maxSalary"]))")
 
         // ANCHOR: min-date
-        let events = NSFetchRequest<NSManagedObject>(entityName: "Event")
+        let events = NSFetchRequest<NSDictionary>(entityName: "Event")
         events.resultType = .dictionaryResultType
         events.propertiesToFetch = [.expression(NSExpressionDescription(
             name: "minDate", expression: NSExpression(format: "min:(creationDate)"), resultType: .dateAttributeType))]
-        let earliest = try context.fetchDictionaries(events).first?["minDate"]
+        let earliest = try context.fetch(events).first?["minDate"]
         // ANCHOR_END: min-date
         bench.print("Earliest event: \(Workbench.describe(earliest))")
 
         // ANCHOR: dictionaries
-        let names = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+        let names = NSFetchRequest<NSDictionary>(entityName: "Employee")
         names.resultType = .dictionaryResultType
-        names.propertiesToFetch = [.named("lastName")]
+        names.propertiesToFetch = ["lastName"]
         names.returnsDistinctResults = true
         names.sortDescriptors = [NSSortDescriptor(key: "lastName", ascending: true)]
-        let distinctNames = try context.fetchDictionaries(names)
+        let distinctNames = try context.fetch(names)
         // ANCHOR_END: dictionaries
         bench.print("Distinct last names, as dictionaries:")
-        for row in distinctNames { bench.print("  " + Workbench.describe(row)) }
+        for row in distinctNames { bench.print("  " + Workbench.describe(row as? [String: Any])) }
     }
 }

@@ -48,7 +48,8 @@ enum ValueExpressions {
         // ANCHOR: version-1-todos
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
         try coordinator.addPersistentStore(type: .xml, at: source)
-        let context = NSManagedObjectContext(coordinator: coordinator)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
         request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
         request.fetchLimit = 3

@@ -117,8 +117,8 @@ enum ListingTwelve {
             shown = progress.fractionCompleted
             print("  progress \(Int((progress.fractionCompleted * 100).rounded()))% (pass \(progress.pass), \(progress.completedUnits) of \(progress.totalUnits))")
         }
-        manager.userInfo["print"] = print      // where the traced policies print their lines
-        try manager.migrateStore(from: source, type: .xml, with: mapping, to: destination, type: .xml)
+        manager.userInfo = ["print": print]    // where the traced policies print their lines
+        try manager.migrateStore(from: source, type: .xml, mapping: mapping, to: destination, type: .xml)
         // ANCHOR_END: migrate
         print("")
 

@@ -47,7 +47,7 @@ enum ListingTwelveErrors {
         asWritten.entityMappingsByName["ToDoToToDo"]?.entityMigrationPolicyType = AsWrittenPolicy.self
         let manager = NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         do {
-            try manager.migrateStore(from: source, type: .xml, with: asWritten, to: destination, type: .xml)
+            try manager.migrateStore(from: source, type: .xml, mapping: asWritten, to: destination, type: .xml)
             bench.print("  it migrated")
         } catch {
             bench.print("  \(error)")
@@ -74,7 +74,7 @@ enum ListingTwelveErrors {
             let out = folder.appendingPathComponent("ToDo 2 (\(format)).xml")
             do {
                 try NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
-                    .migrateStore(from: source, type: .xml, with: mapping, to: out, type: .xml)
+                    .migrateStore(from: source, type: .xml, mapping: mapping, to: out, type: .xml)
                 let flags = try SampleToDos.withToDos(at: out, model: ToDoModels.version2()) { todos in
                     todos.map { SampleToDos.show($0.value(forKey: "doNotAlert")) }
                 }

@@ -51,7 +51,7 @@ public enum PolicyModels {
         let mapping = NSMappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version2(),
                                                        destinationModel: try version3())
         if let todos = mapping.entityMappingsByName["ToDoToToDo"] {
-            todos.mappingType = .custom
+            todos.mappingType = .customEntityMappingType
             todos.entityMigrationPolicyType = CompletedDatePolicy.self
         }
         // ANCHOR_END: completed-date-mapping

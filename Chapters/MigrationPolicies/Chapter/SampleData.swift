@@ -21,7 +21,8 @@ public enum SampleToDos {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
         let url = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
         let store = try coordinator.addPersistentStore(type: type, at: url)
-        let context = NSManagedObjectContext(coordinator: coordinator)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
         var categories: [String: NSManagedObject] = [:]
         for name in ["Home", "Work"] {
             let category = NSEntityDescription.insertNewObject(forEntityName: "Category", into: context)
@@ -54,7 +55,8 @@ public enum SampleToDos {
                                     _ body: ([NSManagedObject]) throws -> T) throws -> T {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: type, at: url)
-        let context = NSManagedObjectContext(coordinator: coordinator)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
         request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true, comparator: .caseInsensitiveCompare)]
         return try withExtendedLifetime(context) { try body(context.fetch(request)) }

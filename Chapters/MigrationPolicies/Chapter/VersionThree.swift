@@ -82,14 +82,15 @@ enum Progressive {
         }
         let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
         try coordinator.addPersistentStore(type: .xml, at: other, options: [
-            StoreOption.migratePersistentStoresAutomatically: true,
-            StoreOption.inferMappingModelAutomatically: true,
+            NSMigratePersistentStoresAutomaticallyOption: true,
+            NSInferMappingModelAutomaticallyOption: true,
             StoreOption.migrationProgressHandler: report,
         ])
         // ANCHOR_END: automatic
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
         request.predicate = NSPredicate(format: "completedDate != nil")
-        let context = NSManagedObjectContext(coordinator: coordinator)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
         print("  completed to-dos, by completedDate: \(try context.count(for: request))")
     }
 }

@@ -136,16 +136,16 @@ enum Arguments {
         // ANCHOR: arguments
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withFullDate]
-        let cutoff = dates.date(from: "1968-05-07")
+        let cutoff = dates.date(from: "1968-05-07")!
         let byName = NSPredicate(format: "name == %@", "Joe")
-        let byAge = NSPredicate(format: "age > %@", 40)
-        let byBirthday = NSPredicate(format: "birthday < %@", cutoff)
+        let byAge = NSPredicate(format: "age > %@", 40 as NSNumber)
+        let byBirthday = NSPredicate(format: "birthday < %@", cutoff as NSDate)
         let withQuote = NSPredicate(format: "name == %@", "O'Brien \"Bob\"")
         for predicate in [byName, byAge, byBirthday, withQuote] {
             print(try fetchLine(predicate, in: context))
         }
         // ANCHOR_END: arguments
-        print("(1968-05-07, midnight UTC, is \(Int(cutoff?.timeIntervalSinceReferenceDate ?? 0)) seconds from 1 January 2001.)")
+        print("(1968-05-07, midnight UTC, is \(Int(cutoff.timeIntervalSinceReferenceDate)) seconds from 1 January 2001.)")
         // ANCHOR: printf
         let printf = NSPredicate(format: "age > %d AND age < %d", 18, 21)
         print(try fetchLine(printf, in: context))

@@ -9,7 +9,7 @@ enum AlertOnce {
     static func dueSoon(in context: NSManagedObjectContext, at now: Date) throws -> [NSManagedObject] {
         let ps = "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil"
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
-        request.predicate = NSPredicate(format: ps, now, now.addingTimeInterval(5 * 60))
+        request.predicate = NSPredicate(format: ps, now as NSDate, now.addingTimeInterval(5 * 60) as NSDate)
         request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request)
     }

@@ -18,7 +18,9 @@ enum FixtureStores {
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
             try coordinator.addPersistentStore(type: file.type, at: folder.appendingPathComponent(file.name),
                                                options: [StoreOption.storeUUID: uuid])
-            try SampleData.insertToDos(into: NSManagedObjectContext(coordinator: coordinator))
+            let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            try SampleData.insertToDos(into: context)
         }
     }
 

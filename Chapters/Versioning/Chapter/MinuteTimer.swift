@@ -9,7 +9,7 @@ enum MinuteTimer {
     static func dueSoon(in context: NSManagedObjectContext, at now: Date) throws -> [NSManagedObject] {
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
         request.predicate = NSPredicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@",
-                                          now, now.addingTimeInterval(5 * 60))
+                                          now as NSDate, now.addingTimeInterval(5 * 60) as NSDate)
         request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request)
     }

@@ -9,9 +9,9 @@ import CoreData
 /// compounding-2. `NOT publisher.name == %@` is true when the book has no publisher.
 func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
-    request.predicate = .and([
-        NSPredicate(format: "salesRank < %@", rank),
-        .not(NSPredicate(format: "publisher.name == %@", publisher)),
+    request.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
+        NSPredicate(format: "salesRank < %@", NSNumber(value: rank)),
+        NSCompoundPredicate(notPredicateWithSubpredicate: NSPredicate(format: "publisher.name == %@", publisher)),
     ])
     return try context.fetch(request)
 }

@@ -8,9 +8,9 @@ import CoreData
 
 /// fetching-3.
 func lowestSalary(in context: NSManagedObjectContext) throws -> Decimal? {
-    let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
+    let request = NSFetchRequest<NSDictionary>(entityName: "Employee")
     request.resultType = .dictionaryResultType
     request.propertiesToFetch = [.expression(NSExpressionDescription(
         name: "lowest", expression: NSExpression(format: "min:(salary)"), resultType: .decimalAttributeType))]
-    return try context.fetchDictionaries(request).first?["lowest"] as? Decimal
+    return try context.fetch(request).first?["lowest"] as? Decimal
 }

@@ -9,8 +9,6 @@ import CoreData
 /// migration-policies-1. Super makes the to-do from the attribute mappings and associates
 /// it; the policy only adjusts doNotAlert.
 final class DoNotAlertWhenCompletedPolicy: NSEntityMigrationPolicy {
-    required init() {}
-
     override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
                                              manager: NSMigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)

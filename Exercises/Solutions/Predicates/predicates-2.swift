@@ -6,7 +6,8 @@
 // The reference solution. Try the exercise first: this file is for comparing afterwards.
 import CoreData
 
-/// predicates-2.
+/// predicates-2. `value` is an `Any`, which a Mac cannot pass as a C variadic argument;
+/// the `argumentArray:` form takes it as it is.
 func predicate(key: String, equals value: Any) throws -> NSPredicate {
-    NSPredicate(format: "%K == %@", key, value)
+    NSPredicate(format: "%K == %@", argumentArray: [key, value])
 }

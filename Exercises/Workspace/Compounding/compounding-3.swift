@@ -16,6 +16,6 @@ import WorkbookSupport
 /// compounding-3: ONE format string, with its arguments, for the books published by
 /// `first` or by `second` that are also ranked better than `rank`.
 func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> NSPredicate {
-    // TODO: return NSPredicate(format: "...", first, second, rank)
+    // TODO: return NSPredicate(format: "...", first, second, NSNumber(value: rank))
     throw NotSolvedYet()
 }

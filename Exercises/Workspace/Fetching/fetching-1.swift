@@ -12,6 +12,6 @@ import WorkbookSupport
 /// fetching-1: every Book, sorted by title A to Z, ignoring case
 /// ("apple" and "Apple" sort together).
 func booksSortedByTitle(in context: NSManagedObjectContext) throws -> [NSManagedObject] {
-    // TODO: build a FetchRequest for "Book" with a sort descriptor, and fetch.
+    // TODO: build an NSFetchRequest for "Book" with a sort descriptor, and fetch.
     throw NotSolvedYet()
 }

@@ -12,6 +12,7 @@ import WorkbookSupport
 /// fetching-2: the employees who earn more than `amount`, highest salary first.
 /// Pass the amount as a format argument; don't paste it into the format string.
 func employees(earningMoreThan amount: Int, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
-    // TODO: a predicate with %@, and a descending sort on salary.
+    // TODO: a predicate with %@ (which takes an object: an NSNumber), and a descending sort
+    // on salary.
     throw NotSolvedYet()
 }

@@ -17,6 +17,7 @@ import WorkbookSupport
 /// versioning-3: the to-dos alerted in the hour up to `now` (lastAlertDate from one hour
 /// before `now` to `now`, both included), most recently alerted first.
 func todos(alertedInHourBefore now: Date, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
-    // TODO: a predicate on lastAlertDate with two dates, and a sort descriptor.
+    // TODO: a predicate on lastAlertDate with two dates (one %@, an NSArray), and a sort
+    // descriptor.
     throw NotSolvedYet()
 }

@@ -2,7 +2,10 @@ import Foundation
 
 /// A Core Data error as Apple's code sees it: `error as NSError` gives NSCocoaErrorDomain,
 /// Core Data's code and the user-info keys Apple's errors carry, so that
-/// `catch let error as NSError where error.code == 133020` works on Linux as on a Mac.
+/// `catch let error where (error as NSError).code == 133020` works on Linux as on a Mac.
+/// Apple's own spelling, `catch let error as NSError where error.code == 133020`, compiles on
+/// Linux but does not catch a `CoreDataError`: there a cast pattern (`as`, `as?`) does not
+/// bridge a Swift error to `NSError`; only the coercion `error as NSError` does.
 extension CoreDataError: CustomNSError, LocalizedError {
     /// NSCocoaErrorDomain, Core Data's errors' domain.
     public static var errorDomain: String { NSCocoaErrorDomain }
