@@ -1,8 +1,9 @@
 import ObjectGraph
 
 // Core Data's error codes under Apple's names (CoreDataErrors.h, FoundationErrors.h), for
-// `catch let error as NSError where error.code == NSManagedObjectMergeError`. A
-// ``CoreDataError`` bridges to an NSError in NSCocoaErrorDomain with the same code.
+// `(error as NSError).code == NSManagedObjectMergeError`: a CoreDataError bridges to an NSError
+// in NSCocoaErrorDomain with the same code. (`catch let error as NSError where …` does not
+// catch on Linux, where a cast does not bridge.)
 
 /// 256, as `NSError.code` in NSCocoaErrorDomain.
 public let NSFileReadUnknownError: Int = 256

@@ -38,7 +38,7 @@ extension ToDoModels {
                 NSLocalizedDescriptionKey: "the default mapping from version 1 to 2 has no ToDoToToDo entity mapping",
             ])
         }
-        todos.mappingType = .custom
+        todos.mappingType = .customEntityMappingType
         todos.entityMigrationPolicyType = policy
         // ANCHOR_END: custom-mapping
         return mapping
