@@ -70,4 +70,89 @@ struct ReaderRegressionTests {
         }
         #expect(error.code == .persistentStoreIncompatibleVersionHash)
     }
+
+    // A few hundred bytes whose containers hold the next container twice, 40 levels deep, refer
+    // to 2^40 values: reading them ran for hours and took all memory (ours, and Foundation's
+    // PropertyListSerialization under the binary store and .xccurrentversion). Found by the
+    // libFuzzer keyedarchive run as a timeout. Refused now in linear time.
+    @Test func sharedContainersInABinaryPropertyListAreRefused() throws {
+        let start = Date()
+        let plist = SharedReferences.plist(levels: 40)
+        let error = try #require(throws: KeyedArchive.Failure.self) { try KeyedArchive.unarchivedValue(from: plist) }
+        #expect(error.reason.contains("refers to more than"))
+        let directory = try TemporaryDirectory()
+        let url = try file("Store.binary", [UInt8](plist), in: directory)
+        let stored = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .binary, at: url) }
+        #expect(stored.message.contains(url.path) && stored.message.contains("refers to more than"))
+        let bundle = directory.file("Model.xcdatamodeld")
+        _ = try file("Model.xcdatamodeld/Model.xcdatamodel/contents", Array("<model><entity name=\"A\"/></model>".utf8), in: directory)
+        let current = try file("Model.xcdatamodeld/.xccurrentversion", [UInt8](plist), in: directory)
+        let loaded = try #require(throws: CoreDataError.self) { try XcodeModelLoader().loadBundle(at: bundle) }
+        #expect(loaded.message.contains(current.path) && loaded.message.contains("refers to more than"))
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    // The same sharing one level up: archived NSArrays that hold the next NSArray twice, by UID.
+    @Test func sharedObjectsInAKeyedArchiveAreRefused() throws {
+        let start = Date()
+        let error = try #require(throws: KeyedArchive.Failure.self) { try KeyedArchive.unarchivedValue(from: SharedReferences.archive(levels: 40)) }
+        #expect(error.reason.contains("so many times over"))
+        // Sharing as real archives have it still reads: one array in four places.
+        let shared = try KeyedArchive.unarchivedValue(from: SharedReferences.archive(levels: 2))
+        #expect((shared as? [Any])?.count == 2)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+}
+
+/// Binary property lists whose containers share what they hold, level after level.
+enum SharedReferences {
+    /// A binary property list of these encoded objects (two-byte references, four-byte offsets).
+    static func bplist(_ objects: [[UInt8]], top: Int = 0) -> Data {
+        var out = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(out.count)
+            out += object
+        }
+        let table = out.count
+        func bigEndian(_ v: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: v >> (8 * (size - 1 - $0))) } }
+        for offset in offsets { out += bigEndian(offset, 4) }
+        out += [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(objects.count, 8) + bigEndian(top, 8) + bigEndian(table, 8)
+        return Data(out)
+    }
+
+    static func references(_ refs: [Int]) -> [UInt8] { refs.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+    static func array(_ refs: [Int]) -> [UInt8] {
+        (refs.count < 15 ? [0xA0 | UInt8(refs.count)] : [0xAF, 0x10, UInt8(refs.count)]) + references(refs)
+    }
+    static func dictionary(_ keys: [Int], _ values: [Int]) -> [UInt8] { [0xD0 | UInt8(keys.count)] + references(keys + values) }
+    static func ascii(_ s: String) -> [UInt8] {
+        (s.utf8.count < 15 ? [0x50 | UInt8(s.utf8.count)] : [0x5F, 0x10, UInt8(s.utf8.count)]) + Array(s.utf8)
+    }
+    static func uid(_ n: Int) -> [UInt8] { [0x81, UInt8(n >> 8), UInt8(n & 0xFF)] }
+
+    /// Arrays each holding the next one twice.
+    static func plist(levels: Int) -> Data {
+        bplist((0..<levels).map { array([$0 + 1, $0 + 1]) } + [array([])])
+    }
+
+    /// A keyed archive of NSArrays each holding the next one twice (by UID).
+    static func archive(levels: Int) -> Data {
+        var objects: [[UInt8]] = [[]]
+        func add(_ object: [UInt8]) -> Int { objects.append(object); return objects.count - 1 }
+        let keys = ["$archiver", "NSKeyedArchiver", "$objects", "$top", "root", "$class", "NS.objects", "$classname", "$classes",
+                    "$null", "NSArray", "NSObject"].map { add(ascii($0)) }
+        let classes = add(array([keys[10], keys[11]]))
+        let arrayClass = add(dictionary([keys[7], keys[8]], [keys[10], classes]))
+        let classUID = add(uid(1))
+        let uids = (0...levels).map { add(uid(2 + $0)) }
+        let arrays = (0...levels).map { level in
+            let held = add(array(level < levels ? [uids[level + 1], uids[level + 1]] : []))
+            return add(dictionary([keys[5], keys[6]], [classUID, held]))
+        }
+        let archived = add(array([keys[9], arrayClass] + arrays))
+        let top = add(dictionary([keys[4]], [uids[0]]))
+        objects[0] = dictionary([keys[0], keys[2], keys[3]], [keys[1], archived, top])
+        return bplist(objects)
+    }
 }

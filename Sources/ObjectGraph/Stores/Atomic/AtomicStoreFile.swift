@@ -470,6 +470,10 @@ enum AtomicStoreFile {
     // MARK: Binary
 
     static func binaryRoot(_ data: Data) throws -> [String: Any] {
+        // Foundation's reader follows shared references without bound (checkSharing).
+        do { try BinaryPropertyList.checkSharing(data) } catch let error as BinaryPropertyList.FormatError {
+            throw CoreDataError(.persistentStoreOpen, error.reason)
+        }
         guard let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
               root["NSStoreUUID"] is String else {
             throw CoreDataError(.persistentStoreInvalidType, "it is a property list but not a binary store")
