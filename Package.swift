@@ -207,7 +207,7 @@ let package = Package(
 // The libFuzzer targets, one per reader in Fuzz/Targets (the names of FuzzedReaders.all), only
 // when Fuzz/run.sh builds them with OBJECTGRAPH_FUZZ=1: they link libFuzzer, which only
 // -sanitize=fuzzer brings, so a normal build cannot link them.
-let fuzzedReaders = ["predicate", "model", "currentversion", "mapping", "cdm", "xmlstore", "binarystore", "keyedarchive", "plist"]
+let fuzzedReaders = ["predicate", "model", "currentversion", "mapping", "cdm", "xmlstore", "binarystore", "keyedarchive"]
 if Context.environment["OBJECTGRAPH_FUZZ"] == "1" {
     // libFuzzer's driver, started from each target's main (SwiftPM links main to it); its
     // declaration of the C function needs @_extern.

@@ -3,8 +3,8 @@ import ObjectGraph
 
 // Apple's binary formats in a transformable attribute's data: keyed archives (KeyedArchive,
 // over ObjectGraph's own binary property list reader) through `KeyedArchive.unarchivedValue`
-// and the transformers Core Data names; and property lists as Foundation reads them for
-// ObjectGraph (`.xccurrentversion`, store metadata, the binary store), XML and binary.
+// and the transformers Core Data names. (Foundation's property list reader is fuzzed where
+// ObjectGraph hands it outside bytes: the binary store and `.xccurrentversion`.)
 
 extension FuzzedReaders {
     /// Keyed archives and the unarchiving transformers.
@@ -34,14 +34,6 @@ extension FuzzedReaders {
                 return "an archive reads as \(value), but archiving that again and reading it back fails: \(error)"
             }
         }
-        return nil
-    }
-
-    /// Property lists as Foundation reads them for ObjectGraph.
-    static let propertyListReader = FuzzedReader(
-        name: "plist", summary: "property lists, binary and XML, as ObjectGraph reads them with Foundation's PropertyListSerialization"
-    ) { data, _ in
-        _ = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         return nil
     }
 }

@@ -25,7 +25,7 @@ package enum FuzzedReaders {
     /// All of them, in the order `bash Fuzz/run.sh all` runs them.
     package static let all: [FuzzedReader] = [
         predicateReader, modelReader, currentVersionReader, mappingReader, compiledMappingReader,
-        xmlStoreReader, binaryStoreReader, keyedArchiveReader, propertyListReader,
+        xmlStoreReader, binaryStoreReader, keyedArchiveReader,
     ]
 
     /// The reader with this name, or nil.

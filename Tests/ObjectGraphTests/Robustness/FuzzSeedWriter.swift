@@ -104,11 +104,5 @@ struct FuzzSeedWriter {
         for (name, value) in values { archives[name] = try KeyedArchive.archivedData(withRootValue: value, allowedClassNames: nil) }
         for (name, data) in try XcodeMappingArchives.fixtureArchives() { archives["expression-\(name)"] = data }
         try Self.write("keyedarchive", archives)
-        try Self.write("plist", [
-            "xccurrentversion": try Self.fixture("Tests/ObjectGraphTests/Fixtures/ToDo.xcdatamodeld/.xccurrentversion"),
-            "metadata.binary": try Self.plist(["NSStoreType": "SQLite", "NSStoreModelVersionHashes": ["A": Data([1, 2])], "n": 3] as [String: Any], .binary),
-            "metadata.xml": try Self.plist(["NSStoreType": "XML", "list": [1.5, "s", Date(timeIntervalSinceReferenceDate: 0)]] as [String: Any], .xml),
-            "archive": archives["dictionary"]!,
-        ])
     }
 }
