@@ -71,6 +71,38 @@ struct ReaderRegressionTests {
         #expect(error.code == .persistentStoreIncompatibleVersionHash)
     }
 
+    // Keys and versions count up from what an atomic store's file says, so an object id or
+    // version near Int64.max (or a nextObjectID there, which sets the last key) trapped at the
+    // next insert or save. Refused on reading now; 2^62 is the largest, and still saves.
+    @Test(arguments: [("z9223372036854775807", "1", "5"), ("z1", "9223372036854775807", "5"), ("z1", "1", "9223372036854775807"),
+                      ("z4611686018427387904", "4611686018427387904", "5")])
+    func atomicStoreKeysNearTheLargestIntegerAreRefused(id: String, version: String, nextObjectID: String) throws {
+        let directory = try TemporaryDirectory()
+        let model = try ManagedObjectModel { EntityDescription("A") { AttributeDescription("a", .string) } }
+        let url = directory.file("Store.xml")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .xml, at: url)
+        try ManagedObjectContext(coordinator: coordinator).save()
+        let written = try String(contentsOf: url, encoding: .utf8)
+        let info = try #require(written.range(of: "</databaseInfo>"))
+        let damaged = written[..<info.lowerBound].replacingOccurrences(of: "<nextObjectID>1</nextObjectID>", with: "<nextObjectID>\(nextObjectID)</nextObjectID>")
+            + "</databaseInfo>\n<object type=\"A\" id=\"\(id)\" version=\"\(version)\"></object>\n</database>\n"
+        try Data(damaged.utf8).write(to: url)
+        let reopened = PersistentStoreCoordinator(managedObjectModel: model)
+        if id == "z4611686018427387904" {
+            // The largest key a store may hold: an insert and an update after it save.
+            try reopened.addPersistentStore(type: .xml, at: url)
+            let context = ManagedObjectContext(coordinator: reopened)
+            let object = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "A")).first)
+            try object.checkedSetValue("changed", forKey: "a")
+            try context.insertNewObject(forEntityName: "A").checkedSetValue("new", forKey: "a")
+            try context.save()
+            return
+        }
+        let error = try #require(throws: CoreDataError.self) { try reopened.addPersistentStore(type: .xml, at: url) }
+        #expect(error.message.contains(url.path) && error.message.contains("beyond the largest a store may hold"))
+    }
+
     // A few hundred bytes whose containers hold the next container twice, 40 levels deep, refer
     // to 2^40 values: reading them ran for hours and took all memory (ours, and Foundation's
     // PropertyListSerialization under the binary store and .xccurrentversion). Found by the

@@ -229,7 +229,19 @@ enum AtomicStoreFile {
         return objects
     }
 
+    /// The largest key, version or last key a file may hold. Each counts up from what the file
+    /// says (the next insert's key, the next save's version), so one near Int64.max trapped on
+    /// overflow at the first insert or save after reading (found while making the store fuzzers
+    /// write what they read); 2^62 leaves as many again.
+    static let largestKey: Int64 = 1 << 62
+
     static func contents(from objects: [FileObject], lastKeys: [String: Int64], model: ManagedObjectModel) throws -> AtomicContents {
+        for (root, last) in lastKeys where last > largestKey {
+            throw CoreDataError(.persistentStoreOpen, "the last key of \(root) is \(last), beyond the largest a store may hold (\(largestKey))")
+        }
+        for object in objects where object.key > largestKey || object.version > largestKey {
+            throw CoreDataError(.persistentStoreOpen, "object z\(object.key) (\(object.entity), version \(object.version)) has a key or version beyond the largest a store may hold (\(largestKey))")
+        }
         var contents = AtomicContents()
         contents.lastKeys = lastKeys
         // Keys are unique within an inheritance tree (a store moved from SQLite numbers each
