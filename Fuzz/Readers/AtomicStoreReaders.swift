@@ -5,7 +5,8 @@ import ObjectGraph
 // `PersistentStoreCoordinator.metadataForPersistentStore(type:at:)`, by `StoreInspection(at:)`
 // (`workbook store inspect`) and by `addPersistentStore(type:at:options:)`; then every object
 // of every entity is fetched and each property read, which turns the file's text into values
-// (transformable ones through their ValueTransformer).
+// (transformable ones through their ValueTransformer). A store that opens is then written:
+// every object changed, one of each entity inserted, saved.
 
 extension FuzzedReaders {
     /// The model the atomic store fuzzers open their input with: every attribute type, a
@@ -89,6 +90,35 @@ private func checkAtomicStore(_ data: Data, type: StoreType, file: URL, in scrat
         } catch {
             return "fetching \(entity.name) threw \(Swift.type(of: error)) (\(error)), not a CoreDataError"
         }
+    }
+    return checkWriting(type: type, file: file, in: scratch)
+}
+
+/// A store that opens is written next, as an application would: every object changed, one
+/// of each entity inserted, saved. Keys and versions count on from what the file holds, so
+/// what the reader let in must not trap here.
+private func checkWriting(type: StoreType, file: URL, in scratch: FuzzScratch) -> String? {
+    let copy = scratch.file("Written." + file.pathExtension)
+    try? FileManager.default.removeItem(at: copy)
+    defer { try? FileManager.default.removeItem(at: copy) }
+    do { try FileManager.default.copyItem(at: file, to: copy) } catch { fatalError("fuzz scratch: cannot copy \(file.path): \(error)") }
+    let model = FuzzedReaders.storeModel
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    do {
+        let store = try coordinator.addPersistentStore(type: type, at: copy)
+        defer { try? coordinator.remove(store) }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for entity in model.entities {
+            for object in try context.fetch(FetchRequest<ManagedObject>(entityName: entity.name)) {
+                try object.checkedSetValue("changed", forKey: entity.name == "Tag" ? "label" : "name")
+            }
+            try context.insertNewObject(forEntityName: entity.name).checkedSetValue("new", forKey: entity.name == "Tag" ? "label" : "name")
+        }
+        try context.save()
+    } catch is CoreDataError {
+        // Refused (a value that does not validate, say): fine.
+    } catch {
+        return "writing the store after reading it threw \(Swift.type(of: error)) (\(error)), not a CoreDataError"
     }
     return nil
 }
