@@ -3,16 +3,17 @@
 #   bash Fuzz/run.sh list                 the readers
 #   bash Fuzz/run.sh predicate 1000000    one reader, N inputs (default 100000)
 #   bash Fuzz/run.sh all 1000000          every reader in turn
+#   FUZZ_SECONDS=1800 bash Fuzz/run.sh model 1000000   stop after 30 minutes if not done by then
 # Each reader's target (Fuzz/Targets/<reader>, calling its check in Fuzz/Readers) is built from
 # the package's own sources: Package.swift declares the targets when OBJECTGRAPH_FUZZ=1, and
 # `swift build -c release -Xswiftc -sanitize=fuzzer` instruments ObjectGraph and GRDB for
 # coverage in a scratch folder of its own (.build-fuzz), so a normal build is left alone. The
 # first build takes about as long as a release build of ObjectGraph; later ones only relink.
-# Seeds: Fuzz/<reader>/seed (committed); the working corpus grows in .build-fuzz/corpus/<reader>
+# Seeds: Fuzz/<reader>/seed (committed); the working corpus grows in .build-fuzz/fuzz/corpus/<reader>
 # (never committed). libFuzzer's flags for a reader are in Fuzz/<reader>/options (-max_len,
 # -dict). A crash, a finding (a wrong error, a round trip that differs), a timeout (-timeout),
 # more memory than -rss_limit_mb or one allocation over -malloc_limit_mb stops the run and
-# leaves the input in .build-fuzz/artifacts/<reader>/.
+# leaves the input in .build-fuzz/fuzz/artifacts/<reader>/.
 set -euo pipefail
 what="${1:-}"
 runs="${2:-100000}"
@@ -27,6 +28,9 @@ if [ "$what" = all ]; then selected="$readers"; else
     case " $readers " in *" $what "*) selected="$what" ;; *) echo "no reader named $what; readers: $readers" >&2; exit 2 ;; esac
 fi
 out="$root/.build-fuzz"
+# Corpora, artifacts, logs and scratch folders under fuzz/: SwiftPM owns the rest of .build-fuzz
+# (its artifacts/ folder is SwiftPM's own).
+work="$out/fuzz"
 for reader in $selected; do
     echo "== building fuzz-$reader"
     (cd "$root" && OBJECTGRAPH_FUZZ=1 swift build -c release --scratch-path "$out" --product "fuzz-$reader" \
@@ -34,19 +38,19 @@ for reader in $selected; do
     test -x "$out/release/fuzz-$reader" || { echo "fuzz-$reader did not build" >&2; exit 1; }
 done
 for reader in $selected; do
-    mkdir -p "$out/corpus/$reader" "$out/artifacts/$reader" "$out/tmp"
+    mkdir -p "$work/corpus/$reader" "$work/artifacts/$reader" "$work/tmp"
     echo "== fuzzing $reader: $runs inputs"
     start=$(date +%s)
     # The checks write their input to a scratch folder in TMPDIR (one per process).
-    (cd "$root/Fuzz/$reader" && TMPDIR="$out/tmp" "$out/release/fuzz-$reader" -runs="$runs" -timeout=10 \
-        -rss_limit_mb=2048 -malloc_limit_mb=512 $(cat options) -artifact_prefix="$out/artifacts/$reader/" \
-        -print_final_stats=1 "$out/corpus/$reader" seed 2>&1) | tee "$out/$reader.log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" || true
+    (cd "$root/Fuzz/$reader" && TMPDIR="$work/tmp" "$out/release/fuzz-$reader" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -timeout=10 \
+        -rss_limit_mb=2048 -malloc_limit_mb=512 $(cat options) -artifact_prefix="$work/artifacts/$reader/" \
+        -print_final_stats=1 "$work/corpus/$reader" seed 2>&1) | tee "$work/$reader.log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" || true
     seconds=$(( $(date +%s) - start ))
-    rm -rf "$out/tmp/objectgraph-fuzz-$reader-"*
-    done_runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out/$reader.log")
+    rm -rf "$work/tmp/objectgraph-fuzz-$reader-"*
+    done_runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/$reader.log")
     if [ -z "$done_runs" ]; then
-        echo "fuzz $reader: STOPPED after $seconds s; the input is in $out/artifacts/$reader/" | tee -a "$out/results.txt"
+        echo "fuzz $reader: STOPPED after $seconds s; the input is in $work/artifacts/$reader/" | tee -a "$work/results.txt"
         exit 1
     fi
-    echo "fuzz $reader: $done_runs inputs in $seconds s ($(( done_runs / (seconds > 0 ? seconds : 1) )) inputs/s), no crash" | tee -a "$out/results.txt"
+    echo "fuzz $reader: $done_runs inputs in $seconds s ($(( done_runs / (seconds > 0 ? seconds : 1) )) inputs/s), no crash" | tee -a "$work/results.txt"
 done
