@@ -134,7 +134,11 @@ public enum KeyedArchive {
             guard case .string(let className)? = classInfo["$classname"] else { throw Failure("the class of archived object \(uid) has no $classname") }
             var classNames = [className]
             if case .array(let names)? = classInfo["$classes"] {
-                classNames = names.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+                let listed = names.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+                // $classes starts with the class itself; a list that does not (damage) would make
+                // an ArchivedObject claim a class it was not decoded as, which archives as one
+                // that does not read back (found by Fuzz/run.sh keyedarchive).
+                classNames = listed.first == className ? listed : [className] + listed
             }
             if let allowed, !classNames.contains(where: allowed.contains) {
                 throw Failure("the archive holds an object of class \(className), which is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))")

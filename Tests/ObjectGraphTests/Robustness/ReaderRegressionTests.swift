@@ -134,6 +134,30 @@ struct ReaderRegressionTests {
         #expect((shared as? [Any])?.count == 2)
         #expect(Date().timeIntervalSince(start) < 10)
     }
+
+    // An archived object whose $classname (NSArrax) is not the first of its $classes (NSArray):
+    // it was read as an object of class NSArrax but came back as an ArchivedObject naming
+    // NSArray, which archived again as an NSArray that does not read back. Found by
+    // Fuzz/run.sh keyedarchive (its check archives what it reads and reads that again).
+    @Test func anArchivedClassNameThatIsNotTheFirstOfItsClassesStaysTheClass() throws {
+        typealias R = SharedReferences
+        var objects: [[UInt8]] = [[]]
+        func add(_ object: [UInt8]) -> Int { objects.append(object); return objects.count - 1 }
+        let k = ["$archiver", "NSKeyedArchiver", "$objects", "$top", "root", "$class", "NS.objects", "$classname", "$classes",
+                 "$null", "NSArrax", "NSArray", "NSObject", "x"].map { add(R.ascii($0)) }
+        let classes = add(R.array([k[11], k[12]]))
+        let classInfo = add(R.dictionary([k[7], k[8]], [k[10], classes]))
+        let uids = (0..<4).map { add(R.uid($0)) }
+        let object = add(R.dictionary([k[5], k[6]], [uids[2], uids[3]]))
+        let archived = add(R.array([k[9], object, classInfo, k[13]]))
+        let top = add(R.dictionary([k[4]], [uids[1]]))
+        objects[0] = R.dictionary([k[0], k[2], k[3]], [k[1], archived, top])
+        let read = try #require(try KeyedArchive.unarchivedValue(from: R.bplist(objects), allowedClassNames: nil) as? KeyedArchive.ArchivedObject)
+        #expect(read.classNames == ["NSArrax", "NSArray", "NSObject"])
+        #expect(read.fields["NS.objects"] as? String == "x")
+        let again = try KeyedArchive.unarchivedValue(from: KeyedArchive.archivedData(withRootValue: read, allowedClassNames: nil), allowedClassNames: nil)
+        #expect((again as? KeyedArchive.ArchivedObject)?.className == "NSArrax")
+    }
 }
 
 /// Binary property lists whose containers share what they hold, level after level.
