@@ -42,7 +42,9 @@ for reader in $selected; do
     echo "== fuzzing $reader: $runs inputs"
     start=$(date +%s)
     # The checks write their input to a scratch folder in TMPDIR (one per process).
-    (cd "$root/Fuzz/$reader" && TMPDIR="$work/tmp" "$out/release/fuzz-$reader" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -timeout=10 \
+    # SWIFT_BACKTRACE=enable=no: Swift's backtracer would take the crash signal before
+    # libFuzzer's handler, which saves the input.
+    (cd "$root/Fuzz/$reader" && TMPDIR="$work/tmp" SWIFT_BACKTRACE=enable=no "$out/release/fuzz-$reader" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -timeout=10 \
         -rss_limit_mb=2048 -malloc_limit_mb=512 $(cat options) -artifact_prefix="$work/artifacts/$reader/" \
         -print_final_stats=1 "$work/corpus/$reader" seed 2>&1) | tee "$work/$reader.log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" || true
     seconds=$(( $(date +%s) - start ))
