@@ -86,8 +86,9 @@ enum BinaryPropertyList {
         let count = Int(objectCount), end = Int(tableOffset)
         /// The objects a container refers to; [] for other objects, nil for damage.
         func children(_ index: Int) -> [Int]? {
-            let position = Int(bigEndian(bytes, end + index * offsetSize, offsetSize))
-            guard position >= 8, position < end else { return nil }
+            let offset = bigEndian(bytes, end + index * offsetSize, offsetSize)
+            guard offset >= 8, offset < UInt64(end) else { return nil }
+            let position = Int(offset)
             let marker = bytes[position]
             guard [0xA, 0xB, 0xC, 0xD].contains(marker >> 4) else { return [] }
             var n = Int(marker & 0x0F), start = position + 1
@@ -102,7 +103,8 @@ enum BinaryPropertyList {
             }
             if marker >> 4 == 0xD { n *= 2 }
             guard start + n * referenceSize <= end else { return nil }
-            return (0..<n).map { Int(bigEndian(bytes, start + $0 * referenceSize, referenceSize)) }
+            // Clamped: an eight-byte reference may not fit in an Int; past the objects, it is damage.
+            return (0..<n).map { Int(clamping: bigEndian(bytes, start + $0 * referenceSize, referenceSize)) }
         }
         let limit = maximumValues(forByteCount: bytes.count)
         // Values under each object, each reference counted, found depth first without recursion.
@@ -206,7 +208,9 @@ enum BinaryPropertyList {
 
         func references(_ count: Int, at position: Int) throws -> [Int] {
             try need(count * referenceSize, at: position)
-            return (0..<count).map { Int(BinaryPropertyList.bigEndian(bytes, position + $0 * referenceSize, referenceSize)) }
+            // Clamped: an eight-byte reference past Int.max trapped here (found by Fuzz/run.sh
+            // keyedarchive); object(_:depth:) refuses it as pointing at no object.
+            return (0..<count).map { Int(clamping: BinaryPropertyList.bigEndian(bytes, position + $0 * referenceSize, referenceSize)) }
         }
 
         mutating func object(_ index: Int, depth: Int) throws -> Value {

@@ -135,6 +135,19 @@ struct ReaderRegressionTests {
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
+    // A binary property list with eight-byte references, one of them past Int.max: converting
+    // it to an Int trapped, in the reader and in its sharing check. Found by Fuzz/run.sh
+    // keyedarchive (this is its input, 256 bytes).
+    @Test func aReferencePastTheLargestIntIsAnError() throws {
+        let input = try #require(Data(base64Encoded: """
+            YnBsaXN0MDDUAQIDBPoGBwpYJHZlcnNpb25ZJGFyY2hpdmVyVCR0b5Cn25CdlZqmdHMSAAGGoF8QD05TS2V5ZWRBcmOYk3ZlctEICVRyb290gAGkCwwTFFUkbnVs\
+            bNMNDg8QERJXTlMuYmFzZVtOUy5yZWxhdGl2ZVYkY2xhc3OAAIACgANdZmlsZTovLy90bWNoaXZlclQkdG9wWCRvYmplY3RzEgABjG5hbWWiGBlVTlNVUkxYTlNP\
+            YmplY3SOTlNVUkwIERokKTI3SUxRU1heZW15gIKEhpSZoq2wtr8AAAAAAAABCAAAAAAAAAAbAAAAAAAAAAAAAAAAAAAAxQ==
+            """))
+        let error = try #require(throws: KeyedArchive.Failure.self) { try KeyedArchive.unarchivedValue(from: input, allowedClassNames: nil) }
+        #expect(error.reason.hasPrefix("the data is not a keyed archive"))
+    }
+
     // An archived object whose $classname (NSArrax) is not the first of its $classes (NSArray):
     // it was read as an object of class NSArrax but came back as an ArchivedObject naming
     // NSArray, which archived again as an NSArray that does not read back. Found by
