@@ -151,6 +151,10 @@ let package = Package(
             dependencies: ["ObjectGraph", "ObjectGraphPostgres"],
             path: "Tests/WriterChild"
         ),
+        // Each reader of outside bytes as the fuzzers drive it (Fuzz/README.md): the suite's bounded
+        // fuzz and the libFuzzer targets below call the same checks. Public API only, so it also
+        // builds in release, where ObjectGraph's internals are not visible.
+        .target(name: "ReaderFuzzing", dependencies: ["ObjectGraph"], path: "Fuzz/Readers"),
         // What several test targets share: finding the executables they run as processes, and
         // the XML store files of the one-count format older versions wrote.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -158,7 +162,7 @@ let package = Package(
             name: "ObjectGraphTests",
             // ExerciseRunner for its ExerciseToolchain: the codegen tests compile generated classes
             // with the compiler and module flags SwiftPM used.
-            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", "TestSupport", "ExerciseRunner", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "ZarraToDo", "TestSupport", "ExerciseRunner", "objectgraph-crash-child", "objectgraph-migration-child", "objectgraph-writer-child", "ReaderFuzzing", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/ObjectGraphTests",
             // Xcode model files the tests read in place (located through #filePath).
             exclude: ["Fixtures"]
@@ -200,3 +204,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets, one per reader in Fuzz/Targets (the names of FuzzedReaders.all), only
+// when Fuzz/run.sh builds them with OBJECTGRAPH_FUZZ=1: they link libFuzzer, which only
+// -sanitize=fuzzer brings, so a normal build cannot link them.
+let fuzzedReaders = ["predicate", "model", "currentversion", "mapping", "cdm", "xmlstore", "binarystore", "keyedarchive"]
+if Context.environment["OBJECTGRAPH_FUZZ"] == "1" {
+    // libFuzzer's driver, started from each target's main (SwiftPM links main to it); its
+    // declaration of the C function needs @_extern.
+    package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Driver", swiftSettings: [.enableExperimentalFeature("Extern")]))
+    for reader in fuzzedReaders {
+        package.targets.append(.executableTarget(name: "fuzz-\(reader)", dependencies: ["ReaderFuzzing", "FuzzDriver"], path: "Fuzz/Targets/\(reader)"))
+        package.products.append(.executable(name: "fuzz-\(reader)", targets: ["fuzz-\(reader)"]))
+    }
+}

@@ -1,25 +1,58 @@
 #!/usr/bin/env bash
-# Builds the predicate fuzzer and runs it for N inputs (default 100000):
-#   bash Fuzz/run.sh 1000000
-# The target (Fuzz/PredicateFuzzTarget.swift) is compiled directly from
-# Sources/ObjectGraph/Predicates/*.swift with libFuzzer. The working corpus lives in
-# .build/fuzz/corpus (never committed); Fuzz/corpus-seed holds a few small seeds.
-# A crash, a hang or a round-trip mismatch stops the run and leaves the input in .build/fuzz.
+# Fuzzes ObjectGraph's readers of outside bytes with libFuzzer (Fuzz/README.md):
+#   bash Fuzz/run.sh list                 the readers
+#   bash Fuzz/run.sh predicate 1000000    one reader, N inputs (default 100000)
+#   bash Fuzz/run.sh all 1000000          every reader in turn
+#   FUZZ_SECONDS=1800 bash Fuzz/run.sh model 1000000   stop after 30 minutes if not done by then
+# Each reader's target (Fuzz/Targets/<reader>, calling its check in Fuzz/Readers) is built from
+# the package's own sources: Package.swift declares the targets when OBJECTGRAPH_FUZZ=1, and
+# `swift build -c release -Xswiftc -sanitize=fuzzer` instruments ObjectGraph and GRDB for
+# coverage in a scratch folder of its own (.build-fuzz), so a normal build is left alone. The
+# first build takes about as long as a release build of ObjectGraph; later ones only relink.
+# Seeds: Fuzz/<reader>/seed (committed); the working corpus grows in .build-fuzz/fuzz/corpus/<reader>
+# (never committed). libFuzzer's flags for a reader are in Fuzz/<reader>/options (-max_len,
+# -dict). A crash, a finding (a wrong error, a round trip that differs), a timeout (-timeout),
+# more memory than -rss_limit_mb or one allocation over -malloc_limit_mb stops the run and
+# leaves the input in .build-fuzz/fuzz/artifacts/<reader>/.
 set -euo pipefail
-runs="${1:-100000}"
+what="${1:-}"
+runs="${2:-100000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="$root/.build/fuzz"
-mkdir -p "$out/corpus"
-# Compile a snapshot of the sources, so that editing them during the build does no harm.
-rm -rf "$out/src" && mkdir -p "$out/src"
-cp "$root"/Sources/ObjectGraph/Predicates/*.swift "$root/Sources/ObjectGraph/Support/Lock.swift" \
-    "$root/Sources/ObjectGraph/Support/RaisingAsApple.swift" \
-    "$root/Fuzz/PredicateFuzzTarget.swift" "$out/src/"
-swiftc -O -sanitize=fuzzer -parse-as-library -swift-version 6 -module-name PredicateFuzz -package-name ObjectGraph \
-    "$out"/src/*.swift -o "$out/predicate-fuzz"
-cd "$out"
-start=$(date +%s)
-./predicate-fuzz -runs="$runs" -max_len=256 -timeout=10 -rss_limit_mb=4096 \
-    -dict="$root/Fuzz/predicate.dict" -artifact_prefix="$out/" -print_final_stats=1 \
-    corpus "$root/Fuzz/corpus-seed"
-echo "fuzz: $runs inputs in $(( $(date +%s) - start )) s, no crash"
+readers=$(sed -n 's/^let fuzzedReaders = \[\(.*\)\]$/\1/p' "$root/Package.swift" | tr -d '",')
+if [ -z "$what" ] || [ "$what" = list ]; then
+    echo "readers: $readers"
+    echo "usage: bash Fuzz/run.sh <reader|all> [inputs]"
+    exit 0
+fi
+if [ "$what" = all ]; then selected="$readers"; else
+    case " $readers " in *" $what "*) selected="$what" ;; *) echo "no reader named $what; readers: $readers" >&2; exit 2 ;; esac
+fi
+out="$root/.build-fuzz"
+# Corpora, artifacts, logs and scratch folders under fuzz/: SwiftPM owns the rest of .build-fuzz
+# (its artifacts/ folder is SwiftPM's own).
+work="$out/fuzz"
+for reader in $selected; do
+    echo "== building fuzz-$reader"
+    (cd "$root" && OBJECTGRAPH_FUZZ=1 swift build -c release --scratch-path "$out" --product "fuzz-$reader" \
+        -Xswiftc -sanitize=fuzzer 2>&1 | grep -v "^\[" || true)
+    test -x "$out/release/fuzz-$reader" || { echo "fuzz-$reader did not build" >&2; exit 1; }
+done
+for reader in $selected; do
+    mkdir -p "$work/corpus/$reader" "$work/artifacts/$reader" "$work/tmp"
+    echo "== fuzzing $reader: $runs inputs"
+    start=$(date +%s)
+    # The checks write their input to a scratch folder in TMPDIR (one per process).
+    # SWIFT_BACKTRACE=enable=no: Swift's backtracer would take the crash signal before
+    # libFuzzer's handler, which saves the input.
+    (cd "$root/Fuzz/$reader" && TMPDIR="$work/tmp" SWIFT_BACKTRACE=enable=no "$out/release/fuzz-$reader" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -timeout=10 \
+        -rss_limit_mb=2048 -malloc_limit_mb=512 $(cat options) -artifact_prefix="$work/artifacts/$reader/" \
+        -print_final_stats=1 "$work/corpus/$reader" seed 2>&1) | tee "$work/$reader.log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" || true
+    seconds=$(( $(date +%s) - start ))
+    rm -rf "$work/tmp/objectgraph-fuzz-$reader-"*
+    done_runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/$reader.log")
+    if [ -z "$done_runs" ]; then
+        echo "fuzz $reader: STOPPED after $seconds s; the input is in $work/artifacts/$reader/" | tee -a "$work/results.txt"
+        exit 1
+    fi
+    echo "fuzz $reader: $done_runs inputs in $seconds s ($(( done_runs / (seconds > 0 ? seconds : 1) )) inputs/s), no crash" | tee -a "$work/results.txt"
+done

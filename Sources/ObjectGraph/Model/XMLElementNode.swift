@@ -16,6 +16,9 @@ struct XMLElementNode {
 
     /// Parses a document. A malformed one throws an error naming the file, line and column.
     static func parse(_ data: Data, file: String) throws -> XMLElementNode {
+        if let offset = XMLText.firstNonUTF8Offset(data) {
+            throw CoreDataError(.fileReadCorruptFile, "\(file): the file is not UTF-8 text (byte \(offset) is not UTF-8); Xcode writes its model and mapping files in UTF-8")
+        }
         let parser = XMLParser(data: data)
         let builder = Builder()
         parser.delegate = builder

@@ -69,6 +69,10 @@ public final class XcodeModelLoader {
         var named: String?
         if let data = FileManager.default.contents(atPath: file.path) {
             let plist: Any
+            // Foundation's reader follows shared references without bound (checkSharing).
+            do { try BinaryPropertyList.checkSharing(data) } catch let error as BinaryPropertyList.FormatError {
+                throw CoreDataError(.fileReadCorruptFile, "\(file.path): \(error.reason); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
+            }
             do { plist = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
                 throw CoreDataError(.fileReadCorruptFile, "\(file.path): not a property list (\(error.localizedDescription)); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
             }

@@ -57,10 +57,91 @@ enum BinaryPropertyList {
     /// The deepest nesting read: a keyed archive nests by reference, so real ones are shallow.
     static let maximumDepth = 512
 
+    /// The most values reading `byteCount` bytes may make, counting an object once for each
+    /// reference to it. Containers may share what they hold, so a few hundred bytes can refer
+    /// to 2^40 values (each of 40 arrays holding the next one twice): every reader that follows
+    /// references, Foundation's included, would run out of time and memory (found by
+    /// Fuzz/run.sh keyedarchive). Real files hold each object about once.
+    static func maximumValues(forByteCount byteCount: Int) -> Int { 4 * byteCount + 4096 }
+
     // MARK: Reading
+
+    /// Refuses a binary property list that refers to more values than
+    /// ``maximumValues(forByteCount:)`` allows, or has a container holding itself, before a
+    /// reader follows its references: ours, or Foundation's `PropertyListSerialization`. It
+    /// counts without making values, in time and memory linear in the data; data it cannot
+    /// walk (not a binary property list, damaged) passes, for the reader to refuse.
+    static func checkSharing(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else { return }
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
+        let objectCount = bigEndian(bytes, trailer + 8, 8)
+        let topObject = bigEndian(bytes, trailer + 16, 8)
+        let tableOffset = bigEndian(bytes, trailer + 24, 8)
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
+              objectCount <= UInt64(bytes.count), topObject < objectCount, tableOffset >= 8,
+              tableOffset <= UInt64(trailer), tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer) else { return }
+        let count = Int(objectCount), end = Int(tableOffset)
+        /// The objects a container refers to; [] for other objects, nil for damage.
+        func children(_ index: Int) -> [Int]? {
+            let offset = bigEndian(bytes, end + index * offsetSize, offsetSize)
+            guard offset >= 8, offset < UInt64(end) else { return nil }
+            let position = Int(offset)
+            let marker = bytes[position]
+            guard [0xA, 0xB, 0xC, 0xD].contains(marker >> 4) else { return [] }
+            var n = Int(marker & 0x0F), start = position + 1
+            if n == 0x0F {
+                guard position + 2 <= end, bytes[position + 1] & 0xF0 == 0x10, bytes[position + 1] & 0x0F <= 3 else { return nil }
+                let size = 1 << Int(bytes[position + 1] & 0x0F)
+                guard position + 2 + size <= end else { return nil }
+                let value = bigEndian(bytes, position + 2, size)
+                guard value <= UInt64(bytes.count) else { return nil }
+                n = Int(value)
+                start = position + 2 + size
+            }
+            if marker >> 4 == 0xD { n *= 2 }
+            guard start + n * referenceSize <= end else { return nil }
+            // Clamped: an eight-byte reference may not fit in an Int; past the objects, it is damage.
+            return (0..<n).map { Int(clamping: bigEndian(bytes, start + $0 * referenceSize, referenceSize)) }
+        }
+        let limit = maximumValues(forByteCount: bytes.count)
+        // Values under each object, each reference counted, found depth first without recursion.
+        var values = [Int](repeating: 0, count: count)
+        var state = [UInt8](repeating: 0, count: count)   // 0 not met, 1 open, 2 counted
+        var stack: [(object: Int, children: [Int], next: Int, values: Int)] = []
+        guard let top = children(Int(topObject)) else { return }
+        state[Int(topObject)] = 1
+        stack.append((Int(topObject), top, 0, 1))
+        while let last = stack.last {
+            if last.next < last.children.count {
+                let child = last.children[last.next]
+                stack[stack.count - 1].next += 1
+                guard child < count else { return }
+                switch state[child] {
+                case 2: stack[stack.count - 1].values = min(limit + 1, last.values + values[child])
+                case 1: throw FormatError(reason: "a container of the binary property list contains itself")
+                default:
+                    guard let grandchildren = children(child) else { return }
+                    state[child] = 1
+                    stack.append((child, grandchildren, 0, 1))
+                }
+            } else {
+                stack.removeLast()
+                values[last.object] = last.values
+                state[last.object] = 2
+                if !stack.isEmpty { stack[stack.count - 1].values = min(limit + 1, stack[stack.count - 1].values + last.values) }
+            }
+        }
+        guard values[Int(topObject)] <= limit else {
+            throw FormatError(reason: "the binary property list refers to more than \(limit) values in its \(bytes.count) bytes (its containers hold the same objects over and over), which no real file does")
+        }
+    }
 
     /// Reads the top object of a binary property list.
     static func read(_ data: Data) throws -> Value {
+        try checkSharing(data)
         let bytes = [UInt8](data)
         guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else {
             throw FormatError(reason: "not a binary property list (it does not start with bplist0)")
@@ -127,7 +208,9 @@ enum BinaryPropertyList {
 
         func references(_ count: Int, at position: Int) throws -> [Int] {
             try need(count * referenceSize, at: position)
-            return (0..<count).map { Int(BinaryPropertyList.bigEndian(bytes, position + $0 * referenceSize, referenceSize)) }
+            // Clamped: an eight-byte reference past Int.max trapped here (found by Fuzz/run.sh
+            // keyedarchive); object(_:depth:) refuses it as pointing at no object.
+            return (0..<count).map { Int(clamping: BinaryPropertyList.bigEndian(bytes, position + $0 * referenceSize, referenceSize)) }
         }
 
         mutating func object(_ index: Int, depth: Int) throws -> Value {

@@ -78,7 +78,8 @@ public enum KeyedArchive {
         guard case .array(let objects)? = plist["$objects"], case .uid(let root)? = plist["$top"]?["root"] else {
             throw Failure("the keyed archive has no $objects or no $top root")
         }
-        var reader = Reader(objects: objects, allowed: allowedClassNames)
+        var reader = Reader(objects: objects, allowed: allowedClassNames,
+                            remaining: BinaryPropertyList.maximumValues(forByteCount: data.count))
         return try reader.value(root, depth: 0)
     }
 
@@ -86,6 +87,9 @@ public enum KeyedArchive {
         let objects: [BinaryPropertyList.Value]
         let allowed: Set<String>?
         var open: Set<UInt64> = []
+        /// Values still to be made: objects refer to each other by UID, so sharing can blow up
+        /// here as in the property list below (BinaryPropertyList.maximumValues(forByteCount:)).
+        var remaining: Int
 
         func object(_ uid: UInt64) throws -> BinaryPropertyList.Value {
             guard uid < UInt64(objects.count) else { throw Failure("the keyed archive refers to object \(uid) of \(objects.count)") }
@@ -102,6 +106,10 @@ public enum KeyedArchive {
 
         mutating func value(_ uid: UInt64, depth: Int) throws -> Any? {
             guard depth < BinaryPropertyList.maximumDepth else { throw Failure("the keyed archive nests deeper than \(BinaryPropertyList.maximumDepth) levels") }
+            remaining -= 1
+            guard remaining >= 0 else {
+                throw Failure("the keyed archive refers to its objects so many times over (objects holding the same objects, level after level) that reading it would make more values than its size allows, which no real archive does")
+            }
             let item = try object(uid)
             switch item {
             case .string(let s): return uid == 0 && s == "$null" ? nil : s
@@ -126,7 +134,11 @@ public enum KeyedArchive {
             guard case .string(let className)? = classInfo["$classname"] else { throw Failure("the class of archived object \(uid) has no $classname") }
             var classNames = [className]
             if case .array(let names)? = classInfo["$classes"] {
-                classNames = names.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+                let listed = names.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+                // $classes starts with the class itself; a list that does not (damage) would make
+                // an ArchivedObject claim a class it was not decoded as, which archives as one
+                // that does not read back (found by Fuzz/run.sh keyedarchive).
+                classNames = listed.first == className ? listed : [className] + listed
             }
             if let allowed, !classNames.contains(where: allowed.contains) {
                 throw Failure("the archive holds an object of class \(className), which is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))")

@@ -71,19 +71,24 @@ enum AtomicStoreFile {
         guard kind(of: data) == type else {
             throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a \(type.rawValue) store")
         }
-        if type == .xml {
-            let document = try xmlDocument(data)
-            guard let info = document.rootElement()?.elements(forName: "databaseInfo").first else {
-                throw CoreDataError(.persistentStoreOpen, "The XML store at \(url.path) has no <databaseInfo>")
+        // The readers below name what is wrong but not the file, which only this caller knows.
+        do {
+            if type == .xml {
+                let document = try xmlDocument(data)
+                guard let info = document.rootElement()?.elements(forName: "databaseInfo").first else {
+                    throw CoreDataError(.persistentStoreOpen, "it has no <databaseInfo>")
+                }
+                var metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
+                metadata["NSStoreUUID"] = info.elements(forName: "UUID").first?.stringValue ?? ""
+                return metadata
             }
-            var metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
-            metadata["NSStoreUUID"] = info.elements(forName: "UUID").first?.stringValue ?? ""
+            let root = try binaryRoot(data)
+            var metadata = root["metadata"] as? [String: Any] ?? [:]
+            metadata["NSStoreUUID"] = root["NSStoreUUID"] as? String ?? ""
             return metadata
+        } catch let error as CoreDataError {
+            throw CoreDataError(error.code ?? .persistentStoreOpen, "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
         }
-        let root = try binaryRoot(data)
-        var metadata = root["metadata"] as? [String: Any] ?? [:]
-        metadata["NSStoreUUID"] = root["NSStoreUUID"] as? String ?? ""
-        return metadata
     }
 
     /// How the file's version hashes match the model; error 134100 when they do not.
@@ -224,7 +229,19 @@ enum AtomicStoreFile {
         return objects
     }
 
+    /// The largest key, version or last key a file may hold. Each counts up from what the file
+    /// says (the next insert's key, the next save's version), so one near Int64.max trapped on
+    /// overflow at the first insert or save after reading (found while making the store fuzzers
+    /// write what they read); 2^62 leaves as many again.
+    static let largestKey: Int64 = 1 << 62
+
     static func contents(from objects: [FileObject], lastKeys: [String: Int64], model: ManagedObjectModel) throws -> AtomicContents {
+        for (root, last) in lastKeys where last > largestKey {
+            throw CoreDataError(.persistentStoreOpen, "the last key of \(root) is \(last), beyond the largest a store may hold (\(largestKey))")
+        }
+        for object in objects where object.key > largestKey || object.version > largestKey {
+            throw CoreDataError(.persistentStoreOpen, "object z\(object.key) (\(object.entity), version \(object.version)) has a key or version beyond the largest a store may hold (\(largestKey))")
+        }
         var contents = AtomicContents()
         contents.lastKeys = lastKeys
         // Keys are unique within an inheritance tree (a store moved from SQLite numbers each
@@ -293,6 +310,10 @@ enum AtomicStoreFile {
     }
 
     static func xmlDocument(_ data: Data) throws -> XMLDocument {
+        // Foundation's XML parsers trap on a name that is not UTF-8 (XMLText.firstNonUTF8Offset).
+        if let offset = XMLText.firstNonUTF8Offset(data) {
+            throw CoreDataError(.persistentStoreOpen, "the file is not UTF-8 text (byte \(offset) is not UTF-8), as Core Data's XML store always is")
+        }
         // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
         // document at once and fails on any document over 10 MB; a stream goes in pieces.
         let parser = XMLParser(stream: InputStream(data: data))
@@ -441,7 +462,9 @@ enum AtomicStoreFile {
     static func lastKeys(_ info: XMLElement, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String: Int64] {
         guard let element = info.elements(forName: "primaryKeys").first else {
             let roots = model.entities.filter { $0.parentEntityName == nil }
-            return Dictionary(uniqueKeysWithValues: roots.map { ($0.name, max(nextObjectID - 1, 0)) })
+            // Not nextObjectID - 1 first: the file may say Int64.min, and that would trap.
+            let last = nextObjectID > 0 ? nextObjectID - 1 : 0
+            return Dictionary(uniqueKeysWithValues: roots.map { ($0.name, last) })
         }
         var lastKeys: [String: Int64] = [:]
         for (n, entry) in element.elements(forName: "primaryKey").enumerated() {
@@ -459,6 +482,10 @@ enum AtomicStoreFile {
     // MARK: Binary
 
     static func binaryRoot(_ data: Data) throws -> [String: Any] {
+        // Foundation's reader follows shared references without bound (checkSharing).
+        do { try BinaryPropertyList.checkSharing(data) } catch let error as BinaryPropertyList.FormatError {
+            throw CoreDataError(.persistentStoreOpen, error.reason)
+        }
         guard let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
               root["NSStoreUUID"] is String else {
             throw CoreDataError(.persistentStoreInvalidType, "it is a property list but not a binary store")

@@ -15,3 +15,25 @@ enum XMLText {
     }
 }
 
+
+extension XMLText {
+    /// The offset of the first byte that is not UTF-8, or nil when all of `data` is.
+    ///
+    /// Read before handing a file to Foundation's XML parsers: swift-corelibs-foundation runs
+    /// libxml2 in recover mode, which passes an element or attribute name that is not UTF-8 on
+    /// to XMLParser's callbacks, and those force-unwrap its conversion to String: the process
+    /// traps (found by Fuzz/run.sh model). Every file these readers take (Xcode's model and
+    /// mapping files, Core Data's XML store) is UTF-8.
+    static func firstNonUTF8Offset(_ data: Data) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+}

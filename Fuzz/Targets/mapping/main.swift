@@ -1,0 +1,12 @@
+// libFuzzer's target for the mapping reader (its check: FuzzedReaders.all in Fuzz/Readers). Built
+// only by Fuzz/run.sh, with -sanitize=fuzzer.
+import FuzzDriver
+import ReaderFuzzing
+
+/// Called by libFuzzer with each input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FuzzEntry.run("mapping", bytes, size)
+}
+
+runLibFuzzer(fuzzOneInput)
