@@ -73,16 +73,8 @@ enum BinaryPropertyList {
     /// walk (not a binary property list, damaged) passes, for the reader to refuse.
     static func checkSharing(_ data: Data) throws {
         let bytes = [UInt8](data)
-        guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else { return }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let objectCount = bigEndian(bytes, trailer + 8, 8)
-        let topObject = bigEndian(bytes, trailer + 16, 8)
-        let tableOffset = bigEndian(bytes, trailer + 24, 8)
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
-              objectCount <= UInt64(bytes.count), topObject < objectCount, tableOffset >= 8,
-              tableOffset <= UInt64(trailer), tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer) else { return }
+        guard let found = trailer(of: bytes) else { return }
+        let (offsetSize, referenceSize, objectCount, topObject, tableOffset) = found
         let count = Int(objectCount), end = Int(tableOffset)
         /// The objects a container refers to; [] for other objects, nil for damage.
         func children(_ index: Int) -> [Int]? {
@@ -146,18 +138,10 @@ enum BinaryPropertyList {
         guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else {
             throw FormatError(reason: "not a binary property list (it does not start with bplist0)")
         }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let objectCount = bigEndian(bytes, trailer + 8, 8)
-        let topObject = bigEndian(bytes, trailer + 16, 8)
-        let tableOffset = bigEndian(bytes, trailer + 24, 8)
-        // In this order: each bound is checked before the sum that relies on it cannot overflow.
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
-              objectCount <= UInt64(bytes.count), topObject < objectCount, tableOffset >= 8,
-              tableOffset <= UInt64(trailer), tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer) else {
+        guard let found = trailer(of: bytes) else {
             throw FormatError(reason: "the trailer of the binary property list is damaged")
         }
+        let (offsetSize, referenceSize, objectCount, topObject, tableOffset) = found
         var offsets: [Int] = []
         offsets.reserveCapacity(Int(objectCount))
         for i in 0..<Int(objectCount) {
@@ -167,6 +151,24 @@ enum BinaryPropertyList {
         }
         var reader = Reader(bytes: bytes, offsets: offsets, referenceSize: referenceSize, end: Int(tableOffset))
         return try reader.object(Int(topObject), depth: 0)
+    }
+
+    /// The trailer's sizes, object count, top object and offset table, or nil when the bytes
+    /// are not a binary property list or its trailer is damaged. The bounds are checked in
+    /// this order: each before the sum that relies on it, which then cannot overflow.
+    private static func trailer(of bytes: [UInt8])
+        -> (offsetSize: Int, referenceSize: Int, objectCount: UInt64, topObject: UInt64, tableOffset: UInt64)? {
+        guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else { return nil }
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
+        let objectCount = bigEndian(bytes, trailer + 8, 8)
+        let topObject = bigEndian(bytes, trailer + 16, 8)
+        let tableOffset = bigEndian(bytes, trailer + 24, 8)
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
+              objectCount <= UInt64(bytes.count), topObject < objectCount, tableOffset >= 8,
+              tableOffset <= UInt64(trailer), tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer) else { return nil }
+        return (offsetSize, referenceSize, objectCount, topObject, tableOffset)
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ at: Int, _ size: Int) -> UInt64 {

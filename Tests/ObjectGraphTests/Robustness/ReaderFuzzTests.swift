@@ -10,22 +10,13 @@ import Testing
 // libFuzzer targets (Fuzz/Readers). The full run is `bash Fuzz/run.sh all 1000000`
 // (Fuzz/README.md), which builds the package again with libFuzzer: too slow for CI.
 
-/// SplitMix64: a small PRNG whose sequence depends only on its seed, so a failure names an
-/// input that the next run makes again.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The mutations draw from SeededGenerator (SplitMix64, Support/SQLTestSupport.swift): its
+/// sequence depends only on its seed, so a failure names an input that the next run makes again.
+extension SeededGenerator {
     /// 0..<n (n > 0).
     mutating func int(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
 
+    /// One of `items`.
     mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
 }
 
@@ -38,13 +29,13 @@ enum ByteMutator {
     static let edgeIntegers: [UInt64] = [0, 1, 0x7F, 0xFF, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x7FFF_FFFF_FFFF_FFFF, .max]
 
     /// One to three mutations of `data`; `other` is another seed to splice with.
-    static func mutate(_ data: Data, other: Data, random: inout SplitMix64) -> Data {
+    static func mutate(_ data: Data, other: Data, random: inout SeededGenerator) -> Data {
         var bytes = [UInt8](data)
         for _ in 0...random.int(3) { mutateOnce(&bytes, other: [UInt8](other), random: &random) }
         return Data(bytes)
     }
 
-    private static func mutateOnce(_ bytes: inout [UInt8], other: [UInt8], random: inout SplitMix64) {
+    private static func mutateOnce(_ bytes: inout [UInt8], other: [UInt8], random: inout SeededGenerator) {
         let at = random.int(bytes.count + 1)
         switch random.int(12) {
         case 0 where at < bytes.count: bytes[at] ^= UInt8(1) << UInt8(random.int(8))
@@ -110,7 +101,7 @@ struct ReaderFuzzTests {
             if seconds > Self.slowInput { findings.append("\(what) took \(Int(seconds)) s (\(data.count) bytes)") }
         }
         for seed in seeds { run(seed.data, "seed \(seed.name)") }
-        var random = SplitMix64(state: 0x0B7E_C76A_F00D ^ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+        var random = SeededGenerator(seed: 0x0B7E_C76A_F00D ^ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         for n in 0..<(Self.mutations[name] ?? 300) where findings.count < 5 {
             let seed = random.pick(seeds)
             let input = ByteMutator.mutate(seed.data, other: random.pick(seeds).data, random: &random)
