@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+@testable import ObjectGraph
 import Testing
 
 // Inputs the fuzzers (Fuzz/run.sh and ReaderFuzzTests) found that crashed or hung a reader of
@@ -146,6 +146,25 @@ struct ReaderRegressionTests {
             """))
         let error = try #require(throws: KeyedArchive.Failure.self) { try KeyedArchive.unarchivedValue(from: input, allowedClassNames: nil) }
         #expect(error.reason.hasPrefix("the data is not a keyed archive"))
+    }
+
+    // A binary store whose property list holds a set (one flipped bit turned an array into
+    // one): Foundation's PropertyListSerialization crashed (SEGV) bridging it to Swift. A
+    // dictionary key that is not a string goes the same way. Found by Fuzz/run.sh binarystore.
+    @Test func aBinaryStoreHoldingASetIsAnError() throws {
+        typealias R = SharedReferences
+        let directory = try TemporaryDirectory()
+        // {"NSStoreUUID": "X", "objects": <set of {"a": 1}>} and {1: "X"}.
+        let withSet = R.bplist([R.dictionary([1, 2], [3, 4]), R.ascii("NSStoreUUID"), R.ascii("objects"), R.ascii("X"),
+                                [0xC1, 0x00, 0x05], R.dictionary([6], [7]), R.ascii("a"), [0x10, 0x01]])
+        let numberKey = R.bplist([R.dictionary([1], [2]), [0x10, 0x01], R.ascii("X")])
+        for (name, bytes, reason) in [("Set.binary", withSet, "holds a set"), ("Key.binary", numberKey, "key of the binary property list is not a string")] {
+            let url = try file(name, [UInt8](bytes), in: directory)
+            let error = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .binary, at: url) }
+            #expect(error.message.contains(url.path) && error.message.contains(reason))
+        }
+        // Keyed archives, which ObjectGraph reads itself, still may hold sets.
+        #expect(throws: Never.self) { try BinaryPropertyList.checkSharing(withSet) }
     }
 
     // An archived object whose $classname (NSArrax) is not the first of its $classes (NSArray):

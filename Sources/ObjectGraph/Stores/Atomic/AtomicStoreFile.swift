@@ -482,8 +482,9 @@ enum AtomicStoreFile {
     // MARK: Binary
 
     static func binaryRoot(_ data: Data) throws -> [String: Any] {
-        // Foundation's reader follows shared references without bound (checkSharing).
-        do { try BinaryPropertyList.checkSharing(data) } catch let error as BinaryPropertyList.FormatError {
+        // Foundation's reader follows shared references without bound, and crashes on a set
+        // (checkSharing).
+        do { try BinaryPropertyList.checkSharing(data, asPropertyList: true) } catch let error as BinaryPropertyList.FormatError {
             throw CoreDataError(.persistentStoreOpen, error.reason)
         }
         guard let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
