@@ -167,6 +167,24 @@ struct ReaderRegressionTests {
         #expect(throws: Never.self) { try BinaryPropertyList.checkSharing(withSet) }
     }
 
+    // A binary store whose string attribute holds a keyed archive's UID: it was read as it
+    // was, and the next save failed with Foundation's NSError ("property lists cannot contain
+    // objects of type 'Not A Type'"), not a CoreDataError. Found by Fuzz/run.sh binarystore.
+    @Test func aBinaryStoreValueOfTheWrongTypeIsAnError() throws {
+        typealias R = SharedReferences
+        let directory = try TemporaryDirectory()
+        // {"NSStoreUUID": "X", "objects": [{"entity": "A", "id": 1, "attributes": {"a": UID 1}}]}
+        let bytes = R.bplist([R.dictionary([1, 2], [3, 4]), R.ascii("NSStoreUUID"), R.ascii("objects"), R.ascii("X"), R.array([5]),
+                              R.dictionary([6, 7, 8], [9, 10, 11]), R.ascii("entity"), R.ascii("id"), R.ascii("attributes"),
+                              R.ascii("A"), [0x10, 0x01], R.dictionary([12], [13]), R.ascii("a"), [0x80, 0x01]])
+        let url = try file("Store.binary", [UInt8](bytes), in: directory)
+        let model = try ManagedObjectModel { EntityDescription("A") { AttributeDescription("a", .string) } }
+        let error = try #require(throws: CoreDataError.self) {
+            try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .binary, at: url)
+        }
+        #expect(error.message.contains(url.path) && error.message.contains("a of object z1 (A) holds"))
+    }
+
     // An archived object whose $classname (NSArrax) is not the first of its $classes (NSArray):
     // it was read as an object of class NSArrax but came back as an ArchivedObject naming
     // NSArray, which archived again as an NSArray that does not read back. Found by

@@ -538,6 +538,15 @@ enum AtomicStoreFile {
                 case (.integer16, let n as NSNumber), (.integer32, let n as NSNumber), (.integer64, let n as NSNumber):
                     object.attributes[attributeName] = n.intValue
                 case (.double, let n as NSNumber), (.float, let n as NSNumber): object.attributes[attributeName] = n.doubleValue
+                case (.string, let s as String): object.attributes[attributeName] = s
+                case (.date, let d as Date): object.attributes[attributeName] = d
+                case (.binaryData, let d as Data), (.transformable, let d as Data): object.attributes[attributeName] = d
+                case (.string, _), (.date, _), (.binaryData, _), (.transformable, _), (.boolean, _), (.integer16, _), (.integer32, _),
+                     (.integer64, _), (.double, _), (.float, _), (.decimal, _), (.uuid, _), (.uri, _):
+                    // A value of another type (a keyed archive's UID, say) read as it was, and the
+                    // next save failed to write it with Foundation's error (found by Fuzz/run.sh
+                    // binarystore, whose check saves what it reads).
+                    throw CoreDataError(.persistentStoreOpen, "\(attributeName) of object z\(key) (\(name)) holds \(Swift.type(of: raw)), not a \(a.attributeType.xcodeName) value")
                 default: object.attributes[attributeName] = raw
                 }
             }
