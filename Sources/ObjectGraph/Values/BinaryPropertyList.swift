@@ -60,8 +60,9 @@ enum BinaryPropertyList {
     /// The most values reading `byteCount` bytes may make, counting an object once for each
     /// reference to it. Containers may share what they hold, so a few hundred bytes can refer
     /// to 2^40 values (each of 40 arrays holding the next one twice): every reader that follows
-    /// references, Foundation's included, would run out of time and memory (found by
-    /// Fuzz/run.sh keyedarchive). Real files hold each object about once.
+    /// references, Foundation's included, would run out of time and memory (found reading the
+    /// reader while fuzzing it; 22 levels took the keyedarchive fuzz target 64 s and 570 MB).
+    /// Real files hold each object about once.
     static func maximumValues(forByteCount byteCount: Int) -> Int { 4 * byteCount + 4096 }
 
     // MARK: Reading
