@@ -150,6 +150,19 @@ struct ReaderRegressionTests {
         #expect(error.reason.hasPrefix("the data is not a keyed archive"))
     }
 
+    // A processing instruction without data, `<?x?>`: Foundation's XMLParser called strlen on
+    // NULL and the process crashed (SEGV). Found by a libFuzzer run of the xmlstore target
+    // (this is its input); model files go through the same parser.
+    @Test func aProcessingInstructionIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let store = try file("Store.xml", Array("<?x?>\n<database><d'ab></datkbaseInin1 0\"?>\n<database><d'ab></datkbaseInfo><objeJt".utf8), in: directory)
+        let metadata = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: store) }
+        #expect(metadata.message.contains(store.path) && metadata.message.contains("processing instruction (<? at byte 0)"))
+        let contents = try file("PI.xcdatamodel/contents", Array("<?xml version=\"1.0\"?>\n<model><?x?></model>".utf8), in: directory)
+        let model = try #require(throws: CoreDataError.self) { try XcodeModelLoader().loadModel(at: contents.deletingLastPathComponent()) }
+        #expect(model.message.contains(contents.path) && model.message.contains("processing instruction (<? at byte 29)"))
+    }
+
     // A binary store whose property list holds a set (one flipped bit turned an array into
     // one): Foundation's PropertyListSerialization crashed (SEGV) bridging it to Swift. A
     // dictionary key that is not a string goes the same way. Found by Fuzz/run.sh binarystore.

@@ -314,6 +314,10 @@ enum AtomicStoreFile {
         if let offset = XMLText.firstNonUTF8Offset(data) {
             throw CoreDataError(.persistentStoreOpen, "the file is not UTF-8 text (byte \(offset) is not UTF-8), as Core Data's XML store always is")
         }
+        // ... and crash on some processing instructions (XMLText.processingInstructionOffset).
+        if let offset = XMLText.processingInstructionOffset(data) {
+            throw CoreDataError(.persistentStoreOpen, "the file holds a processing instruction (<? at byte \(offset)), which Core Data's XML store never does")
+        }
         // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
         // document at once and fails on any document over 10 MB; a stream goes in pieces.
         let parser = XMLParser(stream: InputStream(data: data))
