@@ -198,6 +198,14 @@ struct ReaderRegressionTests {
             try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .binary, at: url)
         }
         #expect(error.message.contains(url.path) && error.message.contains("a of object z1 (A) holds"))
+        // What still cannot be written (metadata with a type no property list holds) fails the
+        // save with a CoreDataError, not Foundation's NSError.
+        struct NotAPropertyList {}
+        let model2 = try ManagedObjectModel { EntityDescription("B") { AttributeDescription("b", .string) } }
+        let failed = try #require(throws: CoreDataError.self) {
+            try AtomicStoreFile.binaryData(AtomicContents(), identifier: "X", metadata: ["bad": NotAPropertyList()], model: model2)
+        }
+        #expect(failed.code == .persistentStoreSave && failed.message.contains("cannot be written as a property list"))
     }
 
     // An archived object whose $classname (NSArrax) is not the first of its $classes (NSArray):

@@ -346,7 +346,7 @@ enum AtomicStoreFile {
     static func xmlData(_ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel) throws -> Data {
         var stored = metadata
         stored["NSStoreUUID"] = nil
-        let plistData = try PropertyListSerialization.data(fromPropertyList: stored, format: .xml, options: 0)
+        let plistData = try propertyListData(stored, format: .xml)
         var plistText = String(decoding: plistData, as: UTF8.self)
         if let start = plistText.range(of: "<plist") { plistText = String(plistText[start.lowerBound...]) }
         var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
@@ -518,7 +518,18 @@ enum AtomicStoreFile {
                     "toOne": object.toOne, "toMany": object.toMany]
         }
         let root: [String: Any] = ["NSStoreUUID": identifier, "metadata": stored, "lastKeys": contents.lastKeys, "objects": objects]
-        return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        return try propertyListData(root, format: .binary)
+    }
+
+    /// Foundation's property list data for a store file; its NSError, for a value no property
+    /// list holds (a keyed archive's UID that a damaged file held, found by Fuzz/run.sh
+    /// binarystore, whose check saves what it reads), as the save's CoreDataError.
+    static func propertyListData(_ value: Any, format: PropertyListSerialization.PropertyListFormat) throws -> Data {
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: value, format: format, options: 0)
+        } catch {
+            throw CoreDataError(.persistentStoreSave, "The store's contents cannot be written as a property list: \(error.localizedDescription) (a value the file held when it was read, or metadata set since, is of a type no property list holds)")
+        }
     }
 
     static func readBinary(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
