@@ -161,6 +161,10 @@ struct ReaderRegressionTests {
         let contents = try file("PI.xcdatamodel/contents", Array("<?xml version=\"1.0\"?>\n<model><?x?></model>".utf8), in: directory)
         let model = try #require(throws: CoreDataError.self) { try XcodeModelLoader().loadModel(at: contents.deletingLastPathComponent()) }
         #expect(model.message.contains(contents.path) && model.message.contains("processing instruction (<? at byte 29)"))
+        // An XML declaration without a space is one too, to libxml2 (found by the same run).
+        let bare = try file("Bare.xml", Array("<?xml?>\n<database><databaseInfo><UUID>X</UUID></databaseInfo></database>".utf8), in: directory)
+        let declaration = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: bare) }
+        #expect(declaration.message.contains("processing instruction (<? at byte 0)"))
     }
 
     // A binary store whose property list holds a set (one flipped bit turned an array into

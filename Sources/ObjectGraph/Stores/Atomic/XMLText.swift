@@ -49,7 +49,12 @@ extension XMLText {
     static func processingInstructionOffset(_ data: Data) -> Int? {
         let bytes = [UInt8](data)
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        if bytes[start...].starts(with: Array("<?xml".utf8)) { start += 5 }
+        // The declaration: `<?xml` and a space. `<?xml?>` is a processing instruction to
+        // libxml2, and crashes XMLParser like any other without data.
+        if bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count,
+           [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]) {
+            start += 5
+        }
         var i = start
         while i + 1 < bytes.count {
             if bytes[i] == 0x3C && bytes[i + 1] == 0x3F { return i }
