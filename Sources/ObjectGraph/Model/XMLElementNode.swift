@@ -19,6 +19,10 @@ struct XMLElementNode {
         if let offset = XMLText.firstNonUTF8Offset(data) {
             throw CoreDataError(.fileReadCorruptFile, "\(file): the file is not UTF-8 text (byte \(offset) is not UTF-8); Xcode writes its model and mapping files in UTF-8")
         }
+        // Foundation's XMLParser crashes on some (XMLText.processingInstructionOffset).
+        if let offset = XMLText.processingInstructionOffset(data) {
+            throw CoreDataError(.fileReadCorruptFile, "\(file): the file holds a processing instruction (<? at byte \(offset)), which Xcode's model files never do")
+        }
         let parser = XMLParser(data: data)
         let builder = Builder()
         parser.delegate = builder

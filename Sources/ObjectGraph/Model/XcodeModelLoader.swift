@@ -69,8 +69,9 @@ public final class XcodeModelLoader {
         var named: String?
         if let data = FileManager.default.contents(atPath: file.path) {
             let plist: Any
-            // Foundation's reader follows shared references without bound (checkSharing).
-            do { try BinaryPropertyList.checkSharing(data) } catch let error as BinaryPropertyList.FormatError {
+            // Foundation's reader follows shared references without bound, and crashes on a set
+            // (checkSharing).
+            do { try BinaryPropertyList.checkSharing(data, asPropertyList: true) } catch let error as BinaryPropertyList.FormatError {
                 throw CoreDataError(.fileReadCorruptFile, "\(file.path): \(error.reason); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
             }
             do { plist = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {

@@ -60,8 +60,9 @@ enum BinaryPropertyList {
     /// The most values reading `byteCount` bytes may make, counting an object once for each
     /// reference to it. Containers may share what they hold, so a few hundred bytes can refer
     /// to 2^40 values (each of 40 arrays holding the next one twice): every reader that follows
-    /// references, Foundation's included, would run out of time and memory (found by
-    /// Fuzz/run.sh keyedarchive). Real files hold each object about once.
+    /// references, Foundation's included, would run out of time and memory (found reading the
+    /// reader while fuzzing it; 22 levels took the keyedarchive fuzz target 64 s and 570 MB).
+    /// Real files hold each object about once.
     static func maximumValues(forByteCount byteCount: Int) -> Int { 4 * byteCount + 4096 }
 
     // MARK: Reading
@@ -71,17 +72,29 @@ enum BinaryPropertyList {
     /// reader follows its references: ours, or Foundation's `PropertyListSerialization`. It
     /// counts without making values, in time and memory linear in the data; data it cannot
     /// walk (not a binary property list, damaged) passes, for the reader to refuse.
-    static func checkSharing(_ data: Data) throws {
+    ///
+    /// `asPropertyList` also refuses what a property list may not hold and Foundation's
+    /// reader crashes on when it bridges the result to Swift (a SEGV, found by Fuzz/run.sh
+    /// binarystore): a set, and a dictionary key that is not a string. Pass it for data handed
+    /// to `PropertyListSerialization`.
+    static func checkSharing(_ data: Data, asPropertyList: Bool = false) throws {
         let bytes = [UInt8](data)
         guard let found = trailer(of: bytes) else { return }
         let (offsetSize, referenceSize, objectCount, topObject, tableOffset) = found
         let count = Int(objectCount), end = Int(tableOffset)
-        /// The objects a container refers to; [] for other objects, nil for damage.
-        func children(_ index: Int) -> [Int]? {
+        /// The position of an object, or nil for damage.
+        func place(_ index: Int) -> Int? {
             let offset = bigEndian(bytes, end + index * offsetSize, offsetSize)
             guard offset >= 8, offset < UInt64(end) else { return nil }
-            let position = Int(offset)
+            return Int(offset)
+        }
+        /// The objects a container refers to; [] for other objects, nil for damage.
+        func children(_ index: Int) throws -> [Int]? {
+            guard let position = place(index) else { return nil }
             let marker = bytes[position]
+            if asPropertyList && marker >> 4 == 0xC {
+                throw FormatError(reason: "the binary property list holds a set, which a property list cannot")
+            }
             guard [0xA, 0xB, 0xC, 0xD].contains(marker >> 4) else { return [] }
             var n = Int(marker & 0x0F), start = position + 1
             if n == 0x0F {
@@ -96,14 +109,23 @@ enum BinaryPropertyList {
             if marker >> 4 == 0xD { n *= 2 }
             guard start + n * referenceSize <= end else { return nil }
             // Clamped: an eight-byte reference may not fit in an Int; past the objects, it is damage.
-            return (0..<n).map { Int(clamping: bigEndian(bytes, start + $0 * referenceSize, referenceSize)) }
+            let refs = (0..<n).map { Int(clamping: bigEndian(bytes, start + $0 * referenceSize, referenceSize)) }
+            if asPropertyList && marker >> 4 == 0xD {
+                for key in refs.prefix(n / 2) {
+                    guard key < count, let at = place(key) else { return nil }
+                    guard [0x5, 0x6].contains(bytes[at] >> 4) else {
+                        throw FormatError(reason: "a dictionary key of the binary property list is not a string, which a property list requires")
+                    }
+                }
+            }
+            return refs
         }
         let limit = maximumValues(forByteCount: bytes.count)
         // Values under each object, each reference counted, found depth first without recursion.
         var values = [Int](repeating: 0, count: count)
         var state = [UInt8](repeating: 0, count: count)   // 0 not met, 1 open, 2 counted
         var stack: [(object: Int, children: [Int], next: Int, values: Int)] = []
-        guard let top = children(Int(topObject)) else { return }
+        guard let top = try children(Int(topObject)) else { return }
         state[Int(topObject)] = 1
         stack.append((Int(topObject), top, 0, 1))
         while let last = stack.last {
@@ -115,7 +137,7 @@ enum BinaryPropertyList {
                 case 2: stack[stack.count - 1].values = min(limit + 1, last.values + values[child])
                 case 1: throw FormatError(reason: "a container of the binary property list contains itself")
                 default:
-                    guard let grandchildren = children(child) else { return }
+                    guard let grandchildren = try children(child) else { return }
                     state[child] = 1
                     stack.append((child, grandchildren, 0, 1))
                 }

@@ -1,5 +1,5 @@
 import Foundation
-import ObjectGraph
+@testable import ObjectGraph
 import Testing
 
 // Inputs the fuzzers (Fuzz/run.sh and ReaderFuzzTests) found that crashed or hung a reader of
@@ -17,7 +17,8 @@ struct ReaderRegressionTests {
 
     // A model whose attribute name holds a byte that is not UTF-8 (0xFF): libxml2, in the
     // recover mode Foundation runs it in, handed the name to XMLParser, which force-unwrapped
-    // it into a String and trapped. Found by the bounded fuzz (a bit flip in ToDo 2's contents).
+    // it into a String and trapped. Found by the bounded fuzz (an edge byte, 0xFF, in a seed
+    // model's inverseName).
     @Test func aModelWithANameThatIsNotUTF8IsAnError() throws {
         let directory = try TemporaryDirectory()
         let xml = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model><entity name=\"A\"><attribute name=\"a\" invers".utf8)
@@ -105,8 +106,9 @@ struct ReaderRegressionTests {
 
     // A few hundred bytes whose containers hold the next container twice, 40 levels deep, refer
     // to 2^40 values: reading them ran for hours and took all memory (ours, and Foundation's
-    // PropertyListSerialization under the binary store and .xccurrentversion). Found by the
-    // libFuzzer keyedarchive run as a timeout. Refused now in linear time.
+    // PropertyListSerialization under the binary store and .xccurrentversion). Found reading
+    // the reader while fuzzing it, and measured with the keyedarchive fuzz target (22 levels:
+    // 64 s, 570 MB). Refused now in linear time.
     @Test func sharedContainersInABinaryPropertyListAreRefused() throws {
         let start = Date()
         let plist = SharedReferences.plist(levels: 40)
@@ -146,6 +148,68 @@ struct ReaderRegressionTests {
             """))
         let error = try #require(throws: KeyedArchive.Failure.self) { try KeyedArchive.unarchivedValue(from: input, allowedClassNames: nil) }
         #expect(error.reason.hasPrefix("the data is not a keyed archive"))
+    }
+
+    // A processing instruction without data, `<?x?>`: Foundation's XMLParser called strlen on
+    // NULL and the process crashed (SEGV). Found by a libFuzzer run of the xmlstore target
+    // (this is its input); model files go through the same parser.
+    @Test func aProcessingInstructionIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let store = try file("Store.xml", Array("<?x?>\n<database><d'ab></datkbaseInin1 0\"?>\n<database><d'ab></datkbaseInfo><objeJt".utf8), in: directory)
+        let metadata = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: store) }
+        #expect(metadata.message.contains(store.path) && metadata.message.contains("processing instruction (<? at byte 0)"))
+        let contents = try file("PI.xcdatamodel/contents", Array("<?xml version=\"1.0\"?>\n<model><?x?></model>".utf8), in: directory)
+        let model = try #require(throws: CoreDataError.self) { try XcodeModelLoader().loadModel(at: contents.deletingLastPathComponent()) }
+        #expect(model.message.contains(contents.path) && model.message.contains("processing instruction (<? at byte 29)"))
+        // An XML declaration without a space is one too, to libxml2 (found by the same run).
+        let bare = try file("Bare.xml", Array("<?xml?>\n<database><databaseInfo><UUID>X</UUID></databaseInfo></database>".utf8), in: directory)
+        let declaration = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: bare) }
+        #expect(declaration.message.contains("processing instruction (<? at byte 0)"))
+    }
+
+    // A binary store whose property list holds a set (one flipped bit turned an array into
+    // one): Foundation's PropertyListSerialization crashed (SEGV) bridging it to Swift. A
+    // dictionary key that is not a string goes the same way. Found by Fuzz/run.sh binarystore.
+    @Test func aBinaryStoreHoldingASetIsAnError() throws {
+        typealias R = SharedReferences
+        let directory = try TemporaryDirectory()
+        // {"NSStoreUUID": "X", "objects": <set of {"a": 1}>} and {1: "X"}.
+        let withSet = R.bplist([R.dictionary([1, 2], [3, 4]), R.ascii("NSStoreUUID"), R.ascii("objects"), R.ascii("X"),
+                                [0xC1, 0x00, 0x05], R.dictionary([6], [7]), R.ascii("a"), [0x10, 0x01]])
+        let numberKey = R.bplist([R.dictionary([1], [2]), [0x10, 0x01], R.ascii("X")])
+        for (name, bytes, reason) in [("Set.binary", withSet, "holds a set"), ("Key.binary", numberKey, "key of the binary property list is not a string")] {
+            let url = try file(name, [UInt8](bytes), in: directory)
+            let error = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.metadataForPersistentStore(type: .binary, at: url) }
+            #expect(error.message.contains(url.path) && error.message.contains(reason))
+        }
+        // Keyed archives, which ObjectGraph reads itself, still may hold sets.
+        #expect(throws: Never.self) { try BinaryPropertyList.checkSharing(withSet) }
+    }
+
+    // A binary store whose string attribute holds a keyed archive's UID: it was read as it
+    // was, and the next save failed with Foundation's NSError ("property lists cannot contain
+    // objects of type 'Not A Type'"), not a CoreDataError. Found by Fuzz/run.sh binarystore.
+    @Test func aBinaryStoreValueOfTheWrongTypeIsAnError() throws {
+        typealias R = SharedReferences
+        let directory = try TemporaryDirectory()
+        // {"NSStoreUUID": "X", "objects": [{"entity": "A", "id": 1, "attributes": {"a": UID 1}}]}
+        let bytes = R.bplist([R.dictionary([1, 2], [3, 4]), R.ascii("NSStoreUUID"), R.ascii("objects"), R.ascii("X"), R.array([5]),
+                              R.dictionary([6, 7, 8], [9, 10, 11]), R.ascii("entity"), R.ascii("id"), R.ascii("attributes"),
+                              R.ascii("A"), [0x10, 0x01], R.dictionary([12], [13]), R.ascii("a"), [0x80, 0x01]])
+        let url = try file("Store.binary", [UInt8](bytes), in: directory)
+        let model = try ManagedObjectModel { EntityDescription("A") { AttributeDescription("a", .string) } }
+        let error = try #require(throws: CoreDataError.self) {
+            try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .binary, at: url)
+        }
+        #expect(error.message.contains(url.path) && error.message.contains("a of object z1 (A) holds"))
+        // What still cannot be written (metadata with a type no property list holds) fails the
+        // save with a CoreDataError, not Foundation's NSError.
+        struct NotAPropertyList {}
+        let model2 = try ManagedObjectModel { EntityDescription("B") { AttributeDescription("b", .string) } }
+        let failed = try #require(throws: CoreDataError.self) {
+            try AtomicStoreFile.binaryData(AtomicContents(), identifier: "X", metadata: ["bad": NotAPropertyList()], model: model2)
+        }
+        #expect(failed.code == .persistentStoreSave && failed.message.contains("cannot be written as a property list"))
     }
 
     // An archived object whose $classname (NSArrax) is not the first of its $classes (NSArray):

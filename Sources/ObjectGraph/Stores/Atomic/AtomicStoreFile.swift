@@ -314,6 +314,10 @@ enum AtomicStoreFile {
         if let offset = XMLText.firstNonUTF8Offset(data) {
             throw CoreDataError(.persistentStoreOpen, "the file is not UTF-8 text (byte \(offset) is not UTF-8), as Core Data's XML store always is")
         }
+        // ... and crash on some processing instructions (XMLText.processingInstructionOffset).
+        if let offset = XMLText.processingInstructionOffset(data) {
+            throw CoreDataError(.persistentStoreOpen, "the file holds a processing instruction (<? at byte \(offset)), which Core Data's XML store never does")
+        }
         // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
         // document at once and fails on any document over 10 MB; a stream goes in pieces.
         let parser = XMLParser(stream: InputStream(data: data))
@@ -342,7 +346,7 @@ enum AtomicStoreFile {
     static func xmlData(_ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel) throws -> Data {
         var stored = metadata
         stored["NSStoreUUID"] = nil
-        let plistData = try PropertyListSerialization.data(fromPropertyList: stored, format: .xml, options: 0)
+        let plistData = try propertyListData(stored, format: .xml)
         var plistText = String(decoding: plistData, as: UTF8.self)
         if let start = plistText.range(of: "<plist") { plistText = String(plistText[start.lowerBound...]) }
         var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
@@ -482,8 +486,9 @@ enum AtomicStoreFile {
     // MARK: Binary
 
     static func binaryRoot(_ data: Data) throws -> [String: Any] {
-        // Foundation's reader follows shared references without bound (checkSharing).
-        do { try BinaryPropertyList.checkSharing(data) } catch let error as BinaryPropertyList.FormatError {
+        // Foundation's reader follows shared references without bound, and crashes on a set
+        // (checkSharing).
+        do { try BinaryPropertyList.checkSharing(data, asPropertyList: true) } catch let error as BinaryPropertyList.FormatError {
             throw CoreDataError(.persistentStoreOpen, error.reason)
         }
         guard let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
@@ -513,7 +518,18 @@ enum AtomicStoreFile {
                     "toOne": object.toOne, "toMany": object.toMany]
         }
         let root: [String: Any] = ["NSStoreUUID": identifier, "metadata": stored, "lastKeys": contents.lastKeys, "objects": objects]
-        return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        return try propertyListData(root, format: .binary)
+    }
+
+    /// Foundation's property list data for a store file; its NSError, for a value no property
+    /// list holds (a keyed archive's UID that a damaged file held, found by Fuzz/run.sh
+    /// binarystore, whose check saves what it reads), as the save's CoreDataError.
+    static func propertyListData(_ value: Any, format: PropertyListSerialization.PropertyListFormat) throws -> Data {
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: value, format: format, options: 0)
+        } catch {
+            throw CoreDataError(.persistentStoreSave, "The store's contents cannot be written as a property list: \(error.localizedDescription) (a value the file held when it was read, or metadata set since, is of a type no property list holds)")
+        }
     }
 
     static func readBinary(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
@@ -537,6 +553,15 @@ enum AtomicStoreFile {
                 case (.integer16, let n as NSNumber), (.integer32, let n as NSNumber), (.integer64, let n as NSNumber):
                     object.attributes[attributeName] = n.intValue
                 case (.double, let n as NSNumber), (.float, let n as NSNumber): object.attributes[attributeName] = n.doubleValue
+                case (.string, let s as String): object.attributes[attributeName] = s
+                case (.date, let d as Date): object.attributes[attributeName] = d
+                case (.binaryData, let d as Data), (.transformable, let d as Data): object.attributes[attributeName] = d
+                case (.string, _), (.date, _), (.binaryData, _), (.transformable, _), (.boolean, _), (.integer16, _), (.integer32, _),
+                     (.integer64, _), (.double, _), (.float, _), (.decimal, _), (.uuid, _), (.uri, _):
+                    // A value of another type (a keyed archive's UID, say) read as it was, and the
+                    // next save failed to write it with Foundation's error (found by Fuzz/run.sh
+                    // binarystore, whose check saves what it reads).
+                    throw CoreDataError(.persistentStoreOpen, "\(attributeName) of object z\(key) (\(name)) holds \(Swift.type(of: raw)), not a \(a.attributeType.xcodeName) value")
                 default: object.attributes[attributeName] = raw
                 }
             }

@@ -37,3 +37,29 @@ extension XMLText {
         }
     }
 }
+
+extension XMLText {
+    /// The offset of the first processing instruction (`<?`) other than the XML declaration
+    /// at the start, or nil.
+    ///
+    /// swift-corelibs-foundation's XMLParser crashes (strlen of NULL) on a processing
+    /// instruction without data, such as `<?x?>` (found by Fuzz/run.sh xmlstore). No file these
+    /// readers take holds one, so the readers refuse any; this may also refuse a `<?` inside a
+    /// comment or CDATA section, which Xcode and Core Data do not write either.
+    static func processingInstructionOffset(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // The declaration: `<?xml` and a space. `<?xml?>` is a processing instruction to
+        // libxml2, and crashes XMLParser like any other without data.
+        if bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count,
+           [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]) {
+            start += 5
+        }
+        var i = start
+        while i + 1 < bytes.count {
+            if bytes[i] == 0x3C && bytes[i + 1] == 0x3F { return i }
+            i += 1
+        }
+        return nil
+    }
+}
