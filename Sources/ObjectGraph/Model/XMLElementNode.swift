@@ -16,14 +16,13 @@ struct XMLElementNode {
 
     /// Parses a document. A malformed one throws an error naming the file, line and column.
     static func parse(_ data: Data, file: String) throws -> XMLElementNode {
-        if let offset = XMLText.firstNonUTF8Offset(data) {
-            throw CoreDataError(.fileReadCorruptFile, "\(file): the file is not UTF-8 text (byte \(offset) is not UTF-8); Xcode writes its model and mapping files in UTF-8")
+        let parseable: Data
+        do {
+            parseable = try XMLText.parseable(data)
+        } catch {
+            throw CoreDataError(.fileReadCorruptFile, "\(file):\(error.line): \(error.reason), which Xcode's model and mapping files never are or hold")
         }
-        // Foundation's XMLParser crashes on some (XMLText.processingInstructionOffset).
-        if let offset = XMLText.processingInstructionOffset(data) {
-            throw CoreDataError(.fileReadCorruptFile, "\(file): the file holds a processing instruction (<? at byte \(offset)), which Xcode's model files never do")
-        }
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: parseable)
         let builder = Builder()
         parser.delegate = builder
         parser.shouldProcessNamespaces = false
@@ -48,6 +47,14 @@ struct XMLElementNode {
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+            guard stack.count < XMLText.maximumDepth else {
+                if failure == nil {
+                    failure = (parser.lineNumber, parser.columnNumber,
+                               "elements nested deeper than \(XMLText.maximumDepth)")
+                }
+                parser.abortParsing()
+                return
+            }
             stack.append(XMLElementNode(name: elementName, attributes: attributeDict, line: parser.lineNumber))
         }
 

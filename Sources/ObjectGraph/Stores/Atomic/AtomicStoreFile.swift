@@ -304,23 +304,33 @@ enum AtomicStoreFile {
     /// recovers from some damage silently.
     final class WellFormedness: NSObject, XMLParserDelegate {
         var failure: String?
+        private var depth = 0
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+            depth += 1
+            guard depth > XMLText.maximumDepth else { return }
+            if failure == nil { failure = "line \(parser.lineNumber): elements nested deeper than \(XMLText.maximumDepth)" }
+            parser.abortParsing()
+        }
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?) {
+            depth -= 1
+        }
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
             if failure == nil { failure = "line \(parser.lineNumber): \(parseError.localizedDescription)" }
         }
     }
 
     static func xmlDocument(_ data: Data) throws -> XMLDocument {
-        // Foundation's XML parsers trap on a name that is not UTF-8 (XMLText.firstNonUTF8Offset).
-        if let offset = XMLText.firstNonUTF8Offset(data) {
-            throw CoreDataError(.persistentStoreOpen, "the file is not UTF-8 text (byte \(offset) is not UTF-8), as Core Data's XML store always is")
-        }
-        // ... and crash on some processing instructions (XMLText.processingInstructionOffset).
-        if let offset = XMLText.processingInstructionOffset(data) {
-            throw CoreDataError(.persistentStoreOpen, "the file holds a processing instruction (<? at byte \(offset)), which Core Data's XML store never does")
+        let parseable: Data
+        do {
+            parseable = try XMLText.parseable(data)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "line \(error.line): \(error.reason), which Core Data's XML store never is or holds")
         }
         // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
         // document at once and fails on any document over 10 MB; a stream goes in pieces.
-        let parser = XMLParser(stream: InputStream(data: data))
+        let parser = XMLParser(stream: InputStream(data: parseable))
         let checker = WellFormedness()
         parser.delegate = checker
         // swift-corelibs-foundation's parse() can return true after reporting an error.
@@ -328,7 +338,8 @@ enum AtomicStoreFile {
             throw CoreDataError(.persistentStoreOpen, "the XML is not well formed at \(checker.failure ?? "line \(parser.lineNumber)")")
         }
         do {
-            return try XMLDocument(data: data, options: [])
+            // Never load an external entity, even if one got past XMLText.parseable.
+            return try XMLDocument(data: parseable, options: [.nodeLoadExternalEntitiesNever])
         } catch {
             throw CoreDataError(.persistentStoreOpen, "the XML does not parse: \(error.localizedDescription)")
         }
