@@ -55,9 +55,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // SQLite's connection settings that only the variadic sqlite3_db_config() sets.
+        .target(name: "CSQLiteDefenses", path: "Sources/CSQLiteDefenses", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "ObjectGraph",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "CSQLiteDefenses"],
             path: "Sources/ObjectGraph"
         ),
         // Apple's names (NSManagedObjectContext, NSPredicate, NSSQLiteStoreType, ...) for

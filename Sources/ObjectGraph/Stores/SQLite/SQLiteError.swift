@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import CSQLiteDefenses
 
 extension CoreDataError {
     /// 134180 (NSSQLiteError) for a failure SQLite reported while doing `operation` on the
@@ -38,10 +39,27 @@ enum SQLiteConnection {
     /// SQLITE_BUSY; 0 fails at once. Writes begin `BEGIN IMMEDIATE` (GRDB's default for
     /// writes), so they wait for the lock before reading anything: a deferred transaction
     /// that upgrades to a write can get SQLITE_BUSY without the busy handler being called.
+    ///
+    /// Every such connection is defended against the file it opens (``defend(_:)``).
     static func configuration(timeout: TimeInterval) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = timeout > 0 ? .timeout(timeout) : .immediateError
+        configuration.prepareDatabase { db in try defend(db) }
         return configuration
+    }
+
+    /// Sets SQLite's defences for a file that a stranger may have written (a store copied from
+    /// a phone or a bug report): defensive mode (no SQL may corrupt the file) and
+    /// `trusted_schema = OFF`, so that a trigger, view or index in the file can call only the
+    /// functions registered as innocuous (``SQLiteFunctions``: Core Data's derived-attribute
+    /// trigger functions, which do nothing). SQLite's "Defense Against The Dark Arts" advises both.
+    static func defend(_ db: Database) throws {
+        guard let connection = db.sqliteConnection else { return }
+        let code = objectgraph_sqlite_defend(UnsafeMutableRawPointer(connection))
+        guard code == 0 else {
+            throw CoreDataError(.sqlite, "SQLite refused its defensive settings (defensive on, trusted_schema off): "
+                + "result code \(code); this SQLite is older than 3.31")
+        }
     }
 
     /// Runs `body` again while it fails with SQLITE_BUSY, for up to `timeout` seconds.

@@ -95,8 +95,10 @@ enum SQLiteFunctions {
             guard case .string(let s) = arguments[0].storage else { return arguments[0] }
             return s.uppercased()
         })
-        for name in derivedAttributeTriggerFunctions {
-            db.add(function: DatabaseFunction(name, argumentCount: -1, pure: false) { _ in nil })
+        if !registerNativeTriggerFunctions(on: db) {
+            for name in derivedAttributeTriggerFunctions {
+                db.add(function: DatabaseFunction(name, argumentCount: -1, pure: false) { _ in nil })
+            }
         }
         for comparator in SortDescriptor.Comparator.allCases {
             guard let name = collation(for: comparator) else { continue }
@@ -170,6 +172,21 @@ enum SQLiteFunctions {
         return true
     }
 
+    /// Registers ``derivedAttributeTriggerFunctions`` as innocuous: with `trusted_schema = OFF`
+    /// (``SQLiteConnection/defend(_:)``) a trigger in the file may call only such functions,
+    /// and these do nothing. GRDB's registration cannot set SQLITE_INNOCUOUS.
+    private static func registerNativeTriggerFunctions(on db: Database) -> Bool {
+        guard let connection = db.sqliteConnection else { return false }
+        let flags = SQLITE_UTF8 | SQLITE_INNOCUOUS
+        let nothing: NativeFunction = { context, _, _ in sqlite3_result_null(context) }
+        for name in derivedAttributeTriggerFunctions {
+            guard sqlite3_create_function_v2(connection, name, -1, flags, nil, nothing, nil, nil, nil) == SQLITE_OK else {
+                return false
+            }
+        }
+        return true
+    }
+
     /// SQLite's SQLITE_TRANSIENT: the result is copied before the function returns.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
@@ -230,5 +247,6 @@ enum SQLiteFunctions {
     }
     #else
     private static func registerNative(on db: Database) -> Bool { false }
+    private static func registerNativeTriggerFunctions(on db: Database) -> Bool { false }
     #endif
 }

@@ -71,9 +71,26 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } else {
             // Core Data's stores use incremental auto-vacuum (every fixture store has
             // auto_vacuum = 2, and says so in `_NSAutoVacuumLevel`); it only takes hold on a
-            // new file, before its first table, and this runs before WAL mode is set.
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
-            configuration.journalMode = SQLitePragmas.usesWAL(description.sqlitePragmas) ? .wal : .default
+            // new file, before its first table, and this runs before WAL mode is set. Only
+            // there: on a file that has pages, the pragma writes the header in a transaction
+            // of its own, and every open changed the file (its change counter moved).
+            configuration.prepareDatabase { db in
+                if try Int.fetchOne(db, sql: "PRAGMA page_count") == 0 {
+                    try db.execute(sql: "PRAGMA auto_vacuum = 2")
+                }
+            }
+            // WAL set here, not with GRDB's `journalMode = .wal`: that one makes sure the -wal
+            // file is not empty by creating and dropping a table, a write on every open that
+            // changed the store file of a process that only read it. The synchronous level is
+            // GRDB's for WAL, and the store's pragmas (run next) may change it.
+            if SQLitePragmas.usesWAL(description.sqlitePragmas) {
+                configuration.prepareDatabase { db in
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+                        try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    }
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+            }
         }
         let pragmas = description.sqlitePragmas
         if !pragmas.isEmpty {
@@ -113,9 +130,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         // Read or create in one IMMEDIATE transaction: of two processes creating one store at
         // once, the second waits for the first and then reads what it made.
         let queue = database
-        /// The metadata and the tables' columns, or nil for a database without tables (a new
-        /// or empty file).
-        func readExisting(_ db: Database) throws -> (String, [String: Any], SQLiteSchema.Layout)? {
+        /// The metadata, the tables' columns and the entity numbers of Z_PRIMARYKEY, or nil for
+        /// a database without tables (a new or empty file).
+        func readExisting(_ db: Database) throws -> (String, [String: Any], SQLiteSchema.Layout, [String: Int])? {
             // sqlite_master itself, not GRDB's `tableExists`: that answers from a schema cache,
             // which misses the tables another process made since this connection first looked.
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -126,7 +143,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
                 return nil
             }
             let (uuid, plist) = try Self.readMetadata(db, url: url)
-            return (uuid, plist, try Self.readLayout(db, tables: tables))
+            let numbers = try Self.readEntityNumbers(db, url: url)
+            return (uuid, plist, try Self.readLayout(db, tables: tables), numbers)
         }
         var existing = try CoreDataError.mappingSQLite("Opening the store at", url) {
             try SQLiteConnection.retryingWhileBusy(timeout: timeout) { try queue.read(readExisting) }
@@ -139,7 +157,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             // Created in one IMMEDIATE transaction that looks again: of two processes creating
             // one store at once, the second waits for the first, then reads what it made.
             (existing, created) = try CoreDataError.mappingSQLite("Creating the store at", url) {
-                try queue.write { db -> ((String, [String: Any], SQLiteSchema.Layout)?, [String: Any]?) in
+                try queue.write { db -> ((String, [String: Any], SQLiteSchema.Layout, [String: Int])?, [String: Any]?) in
                     if let made = try readExisting(db) { return (made, nil) }
                     return (nil, try Self.create(db, schema: predicted, model: model, identifier: newIdentifier))
                 }
@@ -152,11 +170,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
         self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
         self.derived = try SQLiteDerivedAttributes(model: model, schema: schema)
-        if let (uuid, plist, _) = existing {
+        if let (uuid, plist, _, numbers) = existing {
             identifier = uuid
             metadata = plist
             metadata["NSStoreUUID"] = uuid
             try checkCompatibility(rewritingLegacyHashes: !readOnly && !description.keepsLegacyVersionHashes)
+            try checkEntityNumbers(numbers)
         } else {
             identifier = newIdentifier
             metadata = created ?? [:]
@@ -211,10 +230,29 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
               let uuid = row["Z_UUID"] as String?, let data = row["Z_PLIST"] as Data? else {
             throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) has no metadata row in Z_METADATA")
         }
+        // Checked first: Foundation's reader crashes on a set or a key that is not a string,
+        // and runs out of memory on shared containers (BinaryPropertyList.checkSharing).
+        do {
+            try BinaryPropertyList.checkSharing(data, asPropertyList: true)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is damaged: \(error)")
+        }
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
-            throw CoreDataError(.persistentStoreOpen, "The metadata of the store at \(url.path) is not a property list")
+            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is not a property list")
         }
         return (uuid, plist)
+    }
+
+    /// Z_PRIMARYKEY's entity numbers by entity name.
+    static func readEntityNumbers(_ db: Database, url: URL) throws -> [String: Int] {
+        var numbers: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
+            guard let number = row["Z_ENT"] as Int?, let name = row["Z_NAME"] as String? else {
+                throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) has a Z_PRIMARYKEY row without a Z_ENT number or a Z_NAME")
+            }
+            numbers[name] = number
+        }
+        return numbers
     }
 
     /// The metadata of a store file, read without opening it for use
@@ -255,6 +293,19 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// package wrote before it computed Core Data's hashes, with the old hashes of this very
     /// model, gets Core Data's hashes written into its metadata, in place (the data is the
     /// same), and the store's log says so.
+    /// Checks that Z_PRIMARYKEY numbers the model's entities as the model does: every row
+    /// and key of an entity is stored under its number, so a store numbered otherwise (edited
+    /// by hand, or damaged) would be read as other entities' objects. A name the model lacks
+    /// (Core Data's CloudKit bookkeeping entities) is left alone.
+    private func checkEntityNumbers(_ numbers: [String: Int]) throws {
+        for entity in model.entities {
+            guard let number = numbers[entity.name], number != entity.entityNumber else { continue }
+            throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) numbers the entity \(entity.name) "
+                + "\(number) in Z_PRIMARYKEY (Z_ENT), where its model numbers it \(entity.entityNumber): "
+                + "the file was changed by something other than Core Data")
+        }
+    }
+
     private func checkCompatibility(rewritingLegacyHashes: Bool) throws {
         switch model.hashMatch(withStoreMetadata: metadata) {
         case .current?:
