@@ -14,7 +14,13 @@ public enum ExerciseCatalog {
             name: "fetching-2", chapter: "fetching", folder: "Fetching", title: "Who earns more?",
             task: "Return the employees who earn more than the given amount, highest salary first.",
             hint: "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)) lets Core Data put the number in for you; %@ takes an object, so the Int goes in as an NSNumber. Then sort on \"salary\" with ascending: false.",
-            entry: "FetchingChecks.employeesEarningMoreThan(employees(earningMoreThan:in:))"),
+            entry: "FetchingChecks.employeesEarningMoreThan(employees(earningMoreThan:in:))",
+            sourceRules: [SourceRule(
+                #"\\\(\s*amount\b|String\(\s*amount\s*\)|\bamount\.description\b"#,
+                "The amount is pasted into the format string, which the file asks you not to do: the check finds the "
+                    + "same employees either way, but a value pasted into a format is read as predicate syntax (text "
+                    + "with a quote in it breaks the format, or changes what it means). Pass it as an argument: "
+                    + "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)).")]),
         Exercise(
             name: "fetching-3", chapter: "fetching", folder: "Fetching", title: "The lowest salary",
             task: "Return the lowest salary of all saved employees, computed by the store, or nil when there are none.",

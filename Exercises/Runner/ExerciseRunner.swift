@@ -56,6 +56,9 @@ public struct ExerciseRunner: Sendable {
         guard let code = FileManager.default.contents(atPath: source.path) else {
             return ExerciseOutcome(verdict: .failed(["\(file) is missing. `git checkout -- \(file)` brings back the starting code."]))
         }
+        let text = String(decoding: code, as: UTF8.self)
+        let broken = exercise.sourceRules.compactMap { $0.violation(in: text) }
+        guard broken.isEmpty else { return ExerciseOutcome(verdict: .failed(broken)) }
         let directory = workDirectory.appendingPathComponent(file == exercise.file ? exercise.name : "\(exercise.name)-\(Self.fingerprint(of: file))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stamp = stamp(exercise: exercise, file: file, code: code)
@@ -201,12 +204,22 @@ public struct ExerciseRunner: Sendable {
         default: what = "Your code was stopped by signal \(signal)."
         }
         let lines = standardError.split(separator: "\n").map(String.init)
-        let fatal = lines.filter { $0.contains("Fatal error") }
+        let fatal = lines.filter { $0.contains("Fatal error") }.map { namingTheLearnersFile(file, in: $0) }
         let places = lines.compactMap { frame(in: $0, file: file) }
         if places.isEmpty {
             return ([what] + [standardError.trimmingCharacters(in: .whitespacesAndNewlines)]).joined(separator: "\n")
         }
         return ([what] + fatal + places.map { "  at \($0)" }).joined(separator: "\n")
+    }
+
+    /// `line` with the copy of the learner's file that the program was built from
+    /// (`…/Exercise_fetching_1/fetching-1.swift:7: Fatal error: …`) named as the learner knows
+    /// it (`Exercises/Workspace/Fetching/fetching-1.swift:7: …`).
+    static func namingTheLearnersFile(_ file: String, in line: String) -> String {
+        let name = NSRegularExpression.escapedPattern(for: (file as NSString).lastPathComponent)
+        guard let copy = try? NSRegularExpression(pattern: "[^\\s:]*/" + name + "(?=:)") else { return line }
+        let template = NSRegularExpression.escapedTemplate(for: file)
+        return copy.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: template)
     }
 
     /// "function at file:line:column" from a backtrace line that points into `file`, such as

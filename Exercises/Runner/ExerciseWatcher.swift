@@ -83,7 +83,7 @@ public struct ExerciseWatcher {
             current = next
             try progress.setCurrent(current)
             seen = contents(of: current)
-            write("Next: \(current.name), \(current.title). Watching \(current.file).")
+            write("Next: \(current.headline) Watching \(current.file).")
             outcome = show(current)
         }
     }

@@ -46,7 +46,11 @@ enum ProcessRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        // The program's temporary files (its stores, in workbook-* folders) go in the scratch
+        // folder, removed below even when the program crashed or was killed before its own
+        // clean-up ran.
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            .merging(["TMPDIR": scratch.path]) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err

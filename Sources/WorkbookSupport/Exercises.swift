@@ -32,6 +32,33 @@ public enum Verdict: Equatable, Sendable, Codable {
 ///
 /// Each exercise is a file of its own that builds into a program of its own (see
 /// `ExerciseRunner`), so one that does not compile or traps affects only itself.
+/// Something an exercise's file must not contain, and what to do instead: for what its check
+/// cannot see when it runs (a number pasted into a format string parses to the same
+/// predicate as one passed as an argument).
+public struct SourceRule: Sendable {
+    /// A regular expression that finds the mistake in a line of code (comments are skipped).
+    public let pattern: String
+    /// What the learner reads when it matches.
+    public let message: String
+
+    /// A rule that refuses code matching `pattern`, explaining with `message`.
+    public init(_ pattern: String, _ message: String) {
+        self.pattern = pattern
+        self.message = message
+    }
+
+    /// The message when a line of `code` that is not a `//` comment matches, else nil.
+    public func violation(in code: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = String(line)
+            if text.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+            if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return message }
+        }
+        return nil
+    }
+}
+
 public struct Exercise: Sendable {
     /// The name `workbook exercises check NAME` takes: `fetching-1`.
     public let name: String
@@ -48,9 +75,12 @@ public struct Exercise: Sendable {
     /// The Swift statement the exercise's program runs: a check from the catalog called with the
     /// learner's code, such as `FetchingChecks.booksSortedByTitle(booksSortedByTitle(in:))`.
     public let entry: String
+    /// What the file must not contain, checked before it is built.
+    public let sourceRules: [SourceRule]
 
     /// Declares an exercise.
-    public init(name: String, chapter: String, folder: String, title: String, task: String, hint: String, entry: String) {
+    public init(name: String, chapter: String, folder: String, title: String, task: String, hint: String, entry: String,
+                sourceRules: [SourceRule] = []) {
         self.name = name
         self.chapter = chapter
         self.folder = folder
@@ -58,6 +88,14 @@ public struct Exercise: Sendable {
         self.task = task
         self.hint = hint
         self.entry = entry
+        self.sourceRules = sourceRules
+    }
+
+    /// "name, title." as a sentence starts with it: the title ends it unless it has its own
+    /// mark ("fetching-2, Who earns more?", not "Who earns more?.").
+    public var headline: String {
+        let ending: Set<Character> = [".", "?", "!"]
+        return "\(name), \(title)" + (title.last.map(ending.contains) == true ? "" : ".")
     }
 
     /// The file the learner edits, relative to the package root.

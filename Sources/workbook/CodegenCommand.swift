@@ -30,7 +30,7 @@ extension ModelCommand {
             do {
                 codegen = try ModelCodegen(modelAt: ModelCommand.locate(path))
             } catch let error as CoreDataError {
-                throw ValidationError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
+                throw WorkbookError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
             }
             let folder = URL(fileURLWithPath: output)
             do {
@@ -40,7 +40,7 @@ extension ModelCommand {
                     print("wrote \(folder.appendingPathComponent(file.name).path)")
                 }
             } catch {
-                throw ValidationError("Can't write into \(folder.path): \(error.localizedDescription)")
+                throw WorkbookError("Can't write into \(folder.path): \(error.localizedDescription)")
             }
         }
     }

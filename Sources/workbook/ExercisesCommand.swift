@@ -21,7 +21,7 @@ struct ExercisesCommand: ParsableCommand {
     /// The exercise named `name`, or an error that lists the names.
     static func exercise(named name: String) throws -> Exercise {
         guard let exercise = ExerciseCatalog.exercise(named: name) else {
-            throw ValidationError("There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", ")).")
+            throw WorkbookError("There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", ")).")
         }
         return exercise
     }
@@ -47,7 +47,7 @@ struct ExercisesCommand: ParsableCommand {
             }
             say("\nSolved \(outcomes.filter(\.verdict.isSolved).count) of \(ExerciseCatalog.all.count).")
             if let next {
-                say("Next: \(next.name), \(next.title). \(next.task)")
+                say("Next: \(next.headline) \(next.task)")
                 say("Edit \(next.file), then run `swift run workbook exercises check \(next.name)`, or `swift run workbook exercises watch` to have it checked each time you save.")
             } else {
                 say("Every exercise is solved. Well done!")
@@ -129,7 +129,7 @@ struct ExerciseOptions: ParsableArguments {
     /// A runner whose library is current: built now if a change to the package left it stale.
     func runner() throws -> ExerciseRunner {
         guard let executable = Bundle.main.executableURL else {
-            throw ValidationError("Can't find where the workbook tool was built, so can't build exercises with it.")
+            throw WorkbookError("Can't find where the workbook tool was built, so can't build exercises with it.")
         }
         let packageRoot = try root.url()
         do {
@@ -139,7 +139,7 @@ struct ExerciseOptions: ParsableArguments {
                 log: { ExercisesCommand.say($0) })
             return runner
         } catch let error as ExerciseRunnerError {
-            throw ValidationError(error.description)
+            throw WorkbookError(error.description)
         }
     }
 }

@@ -31,7 +31,7 @@ struct ModelCommand: ParsableCommand {
 
         func run() throws {
             do { print(try ModelCommand.describe(ModelCommand.locate(path), version: version)) } catch let error as CoreDataError {
-                throw ValidationError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
+                throw WorkbookError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
             }
         }
     }

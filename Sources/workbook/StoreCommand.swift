@@ -32,17 +32,17 @@ struct StoreCommand: ParsableCommand {
             let url = URL(fileURLWithPath: path)
             let inspection: StoreInspection
             do { inspection = try StoreInspection(at: url) } catch let error as CoreDataError {
-                throw ValidationError("\(error.message)\nGive the path of a store file, such as one a chapter or your app saved.")
+                throw WorkbookError("\(error.message)\nGive the path of a store file, such as one a chapter or your app saved.")
             }
             var text = StoreCommand.report(inspection, name: url.lastPathComponent)
             if let model {
                 do {
                     text += "\n\n" + (try StoreCommand.comparison(inspection, modelURL: ModelCommand.locate(model), version: version))
                 } catch let error as CoreDataError {
-                    throw ValidationError("\(error.message)\nGive --model the path of an .xcdatamodeld bundle or an .xcdatamodel folder.")
+                    throw WorkbookError("\(error.message)\nGive --model the path of an .xcdatamodeld bundle or an .xcdatamodel folder.")
                 }
             } else if version != nil {
-                throw ValidationError("--version names a version of the --model bundle; give --model too")
+                throw WorkbookError("--version names a version of the --model bundle; give --model too")
             }
             print(text)
         }
@@ -60,13 +60,13 @@ struct StoreCommand: ParsableCommand {
             let versions = try VersionedModel(bundle, name: modelURL.deletingPathExtension().lastPathComponent)
             let chosen = version ?? versions.versionName(forStoreMetadata: inspection.metadata) ?? bundle.currentVersionName
             guard let m = bundle.model(named: chosen) else {
-                throw ValidationError("\(name) has no version \(chosen); its versions are \(bundle.versionNames.joined(separator: ", "))")
+                throw WorkbookError("\(name) has no version \(chosen); its versions are \(bundle.versionNames.joined(separator: ", "))")
             }
             model = m
             heading = "Compared with \(name), version \(chosen)\(chosen == bundle.currentVersionName ? " (current)" : ""):"
         } else {
             guard version == nil else {
-                throw ValidationError("\(name) is a single model, not a bundle of versions; leave out --version")
+                throw WorkbookError("\(name) is a single model, not a bundle of versions; leave out --version")
             }
             model = try loader.loadModel(at: modelURL)
             heading = "Compared with \(name):"

@@ -32,7 +32,7 @@ struct RootOptions: ParsableArguments {
             if parent.path == directory.path { break }
             directory = parent
         }
-        throw ValidationError("Can't find the workbook: run this inside the package (the folder with Package.swift and book/), or pass --root PATH.")
+        throw WorkbookError("Can't find the workbook: run this inside the package (the folder with Package.swift and book/), or pass --root PATH.")
     }
 }
 

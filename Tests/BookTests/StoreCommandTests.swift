@@ -34,7 +34,7 @@ import WorkbookSupport
               Category  Core Data's hash of the model's entity
               ToDo      differs: the model's is \(v2)
             """)
-        let wrongVersion = #expect(throws: ValidationError.self) { try StoreCommand.comparison(inspection, modelURL: Self.bundle, version: "ToDo 9") }
-        #expect(wrongVersion?.message == "ToDo.xcdatamodeld has no version ToDo 9; its versions are ToDo, ToDo 2")
+        let wrongVersion = #expect(throws: WorkbookError.self) { try StoreCommand.comparison(inspection, modelURL: Self.bundle, version: "ToDo 9") }
+        #expect(wrongVersion?.description == "ToDo.xcdatamodeld has no version ToDo 9; its versions are ToDo, ToDo 2")
     }
 }

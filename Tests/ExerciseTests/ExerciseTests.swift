@@ -7,6 +7,25 @@ import WorkbookSupport
 // Every exercise's reference solution passes its check, built and run the way the learner's
 // file is (its own program, in its own process); the starting code reports "not solved yet".
 @Suite struct ExerciseTests {
+    // A wrong name printed the root command's usage line ("Usage: workbook <subcommand>"),
+    // which says nothing about `hint`; the message lists the names instead.
+    @Test func anUnknownExerciseNameSaysWhichNamesThereAre() throws {
+        let hint = try WorkbookProcess.run(["exercises", "hint", "fetching-9"])
+        #expect(hint.status != 0)
+        #expect(hint.output.hasPrefix("Error: There is no exercise named fetching-9. The exercises are: fetching-1,"))
+        #expect(!hint.output.contains("Usage:"), "\(hint.output)")
+    }
+
+    // "Next: fetching-2, Who earns more?." had a doubled mark: a title with its own keeps it.
+    @Test func aHeadlineEndsWithOneMark() throws {
+        let earns = try #require(ExerciseCatalog.all.first { $0.name == "fetching-2" })
+        #expect(earns.headline == "fetching-2, Who earns more?")
+        for exercise in ExerciseCatalog.all {
+            #expect(!exercise.headline.hasSuffix("?.") && !exercise.headline.hasSuffix(".."))
+            #expect(exercise.headline.last.map { ".?!".contains($0) } == true)
+        }
+    }
+
     @Test(arguments: ExerciseCatalog.all.map(\.name))
     func theReferenceSolutionSolvesIt(_ name: String) throws {
         let exercise = try #require(ExerciseCatalog.exercise(named: name))

@@ -30,6 +30,15 @@ import WorkbookSupport
         }
         """
 
+    static let unwrapsNil = """
+        import ObjectGraph
+
+        func employees(earningMoreThan amount: Int, in context: ManagedObjectContext) throws -> [ManagedObject] {
+            let none: [ManagedObject]? = nil
+            return none!
+        }
+        """
+
     static let neverEnds = """
         import ObjectGraph
 
@@ -64,6 +73,20 @@ import WorkbookSupport
         #expect(message.contains("Fatal error: Index out of range"))
         #expect(message.contains("employees(earningMoreThan:in:), Exercises/Workspace/Fetching/fetching-2.swift:7:"))
         #expect(outcome.output.contains("fetched 5 employees"))
+    }
+
+    // Swift's message names the file by its module, the generated Exercise_fetching_2: the
+    // learner never made that folder, and reads their own file's path instead.
+    @Test func aTrapsMessageNamesTheLearnersFile() throws {
+        let workspace = try ExerciseWorkspace()
+        try workspace.write("fetching-2", Self.unwrapsNil)
+        let outcome = try workspace.runner().check(try workspace.exercise("fetching-2"))
+        guard case .crashed(let message) = outcome.verdict else {
+            Issue.record("expected a crash, got \(outcome)")
+            return
+        }
+        #expect(message.contains("Exercises/Workspace/Fetching/fetching-2.swift:5: Fatal error: Unexpectedly found nil"), "\(message)")
+        #expect(!message.contains("Exercise_fetching_2"), "\(message)")
     }
 
     @Test func anEndlessLoopIsStoppedAtTheTimeLimit() throws {
@@ -107,9 +130,16 @@ import WorkbookSupport
         #expect(progress.output.contains("[x] predicates-1  Bob in any case\n"))
         #expect(progress.output.contains("Solved 1 of \(ExerciseCatalog.all.count)."))
 
-        let crashed = try WorkbookProcess.run(["exercises", "check", "fetching-2", "--root", root])
+        // The crashed program's stores (workbook-* folders) go with it: a temporary folder of
+        // the test's own shows what is left.
+        let temporary = workspace.root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let crashed = try WorkbookProcess.run(["exercises", "check", "fetching-2", "--root", root],
+                                              environment: ["TMPDIR": temporary.path])
         #expect(crashed.status == 1)
         #expect(crashed.output.contains("Fatal error: Index out of range"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.filter { $0.hasPrefix("workbook-") }.isEmpty, "left behind: \(left)")
 
         let solved = try WorkbookProcess.run(["exercises", "check", "predicates-1", "--root", root])
         #expect(solved.status == 0, "\(solved.output)")

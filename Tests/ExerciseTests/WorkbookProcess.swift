@@ -11,12 +11,13 @@ final class WorkbookProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var printed = Data()
 
-    /// Starts `workbook` with `arguments`.
-    init(_ arguments: [String]) throws {
+    /// Starts `workbook` with `arguments`, and `environment` added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let workbook: URL = try #require(BuiltExecutable.url(named: "workbook"), "the workbook tool is not built")
         process.executableURL = workbook
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["WORKBOOK_EXERCISES_NO_BUILD": "1"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["WORKBOOK_EXERCISES_NO_BUILD": "1"].merging(environment) { $1 }) { $1 }
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -64,8 +65,8 @@ final class WorkbookProcess: @unchecked Sendable {
     }
 
     /// Runs `workbook` with `arguments` to its end: its exit code and output.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let tool = try WorkbookProcess(arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let tool = try WorkbookProcess(arguments, environment: environment)
         let status = tool.finish()
         return (status, tool.output)
     }

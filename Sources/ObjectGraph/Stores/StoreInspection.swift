@@ -35,15 +35,26 @@ public struct StoreInspection {
 
     /// Reads a store file.
     ///
-    /// Throws `.fileRead` when there is no file, `.persistentStoreOpen` when it is not a store; the
+    /// Throws `.fileRead` when there is no file, `.persistentStoreInvalidType` for a folder or
+    /// a file that is not a store, `.persistentStoreOpen` for a damaged store; the
     /// file is opened read-only and never written.
     public init(at url: URL) throws {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path)")
         }
-        let handle = try FileHandle(forReadingFrom: url)
-        let head = try handle.read(upToCount: 4096) ?? Data()
-        try handle.close()
+        guard !isFolder.boolValue else {
+            throw CoreDataError(.persistentStoreInvalidType, "\(url.path) is a folder, not a store file: "
+                + "give the path of the store inside it (such as a .sqlite file)")
+        }
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 4096) ?? Data()
+        } catch {
+            throw CoreDataError(.fileReadUnknown, "The file at \(url.path) cannot be read: \((error as NSError).localizedDescription)")
+        }
         guard let type = AtomicStoreFile.kind(of: head) else {
             throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a store: it is neither SQLite, nor an XML or binary Core Data store")
         }

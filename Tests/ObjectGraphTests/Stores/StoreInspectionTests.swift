@@ -40,5 +40,10 @@ import Foundation
         #expect(error?.message.contains("is not a store") == true)
         let missing = #expect(throws: CoreDataError.self) { _ = try StoreInspection(at: directory.file("nothing")) }
         #expect(missing?.code == .fileReadNoSuchFile)
+        // A folder printed NSCocoaErrorDomain Code=256 from FileHandle; now it says what to give.
+        let folder = #expect(throws: CoreDataError.self) { _ = try StoreInspection(at: directory.url) }
+        #expect(folder?.code == .persistentStoreInvalidType)
+        #expect(folder?.message == "\(directory.url.path) is a folder, not a store file: "
+            + "give the path of the store inside it (such as a .sqlite file)")
     }
 }
