@@ -18,7 +18,7 @@ private typealias Predicate = ObjectGraph.Predicate
     }
 
     @Test func aFirstPredicateAndOneWithArguments() throws {
-        #expect(try names("age <= 21") == ["Mary", "Joe", "bob", "Bób"])
+        #expect(try names("age <= 21") == ["Mary", "Joe", "bob", "bób"])
         #expect(try names("name == %@ OR name == %@", "Mary", "Joe") == ["Mary", "Joe"])
         #expect(try Predicate(checkedFormat: "age <= 21").checkedEvaluate(with: ["name": "Joe", "age": 21]))
     }
@@ -62,9 +62,10 @@ private typealias Predicate = ObjectGraph.Predicate
     @Test func comparisonsAreCaseAndDiacriticSensitiveByDefault() throws {
         #expect(try names("name == 'bob'") == ["bob"])
         #expect(try names("name ==[c] 'bob'") == ["Bob", "bob", "BOB"])
-        #expect(try names("name ==[d] 'bob'") == ["bob"])
-        #expect(try names("name ==[cd] 'bob'") == ["Bob", "bob", "BOB", "Böb", "Bób"])
-        #expect(try names("name LIKE[cd] 'b?b'") == ["Bob", "bob", "BOB", "Böb", "Bób"])
+        // bób is found by [d] alone: the data has a name only diacritic-insensitivity finds.
+        #expect(try names("name ==[d] 'bob'") == ["bob", "bób"])
+        #expect(try names("name ==[cd] 'bob'") == ["Bob", "bob", "BOB", "Böb", "bób"])
+        #expect(try names("name LIKE[cd] 'b?b'") == ["Bob", "bob", "BOB", "Böb", "bób"])
         #expect(try !Predicate(checkedFormat: "'Hello' BEGINSWITH 'he'").checkedEvaluate(with: nil))
     }
 

@@ -10,6 +10,7 @@ import Foundation
 
     @Test(arguments: [
         ("+15m", 900.0), ("+2h", 7_200), ("+1d", 86_400), ("+1h30m", 5_400), ("+90s", 90), ("+0m", 0),
+        ("-5m", -300), ("-1d", -86_400),
     ])
     func offsetsFromNow(text: String, seconds: Double) throws {
         #expect(try When.parse(text, now: Self.now, timeZone: Self.utc) == Self.now.addingTimeInterval(seconds))
@@ -27,7 +28,17 @@ import Foundation
         #expect(When.format(Self.now, timeZone: Self.paris) == "2009-06-01 11:00")
     }
 
-    @Test(arguments: ["tomorrow", "", "+", "+5", "+5x", "+m", "24:00", "9:5", "2009-13-01", "2009-06-01T25:00", "+99999999d"])
+    // `--due -5m` was read as an unknown option -5m: the options that take a time read the next
+    // word whatever it starts with, and a past offset is a time like any other.
+    @Test func aPastOffsetIsAnOptionsValue() throws {
+        let todo = try ToDoHarness()
+        let added = try todo.run("add", "Call Bob", "--due", "-5m")
+        #expect(added.contains { $0.contains("has already passed") }, "\(added)")
+        let listed = try todo.run("list", "--due-before", "-1m")
+        #expect(listed.contains { $0.contains("Call Bob") }, "\(listed)")
+    }
+
+    @Test(arguments: ["tomorrow", "", "+", "+5", "+5x", "-", "-5", "+m", "24:00", "9:5", "2009-13-01", "2009-06-01T25:00", "+99999999d"])
     func unreadableTimesAreErrors(text: String) {
         #expect(throws: ToDoError.self) { try When.parse(text, now: Self.now, timeZone: Self.utc) }
     }

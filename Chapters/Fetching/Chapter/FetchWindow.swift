@@ -29,10 +29,10 @@ enum FetchWindow {
         let print = bench.print
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
+        // ANCHOR: batch-size
         // A new context, so that no book is in memory before the fetch.
         let reader = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         reader.persistentStoreCoordinator = context.persistentStoreCoordinator
-        // ANCHOR: batch-size
         let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         request.sortDescriptors = [NSSortDescriptor(key: "salesRank", ascending: true)]
         request.fetchBatchSize = 2

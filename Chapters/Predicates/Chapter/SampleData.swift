@@ -7,7 +7,7 @@ enum SampleData {
     static let people: [(name: String, age: Int, birthday: String)] = [
         ("Mary", 19, "1990-04-22"), ("Joe", 21, "1988-05-02"), ("Bob", 35, "1974-05-16"),
         ("bob", 20, "1989-02-26"), ("BOB", 52, "1957-05-25"), ("Böb", 44, "1965-05-03"),
-        ("Bób", 17, "1992-03-02"), ("Anne", 63, "1946-06-12"),
+        ("bób", 17, "1992-03-02"), ("Anne", 63, "1946-06-12"),
     ]
 
     static let words = ["wet", "wait", "wt", "west", "what", "wit", "Wet", "swat", "want", "w?t"]

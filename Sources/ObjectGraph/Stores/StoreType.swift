@@ -56,3 +56,11 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
         return kind
     }
 }
+
+extension StoreType {
+    /// The type's name after "a" or "an", for messages: "a SQLite", "an XML", "an InMemory".
+    var withArticle: String {
+        // XML is said "ex-em-el": the article follows the sound, not the letter.
+        ("AEIOUX".contains(rawValue.first ?? "S") ? "an " : "a ") + rawValue
+    }
+}

@@ -8,7 +8,7 @@ extension ToDoCommand {
         static let configuration = CommandConfiguration(abstract: "Add a to-do.")
 
         @Argument(help: "What there is to do.") var title: String
-        @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
         @Option(help: ArgumentHelp("Its category, which must exist (see `todo categories add`).", valueName: "name"))
         var category: String?
         @OptionGroup var options: StoreOptions

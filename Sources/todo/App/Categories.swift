@@ -16,7 +16,7 @@ extension ToDoCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List categories and their to-do counts.")
         @OptionGroup var options: StoreOptions
 
-        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+        func run() throws { try ToDoStack.open(options, access: .reading) { try run(with: $0) } }
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {

@@ -9,7 +9,7 @@ extension ToDoCommand {
 
         @Argument(help: "Its number, from `todo list`.") var id: Int64
         @Option(help: "A new title.") var title: String?
-        @Option(help: ArgumentHelp("A new due time.", valueName: "when")) var due: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new due time.", valueName: "when")) var due: String?
         @Flag(help: "Remove the due time.") var noDue = false
         @Option(help: ArgumentHelp("Move it to this category.", valueName: "name")) var category: String?
         @Flag(help: "Take it out of its category.") var noCategory = false

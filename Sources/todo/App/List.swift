@@ -8,8 +8,8 @@ extension ToDoCommand {
         static let configuration = CommandConfiguration(abstract: "List to-dos, soonest due first.")
 
         @Option(help: ArgumentHelp("Only this category's.", valueName: "name")) var category: String?
-        @Option(help: ArgumentHelp("Only those due before this time.", valueName: "when")) var dueBefore: String?
-        @Option(help: ArgumentHelp("Only those due after this time.", valueName: "when")) var dueAfter: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only those due before this time.", valueName: "when")) var dueBefore: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only those due after this time.", valueName: "when")) var dueAfter: String?
         @Flag(help: "Only completed to-dos.") var completed = false
         @Flag(help: "Only to-dos not completed yet.") var pending = false
         @OptionGroup var options: StoreOptions
@@ -18,7 +18,7 @@ extension ToDoCommand {
             if completed && pending { throw ValidationError("--completed and --pending exclude each other; give one") }
         }
 
-        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+        func run() throws { try ToDoStack.open(options, access: .reading) { try run(with: $0) } }
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {

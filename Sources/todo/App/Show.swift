@@ -9,7 +9,7 @@ extension ToDoCommand {
         @Argument(help: "Its number, from `todo list`.") var id: Int64
         @OptionGroup var options: StoreOptions
 
-        func run() throws { try ToDoStack.open(options) { try run(with: $0) } }
+        func run() throws { try ToDoStack.open(options, access: .reading) { try run(with: $0) } }
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {

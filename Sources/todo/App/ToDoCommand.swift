@@ -9,7 +9,8 @@ public struct ToDoCommand: ParsableCommand {
         discussion: """
             The store lives in $XDG_DATA_HOME/todo (else ~/.local/share/todo) unless --store says \
             otherwise. Times are read and printed in your time zone; WHEN is an ISO date-time \
-            (2026-11-22T14:30), a time today (14:30) or an offset from now (+15m, +2h, +1d).
+            (2026-11-22T14:30), a time today (14:30) or an offset from now (+15m, +2h, +1d; -1d \
+            for a day ago).
             """,
         subcommands: [Add.self, List.self, Show.self, Edit.self, Done.self, Delete.self,
                       Categories.self, Watch.self, Migrate.self])

@@ -27,6 +27,9 @@ final class ToDoStack {
         /// more often than a wish for an empty store. The default store, the program's own,
         /// is made on first use, as Core Data's container makes an app's store on first launch.
         case existing
+        /// As `existing`, except that a missing default store reads as an empty one and is
+        /// not made: listing and showing never create a file, folder or lock file.
+        case reading
     }
 
     /// Opens the store the options name and runs `body` on it. A store written by an older
@@ -36,6 +39,10 @@ final class ToDoStack {
     static func open(_ options: StoreOptions, access: Access = .existing, environment: ToDoEnvironment = .current,
                      _ body: (ToDoStack) throws -> Void) throws {
         let url = options.storeURL(in: environment)
+        if access == .reading, options.store == nil, !storeExists(at: url) {
+            try body(try emptyStack(options, environment: environment))
+            return
+        }
         let existed = FileManager.default.fileExists(atPath: url.path)
         let madeFolders = try prepare(url, options: options, access: access)
         do {
@@ -73,7 +80,7 @@ final class ToDoStack {
             throw ToDoError("\(url.path) is a folder, not a store file. Name a file in it: --store \(quoted(url.appendingPathComponent("ToDo.xml").path))")
         }
         if storeExists(at: url) { return [] }
-        if access == .existing, options.store != nil {
+        if access != .creating, options.store != nil {
             throw ToDoError("There is no store at \(url.path). Check the path; to make a new store there, add a to-do: \(options.addCommand())")
         }
         var missing: [URL] = []
@@ -89,6 +96,17 @@ final class ToDoStack {
             throw ToDoError("Can't make the folder \(url.deletingLastPathComponent().path) for the store: \(error.localizedDescription). Give another --store.")
         }
         return missing
+    }
+
+    /// A stack on an empty in-memory store: what reading a default store that is not there yet
+    /// shows, with nothing made on disk.
+    private static func emptyStack(_ options: StoreOptions, environment: ToDoEnvironment) throws -> ToDoStack {
+        let model = try typedModel(version: options.modelVersion)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(type: .inMemory, at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return ToDoStack(environment: environment, version: options.modelVersion, model: model, context: context, store: store)
     }
 
     /// Opens the store at `url`, migrating it first when an older version of the model wrote it.
@@ -140,8 +158,10 @@ final class ToDoStack {
         let metadata: [String: Any]
         do {
             metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
+        } catch let error where (error as NSError).code == NSPersistentStoreInvalidTypeError {
+            throw ToDoError("Can't open the ToDo store: \(url.path) is neither a SQLite nor an XML store. Use another --store.")
         } catch let error where (error as NSError).domain == NSCocoaErrorDomain {
-            throw ToDoError("Can't open the ToDo store: \(error.localizedDescription). It is neither a SQLite nor an XML store of the ToDo application; use another --store.")
+            throw ToDoError("Can't open the ToDo store: \(error.localizedDescription). Use another --store.")
         }
         let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         // The compatibility check, not a plain comparison: a store that an earlier ObjectGraph

@@ -2,14 +2,17 @@ import Foundation
 
 /// Reads the times a user types: an ISO date-time (`2026-11-22T14:30`, `2026-11-22 14:30`,
 /// with seconds or a zone if wanted), a date (`2026-11-22`, its midnight), a time today
-/// (`14:30`), or an offset from now (`+15m`, `+2h`, `+1d`, `+1h30m`). Times without a zone are
-/// in the user's time zone.
+/// (`14:30`), or an offset from now (`+15m`, `+2h`, `+1d`, `+1h30m`; `-1d` for a day ago). Times
+/// without a zone are in the user's time zone.
 public enum When {
     /// The date `text` names, read at `now` in `timeZone`.
     public static func parse(_ text: String, now: Date, timeZone: TimeZone) throws -> Date {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("+"), let offset = offset(trimmed.dropFirst()) {
             return now.addingTimeInterval(offset)
+        }
+        if trimmed.hasPrefix("-"), let offset = offset(trimmed.dropFirst()) {
+            return now.addingTimeInterval(-offset)
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

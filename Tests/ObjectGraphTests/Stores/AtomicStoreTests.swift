@@ -162,7 +162,7 @@ import Foundation
     // Bad files: each a clear error, and the file is left byte for byte as it was.
     @Test(arguments: [
         ("notes", StoreType.xml, "not a store"), ("notes", .binary, "not a store"),
-        ("xml-store", .binary, "is a XML store, not a Binary store"), ("sqlite-store", .xml, "is a SQLite store, not a XML store"),
+        ("xml-store", .binary, "is an XML store, not a Binary store"), ("sqlite-store", .xml, "is a SQLite store, not an XML store"),
         ("truncated-xml", .xml, "is damaged"),
     ])
     func badFilesAreClearErrorsAndStayUntouched(_ kind: String, _ type: StoreType, _ expected: String) throws {

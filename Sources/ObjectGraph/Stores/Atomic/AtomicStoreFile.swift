@@ -44,8 +44,8 @@ enum AtomicStoreFile {
     static func parse(_ data: Data, url: URL, type: StoreType, model: ManagedObjectModel) throws -> Loaded {
         let found = kind(of: data)
         guard found == type else {
-            let what = found.map { "a \($0.rawValue) store" } ?? "not a store"
-            throw CoreDataError(found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch, "The file at \(url.path) is \(what), not a \(type.rawValue) store; add it with type \(found?.kind?.swiftName ?? type.rawValue) or choose another file")
+            let what = found.map { "\($0.withArticle) store" } ?? "not a store"
+            throw CoreDataError(found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch, "The file at \(url.path) is \(what), not \(type.withArticle) store; add it with type \(found?.kind?.swiftName ?? type.rawValue) or choose another file")
         }
         do {
             switch type {
@@ -69,7 +69,7 @@ enum AtomicStoreFile {
             throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path) yet (the file is empty; adding it makes a new store)")
         }
         guard kind(of: data) == type else {
-            throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a \(type.rawValue) store")
+            throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not \(type.withArticle) store")
         }
         // The readers below name what is wrong but not the file, which only this caller knows.
         do {
