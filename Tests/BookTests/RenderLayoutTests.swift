@@ -72,6 +72,19 @@ import Foundation
         #expect(SiteAssets.searchScript.contains("classList.toggle(\"nav-open\")"))
     }
 
+    // At 1400 px listings wrapped right after the `\` of `\(` (read as a line continuation),
+    // leaving a lone `}`: an interpolation is a span that does not wrap, and wide screens give
+    // listings more room than the prose.
+    @Test func interpolationsNeverWrapAndWideScreensWidenListings() {
+        let line = SwiftHighlighter.htmlLines(#"print("Fetched \(books.map { "\($0)" }.count) books")"#)[0]
+        #expect(line.contains(#"<span class="string nowrap">\(books.map { &quot;\($0)&quot; }.count)</span>"#), "\(line)")
+        #expect(line.contains(#"<span class="string">&quot;Fetched </span>"#))
+        #expect(!SiteRenderer.breakOpportunities(line).contains("<wbr>.count"))
+        let css = SiteAssets.css
+        #expect(css.contains("code .nowrap { white-space: nowrap; }"))
+        #expect(css.contains("@media (min-width: 1300px) {\n  article { max-width: 1080px; }"))
+    }
+
     @Test func longListingLinesWrapBetweenTheirParts() {
         let line = SwiftHighlighter.htmlLines("let m = MappingModel.defaultMappingModel(forSourceModel: v1, x: 1.5)")[0]
         let html = SiteRenderer.breakOpportunities(line)

@@ -43,6 +43,12 @@ enum SiteAssets {
         #results small { color: var(--muted); display: block; }
         main { flex: 1; min-width: 0; padding: 32px 56px 64px; }
         article { max-width: 820px; overflow-wrap: break-word; }
+        /* A wide screen widens listings, output and diagrams, not the prose: at 1400 px a
+           listing wrapped inside an 820 px column with 500 px of screen to spare. */
+        @media (min-width: 1300px) {
+          article { max-width: 1080px; }
+          article > :not(pre):not(figure):not(.table-wrap) { max-width: 820px; }
+        }
         h1 { font-size: 34px; line-height: 1.2; margin-top: 8px; }
         h2 { font-size: 24px; margin-top: 40px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
         code { font: 14px/1.5 "DejaVu Sans Mono", Menlo, monospace; background: var(--code); padding: 1px 4px; border-radius: 3px; }

@@ -201,7 +201,8 @@ struct SiteRenderer {
                 if c == ">" {
                     inTag = false
                     // Comments and strings are prose: they wrap at their spaces only.
-                    if tag.hasPrefix("<span class=\"comment\"") || tag.hasPrefix("<span class=\"string\"") { inProse = true }
+                    // (`string nowrap` too: an interpolation, which does not wrap at all.)
+                    if tag.hasPrefix("<span class=\"comment\"") || tag.hasPrefix("<span class=\"string") { inProse = true }
                     if tag == "</span>" { inProse = false }
                 }
                 continue

@@ -54,11 +54,53 @@ enum SwiftHighlighter {
             for (n, piece) in token.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 if n > 0 { lines.append("") }
                 guard !piece.isEmpty else { continue }
-                if let cls { lines[lines.count - 1] += "<span class=\"\(cls)\">\(HTML.escape(String(piece)))</span>" }
-                else { lines[lines.count - 1] += HTML.escape(String(piece)) }
+                if cls == "string" {
+                    lines[lines.count - 1] += stringHTML(String(piece))
+                } else if let cls {
+                    lines[lines.count - 1] += "<span class=\"\(cls)\">\(HTML.escape(String(piece)))</span>"
+                } else {
+                    lines[lines.count - 1] += HTML.escape(String(piece))
+                }
             }
         }
         return lines
+    }
+
+    /// A piece of a string literal as HTML, each interpolation `\(...)` in a span of its own
+    /// that does not wrap: a listing wrapped right after the `\` reads as a line continuation,
+    /// and one wrapped inside the parentheses leaves a lone `)` or `}` on a line.
+    static func stringHTML(_ text: String) -> String {
+        var out = "", plain = "", i = text.startIndex
+        func flush(_ cls: String, _ part: String) {
+            if !part.isEmpty { out += "<span class=\"\(cls)\">\(HTML.escape(part))</span>" }
+        }
+        while i < text.endIndex {
+            guard text[i...].hasPrefix("\\("), let end = interpolationEnd(in: text, from: text.index(i, offsetBy: 2)) else {
+                plain.append(text[i])
+                i = text.index(after: i)
+                continue
+            }
+            flush("string", plain)
+            plain = ""
+            flush("string nowrap", String(text[i..<end]))
+            i = end
+        }
+        flush("string", plain)
+        return out
+    }
+
+    /// The index after the `)` that closes an interpolation whose contents start at `start`.
+    private static func interpolationEnd(in text: String, from start: String.Index) -> String.Index? {
+        var depth = 1, i = start
+        while i < text.endIndex {
+            if text[i] == "(" { depth += 1 }
+            if text[i] == ")" {
+                depth -= 1
+                if depth == 0 { return text.index(after: i) }
+            }
+            i = text.index(after: i)
+        }
+        return nil
     }
 
     /// Splits code into words, numbers, strings, comments, runs of white space and punctuation.
