@@ -36,6 +36,35 @@ import Testing
         #expect(figure.contains("<path d=\"M20 46V26Q20 20 26 20H244Q250 20 250 26V46Z\" class=\"head\"/>"))
     }
 
+    // Chapter 1's inheritance diagram put three boxes a row, so TextArea hung on a diagonal
+    // under Circle, and "inherits" had no arrowhead; versioning's relationship line slanted
+    // between boxes of different heights.
+    @Test func sideBySideInheritanceIsATreeWithArrowheadsAndRelationshipsAreLevel() throws {
+        let (entities, links) = ERDiagramSVG.parse(graphics)
+        #expect(ERDiagramSVG.rows(entities: entities, links: links).map { $0.map { entities[$0].name } }
+                == [["Graphic"], ["Circle", "Line", "TextArea"]])
+        let svg = ERDiagramSVG.svg(entities: entities, links: links).svg
+        let boxes = numbers(in: svg, pattern: "<rect x=\"([0-9]+)\" y=\"([0-9]+)\" width=\"230\" height=\"([0-9]+)\"")
+        #expect(boxes.count == 4)
+        // Graphic over the middle sub-entity; the three sub-entities on one row.
+        #expect(boxes[1][0] == boxes[2][0] && boxes[1][1] < boxes[0][1])
+        #expect(boxes[0][1] == boxes[2][1] && boxes[2][1] == boxes[3][1])
+        // Each inheritance line goes up from its box, across, and up into Graphic's bottom,
+        // where the arrowhead is.
+        let paths = numbers(in: svg, pattern: "<path d=\"M([0-9]+) ([0-9]+)V([0-9]+)H([0-9]+)V([0-9]+)\" class=\"link\" fill=\"none\" marker-end=\"url\\(#inherits-[0-9a-f]+\\)\"")
+        #expect(paths.count == 3)
+        let graphicBottom = boxes[1][1] + boxes[1][2]
+        #expect(paths.allSatisfy { $0[1] == boxes[0][1] && $0[3] == boxes[1][0] + 115 && $0[4] == graphicBottom })
+        #expect(svg.contains("<marker id=\"inherits-") && svg.contains("class=\"arrow\""))
+        // A relationship between boxes of different heights on one row is level.
+        let (todoEntities, todoLinks) = ERDiagramSVG.parse(todo)
+        let lines = numbers(in: ERDiagramSVG.svg(entities: todoEntities, links: todoLinks).svg,
+                            pattern: "<line x1=\"([0-9]+)\" y1=\"([0-9]+)\" x2=\"([0-9]+)\" y2=\"([0-9]+)\"")
+        #expect(lines.count == 1 && lines[0][1] == lines[0][3] && lines[0][0] == 250)
+        // The stacked drawing marks the parent's end too.
+        #expect(ERDiagramSVG.stackedSVG(entities: entities, links: links).components(separatedBy: "marker-start=").count == 4)
+    }
+
     @Test func theStackPutsTheParentFirstAndNoLineOrLabelCrossesABox() throws {
         let (entities, links) = ERDiagramSVG.parse(graphics)
         #expect(ERDiagramSVG.stackOrder(entities: entities, links: links).map(\.name) == ["Graphic", "Circle", "Line", "TextArea"])

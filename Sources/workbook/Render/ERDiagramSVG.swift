@@ -66,41 +66,108 @@ enum ERDiagramSVG {
         }.joined(separator: "\n") + (fits.isEmpty ? "" : "\n")
     }
 
-    /// The side-by-side drawing, three boxes a row, and its width.
+    /// The rows of the side-by-side drawing, as indices into `entities`: three boxes a row in
+    /// their order; with inheritance, a row per generation, each sub-entity under its parent's
+    /// place (a fourth box is not pushed onto a row of its own at the side).
+    static func rows(entities: [Entity], links: [Link]) -> [[Int]] {
+        let index = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var parent: [Int: Int] = [:]
+        for link in links where link.label == "inherits" {
+            if let p = index[link.from], let c = index[link.to], p != c { parent[c] = p }
+        }
+        guard !parent.isEmpty else {
+            return stride(from: 0, to: entities.count, by: 3).map { Array($0..<min($0 + 3, entities.count)) }
+        }
+        func depth(_ i: Int) -> Int {
+            var d = 0, current = i, seen: Set<Int> = [i]
+            while let p = parent[current], seen.insert(p).inserted { d += 1; current = p }
+            return d
+        }
+        var rows: [[Int]] = []
+        for i in entities.indices {
+            let d = depth(i)
+            while rows.count <= d { rows.append([]) }
+            rows[d].append(i)
+        }
+        // Sub-entities in the order of their parents above them.
+        for r in rows.indices.dropFirst() {
+            let above = rows[r - 1]
+            rows[r].sort { (above.firstIndex(of: parent[$0] ?? -1) ?? .max, $0) < (above.firstIndex(of: parent[$1] ?? -1) ?? .max, $1) }
+        }
+        return rows
+    }
+
+    /// The side-by-side drawing and its width: rows of boxes (``rows(entities:links:)``),
+    /// each row centred. A relationship between boxes of one row is a level line between their
+    /// facing sides; inheritance runs from the top of each sub-entity up, across and into the
+    /// bottom of its parent, which a hollow arrowhead marks, as UML draws generalisation.
     static func svg(entities: [Entity], links: [Link]) -> (svg: String, width: Int) {
-        let columns = min(3, max(1, entities.count))
+        let rows = rows(entities: entities, links: links)
+        let columns = max(1, rows.map(\.count).max() ?? 1)
         let gapY = 60
         // Wide enough for the longest link label (11px text, about 7px a character) to sit
         // between two boxes instead of under them.
-        let longestLabel = links.map { labelText($0).count }.max() ?? 0
+        let longestLabel = links.filter { $0.label != "inherits" }.map { labelText($0).count }.max() ?? 0
         let gapX = max(90, longestLabel * 7 + 20)
         let heights = entities.map(boxHeight)
-        let rows = (entities.count + columns - 1) / columns
-        var rowHeights = [Int](repeating: 0, count: rows)
-        for (i, h) in heights.enumerated() { rowHeights[i / columns] = max(rowHeights[i / columns], h) }
+        let rowHeights = rows.map { row in row.map { heights[$0] }.max() ?? 0 }
+        let rowWidth = { (count: Int) in count * boxWidth + max(0, count - 1) * gapX }
         var positions: [String: (x: Int, y: Int, h: Int)] = [:]
-        for (i, e) in entities.enumerated() {
-            let row = i / columns, col = i % columns
-            let y = 20 + rowHeights[..<row].reduce(0, +) + row * gapY
-            positions[e.name] = (20 + col * (boxWidth + gapX), y, heights[i])
+        for (r, row) in rows.enumerated() {
+            let y = 20 + rowHeights[..<r].reduce(0, +) + r * gapY
+            let left = 20 + (rowWidth(columns) - rowWidth(row.count)) / 2
+            for (col, i) in row.enumerated() {
+                positions[entities[i].name] = (left + col * (boxWidth + gapX), y, heights[i])
+            }
         }
-        let width = 40 + columns * boxWidth + (columns - 1) * gapX
-        let height = 40 + rowHeights.reduce(0, +) + max(0, rows - 1) * gapY
+        let width = 40 + rowWidth(columns)
+        let height = 40 + rowHeights.reduce(0, +) + max(0, rows.count - 1) * gapY
+        let marker = "inherits-" + fingerprint(entities.map(\.name).joined(separator: ","))
         // It shrinks with a narrow column, but not below 70% (9 px text): where the stacked
         // drawing cannot stand in (no container queries), the figure scrolls sideways rather
         // than show text too small to read.
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-wide\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" style=\"min-width: \(width * 7 / 10)px\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
+        if links.contains(where: { $0.label == "inherits" }) { out += arrowhead(id: marker) }
         for link in links {
             guard let a = positions[link.from], let b = positions[link.to] else { continue }
-            let (x1, y1) = (a.x + boxWidth / 2, a.y + a.h / 2), (x2, y2) = (b.x + boxWidth / 2, b.y + b.h / 2)
-            out += "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" class=\"link\"\(dash(link))/>"
-            out += "<text x=\"\((x1 + x2) / 2)\" y=\"\((y1 + y2) / 2 - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
+            if link.label == "inherits", b.y > a.y {
+                // From the sub-entity's top, up to the middle of the gap, across, into the parent.
+                let (cx, top) = (b.x + boxWidth / 2, b.y), (px, bottom) = (a.x + boxWidth / 2, a.y + a.h)
+                let bus = top - gapY / 2
+                out += "<path d=\"M\(cx) \(top)V\(bus)H\(px)V\(bottom)\" class=\"link\" fill=\"none\" marker-end=\"url(#\(marker))\"\(dash(link))/>"
+                out += "<text x=\"\(cx + 6)\" y=\"\(top - 8)\" class=\"label\">\(HTML.escape(labelText(link)))</text>"
+            } else if a.y == b.y {
+                // One row: level, between the facing sides, at the middle of the shorter box.
+                let (left, right) = a.x < b.x ? (a, b) : (b, a)
+                let y = a.y + min(a.h, b.h) / 2
+                let (x1, x2) = (left.x + boxWidth, right.x)
+                out += "<line x1=\"\(x1)\" y1=\"\(y)\" x2=\"\(x2)\" y2=\"\(y)\" class=\"link\"\(dash(link))/>"
+                out += "<text x=\"\((x1 + x2) / 2)\" y=\"\(y - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
+            } else {
+                let (x1, y1) = (a.x + boxWidth / 2, a.y + a.h / 2), (x2, y2) = (b.x + boxWidth / 2, b.y + b.h / 2)
+                out += "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" class=\"link\"\(dash(link))/>"
+                out += "<text x=\"\((x1 + x2) / 2)\" y=\"\((y1 + y2) / 2 - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
+            }
         }
         for e in entities {
             guard let p = positions[e.name] else { continue }
             out += box(e, x: p.x, y: p.y, height: p.h)
         }
         return (out + "</svg>", width)
+    }
+
+    /// The hollow arrowhead that marks a parent entity, as a marker named `id`.
+    static func arrowhead(id: String) -> String {
+        "<defs><marker id=\"\(id)\" viewBox=\"0 0 12 12\" refX=\"12\" refY=\"6\" markerWidth=\"12\" markerHeight=\"12\" "
+            + "markerUnits=\"userSpaceOnUse\" orient=\"auto-start-reverse\"><path d=\"M0 0L12 6L0 12Z\" class=\"arrow\"/></marker></defs>"
+    }
+
+    /// A short, stable name for a diagram's markers (FNV-1a of `text`): a page with several
+    /// diagrams needs an id of its own for each, the same on every render.
+    static func fingerprint(_ text: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(hash, radix: 16)
     }
 
     /// A box's height: its title bar and one line per attribute (at least one line's room).

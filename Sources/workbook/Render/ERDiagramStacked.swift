@@ -58,9 +58,14 @@ extension ERDiagramSVG {
         let longestLabel = spans.map { labelText($0.link).count }.max() ?? 0
         let width = max(laneX(spans.count) + 20, x + 4 + longestLabel * 7 + 20)
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-stacked\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
+        let marker = "inherits-" + fingerprint(order.map(\.name).joined(separator: ",")) + "-stacked"
+        if spans.contains(where: { $0.link.label == "inherits" }) { out += arrowhead(id: marker) }
         for (i, span) in spans.enumerated() {
             let from = tops[span.upper] + headHeight / 2, to = tops[span.lower] + headHeight / 2
-            out += "<path d=\"M\(x + boxWidth) \(from)H\(laneX(lane[i]))V\(to)H\(x + boxWidth)\" class=\"link\" fill=\"none\"\(dash(span.link))/>"
+            // The parent is the upper box (stackOrder): its end of the line gets the arrowhead.
+            let arrow = span.link.label == "inherits" && index[span.link.from] == span.upper
+                ? " marker-start=\"url(#\(marker))\"" : ""
+            out += "<path d=\"M\(x + boxWidth) \(from)H\(laneX(lane[i]))V\(to)H\(x + boxWidth)\" class=\"link\" fill=\"none\"\(dash(span.link))\(arrow)/>"
         }
         for (box, labels) in labelsAbove.enumerated() {
             for (n, i) in labels.enumerated() {

@@ -108,7 +108,7 @@ enum SiteAssets {
         svg.er-stacked { display: none; }
         svg.er .box { fill: var(--er-box); stroke: var(--er-stroke); } svg.er .head { fill: var(--er-head); stroke: var(--er-stroke); }
         svg.er .title { font-weight: bold; fill: var(--er-text); } svg.er .attr { fill: var(--er-attr); font-size: 12px; }
-        svg.er .link { stroke: var(--accent); stroke-width: 1.5; } svg.er .label { fill: var(--accent); font-size: 11px; paint-order: stroke; stroke: var(--paper); stroke-width: 3px; }
+        svg.er .link { stroke: var(--accent); stroke-width: 1.5; } svg.er .arrow { fill: var(--paper); stroke: var(--accent); stroke-width: 1.5; } svg.er .label { fill: var(--accent); font-size: 11px; paint-order: stroke; stroke: var(--paper); stroke-width: 3px; }
         .pager { display: flex; justify-content: space-between; gap: 16px; max-width: 820px; margin-top: 48px; padding-top: 16px; border-top: 1px solid var(--rule); font-family: sans-serif; }
         .pager a { color: var(--accent); text-decoration: none; }
         .pager .next { text-align: right; margin-left: auto; }
