@@ -49,6 +49,8 @@ struct WorkloadResult: Sendable {
     var details: [(key: String, value: String)] = []
     /// The ratios to meet: ours / baseline at most `maximumRatio` (e.g. raw 1.5).
     var targets: [(baseline: String, maximumRatio: Double)] = []
+    /// Whether the numbers are bytes (peak memory) rather than seconds.
+    var measuresBytes = false
 
     /// Whether ours meets the target against a baseline; nil when there is none.
     func meetsTarget(_ baseline: String) -> Bool? {

@@ -7,7 +7,8 @@ import Foundation
 //   swift run -c release bench NAME...         run the named workloads
 //   options: --repetitions N (default 5), --scale-down N (divide sizes by N, for a smoke run),
 //            --rows N (rows of the store workloads, default 100,000),
-//            --only ours|raw|grdb (run one implementation, for a profiler)
+//            --only ours|raw|grdb (run one implementation, for a profiler),
+//            --output DIR (also write DIR/results.json and DIR/results.svg, a chart of the ratios)
 //   swift run -c release bench --store postgres
 //            fetch-100k and insert-100k through the PostgreSQL store against the same SQL sent
 //            raw through PostgresNIO, on a throwaway cluster, or on --postgres-url URL
@@ -22,11 +23,15 @@ import Foundation
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "contention-child" {
     Contention.runChild(Array(CommandLine.arguments.dropFirst(2)))
 }
+// A process of a memory workload, which measures its own peak memory.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == memoryProbeArgument {
+    runMemoryProbe(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 func usage() -> String {
     func list(_ workloads: [Workload]) -> String { workloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") }
     let lines: [String] = [
-        "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [workload...]",
+        "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [--output DIR] [workload...]",
         "       bench contention [--store postgres|sqlite] [--postgres-url URL] [--processes N] [--increments N] [--counters N]",
         "SQLite (the default):", list(allWorkloads),
         "--store postgres:", list(postgresWorkloads),
@@ -44,6 +49,7 @@ var contention = Contention()
 var storeGiven = false
 var listing = false
 var names: [String] = []
+var outputDirectory: URL?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -54,6 +60,9 @@ while let argument = arguments.popFirst() {
         exit(0)
     case "--only":
         settings.only = arguments.popFirst()
+    case "--output":
+        guard let path = arguments.popFirst() else { fail("--output needs a folder") }
+        outputDirectory = URL(fileURLWithPath: path)
     case "--store":
         guard let store = arguments.popFirst().flatMap(BenchStore.init(rawValue:)) else { fail("--store needs sqlite or postgres") }
         settings.store = store
@@ -116,6 +125,7 @@ for w in selected {
 }
 
 func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+func formatBytes(_ x: Double) -> String { String(format: "%.1f MB", x / 1_048_576) }
 func formatSeconds(_ x: Double) -> String {
     if x < 1e-3 { return String(format: "%.2f µs", x * 1e6) }
     if x < 1 { return String(format: "%.2f ms", x * 1e3) }
@@ -130,16 +140,26 @@ print(header.joined(separator: " "))
 print(String(repeating: "-", count: 110))
 for (w, r) in results {
     let baselines = r.baselines.isEmpty ? [("-", Double.nan)] : r.baselines
+    let format = r.measuresBytes ? formatBytes : formatSeconds
     for (i, b) in baselines.enumerated() {
-        let base = b.0 == "-" ? "-" : "\(b.0) \(formatSeconds(b.1))"
+        let base = b.0 == "-" ? "-" : "\(b.0) \(format(b.1))"
         let ratio = b.0 == "-" ? "-" : String(format: "%.2fx", r.ratio(to: b.1))
         var target = "-"
         if let t = r.targets.first(where: { $0.baseline == b.0 }) {
             target = String(format: "<= %.1fx ", t.maximumRatio) + (r.meetsTarget(b.0) == true ? "ok" : "MISSED")
         }
-        print([pad(i == 0 ? w.name : "", 24), pad(i == 0 ? formatSeconds(r.ours) : "", 12), pad(base, 22), pad(ratio, 8), pad(target, 12), i == 0 ? r.unit : ""].joined(separator: " "))
+        print([pad(i == 0 ? w.name : "", 24), pad(i == 0 ? format(r.ours) : "", 12), pad(base, 22), pad(ratio, 8), pad(target, 12), i == 0 ? r.unit : ""].joined(separator: " "))
     }
 }
 print("")
 for (w, r) in results { print(r.jsonLine(workload: w.name)) }
+if let outputDirectory {
+    do {
+        let written = try BenchReport(results: results.map { ($0.0.name, $0.1) }, settings: settings).write(to: outputDirectory)
+        FileHandle.standardError.write(Data("wrote \(written.map(\.path).joined(separator: " and "))\n".utf8))
+    } catch {
+        FileHandle.standardError.write(Data("could not write the report: \(error)\n".utf8))
+        failed = true
+    }
+}
 exit(failed ? 1 : 0)
