@@ -201,3 +201,13 @@ public struct PersistentStoreDescription {
         return CoreDataError(exception: .invalidArgument, "The store option \(key) must be \(expected), not \(found)", key: key)
     }
 }
+
+extension PersistentStoreDescription: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Apple's shape, `<NSPersistentStoreDescription> (type: SQLite, url: …)`, without a
+    /// password the URL holds: a description is printed, logged and put in error reports.
+    public var description: String {
+        "<NSPersistentStoreDescription> (type: \(type), url: \(url?.textWithoutPassword ?? "nil"))"
+    }
+    /// The description: a store's password is never printed.
+    public var debugDescription: String { description }
+}
