@@ -344,9 +344,8 @@ extension PostgresWireError {
                 var message = info[.message] ?? "\(error.code)"
                 if let detail = info[.detail] { message += ": " + detail }
                 self.init(sqlState: info[.sqlState], message: message, statement: statement)
-            } else if [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code) {
-                self.init(sqlState: Self.connectionFailure, message: "the connection to the server was lost (\(error.code))",
-                          statement: statement)
+            } else if let how = Self.lossDescriptions[error.code] {
+                self.init(sqlState: Self.connectionFailure, message: "\(how) (\(error.code))", statement: statement)
             } else {
                 self.init(sqlState: nil, message: "the connection failed (\(error.code))", statement: statement)
             }
@@ -355,11 +354,23 @@ extension PostgresWireError {
         }
     }
 
-    /// A failure to connect, naming where: SQLSTATE 08001 unless the server said more (a wrong
-    /// password is 28P01, a server starting up 57P03).
+    /// How each of PostgresNIO's lost connections happened, in words.
+    private static let lossDescriptions: [PSQLError.Code: String] = [
+        .serverClosedConnection: "the server closed the connection",
+        .clientClosedConnection: "the connection was closed after an earlier failure",
+        .connectionError: "a network error broke the connection",
+        .uncleanShutdown: "the connection ended without PostgreSQL's goodbye",
+    ]
+
+    /// A failure to connect, naming where: SQLSTATE 08001 when no server answered or it took
+    /// no connection (shutting down, starting up: 57P0x), else the server's (28P01 for a wrong
+    /// password).
     init(connecting place: String, _ error: any Error) {
-        let reason = PostgresWireError(error, statement: nil)
-        let state = reason.sqlState == nil || reason.sqlState == Self.connectionFailure ? Self.unableToConnect : reason.sqlState
+        var reason = PostgresWireError(error, statement: nil)
+        if let error = error as? PSQLError, error.serverInfo == nil, reason.sqlState == Self.connectionFailure {
+            reason.message = "no server answered there (\(error.code))"
+        }
+        let state = reason.sqlState == nil || reason.isConnectionLoss ? Self.unableToConnect : reason.sqlState
         self.init(sqlState: state, message: "Could not connect to \(place): \(reason.message)")
     }
 }

@@ -348,7 +348,7 @@ import ObjectGraphPostgres
             }
             finished.withLock { $0 = true }
         }
-        var acknowledged: [Int] = [], failures = 0, batch = 0
+        var acknowledged: [Int] = [], failures = 0, batch = 0, kinds: Set<String> = []
         while !finished.withLock({ $0 }) {
             batch += 1
             // A context per batch: after a failure, what the server holds is fetched afresh.
@@ -366,6 +366,8 @@ import ObjectGraphPostgres
             } catch let error as CoreDataError {
                 #expect([.persistentStoreSave, .persistentStoreOpen, .persistentStoreTimeout].contains(error.code), "\(error)")
                 failures += 1
+                // Each kind of failure once, numbers left out, for the run's report.
+                kinds.insert(error.message.replacingOccurrences(of: "[0-9]+", with: "N", options: .regularExpression))
                 Thread.sleep(forTimeInterval: 0.01)
             }
         }
@@ -377,6 +379,7 @@ import ObjectGraphPostgres
         let counter = try Self.integer(url, "SELECT ZBALANCE FROM ZACCOUNT")
         print("◇ \(kills) crashes: \(batch) saves, \(acknowledged.count) acknowledged, \(failures) failed, \(kept.count) kept, "
               + "\(partial) partial, \(lost) lost, counter \(counter ?? -1)")
+        for kind in kinds.sorted() { print("  ◇ \(kind)") }
         #expect(partial == 0)
         #expect(lost == 0)
         // The counter's UPDATE went with its batch's INSERTs, or neither did.

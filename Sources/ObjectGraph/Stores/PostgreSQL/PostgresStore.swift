@@ -251,7 +251,7 @@ final class PostgresStore: @unchecked Sendable {
             case PostgresWireError.poolTimeout?:
                 throw CoreDataError(.persistentStoreTimeout, "\(place): \(error.message)")
             case _ where error.isConnectionLoss:
-                throw CoreDataError(isSave ? .persistentStoreSave : .persistentStoreOpen, lostConnection(place, error, isSave: isSave, transaction: transaction))
+                throw CoreDataError(isSave ? .persistentStoreSave : .persistentStoreOpen, lostConnection(place, PostgresNames.redacted(url), error, isSave: isSave, transaction: transaction))
             case nil:
                 throw CoreDataError(.persistentStoreOpen, "\(place): \(error.message)")
             default:
@@ -261,10 +261,14 @@ final class PostgresStore: @unchecked Sendable {
     }
 
     /// What a lost (or refused) connection means for the operation, and what to do.
-    private static func lostConnection(_ place: String, _ error: PostgresWireError, isSave: Bool, transaction: Bool) -> String {
+    private static func lostConnection(_ place: String, _ where_: String, _ error: PostgresWireError, isSave: Bool,
+                                       transaction: Bool) -> String {
+        // The place is said once; the server's sentence loses its full stop.
+        var detail = error.message.replacingOccurrences(of: "Could not connect to \(where_): ", with: "")
+        while detail.hasSuffix(".") { detail.removeLast() }
         let reason = error.sqlState == PostgresWireError.unableToConnect
-            ? "the server cannot be reached (\(error.message))"
-            : "the connection to the server was lost (\(error.message))"
+            ? "the server cannot be reached: \(detail)"
+            : "the connection to the server was lost: \(detail)"
         let outcome = !transaction ? ""
             : error.statement == "COMMIT" ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
             : " The transaction was rolled back: nothing of it was written."
