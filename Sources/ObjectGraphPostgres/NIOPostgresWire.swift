@@ -227,14 +227,40 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             for argument in arguments { try PostgresValues.bind(argument, into: &binds) }
             let result: PostgresQueryResult
             do {
-                result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+                result = try Self.answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger),
+                                         on: connection)
             } catch {
-                let failure = PostgresWireError(error, statement: sql)
+                let failure = error as? PostgresWireError ?? PostgresWireError(error, statement: sql)
                 if failure.isConnectionLoss { state.lost = failure }
                 throw failure
             }
             state.completed += 1
             return try PostgresValues.result(result)
+        }
+
+        /// What a statement's future gives. Waited for in slices rather than with `wait()`: when
+        /// the server dies at some moments, PostgresNIO closes the connection but never answers a
+        /// statement it had queued (a hundred crashes during saves met it once), which would hold
+        /// the caller forever. A closed connection whose statement stays unanswered for a second
+        /// is a lost connection; a long statement on a live one waits as long as it runs.
+        static func answer<T>(to future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+            let answered = DispatchSemaphore(value: 0)
+            // Written before the signal, read after it: the semaphore orders the two.
+            nonisolated(unsafe) var outcome: Result<T, any Error>?
+            future.whenComplete { result in
+                outcome = result
+                answered.signal()
+            }
+            var closedAt: Date?
+            while answered.wait(timeout: .now() + 0.2) == .timedOut {
+                guard connection.isClosed else { continue }
+                if let closedAt, Date().timeIntervalSince(closedAt) > 1 {
+                    throw PostgresWireError(sqlState: PostgresWireError.connectionFailure,
+                                            message: "the connection closed and the statement was never answered")
+                }
+                closedAt = closedAt ?? Date()
+            }
+            return try outcome!.get()
         }
 
         /// Whether a statement changes nothing when it runs outside a transaction: the store's

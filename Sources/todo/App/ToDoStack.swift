@@ -36,6 +36,11 @@ final class ToDoStack {
     static func open(_ options: StoreOptions, access: Access = .existing, environment: ToDoEnvironment = .current,
                      _ body: (ToDoStack) throws -> Void) throws {
         let url = options.storeURL(in: environment)
+        // A PostgreSQL store is a schema, made when first added: no file, no folder to prepare.
+        guard url.isFileURL else {
+            try body(try open(options, at: url, environment: environment))
+            return
+        }
         let existed = FileManager.default.fileExists(atPath: url.path)
         let madeFolders = try prepare(url, options: options, access: access)
         do {
@@ -110,9 +115,10 @@ final class ToDoStack {
             }
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        // SQLite stores keep persistent history, so that `todo watch` learns what other
+        // SQLite and PostgreSQL stores keep persistent history, so that `todo watch` learns what other
         // processes saved (Watch.swift, OtherProcessesChanges).
-        let store = try coordinator.addPersistentStore(type: type, at: url, options: type == .sqlite ? [NSPersistentHistoryTrackingKey: true] : [:])
+        let tracksHistory = type == .sqlite || type == .postgres
+        let store = try coordinator.addPersistentStore(type: type, at: url, options: tracksHistory ? [NSPersistentHistoryTrackingKey: true] : [:])
         // A confinement context: the command uses it on its one thread, as a command-line program may.
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -130,6 +136,8 @@ final class ToDoStack {
     /// Whether there is a store at `url`: an empty file, which a process killed while creating
     /// the store leaves, is no store yet, and adding it makes a new one.
     static func storeExists(at url: URL) -> Bool {
+        // A PostgreSQL store exists when its schema holds one (its metadata reads).
+        if !url.isFileURL { return (try? NSPersistentStoreCoordinator.metadataForPersistentStore(type: .postgres, at: url)) != nil }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         return (size ?? 0) > 0
     }
@@ -188,6 +196,14 @@ final class ToDoStack {
     /// A name quoted for the shell when it needs it.
     static func quoted(_ text: String) -> String {
         text.allSatisfy { $0.isLetter || $0.isNumber || "-_./+:".contains($0) } ? text : "\"\(text)\""
+    }
+
+    /// Where a store is, for messages: its file's path, or a PostgreSQL store's server,
+    /// database and schema (never the URL's password).
+    static func describe(_ url: URL) -> String {
+        guard !url.isFileURL else { return url.path }
+        let schema = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+        return "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")\(url.path) (schema \(schema))"
     }
 
     /// Prints a line.

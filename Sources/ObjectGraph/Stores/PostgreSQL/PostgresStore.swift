@@ -269,7 +269,7 @@ final class PostgresStore: @unchecked Sendable {
         let reason = error.sqlState == PostgresWireError.unableToConnect
             ? "the server cannot be reached: \(detail)"
             : "the connection to the server was lost: \(detail)"
-        let outcome = !transaction ? ""
+        let outcome = !transaction || error.sqlState == PostgresWireError.unableToConnect ? ""
             : error.statement == "COMMIT" ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
             : " The transaction was rolled back: nothing of it was written."
         let next = isSave
