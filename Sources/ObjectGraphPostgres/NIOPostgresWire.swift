@@ -157,7 +157,8 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
                 condition.unlock()
                 throw PostgresWireError(sqlState: PostgresWireError.poolTimeout, message: """
                     All \(poolSize) connections to \(where_) stayed busy for \(timeout) seconds \
-                    (NSPersistentStoreTimeoutOption); raise the pool size (ObjectGraphConnectionPoolSize) or the timeout
+                    (NSPersistentStoreTimeoutOption); raise the pool size (ObjectGraphConnectionPoolSize) \
+                    or the timeout
                     """)
             }
         }
@@ -193,7 +194,8 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             _ = try session.query(searchPath, [])
             // A bound value, never spliced into SQL: the URL is outside text. The server checks it.
             if let statementTimeout {
-                _ = try session.query("SELECT set_config('statement_timeout', $1, false)", [statementTimeout.databaseValue])
+                _ = try session.query("SELECT set_config('statement_timeout', $1, false)",
+                                      [statementTimeout.databaseValue])
             }
         } catch {
             try? connection.close().wait()
@@ -227,8 +229,8 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             for argument in arguments { try PostgresValues.bind(argument, into: &binds) }
             let result: PostgresQueryResult
             do {
-                result = try Self.answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger),
-                                         on: connection)
+                let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+                result = try Self.answer(to: connection.query(query, logger: logger), on: connection)
             } catch {
                 let failure = error as? PostgresWireError ?? PostgresWireError(error, statement: sql)
                 if failure.isConnectionLoss { state.lost = failure }
@@ -293,7 +295,9 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
 
         /// Connects and LISTENs; when that connection closes, listens again.
         func start() throws {
-            guard let wire else { throw PostgresWireError(sqlState: nil, message: "The store's connections are closed") }
+            guard let wire else {
+                throw PostgresWireError(sqlState: nil, message: "The store's connections are closed")
+            }
             let (connection, context) = try wire.listeningConnection(channel: channel, handler: handler)
             lock.lock()
             if cancelled {
@@ -314,7 +318,8 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             DispatchQueue.global().async { [weak self] in
                 while let self {
                     self.lock.lock()
-                    let stop = self.cancelled || self.current.map { $0.0 !== connection } ?? false || self.wire?.isClosed != false
+                    let replaced = self.current.map { $0.0 !== connection } ?? false
+                    let stop = self.cancelled || replaced || self.wire?.isClosed != false
                     self.lock.unlock()
                     if stop { return }
                     do {

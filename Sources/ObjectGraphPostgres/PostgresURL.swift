@@ -35,7 +35,8 @@ package struct PostgresURL {
         self.user = user.removingPercentEncoding ?? user
         // PGPASSWORD, as libpq reads it, keeps the password out of the URL and so out of
         // anything that prints the URL.
-        password = url.password.map { $0.removingPercentEncoding ?? $0 } ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
+        password = url.password.map { $0.removingPercentEncoding ?? $0 }
+            ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
         let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         database = path.isEmpty ? nil : path
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []

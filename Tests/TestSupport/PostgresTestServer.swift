@@ -123,9 +123,10 @@ public final class PostgresTestServer: @unchecked Sendable {
         let passwordFile = directory.appendingPathComponent("password")
         try privatePassword.write(to: passwordFile, atomically: true, encoding: .utf8)
         if let user, let ids = ids(of: user) { _ = chown(passwordFile.path, ids.uid, ids.gid) }
-        try run(bin + "/initdb", ["-D", directory.appendingPathComponent("data").path, "-U", "postgres", "--auth-local=trust",
-                                  "--auth-host=scram-sha-256", "--pwfile=\(passwordFile.path)", "--encoding=UTF8",
-                                  "--locale=C", "--no-sync"], as: user)
+        let data = directory.appendingPathComponent("data").path
+        try run(bin + "/initdb", ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
+                                  "--pwfile=\(passwordFile.path)", "--encoding=UTF8", "--locale=C", "--no-sync"],
+                as: user)
         return directory
     }
 
@@ -145,14 +146,16 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// Starts the server in `directory` on a free port, trying five ports.
-    private static func start(pgCtl: String, directory: URL, owner: String?, settings: String) throws -> (Int, String) {
+    private static func start(pgCtl: String, directory: URL, owner: String?,
+                              settings: String) throws -> (Int, String) {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let candidate = try Self.freePort()
             let options = "-p \(candidate) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off \(settings)"
             do {
-                try Self.run(pgCtl, ["-D", directory.appendingPathComponent("data").path, "-o", options,
-                                     "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"], as: owner)
+                let data = directory.appendingPathComponent("data").path
+                let log = directory.appendingPathComponent("server.log").path
+                try Self.run(pgCtl, ["-D", data, "-o", options, "-l", log, "-w", "-t", "60", "start"], as: owner)
                 return (candidate, options)
             } catch {
                 lastError = error
@@ -164,13 +167,15 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// Stops the server as a crash would (`pg_ctl stop -m immediate`: every server process
     /// quits at once, nothing is flushed, the next start recovers from the WAL).
     public func crash() throws {
-        try Self.run(pgCtl, ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], as: owner)
+        let data = directory.appendingPathComponent("data").path
+        try Self.run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"], as: owner)
     }
 
     /// Starts the server again on its port, after ``crash()``.
     public func restart() throws {
-        try Self.run(pgCtl, ["-D", directory.appendingPathComponent("data").path, "-o", serverOptions,
-                             "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"], as: owner)
+        let data = directory.appendingPathComponent("data").path
+        let log = directory.appendingPathComponent("server.log").path
+        try Self.run(pgCtl, ["-D", data, "-o", serverOptions, "-l", log, "-w", "-t", "60", "start"], as: owner)
     }
 
     /// Stops a private server and removes its directory.
@@ -183,7 +188,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     private static func owner() throws -> String? {
         guard getuid() == 0 else { return nil }
         guard let owner = unprivilegedUser() else {
-            throw Unavailable(description: "the tests run as root and neither the postgres nor the nobody user exists to run PostgreSQL as")
+            throw Unavailable(description: "the tests run as root and neither the postgres nor the nobody user "
+                              + "exists to run PostgreSQL as")
         }
         return owner
     }

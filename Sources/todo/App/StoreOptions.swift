@@ -10,10 +10,13 @@ public struct StoreOptions: ParsableArguments {
     public init() {}
 
     @Option(name: .long, help: ArgumentHelp("The store file, or a postgres:// URL.", discussion:
-        "Default: $XDG_DATA_HOME/todo/ToDo.xml (or ToDo.sqlite), else ~/.local/share/todo/. A URL postgres://USER@HOST/DATABASE?schema=todo keeps the to-dos in that schema of a PostgreSQL database (the password in PGPASSWORD).", valueName: "path"))
+        "Default: $XDG_DATA_HOME/todo/ToDo.xml (or ToDo.sqlite), else ~/.local/share/todo/. "
+            + "A URL postgres://USER@HOST/DATABASE?schema=todo keeps the to-dos in that schema of a "
+            + "PostgreSQL database (the password in PGPASSWORD).", valueName: "path"))
     var store: String?
 
-    @Option(name: .long, help: ArgumentHelp("The store type: xml, as in the article, sqlite, or postgres (read from a postgres:// --store).", discussion:
+    @Option(name: .long, help: ArgumentHelp(
+        "The store type: xml, as in the article, sqlite, or postgres (read from a postgres:// --store).", discussion:
         "Default: an existing file's own type (a SQLite file begins with \"SQLite format 3\"); for a new file, sqlite when its name ends in .sqlite, .sqlite3 or .db, else xml."))
     var storeType: ToDoStoreType?
 
@@ -49,7 +52,8 @@ public struct StoreOptions: ParsableArguments {
     func storeType(at url: URL) throws -> ToDoStoreType {
         if !url.isFileURL {
             if let storeType, storeType != .postgres {
-                throw ToDoError("The store \(ToDoStack.describe(url)) is a PostgreSQL store, not \(storeType.rawValue). Leave out --store-type.")
+                throw ToDoError("The store \(ToDoStack.describe(url)) is a PostgreSQL store, "
+                                + "not \(storeType.rawValue). Leave out --store-type.")
             }
             return .postgres
         }
@@ -60,7 +64,8 @@ public struct StoreOptions: ParsableArguments {
             return detected
         }
         if storeType == .postgres {
-            throw ToDoError("A PostgreSQL store is named by its URL: --store postgres://USER@HOST/DATABASE?schema=todo")
+            throw ToDoError("A PostgreSQL store is named by its URL: "
+                            + "--store postgres://USER@HOST/DATABASE?schema=todo")
         }
         if let storeType { return storeType }
         return ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased()) ? .sqlite : .xml

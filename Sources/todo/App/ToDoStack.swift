@@ -118,7 +118,8 @@ final class ToDoStack {
         // SQLite and PostgreSQL stores keep persistent history, so that `todo watch` learns what other
         // processes saved (Watch.swift, OtherProcessesChanges).
         let tracksHistory = type == .sqlite || type == .postgres
-        let store = try coordinator.addPersistentStore(type: type, at: url, options: tracksHistory ? [NSPersistentHistoryTrackingKey: true] : [:])
+        let storeOptions: [String: Any] = tracksHistory ? [NSPersistentHistoryTrackingKey: true] : [:]
+        let store = try coordinator.addPersistentStore(type: type, at: url, options: storeOptions)
         // A confinement context: the command uses it on its one thread, as a command-line program may.
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -137,7 +138,9 @@ final class ToDoStack {
     /// the store leaves, is no store yet, and adding it makes a new one.
     static func storeExists(at url: URL) -> Bool {
         // A PostgreSQL store exists when its schema holds one (its metadata reads).
-        if !url.isFileURL { return (try? NSPersistentStoreCoordinator.metadataForPersistentStore(type: .postgres, at: url)) != nil }
+        if !url.isFileURL {
+            return (try? NSPersistentStoreCoordinator.metadataForPersistentStore(type: .postgres, at: url)) != nil
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         return (size ?? 0) > 0
     }
@@ -202,7 +205,8 @@ final class ToDoStack {
     /// database and schema (never the URL's password).
     static func describe(_ url: URL) -> String {
         guard !url.isFileURL else { return url.path }
-        let schema = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let schema = items.first { $0.name == "schema" }?.value ?? "public"
         return "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")\(url.path) (schema \(schema))"
     }
 

@@ -35,10 +35,12 @@ extension ToDoCommand {
             stack.context.mergePolicy = NSMergeByPropertyStoreTrumpMergePolicy
             let version = stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
             let url = options.storeURL(in: environment)
-            stack.say("Watching \(url.isFileURL ? url.lastPathComponent : ToDoStack.describe(url)) (\(version)). Ctrl-C stops.")
+            let place = url.isFileURL ? url.lastPathComponent : ToDoStack.describe(url)
+            stack.say("Watching \(place) (\(version)). Ctrl-C stops.")
             // A SQLite or PostgreSQL store tells what other processes saved through its
             // persistent history; an XML store is read afresh at each tick.
-            let history = stack.store.type == NSSQLiteStoreType || stack.store.type == .postgres ? try OtherProcessesChanges(stack: stack) : nil
+            let keepsHistory = stack.store.type == NSSQLiteStoreType || stack.store.type == .postgres
+            let history = keepsHistory ? try OtherProcessesChanges(stack: stack) : nil
             var tick = 0
             while ticks.map({ tick < $0 }) ?? true {
                 let start = environment.clock.now
@@ -49,7 +51,8 @@ extension ToDoCommand {
                     // reconnects, and the next tick's history merge brings what was saved
                     // meanwhile. What this tick could not record is dropped, to alert again.
                     stack.context.rollback()
-                    stack.say("Can't reach the store this minute (\(error.localizedDescription)); trying again at the next check.")
+                    stack.say("Can't reach the store this minute (\(error.localizedDescription)); "
+                              + "trying again at the next check.")
                 }
                 tick += 1
                 if ticks.map({ tick < $0 }) ?? true { environment.clock.sleep(until: start.addingTimeInterval(interval)) }

@@ -29,7 +29,8 @@ import ObjectGraphPostgres
     }
 
     /// A coordinator with the store at `url`.
-    static func coordinator(_ url: URL, poolSize: Int = 2, configure: (inout PersistentStoreDescription) -> Void = { _ in })
+    static func coordinator(_ url: URL, poolSize: Int = 2,
+                            configure: (inout PersistentStoreDescription) -> Void = { _ in })
         throws -> PersistentStoreCoordinator {
         var description = PersistentStoreDescription.postgres(url: url, poolSize: poolSize)
         configure(&description)
@@ -78,7 +79,8 @@ import ObjectGraphPostgres
     }
 
     /// A saved account with `balance`, and its context.
-    static func seeded(_ coordinator: PersistentStoreCoordinator, balance: Int = 100) throws -> (ManagedObjectContext, ManagedObject) {
+    static func seeded(_ coordinator: PersistentStoreCoordinator,
+                       balance: Int = 100) throws -> (ManagedObjectContext, ManagedObject) {
         let context = ManagedObjectContext(coordinator: coordinator)
         let account = try context.insertNewObject(forEntityName: "Account")
         try account.checkedSetValue("main", forKey: "name")
@@ -123,7 +125,8 @@ import ObjectGraphPostgres
         let message = error?.message ?? ""
         #expect(message.contains("connection to the server was lost"), "\(message)")
         #expect(message.contains("rolled back"), "\(message)")
-        #expect(message.contains("postgres://postgres:***@127.0.0.1:\(server.port)/postgres?schema=crash"), "\(message)")
+        let place = "postgres://postgres:***@127.0.0.1:\(server.port)/postgres?schema=crash"
+        #expect(message.contains(place), "\(message)")
         #expect(!message.contains(server.password ?? "?"), "\(message)")
         // The context still holds what it could not save.
         #expect(context.hasChanges)
@@ -147,7 +150,8 @@ import ObjectGraphPostgres
         let url = server.url(schema: "dropped")
         let coordinator = try Self.coordinator(url, poolSize: 1)
         let (context, account) = try Self.seeded(coordinator)
-        let terminate = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        let terminate = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            + "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
         #expect(try Self.integer(url, terminate) == 1)
         #expect(try context.count(for: FetchRequest(entityName: "Account")) == 1)
         #expect(try Self.integer(url, terminate) == 1)
@@ -169,7 +173,9 @@ import ObjectGraphPostgres
             let done = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
                 let start = Date()
-                let result = Result { try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Account")) }
+                let result = Result {
+                    try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Account"))
+                }
                 outcome.withLock { $0 = (result, Date().timeIntervalSince(start)) }
                 done.signal()
             }
@@ -181,7 +187,8 @@ import ObjectGraphPostgres
         #expect(error?.message.contains("stayed busy for 0.5 seconds") == true, "\(error?.message ?? "")")
         #expect(waited >= 0.45 && waited < 5, "waited \(waited) s")
         // Released, the connection serves the next request.
-        #expect(try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Account")) == 1)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect(try context.count(for: FetchRequest(entityName: "Account")) == 1)
     }
 
     // 4. statement_timeout (the URL's query item here; the server's setting works the same):
@@ -189,7 +196,8 @@ import ObjectGraphPostgres
     @Test func aStatementTimeoutFailsTheSaveAndWritesNothing() throws {
         guard let plain = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema()) else { return }
         var components = try #require(URLComponents(url: plain, resolvingAgainstBaseURL: false))
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "statement_timeout", value: "300ms")]
+        components.queryItems = (components.queryItems ?? [])
+            + [URLQueryItem(name: "statement_timeout", value: "300ms")]
         let url = try #require(components.url)
         let coordinator = try Self.coordinator(url)
         let (context, account) = try Self.seeded(coordinator)
@@ -228,9 +236,11 @@ import ObjectGraphPostgres
         let writer = try Self.coordinator(url) { $0.isPersistentHistoryTrackingEnabled = true }
         let storeID = watcher.persistentStores[0].identifier
         let numbers = Lock<[Int64]>([])
-        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification,
-                                                              object: watcher, queue: nil) { notification in
-            let token = notification.userInfo?[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken
+        let name = PersistentStoreCoordinator.storeRemoteChangeNotification
+        let center = NotificationCenter.default
+        let observer = center.addObserver(forName: name, object: watcher, queue: nil) { notification in
+            let key = PersistentStoreCoordinator.remoteChangeHistoryTokenKey
+            let token = notification.userInfo?[key] as? PersistentHistoryToken
             numbers.withLock { $0.append(token?.transactionNumber(forStore: storeID) ?? -1) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -272,10 +282,12 @@ import ObjectGraphPostgres
         try Self.change(context, account, batch: 1)
         try context.save()
         #expect(try context.count(for: FetchRequest(entityName: "Entry")) == 3)
-        #expect(try query("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [name.databaseValue]).values == [1.databaseValue])
-        let found = try query("SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1",
-                              [name.databaseValue])
-        #expect(found.values == ["ZACCOUNT", "ZENTRY", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"].map(\.databaseValue))
+        let namespaces = try query("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [name.databaseValue])
+        #expect(namespaces.values == [1.databaseValue])
+        let found = try query("SELECT upper(table_name) FROM information_schema.tables "
+                              + "WHERE table_schema = $1 ORDER BY 1", [name.databaseValue])
+        let tables = ["ZACCOUNT", "ZENTRY", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"]
+        #expect(found.values == tables.map(\.databaseValue))
         #expect(try query("SELECT count(*) FROM \(victim).victim").values == [0.databaseValue])
         // Opened again by the same name, it is the same store.
         let again = try Self.coordinator(url)
@@ -355,7 +367,8 @@ import ObjectGraphPostgres
             let context = ManagedObjectContext(coordinator: coordinator)
             do {
                 let counter = try #require(try context.fetch(FetchRequest(entityName: "Account")).first)
-                try counter.checkedSetValue((try counter.checkedValue(forKey: "balance") as? Int ?? 0) + 1, forKey: "balance")
+                let count = try counter.checkedValue(forKey: "balance") as? Int ?? 0
+                try counter.checkedSetValue(count + 1, forKey: "balance")
                 for i in 0..<batchSize {
                     let entry = try context.insertNewObject(forEntityName: "Entry")
                     try entry.checkedSetValue(batch, forKey: "batch")
@@ -364,7 +377,9 @@ import ObjectGraphPostgres
                 try context.save()
                 acknowledged.append(batch)
             } catch let error as CoreDataError {
-                #expect([.persistentStoreSave, .persistentStoreOpen, .persistentStoreTimeout].contains(error.code), "\(error)")
+                let expected: [CoreDataError.Code?] = [.persistentStoreSave, .persistentStoreOpen,
+                                                      .persistentStoreTimeout]
+                #expect(expected.contains(error.code), "\(error)")
                 failures += 1
                 // Each kind of failure once, numbers left out, for the run's report.
                 kinds.insert(error.message.replacingOccurrences(of: "[0-9]+", with: "N", options: .regularExpression))
@@ -373,11 +388,14 @@ import ObjectGraphPostgres
         }
         let rows = try Self.query(url, "SELECT ZBATCH, count(*) FROM ZENTRY GROUP BY ZBATCH")
         var kept: [Int64: Int64] = [:]
-        for i in 0..<rows.rowCount { kept[Int64.fromDatabaseValue(rows[i, 0])!] = Int64.fromDatabaseValue(rows[i, 1])! }
+        for i in 0..<rows.rowCount {
+            kept[Int64.fromDatabaseValue(rows[i, 0])!] = Int64.fromDatabaseValue(rows[i, 1])!
+        }
         let partial = kept.values.filter { $0 != Int64(batchSize) }.count
         let lost = acknowledged.filter { kept[Int64($0)] == nil }.count
         let counter = try Self.integer(url, "SELECT ZBALANCE FROM ZACCOUNT")
-        print("◇ \(kills) crashes: \(batch) saves, \(acknowledged.count) acknowledged, \(failures) failed, \(kept.count) kept, "
+        print("◇ \(kills) crashes: \(batch) saves, \(acknowledged.count) acknowledged, \(failures) failed, "
+              + "\(kept.count) kept, "
               + "\(partial) partial, \(lost) lost, counter \(counter ?? -1)")
         for kind in kinds.sorted() { print("  ◇ \(kind)") }
         #expect(partial == 0)

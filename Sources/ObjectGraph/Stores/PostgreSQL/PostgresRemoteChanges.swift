@@ -24,7 +24,10 @@ final class PostgresRemoteChanges: Sendable {
                 PersistentStoreCoordinator.remoteChangeStoreURLKey: url,
                 PersistentStoreCoordinator.remoteChangeStoreUUIDKey: uuid,
             ]
-            if let number { info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] = PersistentHistoryToken(storeTokens: [uuid: number]) }
+            if let number {
+                let token = PersistentHistoryToken(storeTokens: [uuid: number])
+                info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] = token
+            }
             NotificationCenter.default.post(name: notification, object: coordinator, userInfo: info)
         }
         let handle = try PostgresStore.mapping("Listening for changes (LISTEN) to", url) {

@@ -221,11 +221,14 @@ final class PostgresStore: @unchecked Sendable {
     func withStatements<T>(_ operation: String, retryingLostConnection: Bool = false,
                            _ body: (PostgresStatements) throws -> T) throws -> T {
         try Self.mapping(operation, url) {
+            func run() throws -> T {
+                try wire.withConnection { try body(PostgresStatements(connection: $0, log: log)) }
+            }
             do {
-                return try wire.withConnection { connection in try body(PostgresStatements(connection: connection, log: log)) }
+                return try run()
             } catch let error as PostgresWireError where retryingLostConnection && error.isConnectionLoss
                         && error.sqlState != PostgresWireError.unableToConnect {
-                return try wire.withConnection { connection in try body(PostgresStatements(connection: connection, log: log)) }
+                return try run()
             }
         }
     }
@@ -234,7 +237,8 @@ final class PostgresStore: @unchecked Sendable {
     /// the store (its URL without the password): a unique violation is 133021, a cancelled
     /// statement (statement_timeout) or a pool busy past the timeout 134090, a lost connection
     /// 134030 for a save and 134080 otherwise, anything else 134180 with the server's message.
-    static func mapping<T>(_ operation: String, _ url: URL, transaction: Bool = false, _ body: () throws -> T) throws -> T {
+    static func mapping<T>(_ operation: String, _ url: URL, transaction: Bool = false,
+                           _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PostgresWireError {
@@ -245,13 +249,16 @@ final class PostgresStore: @unchecked Sendable {
                 throw CoreDataError(.constraintMerge, "\(place): the change breaks a uniqueness constraint of the model (\(error.message)). Nothing was saved")
             case "57014"?:
                 throw CoreDataError(.persistentStoreTimeout, """
-                    \(place): PostgreSQL cancelled the statement (\(error.message); statement_timeout in the URL or the \
-                    server's settings bounds each statement). Its transaction was rolled back: nothing of it was written
+                    \(place): PostgreSQL cancelled the statement (\(error.message); statement_timeout in the URL \
+                    or the server's settings bounds each statement). Its transaction was rolled back: nothing of it \
+                    was written
                     """)
             case PostgresWireError.poolTimeout?:
                 throw CoreDataError(.persistentStoreTimeout, "\(place): \(error.message)")
             case _ where error.isConnectionLoss:
-                throw CoreDataError(isSave ? .persistentStoreSave : .persistentStoreOpen, lostConnection(place, PostgresNames.redacted(url), error, isSave: isSave, transaction: transaction))
+                let text = lostConnection(place, PostgresNames.redacted(url), error, isSave: isSave,
+                                          transaction: transaction)
+                throw CoreDataError(isSave ? .persistentStoreSave : .persistentStoreOpen, text)
             case nil:
                 throw CoreDataError(.persistentStoreOpen, "\(place): \(error.message)")
             default:
@@ -270,7 +277,8 @@ final class PostgresStore: @unchecked Sendable {
             ? "the server cannot be reached: \(detail)"
             : "the connection to the server was lost: \(detail)"
         let outcome = !transaction || error.sqlState == PostgresWireError.unableToConnect ? ""
-            : error.statement == "COMMIT" ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
+            : error.statement == "COMMIT"
+            ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
             : " The transaction was rolled back: nothing of it was written."
         let next = isSave
             ? "The context keeps its changes; save again once the server is back, and the store reconnects"

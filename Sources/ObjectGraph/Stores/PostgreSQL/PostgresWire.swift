@@ -24,7 +24,8 @@ package protocol PostgresWire: AnyObject, Sendable {
 
 extension PostgresWire {
     /// Listens on `channel`, not told of reconnections.
-    package func listen(channel: String, handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening {
+    package func listen(channel: String,
+                        handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening {
         try listen(channel: channel, reconnected: {}, handler: handler)
     }
 }
