@@ -26,7 +26,8 @@ public struct PersistentStoreDescription {
     public var isReadOnly = false
     /// How many seconds a save (and opening the store) waits for another connection or process
     /// to release the file (NSPersistentStoreTimeoutOption; SQLite's busy timeout); 0 fails at
-    /// once. Default ``StoreOption/defaultTimeout``.
+    /// once. A PostgreSQL store waits this long for a free connection of its pool, then fails
+    /// with 134090. Default ``StoreOption/defaultTimeout``.
     public var timeout: TimeInterval = StoreOption.defaultTimeout
     /// The SQLite pragmas the store's connection runs when it opens (NSSQLitePragmasOption), by
     /// name; set them with ``setValue(_:forPragmaNamed:)``. SQLite stores only.
