@@ -119,7 +119,9 @@ let package = Package(
         // for the migration step `todo migrate` runs on its own (MigrationStep).
         .target(
             name: "ToDoApp",
-            dependencies: ["CoreData", "ObjectGraph", "WorkbookSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // ObjectGraphPostgres: `--store postgres://...` keeps the to-dos in a PostgreSQL schema.
+            dependencies: ["CoreData", "ObjectGraph", "ObjectGraphPostgres", "WorkbookSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/todo/App"
         ),
         .executableTarget(

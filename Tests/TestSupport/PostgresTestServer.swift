@@ -22,6 +22,11 @@ public final class PostgresTestServer: @unchecked Sendable {
     public let directory: URL
     private let pgCtl: String
     private let owner: String?
+    /// `pg_ctl -o` options: the port, the socket folder, loopback only.
+    private let serverOptions: String
+    /// The password of user `postgres` over TCP, for a private server (``makePrivate()``);
+    /// nil for the shared one, which trusts every connection.
+    public let password: String?
 
     /// Why the tests that need PostgreSQL did not run.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -63,9 +68,18 @@ public final class PostgresTestServer: @unchecked Sendable {
         return "\(prefix.lowercased())_\(id)"
     }
 
-    /// The URL of database `postgres` as superuser `postgres`, schema `schema`.
-    public func url(schema: String) -> URL {
-        URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres?schema=\(schema)")!
+    /// The URL of database `postgres` as superuser `postgres`, schema `schema`; with the
+    /// private server's password unless `password` gives another.
+    public func url(schema: String, password: String? = nil) -> URL {
+        var components = URLComponents()
+        components.scheme = "postgres"
+        components.user = "postgres"
+        components.password = password ?? self.password
+        components.host = "127.0.0.1"
+        components.port = port
+        components.path = "/postgres"
+        components.queryItems = [URLQueryItem(name: "schema", value: schema)]
+        return components.url!
     }
 
     private init() throws {
@@ -73,31 +87,122 @@ public final class PostgresTestServer: @unchecked Sendable {
             throw Unavailable(description: "initdb and pg_ctl were not found on PATH or in /usr/lib/postgresql/*/bin (apt-get install postgresql)")
         }
         pgCtl = bin + "/pg_ctl"
-        owner = getuid() == 0 ? Self.unprivilegedUser() : nil
-        if getuid() == 0, owner == nil {
-            throw Unavailable(description: "the tests run as root and neither the postgres nor the nobody user exists to run PostgreSQL as")
-        }
-        directory = URL(fileURLWithPath: "/tmp/objectgraph-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        if let owner, let ids = Self.ids(of: owner) {
-            _ = chown(directory.path, ids.uid, ids.gid)
-        }
+        owner = try Self.owner()
+        directory = try Self.makeDirectory(owner: owner)
+        password = nil
         let data = directory.appendingPathComponent("data").path
         try Self.run(bin + "/initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], as: owner)
+        (port, serverOptions) = try Self.start(pgCtl: pgCtl, directory: directory, owner: owner,
+                                               settings: "-c max_connections=400 -c shared_buffers=64MB")
+    }
+
+    /// A private server, copied from a cluster made once per process, whose user `postgres`
+    /// needs ``password`` over TCP: for tests that stop, crash or restart their server, or
+    /// that need a password. Nil (having said why) without PostgreSQL, as ``url(schema:for:)``.
+    /// Call ``shutDown()`` when done.
+    public static func makePrivate(for test: String = #function) throws -> PostgresTestServer? {
+        switch shared {
+        case .success:
+            return try PostgresTestServer(copying: try template.get())
+        case .failure(let reason):
+            if isRequired { throw Unavailable(description: "CI requires PostgreSQL, but: \(reason)") }
+            print("◇ \(test): PostgreSQL not tested: \(reason)")
+            return nil
+        }
+    }
+
+    /// The password of every private server.
+    private static let privatePassword = "s3cret-\(UUID().uuidString.prefix(8))"
+
+    /// The cluster private servers are copied from: initdb is slow, a copy is not.
+    private static let template: Result<URL, any Error> = Result {
+        guard let bin = binDirectory() else { throw Unavailable(description: "initdb was not found") }
+        let user = try PostgresTestServer.owner()
+        let directory = try makeDirectory(owner: user)
+        atexit { PostgresTestServer.removeTemplate() }
+        let passwordFile = directory.appendingPathComponent("password")
+        try privatePassword.write(to: passwordFile, atomically: true, encoding: .utf8)
+        if let user, let ids = ids(of: user) { _ = chown(passwordFile.path, ids.uid, ids.gid) }
+        let data = directory.appendingPathComponent("data").path
+        try run(bin + "/initdb", ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
+                                  "--pwfile=\(passwordFile.path)", "--encoding=UTF8", "--locale=C", "--no-sync"],
+                as: user)
+        return directory
+    }
+
+    private static func removeTemplate() {
+        if case .success(let directory) = template { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    private init(copying template: URL) throws {
+        guard let bin = Self.binDirectory() else { throw Unavailable(description: "pg_ctl was not found") }
+        pgCtl = bin + "/pg_ctl"
+        owner = try Self.owner()
+        directory = try Self.makeDirectory(owner: owner)
+        password = Self.privatePassword
+        try Self.run("/bin/cp", ["-a", template.appendingPathComponent("data").path, directory.path], as: owner)
+        (port, serverOptions) = try Self.start(pgCtl: pgCtl, directory: directory, owner: owner,
+                                               settings: "-c max_connections=40 -c shared_buffers=16MB")
+    }
+
+    /// Starts the server in `directory` on a free port, trying five ports.
+    private static func start(pgCtl: String, directory: URL, owner: String?,
+                              settings: String) throws -> (Int, String) {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let candidate = try Self.freePort()
-            let options = "-p \(candidate) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400 -c shared_buffers=64MB"
+            let options = "-p \(candidate) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off \(settings)"
             do {
-                try Self.run(pgCtl, ["-D", data, "-o", options, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"], as: owner)
-                port = candidate
-                return
+                let data = directory.appendingPathComponent("data").path
+                let log = directory.appendingPathComponent("server.log").path
+                try Self.run(pgCtl, ["-D", data, "-o", options, "-l", log, "-w", "-t", "60", "start"], as: owner)
+                return (candidate, options)
             } catch {
                 lastError = error
             }
         }
         throw Unavailable(description: "pg_ctl could not start the server: \(lastError.map { "\($0)" } ?? "")")
+    }
+
+    /// Stops the server as a crash would (`pg_ctl stop -m immediate`: every server process
+    /// quits at once, nothing is flushed, the next start recovers from the WAL).
+    public func crash() throws {
+        let data = directory.appendingPathComponent("data").path
+        try Self.run(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"], as: owner)
+    }
+
+    /// Starts the server again on its port, after ``crash()``.
+    public func restart() throws {
+        let data = directory.appendingPathComponent("data").path
+        let log = directory.appendingPathComponent("server.log").path
+        try Self.run(pgCtl, ["-D", data, "-o", serverOptions, "-l", log, "-w", "-t", "60", "start"], as: owner)
+    }
+
+    /// Stops a private server and removes its directory.
+    public func shutDown() {
+        try? crash()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The user the server runs as: PostgreSQL refuses root.
+    private static func owner() throws -> String? {
+        guard getuid() == 0 else { return nil }
+        guard let owner = unprivilegedUser() else {
+            throw Unavailable(description: "the tests run as root and neither the postgres nor the nobody user "
+                              + "exists to run PostgreSQL as")
+        }
+        return owner
+    }
+
+    /// A new directory for a cluster, its owner's alone.
+    private static func makeDirectory(owner: String?) throws -> URL {
+        let directory = URL(fileURLWithPath: "/tmp/objectgraph-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        if let owner, let ids = ids(of: owner) {
+            _ = chown(directory.path, ids.uid, ids.gid)
+        }
+        return directory
     }
 
     /// Stops the shared server, if one started, and removes its directory.

@@ -27,3 +27,30 @@ public final class PersistentStore {
         self.backend = backend
     }
 }
+
+extension PersistentStore: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Apple's shape, `<NSPersistentStore> (type: SQLite, URL: …)`, without a password the URL holds.
+    public var description: String { "<NSPersistentStore> (type: \(type), URL: \(url?.textWithoutPassword ?? "nil"))" }
+    /// The description: a store's password is never printed.
+    public var debugDescription: String { description }
+}
+
+extension URL {
+    /// The URL as text, any password (in its user part or a `password` query item, as libpq
+    /// takes one) shown as `***`: for descriptions, messages and logs of server stores.
+    var textWithoutPassword: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
+            return "(a URL that does not parse)"
+        }
+        let queryHasPassword = components.queryItems?.contains { $0.name.lowercased() == "password" } ?? false
+        guard components.password != nil || queryHasPassword else { return absoluteString }
+        if components.password != nil { components.password = "***" }
+        if queryHasPassword {
+            components.queryItems = components.queryItems?.map {
+                $0.name.lowercased() == "password" ? URLQueryItem(name: $0.name, value: "***") : $0
+            }
+        }
+        // Never the original: a URL whose parts do not recombine is not shown at all.
+        return components.string ?? "(a URL with a password)"
+    }
+}

@@ -54,7 +54,7 @@ extension PersistentStoreCoordinator {
     public func destroyPersistentStore(at url: URL, ofType storeType: StoreType, options: [AnyHashable: Any]? = nil) throws {
         guard !storeType.isServer else {
             throw CoreDataError(.persistentStoreUnsupportedRequestType, "destroyPersistentStore does not drop the PostgreSQL "
-                + "schema of \(url.absoluteString); drop it with DROP SCHEMA ... CASCADE")
+                + "schema of \(url.textWithoutPassword); drop it with DROP SCHEMA ... CASCADE")
         }
         if let open = persistentStore(for: url) {
             try remove(open)

@@ -160,7 +160,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private func refuseDuplicate(_ url: URL) throws {
         if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
-            throw CoreDataError(.persistentStoreAlreadyAdded, "The store at \(url.path) was already added to this coordinator")
+            let place = url.isFileURL ? url.path : url.textWithoutPassword
+            throw CoreDataError(.persistentStoreAlreadyAdded,
+                                "The store at \(place) was already added to this coordinator")
         }
     }
 

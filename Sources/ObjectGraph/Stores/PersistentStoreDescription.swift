@@ -26,7 +26,8 @@ public struct PersistentStoreDescription {
     public var isReadOnly = false
     /// How many seconds a save (and opening the store) waits for another connection or process
     /// to release the file (NSPersistentStoreTimeoutOption; SQLite's busy timeout); 0 fails at
-    /// once. Default ``StoreOption/defaultTimeout``.
+    /// once. A PostgreSQL store waits this long for a free connection of its pool, then fails
+    /// with 134090. Default ``StoreOption/defaultTimeout``.
     public var timeout: TimeInterval = StoreOption.defaultTimeout
     /// The SQLite pragmas the store's connection runs when it opens (NSSQLitePragmasOption), by
     /// name; set them with ``setValue(_:forPragmaNamed:)``. SQLite stores only.
@@ -200,4 +201,14 @@ public struct PersistentStoreDescription {
         let found = value.map { "\($0) (\(Swift.type(of: $0)))" } ?? "nil"
         return CoreDataError(exception: .invalidArgument, "The store option \(key) must be \(expected), not \(found)", key: key)
     }
+}
+
+extension PersistentStoreDescription: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Apple's shape, `<NSPersistentStoreDescription> (type: SQLite, url: …)`, without a
+    /// password the URL holds: a description is printed, logged and put in error reports.
+    public var description: String {
+        "<NSPersistentStoreDescription> (type: \(type), url: \(url?.textWithoutPassword ?? "nil"))"
+    }
+    /// The description: a store's password is never printed.
+    public var debugDescription: String { description }
 }

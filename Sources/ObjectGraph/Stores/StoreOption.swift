@@ -26,7 +26,9 @@ public enum StoreOption {
     /// NSPersistentStoreTimeoutOption: how many seconds a save waits for another connection or
     /// process to release the store's file (a `TimeInterval`; default
     /// ``defaultTimeout``). A save that still cannot write fails with 134180 (SQLITE_BUSY) for
-    /// SQLite, or 134030 for an atomic store, instead of failing at once.
+    /// SQLite, or 134030 for an atomic store, instead of failing at once. For a PostgreSQL store,
+    /// how long a fetch or save waits for a connection of its pool when all are busy (then
+    /// 134090), and for the server to answer a new connection.
     public static let timeout = "NSPersistentStoreTimeoutOption"
     /// NSReadOnlyPersistentStoreOption: open the store only to read it (a Bool). Saving to it
     /// fails with 134030, and a SQLite store opened so leaves no file beside it (no `-shm`, no

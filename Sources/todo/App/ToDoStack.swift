@@ -39,6 +39,11 @@ final class ToDoStack {
     static func open(_ options: StoreOptions, access: Access = .existing, environment: ToDoEnvironment = .current,
                      _ body: (ToDoStack) throws -> Void) throws {
         let url = options.storeURL(in: environment)
+        // A PostgreSQL store is a schema, made when first added: no file, no folder to prepare.
+        guard url.isFileURL else {
+            try body(try open(options, at: url, environment: environment))
+            return
+        }
         if access == .reading, options.store == nil, !storeExists(at: url) {
             try body(try emptyStack(options, environment: environment))
             return
@@ -128,9 +133,11 @@ final class ToDoStack {
             }
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        // SQLite stores keep persistent history, so that `todo watch` learns what other
+        // SQLite and PostgreSQL stores keep persistent history, so that `todo watch` learns what other
         // processes saved (Watch.swift, OtherProcessesChanges).
-        let store = try coordinator.addPersistentStore(type: type, at: url, options: type == .sqlite ? [NSPersistentHistoryTrackingKey: true] : [:])
+        let tracksHistory = type == .sqlite || type == .postgres
+        let storeOptions: [String: Any] = tracksHistory ? [NSPersistentHistoryTrackingKey: true] : [:]
+        let store = try coordinator.addPersistentStore(type: type, at: url, options: storeOptions)
         // A confinement context: the command uses it on its one thread, as a command-line program may.
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -148,6 +155,10 @@ final class ToDoStack {
     /// Whether there is a store at `url`: an empty file, which a process killed while creating
     /// the store leaves, is no store yet, and adding it makes a new one.
     static func storeExists(at url: URL) -> Bool {
+        // A PostgreSQL store exists when its schema holds one (its metadata reads).
+        if !url.isFileURL {
+            return (try? NSPersistentStoreCoordinator.metadataForPersistentStore(type: .postgres, at: url)) != nil
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         return (size ?? 0) > 0
     }
@@ -208,6 +219,15 @@ final class ToDoStack {
     /// A name quoted for the shell when it needs it.
     static func quoted(_ text: String) -> String {
         text.allSatisfy { $0.isLetter || $0.isNumber || "-_./+:".contains($0) } ? text : "\"\(text)\""
+    }
+
+    /// Where a store is, for messages: its file's path, or a PostgreSQL store's server,
+    /// database and schema (never the URL's password).
+    static func describe(_ url: URL) -> String {
+        guard !url.isFileURL else { return url.path }
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let schema = items.first { $0.name == "schema" }?.value ?? "public"
+        return "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")\(url.path) (schema \(schema))"
     }
 
     /// Prints a line.

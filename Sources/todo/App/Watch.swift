@@ -34,17 +34,35 @@ extension ToDoCommand {
             // newer intent, and the alert has already been shown.
             stack.context.mergePolicy = NSMergeByPropertyStoreTrumpMergePolicy
             let version = stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
-            stack.say("Watching \(options.storeURL(in: environment).lastPathComponent) (\(version)). Ctrl-C stops.")
-            // A SQLite store tells what other processes saved through its persistent history;
-            // an XML store is read afresh at each tick.
-            let history = stack.store.type == NSSQLiteStoreType ? try OtherProcessesChanges(stack: stack) : nil
+            let url = options.storeURL(in: environment)
+            let place = url.isFileURL ? url.lastPathComponent : ToDoStack.describe(url)
+            stack.say("Watching \(place) (\(version)). Ctrl-C stops.")
+            // A SQLite or PostgreSQL store tells what other processes saved through its
+            // persistent history; an XML store is read afresh at each tick.
+            let keepsHistory = stack.store.type == NSSQLiteStoreType || stack.store.type == .postgres
+            let history = keepsHistory ? try OtherProcessesChanges(stack: stack) : nil
             var tick = 0
             while ticks.map({ tick < $0 }) ?? true {
                 let start = environment.clock.now
-                try Self.alert(stack: stack, at: start, history: history)
+                do {
+                    try Self.alert(stack: stack, at: start, history: history)
+                } catch where stack.store.type == .postgres && Self.isUnreachable(error as NSError) {
+                    // A database server restarting costs this tick, not the timer: the store
+                    // reconnects, and the next tick's history merge brings what was saved
+                    // meanwhile. What this tick could not record is dropped, to alert again.
+                    stack.context.rollback()
+                    stack.say("Can't reach the store this minute (\(error.localizedDescription)); "
+                              + "trying again at the next check.")
+                }
                 tick += 1
                 if ticks.map({ tick < $0 }) ?? true { environment.clock.sleep(until: start.addingTimeInterval(interval)) }
             }
+        }
+
+        /// Whether a tick failed because the store could not be reached or answer in time
+        /// (Core Data's 134030 save, 134080 open, 134090 timeout errors), not because of what it holds.
+        static func isUnreachable(_ error: NSError) -> Bool {
+            error.domain == NSCocoaErrorDomain && [134030, 134080, 134090].contains(error.code)
         }
 
         /// The to-dos to alert at `now`: due within five minutes, not completed and, in
@@ -105,8 +123,8 @@ extension ToDoCommand {
     }
 }
 
-/// What other processes saved to a SQLite store since the watch last looked, learned from the
-/// store's persistent history (Apple's "Consuming Relevant Store Changes"): each transaction
+/// What other processes saved to a SQLite or PostgreSQL store since the watch last looked,
+/// learned from the store's persistent history (Apple's "Consuming Relevant Store Changes"): each transaction
 /// after the last token that another process made is merged into the watch's context, so an
 /// item added a second ago is fetched and one edited or deleted is seen as it now is.
 final class OtherProcessesChanges {

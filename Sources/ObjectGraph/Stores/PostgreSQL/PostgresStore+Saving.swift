@@ -12,7 +12,10 @@ extension PostgresStore {
         guard let root = model.entitiesByName[entity.rootEntityName] else {
             throw CoreDataError(.persistentStoreIncompatibleSchema, "\(entity.name) has no root entity in the model")
         }
-        let result = try withStatements("Allocating \(count) primary keys for \(entity.name) in the store at") { statements in
+        // Asked again on a new connection when the first was lost: if the lost statement did
+        // run, its range is only a gap in the keys, which are unique, not dense.
+        let result = try withStatements("Allocating \(count) primary keys for \(entity.name) in the store at",
+                                        retryingLostConnection: true) { statements in
             try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX",
                                  [count.databaseValue, root.entityNumber.databaseValue])
         }

@@ -192,49 +192,98 @@ final class PostgresStore: @unchecked Sendable {
     /// Runs `body` on one connection in one transaction: COMMIT when it returns, ROLLBACK
     /// when it throws. Errors become ``CoreDataError``s that say what was being done.
     func inTransaction<T>(_ operation: String, _ body: (PostgresStatements) throws -> T) throws -> T {
-        try Self.mapping(operation, url) {
+        try Self.mapping(operation, url, transaction: true) {
             try wire.withConnection { connection in
                 let statements = PostgresStatements(connection: connection, log: log)
                 _ = try statements.query("BEGIN", [])
+                let result: T
                 do {
-                    let result = try body(statements)
-                    _ = try statements.query("COMMIT", [])
-                    return result
+                    result = try body(statements)
                 } catch {
                     _ = try? statements.query("ROLLBACK", [])
                     throw error
                 }
+                do {
+                    _ = try statements.query("COMMIT", [])
+                } catch let error as PostgresWireError where error.isConnectionLoss {
+                    // The one case where the outcome is unknown: the server may have committed
+                    // and gone before it answered. Said so, for the caller to check.
+                    throw PostgresWireError(sqlState: error.sqlState, message: error.message, statement: "COMMIT")
+                }
+                return result
             }
         }
     }
 
-    /// Runs `body` on one connection, each statement committing on its own.
-    func withStatements<T>(_ operation: String, _ body: (PostgresStatements) throws -> T) throws -> T {
+    /// Runs `body` on one connection, each statement committing on its own. With
+    /// `retryingLostConnection`, a body the caller knows is safe to run twice runs again on a new
+    /// connection when the first was lost (the wire retries only statements that change nothing).
+    func withStatements<T>(_ operation: String, retryingLostConnection: Bool = false,
+                           _ body: (PostgresStatements) throws -> T) throws -> T {
         try Self.mapping(operation, url) {
-            try wire.withConnection { connection in try body(PostgresStatements(connection: connection, log: log)) }
+            func run() throws -> T {
+                try wire.withConnection { try body(PostgresStatements(connection: $0, log: log)) }
+            }
+            do {
+                return try run()
+            } catch let error as PostgresWireError where retryingLostConnection && error.isConnectionLoss
+                        && error.sqlState != PostgresWireError.unableToConnect {
+                return try run()
+            }
         }
     }
 
     /// Runs `body`, turning a wire error into a ``CoreDataError`` that names the operation and
-    /// the store: a unique violation is 133021, a serialization failure or deadlock 134180
-    /// (the server's word for the SQLite store's busy), a lost or refused connection
-    /// 134080 or 134090, anything else 134180 with the server's message.
-    static func mapping<T>(_ operation: String, _ url: URL, _ body: () throws -> T) throws -> T {
+    /// the store (its URL without the password): a unique violation is 133021, a cancelled
+    /// statement (statement_timeout) or a pool busy past the timeout 134090, a lost connection
+    /// 134030 for a save and 134080 otherwise, anything else 134180 with the server's message.
+    static func mapping<T>(_ operation: String, _ url: URL, transaction: Bool = false,
+                           _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PostgresWireError {
             let place = "\(operation) \(PostgresNames.redacted(url))"
+            let isSave = operation.hasPrefix("Saving")
             switch error.sqlState {
             case "23505"?:
                 throw CoreDataError(.constraintMerge, "\(place): the change breaks a uniqueness constraint of the model (\(error.message)). Nothing was saved")
             case "57014"?:
+                throw CoreDataError(.persistentStoreTimeout, """
+                    \(place): PostgreSQL cancelled the statement (\(error.message); statement_timeout in the URL \
+                    or the server's settings bounds each statement). Its transaction was rolled back: nothing of it \
+                    was written
+                    """)
+            case PostgresWireError.poolTimeout?:
                 throw CoreDataError(.persistentStoreTimeout, "\(place): \(error.message)")
+            case _ where error.isConnectionLoss:
+                let text = lostConnection(place, PostgresNames.redacted(url), error, isSave: isSave,
+                                          transaction: transaction)
+                throw CoreDataError(isSave ? .persistentStoreSave : .persistentStoreOpen, text)
             case nil:
                 throw CoreDataError(.persistentStoreOpen, "\(place): \(error.message)")
             default:
                 throw CoreDataError(.sqlite, "\(place): PostgreSQL failed: \(error)")
             }
         }
+    }
+
+    /// What a lost (or refused) connection means for the operation, and what to do.
+    private static func lostConnection(_ place: String, _ where_: String, _ error: PostgresWireError, isSave: Bool,
+                                       transaction: Bool) -> String {
+        // The place is said once; the server's sentence loses its full stop.
+        var detail = error.message.replacingOccurrences(of: "Could not connect to \(where_): ", with: "")
+        while detail.hasSuffix(".") { detail.removeLast() }
+        let reason = error.sqlState == PostgresWireError.unableToConnect
+            ? "the server cannot be reached: \(detail)"
+            : "the connection to the server was lost: \(detail)"
+        let outcome = !transaction || error.sqlState == PostgresWireError.unableToConnect ? ""
+            : error.statement == "COMMIT"
+            ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
+            : " The transaction was rolled back: nothing of it was written."
+        let next = isSave
+            ? "The context keeps its changes; save again once the server is back, and the store reconnects"
+            : "The store reconnects on its next use"
+        return "\(place): \(reason).\(outcome) \(next)"
     }
 
     func close() throws {

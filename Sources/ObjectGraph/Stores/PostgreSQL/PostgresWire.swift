@@ -13,10 +13,21 @@ package protocol PostgresWire: AnyObject, Sendable {
     /// transaction go on one connection.
     func withConnection<T>(_ body: (any PostgresWireConnection) throws -> T) throws -> T
     /// Calls `handler` with each notification's payload on `channel` (LISTEN) until the
-    /// returned listening is cancelled.
-    func listen(channel: String, handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening
+    /// returned listening is cancelled. When the server drops the listening connection (a
+    /// restart), the wire listens again as soon as it can and then calls `reconnected`:
+    /// notifications sent meanwhile were lost.
+    func listen(channel: String, reconnected: @escaping @Sendable () -> Void,
+                handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening
     /// Closes every connection; the wire is unusable afterwards.
     func close()
+}
+
+extension PostgresWire {
+    /// Listens on `channel`, not told of reconnections.
+    package func listen(channel: String,
+                        handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening {
+        try listen(channel: channel, reconnected: {}, handler: handler)
+    }
 }
 
 /// One connection, held by ``PostgresWire/withConnection(_:)``.
@@ -71,6 +82,22 @@ package struct PostgresWireError: Error, CustomStringConvertible, Sendable {
         self.statement = statement
     }
 
+    /// SQLSTATE 08006 (connection_failure): the connection broke, the server gone or restarting.
+    package static let connectionFailure = "08006"
+    /// SQLSTATE 08001 (sqlclient_unable_to_establish_sqlconnection): no connection could be made.
+    package static let unableToConnect = "08001"
+    /// Not a server's SQLSTATE: every pooled connection stayed busy past the store's timeout.
+    package static let poolTimeout = "OGP01"
+
+    /// Whether the connection was lost or could not be made: the server stopped, restarted,
+    /// dropped this connection (57P01 `pg_terminate_backend`, 57P02 crash) or is starting up
+    /// (57P03). The statement's transaction, if any, did not commit (unless the loss came at
+    /// its COMMIT), and the next connection may well work.
+    package var isConnectionLoss: Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
     package var description: String {
         var text = message
         if let sqlState { text += " (SQLSTATE \(sqlState))" }
@@ -116,10 +143,9 @@ package enum PostgresNames {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// The URL without its password, for messages.
+    /// The URL without its password (in its user part or a `password` query item, as libpq
+    /// takes it), for messages, logs and descriptions.
     package static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
-        components.password = "***"
-        return components.string ?? url.absoluteString
+        url.textWithoutPassword
     }
 }
