@@ -143,8 +143,15 @@ final class PostgresStore: @unchecked Sendable {
         guard row.rowCount == 1, case .string(let uuid) = row[0, 0].storage, case .blob(let data) = row[0, 1].storage else {
             throw CoreDataError(.persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
         }
+        // Checked first, as SQLiteStore.readMetadata checks it: Foundation's reader crashes on
+        // a set or a key that is not a string, and hangs on shared containers.
+        do {
+            try BinaryPropertyList.checkSharing(data, asPropertyList: true)
+        } catch {
+            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is damaged: \(error)")
+        }
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
-            throw CoreDataError(.persistentStoreOpen, "The metadata of the store at \(PostgresNames.redacted(url)) is not a property list")
+            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is not a property list")
         }
         return (uuid, plist)
     }
