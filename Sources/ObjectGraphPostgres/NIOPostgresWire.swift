@@ -101,20 +101,16 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         return (connection, context)
     }
 
+    /// Closes the pool: its idle connections now, and it takes no more work.
     func close() {
-        condition.lock()
-        closed = true
-        let connections = idle
-        idle = []
-        openCount -= connections.count
-        condition.broadcast()
-        condition.unlock()
-        for connection in connections { try? connection.close().wait() }
+        discardIdle(closing: true)
     }
 
     /// Closes every idle connection, after one was found lost: the next users connect afresh.
-    private func discardIdle() {
+    /// With `closing`, the pool also takes no more work.
+    private func discardIdle(closing: Bool = false) {
         condition.lock()
+        if closing { closed = true }
         let connections = idle
         idle = []
         openCount -= connections.count
