@@ -187,7 +187,7 @@ struct XcodeModelReader {
                 throw self.error(node.line, "derived attribute \(entity).\(name) has the expression \"\(text)\", which does not parse (\(error)); correct derivationExpression (Xcode: Derivation)")
             }
         }
-        attribute.defaultValue = try defaultValue(node, type: type, in: "\(entity).\(name)")
+        attribute.defaultConstant = try defaultValue(node, type: type, in: "\(entity).\(name)")
         if type == .composite {
             if let compositeName = node.attributes["composite"] {
                 guard let elements = composites[compositeName] else {
@@ -301,7 +301,7 @@ struct XcodeModelReader {
             if let parent = entity.parentEntityName, byName[parent] == nil {
                 throw error(entityLines[entity.name] ?? 0, "entity \(entity.name) names the parent entity \(parent), which the file does not declare; declare it or remove parentEntity")
             }
-            for case .relationship(let r) in entity.properties {
+            for case let r as RelationshipDescription in entity.properties {
                 let line = relationshipLines["\(entity.name).\(r.name)"] ?? 0
                 guard byName[r.destinationEntityName] != nil else {
                     throw error(line, "relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the file does not declare; declare it or correct destinationEntity")
@@ -339,7 +339,7 @@ struct XcodeModelReader {
             let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for e in entities.indices {
                 for p in entities[e].properties.indices {
-                    guard case .relationship(var r) = entities[e].properties[p], let written = r.inverseName,
+                    guard let r = entities[e].properties[p] as? RelationshipDescription, let written = r.inverseName,
                           let (owner, inverse) = ManagedObjectModel.unmatchedInverse(
                               of: r, heldBy: entities[e].name, in: byName)
                     else { continue }
@@ -354,7 +354,6 @@ struct XcodeModelReader {
                     r.unmatchedInverseEntityName = r.inverseEntityName
                     r.inverseName = nil
                     r.inverseEntityName = nil
-                    entities[e].properties[p] = .relationship(r)
                     dropped = true
                 }
             }
@@ -369,7 +368,7 @@ struct XcodeModelReader {
             var current: String? = entity
             var seen: Set<String> = []
             while let c = current, seen.insert(c).inserted, let e = byName[c] {
-                for case .relationship(let r) in e.properties where r.name == name { return r }
+                for case let r as RelationshipDescription in e.properties where r.name == name { return r }
                 current = e.parentEntityName
             }
             return nil
