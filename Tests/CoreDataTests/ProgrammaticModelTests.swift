@@ -77,7 +77,8 @@ struct ItemsModel {
     /// A container on a SQLite store in `folder`, its stores loaded, for `model`.
     func container(_ model: NSManagedObjectModel, in folder: URL) -> (NSPersistentContainer, Error?) {
         let container = NSPersistentContainer(name: "Items", managedObjectModel: model)
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: folder.appendingPathComponent("Items.sqlite"))]
+        let store = NSPersistentStoreDescription(url: folder.appendingPathComponent("Items.sqlite"))
+        container.persistentStoreDescriptions = [store]
         nonisolated(unsafe) var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
         return (container, failure)
@@ -112,7 +113,8 @@ struct ItemsModel {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Items.xcdatamodel", isDirectory: true)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
-        try ItemsModel.xcodeContents.write(to: file.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let contents = file.appendingPathComponent("contents")
+        try ItemsModel.xcodeContents.write(to: contents, atomically: true, encoding: .utf8)
         let fromFile = try #require(NSManagedObjectModel(contentsOf: file))
         let m = ItemsModel()
         #expect(m.model.entityVersionHashesByName == fromFile.entityVersionHashesByName)

@@ -140,7 +140,8 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
         get { box.fields.properties }
         set {
             let fetched = newValue.compactMap { $0 as? FetchedPropertyDescription }
-            let adopted = adopt(newValue.filter { !($0 is FetchedPropertyDescription) }, replacing: box.fields.properties)
+            let declared = newValue.filter { !($0 is FetchedPropertyDescription) }
+            let adopted = adopt(declared, replacing: box.fields.properties)
             update { $0.properties = adopted }
             if !fetched.isEmpty { fetchedProperties += fetched }
         }
@@ -286,7 +287,8 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
 
     /// Makes `properties` this entity's: a property that belongs to another entity or is frozen
     /// is copied (a property has one entity); those no longer listed are released.
-    private func adopt(_ properties: [PropertyDescription], replacing old: [PropertyDescription]) -> [PropertyDescription] {
+    private func adopt(_ properties: [PropertyDescription],
+                       replacing old: [PropertyDescription]) -> [PropertyDescription] {
         if isFrozen { PropertyDescription.refuseMutation(of: name) }
         let kept = Set(properties.map(ObjectIdentifier.init))
         for p in old where p.owner === self && !kept.contains(ObjectIdentifier(p)) { p.owner = nil }
@@ -316,7 +318,9 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
         }
         fields.parentEntityName = parentEntityName
         fields.attributes = fields.attributes.map { (copies[ObjectIdentifier($0)] as? AttributeDescription) ?? $0 }
-        fields.relationships = fields.relationships.map { (copies[ObjectIdentifier($0)] as? RelationshipDescription) ?? $0 }
+        fields.relationships = fields.relationships.map {
+            (copies[ObjectIdentifier($0)] as? RelationshipDescription) ?? $0
+        }
         c.box = Box(fields)
         return c
     }

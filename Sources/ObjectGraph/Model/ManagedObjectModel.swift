@@ -165,20 +165,18 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     private static func adopt(_ entities: [EntityDescription], into model: ManagedObjectModel) -> [EntityDescription] {
         var result: [EntityDescription] = []
         var seen: Set<ObjectIdentifier> = []
-        var queue = entities
-        var copies: [ObjectIdentifier: EntityDescription] = [:]
+        // An entity listed twice stays twice (the check refuses it, as merging two models that
+        // declare one entity must fail); a sub-entity is added once, unless it is listed.
+        var queue = entities.map { (entity: $0, listed: true) }
         while !queue.isEmpty {
-            let e = queue.removeFirst()
-            guard seen.insert(ObjectIdentifier(e)).inserted else { continue }
-            queue += e.subentityReferences
-            let owned = e.isFrozen || (e.model != nil && e.model !== model)
-            let mine = owned ? e.copy() : e
-            if owned { copies[ObjectIdentifier(e)] = mine }
+            let (e, listed) = queue.removeFirst()
+            guard seen.insert(ObjectIdentifier(e)).inserted || listed else { continue }
+            queue += e.subentityReferences.filter { s in !entities.contains { $0 === s } }.map { ($0, false) }
+            // A copy knows its parent, destinations and inverses by name, which is enough.
+            let mine = e.isFrozen || (e.model != nil && e.model !== model) ? e.copy() : e
             mine.model = model
             result.append(mine)
         }
-        // A copied parent's sub-entities know it by name; so do copies of sub-entities.
-        _ = copies
         return result
     }
 
@@ -205,7 +203,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         if (try? checkValidity()) != nil, let derived { return derived }
         let sorted = declared.sorted { $0.name < $1.name }
         return Derived(entities: sorted,
-                       entitiesByName: Dictionary(sorted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                       entitiesByName: Dictionary(sorted.map { ($0.name, $0) },
+                                                  uniquingKeysWith: { first, _ in first }),
                        entityVersionHashesByName: [:], legacyEntityVersionHashesByName: [:], entitiesByNumber: [:],
                        inverses: [:])
     }

@@ -70,7 +70,8 @@ public class PropertyDescription: Hashable, CustomStringConvertible, @unchecked 
     static func refuseMutation(of name: String) -> Never {
         raisingAsApple("NSInternalInconsistencyException") {
             throw CoreDataError(exception: .internalInconsistency,
-                                "Can't modify an immutable model: \(name) belongs to a model in use; copy() it to make a variant")
+                                "Can't modify an immutable model: \(name) belongs to a model in use; "
+                                    + "copy() it to make a variant")
         }
     }
 
@@ -97,7 +98,9 @@ public class PropertyDescription: Hashable, CustomStringConvertible, @unchecked 
     public static func relationship(_ r: RelationshipDescription) -> PropertyDescription { r }
 
     /// A copy that belongs to no entity and no model, and so can be changed (NSCopying).
-    public func copy() -> PropertyDescription { fatalError("PropertyDescription.copy() is overridden by every subclass") }
+    public func copy() -> PropertyDescription {
+        fatalError("PropertyDescription.copy() is overridden by every subclass")
+    }
 
     /// The property's version hash (NSPropertyDescription.versionHash).
     public var versionHash: Data { Data() }

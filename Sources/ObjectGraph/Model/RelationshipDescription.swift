@@ -86,7 +86,9 @@ public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
     /// is in a model, the model's entity of that name.
     public var destinationEntity: EntityDescription? {
         get {
-            if let model = owner?.managedObjectModel, let e = model.entitiesByName[destinationEntityName] { return e }
+            // Only a frozen model is asked: asking an unfrozen one would freeze it.
+            if let model = owner?.managedObjectModel, model.isFrozen,
+               let e = model.entitiesByName[destinationEntityName] { return e }
             return destinationReference
         }
         set {
@@ -189,7 +191,8 @@ public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
         return destinationEntityName == o.destinationEntityName && inverseName == o.inverseName
             && inverseEntityName == o.inverseEntityName && isToMany == o.isToMany && minCount == o.minCount
             && maxCount == o.maxCount && deleteRule == o.deleteRule && isOrdered == o.isOrdered
-            && unmatchedInverseName == o.unmatchedInverseName && unmatchedInverseEntityName == o.unmatchedInverseEntityName
+            && unmatchedInverseName == o.unmatchedInverseName
+            && unmatchedInverseEntityName == o.unmatchedInverseEntityName
             && isOwnInverse == o.isOwnInverse
     }
 }

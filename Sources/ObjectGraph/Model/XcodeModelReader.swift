@@ -99,7 +99,7 @@ struct XcodeModelReader {
         }
         entityLines[name] = node.line
         warnUnknownKeys(node, known: Self.silentEntityKeys.union(["name", "parentEntity", "isAbstract", "versionHashModifier", "elementID"]))
-        var entity = EntityDescription(name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
+        let entity = EntityDescription(name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
                                        class: managedObjectClass(node.attributes["representedClassName"]),
                                        renamingIdentifier: nonEmpty(node.attributes["elementID"]),
                                        versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
@@ -166,7 +166,7 @@ struct XcodeModelReader {
             throw error(node.line, "attribute \(entity).\(name) has the type ObjectID, which only expression descriptions have; choose another type")
         }
         let isDate = type == .date
-        var attribute = AttributeDescription(
+        let attribute = AttributeDescription(
             name, type, optional: flag("optional", of: node), transient: transient, indexed: flag("indexed", of: node),
             minValue: try number(isDate ? "minDateTimeInterval" : "minValueString", of: node, in: "\(entity).\(name)"),
             maxValue: try number(isDate ? "maxDateTimeInterval" : "maxValueString", of: node, in: "\(entity).\(name)"),
@@ -277,7 +277,7 @@ struct XcodeModelReader {
         // Xcode writes inverseEntity beside inverseName; it is kept only where it is not the
         // destination (an inverse declared on a sub-entity or inherited from a parent).
         let inverseEntity = inverse == nil ? nil : nonEmpty(node.attributes["inverseEntity"]).flatMap { $0 == destination ? nil : $0 }
-        var relationship = RelationshipDescription(
+        let relationship = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, toMany: toMany, optional: flag("optional", of: node),
             minCount: minCount, maxCount: toMany ? maxCount : 1, deleteRule: rule,
             renamingIdentifier: nonEmpty(node.attributes["elementID"]),

@@ -75,7 +75,8 @@ import Testing
         let model = ManagedObjectModel()
         model.entities = [book]
         let error = #expect(throws: CoreDataError.self) { try model.checkValidity() }
-        #expect(error?.message == "Relationship Book.writer points to the entity Author, which the model does not declare")
+        #expect(error?.message
+                == "Relationship Book.writer points to the entity Author, which the model does not declare")
     }
 
     // https://developer.apple.com/documentation/coredata/nsentitydescription (NSCopying)
