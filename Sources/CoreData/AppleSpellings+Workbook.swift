@@ -14,10 +14,3 @@ extension MigrationManager {
                          options: try PersistentStoreCoordinator.stringKeys(destinationOptions))
     }
 }
-
-extension EntityDescription {
-    /// The entity's relationships, inherited ones included, by name (relationshipsByName).
-    public var relationshipsByName: [String: RelationshipDescription] {
-        Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
-    }
-}

@@ -9,7 +9,7 @@ public enum ERDiagram {
         var lines = ["erDiagram"]
         for entity in model.entities {
             let own = entity.properties.compactMap { p -> AttributeDescription? in
-                if case .attribute(let a) = p { return a }
+                if let a = p as? AttributeDescription { return a }
                 return nil
             }
             lines.append("    \(entity.name) {")
@@ -23,7 +23,7 @@ public enum ERDiagram {
         }
         var drawn: Set<String> = []
         for entity in model.entities {
-            for case .relationship(let r) in entity.properties {
+            for case let r as RelationshipDescription in entity.properties {
                 let inverseName = r.inverseName ?? ""
                 let key = [entity.name + "." + r.name, r.destinationEntityName + "." + inverseName].sorted().joined(separator: "|")
                 guard drawn.insert(key).inserted else { continue }

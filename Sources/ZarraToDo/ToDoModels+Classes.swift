@@ -26,8 +26,9 @@ extension ToDoModels {
     /// - Throws: ``CoreDataError`` as ``model(version:)`` does for a version other than 1 or 2.
     public static func model(version number: Int, classes: [String: NSManagedObject.Type]) throws -> NSManagedObjectModel {
         let plain = try model(version: number)
+        // The plain model is frozen: its entities are copied, and the copies given the classes.
         let entities = plain.entities.map { declared -> NSEntityDescription in
-            var entity = declared
+            let entity = declared.copy()
             if let type = classes[entity.name] { entity.managedObjectClass = type }
             return entity
         }

@@ -102,8 +102,8 @@ struct ModelCommand: ParsableCommand {
         if let parent = entity.parentEntityName { notes.append("parent \(parent)") }
         if !notes.isEmpty { heading += " (\(notes.joined(separator: ", ")))" }
         var lines = [heading]
-        let attributes = entity.properties.compactMap { if case .attribute(let a) = $0 { a } else { nil } }.sorted { $0.name < $1.name }
-        let relationships = entity.properties.compactMap { if case .relationship(let r) = $0 { r } else { nil } }.sorted { $0.name < $1.name }
+        let attributes = entity.properties.compactMap { if let a = $0 as? AttributeDescription { a } else { nil } }.sorted { $0.name < $1.name }
+        let relationships = entity.properties.compactMap { if let r = $0 as? RelationshipDescription { r } else { nil } }.sorted { $0.name < $1.name }
         if !attributes.isEmpty {
             lines.append("  Attributes:")
             let width = attributes.map(\.name.count).max() ?? 0
@@ -111,7 +111,7 @@ struct ModelCommand: ParsableCommand {
             for a in attributes {
                 var text = "    " + pad(a.name, width) + "  " + pad(a.attributeType.xcodeName, typeWidth) + "  " + (a.isOptional ? "optional" : "required")
                 if a.isTransient { text += ", transient" }
-                if let value = a.defaultValue { text += ", default \(defaultText(value))" }
+                if let value = a.defaultConstant { text += ", default \(defaultText(value))" }
                 if let expression = a.derivationExpression { text += ", derived from \(expression)" }
                 if a.attributeType == .transformable { text += ", transformer \(a.valueTransformerName ?? "NSSecureUnarchiveFromData")" }
                 if a.attributeType == .composite { text += ", elements \(a.elements.map(\.name).joined(separator: ", "))" }

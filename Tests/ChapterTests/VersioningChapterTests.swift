@@ -59,7 +59,7 @@ import WorkbookSupport
         #expect(one["ToDo"]!.versionHash != two["ToDo"]!.versionHash)
         #expect(Set(two["ToDo"]!.propertyNames).subtracting(one["ToDo"]!.propertyNames) == ["lastAlertDate", "doNotAlert"])
         let doNotAlert = try #require(two["ToDo"]!.attribute(named: "doNotAlert"))
-        #expect(!doNotAlert.isOptional && doNotAlert.defaultValue == .bool(false))
+        #expect(!doNotAlert.isOptional && doNotAlert.defaultConstant == .bool(false))
         #expect(two["ToDo"]!.attribute(named: "lastAlertDate")?.isOptional == true)
     }
 

@@ -32,15 +32,11 @@ public enum PolicyModels {
     /// `completed` renamed. Inference still refuses (a Boolean does not become a date); the
     /// chapter shows the refusal and a test checks it.
     public static func version3RenamingCompleted() throws -> NSManagedObjectModel {
-        let entities = try version3().entities.map { entity -> NSEntityDescription in
-            var entity = entity
-            entity.properties = entity.properties.map { property in
-                guard entity.name == "ToDo", case .attribute(var attribute) = property, attribute.name == "completedDate" else { return property }
-                attribute.renamingIdentifier = "completed"
-                return .attribute(attribute)
-            }
-            return entity
-        }
+        // Descriptions are objects, as on a Mac: copy the frozen model's entities, then change
+        // the copy's attribute.
+        let entities = try version3().entities.map { $0.copy() }
+        let todo = entities.first { $0.name == "ToDo" }
+        todo?.attributesByName["completedDate"]?.renamingIdentifier = "completed"
         return try NSManagedObjectModel(entities: entities, versionIdentifiers: ["3"])
     }
 

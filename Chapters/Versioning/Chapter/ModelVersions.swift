@@ -33,7 +33,7 @@ enum ModelVersions {
             } else {
                 for name in added {
                     let attribute = entity.attribute(named: name)!
-                    bench.print("  added \(name): \(attribute.attributeType.xcodeName), \(attribute.isOptional ? "optional" : "required, default \(defaultText(attribute.defaultValue))")")
+                    bench.print("  added \(name): \(attribute.attributeType.xcodeName), \(attribute.isOptional ? "optional" : "required, default \(defaultText(attribute.defaultConstant))")")
                 }
             }
         }

@@ -129,7 +129,7 @@ enum ManagedValueConversion {
         guard let unwrapped = unwrapOptional(value) else {
             if let none = Optional<Any>.none as? Value { return none }
             // A non-optional scalar reads the attribute's default value, else zero, when nil.
-            if let object, let key, let defaultValue = object.entity.attribute(named: key)?.defaultValue?.runtimeValue,
+            if let object, let key, let defaultValue = object.entity.attribute(named: key)?.defaultConstant?.runtimeValue,
                let typed = number(defaultValue, as: type) {
                 return typed
             }

@@ -86,7 +86,7 @@ extension ManagedObjectContext {
         var storage = [AttributeValue](repeating: .null, count: entity.attributes.count + entity.relationships.count)
         var loadedToMany: Set<Int> = []
         for (i, a) in entity.attributes.enumerated() where a.defaultValue != nil {
-            storage[i] = AttributeValue(a.defaultValue?.runtimeValue)
+            storage[i] = AttributeValue(a.defaultConstant?.runtimeValue)
         }
         for (n, r) in entity.relationships.enumerated() where r.isToMany {
             storage[entity.attributes.count + n] = .objectIDs([])

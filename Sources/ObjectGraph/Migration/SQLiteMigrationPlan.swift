@@ -221,7 +221,7 @@ struct SQLiteMigrationPlan {
         let dropTriggers = hasTriggers ? sourceSchema.triggers.map { ("drop trigger \($0.name)", "DROP TRIGGER IF EXISTS \($0.name)") } : []
         var derivedValues = hasTriggers ? destinationSchema.triggers.map { ("trigger \($0.name)", $0.sql) } : []
         for entity in destination.entities {
-            for case .attribute(let a) in entity.properties where a.isDerived && !a.isTransient {
+            for case let a as AttributeDescription in entity.properties where a.isDerived && !a.isTransient {
                 guard let (table, key) = SQLiteDerivedAttributes.countedOneToMany(a, of: entity, model: destination, schema: destinationSchema),
                       let mapping = destinationSchema.entities[entity.name], let c = mapping.attributeColumns[a.name] else { continue }
                 derivedValues.append(("count \(entity.name).\(a.name)", "UPDATE \(mapping.tableName) SET \(c) = (SELECT COUNT(\(key)) FROM \(table) WHERE \(key) = \(mapping.tableName).Z_PK) WHERE Z_ENT IN (\(destination.entityAndSubentities(of: entity.name).map { String($0.entityNumber) }.joined(separator: ", ")))"))
@@ -249,10 +249,10 @@ struct SQLiteMigrationPlan {
                 let attribute = entity.attribute(named: name)!
                 if let key = propertySource[d.entityName]?[name], let c = sourceMapping.attributeColumns[key] {
                     sql = "t.\(c)"; direct = c
-                    if let sa = sourceEntity.attribute(named: key), sa.isOptional, !attribute.isOptional, let def = attribute.defaultValue {
+                    if let sa = sourceEntity.attribute(named: key), sa.isOptional, !attribute.isOptional, let def = attribute.defaultConstant {
                         result.coalesce = Self.literal(SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType), dialect: dialect)
                     }
-                } else if propertySource[d.entityName]?[name] == nil, let def = attribute.defaultValue {
+                } else if propertySource[d.entityName]?[name] == nil, let def = attribute.defaultConstant {
                     result.defaultLiteral = Self.literal(SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType), dialect: dialect)
                 } else if propertySource[d.entityName]?[name] != nil {
                     return nil

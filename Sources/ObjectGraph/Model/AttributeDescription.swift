@@ -79,56 +79,60 @@ public enum AttributeType: Int, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// An attribute of an entity: NSAttributeDescription, as a value type.
+/// An attribute of an entity: NSAttributeDescription.
 ///
 /// ```swift
 /// AttributeDescription("title", .string, optional: false, maxValue: 200)
 /// ```
-public struct AttributeDescription: Hashable, Sendable {
-    /// The attribute's name, a key of the entity.
-    public var name: String
+///
+/// or, as Apple's documentation builds one:
+///
+/// ```swift
+/// let title = NSAttributeDescription()
+/// title.name = "title"
+/// title.attributeType = .stringAttributeType
+/// title.isOptional = false
+/// ```
+public class AttributeDescription: PropertyDescription, @unchecked Sendable {
     /// The type of its values.
-    public var attributeType: AttributeType
-    /// Whether it may be nil when saved (Core Data's default is true).
-    public var isOptional: Bool
-    /// The value a new object starts with.
-    public var defaultValue: ConstantValue?
-    /// A transient attribute lives in memory only: never stored, never fetched by in SQL.
-    public var isTransient: Bool
-    /// Whether the store keeps an index on it.
-    public var isIndexed: Bool
+    public var attributeType: AttributeType { willSet { willMutate() } }
+    /// The value a new object starts with, as a constant (what ``defaultValue`` gives and takes).
+    public var defaultConstant: ConstantValue? { willSet { willMutate() } }
     /// The smallest value (numbers), length (strings) or time since 2001 (dates) allowed.
-    public var minValue: Double?
+    public var minValue: Double? { willSet { willMutate() } }
     /// The largest value, length or date allowed.
-    public var maxValue: Double?
+    public var maxValue: Double? { willSet { willMutate() } }
     /// A regular expression every string value must match as a whole.
-    public var regularExpression: String?
-    /// The name this attribute had in an earlier model version, for migration.
-    public var renamingIdentifier: String?
-    /// Changes the version hash without changing the schema.
-    public var versionHashModifier: String?
-    /// Free-form information for the application.
-    public var userInfo: [String: String]
+    public var regularExpression: String? { willSet { willMutate() } }
+    /// Whether the store keeps an index on it.
+    public var isIndexed: Bool { willSet { willMutate() } }
     /// For a derived attribute (NSDerivedAttributeDescription), the expression its value is
     /// computed from (Xcode: `derived="YES" derivationExpression="…"`); nil for other attributes.
-    public var derivationExpression: Expression?
+    public var derivationExpression: Expression? { willSet { willMutate() } }
     /// Whether a binary value may be kept in a file beside the store rather than in it.
-    public var allowsExternalBinaryDataStorage: Bool
+    public var allowsExternalBinaryDataStorage: Bool { willSet { willMutate() } }
     /// Whether persistent history keeps the value of a deleted object (Xcode: `preserveAfterDeletion`).
-    public var preservesValueInHistoryOnDeletion: Bool
+    public var preservesValueInHistoryOnDeletion: Bool { willSet { willMutate() } }
     /// For a transformable attribute, the name of the ValueTransformer that turns values into data.
-    public var valueTransformerName: String?
+    public var valueTransformerName: String? { willSet { willMutate() } }
     /// For a transformable attribute, the class of its values (Xcode: `customClassName`).
-    public var attributeValueClassName: String?
+    public var attributeValueClassName: String? { willSet { willMutate() } }
     /// For a composite attribute (NSCompositeAttributeDescription), the attributes it is made of.
-    public var elements: [AttributeDescription]
+    public var elements: [AttributeDescription] { willSet { willMutate() } }
     /// For a composite attribute, the name of the composite type Xcode declares it with
     /// (`<composite name="…">` in the model file); nil elsewhere.
-    public var compositeTypeName: String?
+    public var compositeTypeName: String? { willSet { willMutate() } }
     /// Whether CloudKit encrypts the value (Xcode: `allowsCloudEncryption`).
-    public var allowsCloudEncryption: Bool
+    public var allowsCloudEncryption: Bool { willSet { willMutate() } }
     /// Whether Spotlight indexes the value (Xcode: `spotlightIndexingEnabled`).
-    public var isIndexedBySpotlight: Bool
+    public var isIndexedBySpotlight: Bool { willSet { willMutate() } }
+
+    /// The value a new object starts with (NSAttributeDescription.defaultValue): a string,
+    /// number, date, data, UUID or URL; a value a predicate cannot hold is dropped (nil).
+    public var defaultValue: Any? {
+        get { defaultConstant?.runtimeValue }
+        set { defaultConstant = newValue.flatMap { try? ConstantValue(argument: $0) } }
+    }
 
     /// Whether it is a derived attribute: its value computed from ``derivationExpression``.
     public var isDerived: Bool { derivationExpression != nil }
@@ -136,7 +140,10 @@ public struct AttributeDescription: Hashable, Sendable {
     /// The attribute's version hash, as Core Data computes it (<doc:OpeningStoresThatCoreDataWrote>):
     /// from its name, flags, type and the two storage flags; for a derived attribute from its
     /// expression only; for a composite from its elements' hashes.
-    public var versionHash: Data { Data(VersionHash.attribute(self)) }
+    public override var versionHash: Data { Data(VersionHash.attribute(self)) }
+
+    /// An empty attribute, as Apple's `init()` makes it: no name, type Undefined, optional.
+    public convenience init() { self.init("", .undefined) }
 
     /// Describes an attribute.
     public init(_ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
@@ -147,18 +154,12 @@ public struct AttributeDescription: Hashable, Sendable {
                 preservesValueInHistoryOnDeletion: Bool = false, valueTransformerName: String? = nil,
                 attributeValueClassName: String? = nil, elements: [AttributeDescription] = [],
                 compositeTypeName: String? = nil) {
-        self.name = name
         self.attributeType = type
-        self.isOptional = optional
-        self.defaultValue = defaultValue.flatMap { try? ConstantValue(argument: $0) }
-        self.isTransient = transient
+        self.defaultConstant = defaultValue.flatMap { try? ConstantValue(argument: $0) }
         self.isIndexed = indexed
         self.minValue = minValue
         self.maxValue = maxValue
         self.regularExpression = regularExpression
-        self.renamingIdentifier = renamingIdentifier
-        self.versionHashModifier = versionHashModifier
-        self.userInfo = userInfo
         self.derivationExpression = derivationExpression
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
@@ -168,5 +169,42 @@ public struct AttributeDescription: Hashable, Sendable {
         self.compositeTypeName = compositeTypeName
         self.allowsCloudEncryption = false
         self.isIndexedBySpotlight = false
+        super.init(name: name, isOptional: optional, isTransient: transient, renamingIdentifier: renamingIdentifier,
+                   versionHashModifier: versionHashModifier, userInfo: userInfo)
+    }
+
+    /// A copy that belongs to no entity or model (its composite elements copied too).
+    public override func copy() -> AttributeDescription {
+        let c = AttributeDescription(name, attributeType, optional: isOptional, transient: isTransient, indexed: isIndexed,
+                                     minValue: minValue, maxValue: maxValue, regularExpression: regularExpression,
+                                     renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+                                     userInfo: userInfo, derivationExpression: derivationExpression,
+                                     allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
+                                     preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion,
+                                     valueTransformerName: valueTransformerName,
+                                     attributeValueClassName: attributeValueClassName,
+                                     elements: elements.map { $0.copy() }, compositeTypeName: compositeTypeName)
+        c.defaultConstant = defaultConstant
+        c.allowsCloudEncryption = allowsCloudEncryption
+        c.isIndexedBySpotlight = isIndexedBySpotlight
+        return c
+    }
+
+    override func isEqual(to other: PropertyDescription) -> Bool {
+        guard let o = other as? AttributeDescription, super.isEqual(to: other) else { return false }
+        return attributeType == o.attributeType && defaultConstant == o.defaultConstant && minValue == o.minValue
+            && maxValue == o.maxValue && regularExpression == o.regularExpression && isIndexed == o.isIndexed
+            && derivationExpression == o.derivationExpression
+            && allowsExternalBinaryDataStorage == o.allowsExternalBinaryDataStorage
+            && preservesValueInHistoryOnDeletion == o.preservesValueInHistoryOnDeletion
+            && valueTransformerName == o.valueTransformerName && attributeValueClassName == o.attributeValueClassName
+            && elements == o.elements && compositeTypeName == o.compositeTypeName
+            && allowsCloudEncryption == o.allowsCloudEncryption && isIndexedBySpotlight == o.isIndexedBySpotlight
+    }
+
+    /// Freezes the attribute and its composite elements.
+    func freeze() {
+        isFrozen = true
+        for e in elements { e.freeze() }
     }
 }

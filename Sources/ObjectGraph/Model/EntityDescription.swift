@@ -1,6 +1,6 @@
 import Foundation
 
-/// An entity of a model: NSEntityDescription, as a value type.
+/// An entity of a model: NSEntityDescription.
 ///
 /// ```swift
 /// EntityDescription("Book", class: Book.self) {
@@ -9,19 +9,44 @@ import Foundation
 /// }
 /// ```
 ///
+/// or, as Apple's documentation builds one:
+///
+/// ```swift
+/// let book = NSEntityDescription()
+/// book.name = "Book"
+/// book.properties = [title, publisher]
+/// ```
+///
 /// Declared properties are in ``properties``; once the entity is part of a
 /// ``ManagedObjectModel``, ``attributes`` and ``relationships`` also hold the inherited ones.
-public struct EntityDescription: Hashable, Sendable {
+/// An entity is a reference type, as Apple's is: the model's entities are the objects it was
+/// given. It is written while its model is built; once the model is frozen every setter stops
+/// the program (Apple's "Can't modify an immutable model"); ``copy()`` makes a variant.
+public final class EntityDescription: Hashable, @unchecked Sendable {
+    // @unchecked Sendable: the entity is written only while its model is built, on one thread,
+    // as Apple requires; once its model is frozen, every setter stops the program, so threads
+    // share an entity that never changes, and the hot paths read its immutable `Box`.
+
     /// The entity's fields, in one shared, immutable box.
     ///
-    /// Every managed object holds its entity description, and fetching or inserting makes
-    /// objects by the hundred thousand: with the fields inline, each object got its own copy
-    /// of about a dozen reference-counted fields. Boxed, a copy is one retain. The box never
-    /// changes: a setter makes a new box with the changed field (setters run only while a
-    /// model is built), so the struct keeps value semantics without a uniqueness check, the box
-    /// is `Sendable` by construction, and reading a field on the hot paths is a plain load
-    /// (its fields are `let`s, so no dynamic exclusivity check).
-    private var box: Box
+    /// Every managed object holds its entity description, and fetching or inserting reads it for
+    /// each object by the hundred thousand. The box never changes: a setter makes a new box with
+    /// the changed field (setters run only while a model is built), so the box is `Sendable` by
+    /// construction, and reading a field on the hot paths is a plain load (its fields are
+    /// `let`s). `@exclusivity(unchecked)`: the reference is replaced only before the model is
+    /// frozen, on the thread building it, never while objects read it (Benchmarks/PROFILES.md,
+    /// "exclusivity": a dynamic check costs 76 instructions per read).
+    @exclusivity(unchecked) private var box: Box
+
+    /// Set when the entity's model is frozen: from then on a setter stops the program.
+    private(set) var isFrozen = false
+    /// The model whose ``ManagedObjectModel/entities`` hold this entity (weak: the model holds it).
+    weak var model: ManagedObjectModel?
+    /// The parent as Apple's API set it (a parent's ``subentities``): read for its name until
+    /// the model is frozen.
+    weak var superentityReference: EntityDescription?
+    /// The sub-entities as Apple's API set them (``subentities``); the parent holds them.
+    var subentityReferences: [EntityDescription] = []
 
     /// The stored fields of a description: what a setter changes, before `Box` derives the
     /// rest.
@@ -31,6 +56,7 @@ public struct EntityDescription: Hashable, Sendable {
         var parentEntityName: String?
         var isAbstract: Bool
         var managedObjectClass: ManagedObject.Type
+        var managedObjectClassName: String?
         var renamingIdentifier: String?
         var versionHashModifier: String?
         var userInfo: [String: String]
@@ -90,7 +116,8 @@ public struct EntityDescription: Hashable, Sendable {
     }
 
     /// Replaces the box with one whose fields are changed: every setter goes through here.
-    private mutating func update(_ change: (inout Fields) -> Void) {
+    private func update(_ change: (inout Fields) -> Void) {
+        if isFrozen { PropertyDescription.refuseMutation(of: box.fields.name) }
         var fields = box.fields
         change(&fields)
         box = Box(fields)
@@ -104,15 +131,31 @@ public struct EntityDescription: Hashable, Sendable {
         get { box.fields.name }
         set { update { $0.name = newValue } }
     }
-    /// The properties this entity declares (not the inherited ones), in declaration order.
+    /// The properties this entity declares (not the inherited ones), attributes and
+    /// relationships in declaration order. Setting it makes each property this entity's
+    /// (``PropertyDescription/entity``); a fetched property set here joins
+    /// ``fetchedProperties``, and a property that belongs to another entity or a frozen model
+    /// is copied, since a property has one entity.
     public var properties: [PropertyDescription] {
         get { box.fields.properties }
-        set { update { $0.properties = newValue } }
+        set {
+            let fetched = newValue.compactMap { $0 as? FetchedPropertyDescription }
+            let declared = newValue.filter { !($0 is FetchedPropertyDescription) }
+            let adopted = adopt(declared, replacing: box.fields.properties)
+            update { $0.properties = adopted }
+            if !fetched.isEmpty { fetchedProperties += fetched }
+        }
     }
     /// The name of the parent entity, if any.
     public var parentEntityName: String? {
-        get { box.fields.parentEntityName }
-        set { update { $0.parentEntityName = newValue } }
+        get {
+            if !isFrozen, let parent = superentityReference { return parent.name }
+            return box.fields.parentEntityName
+        }
+        set {
+            update { $0.parentEntityName = newValue }
+            superentityReference = nil
+        }
     }
     /// An abstract entity has no instances of its own, only of its sub-entities.
     public var isAbstract: Bool {
@@ -122,7 +165,28 @@ public struct EntityDescription: Hashable, Sendable {
     /// The class instances are made of (NSManagedObject or a subclass).
     public var managedObjectClass: ManagedObject.Type {
         get { box.fields.managedObjectClass }
-        set { update { $0.managedObjectClass = newValue } }
+        set { update { $0.managedObjectClass = newValue; $0.managedObjectClassName = nil } }
+    }
+    /// The name of the class instances are made of (managedObjectClassName): `NSManagedObject`,
+    /// or a subclass's module-qualified name, as `NSStringFromClass(Item.self)` gives it.
+    ///
+    /// Setting it finds the class by that name (Swift's runtime finds `Module.Item`); a name it
+    /// cannot find is kept, and instances are ``ManagedObject``s, as Apple's fall back to
+    /// NSManagedObject. Setting ``managedObjectClass`` is the sure way on Linux.
+    public var managedObjectClassName: String {
+        get {
+            if let name = box.fields.managedObjectClassName { return name }
+            let cls = box.fields.managedObjectClass
+            return cls == ManagedObject.self ? "NSManagedObject" : String(reflecting: cls)
+        }
+        set {
+            let found = ["NSManagedObject", "ManagedObject", "ObjectGraph.ManagedObject"].contains(newValue)
+                ? ManagedObject.self : _typeByName(newValue) as? ManagedObject.Type
+            update {
+                $0.managedObjectClass = found ?? ManagedObject.self
+                $0.managedObjectClassName = found == nil ? newValue : nil
+            }
+        }
     }
     /// The name this entity had in an earlier model version.
     public var renamingIdentifier: String? {
@@ -157,7 +221,10 @@ public struct EntityDescription: Hashable, Sendable {
     /// not part of the version hash.
     public var fetchedProperties: [FetchedPropertyDescription] {
         get { box.fields.fetchedProperties }
-        set { update { $0.fetchedProperties = newValue } }
+        set {
+            let adopted = adopt(newValue, replacing: box.fields.fetchedProperties)
+            update { $0.fetchedProperties = adopted.map { $0 as! FetchedPropertyDescription } }
+        }
     }
 
     // Filled in by ManagedObjectModel.
@@ -190,7 +257,7 @@ public struct EntityDescription: Hashable, Sendable {
     /// The entity's version hash (NSEntityDescription.versionHash): Core Data's 32-byte SHA-256
     /// digest of everything that changes the entity's storage, byte for byte as Core Data
     /// computes it (<doc:OpeningStoresThatCoreDataWrote>), so a store's `NSStoreModelVersionHashes` can be
-    /// compared with it.
+    /// compared with it. Computed when the entity's model is frozen.
     public internal(set) var versionHash: Data {
         get { box.fields.versionHash }
         set { update { $0.versionHash = newValue } }
@@ -207,10 +274,64 @@ public struct EntityDescription: Hashable, Sendable {
                 indexes: [FetchIndexDescription] = [], uniquenessConstraints: [[String]] = [],
                 fetchedProperties: [FetchedPropertyDescription] = [],
                 @PropertyBuilder properties: () -> [PropertyDescription] = { [] }) {
-        box = Box(Fields(name: name, properties: properties(), parentEntityName: parent, isAbstract: abstract,
+        box = Box(Fields(name: name, properties: [], parentEntityName: parent, isAbstract: abstract,
                          managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
                          versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
-                         uniquenessConstraints: uniquenessConstraints, fetchedProperties: fetchedProperties))
+                         uniquenessConstraints: uniquenessConstraints, fetchedProperties: []))
+        self.properties = properties()
+        if !fetchedProperties.isEmpty { self.fetchedProperties = fetchedProperties }
+    }
+
+    /// An empty entity, as Apple's `init()` makes it: no name, no properties, NSManagedObject.
+    public convenience init() { self.init("") }
+
+    /// Makes `properties` this entity's: a property that belongs to another entity or is frozen
+    /// is copied (a property has one entity); those no longer listed are released.
+    private func adopt(_ properties: [PropertyDescription],
+                       replacing old: [PropertyDescription]) -> [PropertyDescription] {
+        if isFrozen { PropertyDescription.refuseMutation(of: name) }
+        let kept = Set(properties.map(ObjectIdentifier.init))
+        for p in old where p.owner === self && !kept.contains(ObjectIdentifier(p)) { p.owner = nil }
+        return properties.map { p in
+            let mine = (p.owner == nil || p.owner === self) && !p.isFrozen ? p : p.copy()
+            mine.owner = self
+            return mine
+        }
+    }
+
+    /// A copy that belongs to no model, with copies of its properties (NSCopying): what to
+    /// change when a variant of a frozen model's entity is wanted.
+    public func copy() -> EntityDescription {
+        let c = EntityDescription(name)
+        var fields = box.fields
+        var copies: [ObjectIdentifier: PropertyDescription] = [:]
+        fields.properties = fields.properties.map { p in
+            let copy = p.copy()
+            copy.owner = c
+            copies[ObjectIdentifier(p)] = copy
+            return copy
+        }
+        fields.fetchedProperties = fields.fetchedProperties.map { p in
+            let copy = p.copy()
+            copy.owner = c
+            return copy
+        }
+        fields.parentEntityName = parentEntityName
+        fields.attributes = fields.attributes.map { (copies[ObjectIdentifier($0)] as? AttributeDescription) ?? $0 }
+        fields.relationships = fields.relationships.map {
+            (copies[ObjectIdentifier($0)] as? RelationshipDescription) ?? $0
+        }
+        c.box = Box(fields)
+        return c
+    }
+
+    /// Freezes the entity and the properties it declares: from now on setters stop the program.
+    func freeze() {
+        for p in box.fields.properties {
+            if let a = p as? AttributeDescription { a.freeze() } else { p.isFrozen = true }
+        }
+        for p in box.fields.fetchedProperties { p.isFrozen = true }
+        isFrozen = true
     }
 
     /// Every property name, attributes then relationships: the order values are stored in.
@@ -228,8 +349,9 @@ public struct EntityDescription: Hashable, Sendable {
         return box.relationships[i - box.attributes.count]
     }
 
+    /// Field-by-field equality, as the value type this class replaced compared (identity first).
     public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
-        if lhs.box === rhs.box { return true }
+        if lhs === rhs || lhs.box === rhs.box { return true }
         return lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.parentEntityName == rhs.parentEntityName
             && lhs.isAbstract == rhs.isAbstract && ObjectIdentifier(lhs.managedObjectClass) == ObjectIdentifier(rhs.managedObjectClass)
             && lhs.renamingIdentifier == rhs.renamingIdentifier && lhs.versionHashModifier == rhs.versionHashModifier
@@ -237,6 +359,7 @@ public struct EntityDescription: Hashable, Sendable {
             && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.fetchedProperties == rhs.fetchedProperties
     }
 
+    /// Hashes the name and declared properties, which equal entities share.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(properties)

@@ -18,28 +18,104 @@ import Foundation
 /// Building a model checks it: a duplicate entity or property name, an unknown parent or
 /// destination, a missing inverse or one that does not point back each throw
 /// ``CoreDataError`` for the exception NSInvalidArgumentException, naming the culprit.
-public final class ManagedObjectModel: Sendable, CustomStringConvertible {
-    /// The entities, sorted by name.
-    public let entities: [EntityDescription]
-    /// The entities by name.
-    public let entitiesByName: [String: EntityDescription]
+///
+/// A model can also be built as Apple's documentation builds one, from an empty model whose
+/// ``entities`` are set:
+///
+/// ```swift
+/// let model = NSManagedObjectModel()
+/// model.entities = [item, tag]
+/// let container = NSPersistentContainer(name: "Items", managedObjectModel: model)
+/// ```
+///
+/// Such a model is checked and **frozen** the first time it is used: by a coordinator (which
+/// throws the check's error from `addPersistentStore`, and `loadPersistentStores` reports it),
+/// or the first time something the model derives is asked for (``entitiesByName``, version
+/// hashes, ``checkValidity()``). The throwing initializers freeze at once. Freezing derives
+/// inherited properties, entity numbers, inverses and version hashes, and makes the model's
+/// entities and properties read-only: a setter then stops the program with Apple's
+/// NSInternalInconsistencyException, "Can't modify an immutable model", so a running stack
+/// never sees its model change. The entities and properties stay the objects the program
+/// made (`model.entities[0] === item`, `item.managedObjectModel === model`), except those
+/// that already belonged to another model, which are copied.
+public final class ManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: the mutable state (`declared`, the settable fields) is written only
+    // while the model is built, on one thread, as Apple requires; `derived` is set once, under
+    // `freezing`, and never changes after; every setter refuses once it is set.
+
+    /// What freezing derives, never changed once made: what the hot paths read.
+    final class Derived: Sendable {
+        let entities: [EntityDescription]
+        let entitiesByName: [String: EntityDescription]
+        let entityVersionHashesByName: [String: Data]
+        let legacyEntityVersionHashesByName: [String: Data]
+        let entitiesByNumber: [Int: EntityDescription]
+        let inverses: [String: (entity: String, relationship: RelationshipDescription)]
+
+        init(entities: [EntityDescription], entitiesByName: [String: EntityDescription],
+             entityVersionHashesByName: [String: Data], legacyEntityVersionHashesByName: [String: Data],
+             entitiesByNumber: [Int: EntityDescription],
+             inverses: [String: (entity: String, relationship: RelationshipDescription)]) {
+            self.entities = entities
+            self.entitiesByName = entitiesByName
+            self.entityVersionHashesByName = entityVersionHashesByName
+            self.legacyEntityVersionHashesByName = legacyEntityVersionHashesByName
+            self.entitiesByNumber = entitiesByNumber
+            self.inverses = inverses
+        }
+    }
+
+    /// The entities as set, in the order given, until the model is frozen.
+    private var declared: [EntityDescription] = []
+    /// What freezing derived; nil until the model is frozen. `@exclusivity(unchecked)`: set
+    /// once under `freezing` and read on every fetch; a frozen model never writes it again.
+    @exclusivity(unchecked) private var derived: Derived?
+    /// Serializes freezing, so that two threads asking at once derive the model once.
+    private let freezing = NSLock()
+
+    /// Whether the model is frozen: checked, derived, and read-only from now on.
+    var isFrozen: Bool { derived != nil }
+
+    /// The entities (entities): sorted by name once the model is frozen. Setting them makes
+    /// each entity this model's (``EntityDescription/managedObjectModel``), with the
+    /// sub-entities set through ``EntityDescription/subentities``; an entity that belongs to
+    /// another model is copied.
+    public var entities: [EntityDescription] {
+        get { derived?.entities ?? declared.sorted { $0.name < $1.name } }
+        set {
+            refuseIfFrozen()
+            for old in declared where old.model === self { old.model = nil }
+            declared = Self.adopt(newValue, into: self)
+        }
+    }
+    /// The entities by name (entitiesByName). Asking freezes the model.
+    public var entitiesByName: [String: EntityDescription] { frozenOrProvisional.entitiesByName }
     /// The identifiers of the model's version (NSManagedObjectModel.versionIdentifiers).
-    public let versionIdentifiers: Set<String>
+    public var versionIdentifiers: Set<String> { willSet { refuseIfFrozen() } }
     /// The named configurations (Xcode's Configurations), in declaration order; the default
     /// configuration, with every entity, is not listed.
-    public let configurationDescriptions: [ModelConfiguration]
+    public private(set) var configurationDescriptions: [ModelConfiguration]
     /// The fetch request templates stored in the model, by name (fetchRequestTemplatesByName).
-    public let fetchRequestTemplatesByName: [String: FetchRequestTemplate]
+    public private(set) var fetchRequestTemplatesByName: [String: FetchRequestTemplate]
     /// Each entity's version hash by name (entityVersionHashesByName): what a store's
-    /// `NSStoreModelVersionHashes` holds, byte for byte as Core Data computes it.
-    public let entityVersionHashesByName: [String: Data]
+    /// `NSStoreModelVersionHashes` holds, byte for byte as Core Data computes it. Asking freezes
+    /// the model.
+    public var entityVersionHashesByName: [String: Data] { frozenOrProvisional.entityVersionHashesByName }
     /// The hashes ObjectGraph computed before it computed Core Data's, by entity name: only to
     /// recognise the stores it wrote then.
-    let legacyEntityVersionHashesByName: [String: Data]
+    var legacyEntityVersionHashesByName: [String: Data] { frozenOrProvisional.legacyEntityVersionHashesByName }
     /// Entities by their number in a SQLite store.
-    let entitiesByNumber: [Int: EntityDescription]
+    var entitiesByNumber: [Int: EntityDescription] { frozenOrProvisional.entitiesByNumber }
     /// Each relationship's inverse and the entity that declares it, by ``inverseKey(_:)``.
-    let inverses: [String: (entity: String, relationship: RelationshipDescription)]
+    var inverses: [String: (entity: String, relationship: RelationshipDescription)] { frozenOrProvisional.inverses }
+
+    /// An empty model (init()), to be given its ``entities``, as Apple's documentation builds
+    /// models in code. It is checked and frozen when first used.
+    public init() {
+        versionIdentifiers = []
+        configurationDescriptions = []
+        fetchRequestTemplatesByName = [:]
+    }
 
     /// Builds and checks a model from its entities.
     ///
@@ -64,13 +140,79 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     }
 
     /// Builds and checks a model from an array of entities, and optionally its configurations
-    /// and fetch request templates.
+    /// and fetch request templates; the model is frozen.
     ///
     /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
     ///   (``CoreDataError/ExceptionName/invalidArgument``), as ``init(versionIdentifier:entities:)``
     ///   does, and for a configuration or template that names an entity the model does not have.
     public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = [],
                 configurations: [ModelConfiguration] = [], fetchRequestTemplates: [FetchRequestTemplate] = []) throws {
+        self.versionIdentifiers = versionIdentifiers
+        self.configurationDescriptions = configurations
+        self.fetchRequestTemplatesByName = Dictionary(fetchRequestTemplates.map { ($0.name, $0) },
+                                                      uniquingKeysWith: { first, _ in first })
+        self.declared = Self.adopt(declared, into: self)
+        try checkValidity()
+    }
+
+    /// Stops the program, as Apple raises, when the model is frozen.
+    private func refuseIfFrozen() {
+        if derived != nil { PropertyDescription.refuseMutation(of: "the model") }
+    }
+
+    /// Makes `entities` (and the sub-entities set through them) the model's: an entity that is
+    /// frozen or belongs to another model is copied, since an entity has one model.
+    private static func adopt(_ entities: [EntityDescription], into model: ManagedObjectModel) -> [EntityDescription] {
+        var result: [EntityDescription] = []
+        var seen: Set<ObjectIdentifier> = []
+        // An entity listed twice stays twice (the check refuses it, as merging two models that
+        // declare one entity must fail); a sub-entity is added once, unless it is listed.
+        var queue = entities.map { (entity: $0, listed: true) }
+        while !queue.isEmpty {
+            let (e, listed) = queue.removeFirst()
+            guard seen.insert(ObjectIdentifier(e)).inserted || listed else { continue }
+            queue += e.subentityReferences.filter { s in !entities.contains { $0 === s } }.map { ($0, false) }
+            // A copy knows its parent, destinations and inverses by name, which is enough.
+            let mine = e.isFrozen || (e.model != nil && e.model !== model) ? e.copy() : e
+            mine.model = model
+            result.append(mine)
+        }
+        return result
+    }
+
+    /// Checks the model and freezes it, once: derives inherited properties, entity numbers,
+    /// inverses and version hashes, and makes the entities read-only. A model already frozen
+    /// is valid; a model that is not valid stays unfrozen, so that it can be corrected.
+    ///
+    /// - Throws: ``CoreDataError`` naming the entity and property at fault, as
+    ///   ``init(entities:versionIdentifiers:configurations:fetchRequestTemplates:)`` does.
+    public func checkValidity() throws {
+        if derived != nil { return }
+        freezing.lock(); defer { freezing.unlock() }
+        if derived != nil { return }
+        derived = try derive(declared, configurations: configurationDescriptions,
+                             fetchRequestTemplates: Array(fetchRequestTemplatesByName.values))
+    }
+
+    /// The derived data of a frozen model; for a model that is not valid (which only a model
+    /// built with ``init()`` can be), what can be had without checking, so that a getter does
+    /// not trap: the entities by name, without hashes or inverses. Its first throwing use
+    /// throws the check's error.
+    private var frozenOrProvisional: Derived {
+        if let derived { return derived }
+        if (try? checkValidity()) != nil, let derived { return derived }
+        let sorted = declared.sorted { $0.name < $1.name }
+        return Derived(entities: sorted,
+                       entitiesByName: Dictionary(sorted.map { ($0.name, $0) },
+                                                  uniquingKeysWith: { first, _ in first }),
+                       entityVersionHashesByName: [:], legacyEntityVersionHashesByName: [:], entitiesByNumber: [:],
+                       inverses: [:])
+    }
+
+    /// Checks `declared` and derives what a frozen model holds, writing the derived fields into
+    /// the entities, then freezes them.
+    private func derive(_ declared: [EntityDescription], configurations: [ModelConfiguration],
+                        fetchRequestTemplates: [FetchRequestTemplate]) throws -> Derived {
         var byName: [String: EntityDescription] = [:]
         for entity in declared {
             guard Self.isIdentifier(entity.name) else {
@@ -80,6 +222,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 throw CoreDataError(exception: .invalidArgument, "The model declares the entity \(entity.name) twice")
             }
             byName[entity.name] = entity
+        }
+        // References set through Apple's API become names: destinations, inverses, parents.
+        for entity in declared {
+            for case let r as RelationshipDescription in entity.properties { r.resolveReferences(in: byName) }
         }
         // Parents exist, and no entity is its own ancestor.
         for entity in declared {
@@ -104,11 +250,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         // A relationship is its own inverse when its inverse has its name and its destination
         // is the entity that declares it: then the inverse found there is the relationship itself.
         for name in byName.keys {
-            byName[name]!.properties = byName[name]!.properties.map { property in
-                guard case .relationship(var r) = property else { return property }
+            for case let r as RelationshipDescription in byName[name]!.properties {
                 r.isOwnInverse = r.inverseName == r.name && r.destinationEntityName == name
                     && (r.inverseEntityName == nil || r.inverseEntityName == name)
-                return .relationship(r)
             }
         }
         // Inherited properties, then the entity's own; names unique along the chain.
@@ -126,9 +270,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                         throw CoreDataError(exception: .invalidArgument, "Entity \(name) has two properties named \(property.name): \(ancestor) \(detail)")
                     }
                     owner[property.name] = ancestor
-                    switch property {
+                    switch property.kind {
                     case .attribute(let a): attributes.append(a)
                     case .relationship(let r): relationships.append(r)
+                    case .fetched: break
                     }
                 }
             }
@@ -193,21 +338,23 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             let parentHash = byName[name]!.parentEntityName.map { byName[$0]!.versionHash }
             byName[name]!.versionHash = VersionHash.entity(byName[name]!, parentHash: parentHash)
         }
-        self.entities = byName.values.sorted { $0.name < $1.name }
-        self.entitiesByName = byName
-        self.entitiesByNumber = Dictionary(uniqueKeysWithValues: byName.values.map { ($0.entityNumber, $0) })
-        self.versionIdentifiers = versionIdentifiers
-        self.configurationDescriptions = configurations
-        self.fetchRequestTemplatesByName = Dictionary(fetchRequestTemplates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.entityVersionHashesByName = byName.mapValues(\.versionHash)
-        self.legacyEntityVersionHashesByName = LegacyVersionHash.entityHashes(byName)
         var inverses: [String: (entity: String, relationship: RelationshipDescription)] = [:]
         for entity in byName.values {
             for r in entity.relationships { inverses[Self.inverseKey(r)] = Self.inverse(of: r, in: byName) }
         }
-        self.inverses = inverses
+        // Parents set through `subentities` are kept by name from now on.
+        for entity in declared where entity.superentityReference != nil {
+            entity.parentEntityName = entity.parentEntityName
+        }
+        let entities = byName.values.sorted { $0.name < $1.name }
+        for entity in entities { entity.freeze() }
         // So that `Book.entity()` and `Book.fetchRequest()` find the entity of a class.
         ManagedObjectClassRegistry.shared.register(entities)
+        return Derived(entities: entities, entitiesByName: byName,
+                       entityVersionHashesByName: byName.mapValues(\.versionHash),
+                       legacyEntityVersionHashesByName: LegacyVersionHash.entityHashes(byName),
+                       entitiesByNumber: Dictionary(uniqueKeysWithValues: byName.values.map { ($0.entityNumber, $0) }),
+                       inverses: inverses)
     }
 
     /// A relationship's inverse and the entity that declares it: looked for on the entity the
@@ -230,7 +377,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             var current: String? = candidate
             var visited: Set<String> = []
             while let c = current, visited.insert(c).inserted, let e = entities[c] {
-                for case .relationship(let found) in e.properties where found.name == inverseName { return (c, found) }
+                for case let found as RelationshipDescription in e.properties where found.name == inverseName { return (c, found) }
                 current = e.parentEntityName
             }
         }

@@ -109,17 +109,18 @@ public struct ModelCodegen: Sendable {
         lines.append("/// An object of the entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "").")
         lines.append("\(finality) \(name): \(parent) {")
         for property in entity.properties {
-            switch property {
+            switch property.kind {
             case .attribute(let a):
                 lines.append("    /// \(a.attributeType.xcodeName)\(a.isOptional ? "" : ", required")\(a.isTransient ? ", transient" : "")\(a.isDerived ? ", derived" : "")\(a.attributeType == .transformable ? transformableNote(a) : "").")
                 lines.append("    @Managed(\(Self.literal(a.name))) public var \(Self.propertyName(a.name)): \(swiftType(of: a))")
             case .relationship(let r):
                 lines.append("    /// \(r.isToMany ? (r.isOrdered ? "Ordered to-many" : "To-many") : "To-one") relationship to \(r.destinationEntityName)\(r.inverseName.map { ", inverse \($0)" } ?? "").")
                 lines.append("    @Managed(\(Self.literal(r.name))) public var \(Self.propertyName(r.name)): \(swiftType(of: r))")
+            case .fetched: break
             }
         }
         lines.append("}")
-        for case .relationship(let r) in entity.properties where r.isToMany {
+        for case let r as RelationshipDescription in entity.properties where r.isToMany {
             let destination = destinationClass(of: r)
             let suffix = Self.identifier(r.name, capitalized: true)
             let collection = r.isOrdered ? "[\(destination)]" : "Set<\(destination)>"

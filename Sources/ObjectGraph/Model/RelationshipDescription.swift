@@ -13,42 +13,53 @@ public enum DeleteRule: Int, Hashable, Sendable {
     case deny = 3
 }
 
-/// A relationship between entities: NSRelationshipDescription, as a value type.
+/// A relationship between entities: NSRelationshipDescription.
 ///
 /// Apple recommends that every relationship name its inverse, and building a model checks
 /// that a named inverse exists and points back. A relationship without an inverse is allowed,
 /// as Core Data allows it (Xcode warns; the loader keeps that warning).
-public struct RelationshipDescription: Hashable, Sendable {
-    /// The relationship's name, a key of the entity.
-    public var name: String
-    /// The entity at the other end.
-    public var destinationEntityName: String
-    /// The relationship of the destination that points back, or nil when there is none.
-    public var inverseName: String?
+///
+/// A relationship names its destination and inverse (``destinationEntityName``,
+/// ``inverseName``), as model files and the DSL do, or points at them, as Apple's API does
+/// (``destinationEntity``, ``inverseRelationship``); the model turns references into names
+/// when it is frozen, so an entity may be named after a relationship points at it.
+public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
+    /// The name of the entity at the other end.
+    public var destinationEntityName: String {
+        get { if !isFrozen, let d = destinationReference { return d.name }; return storedDestinationName }
+        set { willMutate(); storedDestinationName = newValue; destinationReference = nil }
+    }
+    /// The destination's name as set or as resolved when the model was frozen.
+    private var storedDestinationName: String
+    /// The destination as Apple's API set it: read for its name until the model is frozen.
+    weak var destinationReference: EntityDescription?
+    /// The name of the relationship of the destination that points back, or nil when there is none.
+    public var inverseName: String? {
+        get { if !isFrozen, let i = inverseReference { return i.name }; return storedInverseName }
+        set { willMutate(); storedInverseName = newValue; inverseReference = nil }
+    }
+    /// The inverse's name as set or as resolved when the model was frozen.
+    private var storedInverseName: String?
+    /// The inverse as Apple's API set it: read for its name until the model is frozen.
+    weak var inverseReference: RelationshipDescription?
     /// The entity that declares the inverse, when it is a sub-entity of the destination
     /// (Xcode's `inverseEntity`); nil when the inverse is on the destination or inherited by it.
-    public var inverseEntityName: String?
-    /// Whether it holds a set of objects rather than one.
-    public var isToMany: Bool
-    /// Whether a to-one may be nil when saved. A to-many's value is a set, never nil: it is
-    /// bounded by ``minCount`` and ``maxCount`` alone (an optional one may also be empty).
-    public var isOptional: Bool
+    public var inverseEntityName: String? { willSet { willMutate() } }
+    /// Whether it holds a set of objects rather than one. Setting ``maxCount`` sets it as
+    /// Apple's derives it (to-many unless the maximum is 1); Xcode's files may also declare a
+    /// to-many with a maximum of 1, which setting this after ``maxCount`` gives.
+    public var isToMany: Bool { willSet { willMutate() } }
     /// The fewest objects a to-many relationship may hold when saved (0: no minimum).
-    public var minCount: Int
-    /// The most objects a to-many relationship may hold when saved (0: no maximum).
-    public var maxCount: Int
+    public var minCount: Int { willSet { willMutate() } }
+    /// The most objects a to-many relationship may hold when saved (0: no maximum; 1: to-one).
+    public var maxCount: Int {
+        willSet { willMutate() }
+        didSet { isToMany = maxCount != 1 }
+    }
     /// What deleting the source does to the destination objects.
-    public var deleteRule: DeleteRule
+    public var deleteRule: DeleteRule { willSet { willMutate() } }
     /// Whether a to-many relationship keeps its objects in order (NSOrderedSet).
-    public var isOrdered: Bool
-    /// A transient relationship lives in memory only and is left out of the version hash.
-    public var isTransient: Bool
-    /// The name this relationship had in an earlier model version.
-    public var renamingIdentifier: String?
-    /// Changes the version hash without changing the schema.
-    public var versionHashModifier: String?
-    /// Free-form information for the application.
-    public var userInfo: [String: String]
+    public var isOrdered: Bool { willSet { willMutate() } }
     /// The inverse a model file named for this relationship when that relationship does not
     /// point back to it (Xcode warns; Core Data loads the file). Such a relationship is loaded
     /// without an inverse (``inverseName`` is nil), so that neither side is maintained as the
@@ -69,10 +80,56 @@ public struct RelationshipDescription: Hashable, Sendable {
     /// Whether a relationship is its own inverse depends on the entity that declares it, so the
     /// hash is exact once the relationship is part of a ``ManagedObjectModel`` (read it from an
     /// entity of the model).
-    public var versionHash: Data { Data(VersionHash.relationship(self)) }
+    public override var versionHash: Data { Data(VersionHash.relationship(self)) }
+
+    /// The entity at the other end (destinationEntity): the one set, or once the relationship
+    /// is in a model, the model's entity of that name.
+    public var destinationEntity: EntityDescription? {
+        get {
+            // Only a frozen model is asked: asking an unfrozen one would freeze it.
+            if let model = owner?.managedObjectModel, model.isFrozen,
+               let e = model.entitiesByName[destinationEntityName] { return e }
+            return destinationReference
+        }
+        set {
+            willMutate()
+            destinationReference = newValue
+            storedDestinationName = newValue?.name ?? ""
+        }
+    }
+
+    /// The relationship at the destination that points back (inverseRelationship): the one set,
+    /// or once the relationship is in a model, the inverse the model found.
+    public var inverseRelationship: RelationshipDescription? {
+        get {
+            if let model = owner?.managedObjectModel, model.isFrozen { return model.inverseRelationship(of: self) }
+            return inverseReference
+        }
+        set {
+            willMutate()
+            inverseReference = newValue
+            storedInverseName = newValue?.name
+        }
+    }
+
+    /// Turns the references Apple's API set into names, once, when the model derives its data:
+    /// an inverse declared on a sub-entity of the destination is named with that entity, as
+    /// Xcode's `inverseEntity` names it. `entities` are the model's entities by name.
+    func resolveReferences(in entities: [String: EntityDescription]) {
+        if let d = destinationReference { storedDestinationName = d.name }
+        guard let i = inverseReference else { return }
+        storedInverseName = i.name
+        guard let declaring = i.owner?.name, declaring != storedDestinationName else { return }
+        var current = entities[declaring]?.parentEntityName
+        var seen: Set<String> = [declaring]
+        while let c = current, seen.insert(c).inserted {
+            if c == storedDestinationName { inverseEntityName = declaring; return }
+            current = entities[c]?.parentEntityName
+        }
+    }
 
     /// A to-one relationship.
-    public init(_ name: String, toOne destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
+    public convenience init(_ name: String, toOne destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
                 optional: Bool = true, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
                 userInfo: [String: String] = [:], inverseEntity: String? = nil, transient: Bool = false) {
         self.init(name: name, destination: destination, inverse: inverse, toMany: false, optional: optional,
@@ -82,7 +139,7 @@ public struct RelationshipDescription: Hashable, Sendable {
     }
 
     /// A to-many relationship.
-    public init(_ name: String, toMany destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
+    public convenience init(_ name: String, toMany destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
                 optional: Bool = true, minCount: Int = 0, maxCount: Int = 0, renamingIdentifier: String? = nil,
                 versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
                 inverseEntity: String? = nil, transient: Bool = false) {
@@ -92,41 +149,51 @@ public struct RelationshipDescription: Hashable, Sendable {
                   inverseEntity: inverseEntity, transient: transient)
     }
 
+    /// An empty relationship, as Apple's `init()` makes it: no name or destination, optional,
+    /// to-many without bounds (Apple's default `maxCount` is 0), nullify on delete.
+    public convenience init() {
+        self.init(name: "", destination: "", inverse: nil, toMany: true, optional: true,
+                  minCount: 0, maxCount: 0, deleteRule: .nullify)
+    }
+
     /// Describes a relationship with every field given.
     public init(name: String, destination: String, inverse: String?, toMany: Bool, optional: Bool,
                 minCount: Int, maxCount: Int, deleteRule: DeleteRule, renamingIdentifier: String? = nil,
                 versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
                 inverseEntity: String? = nil, transient: Bool = false) {
-        self.name = name
-        self.destinationEntityName = destination
-        self.inverseName = inverse
+        self.storedDestinationName = destination
+        self.storedInverseName = inverse
         self.inverseEntityName = inverseEntity
         self.isToMany = toMany
-        self.isOptional = optional
         self.minCount = minCount
         self.maxCount = maxCount
         self.deleteRule = deleteRule
         self.isOrdered = ordered
-        self.isTransient = transient
-        self.renamingIdentifier = renamingIdentifier
-        self.versionHashModifier = versionHashModifier
-        self.userInfo = userInfo
+        super.init(name: name, isOptional: optional, isTransient: transient, renamingIdentifier: renamingIdentifier,
+                   versionHashModifier: versionHashModifier, userInfo: userInfo)
     }
-}
 
-/// An attribute or a relationship, as an entity lists them.
-public enum PropertyDescription: Hashable, Sendable {
-    /// An attribute.
-    case attribute(AttributeDescription)
-    /// A relationship.
-    case relationship(RelationshipDescription)
+    /// A copy that belongs to no entity or model, with the names of its destination and inverse.
+    public override func copy() -> RelationshipDescription {
+        let c = RelationshipDescription(name: name, destination: destinationEntityName, inverse: inverseName,
+                                        toMany: isToMany, optional: isOptional, minCount: minCount, maxCount: maxCount,
+                                        deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
+                                        versionHashModifier: versionHashModifier, userInfo: userInfo,
+                                        ordered: isOrdered, inverseEntity: inverseEntityName, transient: isTransient)
+        c.unmatchedInverseName = unmatchedInverseName
+        c.unmatchedInverseEntityName = unmatchedInverseEntityName
+        c.isOwnInverse = isOwnInverse
+        return c
+    }
 
-    /// The property's name.
-    public var name: String {
-        switch self {
-        case .attribute(let a): return a.name
-        case .relationship(let r): return r.name
-        }
+    override func isEqual(to other: PropertyDescription) -> Bool {
+        guard let o = other as? RelationshipDescription, super.isEqual(to: other) else { return false }
+        return destinationEntityName == o.destinationEntityName && inverseName == o.inverseName
+            && inverseEntityName == o.inverseEntityName && isToMany == o.isToMany && minCount == o.minCount
+            && maxCount == o.maxCount && deleteRule == o.deleteRule && isOrdered == o.isOrdered
+            && unmatchedInverseName == o.unmatchedInverseName
+            && unmatchedInverseEntityName == o.unmatchedInverseEntityName
+            && isOwnInverse == o.isOwnInverse
     }
 }
 
@@ -134,9 +201,9 @@ public enum PropertyDescription: Hashable, Sendable {
 @resultBuilder
 public enum PropertyBuilder {
     /// One attribute.
-    public static func buildExpression(_ a: AttributeDescription) -> [PropertyDescription] { [.attribute(a)] }
+    public static func buildExpression(_ a: AttributeDescription) -> [PropertyDescription] { [a] }
     /// One relationship.
-    public static func buildExpression(_ r: RelationshipDescription) -> [PropertyDescription] { [.relationship(r)] }
+    public static func buildExpression(_ r: RelationshipDescription) -> [PropertyDescription] { [r] }
     /// Several declarations.
     public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
     /// An optional declaration.

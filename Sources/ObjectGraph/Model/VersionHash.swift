@@ -218,9 +218,10 @@ enum LegacyVersionHash {
         var bytes = Array("entity|\(e.name)|\(e.isAbstract)|\(e.versionHashModifier ?? "")|".utf8)
         bytes += parentHash
         let own = e.properties.map { p -> (String, [UInt8]) in
-            switch p {
+            switch p.kind {
             case .attribute(let a): return (a.name, attribute(a))
             case .relationship(let r): return (r.name, relationship(r))
+            case .fetched: return (p.name, [])
             }
         }.sorted { $0.0 < $1.0 }
         for (_, h) in own { bytes += h }

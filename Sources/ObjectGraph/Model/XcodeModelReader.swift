@@ -99,7 +99,7 @@ struct XcodeModelReader {
         }
         entityLines[name] = node.line
         warnUnknownKeys(node, known: Self.silentEntityKeys.union(["name", "parentEntity", "isAbstract", "versionHashModifier", "elementID"]))
-        var entity = EntityDescription(name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
+        let entity = EntityDescription(name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
                                        class: managedObjectClass(node.attributes["representedClassName"]),
                                        renamingIdentifier: nonEmpty(node.attributes["elementID"]),
                                        versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
@@ -166,7 +166,7 @@ struct XcodeModelReader {
             throw error(node.line, "attribute \(entity).\(name) has the type ObjectID, which only expression descriptions have; choose another type")
         }
         let isDate = type == .date
-        var attribute = AttributeDescription(
+        let attribute = AttributeDescription(
             name, type, optional: flag("optional", of: node), transient: transient, indexed: flag("indexed", of: node),
             minValue: try number(isDate ? "minDateTimeInterval" : "minValueString", of: node, in: "\(entity).\(name)"),
             maxValue: try number(isDate ? "maxDateTimeInterval" : "maxValueString", of: node, in: "\(entity).\(name)"),
@@ -187,7 +187,7 @@ struct XcodeModelReader {
                 throw self.error(node.line, "derived attribute \(entity).\(name) has the expression \"\(text)\", which does not parse (\(error)); correct derivationExpression (Xcode: Derivation)")
             }
         }
-        attribute.defaultValue = try defaultValue(node, type: type, in: "\(entity).\(name)")
+        attribute.defaultConstant = try defaultValue(node, type: type, in: "\(entity).\(name)")
         if type == .composite {
             if let compositeName = node.attributes["composite"] {
                 guard let elements = composites[compositeName] else {
@@ -277,7 +277,7 @@ struct XcodeModelReader {
         // Xcode writes inverseEntity beside inverseName; it is kept only where it is not the
         // destination (an inverse declared on a sub-entity or inherited from a parent).
         let inverseEntity = inverse == nil ? nil : nonEmpty(node.attributes["inverseEntity"]).flatMap { $0 == destination ? nil : $0 }
-        var relationship = RelationshipDescription(
+        let relationship = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, toMany: toMany, optional: flag("optional", of: node),
             minCount: minCount, maxCount: toMany ? maxCount : 1, deleteRule: rule,
             renamingIdentifier: nonEmpty(node.attributes["elementID"]),
@@ -301,7 +301,7 @@ struct XcodeModelReader {
             if let parent = entity.parentEntityName, byName[parent] == nil {
                 throw error(entityLines[entity.name] ?? 0, "entity \(entity.name) names the parent entity \(parent), which the file does not declare; declare it or remove parentEntity")
             }
-            for case .relationship(let r) in entity.properties {
+            for case let r as RelationshipDescription in entity.properties {
                 let line = relationshipLines["\(entity.name).\(r.name)"] ?? 0
                 guard byName[r.destinationEntityName] != nil else {
                     throw error(line, "relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the file does not declare; declare it or correct destinationEntity")
@@ -339,7 +339,7 @@ struct XcodeModelReader {
             let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for e in entities.indices {
                 for p in entities[e].properties.indices {
-                    guard case .relationship(var r) = entities[e].properties[p], let written = r.inverseName,
+                    guard let r = entities[e].properties[p] as? RelationshipDescription, let written = r.inverseName,
                           let (owner, inverse) = ManagedObjectModel.unmatchedInverse(
                               of: r, heldBy: entities[e].name, in: byName)
                     else { continue }
@@ -354,7 +354,6 @@ struct XcodeModelReader {
                     r.unmatchedInverseEntityName = r.inverseEntityName
                     r.inverseName = nil
                     r.inverseEntityName = nil
-                    entities[e].properties[p] = .relationship(r)
                     dropped = true
                 }
             }
@@ -369,7 +368,7 @@ struct XcodeModelReader {
             var current: String? = entity
             var seen: Set<String> = []
             while let c = current, seen.insert(c).inserted, let e = byName[c] {
-                for case .relationship(let r) in e.properties where r.name == name { return r }
+                for case let r as RelationshipDescription in e.properties where r.name == name { return r }
                 current = e.parentEntityName
             }
             return nil

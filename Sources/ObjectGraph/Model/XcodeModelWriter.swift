@@ -74,9 +74,10 @@ enum XcodeXML {
         attributes.append(("syncable", "YES"))
         var out = "    <entity" + Self.attributes(attributes) + ">\n"
         for property in e.properties {
-            switch property {
+            switch property.kind {
             case .attribute(let a): out += attribute(a)
             case .relationship(let r): out += relationship(r)
+            case .fetched: break
             }
         }
         for fetched in e.fetchedProperties {
@@ -122,7 +123,7 @@ enum XcodeXML {
         let isDate = a.attributeType == .date
         if let min = a.minValue { attributes.append((isDate ? "minDateTimeInterval" : "minValueString", number(min))) }
         if let max = a.maxValue { attributes.append((isDate ? "maxDateTimeInterval" : "maxValueString", number(max))) }
-        if let value = a.defaultValue, let text = defaultText(value) {
+        if let value = a.defaultConstant, let text = defaultText(value) {
             attributes.append((isDate ? "defaultDateTimeInterval" : "defaultValueString", text))
         }
         if let pattern = a.regularExpression { attributes.append(("regularExpressionString", pattern)) }
@@ -181,7 +182,7 @@ enum XcodeXML {
             }
         }
         for entity in entities {
-            collect(entity.properties.compactMap { if case .attribute(let a) = $0 { a } else { nil } })
+            collect(entity.properties.compactMap { if let a = $0 as? AttributeDescription { a } else { nil } })
         }
         var out = ""
         for name in types.keys.sorted() {

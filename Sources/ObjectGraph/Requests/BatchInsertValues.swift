@@ -22,7 +22,7 @@ struct BatchInsertValues {
         }
         var defaults = [Any?](repeating: nil, count: entity.propertyNames.count)
         for (i, a) in entity.attributes.enumerated() where a.defaultValue != nil && !a.isTransient {
-            defaults[i] = a.defaultValue?.runtimeValue
+            defaults[i] = a.defaultConstant?.runtimeValue
         }
         var rows: [BatchInsertRow] = []
         rows.reserveCapacity(dictionaries.count)

@@ -33,10 +33,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// application bundle, in Core Data); nil for a coordinator made with a plain model.
     public let versionedModel: VersionedModel?
 
-    /// A coordinator for a model, with no stores yet.
+    /// A coordinator for a model, with no stores yet. The model is frozen now, as Apple's is
+    /// when a coordinator uses it; a model that is not valid throws its error from
+    /// ``addPersistentStore(with:)`` (the check runs there again).
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
         self.versionedModel = nil
+        try? managedObjectModel.checkValidity()
     }
 
     /// A coordinator for the current version of a versioned model.
@@ -108,6 +111,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         let type = description.type, url = description.url
+        // A model built in code is checked (and frozen) by its first use: its error is this one.
+        try managedObjectModel.checkValidity()
         let kind = try type.registeredKind()
         if let url, description.shouldMigrateStoreAutomatically {
             try AutomaticMigration.migrateIfNeeded(url: url, type: type, model: managedObjectModel,

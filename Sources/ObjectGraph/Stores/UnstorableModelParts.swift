@@ -28,7 +28,7 @@ enum UnstorableModelParts {
     /// store is added, so that no save could drop such a relationship's objects.
     static func refuseUnstorableRelationships(of model: ManagedObjectModel, storeType: StoreType) throws {
         for entity in model.entities {
-            for case .relationship(let r) in entity.properties where r.isToMany && model.inverseRelationship(of: r) == nil {
+            for case let r as RelationshipDescription in entity.properties where r.isToMany && model.inverseRelationship(of: r) == nil {
                 throw CoreDataError(.persistentStoreIncompatibleSchema, "The model's to-many relationship \(entity.name).\(r.name) has no inverse, and ObjectGraph's \(storeType.rawValue) store keeps a to-many relationship through its inverse; give it an inverse (as Apple recommends) to use this model with a store")
             }
         }

@@ -60,7 +60,7 @@ import Testing
 
     @Test("A key in another Unicode normalization finds the property, as String equality does (NSEntityDescription.propertiesByName)")
     func anotherNormalizationFindsTheProperty() throws {
-        var entity = EntityDescription("Menu")
+        let entity = EntityDescription("Menu")
         var index: [String: Int] = [:]
         for (i, n) in ["caf\u{E9}", "name"].enumerated() { index[n] = i }
         entity.propertyIndex = index

@@ -59,7 +59,7 @@ final class ModelFileNote: ManagedObject {}
         let v2ToDo = try v2.entity(named: "ToDo")
         #expect(v2ToDo.attribute(named: "lastAlertDate")?.isOptional == true)
         let doNotAlert = try #require(v2ToDo.attribute(named: "doNotAlert"))
-        #expect(doNotAlert.attributeType == .boolean && !doNotAlert.isOptional && doNotAlert.defaultValue == .bool(false))
+        #expect(doNotAlert.attributeType == .boolean && !doNotAlert.isOptional && doNotAlert.defaultConstant == .bool(false))
         // Adding attributes changes ToDo's hash; Category is untouched (migration.md 1.2).
         #expect(v1.entityVersionHashesByName["ToDo"] != v2.entityVersionHashesByName["ToDo"])
         #expect(v1.entityVersionHashesByName["Category"] == v2.entityVersionHashesByName["Category"])

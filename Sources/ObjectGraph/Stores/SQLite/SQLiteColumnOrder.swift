@@ -59,7 +59,7 @@ struct SQLiteColumnOrder {
         var names: [String: [String: String]] = [:]   // entity -> property -> column
         for entity in hierarchy {
             for property in entity.properties {
-                switch property {
+                switch property.kind {
                 case .attribute(let a) where !a.isTransient: names[entity.name, default: [:]][a.name] = column(for: a.name)
                 case .relationship(let r) where !r.isToMany && !r.isTransient: names[entity.name, default: [:]][r.name] = column(for: r.name)
                 default: break
@@ -72,7 +72,7 @@ struct SQLiteColumnOrder {
         for entity in hierarchy {
             var mine = Declared()
             let attributes = entity.properties.compactMap { p -> AttributeDescription? in
-                if case .attribute(let a) = p, !a.isTransient { return a }
+                if let a = p as? AttributeDescription, !a.isTransient { return a }
                 return nil
             }.sorted { $0.name < $1.name }
             for a in attributes {
@@ -82,7 +82,7 @@ struct SQLiteColumnOrder {
                 if a.isIndexed { indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c])) }
             }
             let toOnes = entity.properties.compactMap { p -> RelationshipDescription? in
-                if case .relationship(let r) = p, !r.isToMany, !r.isTransient { return r }
+                if let r = p as? RelationshipDescription, !r.isToMany, !r.isTransient { return r }
                 return nil
             }.sorted { $0.name < $1.name }
             for r in toOnes {

@@ -56,7 +56,7 @@ struct SQLiteDerivedAttributes {
     static func countTriggers(model: ManagedObjectModel, schema: SQLiteSchema) -> [(name: String, sql: String)] {
         var result: [(name: String, sql: String)] = []
         for entity in model.entities {
-            for case .attribute(let a) in entity.properties where a.isDerived && !a.isTransient {
+            for case let a as AttributeDescription in entity.properties where a.isDerived && !a.isTransient {
                 guard let (destinationTable, key) = countedOneToMany(a, of: entity, model: model, schema: schema),
                       let mapping = schema.entities[entity.name], let c = mapping.attributeColumns[a.name] else { continue }
                 let t = mapping.tableName
@@ -80,7 +80,7 @@ struct SQLiteDerivedAttributes {
     init(model: ManagedObjectModel, schema: SQLiteSchema) throws {
         var computed: [Computed] = []
         for entity in model.entities {
-            for case .attribute(let a) in entity.properties where a.isDerived && !a.isTransient {
+            for case let a as AttributeDescription in entity.properties where a.isDerived && !a.isTransient {
                 guard let expression = a.derivationExpression, let mapping = schema.entities[entity.name],
                       let column = mapping.attributeColumns[a.name] else { continue }
                 if Self.countedOneToMany(a, of: entity, model: model, schema: schema) != nil { continue }

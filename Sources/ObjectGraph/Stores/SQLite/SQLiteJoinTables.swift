@@ -25,7 +25,7 @@ struct SQLiteJoinTables {
 
     init(model: ManagedObjectModel, existing: SQLiteSchema.Layout?) {
         for entity in model.entities {
-            for case .relationship(let r) in entity.properties where r.isToMany && !r.isTransient {
+            for case let r as RelationshipDescription in entity.properties where r.isToMany && !r.isTransient {
                 guard let inverse = model.inverseRelationship(of: r), inverse.isToMany,
                       let inverseOwner = model.inverseEntityName(of: r).flatMap({ model.entitiesByName[$0] }) else { continue }
                 let key = "\(entity.name).\(r.name)"
