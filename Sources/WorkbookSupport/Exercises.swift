@@ -28,10 +28,6 @@ public enum Verdict: Equatable, Sendable, Codable {
     public var isSolved: Bool { self == .solved }
 }
 
-/// One exercise: what to do, a hint, where the code is, and how its program calls the check.
-///
-/// Each exercise is a file of its own that builds into a program of its own (see
-/// `ExerciseRunner`), so one that does not compile or traps affects only itself.
 /// Something an exercise's file must not contain, and what to do instead: for what its check
 /// cannot see when it runs (a number pasted into a format string parses to the same
 /// predicate as one passed as an argument).
@@ -59,6 +55,10 @@ public struct SourceRule: Sendable {
     }
 }
 
+/// One exercise: what to do, a hint, where the code is, and how its program calls the check.
+///
+/// Each exercise is a file of its own that builds into a program of its own (see
+/// `ExerciseRunner`), so one that does not compile or traps affects only itself.
 public struct Exercise: Sendable {
     /// The name `workbook exercises check NAME` takes: `fetching-1`.
     public let name: String
