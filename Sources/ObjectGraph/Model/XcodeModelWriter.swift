@@ -250,20 +250,6 @@ enum XcodeXML {
         pairs.map { " \($0.0)=\"\(escape($0.1))\"" }.joined()
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// An attribute value of the model file, line feeds and tabs kept as references.
+    static func escape(_ s: String) -> String { XMLText.escaped(s, inAttribute: true) }
 }

@@ -330,6 +330,12 @@ enum BinaryPropertyList {
         let count = writer.encoded.count
         let referenceSize = count < 256 ? 1 : count < 65_536 ? 2 : 4
         for object in writer.encoded { objects.append(encode(object, referenceSize: referenceSize)) }
+        return assemble(objects, top: 0, referenceSize: referenceSize)
+    }
+
+    /// A binary property list of objects already encoded with `referenceSize`-byte references:
+    /// the header, the objects, their offset table and the trailer naming object `top`.
+    static func assemble(_ objects: [[UInt8]], top: Int, referenceSize: Int) -> Data {
         var out = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
@@ -340,7 +346,8 @@ enum BinaryPropertyList {
         let offsetSize = tableOffset < 256 ? 1 : tableOffset < 65_536 ? 2 : tableOffset < 1 << 32 ? 4 : 8
         for offset in offsets { out += bigEndianBytes(UInt64(offset), offsetSize) }
         out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        out += bigEndianBytes(UInt64(count), 8) + bigEndianBytes(0, 8) + bigEndianBytes(UInt64(tableOffset), 8)
+        out += bigEndianBytes(UInt64(objects.count), 8) + bigEndianBytes(UInt64(top), 8)
+            + bigEndianBytes(UInt64(tableOffset), 8)
         return Data(out)
     }
 

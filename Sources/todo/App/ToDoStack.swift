@@ -106,9 +106,17 @@ final class ToDoStack {
     /// A stack on an empty in-memory store: what reading a default store that is not there yet
     /// shows, with nothing made on disk.
     private static func emptyStack(_ options: StoreOptions, environment: ToDoEnvironment) throws -> ToDoStack {
-        let model = try typedModel(version: options.modelVersion)
+        try stack(model: try typedModel(version: options.modelVersion), options, environment: environment) {
+            try $0.addPersistentStore(type: .inMemory, at: nil)
+        }
+    }
+
+    /// The stack on `model`: a coordinator, the store `add` gives it, and a confinement context
+    /// (the command uses it on its one thread, as a command-line program may).
+    private static func stack(model: NSManagedObjectModel, _ options: StoreOptions, environment: ToDoEnvironment,
+                              adding add: (NSPersistentStoreCoordinator) throws -> NSPersistentStore) throws -> ToDoStack {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let store = try coordinator.addPersistentStore(type: .inMemory, at: nil)
+        let store = try add(coordinator)
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         return ToDoStack(environment: environment, version: options.modelVersion, model: model, context: context, store: store)
@@ -132,16 +140,13 @@ final class ToDoStack {
                                           policy: .defaultMapping, environment: environment)
             }
         }
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         // SQLite and PostgreSQL stores keep persistent history, so that `todo watch` learns what other
         // processes saved (Watch.swift, OtherProcessesChanges).
         let tracksHistory = type == .sqlite || type == .postgres
         let storeOptions: [String: Any] = tracksHistory ? [NSPersistentHistoryTrackingKey: true] : [:]
-        let store = try coordinator.addPersistentStore(type: type, at: url, options: storeOptions)
-        // A confinement context: the command uses it on its one thread, as a command-line program may.
-        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return ToDoStack(environment: environment, version: options.modelVersion, model: model, context: context, store: store)
+        return try stack(model: model, options, environment: environment) {
+            try $0.addPersistentStore(type: type, at: url, options: storeOptions)
+        }
     }
 
     /// The model the program runs as: the version's, its entities making objects of the

@@ -239,19 +239,9 @@ struct ReaderRegressionTests {
 
 /// Binary property lists whose containers share what they hold, level after level.
 enum SharedReferences {
-    /// A binary property list of these encoded objects (two-byte references, four-byte offsets).
+    /// A binary property list of these encoded objects (two-byte references).
     static func bplist(_ objects: [[UInt8]], top: Int = 0) -> Data {
-        var out = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(out.count)
-            out += object
-        }
-        let table = out.count
-        func bigEndian(_ v: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: v >> (8 * (size - 1 - $0))) } }
-        for offset in offsets { out += bigEndian(offset, 4) }
-        out += [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(objects.count, 8) + bigEndian(top, 8) + bigEndian(table, 8)
-        return Data(out)
+        BinaryPropertyList.assemble(objects, top: top, referenceSize: 2)
     }
 
     static func references(_ refs: [Int]) -> [UInt8] { refs.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }

@@ -95,20 +95,9 @@ extension AtomicStoreFile {
         return Data(out.utf8)
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Element text and the store's own attribute values (names and ids, which hold no line
+    /// feeds), as Core Data's XML store writes them.
+    static func escape(_ s: String) -> String { XMLText.escaped(s, inAttribute: false) }
 
     static func readXML(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
         let document = try xmlDocument(data)

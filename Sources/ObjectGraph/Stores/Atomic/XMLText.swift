@@ -17,6 +17,28 @@ enum XMLText {
 
 
 extension XMLText {
+    /// `text` escaped for XML: `&`, `<`, `>`, `"` and a carriage return (which parsers would
+    /// turn into a line feed) as references. In an attribute value, line feeds and tabs too,
+    /// which a parser would otherwise read back as spaces; element text keeps them.
+    static func escaped(_ text: String, inAttribute: Bool) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\r": out += "&#13;"
+            case "\n" where inAttribute: out += "&#10;"
+            case "\t" where inAttribute: out += "&#9;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension XMLText {
     /// The offset of the first byte that is not UTF-8, or nil when all of `data` is.
     ///
     /// Read before handing a file to Foundation's XML parsers: swift-corelibs-foundation runs
