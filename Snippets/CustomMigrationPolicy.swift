@@ -3,6 +3,7 @@
 // named by class name, a value expression that calls the policy, the order of the policy
 // methods, and the errors a custom migration can end with.
 import CoreData
+
 // ObjectGraph's declarations for what has no Apple counterpart on Linux: FunctionResult (a policy
 // answers FUNCTION($entityPolicy, ...) in performFunction(_:arguments:): Linux has no selectors)
 // and VersionedModel. Each declaration, not the module, which would bring Foundation's names
@@ -96,8 +97,10 @@ for property in todos.attributeMappings + todos.relationshipMappings {
 
 // snippet.policy
 class DoNotAlertForAPolicy: NSEntityMigrationPolicy {
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: manager.destinationContext)
         for key in ["title", "dueDate", "completed"] {
             todo.setValue(source.value(forKey: key), forKey: key)
@@ -111,9 +114,12 @@ class DoNotAlertForAPolicy: NSEntityMigrationPolicy {
         let migrated = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: nil)
         let expected = try manager.sourceContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "ToDo"))
         guard migrated.count == expected else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationError, userInfo: [
-                NSLocalizedDescriptionKey: "\(expected - migrated.count) of \(expected) to-dos have no version 2 to-do",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "\(expected - migrated.count) of \(expected) to-dos have no version 2 to-do"
+                ])
         }
     }
 }
@@ -130,7 +136,7 @@ manager.progressHandler = { progress in
     if passes.last != progress.pass { passes.append(progress.pass) }
 }
 try manager.migrateStore(from: sourceURL, type: .sqlite, mapping: mapping, to: destinationURL, type: .sqlite)
-print(passes, manager.migrationProgress)      // [1, 2, 3] 1.0
+print(passes, manager.migrationProgress) // [1, 2, 3] 1.0
 print(try contents(of: destinationURL))
 // ["Answer mail true Work", "apply patch true Work", "buy milk false Home"]
 // snippet.end
@@ -143,8 +149,10 @@ byName.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyClassName = "ToD
 // snippet.end
 // snippet.hide
 try NSMigrationManager(sourceModel: v1, destinationModel: v2)
-    .migrateStore(from: sourceURL, type: .sqlite, mapping: byName, to: folder.appendingPathComponent("ByName.sqlite"), type: .sqlite)
-print(try contents(of: folder.appendingPathComponent("ByName.sqlite")) == contents(of: destinationURL))   // true
+    .migrateStore(
+        from: sourceURL, type: .sqlite, mapping: byName, to: folder.appendingPathComponent("ByName.sqlite"),
+        type: .sqlite)
+print(try contents(of: folder.appendingPathComponent("ByName.sqlite")) == contents(of: destinationURL)) // true
 // snippet.show
 
 // snippet.entityPolicy
@@ -164,8 +172,10 @@ todoMapping.attributeMappings[index] = try NSPropertyMapping(
 // snippet.end
 // snippet.hide
 try NSMigrationManager(sourceModel: v1, destinationModel: v2)
-    .migrateStore(from: sourceURL, type: .sqlite, mapping: byExpression, to: folder.appendingPathComponent("ByExpression.sqlite"), type: .sqlite)
-print(try contents(of: folder.appendingPathComponent("ByExpression.sqlite")) == contents(of: destinationURL))   // true
+    .migrateStore(
+        from: sourceURL, type: .sqlite, mapping: byExpression, to: folder.appendingPathComponent("ByExpression.sqlite"),
+        type: .sqlite)
+print(try contents(of: folder.appendingPathComponent("ByExpression.sqlite")) == contents(of: destinationURL)) // true
 // snippet.show
 
 // snippet.order
@@ -173,14 +183,18 @@ final class TracingPolicy: NSEntityMigrationPolicy {
     override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {
         print("1 begin", mapping.name)
     }
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager
+    ) throws {
         print("1 createDestinationInstances", source.value(forKey: "title") ?? "-")
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
     }
     override func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
         print("1 endInstanceCreation", mapping.name)
     }
-    override func createRelationships(forDestination destination: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+    override func createRelationships(
+        forDestination destination: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager
+    ) throws {
         print("2 createRelationships", destination.value(forKey: "title") ?? "-")
         try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
     }
@@ -197,9 +211,12 @@ final class TracingPolicy: NSEntityMigrationPolicy {
 let traced = NSMappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
 let tracedToDos = traced.entityMappingsByName["ToDoToToDo"]!
 tracedToDos.entityMigrationPolicyType = TracingPolicy.self
-tracedToDos.sourceExpression = NSEntityMapping.fetchSourceExpression(entityName: "ToDo", predicate: "title == 'buy milk'")
+tracedToDos.sourceExpression = NSEntityMapping.fetchSourceExpression(
+    entityName: "ToDo", predicate: "title == 'buy milk'")
 try NSMigrationManager(sourceModel: v1, destinationModel: v2)
-    .migrateStore(from: sourceURL, type: .sqlite, mapping: traced, to: folder.appendingPathComponent("Traced.sqlite"), type: .sqlite)
+    .migrateStore(
+        from: sourceURL, type: .sqlite, mapping: traced, to: folder.appendingPathComponent("Traced.sqlite"),
+        type: .sqlite)
 // 1 begin ToDoToToDo
 // 1 createDestinationInstances buy milk
 // 1 endInstanceCreation ToDoToToDo
@@ -211,8 +228,10 @@ try NSMigrationManager(sourceModel: v1, destinationModel: v2)
 
 // snippet.forgetful
 final class ForgetfulPolicy: DoNotAlertForAPolicy {
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: manager.destinationContext)
         todo.setValue(source.value(forKey: "title"), forKey: "title")
         // No manager.associate(sourceInstance:withDestinationInstance:for:)
@@ -221,10 +240,12 @@ final class ForgetfulPolicy: DoNotAlertForAPolicy {
 todos.entityMigrationPolicyType = ForgetfulPolicy.self
 do {
     try NSMigrationManager(sourceModel: v1, destinationModel: v2)
-        .migrateStore(from: sourceURL, type: .sqlite, mapping: mapping, to: folder.appendingPathComponent("Lost.sqlite"), type: .sqlite)
+        .migrateStore(
+            from: sourceURL, type: .sqlite, mapping: mapping, to: folder.appendingPathComponent("Lost.sqlite"),
+            type: .sqlite)
 } catch {
     let error = error as NSError
-    print(error.code, error.localizedDescription)   // 134110 3 of 3 to-dos have no version 2 to-do
+    print(error.code, error.localizedDescription) // 134110 3 of 3 to-dos have no version 2 to-do
 }
 todos.entityMigrationPolicyType = DoNotAlertForAPolicy.self
 // snippet.end
@@ -256,7 +277,8 @@ let typo = NSMappingModel.defaultMappingModel(forSourceModel: v1, destinationMod
 typo.entityMappingsByName["ToDoToToDo"]!.attributeMappings[0] = try NSPropertyMapping(
     name: "title", valueExpressionFormat: "$source.titel")
 do {
-    try manager.migrateStore(from: sourceURL, type: .sqlite, mapping: typo, to: folder.appendingPathComponent("Typo.sqlite"), type: .sqlite)
+    try manager.migrateStore(
+        from: sourceURL, type: .sqlite, mapping: typo, to: folder.appendingPathComponent("Typo.sqlite"), type: .sqlite)
 } catch {
     print(error)
     // Core Data exception NSUnknownKeyException: The entity ToDo has no property named titel; its properties are
@@ -269,7 +291,9 @@ unknownToDos.entityMigrationPolicyType = AlertRules.self
 unknownToDos.attributeMappings[4] = try NSPropertyMapping(
     name: "doNotAlert", valueExpressionFormat: #"FUNCTION($entityPolicy, "doNotAlertForName:", $source.title)"#)
 do {
-    try manager.migrateStore(from: sourceURL, type: .sqlite, mapping: unknown, to: folder.appendingPathComponent("Unknown.sqlite"), type: .sqlite)
+    try manager.migrateStore(
+        from: sourceURL, type: .sqlite, mapping: unknown, to: folder.appendingPathComponent("Unknown.sqlite"),
+        type: .sqlite)
 } catch {
     print(error)
     // Core Data error 134170: The entity mapping ToDoToToDo failed: FUNCTION selector
@@ -279,7 +303,9 @@ do {
 let unregistered = NSMappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
 unregistered.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyClassName = "ToDo.ToDoPolicy"
 do {
-    try manager.migrateStore(from: sourceURL, type: .sqlite, mapping: unregistered, to: folder.appendingPathComponent("Unregistered.sqlite"), type: .sqlite)
+    try manager.migrateStore(
+        from: sourceURL, type: .sqlite, mapping: unregistered, to: folder.appendingPathComponent("Unregistered.sqlite"),
+        type: .sqlite)
 } catch {
     print(error)
     // Core Data error 134170: The entity mapping ToDoToToDo names the policy class ToDo.ToDoPolicy,
@@ -289,10 +315,12 @@ do {
 // snippet.end
 
 // snippet.validation
-let strict = try toDoModel("2", withAlerts: true, maxTitleLength: 10)   // same hashes as v2
+let strict = try toDoModel("2", withAlerts: true, maxTitleLength: 10) // same hashes as v2
 do {
     try NSMigrationManager(sourceModel: v1, destinationModel: strict)
-        .migrateStore(from: sourceURL, type: .sqlite, mapping: mapping, to: folder.appendingPathComponent("Strict.sqlite"), type: .sqlite)
+        .migrateStore(
+            from: sourceURL, type: .sqlite, mapping: mapping, to: folder.appendingPathComponent("Strict.sqlite"),
+            type: .sqlite)
 } catch {
     print(error)
     // Core Data error 1560: Multiple validation errors occurred:
@@ -305,7 +333,7 @@ do {
 let v2Edited = try NSManagedObjectModel(versionIdentifier: "2") {
     NSEntityDescription("Category") {
         NSAttributeDescription("name", .string)
-        NSAttributeDescription("colour", .string)                       // added after the mapping model
+        NSAttributeDescription("colour", .string) // added after the mapping model
         NSRelationshipDescription("todos", toMany: "ToDo", inverse: "category")
     }
     NSEntityDescription("ToDo") {
@@ -317,8 +345,9 @@ let v2Edited = try NSManagedObjectModel(versionIdentifier: "2") {
         NSRelationshipDescription("category", toOne: "Category", inverse: "todos")
     }
 }
-let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", v1), ("ToDo 2", v2Edited)],
-                                  currentVersionName: "ToDo 2", mappingModels: [mapping])
+let versions = try VersionedModel(
+    name: "ToDo", versions: [("ToDo", v1), ("ToDo 2", v2Edited)],
+    currentVersionName: "ToDo 2", mappingModels: [mapping])
 do {
     try NSPersistentStoreCoordinator(versionedModel: versions).addPersistentStore(
         type: .sqlite, at: sourceURL, options: [NSMigratePersistentStoresAutomaticallyOption: true])

@@ -59,21 +59,21 @@ do {
 // snippet.objects
 let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: nil)
-let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)   // used on the main thread
+let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType) // used on the main thread
 context.persistentStoreCoordinator = coordinator
 
 let publisher = NSEntityDescription.insertNewObject(forEntityName: "Publisher", into: context)
 publisher.setValue("Apress", forKey: "name")
 let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context) as! Book
 book.title = "Core Data on Linux"
-book.setValue(publisher, forKey: "publisher")             // the inverse, books, follows
-print(publisher.mutableSetValue(forKey: "books").count)   // 1
+book.setValue(publisher, forKey: "publisher") // the inverse, books, follows
+print(publisher.mutableSetValue(forKey: "books").count) // 1
 
 let untitled = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
 do {
     try context.save()
 } catch let error where (error as NSError).code == NSValidationMissingMandatoryPropertyError {
-    print(error)        // Core Data error 1570: Book.title of x-coredata:///Book/t3: is a required value
+    print(error) // Core Data error 1570: Book.title of x-coredata:///Book/t3: is a required value
     context.delete(untitled)
 }
 try context.save()

@@ -15,7 +15,7 @@ let model = try NSManagedObjectModel {
 }
 let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
-let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)   // used on the main thread
+let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType) // used on the main thread
 context.persistentStoreCoordinator = coordinator
 for (title, author, rank) in [
     ("Fetch, Clarus, Fetch", "LaMarche", 192), ("Core Data by Example", "Zarra", 2_310),
@@ -38,15 +38,15 @@ print(bestSellers.map { $0.value(forKey: "title") as! String })
 // ["Predicates in Practice", "Fetch, Clarus, Fetch"]
 
 request.fetchLimit = 0
-print(try context.count(for: request))            // 3
+print(try context.count(for: request)) // 3
 let ids = NSFetchRequest<NSManagedObjectID>(entityName: "Book")
 ids.predicate = request.predicate
 ids.resultType = .managedObjectIDResultType
-print(try context.fetch(ids).count)               // 3
+print(try context.fetch(ids).count) // 3
 // snippet.end
 
 // snippet.formats
-let name = "O'Reilly \"Zarra\""                                       // quotes and all
+let name = "O'Reilly \"Zarra\"" // quotes and all
 let byAuthor = NSPredicate(format: "author == %@", name)
 let byKey = NSPredicate(format: "%K BEGINSWITH[cd] %@", "title", "fetch")
 let ranked = NSPredicate(format: "salesRank BETWEEN %@", [1, 100] as NSArray)
@@ -60,9 +60,9 @@ print(byAuthor, byKey, ranked, separator: "\n")
 let draft = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
 draft.setValue("Unsaved Thoughts", forKey: "title")
 draft.setValue("Zarra", forKey: "author")
-print(try context.count(for: request))            // 4: unsaved inserts count
+print(try context.count(for: request)) // 4: unsaved inserts count
 request.includesPendingChanges = false
-print(try context.count(for: request))            // 3: only what the store holds
+print(try context.count(for: request)) // 3: only what the store holds
 context.rollback()
 request.includesPendingChanges = true
 // snippet.end
@@ -70,8 +70,8 @@ request.includesPendingChanges = true
 // snippet.template
 let template = NSPredicate(format: "author == $AUTHOR AND salesRank <= $RANK")
 request.predicate = template.withSubstitutionVariables(["AUTHOR": "Zarra", "RANK": 100])
-print(request.predicate!.predicateFormat)          // author == "Zarra" AND salesRank <= 100
-print(try context.count(for: request))            // 1
+print(request.predicate!.predicateFormat) // author == "Zarra" AND salesRank <= 100
+print(try context.count(for: request)) // 1
 // snippet.end
 
 // snippet.errors
@@ -92,12 +92,13 @@ do {
     request.predicate = NSPredicate(format: "pages > %@", 100 as NSNumber)
     _ = try context.fetch(request)
 } catch {
-    print(error)           // Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book
+    print(error) // Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book
 }
 do {
     _ = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Books"))
 } catch {
-    print(error)           // Core Data exception NSInternalInconsistencyException: The model has no entity named Books; its entities are Book
+    // Core Data exception NSInternalInconsistencyException: The model has no entity named Books; its entities are Book
+    print(error)
 }
 // snippet.end
 // snippet.hide

@@ -21,7 +21,7 @@ let model = try NSManagedObjectModel {
 }
 let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
 try coordinator.addPersistentStore(type: .sqlite, at: folder.appendingPathComponent("Books.sqlite"))
-let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)   // used on the main thread
+let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType) // used on the main thread
 context.persistentStoreCoordinator = coordinator
 for (title, author, rank) in [
     ("Fetch, Clarus, Fetch", "LaMarche", 192), ("Core Data by Example", "Zarra", 2_310),
@@ -41,16 +41,19 @@ authors.propertiesToFetch = ["author"]
 authors.returnsDistinctResults = true
 authors.sortDescriptors = [NSSortDescriptor(key: "author", ascending: true)]
 for row in try context.fetch(authors) {
-    print(row["author"] as! String)               // Eggert, LaMarche, Zarra
+    print(row["author"] as! String) // Eggert, LaMarche, Zarra
 }
 // snippet.end
 
 // snippet.expression
 let best = NSFetchRequest<NSDictionary>(entityName: "Book")
 best.resultType = .dictionaryResultType
-best.propertiesToFetch = [.expression(NSExpressionDescription(
-    name: "bestRank", expression: NSExpression(format: "min:(salesRank)"), resultType: .integer32AttributeType))]
-print(try context.fetch(best).first?["bestRank"] ?? "none")   // 87
+best.propertiesToFetch = [
+    .expression(
+        NSExpressionDescription(
+            name: "bestRank", expression: NSExpression(format: "min:(salesRank)"), resultType: .integer32AttributeType))
+]
+print(try context.fetch(best).first?["bestRank"] ?? "none") // 87
 // snippet.end
 
 // snippet.groups
@@ -58,13 +61,14 @@ let perAuthor = NSFetchRequest<NSDictionary>(entityName: "Book")
 perAuthor.resultType = .dictionaryResultType
 perAuthor.propertiesToFetch = [
     "author",
-    .expression(NSExpressionDescription(
-        name: "books", expression: NSExpression(format: "count:(title)"), resultType: .integer64AttributeType)),
+    .expression(
+        NSExpressionDescription(
+            name: "books", expression: NSExpression(format: "count:(title)"), resultType: .integer64AttributeType)),
 ]
 perAuthor.propertiesToGroupBy = ["author"]
 perAuthor.havingPredicate = NSPredicate(format: "books > 1")
 for row in try context.fetch(perAuthor) {
-    print(row["author"] ?? "-", row["books"] ?? 0)  // Zarra 2
+    print(row["author"] ?? "-", row["books"] ?? 0) // Zarra 2
 }
 // snippet.end
 
@@ -72,14 +76,17 @@ for row in try context.fetch(perAuthor) {
 let counting = NSFetchRequest<NSFetchRequestResult>(entityName: "Book")
 counting.resultType = .countResultType
 counting.predicate = NSPredicate(format: "author == %@", "Zarra")
-print(try context.fetch(counting).first as? NSNumber ?? 0)   // 2
+print(try context.fetch(counting).first as? NSNumber ?? 0) // 2
 // snippet.end
 
 // snippet.errors
 let median = NSFetchRequest<NSDictionary>(entityName: "Book")
 median.resultType = .dictionaryResultType
-median.propertiesToFetch = [.expression(NSExpressionDescription(
-    name: "middle", expression: NSExpression(format: "median:(salesRank)"), resultType: .doubleAttributeType))]
+median.propertiesToFetch = [
+    .expression(
+        NSExpressionDescription(
+            name: "middle", expression: NSExpression(format: "median:(salesRank)"), resultType: .doubleAttributeType))
+]
 do {
     _ = try context.fetch(median)
 } catch {

@@ -2,16 +2,17 @@
 // migration with a container or with store options, a pre-flight check, what cannot be
 // inferred (134140), renaming identifiers and a progressive migration along three versions.
 import CoreData
+
+import struct ObjectGraph.MigrationProgress
+import typealias ObjectGraph.MigrationProgressHandler
+import struct ObjectGraph.ModelBundle
+import enum ObjectGraph.StoreOption
 // ObjectGraph's declarations for what Apple's Core Data keeps inside a compiled .momd or does not
 // offer: VersionedModel (a model's versions and their migration steps), ModelBundle (an
 // .xcdatamodeld written from code), and a migration's progress told to a handler (in a store
 // description or under StoreOption.migrationProgressHandler). Each declaration, not the module,
 // which would bring Foundation's names beside CoreData's.
 import class ObjectGraph.VersionedModel
-import struct ObjectGraph.ModelBundle
-import struct ObjectGraph.MigrationProgress
-import typealias ObjectGraph.MigrationProgressHandler
-import enum ObjectGraph.StoreOption
 
 // snippet.hide
 let folder = FileManager.default.temporaryDirectory
@@ -40,8 +41,8 @@ let v2 = try NSManagedObjectModel(versionIdentifier: "2") {
         NSAttributeDescription("title", .string)
         NSAttributeDescription("dueDate", .date)
         NSAttributeDescription("completed", .boolean, optional: false, defaultValue: false)
-        NSAttributeDescription("lastAlertDate", .date)                                         // new, optional
-        NSAttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)   // new, with a default
+        NSAttributeDescription("lastAlertDate", .date) // new, optional
+        NSAttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false) // new, with a default
         NSRelationshipDescription("category", toOne: "Category", inverse: "todos")
     }
 }
@@ -75,35 +76,35 @@ let bundleURL = folder.appendingPathComponent("ToDo.xcdatamodeld")
 try ModelBundle(versions: [("ToDo", v1), ("ToDo 2", v2)], currentVersionName: "ToDo 2").write(to: bundleURL)
 
 let fromXcode = try VersionedModel(contentsOf: bundleURL)
-print(fromXcode.name, fromXcode.versionNames, fromXcode.currentVersionName)   // ToDo ["ToDo", "ToDo 2"] ToDo 2
-print(fromXcode.versionHashes == versions.versionHashes)                      // true
+print(fromXcode.name, fromXcode.versionNames, fromXcode.currentVersionName) // ToDo ["ToDo", "ToDo 2"] ToDo 2
+print(fromXcode.versionHashes == versions.versionHashes) // true
 // snippet.end
 
 // snippet.hashes
-print(v1.entityVersionHashesByName["Category"] == v2.entityVersionHashesByName["Category"])   // true
-print(v1.entityVersionHashesByName["ToDo"] == v2.entityVersionHashesByName["ToDo"])           // false
+print(v1.entityVersionHashesByName["Category"] == v2.entityVersionHashesByName["Category"]) // true
+print(v1.entityVersionHashesByName["ToDo"] == v2.entityVersionHashesByName["ToDo"]) // false
 
 let v1Edited = try NSManagedObjectModel(versionIdentifier: "1.1") {
     NSEntityDescription("Category") {
-        NSAttributeDescription("name", .string, defaultValue: "Inbox", indexed: true)           // same hash
+        NSAttributeDescription("name", .string, defaultValue: "Inbox", indexed: true) // same hash
         NSRelationshipDescription("todos", toMany: "ToDo", inverse: "category", deleteRule: .cascade)
     }
     NSEntityDescription("ToDo") {
-        NSAttributeDescription("title", .string, maxValue: 200)                                  // same hash
+        NSAttributeDescription("title", .string, maxValue: 200) // same hash
         NSAttributeDescription("dueDate", .date)
         NSAttributeDescription("completed", .boolean, optional: false, defaultValue: false)
         NSRelationshipDescription("category", toOne: "Category", inverse: "todos")
     }
 }
-print(v1Edited.entityVersionHashesByName == v1.entityVersionHashesByName)                     // true
+print(v1Edited.entityVersionHashesByName == v1.entityVersionHashesByName) // true
 // snippet.end
 
 // snippet.metadata
 let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: storeURL)
-print((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() ?? [])        // ["Category", "ToDo"]
-print(v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))               // true
-print(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))               // false: migrate first
-print(versions.versionName(forStoreMetadata: metadata) ?? "no version made it")              // ToDo
+print((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() ?? []) // ["Category", "ToDo"]
+print(v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)) // true
+print(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)) // false: migrate first
+print(versions.versionName(forStoreMetadata: metadata) ?? "no version made it") // ToDo
 // snippet.end
 
 // snippet.incompatible
@@ -121,7 +122,7 @@ do {
 
 // snippet.preflight
 let steps = try versions.migrationSteps(forStoreMetadata: metadata)
-print(steps)                                      // [ToDo -> ToDo 2 (lightweight)]
+print(steps) // [ToDo -> ToDo 2 (lightweight)]
 // snippet.end
 
 // snippet.container
@@ -130,13 +131,13 @@ var description = NSPersistentStoreDescription(url: storeURL)
 var reports: [MigrationProgress] = []
 description.migrationProgressHandler = { reports.append($0) }
 container.persistentStoreDescriptions = [description]
-container.loadPersistentStores { _, error in      // migrates the version 1 store, then adds it
+container.loadPersistentStores { _, error in // migrates the version 1 store, then adds it
     if let error { fatalError("\(error)") }
 }
 
 let todos = try container.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "ToDo"))
-print(todos.map { $0.value(forKey: "doNotAlert") as? Bool ?? true })   // [false, false, false]
-print(reports.first?.fractionCompleted ?? -1, reports.last?.fractionCompleted ?? -1)   // 0.0 1.0
+print(todos.map { $0.value(forKey: "doNotAlert") as? Bool ?? true }) // [false, false, false]
+print(reports.first?.fractionCompleted ?? -1, reports.last?.fractionCompleted ?? -1) // 0.0 1.0
 // snippet.end
 
 // snippet.options
@@ -146,12 +147,14 @@ try seedVersion1Store(xmlURL, type: .xml)
 // snippet.show
 var last: MigrationProgress?
 let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
-try coordinator.addPersistentStore(type: .xml, at: xmlURL, options: [
-    NSMigratePersistentStoresAutomaticallyOption: true,
-    NSInferMappingModelAutomaticallyOption: true,
-    StoreOption.migrationProgressHandler: { last = $0 } as MigrationProgressHandler,
-])
-print(last?.fractionCompleted ?? 0, last?.pass ?? 0, last?.totalUnits ?? 0)   // 1.0 3 15
+try coordinator.addPersistentStore(
+    type: .xml, at: xmlURL,
+    options: [
+        NSMigratePersistentStoresAutomaticallyOption: true,
+        NSInferMappingModelAutomaticallyOption: true,
+        StoreOption.migrationProgressHandler: { last = $0 } as MigrationProgressHandler,
+    ])
+print(last?.fractionCompleted ?? 0, last?.pass ?? 0, last?.totalUnits ?? 0) // 1.0 3 15
 // snippet.end
 
 // snippet.cannotInfer
@@ -163,8 +166,8 @@ let v2Changed = try NSManagedObjectModel(versionIdentifier: "2b") {
     NSEntityDescription("ToDo") {
         NSAttributeDescription("title", .string)
         NSAttributeDescription("dueDate", .date)
-        NSAttributeDescription("completed", .string)                          // was Boolean
-        NSAttributeDescription("priority", .integer16, optional: false)       // required, no default
+        NSAttributeDescription("completed", .string) // was Boolean
+        NSAttributeDescription("priority", .integer16, optional: false) // required, no default
         NSRelationshipDescription("category", toOne: "Category", inverse: "todos")
     }
 }
@@ -172,8 +175,9 @@ let oldURL = folder.appendingPathComponent("Old.sqlite")
 // snippet.hide
 try seedVersion1Store(oldURL)
 // snippet.show
-let changedVersions = try VersionedModel(name: "ToDo", versions: [("ToDo", v1), ("ToDo 2b", v2Changed)],
-                                         currentVersionName: "ToDo 2b")
+let changedVersions = try VersionedModel(
+    name: "ToDo", versions: [("ToDo", v1), ("ToDo 2b", v2Changed)],
+    currentVersionName: "ToDo 2b")
 do {
     _ = try changedVersions.migrationSteps(
         forStoreMetadata: NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: oldURL))
@@ -187,14 +191,16 @@ do {
     // the versioned model's mappingModels
 }
 do {
-    try NSPersistentStoreCoordinator(versionedModel: changedVersions).addPersistentStore(type: .sqlite, at: oldURL, options: [
-        NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
-    ])
+    try NSPersistentStoreCoordinator(versionedModel: changedVersions).addPersistentStore(
+        type: .sqlite, at: oldURL,
+        options: [
+            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+        ])
 } catch {
-    print((error as NSError).code)                // 134140: the same error when the store is added
+    print((error as NSError).code) // 134140: the same error when the store is added
 }
 let untouched = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: oldURL)
-print(changedVersions.versionName(forStoreMetadata: untouched) ?? "-")   // ToDo: still version 1's store
+print(changedVersions.versionName(forStoreMetadata: untouched) ?? "-") // ToDo: still version 1's store
 // snippet.end
 
 // snippet.renaming
@@ -224,19 +230,24 @@ print(try threeVersions.migrationSteps(forStoreMetadata: oldMetadata))
 // [ToDo -> ToDo 2 (mapping model), ToDo 2 -> ToDo 3 (lightweight)]
 
 let current = NSPersistentStoreCoordinator(versionedModel: threeVersions)
-try current.addPersistentStore(type: .sqlite, at: oldURL, options: [
-    NSMigratePersistentStoresAutomaticallyOption: true,
-    NSInferMappingModelAutomaticallyOption: true,
-    StoreOption.migrationProgressHandler: { (progress: MigrationProgress) in
-        if progress.fractionCompleted == 1 { print("step \(progress.step) of \(progress.stepCount) done") }
-    } as MigrationProgressHandler,
-])
+try current.addPersistentStore(
+    type: .sqlite, at: oldURL,
+    options: [
+        NSMigratePersistentStoresAutomaticallyOption: true,
+        NSInferMappingModelAutomaticallyOption: true,
+        StoreOption.migrationProgressHandler: { (progress: MigrationProgress) in
+            if progress.fractionCompleted == 1 { print("step \(progress.step) of \(progress.stepCount) done") }
+        } as MigrationProgressHandler,
+    ])
 // step 2 of 2 done
 let folders = NSFetchRequest<NSManagedObject>(entityName: "Folder")
 folders.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
 let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
 context.persistentStoreCoordinator = current
-print(try context.fetch(folders).map { "\($0.value(forKey: "name") ?? "-"): \($0.mutableSetValue(forKey: "todos").count)" })
+print(
+    try context.fetch(folders).map {
+        "\($0.value(forKey: "name") ?? "-"): \($0.mutableSetValue(forKey: "todos").count)"
+    })
 // ["Home: 1", "Work: 2"]
 // snippet.end
 

@@ -14,9 +14,9 @@ let minors: CoreData.NSPredicate = NSCompoundPredicate(notPredicateWithSubpredic
 // snippet.typealias
 // Or one declaration settles it for every file of the module, whatever they import:
 typealias NSPredicate = CoreData.NSPredicate
-print(minors)                  // NOT age >= 18
+print(minors) // NOT age >= 18
 // CoreData declares no Predicate: that name is still Foundation's generic one.
 let teenager = #Predicate<Int> { $0 >= 13 && $0 <= 19 }
-print(try teenager.evaluate(15))   // true
+print(try teenager.evaluate(15)) // true
 // snippet.end
 print(byName())

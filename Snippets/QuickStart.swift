@@ -26,7 +26,7 @@ try context.performAndWait {
     request.predicate = NSPredicate(format: "title BEGINSWITH[c] %@ AND salesRank < %@", "fetch", 1000 as NSNumber)
     request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
     for book in try context.fetch(request) {
-        print(book.value(forKey: "title") ?? "?")   // Fetch, Clarus, Fetch
+        print(book.value(forKey: "title") ?? "?") // Fetch, Clarus, Fetch
     }
 }
 // snippet.hide

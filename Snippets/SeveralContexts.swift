@@ -28,12 +28,12 @@ let bookID = try await writer.perform {
     book.setValue("Fetch, Clarus, Fetch", forKey: "title")
     book.setValue(192, forKey: "salesRank")
     try writer.save()
-    return book.objectID                  // the ID leaves the block; the object stays in writer
+    return book.objectID // the ID leaves the block; the object stays in writer
 }
 let title = try reader.performAndWait {
     try reader.existingObject(with: bookID).value(forKey: "title") as? String
 }
-print(title ?? "-")                       // Fetch, Clarus, Fetch
+print(title ?? "-") // Fetch, Clarus, Fetch
 // snippet.end
 
 // snippet.conflict
@@ -42,23 +42,23 @@ let theirs = try reader.performAndWait { try reader.existingObject(with: bookID)
 try writer.performAndWait {
     mine.setValue("Fetch Again", forKey: "title")
     mine.setValue(10, forKey: "salesRank")
-    try writer.save()                     // the row is now at version 2
+    try writer.save() // the row is now at version 2
 }
 try reader.performAndWait {
     theirs.setValue("Fetch, Clarus!", forKey: "title")
     theirs.setValue("0123456789", forKey: "isbn")
     do {
-        try reader.save()                 // reader read version 1
+        try reader.save() // reader read version 1
     } catch {
-        let error = error as NSError      // Core Data's domain, code and user info
-        print(error.code, error.userInfo[NSValidationKeyErrorKey] ?? "-")   // 133020 title
+        let error = error as NSError // Core Data's domain, code and user info
+        print(error.code, error.userInfo[NSValidationKeyErrorKey] ?? "-") // 133020 title
         print(error.localizedDescription)
         // Could not merge changes: another context saved x-coredata://.../Book/p1 (version 1 read,
         // 2 in the store; title changed here and in the store; isbn changed here; salesRank changed
         // in the store) first. Refresh the objects (refresh(_:mergeChanges:)) and save again, or set
         // the context's mergePolicy
     }
-    reader.refresh(theirs, mergeChanges: true)   // the store's values, reader's changes on top
+    reader.refresh(theirs, mergeChanges: true) // the store's values, reader's changes on top
     try reader.save()
     print(theirs.value(forKey: "title") ?? "-", theirs.value(forKey: "salesRank") ?? "-")
     // Fetch, Clarus! 10
@@ -107,7 +107,7 @@ func race(_ policy: NSMergePolicy) throws -> String {
 // Each race: a saved book "T" (rank 1); one context sets title "First" and rank 10 and saves;
 // then a second context, with the policy, sets title "Second" and an ISBN and saves.
 for policy in [NSMergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback] {
-    print(policy.mergeType, try race(policy))   // title, rank and ISBN in the store afterwards
+    print(policy.mergeType, try race(policy)) // title, rank and ISBN in the store afterwards
 }
 // mergeByPropertyObjectTrump Second 10 0123456789
 // mergeByPropertyStoreTrump First 10 0123456789
@@ -119,9 +119,10 @@ for policy in [NSMergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTr
 final class LoggingMergePolicy: NSMergePolicy, @unchecked Sendable {
     override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
         for conflict in list {
-            print(conflict.oldVersionNumber, conflict.newVersionNumber, conflict.persistedSnapshot?["title"] ?? "deleted")
+            print(
+                conflict.oldVersionNumber, conflict.newVersionNumber, conflict.persistedSnapshot?["title"] ?? "deleted")
         }
-        try super.resolve(optimisticLockingConflicts: list)   // then merge as mergeType says
+        try super.resolve(optimisticLockingConflicts: list) // then merge as mergeType says
     }
 }
 print(try race(LoggingMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)))
@@ -137,25 +138,25 @@ let observer = NotificationCenter.default.addObserver(
 }
 try reader.performAndWait {
     theirs.setValue("Fetch, Clarus, Fetch (2nd ed.)", forKey: "title")
-    try reader.save()                     // posts the notification; writer merges it
+    try reader.save() // posts the notification; writer merges it
 }
-print(writer.performAndWait { mine.value(forKey: "title") } ?? "-")   // Fetch, Clarus, Fetch (2nd ed.)
+print(writer.performAndWait { mine.value(forKey: "title") } ?? "-") // Fetch, Clarus, Fetch (2nd ed.)
 NotificationCenter.default.removeObserver(observer)
 // snippet.end
 
 // snippet.refetch
 try writer.performAndWait {
     mine.setValue(7, forKey: "salesRank")
-    try writer.save()                     // nobody merges this one
+    try writer.save() // nobody merges this one
 }
 try reader.performAndWait {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
     request.predicate = NSPredicate(format: "isbn == %@", "0123456789")
     _ = try reader.fetch(request)
-    print(theirs.value(forKey: "salesRank") ?? "-")   // 10: a fetch keeps registered objects as they are
+    print(theirs.value(forKey: "salesRank") ?? "-") // 10: a fetch keeps registered objects as they are
     request.shouldRefreshRefetchedObjects = true
     _ = try reader.fetch(request)
-    print(theirs.value(forKey: "salesRank") ?? "-")   // 7
+    print(theirs.value(forKey: "salesRank") ?? "-") // 7
 }
 // snippet.end
 
@@ -175,7 +176,7 @@ func bump(_ id: NSManagedObjectID, times: Int) async throws {
                     try context.save()
                     break
                 } catch let error where (error as NSError).code == NSManagedObjectMergeError {
-                    context.refresh(book, mergeChanges: false)   // drop the stale change, read again
+                    context.refresh(book, mergeChanges: false) // drop the stale change, read again
                 }
             }
         }
@@ -184,10 +185,11 @@ func bump(_ id: NSManagedObjectID, times: Int) async throws {
 async let a: Void = bump(bookID, times: 100)
 async let b: Void = bump(bookID, times: 100)
 _ = try await (a, b)
-print(reader.performAndWait {
-    reader.refreshAllObjects()
-    return theirs.value(forKey: "salesRank") ?? "-"
-})                                        // 207: no increment lost
+print(
+    reader.performAndWait {
+        reader.refreshAllObjects()
+        return theirs.value(forKey: "salesRank") ?? "-"
+    }) // 207: no increment lost
 // snippet.end
 // snippet.hide
 try FileManager.default.removeItem(at: folder)

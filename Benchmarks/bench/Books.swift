@@ -43,7 +43,9 @@ enum Books {
 
     /// Title words: a title starts with one of these, in one of three cases, so a
     /// case-insensitive prefix test of one word matches a tenth of the rows.
-    static let words = ["Fetch", "Clarus", "Predicate", "Context", "Store", "Model", "Entity", "Graph", "Query", "Index"]
+    static let words = [
+        "Fetch", "Clarus", "Predicate", "Context", "Store", "Model", "Entity", "Graph", "Query", "Index",
+    ]
     /// Sales ranks are uniform in 0..<rankRange.
     static let rankRange = 100_000
 
@@ -63,13 +65,14 @@ enum Books {
             }
             var title = word + " "
             for _ in 0..<(8 + Int(rng.next() % 16)) { title.append(letters[Int(rng.next() % UInt64(letters.count))]) }
-            books.append(BookValues(
-                title: title,
-                author: authors[Int(rng.next() % UInt64(authors.count))],
-                salesRank: Int(rng.next() % UInt64(rankRange)),
-                price: Double(rng.next() % 10_000) / 100,
-                published: Date(timeIntervalSinceReferenceDate: Double(rng.next() % 700_000_000)),
-                inPrint: rng.next() % 2 == 0))
+            books.append(
+                BookValues(
+                    title: title,
+                    author: authors[Int(rng.next() % UInt64(authors.count))],
+                    salesRank: Int(rng.next() % UInt64(rankRange)),
+                    price: Double(rng.next() % 10_000) / 100,
+                    published: Date(timeIntervalSinceReferenceDate: Double(rng.next() % 700_000_000)),
+                    inPrint: rng.next() % 2 == 0))
         }
         return books
     }
@@ -110,7 +113,8 @@ struct Checksum: Equatable, CustomStringConvertible {
     private(set) var rows: Int = 0
 
     mutating func add(title: String, author: String, salesRank: Int, price: Double, published: Date, inPrint: Bool) {
-        value = value &+ title.utf8.count &+ author.utf8.count &* 3 &+ salesRank &* 5
+        value =
+            value &+ title.utf8.count &+ author.utf8.count &* 3 &+ salesRank &* 5
             &+ Int(price * 100) &* 7 &+ Int(published.timeIntervalSinceReferenceDate) &+ (inPrint ? 11 : 0)
         rows += 1
     }

@@ -28,8 +28,10 @@ struct Contention {
     /// How a process adds the store: a pool of one connection, and a long timeout for SQLite's
     /// writer lock.
     static func description(_ store: BenchStore, _ url: URL) -> PersistentStoreDescription {
-        var description = store == .postgres ? PersistentStoreDescription.postgres(url: url, poolSize: 1)
-                                             : PersistentStoreDescription(type: .sqlite, url: url)
+        var description =
+            store == .postgres
+            ? PersistentStoreDescription.postgres(url: url, poolSize: 1)
+            : PersistentStoreDescription(type: .sqlite, url: url)
         description.timeout = 120
         return description
     }
@@ -48,8 +50,10 @@ struct Contention {
 
         init?(line: Substring) {
             let words = line.split(separator: " ")
-            guard words.count == 6, words[0] == "done", let i = Int(words[1]), let c = Int(words[2]), let r = Int(words[3]),
-                  let m = Int(words[4]), let s = Double(words[5]) else { return nil }
+            guard words.count == 6, words[0] == "done", let i = Int(words[1]), let c = Int(words[2]),
+                let r = Int(words[3]),
+                let m = Int(words[4]), let s = Double(words[5])
+            else { return nil }
             (increments, conflicts, retriedIncrements, mostRetries, seconds) = (i, c, r, m, s)
         }
     }
@@ -61,19 +65,27 @@ struct Contention {
     func run(_ settings: BenchSettings) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let url = store == .postgres ? try BenchPostgres.newStoreURL(settings, prefix: "contention") : directory.file("Counters.sqlite")
+        let url =
+            store == .postgres
+            ? try BenchPostgres.newStoreURL(settings, prefix: "contention") : directory.file("Counters.sqlite")
         defer { if store == .postgres { try? BenchPostgres.dropStore(at: url) } }
         try makeCounters(at: url)
         let before = try totals(at: url)
 
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         var children: [(process: Process, input: Pipe, output: Pipe)] = []
         defer { for child in children where child.process.isRunning { child.process.terminate() } }
         for k in 0..<processes {
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["contention-child", store.rawValue, url.absoluteString, String(increments), String(counters), String(k + 1)]
-            let input = Pipe(), output = Pipe()
+            process.arguments = [
+                "contention-child", store.rawValue, url.absoluteString, String(increments), String(counters),
+                String(k + 1),
+            ]
+            let input = Pipe()
+            let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -86,7 +98,9 @@ struct Contention {
                 let chunk = child.output.fileHandleForReading.availableData
                 guard !chunk.isEmpty else {
                     child.process.waitUntilExit()
-                    throw BenchError("contention: process \(k + 1) ended before it was ready (status \(child.process.terminationStatus)); its error is above")
+                    throw BenchError(
+                        "contention: process \(k + 1) ended before it was ready (status \(child.process.terminationStatus)); its error is above"
+                    )
                 }
                 buffers[k].append(chunk)
             }
@@ -99,8 +113,11 @@ struct Contention {
             child.process.waitUntilExit()
             let text = String(decoding: buffers[k], as: UTF8.self)
             guard child.process.terminationStatus == 0,
-                  let report = text.split(separator: "\n").last.flatMap(ChildReport.init(line:)) else {
-                throw BenchError("contention: process \(k + 1) failed (status \(child.process.terminationStatus)); it printed: \(text.suffix(300))")
+                let report = text.split(separator: "\n").last.flatMap(ChildReport.init(line:))
+            else {
+                throw BenchError(
+                    "contention: process \(k + 1) failed (status \(child.process.terminationStatus)); it printed: \(text.suffix(300))"
+                )
             }
             reports.append(report)
         }
@@ -112,25 +129,38 @@ struct Contention {
         let saves = after.versions - before.versions
         let confirmed = reports.reduce(0) { $0 + $1.increments }
         guard counted == expected, confirmed == expected, saves == expected else {
-            throw BenchError("contention: LOST INCREMENTS: the counters went up by \(counted) and their versions by \(saves), the processes confirmed \(confirmed), expected \(processes) × \(increments) = \(expected)")
+            throw BenchError(
+                "contention: LOST INCREMENTS: the counters went up by \(counted) and their versions by \(saves), the processes confirmed \(confirmed), expected \(processes) × \(increments) = \(expected)"
+            )
         }
         let conflicts = reports.reduce(0) { $0 + $1.conflicts }
         let retried = reports.reduce(0) { $0 + $1.retriedIncrements }
         let mostRetries = reports.map(\.mostRetries).max() ?? 0
         let rate = Double(expected) / wall
 
-        print("contention on \(store.rawValue): \(processes) processes × \(increments) increments of \(counters) shared counters"
-              + (store == .postgres ? ", on \(BenchPostgres.serverDescription(settings))" : ""))
-        print(["processes", "increments", "lost", "conflicts", "retried", "most retries", "seconds", "increments/s"].map { pad($0, 12) }.joined(separator: " "))
+        print(
+            "contention on \(store.rawValue): \(processes) processes × \(increments) increments of \(counters) shared counters"
+                + (store == .postgres ? ", on \(BenchPostgres.serverDescription(settings))" : ""))
+        print(
+            ["processes", "increments", "lost", "conflicts", "retried", "most retries", "seconds", "increments/s"].map {
+                pad($0, 12)
+            }.joined(separator: " "))
         print(String(repeating: "-", count: 110))
-        print([String(processes), String(expected), "0", String(conflicts), String(retried), String(mostRetries),
-               String(format: "%.3f", wall), String(format: "%.0f", rate)].map { pad($0, 12) }.joined(separator: " "))
+        print(
+            [
+                String(processes), String(expected), "0", String(conflicts), String(retried), String(mostRetries),
+                String(format: "%.3f", wall), String(format: "%.0f", rate),
+            ].map { pad($0, 12) }.joined(separator: " "))
         print("")
-        let result = WorkloadResult(ours: wall, unit: "s for \(expected) increments by \(processes) processes", details: [
-            ("store", jsonString(store.rawValue)), ("processes", String(processes)), ("increments", String(expected)),
-            ("counters", String(counters)), ("lost", "0"), ("conflicts", String(conflicts)), ("retried_increments", String(retried)),
-            ("most_retries", String(mostRetries)), ("increments_per_second", jsonNumber(rate)),
-        ])
+        let result = WorkloadResult(
+            ours: wall, unit: "s for \(expected) increments by \(processes) processes",
+            details: [
+                ("store", jsonString(store.rawValue)), ("processes", String(processes)),
+                ("increments", String(expected)),
+                ("counters", String(counters)), ("lost", "0"), ("conflicts", String(conflicts)),
+                ("retried_increments", String(retried)),
+                ("most_retries", String(mostRetries)), ("increments_per_second", jsonNumber(rate)),
+            ])
         print(result.jsonLine(workload: "contention"))
     }
 
@@ -139,7 +169,9 @@ struct Contention {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         let added = try coordinator.addPersistentStore(with: Self.description(store, url))
         let context = ManagedObjectContext(coordinator: coordinator)
-        for _ in 0..<counters { try context.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value") }
+        for _ in 0..<counters {
+            try context.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
+        }
         try context.save()
         try coordinator.remove(added)
     }
@@ -147,7 +179,8 @@ struct Contention {
     /// The sum of the counters' values and of their versions (Z_OPT), read with SQL directly,
     /// not through the store under test.
     private func totals(at url: URL) throws -> (values: Int, versions: Int) {
-        let sql = "SELECT CAST(COALESCE(SUM(ZVALUE), 0) AS bigint), CAST(COALESCE(SUM(Z_OPT), 0) AS bigint), COUNT(*) FROM ZCOUNTER"
+        let sql =
+            "SELECT CAST(COALESCE(SUM(ZVALUE), 0) AS bigint), CAST(COALESCE(SUM(Z_OPT), 0) AS bigint), COUNT(*) FROM ZCOUNTER"
         let row: (Int, Int, Int)
         if store == .postgres {
             let result = try RawPostgres(url: url).query(sql)
@@ -162,7 +195,9 @@ struct Contention {
             guard sqlite3_step(s) == SQLITE_ROW else { throw db.error(sql) }
             row = (Int(sqlite3_column_int64(s, 0)), Int(sqlite3_column_int64(s, 1)), Int(sqlite3_column_int64(s, 2)))
         }
-        guard row.2 == counters else { throw BenchError("contention: the store holds \(row.2) counters, expected \(counters)") }
+        guard row.2 == counters else {
+            throw BenchError("contention: the store holds \(row.2) counters, expected \(counters)")
+        }
         return (row.0, row.1)
     }
 
@@ -177,15 +212,20 @@ struct Contention {
             exit(1)
         }
         guard arguments.count == 5, let store = BenchStore(rawValue: arguments[0]), let url = URL(string: arguments[1]),
-              let increments = Int(arguments[2]), let counterCount = Int(arguments[3]), let seed = UInt64(arguments[4]) else {
+            let increments = Int(arguments[2]), let counterCount = Int(arguments[3]), let seed = UInt64(arguments[4])
+        else {
             fail("usage: bench contention-child <sqlite|postgres> <store URL> <increments> <counters> <seed>")
         }
         do {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
             try coordinator.addPersistentStore(with: description(store, url))
             let context = ManagedObjectContext(coordinator: coordinator)
-            let counters = try context.fetch(FetchRequest(entityName: "Counter")).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-            guard counters.count == counterCount else { fail("the store holds \(counters.count) counters, expected \(counterCount)") }
+            let counters = try context.fetch(FetchRequest(entityName: "Counter")).sorted {
+                $0.objectID.primaryKey < $1.objectID.primaryKey
+            }
+            guard counters.count == counterCount else {
+                fail("the store holds \(counters.count) counters, expected \(counterCount)")
+            }
             FileHandle.standardOutput.write(Data("ready\n".utf8))
             guard readLine() == "go" else { fail("the parent did not say go") }
             var rng = SplitMix64(seed: seed)

@@ -6,8 +6,12 @@ import GRDB
 struct GRDBBook: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = Books.table
     /// Core Data stores dates as seconds since 2001-01-01.
-    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSinceReferenceDate }
-    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSinceReferenceDate }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .timeIntervalSinceReferenceDate
+    }
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .timeIntervalSinceReferenceDate
+    }
 
     var primaryKey: Int64
     var entity: Int64
@@ -20,9 +24,15 @@ struct GRDBBook: Codable, FetchableRecord, PersistableRecord {
     var inPrint: Bool
 
     enum CodingKeys: String, CodingKey {
-        case primaryKey = "Z_PK", entity = "Z_ENT", version = "Z_OPT"
-        case title = "ZTITLE", author = "ZAUTHOR", salesRank = "ZSALESRANK", price = "ZPRICE"
-        case published = "ZPUBLISHED", inPrint = "ZINPRINT"
+        case primaryKey = "Z_PK"
+        case entity = "Z_ENT"
+        case version = "Z_OPT"
+        case title = "ZTITLE"
+        case author = "ZAUTHOR"
+        case salesRank = "ZSALESRANK"
+        case price = "ZPRICE"
+        case published = "ZPUBLISHED"
+        case inPrint = "ZINPRINT"
     }
 
     /// The columns of Core Data's table.

@@ -7,12 +7,15 @@ import ObjectGraph
 // reads every attribute of every row, and the three must read the same checksum.
 
 let memoryWorkloads: [Workload] = [
-    Workload(name: "memory-fetch-1m",
-             summary: "peak RSS of fetching 1,000,000 Books and reading every attribute, all at once, against the raw loop's",
-             run: { try runMemory($0, probe: "all", name: "memory-fetch-1m", target: nil) }),
-    Workload(name: "memory-fetch-1m-batched",
-             summary: "the same with fetchBatchSize 100; target: <= 1.5x the raw loop's peak RSS",
-             run: { try runMemory($0, probe: "batched", name: "memory-fetch-1m-batched", target: 1.5) }),
+    Workload(
+        name: "memory-fetch-1m",
+        summary:
+            "peak RSS of fetching 1,000,000 Books and reading every attribute, all at once, against the raw loop's",
+        run: { try runMemory($0, probe: "all", name: "memory-fetch-1m", target: nil) }),
+    Workload(
+        name: "memory-fetch-1m-batched",
+        summary: "the same with fetchBatchSize 100; target: <= 1.5x the raw loop's peak RSS",
+        run: { try runMemory($0, probe: "batched", name: "memory-fetch-1m-batched", target: 1.5) }),
 ]
 
 /// The command-line word that makes `bench` a memory probe instead of the benchmark.
@@ -20,7 +23,8 @@ let memoryProbeArgument = "memory-probe"
 
 /// Fills a store, runs the raw probe and the `probe` one as child processes, and compares
 /// their peak resident memory.
-private func runMemory(_ settings: BenchSettings, probe: String, name: String, target: Double?) throws -> WorkloadResult {
+private func runMemory(_ settings: BenchSettings, probe: String, name: String, target: Double?) throws -> WorkloadResult
+{
     let count = settings.rows ?? max(1, 1_000_000 / settings.scaleDown)
     let directory = try TemporaryDirectory()
     let url = directory.file("Books.sqlite")
@@ -30,9 +34,10 @@ private func runMemory(_ settings: BenchSettings, probe: String, name: String, t
     guard raw.checksum == ours.checksum else {
         throw BenchError("\(name): the probes disagree: raw \(raw.checksum), ours \(ours.checksum)")
     }
-    return WorkloadResult(ours: Double(ours.peakBytes), baselines: [("raw", Double(raw.peakBytes))],
-                          unit: "peak RSS, \(count) rows", details: [("rows", String(count))],
-                          targets: target.map { [(baseline: "raw", maximumRatio: $0)] } ?? [], measuresBytes: true)
+    return WorkloadResult(
+        ours: Double(ours.peakBytes), baselines: [("raw", Double(raw.peakBytes))],
+        unit: "peak RSS, \(count) rows", details: [("rows", String(count))],
+        targets: target.map { [(baseline: "raw", maximumRatio: $0)] } ?? [], measuresBytes: true)
 }
 
 /// Runs `bench memory-probe KIND PATH` and reads its report: peak bytes and checksum.
@@ -47,7 +52,9 @@ private func runProbe(_ kind: String, url: URL) throws -> (peakBytes: Int, check
     process.waitUntilExit()
     let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
     guard process.terminationStatus == 0, words.count >= 2, let kilobytes = Int(words[0]) else {
-        throw BenchError("memory probe \(kind) failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+        throw BenchError(
+            "memory probe \(kind) failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))"
+        )
     }
     return (kilobytes * 1024, words[1...].joined(separator: " "))
 }
@@ -83,6 +90,6 @@ func runMemoryProbe(_ arguments: [String]) -> Never {
     }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    print("\(usage.ru_maxrss) \(sum)")   // ru_maxrss is in kilobytes on Linux
+    print("\(usage.ru_maxrss) \(sum)") // ru_maxrss is in kilobytes on Linux
     exit(0)
 }

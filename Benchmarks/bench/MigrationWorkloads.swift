@@ -23,7 +23,8 @@ let migrationWorkloads: [Workload] = {
         // profiler runs the migration child on (valgrind --tool=callgrind, see the report).
         let parts = made.split(separator: ":")
         guard parts.count == 2, let count = Int(parts[1]), count > 0 else {
-            FileHandle.standardError.write(Data("OBJECTGRAPH_BENCH_MAKE_TODO_STORE must be PATH:ROWS, got \(made)\n".utf8))
+            FileHandle.standardError.write(
+                Data("OBJECTGRAPH_BENCH_MAKE_TODO_STORE must be PATH:ROWS, got \(made)\n".utf8))
             exit(2)
         }
         do {
@@ -46,8 +47,15 @@ let migrationWorkloads: [Workload] = {
         }
     }
     return [
-        Workload(name: "migrate-lightweight", summary: "1,000,000 ToDo rows, v2 adds two attributes: lightweight migration vs raw ALTER TABLE", run: runLightweight),
-        Workload(name: "migrate-custom", summary: "1,000,000 ToDo rows through Zarra's custom policy vs raw INSERT ... SELECT; peak RSS at 100k and 1M", run: runCustom),
+        Workload(
+            name: "migrate-lightweight",
+            summary: "1,000,000 ToDo rows, v2 adds two attributes: lightweight migration vs raw ALTER TABLE",
+            run: runLightweight),
+        Workload(
+            name: "migrate-custom",
+            summary:
+                "1,000,000 ToDo rows through Zarra's custom policy vs raw INSERT ... SELECT; peak RSS at 100k and 1M",
+            run: runCustom),
     ]
 }()
 
@@ -57,7 +65,8 @@ let migrationWorkloads: [Workload] = {
 // one definition the chapters, `todo` and the tests use, so the benchmark measures that.
 
 private func customMigration(from source: URL, to destination: URL) throws {
-    let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+    let v1 = try ToDoModels.version1()
+    let v2 = try ToDoModels.version2()
     let mapping = try ToDoModels.doNotAlertMappingModel()
     try? FileManager.default.removeItem(at: destination)
     let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
@@ -66,7 +75,9 @@ private func customMigration(from source: URL, to destination: URL) throws {
 
 // MARK: Stores
 
-private let benchTitles = ["Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk"]
+private let benchTitles = [
+    "Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk",
+]
 
 /// A version 1 store with 10 categories and `count` to-dos: made empty through ObjectGraph
 /// (so its layout and metadata are Core Data's), filled with raw inserts for speed.
@@ -86,7 +97,8 @@ private func makeStore(_ url: URL, count: Int) throws {
         try db.step(category)
     }
     sqlite3_finalize(category)
-    let todo = try db.prepare("INSERT INTO ZTODO (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZDUEDATE, ZCOMPLETED, ZCATEGORY) VALUES (?, 2, 1, ?, ?, ?, ?)")
+    let todo = try db.prepare(
+        "INSERT INTO ZTODO (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZDUEDATE, ZCOMPLETED, ZCATEGORY) VALUES (?, 2, 1, ?, ?, ?, ?)")
     for i in 1...count {
         sqlite3_bind_int64(todo, 1, Int64(i))
         sqlite3_bind_text(todo, 2, "\(benchTitles[i % benchTitles.count]) \(i)", -1, SQLITE_TRANSIENT_BENCH)
@@ -110,7 +122,8 @@ private func copyStore(_ from: URL, to: URL) throws {
 // MARK: Workloads
 
 private func benchDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-bench-migration-\(ProcessInfo.processInfo.processIdentifier)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "objectgraph-bench-migration-\(ProcessInfo.processInfo.processIdentifier)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
@@ -119,19 +132,31 @@ private func runLightweight(_ settings: BenchSettings) throws -> WorkloadResult 
     let rows = 1_000_000 / settings.scaleDown
     let directory = try benchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let pristine = directory.appendingPathComponent("v1.sqlite"), work = directory.appendingPathComponent("work.sqlite")
+    let pristine = directory.appendingPathComponent("v1.sqlite")
+    let work = directory.appendingPathComponent("work.sqlite")
     try makeStore(pristine, count: rows)
-    let v1 = try ToDoModels.model(version: 1), v2 = try ToDoModels.model(version: 2)
+    let v1 = try ToDoModels.model(version: 1)
+    let v2 = try ToDoModels.model(version: 2)
     let versions = try VersionedModel(name: "ToDo", versions: [("1", v1), ("2", v2)], currentVersionName: "2")
-    let v2Hashes = try PropertyListSerialization.data(fromPropertyList: ["NSStoreModelVersionHashes": v2.entityVersionHashesByName, "NSStoreType": "SQLite"], format: .binary, options: 0)
-    var ours: [Double] = [], raw: [Double] = []
+    let v2Hashes = try PropertyListSerialization.data(
+        fromPropertyList: ["NSStoreModelVersionHashes": v2.entityVersionHashesByName, "NSStoreType": "SQLite"],
+        format: .binary, options: 0)
+    var ours: [Double] = []
+    var raw: [Double] = []
     for round in 0...max(1, settings.repetitions) {
         try copyStore(pristine, to: work)
         let o = try seconds {
             let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: work)
-            for step in try versions.migrationSteps(forStoreMetadata: metadata) { try step.migrateStore(at: work, type: .sqlite) }
+            for step in try versions.migrationSteps(forStoreMetadata: metadata) {
+                try step.migrateStore(at: work, type: .sqlite)
+            }
         }
-        guard v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: work)) else {
+        guard
+            v2.isConfiguration(
+                withName: nil,
+                compatibleWithStoreMetadata: try PersistentStoreCoordinator.metadataForPersistentStore(
+                    type: .sqlite, at: work))
+        else {
             throw BenchError("the lightweight migration did not produce a version 2 store")
         }
         try copyStore(pristine, to: work)
@@ -142,13 +167,18 @@ private func runLightweight(_ settings: BenchSettings) throws -> WorkloadResult 
             try db.exec("ALTER TABLE ZTODO ADD COLUMN ZLASTALERTDATE TIMESTAMP")
             try db.exec("ALTER TABLE ZTODO ADD COLUMN ZDONOTALERT INTEGER DEFAULT 0")
             let update = try db.prepare("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
-            _ = v2Hashes.withUnsafeBytes { sqlite3_bind_blob(update, 1, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT_BENCH) }
+            _ = v2Hashes.withUnsafeBytes {
+                sqlite3_bind_blob(update, 1, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT_BENCH)
+            }
             try db.step(update)
             sqlite3_finalize(update)
             try db.exec("COMMIT")
             db.close()
         }
-        if round > 0 { ours.append(o); raw.append(r) }   // round 0 warms up
+        if round > 0 {
+            ours.append(o)
+            raw.append(r)
+        } // round 0 warms up
     }
     return WorkloadResult(ours: median(ours), baselines: [("raw", median(raw))], unit: "\(rows) rows")
 }
@@ -157,7 +187,8 @@ private func runCustom(_ settings: BenchSettings) throws -> WorkloadResult {
     let rows = 1_000_000 / settings.scaleDown
     let directory = try benchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let pristine = directory.appendingPathComponent("v1.sqlite"), destination = directory.appendingPathComponent("v2.sqlite")
+    let pristine = directory.appendingPathComponent("v1.sqlite")
+    let destination = directory.appendingPathComponent("v2.sqlite")
     try makeStore(pristine, count: rows)
     // The destination layout, made empty by ObjectGraph, for the raw baseline to fill.
     let emptyV2 = directory.appendingPathComponent("empty-v2.sqlite")
@@ -166,38 +197,46 @@ private func runCustom(_ settings: BenchSettings) throws -> WorkloadResult {
         try coordinator.addPersistentStore(type: .sqlite, at: emptyV2)
     }
     let repetitions = max(1, min(settings.repetitions, 3))
-    var ours: [Double] = [], raw: [Double] = []
+    var ours: [Double] = []
+    var raw: [Double] = []
     for _ in 0..<repetitions {
         ours.append(try seconds { try customMigration(from: pristine, to: destination) })
         try checkMigrated(destination, rows: rows)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination.path + suffix) }
         try FileManager.default.copyItem(at: emptyV2, to: destination)
-        raw.append(try seconds {
-            let db = try MigrationRawDatabase(destination)
-            try db.exec("ATTACH DATABASE '\(pristine.path)' AS v1")
-            try db.exec("BEGIN")
-            try db.exec("INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, 1, ZNAME FROM v1.ZCATEGORY")
-            try db.exec("""
-                INSERT INTO ZTODO (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZDUEDATE, ZCOMPLETED, ZLASTALERTDATE, ZDONOTALERT, ZCATEGORY)
-                SELECT Z_PK, Z_ENT, 1, ZTITLE, ZDUEDATE, ZCOMPLETED, NULL, lower(substr(ZTITLE, 1, 1)) = 'a', ZCATEGORY FROM v1.ZTODO
-                """)
-            try db.exec("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ZTODO) WHERE Z_NAME = 'ToDo'")
-            try db.exec("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ZCATEGORY) WHERE Z_NAME = 'Category'")
-            try db.exec("COMMIT")
-            try db.exec("DETACH DATABASE v1")
-            db.close()
-        })
+        raw.append(
+            try seconds {
+                let db = try MigrationRawDatabase(destination)
+                try db.exec("ATTACH DATABASE '\(pristine.path)' AS v1")
+                try db.exec("BEGIN")
+                try db.exec(
+                    "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, 1, ZNAME FROM v1.ZCATEGORY")
+                try db.exec(
+                    """
+                    INSERT INTO ZTODO (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZDUEDATE, ZCOMPLETED, ZLASTALERTDATE, ZDONOTALERT, ZCATEGORY)
+                    SELECT Z_PK, Z_ENT, 1, ZTITLE, ZDUEDATE, ZCOMPLETED, NULL, lower(substr(ZTITLE, 1, 1)) = 'a', ZCATEGORY FROM v1.ZTODO
+                    """)
+                try db.exec("UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ZTODO) WHERE Z_NAME = 'ToDo'")
+                try db.exec(
+                    "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM ZCATEGORY) WHERE Z_NAME = 'Category'")
+                try db.exec("COMMIT")
+                try db.exec("DETACH DATABASE v1")
+                db.close()
+            })
         try checkMigrated(destination, rows: rows)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination.path + suffix) }
     }
     // Peak memory of the policy migration at 100k and at 1M rows, each in a fresh process.
     let small = directory.appendingPathComponent("rss-small.sqlite")
     try makeStore(small, count: rows / 10)
-    let rssSmall = try childPeakRSS(small), rssLarge = try childPeakRSS(pristine)
-    return WorkloadResult(ours: median(ours), baselines: [("raw", median(raw))], unit: "\(rows) rows", details: [
-        ("rss_100k_mb", jsonNumber(rssSmall / 1024)), ("rss_1m_mb", jsonNumber(rssLarge / 1024)),
-        ("rss_ratio", jsonNumber(rssLarge / rssSmall)),
-    ])
+    let rssSmall = try childPeakRSS(small)
+    let rssLarge = try childPeakRSS(pristine)
+    return WorkloadResult(
+        ours: median(ours), baselines: [("raw", median(raw))], unit: "\(rows) rows",
+        details: [
+            ("rss_100k_mb", jsonNumber(rssSmall / 1024)), ("rss_1m_mb", jsonNumber(rssLarge / 1024)),
+            ("rss_ratio", jsonNumber(rssLarge / rssSmall)),
+        ])
 }
 
 /// The migrated store has every row, the flags and the categories.
@@ -209,7 +248,9 @@ private func checkMigrated(_ url: URL, rows: Int) throws {
     let expected = (1...rows).filter { benchTitles[$0 % benchTitles.count].lowercased().hasPrefix("a") }.count
     let categorized = try db.scalar("SELECT COUNT(*) FROM ZTODO t JOIN ZCATEGORY c ON c.Z_PK = t.ZCATEGORY")
     guard count == rows, flagged == expected, categorized == rows else {
-        throw BenchError("migrated store has \(count) rows (\(rows) expected), \(flagged) flagged (\(expected)), \(categorized) with a category")
+        throw BenchError(
+            "migrated store has \(count) rows (\(rows) expected), \(flagged) flagged (\(expected)), \(categorized) with a category"
+        )
     }
 }
 
@@ -217,15 +258,18 @@ private func checkMigrated(_ url: URL, rows: Int) throws {
 private func childPeakRSS(_ store: URL) throws -> Double {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.environment = ProcessInfo.processInfo.environment.merging(["OBJECTGRAPH_BENCH_MIGRATION_CHILD": store.path]) { _, new in new }
+    process.environment = ProcessInfo.processInfo.environment.merging(["OBJECTGRAPH_BENCH_MIGRATION_CHILD": store.path])
+    { _, new in new }
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0,
-          let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("rss_kb ") }),
-          let kb = Double(line.dropFirst(7)) else {
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("rss_kb ") }
+        ),
+        let kb = Double(line.dropFirst(7))
+    else {
         throw BenchError("the migration child failed (status \(process.terminationStatus))")
     }
     return kb
@@ -233,7 +277,8 @@ private func childPeakRSS(_ store: URL) throws -> Double {
 
 private func peakRSSKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return -1 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return -1 }
     return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
 }
 
@@ -251,7 +296,9 @@ private final class MigrationRawDatabase {
     }
 
     func exec(_ sql: String) throws {
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(handle)))") }
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(handle)))")
+        }
     }
 
     func prepare(_ sql: String) throws -> OpaquePointer {

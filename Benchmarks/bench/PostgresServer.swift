@@ -14,7 +14,9 @@ enum BenchPostgres {
         switch PostgresTestServer.shared {
         case .success(let server): return server.url(schema: "public")
         case .failure(let reason):
-            throw BenchError("no PostgreSQL server: give one with --postgres-url postgres://USER@HOST:PORT/DATABASE, or install PostgreSQL (\(reason))")
+            throw BenchError(
+                "no PostgreSQL server: give one with --postgres-url postgres://USER@HOST:PORT/DATABASE, or install PostgreSQL (\(reason))"
+            )
         }
     }
 
@@ -26,7 +28,8 @@ enum BenchPostgres {
             return "PostgreSQL at \(components?.string ?? "the given URL")"
         }
         if case .success(let server) = PostgresTestServer.shared {
-            return "a throwaway PostgreSQL cluster on 127.0.0.1:\(server.port) (fsync=off), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+            return
+                "a throwaway PostgreSQL cluster on 127.0.0.1:\(server.port) (fsync=off), \(ProcessInfo.processInfo.activeProcessorCount) cores"
         }
         return "no PostgreSQL server"
     }

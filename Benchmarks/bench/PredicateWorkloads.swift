@@ -3,16 +3,20 @@ import ObjectGraph
 
 /// Parsing and evaluating the format language.
 let predicateWorkloads: [Workload] = [
-    Workload(name: "predicate-parse",
-             summary: "parse `name BEGINSWITH[c] %@ AND age < %@ AND score >= %@` (seconds per parse)",
-             run: runParse),
-    Workload(name: "predicate-evaluate-1M",
-             summary: "evaluate that predicate over 1,000,000 [String: Any] rows vs a hand-written Swift closure",
-             run: runEvaluate),
+    Workload(
+        name: "predicate-parse",
+        summary: "parse `name BEGINSWITH[c] %@ AND age < %@ AND score >= %@` (seconds per parse)",
+        run: runParse),
+    Workload(
+        name: "predicate-evaluate-1M",
+        summary: "evaluate that predicate over 1,000,000 [String: Any] rows vs a hand-written Swift closure",
+        run: runEvaluate),
 ]
 
 private let format = "name BEGINSWITH[c] %@ AND age < %@ AND score >= %@"
-private let prefix = "jo", maximumAge = 40, minimumScore = 50.0
+private let prefix = "jo"
+private let maximumAge = 40
+private let minimumScore = 50.0
 
 private func runParse(_ settings: BenchSettings) throws -> WorkloadResult {
     let iterations = max(1, 20_000 / settings.scaleDown)
@@ -21,8 +25,9 @@ private func runParse(_ settings: BenchSettings) throws -> WorkloadResult {
             blackHole(try ObjectGraph.Predicate(checkedFormat: format, prefix, maximumAge, minimumScore))
         }
     }
-    return WorkloadResult(ours: total / Double(iterations), unit: "s per parse",
-                          details: [("iterations", String(iterations)), ("repetitions", String(settings.repetitions))])
+    return WorkloadResult(
+        ours: total / Double(iterations), unit: "s per parse",
+        details: [("iterations", String(iterations)), ("repetitions", String(settings.repetitions))])
 }
 
 /// Rows like a fetched table: a name, an age and a score; a few names start with "Jo"/"jo".
@@ -55,24 +60,32 @@ private func runEvaluate(_ settings: BenchSettings) throws -> WorkloadResult {
         return true
     }
 
-    var oursMatches = 0, closureMatches = 0
+    var oursMatches = 0
+    var closureMatches = 0
     // Interleaved, so that both see the same machine load.
-    let timings = try interleavedMedianSeconds(repetitions: settings.repetitions, [
-        {
-            var n = 0
-            for row in rows where try predicate.checkedEvaluate(with: row) { n += 1 }
-            oursMatches = n
-        },
-        {
-            var n = 0
-            for row in rows where closure(row) { n += 1 }
-            closureMatches = n
-        },
-    ])
-    let ours = timings[0], baseline = timings[1]
+    let timings = try interleavedMedianSeconds(
+        repetitions: settings.repetitions,
+        [
+            {
+                var n = 0
+                for row in rows where try predicate.checkedEvaluate(with: row) { n += 1 }
+                oursMatches = n
+            },
+            {
+                var n = 0
+                for row in rows where closure(row) { n += 1 }
+                closureMatches = n
+            },
+        ])
+    let ours = timings[0]
+    let baseline = timings[1]
     guard oursMatches == closureMatches else {
-        throw BenchError("predicate-evaluate-1M: the predicate matched \(oursMatches) rows, the closure \(closureMatches)")
+        throw BenchError(
+            "predicate-evaluate-1M: the predicate matched \(oursMatches) rows, the closure \(closureMatches)")
     }
-    return WorkloadResult(ours: ours, baselines: [("closure", baseline)], unit: "s per \(count) rows",
-                          details: [("rows", String(count)), ("matches", String(oursMatches)), ("repetitions", String(settings.repetitions))])
+    return WorkloadResult(
+        ours: ours, baselines: [("closure", baseline)], unit: "s per \(count) rows",
+        details: [
+            ("rows", String(count)), ("matches", String(oursMatches)), ("repetitions", String(settings.repetitions)),
+        ])
 }

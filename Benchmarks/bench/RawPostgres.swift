@@ -16,11 +16,14 @@ final class RawPostgres {
         let target = try PostgresURL(url)
         // Unencrypted, as the comparison is meant (ObjectGraph's connections would use TLS too).
         guard !target.requiresTLS else {
-            throw BenchError("the benchmark compares on unencrypted connections: leave sslmode out of \(url.absoluteString)")
+            throw BenchError(
+                "the benchmark compares on unencrypted connections: leave sslmode out of \(url.absoluteString)")
         }
         let configuration = try target.configuration(timeout: 30)
-        connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
-                                                    id: 1, logger: logger).wait()
+        connection = try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+            id: 1, logger: logger
+        ).wait()
         do {
             try execute("SET search_path TO \(PostgresNames.quoted(target.schema))")
         } catch {
@@ -55,9 +58,12 @@ enum RawPostgresBooks {
         for row in result.rows {
             let (key, _, _, title, author, salesRank, price, published, inPrint) =
                 try row.decode((Int64, Int64, Int64, String, String, Int64, Double, Double, Int64).self)
-            rows.append(RawBooks.Row(primaryKey: key, values: BookValues(
-                title: title, author: author, salesRank: Int(salesRank), price: price,
-                published: Date(timeIntervalSinceReferenceDate: published), inPrint: inPrint != 0)))
+            rows.append(
+                RawBooks.Row(
+                    primaryKey: key,
+                    values: BookValues(
+                        title: title, author: author, salesRank: Int(salesRank), price: price,
+                        published: Date(timeIntervalSinceReferenceDate: published), inPrint: inPrint != 0)))
         }
         return rows
     }
@@ -74,7 +80,8 @@ enum RawPostgresBooks {
             var binds = PostgresBindings()
             binds.append(Int64(books.count))
             binds.append(Books.entityNumber)
-            let maximum = try db.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + $1 WHERE Z_ENT = $2 RETURNING Z_MAX", binds)
+            let maximum = try db.query(
+                "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + $1 WHERE Z_ENT = $2 RETURNING Z_MAX", binds)
             guard let last = try maximum.rows.first?.decode(Int64.self) else {
                 throw BenchError("the store has no Z_PRIMARYKEY row for Book")
             }
@@ -99,7 +106,9 @@ enum RawPostgresBooks {
                     binds.append(Int64(book.inPrint ? 1 : 0))
                     key += 1
                 }
-                try db.query("INSERT INTO \(Books.table) (\(names.joined(separator: ", "))) VALUES " + tuples.joined(separator: ", "), binds)
+                try db.query(
+                    "INSERT INTO \(Books.table) (\(names.joined(separator: ", "))) VALUES "
+                        + tuples.joined(separator: ", "), binds)
                 start = end
             }
             try db.execute("COMMIT")
@@ -115,7 +124,8 @@ enum PostgresTarget {
     /// `url` with its `schema` query item set to `schema`.
     static func url(_ url: URL, schema: String) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.queryItems = (components.queryItems ?? []).filter { $0.name != "schema" } + [URLQueryItem(name: "schema", value: schema)]
+        components.queryItems =
+            (components.queryItems ?? []).filter { $0.name != "schema" } + [URLQueryItem(name: "schema", value: schema)]
         return components.url ?? url
     }
 }

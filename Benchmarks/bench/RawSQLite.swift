@@ -10,7 +10,10 @@ final class RawDatabase {
 
     /// Opens a database with the settings ObjectGraph's store uses: WAL, synchronous NORMAL.
     init(path: String) throws {
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+        guard
+            sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+                == SQLITE_OK
+        else {
             defer { sqlite3_close_v2(handle) }
             throw BenchError("cannot open \(path): \(String(cString: sqlite3_errmsg(handle)))")
         }
@@ -72,13 +75,16 @@ enum RawBooks {
             let code = sqlite3_step(s)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw db.error(sql) }
-            rows.append(Row(primaryKey: sqlite3_column_int64(s, 0), values: BookValues(
-                title: text(s, 3),
-                author: text(s, 4),
-                salesRank: Int(sqlite3_column_int64(s, 5)),
-                price: sqlite3_column_double(s, 6),
-                published: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, 7)),
-                inPrint: sqlite3_column_int64(s, 8) != 0)))
+            rows.append(
+                Row(
+                    primaryKey: sqlite3_column_int64(s, 0),
+                    values: BookValues(
+                        title: text(s, 3),
+                        author: text(s, 4),
+                        salesRank: Int(sqlite3_column_int64(s, 5)),
+                        price: sqlite3_column_double(s, 6),
+                        published: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, 7)),
+                        inPrint: sqlite3_column_int64(s, 8) != 0)))
         }
         return rows
     }
@@ -87,7 +93,8 @@ enum RawBooks {
     @inline(__always)
     static func text(_ s: OpaquePointer, _ i: Int32) -> String {
         guard let bytes = sqlite3_column_text(s, i) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(s, i))), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(s, i))), as: UTF8.self)
     }
 
     /// Binds a string with its byte length.
@@ -95,14 +102,17 @@ enum RawBooks {
     static func bind(_ s: OpaquePointer, _ i: Int32, _ text: String) {
         var text = text
         text.withUTF8 { bytes in
-            _ = sqlite3_bind_text(s, i, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+            _ = sqlite3_bind_text(
+                s, i, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                transient)
         }
     }
 
     /// Inserts books in one transaction with one prepared INSERT, keys from `firstKey` up.
     static func insert(_ books: [BookValues], into db: RawDatabase, firstKey: Int64) throws {
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + Books.columns
-        let sql = "INSERT INTO \(Books.table)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let sql =
+            "INSERT INTO \(Books.table)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
         try db.execute("BEGIN IMMEDIATE")
         let s = try db.prepare(sql)
         defer { sqlite3_finalize(s) }

@@ -8,18 +8,24 @@ import ObjectGraph
 /// interleaves the three implementations (see ``interleavedMedians(_:_:)``) and
 /// checks that they read the same data.
 let storeWorkloads: [Workload] = [
-    Workload(name: "fetch-100k",
-             summary: "fetch every Book (6 attributes) and read every attribute; targets: <= 1.5x raw, <= 1.0x grdb",
-             run: runFetch),
-    Workload(name: "insert-100k",
-             summary: "insert every Book into an empty store, one save; target: <= 1.5x raw",
-             run: runInsert),
-    Workload(name: "predicate-fetch",
-             summary: "fetch `title BEGINSWITH[c] %@ AND salesRank < %@` (1% of the rows), read every attribute; target: <= 1.2x raw",
-             run: runPredicateFetch),
-    Workload(name: "aggregate",
-             summary: "max:(salesRank) and count:(title) through expression descriptions (dictionary result); target: <= 1.1x raw",
-             run: runAggregate),
+    Workload(
+        name: "fetch-100k",
+        summary: "fetch every Book (6 attributes) and read every attribute; targets: <= 1.5x raw, <= 1.0x grdb",
+        run: runFetch),
+    Workload(
+        name: "insert-100k",
+        summary: "insert every Book into an empty store, one save; target: <= 1.5x raw",
+        run: runInsert),
+    Workload(
+        name: "predicate-fetch",
+        summary:
+            "fetch `title BEGINSWITH[c] %@ AND salesRank < %@` (1% of the rows), read every attribute; target: <= 1.2x raw",
+        run: runPredicateFetch),
+    Workload(
+        name: "aggregate",
+        summary:
+            "max:(salesRank) and count:(title) through expression descriptions (dictionary result); target: <= 1.1x raw",
+        run: runAggregate),
 ]
 
 /// The rows of the store workloads: `--rows N`, else 100,000 divided by `--scale-down`.
@@ -82,8 +88,10 @@ extension FilledStore {
 /// Our fetch of books, timed: a new context each time, so every object is new to it as in a
 /// first fetch; the request (of every book, then `configure`d) is made and run, and every
 /// attribute of every object read, on the clock. Its checksum into `sum`.
-func timedFetch(on coordinator: PersistentStoreCoordinator, into sum: inout Checksum,
-                configure: (ObjectGraph.FetchRequest<ManagedObject>) -> Void = { _ in }) throws -> Double {
+func timedFetch(
+    on coordinator: PersistentStoreCoordinator, into sum: inout Checksum,
+    configure: (ObjectGraph.FetchRequest<ManagedObject>) -> Void = { _ in }
+) throws -> Double {
     let context = ManagedObjectContext(coordinator: coordinator)
     var read = Checksum()
     let t = try timed {
@@ -99,20 +107,25 @@ func timedFetch(on coordinator: PersistentStoreCoordinator, into sum: inout Chec
 
 /// Adds an object's six attributes to a checksum, read by key as an application would.
 func add(_ object: ManagedObject, to sum: inout Checksum) throws {
-    sum.add(title: try object.checkedValue(forKey: "title") as! String,
-            author: try object.checkedValue(forKey: "author") as! String,
-            salesRank: try object.checkedValue(forKey: "salesRank") as! Int,
-            price: try object.checkedValue(forKey: "price") as! Double,
-            published: try object.checkedValue(forKey: "published") as! Date,
-            inPrint: try object.checkedValue(forKey: "inPrint") as! Bool)
+    sum.add(
+        title: try object.checkedValue(forKey: "title") as! String,
+        author: try object.checkedValue(forKey: "author") as! String,
+        salesRank: try object.checkedValue(forKey: "salesRank") as! Int,
+        price: try object.checkedValue(forKey: "price") as! Double,
+        published: try object.checkedValue(forKey: "published") as! Date,
+        inPrint: try object.checkedValue(forKey: "inPrint") as! Bool)
 }
 
 func add(_ v: BookValues, to sum: inout Checksum) {
-    sum.add(title: v.title, author: v.author, salesRank: v.salesRank, price: v.price, published: v.published, inPrint: v.inPrint)
+    sum.add(
+        title: v.title, author: v.author, salesRank: v.salesRank, price: v.price, published: v.published,
+        inPrint: v.inPrint)
 }
 
 private func add(_ b: GRDBBook, to sum: inout Checksum) {
-    sum.add(title: b.title, author: b.author, salesRank: b.salesRank, price: b.price, published: b.published, inPrint: b.inPrint)
+    sum.add(
+        title: b.title, author: b.author, salesRank: b.salesRank, price: b.price, published: b.published,
+        inPrint: b.inPrint)
 }
 
 /// Fails unless every implementation read the same thing (when all of them ran).
@@ -126,9 +139,12 @@ func checkAgree(_ workload: String, _ settings: BenchSettings, _ sums: [Checksum
     }
 }
 
-func result(_ timings: [Double], unit: String, targets: [(String, Double)], details: [(String, String)]) -> WorkloadResult {
-    WorkloadResult(ours: timings[0], baselines: [("raw", timings[1]), ("grdb", timings[2])], unit: unit,
-                   details: details, targets: targets.map { (baseline: $0.0, maximumRatio: $0.1) })
+func result(_ timings: [Double], unit: String, targets: [(String, Double)], details: [(String, String)])
+    -> WorkloadResult
+{
+    WorkloadResult(
+        ours: timings[0], baselines: [("raw", timings[1]), ("grdb", timings[2])], unit: unit,
+        details: details, targets: targets.map { (baseline: $0.0, maximumRatio: $0.1) })
 }
 
 // MARK: fetch-100k
@@ -138,14 +154,17 @@ private func runFetch(_ settings: BenchSettings) throws -> WorkloadResult {
     let store = try FilledStore(count: count)
     defer { try? store.close() }
     var sums = [Checksum](repeating: Checksum(), count: 3)
-    let timings = try interleavedMedians(settings, [
-        ("ours", { try timedFetch(on: store.coordinator, into: &sums[0]) }),
-        ("raw", { try store.timedRawFetch(into: &sums[1]) }),
-        ("grdb", { try store.timedGRDBFetch(into: &sums[2]) }),
-    ])
+    let timings = try interleavedMedians(
+        settings,
+        [
+            ("ours", { try timedFetch(on: store.coordinator, into: &sums[0]) }),
+            ("raw", { try store.timedRawFetch(into: &sums[1]) }),
+            ("grdb", { try store.timedGRDBFetch(into: &sums[2]) }),
+        ])
     try checkAgree("fetch-100k", settings, sums, expectedRows: count)
-    return result(timings, unit: "s per fetch of \(count) rows", targets: [("raw", 1.5), ("grdb", 1.0)],
-                  details: [("rows", String(count)), ("repetitions", String(settings.repetitions))])
+    return result(
+        timings, unit: "s per fetch of \(count) rows", targets: [("raw", 1.5), ("grdb", 1.0)],
+        details: [("rows", String(count)), ("repetitions", String(settings.repetitions))])
 }
 
 // MARK: insert-100k
@@ -224,25 +243,35 @@ private func runInsert(_ settings: BenchSettings) throws -> WorkloadResult {
     let books = Books.make(count: count)
     var stores = try InsertStores(workload: "insert-100k", books: books, model: try Books.model())
     defer { stores.remove() }
-    let timings = try interleavedMedians(settings, [
-        ("ours", { try stores.runOurs { context in try Books.insert(books, into: context) } }),
-        ("raw", { try stores.runRaw() }),
-        ("grdb", {
-            let url = try stores.emptyStore()
-            let queue = try GRDBBook.open(url)
-            let t = try timed {
-                try queue.write { db in
-                    for (i, b) in books.enumerated() { try GRDBBook(primaryKey: Int64(i + 1), values: b).insert(db) }
-                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [count, Books.entityNumber])
+    let timings = try interleavedMedians(
+        settings,
+        [
+            ("ours", { try stores.runOurs { context in try Books.insert(books, into: context) } }),
+            ("raw", { try stores.runRaw() }),
+            (
+                "grdb",
+                {
+                    let url = try stores.emptyStore()
+                    let queue = try GRDBBook.open(url)
+                    let t = try timed {
+                        try queue.write { db in
+                            for (i, b) in books.enumerated() {
+                                try GRDBBook(primaryKey: Int64(i + 1), values: b).insert(db)
+                            }
+                            try db.execute(
+                                sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
+                                arguments: [count, Books.entityNumber])
+                        }
+                    }
+                    try queue.close()
+                    try stores.verify(url, "grdb")
+                    return t.seconds
                 }
-            }
-            try queue.close()
-            try stores.verify(url, "grdb")
-            return t.seconds
-        }),
-    ])
-    return result(timings, unit: "s per insert of \(count) rows", targets: [("raw", 1.5)],
-                  details: [("rows", String(count)), ("repetitions", String(settings.repetitions))])
+            ),
+        ])
+    return result(
+        timings, unit: "s per insert of \(count) rows", targets: [("raw", 1.5)],
+        details: [("rows", String(count)), ("repetitions", String(settings.repetitions))])
 }
 
 // MARK: predicate-fetch
@@ -253,46 +282,61 @@ private func runPredicateFetch(_ settings: BenchSettings) throws -> WorkloadResu
     defer { try? store.close() }
     // A tenth of the titles start with the word (in any case), a tenth of the ranks are
     // below the limit: 1% of the rows.
-    let prefix = "fetch", rankLimit = Books.rankRange / 10
-    let predicate = try ObjectGraph.Predicate(checkedFormat: "title BEGINSWITH[c] %@ AND salesRank < %@", prefix, rankLimit)
+    let prefix = "fetch"
+    let rankLimit = Books.rankRange / 10
+    let predicate = try ObjectGraph.Predicate(
+        checkedFormat: "title BEGINSWITH[c] %@ AND salesRank < %@", prefix, rankLimit)
     // ObjectGraph's SQL is `substr(OG_FOLD(t0.ZTITLE, 1), 1, ?) IS ? AND t0.ZSALESRANK < ?`:
     // the baselines fold with SQLite's lower(), which is the same for ASCII titles.
     let condition = "substr(lower(t0.ZTITLE), 1, ?) = ?"
     let prefixLength = prefix.unicodeScalars.count
     var sums = [Checksum](repeating: Checksum(), count: 3)
-    let timings = try interleavedMedians(settings, [
-        ("ours", { try timedFetch(on: store.coordinator, into: &sums[0]) { $0.predicate = predicate } }),
-        ("raw", {
-            try timed {
-                var sum = Checksum()
-                let rows = try RawBooks.fetch(store.raw, RawBooks.selectSQL(" WHERE \(condition) AND t0.ZSALESRANK < ?")) { s in
-                    sqlite3_bind_int64(s, 1, Int64(prefixLength))
-                    RawBooks.bind(s, 2, prefix)
-                    sqlite3_bind_int64(s, 3, Int64(rankLimit))
+    let timings = try interleavedMedians(
+        settings,
+        [
+            ("ours", { try timedFetch(on: store.coordinator, into: &sums[0]) { $0.predicate = predicate } }),
+            (
+                "raw",
+                {
+                    try timed {
+                        var sum = Checksum()
+                        let rows = try RawBooks.fetch(
+                            store.raw, RawBooks.selectSQL(" WHERE \(condition) AND t0.ZSALESRANK < ?")
+                        ) { s in
+                            sqlite3_bind_int64(s, 1, Int64(prefixLength))
+                            RawBooks.bind(s, 2, prefix)
+                            sqlite3_bind_int64(s, 3, Int64(rankLimit))
+                        }
+                        for row in rows { add(row.values, to: &sum) }
+                        sums[1] = sum
+                        return rows
+                    }.seconds
                 }
-                for row in rows { add(row.values, to: &sum) }
-                sums[1] = sum
-                return rows
-            }.seconds
-        }),
-        ("grdb", {
-            try timed {
-                var sum = Checksum()
-                let books = try store.grdb.read { db in
-                    try GRDBBook.aliased(TableAlias(name: "t0"))
-                        .filter(sql: condition, arguments: [prefixLength, prefix])
-                        .filter(GRDBBook.Columns.salesRank < rankLimit)
-                        .fetchAll(db)
+            ),
+            (
+                "grdb",
+                {
+                    try timed {
+                        var sum = Checksum()
+                        let books = try store.grdb.read { db in
+                            try GRDBBook.aliased(TableAlias(name: "t0"))
+                                .filter(sql: condition, arguments: [prefixLength, prefix])
+                                .filter(GRDBBook.Columns.salesRank < rankLimit)
+                                .fetchAll(db)
+                        }
+                        for book in books { add(book, to: &sum) }
+                        sums[2] = sum
+                        return books
+                    }.seconds
                 }
-                for book in books { add(book, to: &sum) }
-                sums[2] = sum
-                return books
-            }.seconds
-        }),
-    ])
+            ),
+        ])
     try checkAgree("predicate-fetch", settings, sums)
-    return result(timings, unit: "s per fetch of \(sums[0].rows) of \(count) rows", targets: [("raw", 1.2)],
-                  details: [("rows", String(count)), ("matches", String(sums[0].rows)), ("repetitions", String(settings.repetitions))])
+    return result(
+        timings, unit: "s per fetch of \(sums[0].rows) of \(count) rows", targets: [("raw", 1.2)],
+        details: [
+            ("rows", String(count)), ("matches", String(sums[0].rows)), ("repetitions", String(settings.repetitions)),
+        ])
 }
 
 // MARK: aggregate
@@ -304,39 +348,61 @@ private func runAggregate(_ settings: BenchSettings) throws -> WorkloadResult {
     let request = FetchRequest(entityName: Books.entityName)
     request.resultType = .dictionary
     request.propertiesToFetch = [
-        .expression(ExpressionDescription(name: "highestRank", expression: try ObjectGraph.Expression(checkedFormat: "max:(salesRank)"), resultType: .integer32)),
-        .expression(ExpressionDescription(name: "titles", expression: try ObjectGraph.Expression(checkedFormat: "count:(title)"), resultType: .integer64)),
+        .expression(
+            ExpressionDescription(
+                name: "highestRank", expression: try ObjectGraph.Expression(checkedFormat: "max:(salesRank)"),
+                resultType: .integer32)),
+        .expression(
+            ExpressionDescription(
+                name: "titles", expression: try ObjectGraph.Expression(checkedFormat: "count:(title)"),
+                resultType: .integer64)),
     ]
     let sql = "SELECT MAX(t0.ZSALESRANK), COUNT(t0.ZTITLE) FROM \(Books.table) t0"
     var answers = [(Int, Int)](repeating: (0, 0), count: 3)
-    let timings = try interleavedMedians(settings, [
-        ("ours", {
-            let context = ManagedObjectContext(coordinator: store.coordinator)
-            return try timed {
-                let row = try context.fetchDictionaries(request)[0]
-                answers[0] = (row["highestRank"] as! Int, row["titles"] as! Int)
-            }.seconds
-        }),
-        ("raw", {
-            try timed {
-                let s = try store.raw.prepare(sql)
-                defer { sqlite3_finalize(s) }
-                guard sqlite3_step(s) == SQLITE_ROW else { throw store.raw.error(sql) }
-                answers[1] = (Int(sqlite3_column_int64(s, 0)), Int(sqlite3_column_int64(s, 1)))
-            }.seconds
-        }),
-        ("grdb", {
-            try timed {
-                let row = try store.grdb.read { db in
-                    try GRDBBook.select(GRDB.max(GRDBBook.Columns.salesRank), GRDB.count(GRDBBook.Columns.title)).asRequest(of: Row.self).fetchOne(db)!
+    let timings = try interleavedMedians(
+        settings,
+        [
+            (
+                "ours",
+                {
+                    let context = ManagedObjectContext(coordinator: store.coordinator)
+                    return try timed {
+                        let row = try context.fetchDictionaries(request)[0]
+                        answers[0] = (row["highestRank"] as! Int, row["titles"] as! Int)
+                    }.seconds
                 }
-                answers[2] = (row[0], row[1])
-            }.seconds
-        }),
-    ])
+            ),
+            (
+                "raw",
+                {
+                    try timed {
+                        let s = try store.raw.prepare(sql)
+                        defer { sqlite3_finalize(s) }
+                        guard sqlite3_step(s) == SQLITE_ROW else { throw store.raw.error(sql) }
+                        answers[1] = (Int(sqlite3_column_int64(s, 0)), Int(sqlite3_column_int64(s, 1)))
+                    }.seconds
+                }
+            ),
+            (
+                "grdb",
+                {
+                    try timed {
+                        let row = try store.grdb.read { db in
+                            try GRDBBook.select(
+                                GRDB.max(GRDBBook.Columns.salesRank), GRDB.count(GRDBBook.Columns.title)
+                            ).asRequest(of: Row.self).fetchOne(db)!
+                        }
+                        answers[2] = (row[0], row[1])
+                    }.seconds
+                }
+            ),
+        ])
     guard settings.only != nil || (answers.allSatisfy({ $0 == answers[0] }) && answers[0].1 == count) else {
         throw BenchError("aggregate: the implementations disagree: \(answers)")
     }
-    return result(timings, unit: "s per max and count over \(count) rows", targets: [("raw", 1.1)],
-                  details: [("rows", String(count)), ("max", String(answers[0].0)), ("repetitions", String(settings.repetitions))])
+    return result(
+        timings, unit: "s per max and count over \(count) rows", targets: [("raw", 1.1)],
+        details: [
+            ("rows", String(count)), ("max", String(answers[0].0)), ("repetitions", String(settings.repetitions)),
+        ])
 }

@@ -68,7 +68,9 @@ func timed<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
 /// body returns the seconds of its timed part. One warm-up each, then `settings.repetitions`
 /// rounds in rotating order; the median per body, in the order given. With `--only NAME`
 /// (for a profiler) only that body runs, and the others' medians are NaN.
-func interleavedMedians(_ settings: BenchSettings, _ bodies: [(name: String, body: () throws -> Double)]) throws -> [Double] {
+func interleavedMedians(_ settings: BenchSettings, _ bodies: [(name: String, body: () throws -> Double)]) throws
+    -> [Double]
+{
     let active = bodies.indices.filter { settings.only == nil || bodies[$0].name == settings.only }
     for i in active { _ = try bodies[i].body() }
     var timings = Array(repeating: [Double](), count: bodies.count)

@@ -55,7 +55,8 @@ struct WorkloadResult: Sendable {
     /// Whether ours meets the target against a baseline; nil when there is none.
     func meetsTarget(_ baseline: String) -> Bool? {
         guard let target = targets.first(where: { $0.baseline == baseline }),
-              let b = baselines.first(where: { $0.name == baseline }) else { return nil }
+            let b = baselines.first(where: { $0.name == baseline })
+        else { return nil }
         return ratio(to: b.seconds) <= target.maximumRatio
     }
 

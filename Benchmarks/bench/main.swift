@@ -29,7 +29,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == memoryProbeArgum
 }
 
 func usage() -> String {
-    func list(_ workloads: [Workload]) -> String { workloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n") }
+    func list(_ workloads: [Workload]) -> String {
+        workloads.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
+    }
     let lines: [String] = [
         "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [--output DIR] [workload...]",
         "       bench contention [--store postgres|sqlite] [--postgres-url URL] [--processes N] [--increments N] [--counters N]",
@@ -64,16 +66,21 @@ while let argument = arguments.popFirst() {
         guard let path = arguments.popFirst() else { fail("--output needs a folder") }
         outputDirectory = URL(fileURLWithPath: path)
     case "--store":
-        guard let store = arguments.popFirst().flatMap(BenchStore.init(rawValue:)) else { fail("--store needs sqlite or postgres") }
+        guard let store = arguments.popFirst().flatMap(BenchStore.init(rawValue:)) else {
+            fail("--store needs sqlite or postgres")
+        }
         settings.store = store
         storeGiven = true
     case "--postgres-url":
-        guard let url = arguments.popFirst().flatMap(URL.init(string:)), url.scheme?.hasPrefix("postgres") == true else {
+        guard let url = arguments.popFirst().flatMap(URL.init(string:)), url.scheme?.hasPrefix("postgres") == true
+        else {
             fail("--postgres-url needs a postgres://USER@HOST:PORT/DATABASE URL")
         }
         settings.postgresURL = url
     case "--repetitions", "--scale-down", "--rows", "--processes", "--increments", "--counters":
-        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { fail("\(argument) needs a positive whole number") }
+        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
+            fail("\(argument) needs a positive whole number")
+        }
         switch argument {
         case "--repetitions": settings.repetitions = value
         case "--rows": settings.rows = value
@@ -124,7 +131,9 @@ for w in selected {
     }
 }
 
-func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+}
 func formatBytes(_ x: Double) -> String { String(format: "%.1f MB", x / 1_048_576) }
 func formatSeconds(_ x: Double) -> String {
     if x < 1e-3 { return String(format: "%.2f µs", x * 1e6) }
@@ -133,7 +142,9 @@ func formatSeconds(_ x: Double) -> String {
 }
 
 if settings.store == .postgres {
-    print("store: postgres, on \(BenchPostgres.serverDescription(settings)); baseline: the same SQL sent raw through PostgresNIO")
+    print(
+        "store: postgres, on \(BenchPostgres.serverDescription(settings)); baseline: the same SQL sent raw through PostgresNIO"
+    )
 }
 let header = [pad("workload", 24), pad("ours", 12), pad("baseline", 22), pad("ratio", 8), pad("target", 12), "unit"]
 print(header.joined(separator: " "))
@@ -148,14 +159,19 @@ for (w, r) in results {
         if let t = r.targets.first(where: { $0.baseline == b.0 }) {
             target = String(format: "<= %.1fx ", t.maximumRatio) + (r.meetsTarget(b.0) == true ? "ok" : "MISSED")
         }
-        print([pad(i == 0 ? w.name : "", 24), pad(i == 0 ? format(r.ours) : "", 12), pad(base, 22), pad(ratio, 8), pad(target, 12), i == 0 ? r.unit : ""].joined(separator: " "))
+        print(
+            [
+                pad(i == 0 ? w.name : "", 24), pad(i == 0 ? format(r.ours) : "", 12), pad(base, 22), pad(ratio, 8),
+                pad(target, 12), i == 0 ? r.unit : "",
+            ].joined(separator: " "))
     }
 }
 print("")
 for (w, r) in results { print(r.jsonLine(workload: w.name)) }
 if let outputDirectory {
     do {
-        let written = try BenchReport(results: results.map { ($0.0.name, $0.1) }, settings: settings).write(to: outputDirectory)
+        let written = try BenchReport(results: results.map { ($0.0.name, $0.1) }, settings: settings).write(
+            to: outputDirectory)
         FileHandle.standardError.write(Data("wrote \(written.map(\.path).joined(separator: " and "))\n".utf8))
     } catch {
         FileHandle.standardError.write(Data("could not write the report: \(error)\n".utf8))

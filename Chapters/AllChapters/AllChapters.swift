@@ -1,9 +1,9 @@
 import CompoundingChapter
+import CoreData
 import FetchingChapter
 import MigrationPoliciesChapter
 import PredicatesChapter
 import VersioningChapter
-import CoreData
 import WorkbookSupport
 
 /// Every chapter's type, in book order, with the folder of its sources relative to the package
@@ -47,7 +47,8 @@ public struct ChapterEntry: Sendable {
     /// The `--list` text of the chapter.
     public var sectionList: String {
         let width = sections.map(\.name.count).max() ?? 0
-        return sections.map { $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.title }.joined(separator: "\n")
+        return sections.map { $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.title }.joined(
+            separator: "\n")
     }
 }
 

@@ -7,7 +7,9 @@ import WorkbookSupport
 struct MigrationPolicies: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migration-policies",
-        abstract: "Chapter 5: mapping models and custom migration policies: Zarra's Listing 12, its errors, a progressive migration.")
+        abstract:
+            "Chapter 5: mapping models and custom migration policies: Zarra's Listing 12, its errors, a progressive migration."
+    )
 
     @OptionGroup var options: ChapterOptions
 

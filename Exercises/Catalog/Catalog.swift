@@ -8,33 +8,41 @@ public enum ExerciseCatalog {
         Exercise(
             name: "fetching-1", chapter: "fetching", folder: "Fetching", title: "Every book, by title",
             task: "Return every Book, sorted by title from A to Z without regard to case.",
-            hint: "A fetch request with no predicate returns every object. Give it one NSSortDescriptor on \"title\" with the comparator that ignores case, as the chapter's section \"Sorting without regard to case\" does.",
+            hint:
+                "A fetch request with no predicate returns every object. Give it one NSSortDescriptor on \"title\" with the comparator that ignores case, as the chapter's section \"Sorting without regard to case\" does.",
             entry: "FetchingChecks.booksSortedByTitle(booksSortedByTitle(in:))"),
         Exercise(
             name: "fetching-2", chapter: "fetching", folder: "Fetching", title: "Who earns more?",
             task: "Return the employees who earn more than the given amount, highest salary first.",
-            hint: "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)) lets Core Data put the number in for you; %@ takes an object, so the Int goes in as an NSNumber. Then sort on \"salary\" with ascending: false.",
+            hint:
+                "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)) lets Core Data put the number in for you; %@ takes an object, so the Int goes in as an NSNumber. Then sort on \"salary\" with ascending: false.",
             entry: "FetchingChecks.employeesEarningMoreThan(employees(earningMoreThan:in:))",
-            sourceRules: [SourceRule(
-                #"\\\(\s*amount\b|String\(\s*amount\s*\)|\bamount\.description\b"#,
-                "The amount is pasted into the format string, which the file asks you not to do: the check finds the "
-                    + "same employees either way, but a value pasted into a format is read as predicate syntax (text "
-                    + "with a quote in it breaks the format, or changes what it means). Pass it as an argument: "
-                    + "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)).")]),
+            sourceRules: [
+                SourceRule(
+                    #"\\\(\s*amount\b|String\(\s*amount\s*\)|\bamount\.description\b"#,
+                    "The amount is pasted into the format string, which the file asks you not to do: the check finds the "
+                        + "same employees either way, but a value pasted into a format is read as predicate syntax (text "
+                        + "with a quote in it breaks the format, or changes what it means). Pass it as an argument: "
+                        + "NSPredicate(format: \"salary > %@\", NSNumber(value: amount)).")
+            ]),
         Exercise(
             name: "fetching-3", chapter: "fetching", folder: "Fetching", title: "The lowest salary",
             task: "Return the lowest salary of all saved employees, computed by the store, or nil when there are none.",
-            hint: "Type the request NSFetchRequest<NSDictionary>, set resultType to .dictionaryResultType and propertiesToFetch to one .expression(NSExpressionDescription(name:expression:resultType:)) whose expression is min:(salary); read the value from the first dictionary under the name you chose.",
+            hint:
+                "Type the request NSFetchRequest<NSDictionary>, set resultType to .dictionaryResultType and propertiesToFetch to one .expression(NSExpressionDescription(name:expression:resultType:)) whose expression is min:(salary); read the value from the first dictionary under the name you chose.",
             entry: "FetchingChecks.lowestSalary(lowestSalary(in:))"),
         Exercise(
             name: "predicates-1", chapter: "predicates", folder: "Predicates", title: "Bob in any case",
             task: "Return the people whose name equals the given name when case is ignored, but not accents.",
-            hint: "Options go in brackets right after the operator: [c] for case, [d] for diacritics. Pass the name with %@.",
+            hint:
+                "Options go in brackets right after the operator: [c] for case, [d] for diacritics. Pass the name with %@.",
             entry: "PredicatesChecks.peopleNamed(people(named:in:))"),
         Exercise(
             name: "predicates-2", chapter: "predicates", folder: "Predicates", title: "Any key, any value",
-            task: "Build a predicate that is true when the object's value for a key equals a value, both chosen at run time.",
-            hint: "%@ always makes a value, even when you give it a key's name. The specifier for a key path is %K. A value typed Any goes in through NSPredicate(format:argumentArray:).",
+            task:
+                "Build a predicate that is true when the object's value for a key equals a value, both chosen at run time.",
+            hint:
+                "%@ always makes a value, even when you give it a key's name. The specifier for a key path is %K. A value typed Any goes in through NSPredicate(format:argumentArray:).",
             entry: "PredicatesChecks.predicateForKey(predicate(key:equals:))"),
         Exercise(
             name: "predicates-3", chapter: "predicates", folder: "Predicates", title: "Teenagers",
@@ -43,58 +51,81 @@ public enum ExerciseCatalog {
             entry: "PredicatesChecks.teenagers(teenagers(in:))"),
         Exercise(
             name: "predicates-4", chapter: "predicates", folder: "Predicates", title: "Exactly one person",
-            task: "Return the one person with a given name, nil when there is none, and let the too-many error through when several share it.",
-            hint: "FetchUtilities.object(forEntityNamed:matchingKey:value:in:) returns nil for no match and throws TooManyEntitiesReturned for several.",
+            task:
+                "Return the one person with a given name, nil when there is none, and let the too-many error through when several share it.",
+            hint:
+                "FetchUtilities.object(forEntityNamed:matchingKey:value:in:) returns nil for no match and throws TooManyEntitiesReturned for several.",
             entry: "PredicatesChecks.personNamed(person(named:in:))"),
         Exercise(
             name: "compounding-1", chapter: "compounding", folder: "Compounding", title: "From any of these publishers",
             task: "Return the books whose publisher is any of the named publishers; with no names, no books.",
-            hint: "Map each name to NSPredicate(format: \"publisher.name == %@\", name) and combine them with NSCompoundPredicate(orPredicateWithSubpredicates:). An OR of no subpredicates is already FALSEPREDICATE, so the empty case needs no special code.",
+            hint:
+                "Map each name to NSPredicate(format: \"publisher.name == %@\", name) and combine them with NSCompoundPredicate(orPredicateWithSubpredicates:). An OR of no subpredicates is already FALSEPREDICATE, so the empty case needs no special code.",
             entry: "CompoundingChecks.booksFromAnyOf(books(fromAnyOf:in:))"),
         Exercise(
             name: "compounding-2", chapter: "compounding", folder: "Compounding", title: "Bestsellers from anyone else",
-            task: "Return the books ranked better than the given rank (salesRank < rank) that the given publisher did not publish; books with no publisher count as not published by it.",
-            hint: "NSCompoundPredicate(andPredicateWithSubpredicates: [rank comparison, NSCompoundPredicate(notPredicateWithSubpredicate: publisher comparison)]). NOT publisher.name == %@ is true for a book with no publisher, in memory and in SQL alike.",
+            task:
+                "Return the books ranked better than the given rank (salesRank < rank) that the given publisher did not publish; books with no publisher count as not published by it.",
+            hint:
+                "NSCompoundPredicate(andPredicateWithSubpredicates: [rank comparison, NSCompoundPredicate(notPredicateWithSubpredicate: publisher comparison)]). NOT publisher.name == %@ is true for a book with no publisher, in memory and in SQL alike.",
             entry: "CompoundingChecks.bestsellers(bestsellers(rankedBetterThan:notFrom:in:))"),
         Exercise(
             name: "compounding-3", chapter: "compounding", folder: "Compounding", title: "Where the parentheses go",
-            task: "Write one format string for the books published by either of two publishers that are also ranked better than a given rank.",
-            hint: "AND binds tighter than OR, so a OR b AND c means a OR (b AND c). Write (publisher.name == %@ OR publisher.name == %@) AND salesRank < %@, with the rank as NSNumber(value: rank).",
+            task:
+                "Write one format string for the books published by either of two publishers that are also ranked better than a given rank.",
+            hint:
+                "AND binds tighter than OR, so a OR b AND c means a OR (b AND c). Write (publisher.name == %@ OR publisher.name == %@) AND salesRank < %@, with the rank as NSNumber(value: rank).",
             entry: "CompoundingChecks.predicatePublishedByEither(predicate(publishedBy:or:rankedBetterThan:))"),
         Exercise(
             name: "compounding-4", chapter: "compounding", folder: "Compounding", title: "None of the above",
             task: "Return the books that match none of the given predicates; with no predicates, every book.",
-            hint: "NSCompoundPredicate(type: .not, subpredicates: predicates) looks only at the first predicate. Negate one OR instead: NSCompoundPredicate(notPredicateWithSubpredicate: NSCompoundPredicate(orPredicateWithSubpredicates: predicates)).",
+            hint:
+                "NSCompoundPredicate(type: .not, subpredicates: predicates) looks only at the first predicate. Negate one OR instead: NSCompoundPredicate(notPredicateWithSubpredicate: NSCompoundPredicate(orPredicateWithSubpredicates: predicates)).",
             entry: "CompoundingChecks.booksMatchingNoneOf(books(matchingNoneOf:in:))"),
         Exercise(
             name: "versioning-1", chapter: "versioning", folder: "Versioning", title: "Will it open?",
-            task: "Return the name of the ToDo model version that wrote a store (\"ToDo\" or \"ToDo 2\"), or nil when none did, without opening the store for use.",
-            hint: "NSPersistentStoreCoordinator.metadataForPersistentStore(type:at:) reads the metadata from the file; versions.versionName(forStoreMetadata:) compares its version hashes with each version's.",
+            task:
+                "Return the name of the ToDo model version that wrote a store (\"ToDo\" or \"ToDo 2\"), or nil when none did, without opening the store for use.",
+            hint:
+                "NSPersistentStoreCoordinator.metadataForPersistentStore(type:at:) reads the metadata from the file; versions.versionName(forStoreMetadata:) compares its version hashes with each version's.",
             entry: "VersioningChecks.versionName(versionName(ofStoreAt:type:versions:))"),
         Exercise(
             name: "versioning-2", chapter: "versioning", folder: "Versioning", title: "Migrate on open",
-            task: "Open a store of any ToDo version with the current model, migrating it first when an older version wrote it, and return a context on it.",
-            hint: "NSPersistentStoreCoordinator(versionedModel: versions), then addPersistentStore with NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption both true.",
+            task:
+                "Open a store of any ToDo version with the current model, migrating it first when an older version wrote it, and return a context on it.",
+            hint:
+                "NSPersistentStoreCoordinator(versionedModel: versions), then addPersistentStore with NSMigratePersistentStoresAutomaticallyOption and NSInferMappingModelAutomaticallyOption both true.",
             entry: "VersioningChecks.openMigrating(openMigrating(storeAt:type:versions:))"),
         Exercise(
             name: "versioning-3", chapter: "versioning", folder: "Versioning", title: "Alerted in the last hour",
-            task: "Return the to-dos whose lastAlertDate lies in the hour up to a given time, both ends included, most recently alerted first.",
-            hint: "lastAlertDate BETWEEN %@ with an NSArray of two dates ([earlier, later] as NSArray) includes both ends; nil never matches. Sort with NSSortDescriptor(key: \"lastAlertDate\", ascending: false).",
+            task:
+                "Return the to-dos whose lastAlertDate lies in the hour up to a given time, both ends included, most recently alerted first.",
+            hint:
+                "lastAlertDate BETWEEN %@ with an NSArray of two dates ([earlier, later] as NSArray) includes both ends; nil never matches. Sort with NSSortDescriptor(key: \"lastAlertDate\", ascending: false).",
             entry: "VersioningChecks.alertedInHour(todos(alertedInHourBefore:in:))"),
         Exercise(
-            name: "migration-policies-1", chapter: "migration-policies", folder: "MigrationPolicies", title: "Done means quiet",
-            task: "Write the policy of the ToDo mapping from version 1 to version 2 that sets doNotAlert for the to-dos already completed, and only those, keeping every to-do's attributes and category.",
-            hint: "Call super.createDestinationInstances first: it makes the to-do from the attribute mappings and associates it. Then find it with manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]) and set doNotAlert from the source's completed.",
+            name: "migration-policies-1", chapter: "migration-policies", folder: "MigrationPolicies",
+            title: "Done means quiet",
+            task:
+                "Write the policy of the ToDo mapping from version 1 to version 2 that sets doNotAlert for the to-dos already completed, and only those, keeping every to-do's attributes and category.",
+            hint:
+                "Call super.createDestinationInstances first: it makes the to-do from the attribute mappings and associates it. Then find it with manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]) and set doNotAlert from the source's completed.",
             entry: "MigrationPoliciesChecks.doNotAlertWhenCompleted(DoNotAlertWhenCompletedPolicy.self)"),
         Exercise(
-            name: "migration-policies-2", chapter: "migration-policies", folder: "MigrationPolicies", title: "A rule without code",
-            task: "Write the value expression of version 2's doNotAlert: YES for a to-do that is completed or has no due date, NO otherwise.",
-            hint: "TERNARY(predicate, valueIfTrue, valueIfFalse) turns a predicate into a value. In it, $source is the version 1 to-do; compare $source.completed == YES and $source.dueDate == nil, and answer YES or NO without quotes.",
+            name: "migration-policies-2", chapter: "migration-policies", folder: "MigrationPolicies",
+            title: "A rule without code",
+            task:
+                "Write the value expression of version 2's doNotAlert: YES for a to-do that is completed or has no due date, NO otherwise.",
+            hint:
+                "TERNARY(predicate, valueIfTrue, valueIfFalse) turns a predicate into a value. In it, $source is the version 1 to-do; compare $source.completed == YES and $source.dueDate == nil, and answer YES or NO without quotes.",
             entry: "MigrationPoliciesChecks.doNotAlertValueExpression(doNotAlertValueExpression)"),
         Exercise(
-            name: "migration-policies-3", chapter: "migration-policies", folder: "MigrationPolicies", title: "When was it done?",
-            task: "Return the mapping model from version 2 to version 3: completed to-dos get their dueDate as completedDate and doNotAlert YES; the others get no completedDate and keep their doNotAlert.",
-            hint: "Start from NSMappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3). Either give ToDoToToDo a policy, as the chapter does, or replace two attribute mappings with TERNARY value expressions: one for completedDate, one for doNotAlert.",
+            name: "migration-policies-3", chapter: "migration-policies", folder: "MigrationPolicies",
+            title: "When was it done?",
+            task:
+                "Return the mapping model from version 2 to version 3: completed to-dos get their dueDate as completedDate and doNotAlert YES; the others get no completedDate and keep their doNotAlert.",
+            hint:
+                "Start from NSMappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3). Either give ToDoToToDo a policy, as the chapter does, or replace two attribute mappings with TERNARY value expressions: one for completedDate, one for doNotAlert.",
             entry: "MigrationPoliciesChecks.completedDateMappingModel(completedDateMappingModel(from:to:))"),
     ]
 

@@ -1,6 +1,6 @@
+import CompoundingChapter
 import ObjectGraph
 import WorkbookSupport
-import CompoundingChapter
 
 /// How the chapter 3 exercises are judged: each check builds a fresh bookstore with known
 /// books, calls an implementation, and explains any difference from what Core Data would
@@ -38,7 +38,8 @@ public enum CompoundingChecks {
         titles.isEmpty ? "no books" : titles.joined(separator: ", ")
     }
 
-    public static func booksFromAnyOf(_ attempt: ([String], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func booksFromAnyOf(_ attempt: ([String], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict
+    {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "Clarus Press", 20), ("Canto", "Moof Media", 30),
@@ -56,18 +57,25 @@ public enum CompoundingChecks {
                 let got = try titles(attempt(names, context))
                 guard got != expected else { continue }
                 if names.isEmpty {
-                    problems.append("With no publisher names you returned \(show(got)). No book is from any of no publishers: an OR of no subpredicates is FALSEPREDICATE, so NSCompoundPredicate(orPredicateWithSubpredicates: []) finds nothing, as it should.")
+                    problems.append(
+                        "With no publisher names you returned \(show(got)). No book is from any of no publishers: an OR of no subpredicates is FALSEPREDICATE, so NSCompoundPredicate(orPredicateWithSubpredicates: []) finds nothing, as it should."
+                    )
                 } else if names.count > 1 && got.isEmpty {
-                    problems.append("For \(names) you returned no books. A book has one publisher, so it cannot match both names at once: combine the comparisons with orPredicateWithSubpredicates:, not andPredicateWithSubpredicates:.")
+                    problems.append(
+                        "For \(names) you returned no books. A book has one publisher, so it cannot match both names at once: combine the comparisons with orPredicateWithSubpredicates:, not andPredicateWithSubpredicates:."
+                    )
                 } else {
-                    problems.append("For \(names) you returned \(show(got)), but the books from any of those publishers are \(show(expected)).")
+                    problems.append(
+                        "For \(names) you returned \(show(got)), but the books from any of those publishers are \(show(expected))."
+                    )
                 }
             }
             return problems
         }
     }
 
-    public static func bestsellers(_ attempt: (Int, String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func bestsellers(_ attempt: (Int, String, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict
+    {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "Clarus Press", 20), ("Canto", nil, 5),
@@ -75,26 +83,37 @@ public enum CompoundingChecks {
             ])
             defer { withExtendedLifetime(bench) {} }
             var problems: [String] = []
-            for (rank, publisher, expected) in [(1_000, "BookCo", ["Breeze", "Canto"]), (5_000, "Clarus Press", ["Atlas", "Canto"])] {
+            for (rank, publisher, expected) in [
+                (1_000, "BookCo", ["Breeze", "Canto"]), (5_000, "Clarus Press", ["Atlas", "Canto"]),
+            ] {
                 let got = try titles(attempt(rank, publisher, context))
                 guard got != expected else { continue }
                 var why: [String] = []
                 if expected.contains("Canto") && !got.contains("Canto") {
-                    why.append("Canto has no publisher, so it is not published by \(publisher) either: NOT publisher.name == %@ is true for it")
+                    why.append(
+                        "Canto has no publisher, so it is not published by \(publisher) either: NOT publisher.name == %@ is true for it"
+                    )
                 }
                 if got.contains("Drift") {
-                    why.append("Drift ranks exactly \(5_000), which is not better than \(rank): use salesRank < %@, not <=")
+                    why.append(
+                        "Drift ranks exactly \(5_000), which is not better than \(rank): use salesRank < %@, not <=")
                 }
                 if got.contains(where: { ["Atlas", "Ember"].contains($0) }) && publisher == "BookCo" {
-                    why.append("you kept books published by BookCo; wrap that comparison in NSCompoundPredicate(notPredicateWithSubpredicate:)")
+                    why.append(
+                        "you kept books published by BookCo; wrap that comparison in NSCompoundPredicate(notPredicateWithSubpredicate:)"
+                    )
                 }
-                problems.append("For rank \(rank), not from \(publisher), you returned \(show(got)), but the answer is \(show(expected))." + (why.isEmpty ? "" : " " + why.joined(separator: "; ") + "."))
+                problems.append(
+                    "For rank \(rank), not from \(publisher), you returned \(show(got)), but the answer is \(show(expected))."
+                        + (why.isEmpty ? "" : " " + why.joined(separator: "; ") + "."))
             }
             return problems
         }
     }
 
-    public static func predicatePublishedByEither(_ attempt: (String, String, Int) throws -> ObjectGraph.Predicate) -> Verdict {
+    public static func predicatePublishedByEither(_ attempt: (String, String, Int) throws -> ObjectGraph.Predicate)
+        -> Verdict
+    {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "BookCo", 900_000), ("Canto", "Clarus Press", 20),
@@ -113,16 +132,22 @@ public enum CompoundingChecks {
                 let got = try titles(context.fetch(request))
                 guard got != expected else { continue }
                 if got == unbracketed {
-                    problems.append("For \(first) or \(second), ranked better than \(rank), you found \(show(got)): Breeze ranks \(900_000) but came back anyway. Your predicate is read as \(predicate.predicateFormat), because AND binds tighter than OR. Put parentheses around the OR.")
+                    problems.append(
+                        "For \(first) or \(second), ranked better than \(rank), you found \(show(got)): Breeze ranks \(900_000) but came back anyway. Your predicate is read as \(predicate.predicateFormat), because AND binds tighter than OR. Put parentheses around the OR."
+                    )
                 } else {
-                    problems.append("For \(first) or \(second), ranked better than \(rank), your predicate \(predicate.predicateFormat) found \(show(got)), but the answer is \(show(expected)).")
+                    problems.append(
+                        "For \(first) or \(second), ranked better than \(rank), your predicate \(predicate.predicateFormat) found \(show(got)), but the answer is \(show(expected))."
+                    )
                 }
             }
             return problems
         }
     }
 
-    public static func booksMatchingNoneOf(_ attempt: ([ObjectGraph.Predicate], ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func booksMatchingNoneOf(
+        _ attempt: ([ObjectGraph.Predicate], ManagedObjectContext) throws -> [ManagedObject]
+    ) -> Verdict {
         judge {
             let (bench, context) = try bookstore([
                 ("Atlas", "BookCo", 10), ("Breeze", "BookCo", 5_000), ("Canto", "Clarus Press", 50),
@@ -135,25 +160,37 @@ public enum CompoundingChecks {
             let got = try titles(attempt([fromBookCo, bestseller], context))
             let expected = ["Drift", "Fable"]
             if got == ["Canto", "Drift", "Ember", "Fable"] {
-                problems.append("You returned \(show(got)): only the first predicate counted. A NOT given several subpredicates looks only at the first (and prints them as `a NOT b`). Put the predicates in one NSCompoundPredicate(orPredicateWithSubpredicates:) and negate that.")
+                problems.append(
+                    "You returned \(show(got)): only the first predicate counted. A NOT given several subpredicates looks only at the first (and prints them as `a NOT b`). Put the predicates in one NSCompoundPredicate(orPredicateWithSubpredicates:) and negate that."
+                )
             } else if got == ["Breeze", "Canto", "Drift", "Ember", "Fable"] {
-                problems.append("You returned \(show(got)), the books that fail at least one predicate. None of them means failing every one: NOT (a OR b), not NOT (a AND b).")
+                problems.append(
+                    "You returned \(show(got)), the books that fail at least one predicate. None of them means failing every one: NOT (a OR b), not NOT (a AND b)."
+                )
             } else if got != expected {
-                problems.append("For \(fromBookCo.predicateFormat) and \(bestseller.predicateFormat) you returned \(show(got)), but the books matching neither are \(show(expected)).")
+                problems.append(
+                    "For \(fromBookCo.predicateFormat) and \(bestseller.predicateFormat) you returned \(show(got)), but the books matching neither are \(show(expected))."
+                )
             }
             let single = try titles(attempt([bestseller], context))
             if single != ["Breeze", "Drift", "Fable"] {
-                problems.append("For the one predicate \(bestseller.predicateFormat) you returned \(show(single)), but the books not matching it are Breeze, Drift, Fable.")
+                problems.append(
+                    "For the one predicate \(bestseller.predicateFormat) you returned \(show(single)), but the books not matching it are Breeze, Drift, Fable."
+                )
             }
             do {
                 let none = try titles(attempt([], context))
                 if none.count != 6 {
-                    problems.append("With no predicates you returned \(show(none)). Every book matches none of no predicates, so return all 6: an OR of nothing is FALSEPREDICATE, and its NOT is true.")
+                    problems.append(
+                        "With no predicates you returned \(show(none)). Every book matches none of no predicates, so return all 6: an OR of nothing is FALSEPREDICATE, and its NOT is true."
+                    )
                 }
             } catch is NotSolvedYet {
                 throw NotSolvedYet()
             } catch {
-                problems.append("With no predicates your code threw: \(error). A NOT needs exactly one subpredicate: give it the OR of the predicates, which is FALSEPREDICATE when there are none.")
+                problems.append(
+                    "With no predicates your code threw: \(error). A NOT needs exactly one subpredicate: give it the OR of the predicates, which is FALSEPREDICATE when there are none."
+                )
             }
             return problems
         }

@@ -1,6 +1,6 @@
+import FetchingChapter
 import ObjectGraph
 import WorkbookSupport
-import FetchingChapter
 
 /// How the chapter 1 exercises are judged: each check builds a fresh store with known data,
 /// calls an implementation, and explains any difference from what Core Data would return.
@@ -17,19 +17,27 @@ public enum FetchingChecks {
             let titles = try attempt(context).map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
             let expected = ["apple crumble", "Apple pie", "banana bread", "cherry tart", "Date loaf"]
             if titles.count != expected.count {
-                return ["You returned \(titles.count) books, but the store holds \(expected.count). Fetch every Book: no predicate is needed."]
+                return [
+                    "You returned \(titles.count) books, but the store holds \(expected.count). Fetch every Book: no predicate is needed."
+                ]
             }
             if titles == ["Apple pie", "Date loaf", "apple crumble", "banana bread", "cherry tart"] {
-                return ["The titles are sorted, but upper-case letters come before every lower-case one. Sort ignoring case: SortDescriptor(key:ascending:comparator:) takes .caseInsensitiveCompare."]
+                return [
+                    "The titles are sorted, but upper-case letters come before every lower-case one. Sort ignoring case: SortDescriptor(key:ascending:comparator:) takes .caseInsensitiveCompare."
+                ]
             }
             if titles != expected {
-                return ["The titles came back as \(titles), but A to Z ignoring case they are \(expected). Add a sort descriptor on \"title\"."]
+                return [
+                    "The titles came back as \(titles), but A to Z ignoring case they are \(expected). Add a sort descriptor on \"title\"."
+                ]
             }
             return []
         }
     }
 
-    public static func employeesEarningMoreThan(_ attempt: (Int, ManagedObjectContext) throws -> [ManagedObject]) -> Verdict {
+    public static func employeesEarningMoreThan(_ attempt: (Int, ManagedObjectContext) throws -> [ManagedObject])
+        -> Verdict
+    {
         judge {
             let bench = Workbench { _ in }
             let context = try bench.makeContext(model: FetchingModels.company())
@@ -42,11 +50,17 @@ public enum FetchingChecks {
             try context.save()
             var problems: [String] = []
             for (amount, expected) in [(70_000, ["Di", "Ben", "Ed"]), (100_000, ["Di"]), (200_000, [])] {
-                let names = try attempt(amount, context).map { try $0.checkedValue(forKey: "firstName") as? String ?? "?" }
+                let names = try attempt(amount, context).map {
+                    try $0.checkedValue(forKey: "firstName") as? String ?? "?"
+                }
                 if Set(names) != Set(expected) {
-                    problems.append("For more than \(amount) you returned \(names), but the employees earning more are \(expected). Use \"salary > %@\": strictly more, not \"at least\".")
+                    problems.append(
+                        "For more than \(amount) you returned \(names), but the employees earning more are \(expected). Use \"salary > %@\": strictly more, not \"at least\"."
+                    )
                 } else if names != expected {
-                    problems.append("For more than \(amount) you found the right employees, in the order \(names); highest salary first is \(expected). Sort on salary with ascending: false.")
+                    problems.append(
+                        "For more than \(amount) you found the right employees, in the order \(names); highest salary first is \(expected). Sort on salary with ascending: false."
+                    )
                 }
             }
             return problems
@@ -59,7 +73,8 @@ public enum FetchingChecks {
             let empty = try bench.makeContext(model: FetchingModels.company())
             var problems: [String] = []
             if let value = try attempt(empty) {
-                problems.append("With no employees at all you returned \(value); there is no lowest salary then, so return nil.")
+                problems.append(
+                    "With no employees at all you returned \(value); there is no lowest salary then, so return nil.")
             }
             let context = try bench.makeContext(model: FetchingModels.company())
             for salary in [52_000, 48_500, 61_000] {
@@ -74,7 +89,9 @@ public enum FetchingChecks {
             try unsaved.checkedSetValue(1, forKey: "salary")
             let value = try attempt(context)
             if value == 1 {
-                problems.append("You returned 1, the salary of an employee who was never saved. Ask the store (a dictionary fetch with min:(salary)) rather than fetching objects.")
+                problems.append(
+                    "You returned 1, the salary of an employee who was never saved. Ask the store (a dictionary fetch with min:(salary)) rather than fetching objects."
+                )
             } else if value != 48_500 {
                 problems.append("You returned \(value.map { "\($0)" } ?? "nil"), but the lowest saved salary is 48500.")
             }

@@ -1,6 +1,6 @@
 import ObjectGraph
-import WorkbookSupport
 import PredicatesChapter
+import WorkbookSupport
 
 /// How the chapter 2 exercises are judged.
 public enum PredicatesChecks {
@@ -24,9 +24,17 @@ public enum PredicatesChecks {
         judge {
             let context = try people([("Bob", 30), ("bob", 20), ("BOB", 40), ("Böb", 50), ("Rob", 60)])
             let found = Set(try names(attempt("bob", context)))
-            if found == ["bob"] { return ["You found only \"bob\": comparisons are case-sensitive by default. Add [c] after the operator."] }
+            if found == ["bob"] {
+                return [
+                    "You found only \"bob\": comparisons are case-sensitive by default. Add [c] after the operator."
+                ]
+            }
             if found.contains("Böb") { return ["You found Böb too: [cd] also ignores accents. Use [c] alone."] }
-            if found != ["Bob", "bob", "BOB"] { return ["For \"bob\" you returned \(found.sorted()), but the people named bob in any case are Bob, bob and BOB."] }
+            if found != ["Bob", "bob", "BOB"] {
+                return [
+                    "For \"bob\" you returned \(found.sorted()), but the people named bob in any case are Bob, bob and BOB."
+                ]
+            }
             return []
         }
     }
@@ -35,13 +43,23 @@ public enum PredicatesChecks {
         judge {
             let predicate = try attempt("city", "Paris")
             if predicate.predicateFormat == #""city" == "Paris""# {
-                return ["Your predicate compares the string \"city\" with \"Paris\", which is never true: %@ makes a value. Use %K for the key."]
+                return [
+                    "Your predicate compares the string \"city\" with \"Paris\", which is never true: %@ makes a value. Use %K for the key."
+                ]
             }
             var problems: [String] = []
-            if try !predicate.checkedEvaluate(with: ["city": "Paris"]) { problems.append("It should be true for [\"city\": \"Paris\"], but is false.") }
-            if try predicate.checkedEvaluate(with: ["city": "Rome"]) { problems.append("It should be false for [\"city\": \"Rome\"], but is true.") }
+            if try !predicate.checkedEvaluate(with: ["city": "Paris"]) {
+                problems.append("It should be true for [\"city\": \"Paris\"], but is false.")
+            }
+            if try predicate.checkedEvaluate(with: ["city": "Rome"]) {
+                problems.append("It should be false for [\"city\": \"Rome\"], but is true.")
+            }
             let numeric = try attempt("age", 42)
-            if try !numeric.checkedEvaluate(with: ["age": 42]) { problems.append("For key \"age\" and value 42 it should be true for [\"age\": 42]; pass the value as an argument rather than in the string.") }
+            if try !numeric.checkedEvaluate(with: ["age": 42]) {
+                problems.append(
+                    "For key \"age\" and value 42 it should be true for [\"age\": 42]; pass the value as an argument rather than in the string."
+                )
+            }
             return problems
         }
     }
@@ -51,10 +69,16 @@ public enum PredicatesChecks {
             let context = try people([("Ann", 19), ("Ben", 12), ("Cy", 13), ("Di", 20), ("Ed", 16)])
             let found = try names(attempt(context))
             if Set(found) == ["Ed"] || Set(found) == ["Cy", "Ed"] || Set(found) == ["Ed", "Ann"] {
-                return ["You left out someone aged exactly 13 or 19: both ends are teenagers. <= and >= include the bound; so does BETWEEN."]
+                return [
+                    "You left out someone aged exactly 13 or 19: both ends are teenagers. <= and >= include the bound; so does BETWEEN."
+                ]
             }
-            if Set(found) != ["Ann", "Cy", "Ed"] { return ["You returned \(found), but the teenagers are Cy (13), Ed (16) and Ann (19)."] }
-            if found != ["Cy", "Ed", "Ann"] { return ["The right people, but in the order \(found); youngest first is Cy, Ed, Ann. Sort on \"age\"."] }
+            if Set(found) != ["Ann", "Cy", "Ed"] {
+                return ["You returned \(found), but the teenagers are Cy (13), Ed (16) and Ann (19)."]
+            }
+            if found != ["Cy", "Ed", "Ann"] {
+                return ["The right people, but in the order \(found); youngest first is Cy, Ed, Ann. Sort on \"age\"."]
+            }
             return []
         }
     }
@@ -69,7 +93,9 @@ public enum PredicatesChecks {
             if try attempt("Zoe", context) != nil { problems.append("For \"Zoe\", who is not there, return nil.") }
             do {
                 let ben = try attempt("Ben", context)
-                problems.append("There are two Bens, so the call should throw FetchUtilities.TooManyEntitiesReturned; you returned \(ben == nil ? "nil" : "one of them").")
+                problems.append(
+                    "There are two Bens, so the call should throw FetchUtilities.TooManyEntitiesReturned; you returned \(ben == nil ? "nil" : "one of them")."
+                )
             } catch is FetchUtilities.TooManyEntitiesReturned {
             }
             return problems

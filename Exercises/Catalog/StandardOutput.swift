@@ -2,9 +2,9 @@
 // file that imports Glibc with @preconcurrency (and not through Foundation) may touch it. The
 // program touches it once, on its one thread, before the learner's code runs.
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #else
-@preconcurrency import Darwin
+    @preconcurrency import Darwin
 #endif
 
 /// The exercise program's standard output.

@@ -27,7 +27,9 @@ public struct ExerciseProgress: Sendable {
     }
 
     /// The first exercise after `exercise` (wrapping round) that is not solved, by `isSolved`.
-    public static func next(after exercise: Exercise?, in exercises: [Exercise], isSolved: (Exercise) -> Bool) -> Exercise? {
+    public static func next(after exercise: Exercise?, in exercises: [Exercise], isSolved: (Exercise) -> Bool)
+        -> Exercise?
+    {
         let start = exercise.flatMap { current in exercises.firstIndex { $0.name == current.name } }.map { $0 + 1 } ?? 0
         for offset in 0..<exercises.count {
             let candidate = exercises[(start + offset) % exercises.count]

@@ -11,8 +11,12 @@ public enum ExerciseReport {
         case .solved: mark = "[x]"
         case .notSolvedYet: mark = "[ ]"
         case .failed: mark = "[!]"
-        case .doesNotCompile: mark = "[!]"; note = "  (does not compile)"
-        case .crashed: mark = "[!]"; note = "  (crashed)"
+        case .doesNotCompile:
+            mark = "[!]"
+            note = "  (does not compile)"
+        case .crashed:
+            mark = "[!]"
+            note = "  (crashed)"
         }
         return "\(mark) \(exercise.name)  \(exercise.title)\(note)"
     }
@@ -41,7 +45,9 @@ public enum ExerciseReport {
         if !output.isEmpty {
             lines.append("Your code printed:")
             lines += indented(printed.prefix(maximumPrintedLines).joined(separator: "\n"))
-            if printed.count > maximumPrintedLines { lines.append("  (\(printed.count - maximumPrintedLines) more lines)") }
+            if printed.count > maximumPrintedLines {
+                lines.append("  (\(printed.count - maximumPrintedLines) more lines)")
+            }
         }
         return lines.map { "    " + $0 }
     }

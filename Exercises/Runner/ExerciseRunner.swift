@@ -54,16 +54,20 @@ public struct ExerciseRunner: Sendable {
     private func checkOrThrow(_ exercise: Exercise, file: String) throws -> ExerciseOutcome {
         let source = packageRoot.appendingPathComponent(file)
         guard let code = FileManager.default.contents(atPath: source.path) else {
-            return ExerciseOutcome(verdict: .failed(["\(file) is missing. `git checkout -- \(file)` brings back the starting code."]))
+            return ExerciseOutcome(
+                verdict: .failed(["\(file) is missing. `git checkout -- \(file)` brings back the starting code."]))
         }
         let text = String(decoding: code, as: UTF8.self)
         let broken = exercise.sourceRules.compactMap { $0.violation(in: text) }
         guard broken.isEmpty else { return ExerciseOutcome(verdict: .failed(broken)) }
-        let directory = workDirectory.appendingPathComponent(file == exercise.file ? exercise.name : "\(exercise.name)-\(Self.fingerprint(of: file))")
+        let directory = workDirectory.appendingPathComponent(
+            file == exercise.file ? exercise.name : "\(exercise.name)-\(Self.fingerprint(of: file))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stamp = stamp(exercise: exercise, file: file, code: code)
         let saved = directory.appendingPathComponent("outcome.json")
-        if let cached = try? JSONDecoder().decode(SavedOutcome.self, from: Data(contentsOf: saved)), cached.stamp == stamp {
+        if let cached = try? JSONDecoder().decode(SavedOutcome.self, from: Data(contentsOf: saved)),
+            cached.stamp == stamp
+        {
             return cached.outcome
         }
         let outcome: ExerciseOutcome
@@ -127,20 +131,24 @@ public struct ExerciseRunner: Sendable {
         let program = directory.appendingPathComponent("program")
         try? FileManager.default.removeItem(at: program)
         let products = toolchain.productsDirectory.path
-        let arguments = toolchain.moduleFlags + [
-            "-module-name", Self.moduleName(exercise), "-Onone", "-g",
-            "-module-cache-path", workDirectory.appendingPathComponent("ModuleCache").path,
-            "-L", products, "-lExerciseCatalog", "-Xlinker", "-rpath", "-Xlinker", products,
-            file, main.path, "-o", program.path,
-        ]
-        let result = try ProcessRunner.run(executable: toolchain.swiftc, arguments: arguments, in: packageRoot, timeLimit: 600)
+        let arguments =
+            toolchain.moduleFlags + [
+                "-module-name", Self.moduleName(exercise), "-Onone", "-g",
+                "-module-cache-path", workDirectory.appendingPathComponent("ModuleCache").path,
+                "-L", products, "-lExerciseCatalog", "-Xlinker", "-rpath", "-Xlinker", products,
+                file, main.path, "-o", program.path,
+            ]
+        let result = try ProcessRunner.run(
+            executable: toolchain.swiftc, arguments: arguments, in: packageRoot, timeLimit: 600)
         switch result.status {
         case .exited(0):
             return .program(program)
         case .timedOut:
-            return .failed(ExerciseOutcome(verdict: .doesNotCompile("The compiler did not finish \(file) within 600 seconds.")))
+            return .failed(
+                ExerciseOutcome(verdict: .doesNotCompile("The compiler did not finish \(file) within 600 seconds.")))
         default:
-            return .failed(ExerciseOutcome(verdict: .doesNotCompile(Self.compilerMessage(result.output, main: main, file: file))))
+            return .failed(
+                ExerciseOutcome(verdict: .doesNotCompile(Self.compilerMessage(result.output, main: main, file: file))))
         }
     }
 
@@ -168,29 +176,42 @@ public struct ExerciseRunner: Sendable {
         try? FileManager.default.removeItem(at: verdictFile)
         let result = try ProcessRunner.run(
             executable: program.path, arguments: [], in: packageRoot,
-            environment: [ExerciseProgram.verdictFileVariable: verdictFile.path, "SWIFT_BACKTRACE": Self.backtraceSettings],
+            environment: [
+                ExerciseProgram.verdictFileVariable: verdictFile.path, "SWIFT_BACKTRACE": Self.backtraceSettings,
+            ],
             timeLimit: timeLimit)
         switch result.status {
         case .exited(0):
-            guard let data = try? Data(contentsOf: verdictFile), let verdict = try? JSONDecoder().decode(Verdict.self, from: data) else {
-                return ExerciseOutcome(verdict: .crashed("The program ended before the check gave its verdict: does your code call exit()?"),
-                                       output: result.output)
+            guard let data = try? Data(contentsOf: verdictFile),
+                let verdict = try? JSONDecoder().decode(Verdict.self, from: data)
+            else {
+                return ExerciseOutcome(
+                    verdict: .crashed(
+                        "The program ended before the check gave its verdict: does your code call exit()?"),
+                    output: result.output)
             }
             return ExerciseOutcome(verdict: verdict, output: result.output)
         case .exited(let code):
-            return ExerciseOutcome(verdict: .crashed("The program exited with code \(code) before the check gave its verdict.\n" + result.standardError),
-                                   output: result.standardOutput)
+            return ExerciseOutcome(
+                verdict: .crashed(
+                    "The program exited with code \(code) before the check gave its verdict.\n" + result.standardError),
+                output: result.standardOutput)
         case .signalled(let signal):
-            return ExerciseOutcome(verdict: .crashed(Self.crashReport(signal: signal, standardError: result.standardError, file: file)),
-                                   output: result.standardOutput)
+            return ExerciseOutcome(
+                verdict: .crashed(Self.crashReport(signal: signal, standardError: result.standardError, file: file)),
+                output: result.standardOutput)
         case .timedOut:
-            return ExerciseOutcome(verdict: .crashed("Your code did not finish within \(Int(timeLimit)) seconds (an endless loop?), so the program was stopped."),
-                                   output: result.output)
+            return ExerciseOutcome(
+                verdict: .crashed(
+                    "Your code did not finish within \(Int(timeLimit)) seconds (an endless loop?), so the program was stopped."
+                ),
+                output: result.output)
         }
     }
 
     /// Swift's crash report: on, short, plain text, no interaction.
-    static let backtraceSettings = "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,limit=24,top=8"
+    static let backtraceSettings =
+        "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,limit=24,top=8"
 
     /// What a crash looks like to the learner: the signal in words, Swift's fatal error, and the
     /// lines of their file the backtrace passes through, innermost first. Swift's whole report
@@ -198,7 +219,9 @@ public struct ExerciseRunner: Sendable {
     static func crashReport(signal: Int32, standardError: String, file: String) -> String {
         let what: String
         switch signal {
-        case 4, 5: what = "Your code trapped (a Swift runtime error such as an index out of range, a nil unwrapped with !, or an overflow)."
+        case 4, 5:
+            what =
+                "Your code trapped (a Swift runtime error such as an index out of range, a nil unwrapped with !, or an overflow)."
         case 6: what = "Your code aborted."
         case 7, 11: what = "Your code crashed with a memory error."
         default: what = "Your code was stopped by signal \(signal)."
@@ -219,16 +242,18 @@ public struct ExerciseRunner: Sendable {
         let name = NSRegularExpression.escapedPattern(for: (file as NSString).lastPathComponent)
         guard let copy = try? NSRegularExpression(pattern: "[^\\s:]*/" + name + "(?=:)") else { return line }
         let template = NSRegularExpression.escapedTemplate(for: file)
-        return copy.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: template)
+        return copy.stringByReplacingMatches(
+            in: line, range: NSRange(line.startIndex..., in: line), withTemplate: template)
     }
 
     /// "function at file:line:column" from a backtrace line that points into `file`, such as
     /// `3 [ra] 0x000056521b77e528 employees(earningMoreThan:in:) + 455 in program at F:5:16`.
     static func frame(in line: String, file: String) -> String? {
         guard let at = line.range(of: " at \(file):"),
-              let address = line.range(of: " 0x"),
-              let afterAddress = line[address.upperBound...].firstIndex(of: " "),
-              let plus = line.range(of: " + ", range: afterAddress..<at.lowerBound) else { return nil }
+            let address = line.range(of: " 0x"),
+            let afterAddress = line[address.upperBound...].firstIndex(of: " "),
+            let plus = line.range(of: " + ", range: afterAddress..<at.lowerBound)
+        else { return nil }
         let function = line[afterAddress..<plus.lowerBound].trimmingCharacters(in: .whitespaces)
         return "\(function), \(line[line.index(after: at.lowerBound)...].dropFirst(3))"
     }

@@ -22,9 +22,9 @@ public struct ExerciseToolchain: Sendable {
     /// The shared library every exercise's program links.
     public var runtimeLibrary: URL {
         #if os(macOS)
-        productsDirectory.appendingPathComponent("libExerciseCatalog.dylib")
+            productsDirectory.appendingPathComponent("libExerciseCatalog.dylib")
         #else
-        productsDirectory.appendingPathComponent("libExerciseCatalog.so")
+            productsDirectory.appendingPathComponent("libExerciseCatalog.so")
         #endif
     }
 
@@ -38,10 +38,14 @@ public struct ExerciseToolchain: Sendable {
         scratchDirectory = products.deletingLastPathComponent().deletingLastPathComponent()
         let description = scratchDirectory.appendingPathComponent("\(configuration).yaml")
         guard let text = try? String(contentsOf: description, encoding: .utf8) else {
-            throw ExerciseRunnerError("Can't build exercises: SwiftPM's build description \(description.path) is missing. Build the package first: `swift build`.")
+            throw ExerciseRunnerError(
+                "Can't build exercises: SwiftPM's build description \(description.path) is missing. Build the package first: `swift build`."
+            )
         }
         guard let arguments = Self.catalogCompileArguments(in: text) else {
-            throw ExerciseRunnerError("Can't build exercises: \(description.path) has no command that compiles ExerciseCatalog. Build the package first: `swift build`.")
+            throw ExerciseRunnerError(
+                "Can't build exercises: \(description.path) has no command that compiles ExerciseCatalog. Build the package first: `swift build`."
+            )
         }
         swiftc = arguments[0]
         moduleFlags = Self.moduleFlags(from: arguments)
@@ -54,9 +58,11 @@ public struct ExerciseToolchain: Sendable {
             let trimmed = line.drop { $0 == " " }
             // The compile command (it emits the module); the link command names the module too.
             guard trimmed.hasPrefix("args: ["), trimmed.contains(#""-module-name","ExerciseCatalog""#),
-                  trimmed.contains(#""-emit-module""#) else { continue }
+                trimmed.contains(#""-emit-module""#)
+            else { continue }
             if let data = String(trimmed.dropFirst("args: ".count)).data(using: .utf8),
-               let arguments = try? JSONDecoder().decode([String].self, from: data), !arguments.isEmpty {
+                let arguments = try? JSONDecoder().decode([String].self, from: data), !arguments.isEmpty
+            {
                 return arguments
             }
         }
@@ -72,9 +78,15 @@ public struct ExerciseToolchain: Sendable {
             let next = index + 1 < arguments.count ? arguments[index + 1] : nil
             switch argument {
             case "-I", "-target", "-swift-version", "-sdk":
-                if let next { flags += [argument, next]; index += 1 }
+                if let next {
+                    flags += [argument, next]
+                    index += 1
+                }
             case "-Xcc":
-                if let next, next.hasPrefix("-fmodule-map-file=") || next.hasPrefix("-I") { flags += [argument, next]; index += 1 }
+                if let next, next.hasPrefix("-fmodule-map-file=") || next.hasPrefix("-I") {
+                    flags += [argument, next]
+                    index += 1
+                }
             default:
                 if argument.hasPrefix("-I") && argument.count > 2 { flags.append(argument) }
             }
@@ -90,7 +102,11 @@ public struct ExerciseToolchain: Sendable {
         let modules = productsDirectory.appendingPathComponent("Modules")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: modules.path)) ?? []
         let chapters = names.filter { $0.hasSuffix("Chapter.swiftmodule") }
-        return (["ExerciseCatalog.swiftmodule", "CoreData.swiftmodule", "ObjectGraph.swiftmodule", "WorkbookSupport.swiftmodule", "ZarraToDo.swiftmodule"] + chapters)
+        return
+            ([
+                "ExerciseCatalog.swiftmodule", "CoreData.swiftmodule", "ObjectGraph.swiftmodule",
+                "WorkbookSupport.swiftmodule", "ZarraToDo.swiftmodule",
+            ] + chapters)
             .map { modules.appendingPathComponent($0) }
     }
 
@@ -102,7 +118,8 @@ public struct ExerciseToolchain: Sendable {
         }
         for module in runtimeSourceModules() {
             if let date = Self.modificationDate(module), date > library {
-                return "\(runtimeLibrary.lastPathComponent) is older than \(module.deletingPathExtension().lastPathComponent)"
+                return
+                    "\(runtimeLibrary.lastPathComponent) is older than \(module.deletingPathExtension().lastPathComponent)"
             }
         }
         return nil
@@ -119,11 +136,15 @@ public struct ExerciseToolchain: Sendable {
         let swift = URL(fileURLWithPath: swiftc).deletingLastPathComponent().appendingPathComponent("swift").path
         let result = try ProcessRunner.run(
             executable: swift,
-            arguments: ["build", "--product", "ExerciseCatalog", "--configuration", configuration, "--scratch-path", scratchDirectory.path],
+            arguments: [
+                "build", "--product", "ExerciseCatalog", "--configuration", configuration, "--scratch-path",
+                scratchDirectory.path,
+            ],
             // The package whose build this is: the folder that holds .build.
             in: scratchDirectory.deletingLastPathComponent(), timeLimit: 1_800)
         guard result.status == .exited(0) else {
-            throw ExerciseRunnerError("Can't check exercises: building the exercises' library failed:\n\(result.output)")
+            throw ExerciseRunnerError(
+                "Can't check exercises: building the exercises' library failed:\n\(result.output)")
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import WorkbookSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `workbook exercises watch`: checks the current exercise each time its file is saved, and
@@ -21,7 +22,10 @@ public struct ExerciseWatcher {
     public var pollInterval: TimeInterval = 0.25
 
     /// A watcher over `exercises`.
-    public init(runner: ExerciseRunner, exercises: [Exercise], progress: ExerciseProgress, write: @escaping @Sendable (String) -> Void) {
+    public init(
+        runner: ExerciseRunner, exercises: [Exercise], progress: ExerciseProgress,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.runner = runner
         self.exercises = exercises
         self.progress = progress
@@ -43,7 +47,9 @@ public struct ExerciseWatcher {
             return
         }
         try progress.setCurrent(current)
-        write("Watching \(current.file). Save it to check it; type h (hint), n (next), l (list), c (check) or q (quit), then Return.")
+        write(
+            "Watching \(current.file). Save it to check it; type h (hint), n (next), l (list), c (check) or q (quit), then Return."
+        )
         var seen = contents(of: current)
         var outcome = show(current)
         let input = StandardInput()
@@ -54,7 +60,9 @@ public struct ExerciseWatcher {
                 case "q", "quit": return
                 case "h", "hint": write("Hint: \(current.hint)")
                 case "l", "list":
-                    for (exercise, outcome) in zip(exercises, runner.check(exercises)) { write(ExerciseReport.line(exercise, outcome.verdict)) }
+                    for (exercise, outcome) in zip(exercises, runner.check(exercises)) {
+                        write(ExerciseReport.line(exercise, outcome.verdict))
+                    }
                 case "n", "next":
                     let index = exercises.firstIndex { $0.name == current.name } ?? 0
                     current = exercises[(index + 1) % exercises.count]

@@ -23,6 +23,6 @@ struct Fingerprint {
     var hex: String { String(value, radix: 16).leftPadded(to: 16) }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

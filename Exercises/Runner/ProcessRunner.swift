@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program to its end or to a time limit, and keeps what it printed.
@@ -30,17 +31,22 @@ enum ProcessRunner {
 
     /// Runs `executable` with `arguments` in `directory`, with `environment` added to this
     /// process's, and waits at most `timeLimit` seconds.
-    static func run(executable: String, arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    timeLimit: TimeInterval) throws -> Result {
+    static func run(
+        executable: String, arguments: [String], in directory: URL, environment: [String: String] = [:],
+        timeLimit: TimeInterval
+    ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+            FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        else {
             throw ExerciseRunnerError("Can't run \(executable): can't create its output files in \(scratch.path).")
         }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -77,8 +83,9 @@ enum ProcessRunner {
         } else {
             status = .exited(process.terminationStatus)
         }
-        return Result(status: status,
-                      standardOutput: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-                      standardError: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+        return Result(
+            status: status,
+            standardOutput: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            standardError: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// libFuzzer's driver (compiler-rt's FuzzerDriver), given the function it calls with each input.
 @_extern(c, "LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
 ) -> CInt
 

@@ -9,7 +9,9 @@ import ObjectGraph
 extension FuzzedReaders {
     /// Keyed archives and the unarchiving transformers.
     static let keyedArchiveReader = FuzzedReader(
-        name: "keyedarchive", summary: "keyed archives (binary property lists of NSKeyedArchiver): KeyedArchive.unarchivedValue(from:allowedClassNames:), the NSSecureUnarchiveFromData, NSKeyedUnarchiveFromData and NSUnarchiveFromData transformers"
+        name: "keyedarchive",
+        summary:
+            "keyed archives (binary property lists of NSKeyedArchiver): KeyedArchive.unarchivedValue(from:allowedClassNames:), the NSSecureUnarchiveFromData, NSKeyedUnarchiveFromData and NSUnarchiveFromData transformers"
     ) { data, _ in
         var read: Any??
         for allowed in [nil, KeyedArchive.secureCodingClassNames] as [Set<String>?] {
@@ -22,7 +24,10 @@ extension FuzzedReaders {
                 return "KeyedArchive threw \(type(of: error)) (\(error)), not a KeyedArchive.Failure"
             }
         }
-        for name in [ValueTransformerName.secureUnarchiveFromDataTransformerName, .keyedUnarchiveFromDataTransformerName, .unarchiveFromDataTransformerName] {
+        for name in [
+            ValueTransformerName.secureUnarchiveFromDataTransformerName, .keyedUnarchiveFromDataTransformerName,
+            .unarchiveFromDataTransformerName,
+        ] {
             _ = ValueTransformer.valueTransformer(forName: name)?.transformedValue(data)
         }
         // What reads, writes again, and that archive reads.

@@ -49,12 +49,16 @@ extension FuzzedReaders {
 
     /// The XML store.
     static let xmlStoreReader = FuzzedReader(
-        name: "xmlstore", summary: "XML store files: metadataForPersistentStore(type:at:), StoreInspection(at:), addPersistentStore(type: .xml) and a fetch of everything"
+        name: "xmlstore",
+        summary:
+            "XML store files: metadataForPersistentStore(type:at:), StoreInspection(at:), addPersistentStore(type: .xml) and a fetch of everything"
     ) { data, scratch in checkAtomicStore(data, type: .xml, file: scratch.file("Fuzz.xml"), in: scratch) }
 
     /// The binary store.
     static let binaryStoreReader = FuzzedReader(
-        name: "binarystore", summary: "binary store files (a binary property list): metadataForPersistentStore(type:at:), StoreInspection(at:), addPersistentStore(type: .binary) and a fetch of everything"
+        name: "binarystore",
+        summary:
+            "binary store files (a binary property list): metadataForPersistentStore(type:at:), StoreInspection(at:), addPersistentStore(type: .binary) and a fetch of everything"
     ) { data, scratch in checkAtomicStore(data, type: .binary, file: scratch.file("Fuzz.binary"), in: scratch) }
 }
 
@@ -62,7 +66,9 @@ extension FuzzedReaders {
 private func checkAtomicStore(_ data: Data, type: StoreType, file: URL, in scratch: FuzzScratch) -> String? {
     scratch.write(data, to: file)
     do { _ = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: file) } catch {
-        if let finding = fileReaderFinding(error, naming: file, in: scratch) { return "metadataForPersistentStore: \(finding)" }
+        if let finding = fileReaderFinding(error, naming: file, in: scratch) {
+            return "metadataForPersistentStore: \(finding)"
+        }
     }
     do { _ = try StoreInspection(at: file) } catch {
         if let finding = fileReaderFinding(error, naming: file, in: scratch) { return "StoreInspection: \(finding)" }
@@ -101,7 +107,9 @@ private func checkWriting(type: StoreType, file: URL, in scratch: FuzzScratch) -
     let copy = scratch.file("Written." + file.pathExtension)
     try? FileManager.default.removeItem(at: copy)
     defer { try? FileManager.default.removeItem(at: copy) }
-    do { try FileManager.default.copyItem(at: file, to: copy) } catch { fatalError("fuzz scratch: cannot copy \(file.path): \(error)") }
+    do { try FileManager.default.copyItem(at: file, to: copy) } catch {
+        fatalError("fuzz scratch: cannot copy \(file.path): \(error)")
+    }
     let model = FuzzedReaders.storeModel
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
     do {
@@ -112,7 +120,8 @@ private func checkWriting(type: StoreType, file: URL, in scratch: FuzzScratch) -
             for object in try context.fetch(FetchRequest<ManagedObject>(entityName: entity.name)) {
                 try object.checkedSetValue("changed", forKey: entity.name == "Tag" ? "label" : "name")
             }
-            try context.insertNewObject(forEntityName: entity.name).checkedSetValue("new", forKey: entity.name == "Tag" ? "label" : "name")
+            try context.insertNewObject(forEntityName: entity.name).checkedSetValue(
+                "new", forKey: entity.name == "Tag" ? "label" : "name")
         }
         try context.save()
     } catch is CoreDataError {

@@ -9,15 +9,18 @@ package enum FuzzEntry {
     /// Runs the named reader's check on one input; aborts, naming the finding, on a finding.
     package static func run(_ name: String, _ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let reader = FuzzedReaders.named(name) else { fatalError("no fuzzed reader is named \(name)") }
-        let scratch = self.scratch ?? {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-fuzz-\(name)-\(getpid())")
-            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                fatalError("cannot make the scratch folder \(directory.path): \(error)")
-            }
-            let made = FuzzScratch(directory: directory)
-            self.scratch = made
-            return made
-        }()
+        let scratch =
+            self.scratch
+            ?? {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "objectgraph-fuzz-\(name)-\(getpid())")
+                do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                    fatalError("cannot make the scratch folder \(directory.path): \(error)")
+                }
+                let made = FuzzScratch(directory: directory)
+                self.scratch = made
+                return made
+            }()
         let data = Data(bytes: bytes, count: size)
         if let finding = reader.check(data, scratch) {
             FileHandle.standardError.write(Data("\nFUZZ FINDING (\(name)): \(finding)\n".utf8))

@@ -12,7 +12,8 @@ private enum ToDoFixtures {
     static let root = FuzzedReaders.fuzzDirectory.deletingLastPathComponent()
     static let versions: ModelBundle = {
         do {
-            return try XcodeModelLoader().loadBundle(at: root.appendingPathComponent("Tests/ObjectGraphTests/Fixtures/ToDo.xcdatamodeld"))
+            return try XcodeModelLoader().loadBundle(
+                at: root.appendingPathComponent("Tests/ObjectGraphTests/Fixtures/ToDo.xcdatamodeld"))
         } catch {
             fatalError("the fuzzers need Tests/ObjectGraphTests/Fixtures/ToDo.xcdatamodeld: \(error)")
         }
@@ -53,7 +54,9 @@ private func checkMappingModel(_ data: Data, at file: URL, given url: URL, in sc
 extension FuzzedReaders {
     /// Xcode's `xcmapping.xml`.
     static let mappingReader = FuzzedReader(
-        name: "mapping", summary: "Xcode mapping model source (an .xcmappingmodel's xcmapping.xml): MappingModel(contentsOf:sourceModel:destinationModel:), then a migration with it"
+        name: "mapping",
+        summary:
+            "Xcode mapping model source (an .xcmappingmodel's xcmapping.xml): MappingModel(contentsOf:sourceModel:destinationModel:), then a migration with it"
     ) { data, scratch in
         let folder = scratch.file("Fuzz.xcmappingmodel")
         if scratch.prepared.insert("mapping").inserted {
@@ -64,7 +67,9 @@ extension FuzzedReaders {
 
     /// A compiled `.cdm`.
     static let compiledMappingReader = FuzzedReader(
-        name: "cdm", summary: "compiled mapping models (.cdm, a keyed archive): MappingModel(contentsOf:sourceModel:destinationModel:), then a migration with it"
+        name: "cdm",
+        summary:
+            "compiled mapping models (.cdm, a keyed archive): MappingModel(contentsOf:sourceModel:destinationModel:), then a migration with it"
     ) { data, scratch in
         let file = scratch.file("Fuzz.cdm")
         return checkMappingModel(data, at: file, given: file, in: scratch)

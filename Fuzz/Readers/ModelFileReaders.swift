@@ -18,7 +18,8 @@ private let smallModelContents = """
 extension FuzzedReaders {
     /// The `contents` file of an `.xcdatamodel`.
     static let modelReader = FuzzedReader(
-        name: "model", summary: "Xcode model XML (an .xcdatamodel's contents): XcodeModelLoader.loadModel(at:), ModelCodegen(modelAt:)"
+        name: "model",
+        summary: "Xcode model XML (an .xcdatamodel's contents): XcodeModelLoader.loadModel(at:), ModelCodegen(modelAt:)"
     ) { data, scratch in
         let folder = scratch.file("Fuzz.xcdatamodel")
         let contents = folder.appendingPathComponent("contents")
@@ -44,7 +45,8 @@ extension FuzzedReaders {
             try Data(model.xcodeModelContents().utf8).write(to: rewritten.appendingPathComponent("contents"))
             let again = try XcodeModelLoader().loadModel(at: rewritten)
             if Set(again.entitiesByName.keys) != Set(model.entitiesByName.keys) {
-                return "the rewritten model has other entities: \(again.entitiesByName.keys.sorted()) for \(model.entitiesByName.keys.sorted())"
+                return
+                    "the rewritten model has other entities: \(again.entitiesByName.keys.sorted()) for \(model.entitiesByName.keys.sorted())"
             }
         } catch {
             return "the model loads, but what xcodeModelContents() writes for it does not: \(error)"
@@ -54,7 +56,8 @@ extension FuzzedReaders {
 
     /// The `.xccurrentversion` of an `.xcdatamodeld` bundle of two versions.
     static let currentVersionReader = FuzzedReader(
-        name: "currentversion", summary: "an .xcdatamodeld's .xccurrentversion property list: XcodeModelLoader.loadBundle(at:)"
+        name: "currentversion",
+        summary: "an .xcdatamodeld's .xccurrentversion property list: XcodeModelLoader.loadBundle(at:)"
     ) { data, scratch in
         let bundle = scratch.file("Fuzz.xcdatamodeld")
         if scratch.prepared.insert("currentversion").inserted {
@@ -69,7 +72,8 @@ extension FuzzedReaders {
         do {
             let loaded = try XcodeModelLoader().loadBundle(at: bundle)
             if !["Fuzz", "Fuzz 2"].contains(loaded.currentVersionName) {
-                return "the current version is \(loaded.currentVersionName.debugDescription), which the bundle does not hold"
+                return
+                    "the current version is \(loaded.currentVersionName.debugDescription), which the bundle does not hold"
             }
         } catch {
             return fileReaderFinding(error, naming: file, in: scratch)

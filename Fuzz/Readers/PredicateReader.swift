@@ -38,7 +38,9 @@ private func parseWithArguments<T>(_ format: String, _ parse: (String, [Any?]) t
         } catch let error as ObjectGraph.PredicateError where error.code == .invalidArgument {
             continue
         } catch let error as ObjectGraph.PredicateError {
-            if error.code == .unparseable && !error.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars) {
+            if error.code == .unparseable
+                && !error.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars)
+            {
                 return .finding("parse error without Apple's prefix: \(error.message)")
             }
             return .refused
@@ -61,13 +63,16 @@ private func checkPredicate(_ format: String) -> String? {
     do {
         q = try ObjectGraph.Predicate(checkedFormat: printed)
     } catch {
-        return "the print does not parse\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  error:   \(error)"
+        return
+            "the print does not parse\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  error:   \(error)"
     }
     if q != p {
-        return "round trip differs\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  first:   \(p)\n  second:  \(q)"
+        return
+            "round trip differs\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  first:   \(p)\n  second:  \(q)"
     }
     if q.predicateFormat != printed {
-        return "print not stable\n  input: \(format.debugDescription)\n  first:  \(printed.debugDescription)\n  second: \(q.predicateFormat.debugDescription)"
+        return
+            "print not stable\n  input: \(format.debugDescription)\n  first:  \(printed.debugDescription)\n  second: \(q.predicateFormat.debugDescription)"
     }
     _ = try? p.checkedEvaluate(with: fuzzObject)
     _ = try? p.checkedEvaluate(with: fuzzObject, substitutionVariables: ["a": 1, "b": "name", "x": [1, 2]])
@@ -86,10 +91,12 @@ private func checkExpression(_ format: String) -> String? {
     do {
         let f = try ObjectGraph.Expression(checkedFormat: printed)
         if f != e {
-            return "expression round trip differs\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)"
+            return
+                "expression round trip differs\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)"
         }
     } catch {
-        return "the expression print does not parse\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  error:   \(error)"
+        return
+            "the expression print does not parse\n  input:   \(format.debugDescription)\n  printed: \(printed.debugDescription)\n  error:   \(error)"
     }
     _ = try? e.expressionValue(with: fuzzObject)
     return nil
@@ -98,7 +105,9 @@ private func checkExpression(_ format: String) -> String? {
 extension FuzzedReaders {
     /// Predicate and expression format strings.
     static let predicateReader = FuzzedReader(
-        name: "predicate", summary: "predicate format strings: Predicate(checkedFormat:argumentArray:), Expression(checkedFormat:argumentArray:)"
+        name: "predicate",
+        summary:
+            "predicate format strings: Predicate(checkedFormat:argumentArray:), Expression(checkedFormat:argumentArray:)"
     ) { data, _ in
         let format = String(decoding: data, as: UTF8.self)
         return checkPredicate(format) ?? checkExpression(format)

@@ -31,25 +31,32 @@ public typealias NSBatchInsertRequestResultType = BatchInsertRequest.ResultType
 extension BatchInsertRequest {
     /// A batch insert whose handler fills one object's values into an `NSMutableDictionary` per
     /// call and returns true when there are no more (init(entity:dictionaryHandler:)).
-    public convenience init(entity: EntityDescription, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool) {
+    public convenience init(
+        entity: EntityDescription, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool
+    ) {
         self.init(entityName: entity.name, dictionaryHandler: Self.swiftDictionaryHandler(handler))
     }
 
     /// A batch insert whose handler sets one new object's values per call and returns true when
     /// there are no more (init(entity:managedObjectHandler:)).
-    public convenience init(entity: EntityDescription, managedObjectHandler handler: @escaping (ManagedObject) -> Bool) {
+    public convenience init(entity: EntityDescription, managedObjectHandler handler: @escaping (ManagedObject) -> Bool)
+    {
         self.init(entityName: entity.name, managedObjectHandler: { object in handler(object) })
     }
 
     /// ObjectGraph's handler (a Swift dictionary) for Apple's (an NSMutableDictionary): each call
     /// gives Apple's handler an empty dictionary and copies what it set, as Swift values.
-    private static func swiftDictionaryHandler(_ handler: @escaping (NSMutableDictionary) -> Bool) -> (inout [String: Any]) throws -> Bool {
+    private static func swiftDictionaryHandler(_ handler: @escaping (NSMutableDictionary) -> Bool) -> (
+        inout [String: Any]
+    ) throws -> Bool {
         { values in
             let dictionary = NSMutableDictionary()
             if handler(dictionary) { return true }
             for (key, value) in dictionary {
                 guard let name = key as? String ?? (key as? NSString).map({ String(describing: $0) }) else {
-                    throw CoreDataError(exception: .invalidArgument, "A batch insert's dictionary keys are attribute names; \(key) is a \(type(of: key))")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "A batch insert's dictionary keys are attribute names; \(key) is a \(type(of: key))")
                 }
                 values[name] = swiftValue(value)
             }
@@ -75,17 +82,23 @@ extension BatchInsertRequest {
 
 extension MigrationManager {
     /// Migrates the store at `sourceURL` into `destinationURL` with a mapping model, under Apple's
-    /// argument labels (migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:));
+    /// argument labels
+    /// (migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:));
     /// a nil mapping model fails with 134140 (NSMigrationMissingMappingModelError).
-    public func migrateStore(from sourceURL: URL, sourceType: StoreType, options sourceOptions: [AnyHashable: Any]? = nil,
-                             with mapping: MappingModel?, toDestinationURL destinationURL: URL, destinationType: StoreType,
-                             destinationOptions: [AnyHashable: Any]? = nil) throws {
+    public func migrateStore(
+        from sourceURL: URL, sourceType: StoreType, options sourceOptions: [AnyHashable: Any]? = nil,
+        with mapping: MappingModel?, toDestinationURL destinationURL: URL, destinationType: StoreType,
+        destinationOptions: [AnyHashable: Any]? = nil
+    ) throws {
         guard let mapping else {
-            throw CoreDataError(.migrationMissingMappingModel, "migrateStore was given no mapping model for the store at \(sourceURL.path)")
+            throw CoreDataError(
+                .migrationMissingMappingModel,
+                "migrateStore was given no mapping model for the store at \(sourceURL.path)")
         }
-        try migrateStore(from: sourceURL, type: sourceType, options: try PersistentStoreCoordinator.stringKeys(sourceOptions),
-                         with: mapping, to: destinationURL, type: destinationType,
-                         options: try PersistentStoreCoordinator.stringKeys(destinationOptions))
+        try migrateStore(
+            from: sourceURL, type: sourceType, options: try PersistentStoreCoordinator.stringKeys(sourceOptions),
+            with: mapping, to: destinationURL, type: destinationType,
+            options: try PersistentStoreCoordinator.stringKeys(destinationOptions))
     }
 }
 

@@ -37,9 +37,12 @@ extension ObjectGraph.Predicate {
     }
 
     /// A comparison of two expressions (NSComparisonPredicate(leftExpression:rightExpression:modifier:type:options:)).
-    public init(leftExpression: ObjectGraph.Expression, rightExpression: ObjectGraph.Expression, modifier: Modifier = .direct,
-                type: Operator, options: Options = []) {
-        self = .comparison(ComparisonPredicate(leftExpression, type, rightExpression, modifier: modifier, options: options))
+    public init(
+        leftExpression: ObjectGraph.Expression, rightExpression: ObjectGraph.Expression, modifier: Modifier = .direct,
+        type: Operator, options: Options = []
+    ) {
+        self = .comparison(
+            ComparisonPredicate(leftExpression, type, rightExpression, modifier: modifier, options: options))
     }
 
     /// A compound predicate's type; nil for any other kind (compoundPredicateType).

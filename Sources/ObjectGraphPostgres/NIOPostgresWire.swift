@@ -79,8 +79,10 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         }
     }
 
-    func listen(channel: String, reconnected: @escaping @Sendable () -> Void,
-                handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening {
+    func listen(
+        channel: String, reconnected: @escaping @Sendable () -> Void,
+        handler: @escaping @Sendable (String) -> Void
+    ) throws -> any PostgresListening {
         let listening = Listening(wire: self, channel: channel, reconnected: reconnected, handler: handler)
         try listening.start()
         return listening
@@ -88,11 +90,13 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
 
     /// A connection that LISTENs on `channel`, calling `handler` with each payload.
     fileprivate func listeningConnection(channel: String, handler: @escaping @Sendable (String) -> Void) throws
-        -> (PostgresConnection, PostgresListenContext) {
+        -> (PostgresConnection, PostgresListenContext)
+    {
         let connection = try connect()
         let context = connection.addListener(channel: channel) { _, notification in handler(notification.payload) }
         do {
-            _ = try Connection(connection: connection, logger: logger).query("LISTEN \(PostgresNames.quoted(channel))", [])
+            _ = try Connection(connection: connection, logger: logger).query(
+                "LISTEN \(PostgresNames.quoted(channel))", [])
         } catch {
             context.stop()
             try? connection.close().wait()
@@ -127,7 +131,8 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         while true {
             if closed {
                 condition.unlock()
-                throw PostgresWireError(sqlState: nil, message: "The connections to \(where_) are closed: the store was removed")
+                throw PostgresWireError(
+                    sqlState: nil, message: "The connections to \(where_) are closed: the store was removed")
             }
             while let connection = idle.popLast() {
                 if !connection.isClosed {
@@ -151,11 +156,13 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             }
             guard condition.wait(until: deadline) else {
                 condition.unlock()
-                throw PostgresWireError(sqlState: PostgresWireError.poolTimeout, message: """
-                    All \(poolSize) connections to \(where_) stayed busy for \(timeout) seconds \
-                    (NSPersistentStoreTimeoutOption); raise the pool size (ObjectGraphConnectionPoolSize) \
-                    or the timeout
-                    """)
+                throw PostgresWireError(
+                    sqlState: PostgresWireError.poolTimeout,
+                    message: """
+                        All \(poolSize) connections to \(where_) stayed busy for \(timeout) seconds \
+                        (NSPersistentStoreTimeoutOption); raise the pool size (ObjectGraphConnectionPoolSize) \
+                        or the timeout
+                        """)
             }
         }
     }
@@ -180,8 +187,10 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
     private func connect() throws -> PostgresConnection {
         let connection: PostgresConnection
         do {
-            connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
-                                                        id: Self.nextID.next(), logger: logger).wait()
+            connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                id: Self.nextID.next(), logger: logger
+            ).wait()
         } catch {
             throw PostgresWireError(connecting: where_, error)
         }
@@ -190,8 +199,9 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             _ = try session.query(searchPath, [])
             // A bound value, never spliced into SQL: the URL is outside text. The server checks it.
             if let statementTimeout {
-                _ = try session.query("SELECT set_config('statement_timeout', $1, false)",
-                                      [statementTimeout.databaseValue])
+                _ = try session.query(
+                    "SELECT set_config('statement_timeout', $1, false)",
+                    [statementTimeout.databaseValue])
             }
         } catch {
             try? connection.close().wait()
@@ -253,8 +263,9 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
             while answered.wait(timeout: .now() + 0.2) == .timedOut {
                 guard connection.isClosed else { continue }
                 if let closedAt, Date().timeIntervalSince(closedAt) > 1 {
-                    throw PostgresWireError(sqlState: PostgresWireError.connectionFailure,
-                                            message: "the connection closed and the statement was never answered")
+                    throw PostgresWireError(
+                        sqlState: PostgresWireError.connectionFailure,
+                        message: "the connection closed and the statement was never answered")
                 }
                 closedAt = closedAt ?? Date()
             }
@@ -281,8 +292,10 @@ final class NIOPostgresWire: PostgresWire, @unchecked Sendable {
         private var current: (PostgresConnection, PostgresListenContext)?
         private var cancelled = false
 
-        init(wire: NIOPostgresWire, channel: String, reconnected: @escaping @Sendable () -> Void,
-             handler: @escaping @Sendable (String) -> Void) {
+        init(
+            wire: NIOPostgresWire, channel: String, reconnected: @escaping @Sendable () -> Void,
+            handler: @escaping @Sendable (String) -> Void
+        ) {
             self.wire = wire
             self.channel = channel
             self.reconnected = reconnected
@@ -356,7 +369,8 @@ final class LockedCounter: @unchecked Sendable {
     private var value = 0
 
     func next() -> Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         value += 1
         return value
     }

@@ -30,31 +30,38 @@ package struct PostgresURL {
         self.host = host
         port = url.port ?? 5432
         guard let user = url.user, !user.isEmpty else {
-            throw PostgresWireError(sqlState: nil, message: "\(PostgresNames.redacted(url)) names no user (postgres://USER@\(host)/...)")
+            throw PostgresWireError(
+                sqlState: nil, message: "\(PostgresNames.redacted(url)) names no user (postgres://USER@\(host)/...)")
         }
         self.user = user.removingPercentEncoding ?? user
         // PGPASSWORD, as libpq reads it, keeps the password out of the URL and so out of
         // anything that prints the URL.
-        password = url.password.map { $0.removingPercentEncoding ?? $0 }
+        password =
+            url.password.map { $0.removingPercentEncoding ?? $0 }
             ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
         let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         database = path.isEmpty ? nil : path
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         schema = PostgresNames.schemaName(of: url)
         guard !schema.isEmpty else {
-            throw PostgresWireError(sqlState: nil, message: "\(PostgresNames.redacted(url)) has an empty schema= (leave it out for public)")
+            throw PostgresWireError(
+                sqlState: nil, message: "\(PostgresNames.redacted(url)) has an empty schema= (leave it out for public)")
         }
         statementTimeout = query.first { $0.name == "statement_timeout" }?.value
-        requiresTLS = query.contains { $0.name == "sslmode" && ["require", "verify-ca", "verify-full"].contains($0.value ?? "") }
+        requiresTLS = query.contains {
+            $0.name == "sslmode" && ["require", "verify-ca", "verify-full"].contains($0.value ?? "")
+        }
     }
 
     /// PostgresNIO's configuration for it.
     package func configuration(timeout: TimeInterval) throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS = requiresTLS
+        let tls: PostgresConnection.Configuration.TLS =
+            requiresTLS
             ? .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             : .disable
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password,
-                                                             database: database, tls: tls)
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password,
+            database: database, tls: tls)
         configuration.options.connectTimeout = .milliseconds(Int64(max(timeout, 1) * 1000))
         return configuration
     }

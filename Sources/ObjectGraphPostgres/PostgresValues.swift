@@ -29,7 +29,8 @@ enum PostgresValues {
         for row in result.rows {
             for cell in row { values.append(try value(of: cell)) }
         }
-        return PostgresWireResult(columnCount: columnCount, values: values, affectedRows: result.metadata.rows ?? result.rows.count)
+        return PostgresWireResult(
+            columnCount: columnCount, values: values, affectedRows: result.metadata.rows ?? result.rows.count)
     }
 
     /// One cell as a `DatabaseValue`.
@@ -46,23 +47,28 @@ enum PostgresValues {
             case .bytea: return try cell.decode(Data.self).databaseValue
             case .numeric:
                 let decimal = try cell.decode(Decimal.self)
-                if decimal == decimal.rounded(), let whole = Int64(exactly: NSDecimalNumber(decimal: decimal).int64Value),
-                   Decimal(whole) == decimal {
+                if decimal == decimal.rounded(),
+                    let whole = Int64(exactly: NSDecimalNumber(decimal: decimal).int64Value),
+                    Decimal(whole) == decimal
+                {
                     return whole.databaseValue
                 }
                 return NSDecimalNumber(decimal: decimal).doubleValue.databaseValue
             default: return try cell.decode(String.self).databaseValue
             }
         } catch {
-            throw PostgresWireError(sqlState: nil, message: "Column \(cell.columnName) holds a \(cell.dataType) the store cannot read: \(error)")
+            throw PostgresWireError(
+                sqlState: nil,
+                message: "Column \(cell.columnName) holds a \(cell.dataType) the store cannot read: \(error)")
         }
     }
 }
 
-private extension Decimal {
+extension Decimal {
     /// The whole number nearest, halves away from zero.
-    func rounded() -> Decimal {
-        var source = self, result = Decimal()
+    fileprivate func rounded() -> Decimal {
+        var source = self
+        var result = Decimal()
         NSDecimalRound(&result, &source, 0, .plain)
         return result
     }

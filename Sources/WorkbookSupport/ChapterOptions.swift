@@ -3,7 +3,9 @@ import ArgumentParser
 /// The options every chapter executable takes.
 public struct ChapterOptions: ParsableArguments {
     /// `--section NAME`, repeatable.
-    @Option(name: .customLong("section"), help: ArgumentHelp("Run only this section (repeat for several; see --list).", valueName: "name"))
+    @Option(
+        name: .customLong("section"),
+        help: ArgumentHelp("Run only this section (repeat for several; see --list).", valueName: "name"))
     public var sections: [String] = []
 
     /// `--list`.
@@ -11,7 +13,8 @@ public struct ChapterOptions: ParsableArguments {
     public var list = false
 
     /// `--sql`.
-    @Flag(name: .long, help: "Also print the SQL each fetch and each migration runs, as Core Data's SQL debug log does.")
+    @Flag(
+        name: .long, help: "Also print the SQL each fetch and each migration runs, as Core Data's SQL debug log does.")
     public var sql = false
 
     /// Creates the default options.

@@ -39,7 +39,9 @@ public enum ChapterRunner {
 
     /// Runs the named sections (all when none are named), each under a heading, writing
     /// every line to `write`.
-    public static func run(_ chapter: Chapter.Type, sections names: [String], showingSQL: Bool, write: (String) -> Void) throws {
+    public static func run(_ chapter: Chapter.Type, sections names: [String], showingSQL: Bool, write: (String) -> Void)
+        throws
+    {
         let sections = try names.isEmpty ? chapter.sections : names.map { try section(named: $0, in: chapter) }
         write(chapter.title)
         write(String(repeating: "=", count: chapter.title.count))
@@ -55,6 +57,7 @@ public enum ChapterRunner {
     /// The `--list` text: each section's name and title.
     public static func list(_ chapter: Chapter.Type) -> String {
         let width = chapter.sections.map(\.name.count).max() ?? 0
-        return chapter.sections.map { $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.title }.joined(separator: "\n")
+        return chapter.sections.map { $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.title }
+            .joined(separator: "\n")
     }
 }

@@ -16,7 +16,8 @@ public enum ERDiagram {
             if entity.isAbstract { lines.append("        abstract entity \"no instances of its own\"") }
             for a in own {
                 let type = a.attributeType.xcodeName.replacingOccurrences(of: " ", with: "")
-                let note = [a.isOptional ? nil : "required", a.isTransient ? "transient" : nil].compactMap { $0 }.joined(separator: ", ")
+                let note = [a.isOptional ? nil : "required", a.isTransient ? "transient" : nil].compactMap { $0 }
+                    .joined(separator: ", ")
                 lines.append("        \(type) \(a.name)" + (note.isEmpty ? "" : " \"\(note)\""))
             }
             lines.append("    }")
@@ -25,7 +26,8 @@ public enum ERDiagram {
         for entity in model.entities {
             for case let r as RelationshipDescription in entity.properties {
                 let inverseName = r.inverseName ?? ""
-                let key = [entity.name + "." + r.name, r.destinationEntityName + "." + inverseName].sorted().joined(separator: "|")
+                let key = [entity.name + "." + r.name, r.destinationEntityName + "." + inverseName].sorted().joined(
+                    separator: "|")
                 guard drawn.insert(key).inserted else { continue }
                 let right = r.isToMany ? "o{" : "o|"
                 guard let inverse = model.inverseRelationship(of: r) else {
@@ -34,7 +36,8 @@ public enum ERDiagram {
                     continue
                 }
                 let left = inverse.isToMany ? "}o" : "|o"
-                lines.append("    \(entity.name) \(left)--\(right) \(r.destinationEntityName) : \"\(r.name) / \(inverseName)\"")
+                lines.append(
+                    "    \(entity.name) \(left)--\(right) \(r.destinationEntityName) : \"\(r.name) / \(inverseName)\"")
             }
             if let parent = entity.parentEntityName {
                 lines.append("    \(parent) ||--|| \(entity.name) : \"inherits\"")

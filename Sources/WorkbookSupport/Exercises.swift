@@ -79,8 +79,10 @@ public struct Exercise: Sendable {
     public let sourceRules: [SourceRule]
 
     /// Declares an exercise.
-    public init(name: String, chapter: String, folder: String, title: String, task: String, hint: String, entry: String,
-                sourceRules: [SourceRule] = []) {
+    public init(
+        name: String, chapter: String, folder: String, title: String, task: String, hint: String, entry: String,
+        sourceRules: [SourceRule] = []
+    ) {
         self.name = name
         self.chapter = chapter
         self.folder = folder

@@ -25,13 +25,17 @@ final class SQLEcho: @unchecked Sendable {
     }
 
     private func receive(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let isStatement = line.hasPrefix("CoreData: sql: ")
         if isStatement { statements += 1 }
         if line.hasPrefix("CoreData: annotation: migration ") {
             if line.hasSuffix(" begins.") {
                 migrationDepth += 1
-                if migrationDepth == 1 { pendingBegin = line; migrationShown = false }
+                if migrationDepth == 1 {
+                    pendingBegin = line
+                    migrationShown = false
+                }
                 return
             }
             if line.hasSuffix(" ends.") {
@@ -42,7 +46,11 @@ final class SQLEcho: @unchecked Sendable {
             }
         }
         if migrationDepth > 0 {
-            if let begin = pendingBegin { write("    " + begin); pendingBegin = nil; migrationShown = true }
+            if let begin = pendingBegin {
+                write("    " + begin)
+                pendingBegin = nil
+                migrationShown = true
+            }
             write("    " + line)
             return
         }
@@ -77,8 +85,11 @@ final class SQLEcho: @unchecked Sendable {
 
     /// Says so when the section ran no SQL at all (no store, or XML and in-memory stores only).
     func finish() {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         flushWrites()
-        if statements == 0 { write("    (no SQL ran: this section uses no SQLite store, only XML or in-memory ones, if any)") }
+        if statements == 0 {
+            write("    (no SQL ran: this section uses no SQLite store, only XML or in-memory ones, if any)")
+        }
     }
 }

@@ -40,14 +40,19 @@ public final class Workbench {
     /// A coordinator with a new store of the given type in a private temporary directory. The
     /// store's UUID is fixed (the n-th store of the workbench gets the n-th UUID), so object
     /// URIs print the same on every run.
-    public func makeCoordinator(model: ManagedObjectModel, type: StoreType = .sqlite) throws -> PersistentStoreCoordinator {
+    public func makeCoordinator(model: ManagedObjectModel, type: StoreType = .sqlite) throws
+        -> PersistentStoreCoordinator
+    {
         storeCount += 1
-        let coordinator = sqlEcho.map { echo in SQLLog.routing(to: echo.log) { PersistentStoreCoordinator(managedObjectModel: model) } }
+        let coordinator =
+            sqlEcho.map { echo in SQLLog.routing(to: echo.log) { PersistentStoreCoordinator(managedObjectModel: model) }
+            }
             ?? PersistentStoreCoordinator(managedObjectModel: model)
         let uuid = String(format: "B00C0000-0000-4000-8000-%012d", storeCount)
         var url: URL?
         if type != .inMemory {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "workbook-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             directories.append(directory)
             url = directory.appendingPathComponent("Store.sqlite")
@@ -60,7 +65,8 @@ public final class Workbench {
     /// "Application Support", `~/.local/share/<app>` on Linux). It is a private temporary
     /// folder, removed with the workbench; print only the names of files in it.
     public func makeDataFolder() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-data-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "workbook-data-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         directories.append(directory)
         return directory
@@ -90,7 +96,8 @@ public final class Workbench {
         case let id as ManagedObjectID: return id.description
         case let d as Double: return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
         case let dictionary as [String: Any]:
-            return "{" + dictionary.keys.sorted().map { "\($0): \(describe(dictionary[$0]))" }.joined(separator: ", ") + "}"
+            return "{" + dictionary.keys.sorted().map { "\($0): \(describe(dictionary[$0]))" }.joined(separator: ", ")
+                + "}"
         default: return String(describing: value!)
         }
     }

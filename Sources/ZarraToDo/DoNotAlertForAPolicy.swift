@@ -14,8 +14,10 @@ open class DoNotAlertForAPolicy: NSEntityMigrationPolicy {
     /// Makes the version 2 to-do for a version 1 to-do: the attributes copied, `doNotAlert`
     /// set for titles that begin with "a", and the pair associated so that the second pass can
     /// give the new to-do its category.
-    open override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                                   manager: NSMigrationManager) throws {
+    open override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         let todo = NSEntityDescription.insertNewObject(forEntityName: "ToDo", into: manager.destinationContext)
         for key in ["title", "dueDate", "completed"] {
             todo.setValue(source.value(forKey: key), forKey: key)
@@ -30,13 +32,19 @@ open class DoNotAlertForAPolicy: NSEntityMigrationPolicy {
 extension ToDoModels {
     /// The mapping model of the article: Xcode's default mapping from version 1 to version 2,
     /// with the ToDo mapping made custom and given ``DoNotAlertForAPolicy``.
-    public static func doNotAlertMappingModel(policy: DoNotAlertForAPolicy.Type = DoNotAlertForAPolicy.self) throws -> NSMappingModel {
+    public static func doNotAlertMappingModel(policy: DoNotAlertForAPolicy.Type = DoNotAlertForAPolicy.self) throws
+        -> NSMappingModel
+    {
         // ANCHOR: custom-mapping
-        let mapping = NSMappingModel.defaultMappingModel(forSourceModel: try version1(), destinationModel: try version2())
+        let mapping = NSMappingModel.defaultMappingModel(
+            forSourceModel: try version1(), destinationModel: try version2())
         guard let todos = mapping.entityMappingsByName["ToDoToToDo"] else {
-            throw NSError(domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError, userInfo: [
-                NSLocalizedDescriptionKey: "the default mapping from version 1 to 2 has no ToDoToToDo entity mapping",
-            ])
+            throw NSError(
+                domain: NSCocoaErrorDomain, code: NSMigrationMissingMappingModelError,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "the default mapping from version 1 to 2 has no ToDoToToDo entity mapping"
+                ])
         }
         todos.mappingType = .customEntityMappingType
         todos.entityMigrationPolicyType = policy

@@ -24,7 +24,9 @@ extension ToDoModels {
     /// library's tests read and write their objects by key, as the article's code does.
     ///
     /// - Throws: ``CoreDataError`` as ``model(version:)`` does for a version other than 1 or 2.
-    public static func model(version number: Int, classes: [String: NSManagedObject.Type]) throws -> NSManagedObjectModel {
+    public static func model(version number: Int, classes: [String: NSManagedObject.Type]) throws
+        -> NSManagedObjectModel
+    {
         let plain = try model(version: number)
         // The plain model is frozen: its entities are copied, and the copies given the classes.
         let entities = plain.entities.map { declared -> NSEntityDescription in
@@ -32,8 +34,9 @@ extension ToDoModels {
             if let type = classes[entity.name] { entity.managedObjectClass = type }
             return entity
         }
-        return try NSManagedObjectModel(entities: entities, versionIdentifiers: plain.versionIdentifiers,
-                                        configurations: plain.configurationDescriptions,
-                                        fetchRequestTemplates: plain.fetchRequestTemplatesByName.values.sorted { $0.name < $1.name })
+        return try NSManagedObjectModel(
+            entities: entities, versionIdentifiers: plain.versionIdentifiers,
+            configurations: plain.configurationDescriptions,
+            fetchRequestTemplates: plain.fetchRequestTemplatesByName.values.sorted { $0.name < $1.name })
     }
 }

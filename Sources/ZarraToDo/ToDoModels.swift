@@ -1,4 +1,5 @@
 import CoreData
+
 // ObjectGraph's CoreDataError too: an unknown version is Core Data's NSInvalidArgumentException,
 // which Apple raises and ObjectGraph throws.
 import struct ObjectGraph.CoreDataError

@@ -1,6 +1,6 @@
+import AllChapters
 import Foundation
 import ObjectGraph
-import AllChapters
 import WorkbookSupport
 
 /// Rewrites the generated blocks of the book's pages: listings from the chapters' sources,
@@ -38,31 +38,53 @@ struct Book {
     /// The content a marker's block must hold.
     func generate(_ marker: BookMarker, file: String) throws -> String {
         guard let entry = chapterEntry(named: marker.chapter) else {
-            throw BookMarkerError(file: file, line: marker.openLine, problem: "no chapter named \(marker.chapter); the chapters are \(allChapters.map(\.name).joined(separator: ", "))")
+            throw BookMarkerError(
+                file: file, line: marker.openLine,
+                problem:
+                    "no chapter named \(marker.chapter); the chapters are \(allChapters.map(\.name).joined(separator: ", "))"
+            )
         }
         switch marker.kind {
         case .listing:
             // The chapter's own folder first, then what the chapters share.
             for directory in [entry.directory] + sharedListingDirectories {
-                if let code = try Anchors.listing(named: marker.name, inDirectory: root.appendingPathComponent(directory)) {
+                if let code = try Anchors.listing(
+                    named: marker.name, inDirectory: root.appendingPathComponent(directory))
+                {
                     return code
                 }
             }
-            throw BookMarkerError(file: file, line: marker.openLine, problem: "no // ANCHOR: \(marker.name) in \(([entry.directory] + sharedListingDirectories).joined(separator: ", "))")
+            throw BookMarkerError(
+                file: file, line: marker.openLine,
+                problem:
+                    "no // ANCHOR: \(marker.name) in \(([entry.directory] + sharedListingDirectories).joined(separator: ", "))"
+            )
         case .output:
             let sections = entry.sections
             guard let section = sections.first(where: { $0.name == marker.name }) else {
-                throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no section \(marker.name); its sections are \(sections.map(\.name).joined(separator: ", "))")
+                throw BookMarkerError(
+                    file: file, line: marker.openLine,
+                    problem:
+                        "chapter \(marker.chapter) has no section \(marker.name); its sections are \(sections.map(\.name).joined(separator: ", "))"
+                )
             }
             return try ChapterRunner.output(of: section, showingSQL: marker.showsSQL)
         case .diagram:
             guard let model = entry.models[marker.name] else {
-                throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))")
+                throw BookMarkerError(
+                    file: file, line: marker.openLine,
+                    problem:
+                        "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))"
+                )
             }
             return ERDiagram.mermaid(try model())
         case .codegen:
             guard let model = entry.models[marker.name] else {
-                throw BookMarkerError(file: file, line: marker.openLine, problem: "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))")
+                throw BookMarkerError(
+                    file: file, line: marker.openLine,
+                    problem:
+                        "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))"
+                )
             }
             let files = ModelCodegen(model: try model(), modelName: marker.modelName ?? marker.name).files()
             return files.map { $0.contents.trimmingCharacters(in: .newlines) }.joined(separator: "\n\n")

@@ -52,17 +52,31 @@ enum BookMarkers {
         while i < lines.count {
             let line = lines[i].trimmingCharacters(in: .whitespaces)
             guard line.hasPrefix("<!-- "), line.hasSuffix(" -->"),
-                  let kind = BookMarker.Kind(rawValue: String(line.dropFirst(5).prefix { $0 != " " })) else { i += 1; continue }
+                let kind = BookMarker.Kind(rawValue: String(line.dropFirst(5).prefix { $0 != " " }))
+            else {
+                i += 1
+                continue
+            }
             let words = line.dropFirst(5).dropLast(4).split(separator: " ").map(String.init)
-            guard words.count >= 2, case let parts = words[1].split(separator: "/").map(String.init), parts.count == 2 else {
-                throw BookMarkerError(file: file, line: i, problem: "a \(kind.rawValue) marker needs CHAPTER/NAME, as in <!-- \(kind.rawValue) fetching/all-books -->")
+            guard words.count >= 2, case let parts = words[1].split(separator: "/").map(String.init), parts.count == 2
+            else {
+                throw BookMarkerError(
+                    file: file, line: i,
+                    problem:
+                        "a \(kind.rawValue) marker needs CHAPTER/NAME, as in <!-- \(kind.rawValue) fetching/all-books -->"
+                )
             }
             let close = "<!-- /\(kind.rawValue) -->"
-            guard let end = lines[(i + 1)...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == close }) else {
-                throw BookMarkerError(file: file, line: i, problem: "this \(kind.rawValue) marker is never closed; add \(close) after its block")
+            guard let end = lines[(i + 1)...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == close })
+            else {
+                throw BookMarkerError(
+                    file: file, line: i,
+                    problem: "this \(kind.rawValue) marker is never closed; add \(close) after its block")
             }
-            markers.append(BookMarker(kind: kind, chapter: parts[0], name: parts[1], showsSQL: words.contains("--sql"),
-                                      modelName: words.dropFirst(2).first { !$0.hasPrefix("--") }, openLine: i, closeLine: end))
+            markers.append(
+                BookMarker(
+                    kind: kind, chapter: parts[0], name: parts[1], showsSQL: words.contains("--sql"),
+                    modelName: words.dropFirst(2).first { !$0.hasPrefix("--") }, openLine: i, closeLine: end))
             i = end + 1
         }
         return markers

@@ -22,7 +22,9 @@ extension ModelCommand {
         @Argument(help: ArgumentHelp("The model file.", valueName: "path"))
         var path: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("The folder to write the Swift files into (made if missing).", valueName: "dir"))
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The folder to write the Swift files into (made if missing).", valueName: "dir"))
         var output: String
 
         func run() throws {
@@ -30,13 +32,16 @@ extension ModelCommand {
             do {
                 codegen = try ModelCodegen(modelAt: ModelCommand.locate(path))
             } catch let error as CoreDataError {
-                throw WorkbookError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
+                throw WorkbookError(
+                    "\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved."
+                )
             }
             let folder = URL(fileURLWithPath: output)
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 for file in codegen.files() {
-                    try file.contents.write(to: folder.appendingPathComponent(file.name), atomically: true, encoding: .utf8)
+                    try file.contents.write(
+                        to: folder.appendingPathComponent(file.name), atomically: true, encoding: .utf8)
                     print("wrote \(folder.appendingPathComponent(file.name).path)")
                 }
             } catch {

@@ -21,7 +21,9 @@ struct ExercisesCommand: ParsableCommand {
     /// The exercise named `name`, or an error that lists the names.
     static func exercise(named name: String) throws -> Exercise {
         guard let exercise = ExerciseCatalog.exercise(named: name) else {
-            throw WorkbookError("There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", ")).")
+            throw WorkbookError(
+                "There is no exercise named \(name). The exercises are: \(ExerciseCatalog.all.map(\.name).joined(separator: ", "))."
+            )
         }
         return exercise
     }
@@ -29,11 +31,12 @@ struct ExercisesCommand: ParsableCommand {
     /// Prints a line at once, even into a pipe.
     static func say(_ line: String) {
         print(line)
-        fflush(nil)  // every stream: naming stdout is not concurrency-safe in Swift 6
+        fflush(nil) // every stream: naming stdout is not concurrency-safe in Swift 6
     }
 
     struct Progress: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "progress", abstract: "List the exercises, solved or not, and the next one to do.")
+        static let configuration = CommandConfiguration(
+            commandName: "progress", abstract: "List the exercises, solved or not, and the next one to do.")
 
         @OptionGroup var exercises: ExerciseOptions
 
@@ -48,7 +51,9 @@ struct ExercisesCommand: ParsableCommand {
             say("\nSolved \(outcomes.filter(\.verdict.isSolved).count) of \(ExerciseCatalog.all.count).")
             if let next {
                 say("Next: \(next.headline) \(next.task)")
-                say("Edit \(next.file), then run `swift run workbook exercises check \(next.name)`, or `swift run workbook exercises watch` to have it checked each time you save.")
+                say(
+                    "Edit \(next.file), then run `swift run workbook exercises check \(next.name)`, or `swift run workbook exercises watch` to have it checked each time you save."
+                )
             } else {
                 say("Every exercise is solved. Well done!")
             }
@@ -56,7 +61,8 @@ struct ExercisesCommand: ParsableCommand {
     }
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "check", abstract: "Judge your code for one exercise, or for all of them.")
+        static let configuration = CommandConfiguration(
+            commandName: "check", abstract: "Judge your code for one exercise, or for all of them.")
 
         @Argument(help: "The exercise to check, such as fetching-1 (all of them when omitted).")
         var name: String?
@@ -73,7 +79,8 @@ struct ExercisesCommand: ParsableCommand {
         func run() throws {
             let runner = try exercises.runner()
             let chosen = try name.map { [try ExercisesCommand.exercise(named: $0)] } ?? ExerciseCatalog.all
-            let outcomes = solutions
+            let outcomes =
+                solutions
                 ? chosen.map { runner.check($0, file: $0.solutionFile) }
                 : runner.check(chosen)
             for (exercise, outcome) in zip(chosen, outcomes) {
@@ -88,7 +95,9 @@ struct ExercisesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch",
             abstract: "Check the current exercise each time you save it, and move on when it passes.",
-            discussion: "Starts where you left off (kept in .build/exercises/current). Type h (hint), n (next), l (list), c (check) or q (quit), then Return; Ctrl-D quits too.")
+            discussion:
+                "Starts where you left off (kept in .build/exercises/current). Type h (hint), n (next), l (list), c (check) or q (quit), then Return; Ctrl-D quits too."
+        )
 
         @Argument(help: "The exercise to start with (default: where you left off, or the first not solved).")
         var name: String?
@@ -97,14 +106,16 @@ struct ExercisesCommand: ParsableCommand {
 
         func run() throws {
             let runner = try exercises.runner()
-            let watcher = ExerciseWatcher(runner: runner, exercises: ExerciseCatalog.all,
-                                          progress: ExerciseProgress(packageRoot: runner.packageRoot), write: { ExercisesCommand.say($0) })
+            let watcher = ExerciseWatcher(
+                runner: runner, exercises: ExerciseCatalog.all,
+                progress: ExerciseProgress(packageRoot: runner.packageRoot), write: { ExercisesCommand.say($0) })
             try watcher.run(startingAt: try name.map(ExercisesCommand.exercise(named:)))
         }
     }
 
     struct Hint: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "hint", abstract: "Print the hint for an exercise.")
+        static let configuration = CommandConfiguration(
+            commandName: "hint", abstract: "Print the hint for an exercise.")
 
         @Argument(help: "The exercise, such as fetching-1.")
         var name: String
@@ -133,7 +144,8 @@ struct ExerciseOptions: ParsableArguments {
         }
         let packageRoot = try root.url()
         do {
-            let runner = try ExerciseRunner(packageRoot: packageRoot, productsDirectory: executable.deletingLastPathComponent())
+            let runner = try ExerciseRunner(
+                packageRoot: packageRoot, productsDirectory: executable.deletingLastPathComponent())
             try runner.toolchain.buildRuntimeIfNeeded(
                 allowBuilding: ProcessInfo.processInfo.environment[Self.noBuildVariable] == nil,
                 log: { ExercisesCommand.say($0) })

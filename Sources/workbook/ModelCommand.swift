@@ -26,12 +26,17 @@ struct ModelCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The model file.", valueName: "path"))
         var path: String
 
-        @Option(help: ArgumentHelp("The version of a bundle to describe (default: the current one).", valueName: "name"))
+        @Option(
+            help: ArgumentHelp("The version of a bundle to describe (default: the current one).", valueName: "name"))
         var version: String?
 
         func run() throws {
-            do { print(try ModelCommand.describe(ModelCommand.locate(path), version: version)) } catch let error as CoreDataError {
-                throw WorkbookError("\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved.")
+            do { print(try ModelCommand.describe(ModelCommand.locate(path), version: version)) } catch let error
+                as CoreDataError
+            {
+                throw WorkbookError(
+                    "\(error.message)\nGive the path of an .xcdatamodeld bundle or an .xcdatamodel folder, such as one Xcode saved."
+                )
             }
         }
     }
@@ -56,18 +61,26 @@ struct ModelCommand: ParsableCommand {
             let bundle = try loader.loadBundle(at: url)
             let chosen = version ?? bundle.currentVersionName
             guard let m = bundle.model(named: chosen) else {
-                throw CoreDataError(exception: .invalidArgument, "\(name) has no version \(chosen); its versions are \(bundle.versionNames.joined(separator: ", "))")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "\(name) has no version \(chosen); its versions are \(bundle.versionNames.joined(separator: ", "))")
             }
             model = m
-            lines.append("\(name): version \(chosen)\(chosen == bundle.currentVersionName ? " (current)" : "") of \(bundle.versionNames.joined(separator: ", "))")
+            lines.append(
+                "\(name): version \(chosen)\(chosen == bundle.currentVersionName ? " (current)" : "") of \(bundle.versionNames.joined(separator: ", "))"
+            )
         } else {
             guard version == nil else {
-                throw CoreDataError(exception: .invalidArgument, "\(name) is a single model, not a bundle of versions; leave out --version")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "\(name) is a single model, not a bundle of versions; leave out --version")
             }
             model = try loader.loadModel(at: url)
             lines.append("\(name): a model")
         }
-        if let identifier = model.versionIdentifiers.sorted().first, !identifier.isEmpty { lines.append("Version identifier: \(identifier)") }
+        if let identifier = model.versionIdentifiers.sorted().first, !identifier.isEmpty {
+            lines.append("Version identifier: \(identifier)")
+        }
         lines.append("Version checksum: \(model.versionChecksum)")
         for entity in model.entities { lines += [""] + block(entity) }
         if !model.configurationDescriptions.isEmpty {
@@ -80,7 +93,8 @@ struct ModelCommand: ParsableCommand {
             lines += ["", "Fetch requests:"]
             for name in model.fetchRequestTemplatesByName.keys.sorted() {
                 guard let template = model.fetchRequestTemplatesByName[name] else { continue }
-                lines.append("  \(name): \(template.entityName)" + (template.predicateFormat.map { " where \($0)" } ?? ""))
+                lines.append(
+                    "  \(name): \(template.entityName)" + (template.predicateFormat.map { " where \($0)" } ?? ""))
             }
         }
         if !loader.warnings.isEmpty {
@@ -102,19 +116,28 @@ struct ModelCommand: ParsableCommand {
         if let parent = entity.parentEntityName { notes.append("parent \(parent)") }
         if !notes.isEmpty { heading += " (\(notes.joined(separator: ", ")))" }
         var lines = [heading]
-        let attributes = entity.properties.compactMap { if let a = $0 as? AttributeDescription { a } else { nil } }.sorted { $0.name < $1.name }
-        let relationships = entity.properties.compactMap { if let r = $0 as? RelationshipDescription { r } else { nil } }.sorted { $0.name < $1.name }
+        let attributes = entity.properties.compactMap { if let a = $0 as? AttributeDescription { a } else { nil } }
+            .sorted { $0.name < $1.name }
+        let relationships = entity.properties.compactMap {
+            if let r = $0 as? RelationshipDescription { r } else { nil }
+        }.sorted { $0.name < $1.name }
         if !attributes.isEmpty {
             lines.append("  Attributes:")
             let width = attributes.map(\.name.count).max() ?? 0
             let typeWidth = attributes.map(\.attributeType.xcodeName.count).max() ?? 0
             for a in attributes {
-                var text = "    " + pad(a.name, width) + "  " + pad(a.attributeType.xcodeName, typeWidth) + "  " + (a.isOptional ? "optional" : "required")
+                var text =
+                    "    " + pad(a.name, width) + "  " + pad(a.attributeType.xcodeName, typeWidth) + "  "
+                    + (a.isOptional ? "optional" : "required")
                 if a.isTransient { text += ", transient" }
                 if let value = a.defaultConstant { text += ", default \(defaultText(value))" }
                 if let expression = a.derivationExpression { text += ", derived from \(expression)" }
-                if a.attributeType == .transformable { text += ", transformer \(a.valueTransformerName ?? "NSSecureUnarchiveFromData")" }
-                if a.attributeType == .composite { text += ", elements \(a.elements.map(\.name).joined(separator: ", "))" }
+                if a.attributeType == .transformable {
+                    text += ", transformer \(a.valueTransformerName ?? "NSSecureUnarchiveFromData")"
+                }
+                if a.attributeType == .composite {
+                    text += ", elements \(a.elements.map(\.name).joined(separator: ", "))"
+                }
                 if a.allowsExternalBinaryDataStorage { text += ", external storage" }
                 if a.preservesValueInHistoryOnDeletion { text += ", kept in history after deletion" }
                 lines.append(text)
@@ -125,15 +148,23 @@ struct ModelCommand: ParsableCommand {
             let width = relationships.map(\.name.count).max() ?? 0
             for r in relationships {
                 var kind = r.isToMany ? (r.isOrdered ? "ordered to-many" : "to-many") : "to-one"
-                if r.isToMany && (r.minCount > 0 || r.maxCount > 0) { kind += " (\(r.minCount)...\(r.maxCount > 0 ? String(r.maxCount) : "any"))" }
-                let inverse = r.inverseName.map { "inverse \(r.inverseEntityName.map { "\($0)." } ?? "")\($0)" } ?? "no inverse"
-                lines.append("    " + pad(r.name, width) + "  -> \(r.destinationEntityName), \(inverse), \(kind), \(r.isOptional ? "optional" : "required"), delete rule \(ruleName(r.deleteRule))")
+                if r.isToMany && (r.minCount > 0 || r.maxCount > 0) {
+                    kind += " (\(r.minCount)...\(r.maxCount > 0 ? String(r.maxCount) : "any"))"
+                }
+                let inverse =
+                    r.inverseName.map { "inverse \(r.inverseEntityName.map { "\($0)." } ?? "")\($0)" } ?? "no inverse"
+                lines.append(
+                    "    " + pad(r.name, width)
+                        + "  -> \(r.destinationEntityName), \(inverse), \(kind), \(r.isOptional ? "optional" : "required"), delete rule \(ruleName(r.deleteRule))"
+                )
             }
         }
         if !entity.fetchedProperties.isEmpty {
             lines.append("  Fetched properties:")
             for fetched in entity.fetchedProperties {
-                lines.append("    \(fetched.name)  -> \(fetched.fetchRequest.entityName)" + (fetched.fetchRequest.predicateFormat.map { " where \($0)" } ?? ""))
+                lines.append(
+                    "    \(fetched.name)  -> \(fetched.fetchRequest.entityName)"
+                        + (fetched.fetchRequest.predicateFormat.map { " where \($0)" } ?? ""))
             }
         }
         lines.append("  Version hash: \(entity.versionHash.base64EncodedString())")

@@ -2,7 +2,8 @@
 /// of context, as `diff -u` prints it.
 enum UnifiedDiff {
     static func make(old: String, new: String, name: String) -> String {
-        let a = old.components(separatedBy: "\n"), b = new.components(separatedBy: "\n")
+        let a = old.components(separatedBy: "\n")
+        let b = new.components(separatedBy: "\n")
         // LCS table from the ends; pages are a few hundred lines, so quadratic is fine.
         var lcs = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in stride(from: a.count - 1, through: 0, by: -1) {
@@ -10,13 +11,26 @@ enum UnifiedDiff {
                 lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
             }
         }
-        enum Edit { case same(String), removed(String), added(String) }
+        enum Edit {
+            case same(String)
+            case removed(String)
+            case added(String)
+        }
         var edits: [(edit: Edit, oldLine: Int, newLine: Int)] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count || j < b.count {
-            if i < a.count && j < b.count && a[i] == b[j] { edits.append((.same(a[i]), i, j)); i += 1; j += 1 }
-            else if j < b.count && (i == a.count || lcs[i][j + 1] >= lcs[i + 1][j]) { edits.append((.added(b[j]), i, j)); j += 1 }
-            else { edits.append((.removed(a[i]), i, j)); i += 1 }
+            if i < a.count && j < b.count && a[i] == b[j] {
+                edits.append((.same(a[i]), i, j))
+                i += 1
+                j += 1
+            } else if j < b.count && (i == a.count || lcs[i][j + 1] >= lcs[i + 1][j]) {
+                edits.append((.added(b[j]), i, j))
+                j += 1
+            } else {
+                edits.append((.removed(a[i]), i, j))
+                i += 1
+            }
         }
         var out = ["--- \(name) (in the book)", "+++ \(name) (generated now)"]
         var k = 0
@@ -32,8 +46,14 @@ enum UnifiedDiff {
                 }
                 end = min(edits.count, lastChange + 4)
                 let hunk = edits[start..<end]
-                let oldCount = hunk.filter { if case .added = $0.edit { return false }; return true }.count
-                let newCount = hunk.filter { if case .removed = $0.edit { return false }; return true }.count
+                let oldCount = hunk.filter {
+                    if case .added = $0.edit { return false }
+                    return true
+                }.count
+                let newCount = hunk.filter {
+                    if case .removed = $0.edit { return false }
+                    return true
+                }.count
                 out.append("@@ -\(hunk.first!.oldLine + 1),\(oldCount) +\(hunk.first!.newLine + 1),\(newCount) @@")
                 for e in hunk {
                     switch e.edit {

@@ -1,6 +1,6 @@
+import AllChapters
 import ArgumentParser
 import Foundation
-import AllChapters
 import WorkbookSupport
 
 @main
@@ -11,12 +11,18 @@ struct Workbook: ParsableCommand {
             Run a chapter with `swift run <chapter>` (for example `swift run fetching`). This tool
             keeps the book current, renders it to HTML, and checks your exercises.
             """,
-        subcommands: [ChaptersCommand.self, BookCommand.self, RenderCommand.self, ExercisesCommand.self, StoreCommand.self, ModelCommand.self])
+        subcommands: [
+            ChaptersCommand.self, BookCommand.self, RenderCommand.self, ExercisesCommand.self, StoreCommand.self,
+            ModelCommand.self,
+        ])
 }
 
 /// Options that locate the package.
 struct RootOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The package's root folder (default: the nearest folder upward with Package.swift and book/).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The package's root folder (default: the nearest folder upward with Package.swift and book/).",
+            valueName: "path"))
     var root: String?
 
     /// The root folder, or an error that says how to point at it.
@@ -25,19 +31,23 @@ struct RootOptions: ParsableArguments {
         var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         while true {
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: directory.appendingPathComponent("book").path) {
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent("book").path)
+            {
                 return directory
             }
             let parent = directory.deletingLastPathComponent()
             if parent.path == directory.path { break }
             directory = parent
         }
-        throw WorkbookError("Can't find the workbook: run this inside the package (the folder with Package.swift and book/), or pass --root PATH.")
+        throw WorkbookError(
+            "Can't find the workbook: run this inside the package (the folder with Package.swift and book/), or pass --root PATH."
+        )
     }
 }
 
 struct ChaptersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "chapters", abstract: "List the chapters and their sections.")
+    static let configuration = CommandConfiguration(
+        commandName: "chapters", abstract: "List the chapters and their sections.")
 
     func run() throws {
         for entry in allChapters {
@@ -70,7 +80,9 @@ struct BookCommand: ParsableCommand {
             let stale = try book.stalePages(progress: progress)
             guard stale.isEmpty else {
                 for page in stale { print(page.diff) }
-                print("\nThe book is stale: \(stale.map(\.file).joined(separator: ", ")). Run `swift run workbook book` to rewrite it.")
+                print(
+                    "\nThe book is stale: \(stale.map(\.file).joined(separator: ", ")). Run `swift run workbook book` to rewrite it."
+                )
                 throw ExitCode.failure
             }
             print("The book is current.")
@@ -89,7 +101,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var rootOptions: RootOptions
 
-    @Option(help: ArgumentHelp("Where to write the site (default: .build/book-html in the package).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Where to write the site (default: .build/book-html in the package).", valueName: "path"))
     var output: String?
 
     func run() throws {
@@ -97,6 +110,8 @@ struct RenderCommand: ParsableCommand {
         let destination = output.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent(".build/book-html")
         let renderer = SiteRenderer(bookDirectory: root.appendingPathComponent("book"), outputDirectory: destination)
         let count = try renderer.render { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
-        print("Wrote \(count) pages to \(destination.path). Open \(destination.appendingPathComponent("index.html").path) in a browser.")
+        print(
+            "Wrote \(count) pages to \(destination.path). Open \(destination.appendingPathComponent("index.html").path) in a browser."
+        )
     }
 }

@@ -1,18 +1,21 @@
-import Testing
 import Foundation
-@testable import workbook
 import ObjectGraph
+import Testing
 import ZarraToDo
+
+@testable import workbook
 
 // The book cannot go stale: every listing, output and diagram in book/ is what the chapters'
 // code holds and prints now. Tests only read the book; `swift run workbook book` rewrites it.
 @Suite struct BookTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     var book: Book { Book(root: Self.root) }
 
     @Test func theBookIsCurrent() throws {
         let stale = try book.stalePages()
-        #expect(stale.isEmpty, "Run `swift run workbook book` to rewrite:\n\(stale.map(\.diff).joined(separator: "\n"))")
+        #expect(
+            stale.isEmpty, "Run `swift run workbook book` to rewrite:\n\(stale.map(\.diff).joined(separator: "\n"))")
         #expect(try book.pages().map(\.lastPathComponent).contains("fetching.md"))
     }
 
@@ -52,7 +55,9 @@ import ZarraToDo
     @Test func anUnclosedMarkerIsAnErrorWithItsLine() throws {
         let text = "# Title\n\n<!-- output fetching/all-books -->\n```text\n```\n"
         let error = #expect(throws: BookMarkerError.self) { _ = try book.updated(text, file: "book/x.md") }
-        #expect(error?.description == "book/x.md:3: this output marker is never closed; add <!-- /output --> after its block")
+        #expect(
+            error?.description
+                == "book/x.md:3: this output marker is never closed; add <!-- /output --> after its block")
     }
 
     @Test func anUnknownSectionIsAnErrorNamingTheSections() throws {
@@ -62,7 +67,8 @@ import ZarraToDo
     }
 
     @Test func outputsAreTheSameOnEveryRun() throws {
-        let marker = BookMarker(kind: .output, chapter: "fetching", name: "self-in", showsSQL: true, openLine: 0, closeLine: 1)
+        let marker = BookMarker(
+            kind: .output, chapter: "fetching", name: "self-in", showsSQL: true, openLine: 0, closeLine: 1)
         let first = try book.generate(marker, file: "x")
         let second = try book.generate(marker, file: "x")
         #expect(first == second)

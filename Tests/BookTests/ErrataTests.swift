@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 
 // The errata appendix (book/errata.md) makes claims about three printed articles. These tests
 // hold it to them: every quotation is the article's own text, found in the section or listing
@@ -32,7 +32,8 @@ struct ErratumRow: Sendable, CustomTestStringConvertible {
 /// Reading the errata table and the seed articles it quotes.
 enum Errata {
     /// The package's root folder.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     /// Where the articles are kept: `../shared/seeds` beside the package.
     static let seeds = root.deletingLastPathComponent().appendingPathComponent("shared/seeds")
     /// Whether the articles are there to check against (they are not part of the package).
@@ -47,15 +48,22 @@ enum Errata {
     /// The section headings of the articles that have named sections, in the articles' words.
     /// A section runs from its heading to the next one in this list.
     static let sections = [
-        "LaMarche": ["Fetch Requests", "Predicates and Format Strings", "Fetching with Predicates", "Compounding Predicates", "Conclusion"],
+        "LaMarche": [
+            "Fetch Requests", "Predicates and Format Strings", "Fetching with Predicates", "Compounding Predicates",
+            "Conclusion",
+        ],
         "Apple": ["Retrieving Specific Objects", "Fetching Specific Values", "Fetching and Entity Inheritance"],
     ]
 
     /// The table's rows, in order.
     static func rows() throws -> [ErratumRow] {
         let text = try String(contentsOf: root.appendingPathComponent("book/errata.md"), encoding: .utf8)
-        return try text.components(separatedBy: "\n").filter { $0.range(of: #"^\| \d+ \|"#, options: .regularExpression) != nil }.map { line in
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return try text.components(separatedBy: "\n").filter {
+            $0.range(of: #"^\| \d+ \|"#, options: .regularExpression) != nil
+        }.map { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count == 7, let number = Int(cells[1]) else {
                 throw ErrataTableError(line: line)
             }
@@ -90,16 +98,22 @@ enum Errata {
                 Issue.record("\(author)'s article has no Listing \(listing)")
                 continue
             }
-            let end = lines[(start + 1)...].firstIndex { $0.range(of: #"^Listing \d+:"#, options: .regularExpression) != nil } ?? lines.endIndex
+            let end =
+                lines[(start + 1)...].firstIndex { $0.range(of: #"^Listing \d+:"#, options: .regularExpression) != nil }
+                ?? lines.endIndex
             regions.append(normalized(lines[start..<end].joined(separator: "\n")))
         }
         let headings = sections[author] ?? []
         for section in matches(of: #""([^"]+)""#, in: place) {
-            guard headings.contains(section), let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == section }) else {
+            guard headings.contains(section),
+                let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == section })
+            else {
                 Issue.record("\(author)'s article has no section \"\(section)\"")
                 continue
             }
-            let end = lines[(start + 1)...].firstIndex { headings.contains($0.trimmingCharacters(in: .whitespaces)) } ?? lines.endIndex
+            let end =
+                lines[(start + 1)...].firstIndex { headings.contains($0.trimmingCharacters(in: .whitespaces)) }
+                ?? lines.endIndex
             regions.append(normalized(lines[start..<end].joined(separator: "\n")))
         }
         return regions
@@ -132,13 +146,18 @@ struct ErrataTableError: Error, CustomStringConvertible {
         #expect(rows.map(\.number) == Array(1...rows.count), "rows are numbered 1, 2, 3, ... with no number twice")
         for row in rows {
             #expect(!row.testedBy.contains("to come"), "erratum \(row.number) has no test yet")
-            #expect(Errata.files[row.author] != nil, "erratum \(row.number): \"\(row.author)\" is not one of \(Errata.files.keys.sorted())")
+            #expect(
+                Errata.files[row.author] != nil,
+                "erratum \(row.number): \"\(row.author)\" is not one of \(Errata.files.keys.sorted())")
             #expect(!row.quotations.isEmpty, "erratum \(row.number) quotes nothing")
         }
     }
 
-    @Test(.enabled(if: Errata.seedsAvailable, "the articles are not in ../shared/seeds beside the package, so the quotations cannot be checked"),
-          arguments: Errata.rowsForTests)
+    @Test(
+        .enabled(
+            if: Errata.seedsAvailable,
+            "the articles are not in ../shared/seeds beside the package, so the quotations cannot be checked"),
+        arguments: Errata.rowsForTests)
     func everyQuotationIsInTheSectionItsRowNames(_ row: ErratumRow) throws {
         let file = try #require(Errata.files[row.author])
         let article = try String(contentsOf: Errata.seeds.appendingPathComponent(file), encoding: .utf8)
@@ -146,7 +165,9 @@ struct ErrataTableError: Error, CustomStringConvertible {
         #expect(!regions.isEmpty, "erratum \(row.number) names no section or listing: \(row.place)")
         for quotation in row.quotations {
             let quoted = Errata.normalized(quotation)
-            #expect(regions.contains { $0.contains(quoted) }, "erratum \(row.number): not in \(row.place) of \(file): \(quotation)")
+            #expect(
+                regions.contains { $0.contains(quoted) },
+                "erratum \(row.number): not in \(row.place) of \(file): \(quotation)")
         }
     }
 
@@ -161,7 +182,9 @@ struct ErrataTableError: Error, CustomStringConvertible {
         #expect(!references.isEmpty, "erratum \(row.number) names no test")
         for reference in references {
             if reference.contains("/") {
-                #expect(FileManager.default.fileExists(atPath: Errata.root.appendingPathComponent(reference).path), "erratum \(row.number): no file \(reference)")
+                #expect(
+                    FileManager.default.fileExists(atPath: Errata.root.appendingPathComponent(reference).path),
+                    "erratum \(row.number): no file \(reference)")
                 continue
             }
             let parts = reference.split(separator: ".").map(String.init)
@@ -179,13 +202,17 @@ struct ErrataTableError: Error, CustomStringConvertible {
 
     @Test func everyRowTheChaptersCiteExists() throws {
         let count = try Errata.rows().count
-        let pages = try FileManager.default.contentsOfDirectory(at: Errata.root.appendingPathComponent("book"), includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" && $0.lastPathComponent != "errata.md" }
+        let pages = try FileManager.default.contentsOfDirectory(
+            at: Errata.root.appendingPathComponent("book"), includingPropertiesForKeys: nil
+        )
+        .filter { $0.pathExtension == "md" && $0.lastPathComponent != "errata.md" }
         for page in pages {
             let text = Errata.normalized(try String(contentsOf: page, encoding: .utf8))
             for citation in Errata.matches(of: #"\[errata\]\(errata\.md\), (rows? [0-9, and]+)"#, in: text) {
                 for number in Errata.matches(of: #"(\d+)"#, in: citation).compactMap(Int.init) {
-                    #expect((1...count).contains(number), "\(page.lastPathComponent) cites errata row \(number); there are \(count)")
+                    #expect(
+                        (1...count).contains(number),
+                        "\(page.lastPathComponent) cites errata row \(number); there are \(count)")
                 }
             }
         }
@@ -236,8 +263,11 @@ struct ErrataTableError: Error, CustomStringConvertible {
     // Erratum 14: Listing 11's format string opens a parenthesis it never closes.
     @Test func listing11sFormatStringDoesNotParse() throws {
         let now = Date(timeIntervalSinceReferenceDate: 0)
-        let asPrinted = "dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND (lastAlertDate == nil || lastAlertDate < %@"
-        #expect(throws: ObjectGraph.PredicateError.self) { _ = try ObjectGraph.Predicate(checkedFormat: asPrinted, now, now, now) }
+        let asPrinted =
+            "dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND (lastAlertDate == nil || lastAlertDate < %@"
+        #expect(throws: ObjectGraph.PredicateError.self) {
+            _ = try ObjectGraph.Predicate(checkedFormat: asPrinted, now, now, now)
+        }
         let closed = try ObjectGraph.Predicate(checkedFormat: asPrinted + ")", now, now, now)
         #expect(closed.predicateFormat.contains("lastAlertDate == nil OR lastAlertDate < "))
     }

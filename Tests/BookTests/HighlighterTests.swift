@@ -1,4 +1,5 @@
 import Testing
+
 @testable import workbook
 
 // The highlighter colours Swift's contextual keywords only where they act as keywords.
@@ -13,7 +14,10 @@ import Testing
         #expect(keywords("for book in books { print(book) }") == ["for", "in"])
         #expect(keywords("let n = try context.count(for: request)") == ["let", "try"])
         #expect(keywords("func index(for key: String) -> Int") == ["func"])
-        #expect(keywords("outer: for (i, b) in zip(a, c) {\n    for case let x? in b {}\n}") == ["for", "in", "for", "case", "let", "in"])
+        #expect(
+            keywords("outer: for (i, b) in zip(a, c) {\n    for case let x? in b {}\n}") == [
+                "for", "in", "for", "case", "let", "in",
+            ])
         #expect(keywords("let v = object.value(forKey: \"title\")") == ["let"])
     }
 
@@ -51,6 +55,9 @@ import Testing
         #expect(html.contains("<span class=\"comment\">// for in open</span>"))
         #expect(html.contains("<span class=\"comment\">/* in */</span>"))
         #expect(html.contains("<span class=\"number\">42</span>"))
-        #expect(SwiftHighlighter.html("let x: Book<T> & Y") == "<span class=\"keyword\">let</span> x: <span class=\"type\">Book</span>&lt;<span class=\"type\">T</span>&gt; &amp; <span class=\"type\">Y</span>")
+        #expect(
+            SwiftHighlighter.html("let x: Book<T> & Y")
+                == "<span class=\"keyword\">let</span> x: <span class=\"type\">Book</span>&lt;<span class=\"type\">T</span>&gt; &amp; <span class=\"type\">Y</span>"
+        )
     }
 }

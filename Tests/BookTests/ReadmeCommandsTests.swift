@@ -1,24 +1,30 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import workbook
 
 // Every `swift run X ...` command of README.md works as written: each runs, in the README's
 // order, as the already built executable X (never `swift run`), with HOME and XDG_DATA_HOME in
 // a temporary directory and the package as the working directory, and exits 0.
 @Suite struct ReadmeCommandsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Commands left out, and why: the test never builds, and never runs for minutes.
     static func skipReason(_ command: ReadmeCommand) -> String? {
         if command.words.first != "swift" { return "not a swift command" }
         if command.words.dropFirst().first != "run" {
-            return "`swift \(command.words.dropFirst().first ?? "")` builds or runs the package's tools, not one of its executables; the suite is what runs it"
+            return
+                "`swift \(command.words.dropFirst().first ?? "")` builds or runs the package's tools, not one of its executables; the suite is what runs it"
         }
         if command.words.count < 3 { return "`swift run` named in prose, with no executable: nothing to run" }
-        if command.words.contains("-c") { return "a release build and minutes of measurement: the benchmark is run by hand" }
+        if command.words.contains("-c") {
+            return "a release build and minutes of measurement: the benchmark is run by hand"
+        }
         if command.words == ["swift", "run", "workbook", "book"] {
-            return "rewrites book/ in the source tree; `swift run workbook book --check`, also in the README, runs and finds the book current"
+            return
+                "rewrites book/ in the source tree; `swift run workbook book --check`, also in the README, runs and finds the book current"
         }
         return nil
     }
@@ -42,7 +48,8 @@ import TestSupport
     }
 
     @Test func everyCommandRunsAsWritten() throws {
-        let commands = try ReadmeCommand.all(in: String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8))
+        let commands = try ReadmeCommand.all(
+            in: String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8))
         let runnable = commands.filter { Self.skipReason($0) == nil }
         // The README's own list, so that a parser that finds nothing cannot pass.
         #expect(runnable.contains { $0.text.hasPrefix("swift run todo migrate") })
@@ -64,15 +71,19 @@ import TestSupport
 
         for (index, command) in runnable.enumerated() {
             let name = command.words[2]
-            let executable = try #require(BuiltExecutable.url(named: name), "`\(name)` is not built: swift build --build-tests")
+            let executable = try #require(
+                BuiltExecutable.url(named: name), "`\(name)` is not built: swift build --build-tests")
             // The README's /tmp and ~ are the test's own: runs never meet a person's files.
             let arguments = (Array(command.words.dropFirst(3)) + Self.additions(command)).map {
                 $0.replacingOccurrences(of: "/tmp/", with: temporary.path + "/")
                     .replacingOccurrences(of: "$TMP", with: temporary.path)
                     .replacingOccurrences(of: "~/", with: home.path + "/")
             }
-            let result = try Self.run(executable, arguments, environment: environment, log: temporary.appendingPathComponent("\(index)"))
-            #expect(Self.allowedStatuses(command).contains(result.status), "`\(command.text)` exited \(result.status):\n\(result.output)")
+            let result = try Self.run(
+                executable, arguments, environment: environment, log: temporary.appendingPathComponent("\(index)"))
+            #expect(
+                Self.allowedStatuses(command).contains(result.status),
+                "`\(command.text)` exited \(result.status):\n\(result.output)")
         }
     }
 
@@ -87,12 +98,13 @@ import TestSupport
             |---|---|
             | a chapter | `swift run fetching --list`, `--sql`, `swift test` |
             """
-        #expect(try ReadmeCommand.all(in: "First `swift run workbook chapters`, then:\n" + markdown).map(\.words) == [
-            ["swift", "run", "workbook", "chapters"],
-            ["swift", "run", "todo", "add", "Pay rent", "--due", "+3m"],
-            ["swift", "run", "fetching", "--list"],
-            ["swift", "test"],
-        ])
+        #expect(
+            try ReadmeCommand.all(in: "First `swift run workbook chapters`, then:\n" + markdown).map(\.words) == [
+                ["swift", "run", "workbook", "chapters"],
+                ["swift", "run", "todo", "add", "Pay rent", "--due", "+3m"],
+                ["swift", "run", "fetching", "--list"],
+                ["swift", "test"],
+            ])
         #expect(throws: (any Error).self) { try ReadmeCommand.all(in: "`swift run todo add \"Pay rent`") }
     }
 
@@ -102,13 +114,17 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: "ToDo.xcdatamodeld"))
         #expect(ModelCommand.locate("ToDo.xcdatamodeld").path.hasSuffix("/ToDo.xcdatamodeld"))
         #expect(FileManager.default.fileExists(atPath: ModelCommand.locate("ToDo.xcdatamodeld").path))
-        #expect(ModelCommand.locate("models/ToDo.xcdatamodeld").path == URL(fileURLWithPath: "models/ToDo.xcdatamodeld").path)
+        #expect(
+            ModelCommand.locate("models/ToDo.xcdatamodeld").path
+                == URL(fileURLWithPath: "models/ToDo.xcdatamodeld").path)
         #expect(ModelCommand.locate("Other.xcdatamodeld").path == URL(fileURLWithPath: "Other.xcdatamodeld").path)
     }
 
     /// Runs `executable` in the package's folder; its output goes to files, so a long output
     /// never fills a pipe. A command still running after ten minutes is stopped and fails.
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String], log: URL) throws -> (status: Int32, output: String) {
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String], log: URL) throws -> (
+        status: Int32, output: String
+    ) {
         let outputURL = log.appendingPathExtension("out")
         guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: outputURL.path])
@@ -153,7 +169,10 @@ struct ReadmeCommand {
             if trimmed.hasPrefix("```") {
                 inFence.toggle()
                 // The prose before a block comes before the block's commands.
-                if inFence { commands += try inline(prose); prose = "" }
+                if inFence {
+                    commands += try inline(prose)
+                    prose = ""
+                }
                 continue
             }
             if inFence {
@@ -195,7 +214,11 @@ struct ReadmeCommand {
                 quote = character
                 inWord = true
             } else if character == " " || character == "\t" {
-                if inWord { words.append(word); word = ""; inWord = false }
+                if inWord {
+                    words.append(word)
+                    word = ""
+                    inWord = false
+                }
             } else if character == "#" && !inWord {
                 break
             } else {

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import workbook
 
 // The rendered book's sidebar numbers chapters as the README does, and its stylesheet
@@ -28,7 +29,8 @@ import Foundation
         let values = matches(of: "<li[^>]* value=\"([0-9]+)\"><a href=\"([a-z-]+)\\.html\"", in: chapters)
         #expect(values.map(\.0) == ["1", "2", "3", "4", "5"])
         #expect(values.map(\.1) == ["fetching", "predicates", "compounding", "versioning", "migration-policies"])
-        #expect(chapters.contains("<li class=\"current\" value=\"2\"><a href=\"predicates.html\" aria-current=\"page\">"))
+        #expect(
+            chapters.contains("<li class=\"current\" value=\"2\"><a href=\"predicates.html\" aria-current=\"page\">"))
         // The README is not a numbered chapter, nor are the appendices.
         #expect(!chapters.contains("href=\"index.html\"") && !chapters.contains("errata.html"))
         let intro = try #require(section(of: page, from: "<ul class=\"contents intro\">", to: "</ul>"))
@@ -38,7 +40,9 @@ import Foundation
         // Tables sit in a box that scrolls sideways, their cells know their headings (cards on
         // a phone), and names in them break between their words, not anywhere.
         let names = try String(contentsOf: output.appendingPathComponent("linux-differences.html"), encoding: .utf8)
-        #expect(names.contains("<div class=\"table-wrap\"><table class=\"three\"><thead><tr><th>Apple</th><th>here</th><th>why</th>"))
+        #expect(
+            names.contains(
+                "<div class=\"table-wrap\"><table class=\"three\"><thead><tr><th>Apple</th><th>here</th><th>why</th>"))
         #expect(names.contains("<td data-label=\"Apple\"><code>NSManaged<wbr>Object<wbr>Model</code>, "))
         #expect(names.components(separatedBy: "<table").count == names.components(separatedBy: "</table></div>").count)
         // The errata's five columns become cards in a narrow column: each cell knows its heading.
@@ -77,7 +81,8 @@ import Foundation
     // listings more room than the prose.
     @Test func interpolationsNeverWrapAndWideScreensWidenListings() {
         let line = SwiftHighlighter.htmlLines(#"print("Fetched \(books.map { "\($0)" }.count) books")"#)[0]
-        #expect(line.contains(#"<span class="string nowrap">\(books.map { &quot;\($0)&quot; }.count)</span>"#), "\(line)")
+        #expect(
+            line.contains(#"<span class="string nowrap">\(books.map { &quot;\($0)&quot; }.count)</span>"#), "\(line)")
         #expect(line.contains(#"<span class="string">&quot;Fetched </span>"#))
         #expect(!SiteRenderer.breakOpportunities(line).contains("<wbr>.count"))
         let css = SiteAssets.css
@@ -90,15 +95,19 @@ import Foundation
         let html = SiteRenderer.breakOpportunities(line)
         #expect(html.contains("<span class=\"type\">MappingModel</span><wbr>.defaultMappingModel(<wbr>forSourceModel"))
         #expect(html.contains("<span class=\"number\">1.5</span>"))
-        #expect(SiteRenderer.breakOpportunities(SwiftHighlighter.htmlLines("f(\"a.b\") // c.d (e)")[0])
-            == "f(<wbr><span class=\"string\">&quot;a.b&quot;</span>) <span class=\"comment\">// c.d (e)</span>")
+        #expect(
+            SiteRenderer.breakOpportunities(SwiftHighlighter.htmlLines("f(\"a.b\") // c.d (e)")[0])
+                == "f(<wbr><span class=\"string\">&quot;a.b&quot;</span>) <span class=\"comment\">// c.d (e)</span>")
         // The search index reads the text as it was before the break opportunities.
         #expect(SiteRenderer.plain(html) == SiteRenderer.plain(line))
         #expect(SiteRenderer.plain(html).contains("defaultMappingModel(forSourceModel: v1"))
         // Each line is a block carrying its indentation for the hanging indent; the leading
         // spaces sit in a box the stylesheet caps, so a deep line does not start on a blank line.
         let listing = SiteRenderer.listingLines("a\n    b.c\n", html: ["a", "    b.c", ""])
-        #expect(listing == "<span class=\"line\" style=\"--indent:0\">a</span><span class=\"line\" style=\"--indent:4\"><span class=\"indent\">    </span>b<wbr>.c</span><span class=\"line\" style=\"--indent:0\"></span>")
+        #expect(
+            listing
+                == "<span class=\"line\" style=\"--indent:0\">a</span><span class=\"line\" style=\"--indent:4\"><span class=\"indent\">    </span>b<wbr>.c</span><span class=\"line\" style=\"--indent:0\"></span>"
+        )
     }
 
     /// The text between `start` and the next `end` after it.
@@ -114,7 +123,10 @@ import Foundation
         var index = start.upperBound
         while index < css.endIndex {
             if css[index] == "{" { depth += 1 }
-            if css[index] == "}" { depth -= 1; if depth == 0 { return String(css[start.upperBound..<index]) } }
+            if css[index] == "}" {
+                depth -= 1
+                if depth == 0 { return String(css[start.upperBound..<index]) }
+            }
             index = css.index(after: index)
         }
         return nil

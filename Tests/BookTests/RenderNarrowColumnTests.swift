@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import workbook
 
 // What the screenshots at 820 and 400 px showed and the renderer now prevents: diagrams too
 // small to read, commands and names broken in the wrong place, a caret under the wrong
 // character, wrapped output lines that read as new ones.
 @Suite struct RenderNarrowColumnTests {
-    let todo = "erDiagram\n    Category {\n        String name \"required\"\n    }\n    ToDo {\n        String title \"required\"\n        Date dueDate\n    }\n    Category |o--o{ ToDo : \"todos / category\""
-    let graphics = "erDiagram\n    Circle {\n        Double radius\n    }\n    Graphic {\n        abstract entity \"no instances of its own\"\n        String name\n    }\n    Line {\n        Double length\n    }\n    TextArea {\n        String text\n    }\n    Graphic ||--|| Circle : \"inherits\"\n    Graphic ||--|| Line : \"inherits\"\n    Graphic ||--|| TextArea : \"inherits\""
+    let todo =
+        "erDiagram\n    Category {\n        String name \"required\"\n    }\n    ToDo {\n        String title \"required\"\n        Date dueDate\n    }\n    Category |o--o{ ToDo : \"todos / category\""
+    let graphics =
+        "erDiagram\n    Circle {\n        Double radius\n    }\n    Graphic {\n        abstract entity \"no instances of its own\"\n        String name\n    }\n    Line {\n        Double length\n    }\n    TextArea {\n        String text\n    }\n    Graphic ||--|| Circle : \"inherits\"\n    Graphic ||--|| Line : \"inherits\"\n    Graphic ||--|| TextArea : \"inherits\""
 
     @Test func aDiagramOfSeveralBoxesAlsoComesStackedForANarrowColumn() throws {
         let figure = ERDiagramSVG.figure(todo)
@@ -16,12 +19,19 @@ import Testing
         // Two boxes and a 30-character label side by side: 730 wide, so under 620 px (85%) the stacked one shows.
         #expect(wide.width == 730)
         #expect(ERDiagramSVG.fitWidth(wide.width) == 620)
-        #expect(figure.hasPrefix("<figure class=\"diagram fit-620\"><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-wide\""))
+        #expect(
+            figure.hasPrefix(
+                "<figure class=\"diagram fit-620\"><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-wide\""))
         #expect(figure.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-stacked\" viewBox=\"0 0 "))
-        #expect(figure.components(separatedBy: ">todos / category (one to many)</text>").count == 3, "a label in each drawing")
+        #expect(
+            figure.components(separatedBy: ">todos / category (one to many)</text>").count == 3,
+            "a label in each drawing")
         // The stylesheet swaps them by the figure's own width.
         let rules = ERDiagramSVG.containerRules(fits: [620])
-        #expect(rules.contains("@container (max-width: 619.98px) { figure.fit-620 > svg.er-wide { display: none; } figure.fit-620 > svg.er-stacked { display: block; } }"))
+        #expect(
+            rules.contains(
+                "@container (max-width: 619.98px) { figure.fit-620 > svg.er-wide { display: none; } figure.fit-620 > svg.er-stacked { display: block; } }"
+            ))
         #expect(SiteAssets.css.contains("svg.er-stacked { display: none; }"))
         // Paper always gets the boxes side by side.
         let print = try #require(SiteAssets.css.range(of: "@media print {").map { SiteAssets.css[$0.upperBound...] })
@@ -41,7 +51,8 @@ import Testing
     // between boxes of different heights.
     @Test func sideBySideInheritanceIsATreeWithArrowheadsAndRelationshipsAreLevel() throws {
         let (entities, links) = ERDiagramSVG.parse(graphics)
-        #expect(ERDiagramSVG.rows(entities: entities, links: links).map { $0.map { entities[$0].name } }
+        #expect(
+            ERDiagramSVG.rows(entities: entities, links: links).map { $0.map { entities[$0].name } }
                 == [["Graphic"], ["Circle", "Line", "TextArea"]])
         let svg = ERDiagramSVG.svg(entities: entities, links: links).svg
         let boxes = numbers(in: svg, pattern: "<rect x=\"([0-9]+)\" y=\"([0-9]+)\" width=\"230\" height=\"([0-9]+)\"")
@@ -51,23 +62,33 @@ import Testing
         #expect(boxes[0][1] == boxes[2][1] && boxes[2][1] == boxes[3][1])
         // Each inheritance line goes up from its box, across, and up into Graphic's bottom,
         // where the arrowhead is.
-        let paths = numbers(in: svg, pattern: "<path d=\"M([0-9]+) ([0-9]+)V([0-9]+)H([0-9]+)V([0-9]+)\" class=\"link\" fill=\"none\" marker-end=\"url\\(#inherits-[0-9a-f]+\\)\"")
+        let paths = numbers(
+            in: svg,
+            pattern:
+                "<path d=\"M([0-9]+) ([0-9]+)V([0-9]+)H([0-9]+)V([0-9]+)\" class=\"link\" fill=\"none\" marker-end=\"url\\(#inherits-[0-9a-f]+\\)\""
+        )
         #expect(paths.count == 3)
         let graphicBottom = boxes[1][1] + boxes[1][2]
         #expect(paths.allSatisfy { $0[1] == boxes[0][1] && $0[3] == boxes[1][0] + 115 && $0[4] == graphicBottom })
         #expect(svg.contains("<marker id=\"inherits-") && svg.contains("class=\"arrow\""))
         // A relationship between boxes of different heights on one row is level.
         let (todoEntities, todoLinks) = ERDiagramSVG.parse(todo)
-        let lines = numbers(in: ERDiagramSVG.svg(entities: todoEntities, links: todoLinks).svg,
-                            pattern: "<line x1=\"([0-9]+)\" y1=\"([0-9]+)\" x2=\"([0-9]+)\" y2=\"([0-9]+)\"")
+        let lines = numbers(
+            in: ERDiagramSVG.svg(entities: todoEntities, links: todoLinks).svg,
+            pattern: "<line x1=\"([0-9]+)\" y1=\"([0-9]+)\" x2=\"([0-9]+)\" y2=\"([0-9]+)\"")
         #expect(lines.count == 1 && lines[0][1] == lines[0][3] && lines[0][0] == 250)
         // The stacked drawing marks the parent's end too.
-        #expect(ERDiagramSVG.stackedSVG(entities: entities, links: links).components(separatedBy: "marker-start=").count == 4)
+        #expect(
+            ERDiagramSVG.stackedSVG(entities: entities, links: links).components(separatedBy: "marker-start=").count
+                == 4)
     }
 
     @Test func theStackPutsTheParentFirstAndNoLineOrLabelCrossesABox() throws {
         let (entities, links) = ERDiagramSVG.parse(graphics)
-        #expect(ERDiagramSVG.stackOrder(entities: entities, links: links).map(\.name) == ["Graphic", "Circle", "Line", "TextArea"])
+        #expect(
+            ERDiagramSVG.stackOrder(entities: entities, links: links).map(\.name) == [
+                "Graphic", "Circle", "Line", "TextArea",
+            ])
         let svg = ERDiagramSVG.stackedSVG(entities: entities, links: links)
         // Boxes: one column at x 20, 230 wide; each box's top and bottom.
         let boxes = numbers(in: svg, pattern: "<rect x=\"([0-9]+)\" y=\"([0-9]+)\" width=\"230\" height=\"([0-9]+)\"")
@@ -88,36 +109,55 @@ import Testing
     }
 
     @Test func shortProseCodeStaysWholeAndLongCodeBreaksBetweenItsWords() {
-        let html = "<p>Run <code>--section NAME</code>, see <code>self == %@</code> and "
+        let html =
+            "<p>Run <code>--section NAME</code>, see <code>self == %@</code> and "
             + "<code>FetchUtilities.object(forEntityNamed:matchingKey:value:in:)</code> or "
             + "<code>swift run migration-policies --section listing-12-sqlite --sql</code>.</p>"
             + "<pre class=\"code\"><code>let a = 1</code></pre><table><tr><td><code>NSManagedObjectModel</code></td></tr></table>"
         let out = SiteRenderer.proseCodeBreaks(html)
         #expect(out.contains("<code class=\"nowrap\">--section NAME</code>"))
         #expect(out.contains("<code class=\"nowrap\">self == %@</code>"))
-        #expect(out.contains("<code>FetchUtilities.<wbr>object(<wbr>forEntityNamed:<wbr>matchingKey:<wbr>value:<wbr>in:)</code>"))
-        #expect(out.contains("<code>swift run <span class=\"nowrap\">migration-policies</span> <span class=\"nowrap\">--section</span> <span class=\"nowrap\">listing-12-sqlite</span> <span class=\"nowrap\">--sql</span></code>"))
+        #expect(
+            out.contains(
+                "<code>FetchUtilities.<wbr>object(<wbr>forEntityNamed:<wbr>matchingKey:<wbr>value:<wbr>in:)</code>"))
+        #expect(
+            out.contains(
+                "<code>swift run <span class=\"nowrap\">migration-policies</span> <span class=\"nowrap\">--section</span> <span class=\"nowrap\">listing-12-sqlite</span> <span class=\"nowrap\">--sql</span></code>"
+            ))
         // Listings and tables have their own rules.
-        #expect(out.contains("<pre class=\"code\"><code>let a = 1</code></pre><table><tr><td><code>NSManagedObjectModel</code>"))
+        #expect(
+            out.contains(
+                "<pre class=\"code\"><code>let a = 1</code></pre><table><tr><td><code>NSManagedObjectModel</code>"))
         #expect(SiteAssets.css.contains("code.nowrap, code .nowrap { white-space: nowrap; }"))
     }
 
     @Test func listingsKeepFlagsDatesAndShellCommentsWhole() {
-        #expect(SiteRenderer.keepHyphenatedWordsWhole("swift run fetching --section listing-1 --sql   # every section")
-            == "swift run fetching <span class=\"nowrap\">--section</span> <span class=\"nowrap\">listing-1</span> <span class=\"nowrap\">--sql</span>   <span class=\"nowrap\"># every</span> section")
+        #expect(
+            SiteRenderer.keepHyphenatedWordsWhole("swift run fetching --section listing-1 --sql   # every section")
+                == "swift run fetching <span class=\"nowrap\">--section</span> <span class=\"nowrap\">listing-1</span> <span class=\"nowrap\">--sql</span>   <span class=\"nowrap\"># every</span> section"
+        )
         // Text between tags only: a highlighted string keeps its span.
-        #expect(SiteRenderer.keepHyphenatedWordsWhole("(<span class=\"string\">&quot;2009-05-02T09:00:00Z&quot;</span>)")
-            == "(<span class=\"string\"><span class=\"nowrap\">&quot;2009-05-02T09:00:00Z&quot;</span></span>)")
-        #expect(SiteRenderer.keepHyphenatedWordsWhole("x]) <span class=\"comment\">// andPredicateWithSubpredicates:</span>")
-            == "x]) <span class=\"comment\"><span class=\"nowrap\">// andPredicateWithSubpredicates:</span></span>")
+        #expect(
+            SiteRenderer.keepHyphenatedWordsWhole("(<span class=\"string\">&quot;2009-05-02T09:00:00Z&quot;</span>)")
+                == "(<span class=\"string\"><span class=\"nowrap\">&quot;2009-05-02T09:00:00Z&quot;</span></span>)")
+        #expect(
+            SiteRenderer.keepHyphenatedWordsWhole(
+                "x]) <span class=\"comment\">// andPredicateWithSubpredicates:</span>")
+                == "x]) <span class=\"comment\"><span class=\"nowrap\">// andPredicateWithSubpredicates:</span></span>")
         // Subtraction with spaces and words without hyphens are left alone.
         #expect(SiteRenderer.keepHyphenatedWordsWhole("a - b") == "a - b")
         // A name longer than 30 characters breaks between its words, a shorter one not (a
         // browser would break inside it rather than at the space before it).
-        #expect(SiteRenderer.breakOpportunities(".migratePersistentStoresAutomatically: true") == ".migrate<wbr>Persistent<wbr>Stores<wbr>Automatically: true")
-        #expect(SiteRenderer.breakOpportunities("let c = PersistentStoreCoordinator(") == "let c = PersistentStoreCoordinator(<wbr>")
+        #expect(
+            SiteRenderer.breakOpportunities(".migratePersistentStoresAutomatically: true")
+                == ".migrate<wbr>Persistent<wbr>Stores<wbr>Automatically: true")
+        #expect(
+            SiteRenderer.breakOpportunities("let c = PersistentStoreCoordinator(")
+                == "let c = PersistentStoreCoordinator(<wbr>")
         // A deep line's indentation is capped, a continuation still hangs deeper.
-        #expect(SiteAssets.css.contains("pre.code .indent { display: inline-block; width: min(calc(var(--indent, 0) * 1ch), 36%);"))
+        #expect(
+            SiteAssets.css.contains(
+                "pre.code .indent { display: inline-block; width: min(calc(var(--indent, 0) * 1ch), 36%);"))
     }
 
     @Test func tableCodeBreaksOnlyBeforeAName() {
@@ -127,30 +167,43 @@ import Testing
         #expect(SiteRenderer.breakableName("value(forKey:)") == "value(<wbr>for<wbr>Key:)")
         #expect(SiteRenderer.breakableName("NSManagedObjectModel") == "NSManaged<wbr>Object<wbr>Model")
         // Prose breaks only a long name at its humps.
-        #expect(SiteRenderer.breakableName("SampleData.insertEmployees(into:", humpsAbove: 30) == "SampleData.<wbr>insertEmployees(<wbr>into:")
-        #expect(SiteRenderer.breakableName("NSMigratePersistentStoresAutomaticallyOption", humpsAbove: 30)
-            == "NSMigrate<wbr>Persistent<wbr>Stores<wbr>Automatically<wbr>Option")
+        #expect(
+            SiteRenderer.breakableName("SampleData.insertEmployees(into:", humpsAbove: 30)
+                == "SampleData.<wbr>insertEmployees(<wbr>into:")
+        #expect(
+            SiteRenderer.breakableName("NSMigratePersistentStoresAutomaticallyOption", humpsAbove: 30)
+                == "NSMigrate<wbr>Persistent<wbr>Stores<wbr>Automatically<wbr>Option")
     }
 
     @Test func outputLinesHangAndACaretStaysUnderItsCharacter() {
-        let html = SiteRenderer.outputHTML("Parsing: at offset 4\n  a == NOT b\n       ^\n    CoreData: sql: SELECT 1\n")
-        #expect(html == "<span class=\"line\" style=\"--indent:0\">Parsing: at offset 4</span>"
-            + "<span class=\"aligned\">  a == NOT b\n       ^</span>"
-            + "<span class=\"line\" style=\"--indent:4\">    CoreData: sql: SELECT 1</span>"
-            + "<span class=\"line\" style=\"--indent:0\"></span>")
-        #expect(SiteRenderer.outputHTML("name == \"Mary\"       → (none)")
-            == "<span class=\"line\" style=\"--indent:0\">name == &quot;Mary&quot;       <span class=\"nowrap\">→ (none)</span></span>")
+        let html = SiteRenderer.outputHTML(
+            "Parsing: at offset 4\n  a == NOT b\n       ^\n    CoreData: sql: SELECT 1\n")
+        #expect(
+            html == "<span class=\"line\" style=\"--indent:0\">Parsing: at offset 4</span>"
+                + "<span class=\"aligned\">  a == NOT b\n       ^</span>"
+                + "<span class=\"line\" style=\"--indent:4\">    CoreData: sql: SELECT 1</span>"
+                + "<span class=\"line\" style=\"--indent:0\"></span>")
+        #expect(
+            SiteRenderer.outputHTML("name == \"Mary\"       → (none)")
+                == "<span class=\"line\" style=\"--indent:0\">name == &quot;Mary&quot;       <span class=\"nowrap\">→ (none)</span></span>"
+        )
         // A long selector breaks between its parts; a time does not.
-        #expect(SiteRenderer.outputHTML("at 09:00 \"fetchRequestForSourceEntityNamed:predicateString:\"")
-            == "<span class=\"line\" style=\"--indent:0\">at 09:00 &quot;fetch<wbr>Request<wbr>For<wbr>Source<wbr>Entity<wbr>Named:<wbr>predicateString:&quot;</span>")
+        #expect(
+            SiteRenderer.outputHTML("at 09:00 \"fetchRequestForSourceEntityNamed:predicateString:\"")
+                == "<span class=\"line\" style=\"--indent:0\">at 09:00 &quot;fetch<wbr>Request<wbr>For<wbr>Source<wbr>Entity<wbr>Named:<wbr>predicateString:&quot;</span>"
+        )
         #expect(SiteAssets.css.contains("pre.output .aligned { display: block; white-space: pre; overflow-x: auto;"))
-        #expect(SiteAssets.css.contains("pre.output .line { display: block; min-height: 1.45em; --hang: min(calc((var(--indent, 0) + 2) * 1ch), 40%);"))
+        #expect(
+            SiteAssets.css.contains(
+                "pre.output .line { display: block; min-height: 1.45em; --hang: min(calc((var(--indent, 0) + 2) * 1ch), 40%);"
+            ))
     }
 
     @Test func theRenderedSiteCarriesTheFixes() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("book-html-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        _ = try SiteRenderer(bookDirectory: BookTests.root.appendingPathComponent("book"), outputDirectory: output).render { _ in }
+        _ = try SiteRenderer(bookDirectory: BookTests.root.appendingPathComponent("book"), outputDirectory: output)
+            .render { _ in }
         let css = try String(contentsOf: output.appendingPathComponent("book.css"), encoding: .utf8)
         let versioning = try String(contentsOf: output.appendingPathComponent("versioning.html"), encoding: .utf8)
         // Every fit a page's diagram uses has its rule in the stylesheet.

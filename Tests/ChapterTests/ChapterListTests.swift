@@ -1,11 +1,12 @@
+import AllChapters
 import Foundation
 import Testing
-import AllChapters
 
 // A chapter is named in two lists, Package.swift's (a manifest cannot import code) and
 // AllChapters' chapterTypes; a chapter added to one and not the other fails here, naming it.
 @Suite struct ChapterListTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Package.swift's chapters, as (folder, executable) in its order.
     static func manifestChapters() throws -> [(folder: String, executable: String)] {
@@ -26,8 +27,13 @@ import AllChapters
     }
 
     @Test func everyChapterFolderIsListed() throws {
-        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot.appendingPathComponent("Chapters").path)
-            .filter { FileManager.default.fileExists(atPath: Self.packageRoot.appendingPathComponent("Chapters/\($0)/Chapter").path) }
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: Self.packageRoot.appendingPathComponent("Chapters").path
+        )
+        .filter {
+            FileManager.default.fileExists(
+                atPath: Self.packageRoot.appendingPathComponent("Chapters/\($0)/Chapter").path)
+        }
         #expect(Set(folders.map { "Chapters/" + $0 }) == Set(chapterTypes.map(\.directory)))
     }
 }

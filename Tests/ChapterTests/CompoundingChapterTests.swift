@@ -1,6 +1,7 @@
-import Testing
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import CompoundingChapter
 
 // Every behaviour the compounding chapter states, asserted through the API (the book test
@@ -30,7 +31,9 @@ import WorkbookSupport
         try SampleData.titles(books.filter { try predicate.checkedEvaluate(with: $0) })
     }
 
-    var fromBookCo: ObjectGraph.Predicate { get throws { try Predicate(checkedFormat: "publisher.name == %@", "BookCo") } }
+    var fromBookCo: ObjectGraph.Predicate {
+        get throws { try Predicate(checkedFormat: "publisher.name == %@", "BookCo") }
+    }
     var bestseller: ObjectGraph.Predicate { get throws { try Predicate(checkedFormat: "salesRank < %@", 10_000) } }
 
     // LaMarche, "Compounding Predicates", and Apple, NSCompoundPredicate: andPredicateWithSubpredicates:,
@@ -42,8 +45,12 @@ import WorkbookSupport
         let either = Predicate.or([try fromBookCo, try bestseller])
         let notBookCo = Predicate.not(try fromBookCo)
         #expect(try fetched(both, in: context) == ["Cocoa Recipes"])
-        #expect(try fetched(either, in: context) == ["Cocoa Recipes", "Moof!", "Predicates in Practice", "The Object Graph", "Unpublished Thoughts"])
-        #expect(try fetched(notBookCo, in: context) == ["Dogcow Diaries", "Predicates in Practice", "Unpublished Thoughts"])
+        #expect(
+            try fetched(either, in: context) == [
+                "Cocoa Recipes", "Moof!", "Predicates in Practice", "The Object Graph", "Unpublished Thoughts",
+            ])
+        #expect(
+            try fetched(notBookCo, in: context) == ["Dogcow Diaries", "Predicates in Practice", "Unpublished Thoughts"])
         // The same answers in memory as in SQL.
         for p in [both, either, notBookCo] { #expect(try evaluated(p, on: books) == fetched(p, in: context)) }
         #expect(both.predicateFormat == #"publisher.name == "BookCo" AND salesRank < 10000"#)
@@ -54,11 +61,14 @@ import WorkbookSupport
     // Apple, NSCompoundPredicate, init(type:subpredicates:): the designated initializer builds the
     // same predicate as the class methods.
     @Test func theInitializerWithATypeBuildsTheSamePredicate() throws {
-        let same = Predicate.compound(try CompoundPredicate(type: .and, subpredicates: [try fromBookCo, try bestseller]))
+        let same = Predicate.compound(
+            try CompoundPredicate(type: .and, subpredicates: [try fromBookCo, try bestseller]))
         #expect(same == Predicate.and([try fromBookCo, try bestseller]))
         let or = Predicate.compound(try CompoundPredicate(type: .or, subpredicates: [try fromBookCo, try bestseller]))
         #expect(or == Predicate.or([try fromBookCo, try bestseller]))
-        #expect(Predicate.compound(try CompoundPredicate(type: .not, subpredicates: [try fromBookCo])) == .not(try fromBookCo))
+        #expect(
+            Predicate.compound(try CompoundPredicate(type: .not, subpredicates: [try fromBookCo]))
+                == .not(try fromBookCo))
     }
 
     // Apple, NSCompoundPredicate: "An AND predicate with no subpredicates evaluates to true. An OR
@@ -89,11 +99,16 @@ import WorkbookSupport
     // NOT of a compound parenthesises it; the parentheses typed in a format string are not kept.
     @Test func compoundSubpredicatesArePrintedInParentheses() throws {
         let (context, _) = try bookstore()
-        let byClarusOrAnn = Predicate.or([try Predicate(checkedFormat: "author == 'Clarus'"), try Predicate(checkedFormat: "author == 'Ann Kay'")])
+        let byClarusOrAnn = Predicate.or([
+            try Predicate(checkedFormat: "author == 'Clarus'"), try Predicate(checkedFormat: "author == 'Ann Kay'"),
+        ])
         let nested = Predicate.and([try fromBookCo, byClarusOrAnn])
-        #expect(nested.predicateFormat == #"publisher.name == "BookCo" AND (author == "Clarus" OR author == "Ann Kay")"#)
+        #expect(
+            nested.predicateFormat == #"publisher.name == "BookCo" AND (author == "Clarus" OR author == "Ann Kay")"#)
         #expect(try fetched(nested, in: context) == ["Cocoa Recipes", "Moof!"])
-        #expect(Predicate.not(nested).predicateFormat == #"NOT (publisher.name == "BookCo" AND (author == "Clarus" OR author == "Ann Kay"))"#)
+        #expect(
+            Predicate.not(nested).predicateFormat
+                == #"NOT (publisher.name == "BookCo" AND (author == "Clarus" OR author == "Ann Kay"))"#)
         let andInsideAnd = Predicate.and([.and([try fromBookCo, try bestseller]), byClarusOrAnn])
         #expect(andInsideAnd.predicateFormat.hasPrefix(#"(publisher.name == "BookCo" AND salesRank < 10000) AND ("#))
         let overBracketed = try Predicate(checkedFormat: "((publisher.name == 'BookCo')) AND ((salesRank < 10000))")
@@ -103,8 +118,12 @@ import WorkbookSupport
     // Reference 1.9 (Apple's printed output, observed by objc.io): a chain of one operator in a
     // format string is one compound predicate with every operand, printed without parentheses.
     @Test func aChainOfOneOperatorIsOneCompound() throws {
-        let chain = try Predicate(checkedFormat: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
-        guard case .compound(let compound) = chain else { Issue.record("not a compound"); return }
+        let chain = try Predicate(
+            checkedFormat: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
+        guard case .compound(let compound) = chain else {
+            Issue.record("not a compound")
+            return
+        }
         #expect(compound.compoundPredicateType == .and)
         #expect(compound.subpredicates.count == 3)
         #expect(!chain.predicateFormat.contains("("))
@@ -117,17 +136,27 @@ import WorkbookSupport
     @Test func matchingKeysAndValuesWithOrAndWithAnd() throws {
         let (context, _) = try bookstore()
         let pairs: KeyValuePairs<String, Any?> = ["publisher.name": "BookCo", "salesRank": 482_769]
-        let either = try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: pairs, usingOR: true, in: context)
-        let both = try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: pairs, usingOR: false, in: context)
+        let either = try FetchUtilities.objects(
+            forEntityNamed: "Book", matchingKeysAndValues: pairs, usingOR: true, in: context)
+        let both = try FetchUtilities.objects(
+            forEntityNamed: "Book", matchingKeysAndValues: pairs, usingOR: false, in: context)
         #expect(try SampleData.titles(either) == ["Cocoa Recipes", "Dogcow Diaries", "Moof!", "The Object Graph"])
         #expect(try SampleData.titles(both) == ["Moof!"])
-        #expect(try FetchUtilities.predicate(matchingKeysAndValues: pairs, usingOR: true).predicateFormat
-            == #"publisher.name == "BookCo" OR salesRank == 482769"#)
-        #expect(try FetchUtilities.predicate(matchingKeysAndValues: ["salesRank": 482_769, "publisher.name": "BookCo"], usingOR: false).predicateFormat
-            == #"salesRank == 482769 AND publisher.name == "BookCo""#)
+        #expect(
+            try FetchUtilities.predicate(matchingKeysAndValues: pairs, usingOR: true).predicateFormat
+                == #"publisher.name == "BookCo" OR salesRank == 482769"#)
+        #expect(
+            try FetchUtilities.predicate(
+                matchingKeysAndValues: ["salesRank": 482_769, "publisher.name": "BookCo"], usingOR: false
+            ).predicateFormat
+                == #"salesRank == 482769 AND publisher.name == "BookCo""#)
         // No pairs: an OR of nothing finds nothing, an AND of nothing finds everything.
-        #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: true, in: context).isEmpty)
-        #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: false, in: context).count == SampleData.books.count)
+        #expect(
+            try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: true, in: context)
+                .isEmpty)
+        #expect(
+            try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: false, in: context)
+                .count == SampleData.books.count)
     }
 
     // Apple, NSCompoundPredicate: NOT is "the NOT of a single predicate". Given several
@@ -135,7 +164,8 @@ import WorkbookSupport
     // prints them joined by NOT, a string that does not parse (reference 2.12, 3.1 rule 17).
     @Test func aNotOfSeveralSubpredicatesLooksOnlyAtTheFirst() throws {
         let (context, books) = try bookstore()
-        let notEither = Predicate.compound(try CompoundPredicate(type: .not, subpredicates: [try fromBookCo, try bestseller]))
+        let notEither = Predicate.compound(
+            try CompoundPredicate(type: .not, subpredicates: [try fromBookCo, try bestseller]))
         #expect(try fetched(notEither, in: context) == fetched(.not(try fromBookCo), in: context))
         #expect(try evaluated(notEither, on: books) == evaluated(.not(try fromBookCo), on: books))
         #expect(try fetched(.not(.or([try fromBookCo, try bestseller])), in: context) == ["Dogcow Diaries"])
@@ -151,17 +181,28 @@ import WorkbookSupport
     // `a OR (b AND c)`, which finds different books from `(a OR b) AND c`.
     @Test func andBindsTighterThanOr() throws {
         let (context, _) = try bookstore()
-        let unbracketed = try Predicate(checkedFormat: "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
-        let bracketed = try Predicate(checkedFormat: "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
-        #expect(unbracketed.predicateFormat == #"publisher.name == "BookCo" OR (salesRank < 1000 AND author == "Ann Kay")"#)
-        #expect(bracketed.predicateFormat == #"(publisher.name == "BookCo" OR salesRank < 1000) AND author == "Ann Kay""#)
-        #expect(try fetched(unbracketed, in: context) == ["Cocoa Recipes", "Moof!", "Predicates in Practice", "The Object Graph"])
+        let unbracketed = try Predicate(
+            checkedFormat: "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
+        let bracketed = try Predicate(
+            checkedFormat: "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
+        #expect(
+            unbracketed.predicateFormat == #"publisher.name == "BookCo" OR (salesRank < 1000 AND author == "Ann Kay")"#)
+        #expect(
+            bracketed.predicateFormat == #"(publisher.name == "BookCo" OR salesRank < 1000) AND author == "Ann Kay""#)
+        #expect(
+            try fetched(unbracketed, in: context) == [
+                "Cocoa Recipes", "Moof!", "Predicates in Practice", "The Object Graph",
+            ])
         #expect(try fetched(bracketed, in: context) == ["Cocoa Recipes", "Predicates in Practice"])
         // The explicit grouping parses to the same tree as the unbracketed string.
-        #expect(try Predicate(checkedFormat: "publisher.name == 'BookCo' OR (salesRank < 1000 AND author == 'Ann Kay')") == unbracketed)
+        #expect(
+            try Predicate(checkedFormat: "publisher.name == 'BookCo' OR (salesRank < 1000 AND author == 'Ann Kay')")
+                == unbracketed)
         // AND before OR whichever comes first in the string.
-        #expect(try Predicate(checkedFormat: "salesRank < 1000 AND author == 'Ann Kay' OR publisher.name == 'BookCo'").predicateFormat
-            == #"(salesRank < 1000 AND author == "Ann Kay") OR publisher.name == "BookCo""#)
+        #expect(
+            try Predicate(checkedFormat: "salesRank < 1000 AND author == 'Ann Kay' OR publisher.name == 'BookCo'")
+                .predicateFormat
+                == #"(salesRank < 1000 AND author == "Ann Kay") OR publisher.name == "BookCo""#)
         let notFirst = try Predicate(checkedFormat: "NOT publisher.name == 'BookCo' AND salesRank < 1000")
         #expect(notFirst.predicateFormat == #"(NOT publisher.name == "BookCo") AND salesRank < 1000"#)
         #expect(try fetched(notFirst, in: context) == ["Predicates in Practice", "Unpublished Thoughts"])
@@ -179,7 +220,8 @@ import WorkbookSupport
         #expect(sql.contains("JOIN ZPUBLISHER"))
         #expect(sql.contains(" OR ") && sql.contains(") AND (NOT ("))
         let (context, books) = try bookstore()
-        let predicate = try Predicate(checkedFormat: "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
+        let predicate = try Predicate(
+            checkedFormat: "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000, "BookCo")
         #expect(try fetched(predicate, in: context) == evaluated(predicate, on: books))
         // Unpublished Thoughts has no publisher row, so its joined name is NULL: it stays.
         #expect(try fetched(predicate, in: context) == ["Predicates in Practice", "Unpublished Thoughts"])
@@ -196,7 +238,8 @@ import WorkbookSupport
 
     // The chapter's output is the same bytes on every run.
     @Test func theChapterPrintsTheSameOnEveryRun() throws {
-        var first: [String] = [], second: [String] = []
+        var first: [String] = []
+        var second: [String] = []
         try ChapterRunner.run(CompoundingChapter.self, sections: [], showingSQL: true) { first.append($0) }
         try ChapterRunner.run(CompoundingChapter.self, sections: [], showingSQL: true) { second.append($0) }
         #expect(first == second)

@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import TestSupport
+import Testing
 
 /// Runs the built executables the way swift-argument-parser's example tests do: the binaries
 /// sit next to the test bundle after `swift build --build-tests` (which CI runs first).
@@ -12,15 +12,19 @@ enum Executables {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let out = Pipe(), err = Pipe()
+        process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)
+        )
     }
 }
 
@@ -31,7 +35,10 @@ struct ExecutableTests {
     @Test func listNamesEverySection() throws {
         let result = try Executables.run("fetching", ["--list"])
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("first-steps      First steps: a stack, an object saved, fetched back, and a fault\nall-books        Fetching every object of an entity\n"))
+        #expect(
+            result.output.hasPrefix(
+                "first-steps      First steps: a stack, an object saved, fetched back, and a fault\nall-books        Fetching every object of an entity\n"
+            ))
         #expect(result.output.contains("transient        Why a fetch cannot use a transient property"))
     }
 

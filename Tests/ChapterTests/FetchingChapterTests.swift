@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import FetchingChapter
 
 // Every behaviour the fetching chapter states, asserted through the API (the book test checks
@@ -15,7 +16,9 @@ import WorkbookSupport
         try SampleData.insertBooks(into: context)
         #expect(try context.fetch(FetchRequest(entityName: "Book")).count == SampleData.books.count)
         #expect(try FetchUtilities.objects(forEntityNamed: "Book", in: context).count == SampleData.books.count)
-        let error = #expect(throws: CoreDataError.self) { _ = try FetchUtilities.objects(forEntityNamed: "Magazine", in: context) }
+        let error = #expect(throws: CoreDataError.self) {
+            _ = try FetchUtilities.objects(forEntityNamed: "Magazine", in: context)
+        }
         #expect(error?.message.contains("no entity named Magazine") == true)
     }
 
@@ -43,12 +46,21 @@ import WorkbookSupport
         request.sortDescriptors = [SortDescriptor(key: "lastName"), SortDescriptor(key: "firstName")]
         let byDefault = try context.fetch(request).map { try $0.checkedValue(forKey: "firstName") as? String }
         #expect(byDefault == ["Carol", "Bob", "Joe", "Mary", "Anne"])
-        request.sortDescriptors = [SortDescriptor(key: "lastName", ascending: true, comparator: .caseInsensitiveCompare), SortDescriptor(key: "firstName")]
+        request.sortDescriptors = [
+            SortDescriptor(key: "lastName", ascending: true, comparator: .caseInsensitiveCompare),
+            SortDescriptor(key: "firstName"),
+        ]
         let ignoringCase = try context.fetch(request)
-        #expect(try ignoringCase.map { try $0.checkedValue(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
+        #expect(
+            try ignoringCase.map { try $0.checkedValue(forKey: "firstName") as? String } == [
+                "Carol", "Bob", "Anne", "Joe", "Mary",
+            ])
         // The same order in memory, as Core Data's sortedArray(using:) gives.
         let shuffled = ignoringCase.reversed().map { $0 }
-        #expect(try SortDescriptor.sort(shuffled, by: request.sortDescriptors).map { try $0.checkedValue(forKey: "firstName") as? String } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
+        #expect(
+            try SortDescriptor.sort(shuffled, by: request.sortDescriptors).map {
+                try $0.checkedValue(forKey: "firstName") as? String
+            } == ["Carol", "Bob", "Anne", "Joe", "Mary"])
     }
 
     // Apple, "Retrieving Specific Objects": self == %@ with an object or an object ID, and a
@@ -91,11 +103,20 @@ import WorkbookSupport
         try context.save()
         let request = FetchRequest(entityName: "Employee")
         request.resultType = .dictionary
-        request.propertiesToFetch = [.expression(ExpressionDescription(name: "maxSalary", expression: try Expression(checkedFormat: "max:(salary)"), resultType: .decimal))]
+        request.propertiesToFetch = [
+            .expression(
+                ExpressionDescription(
+                    name: "maxSalary", expression: try Expression(checkedFormat: "max:(salary)"), resultType: .decimal))
+        ]
         #expect(try context.fetchDictionaries(request).first?["maxSalary"] as? Decimal == 130_000)
         let events = FetchRequest(entityName: "Event")
         events.resultType = .dictionary
-        events.propertiesToFetch = [.expression(ExpressionDescription(name: "minDate", expression: try Expression(checkedFormat: "min:(creationDate)"), resultType: .date))]
+        events.propertiesToFetch = [
+            .expression(
+                ExpressionDescription(
+                    name: "minDate", expression: try Expression(checkedFormat: "min:(creationDate)"), resultType: .date)
+            )
+        ]
         #expect(try context.fetchDictionaries(events).first?["minDate"] as? Date == Workbench.date(days: -30))
     }
 
@@ -105,7 +126,10 @@ import WorkbookSupport
         let context = try bench.makeContext(model: FetchingModels.drawing())
         for entity in ["Circle", "TextArea", "Line"] { try context.insertNewObject(forEntityName: entity) }
         try context.save()
-        #expect(Set(try context.fetch(FetchRequest(entityName: "Graphic")).map(\.entity.name)) == ["Circle", "TextArea", "Line"])
+        #expect(
+            Set(try context.fetch(FetchRequest(entityName: "Graphic")).map(\.entity.name)) == [
+                "Circle", "TextArea", "Line",
+            ])
         let own = FetchRequest(entityName: "Graphic")
         own.includesSubentities = false
         #expect(try context.count(for: own) == 0)
@@ -168,8 +192,10 @@ import WorkbookSupport
     @Test func firstStepsPrintsTheFaultBeforeAndAfter() throws {
         var lines: [String] = []
         try ChapterRunner.run(FetchingChapter.self, sections: ["first-steps"], showingSQL: false) { lines.append($0) }
-        let inserted = try #require(lines.firstIndex { $0.hasPrefix("Inserted; unsaved changes: true, temporary ID: true") })
-        let saved = try #require(lines.firstIndex { $0.hasPrefix("Saved; unsaved changes: false, temporary ID: false") })
+        let inserted = try #require(
+            lines.firstIndex { $0.hasPrefix("Inserted; unsaved changes: true, temporary ID: true") })
+        let saved = try #require(
+            lines.firstIndex { $0.hasPrefix("Saved; unsaved changes: false, temporary ID: false") })
         let before = try #require(lines.firstIndex { $0 == "Before reading a value, isFault: true" })
         let after = try #require(lines.firstIndex { $0.hasSuffix("now isFault: false") })
         #expect(inserted < saved && saved < before && before < after)
@@ -183,7 +209,9 @@ import WorkbookSupport
         let byRank = SampleData.books.sorted { $0.salesRank < $1.salesRank }.map(\.title)
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        func titles() throws -> [String] { try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String ?? "" } }
+        func titles() throws -> [String] {
+            try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String ?? "" }
+        }
         #expect(try titles() == byRank)
         request.fetchLimit = 2
         #expect(try titles() == Array(byRank[0..<2]))
@@ -209,12 +237,17 @@ import WorkbookSupport
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
         request.fetchLimit = 2
-        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String } == ["Number One", "Fetch, Clarus, Fetch"])
+        #expect(
+            try context.fetch(request).map { try $0.checkedValue(forKey: "title") as? String } == [
+                "Number One", "Fetch, Clarus, Fetch",
+            ])
     }
 
     /// The bookshop's books saved by one context, a second context with none of them in
     /// memory, and a request for them by sales rank in batches of two.
-    private func batchedBooks() throws -> (context: ManagedObjectContext, reader: ManagedObjectContext, request: FetchRequest<ManagedObject>) {
+    private func batchedBooks() throws -> (
+        context: ManagedObjectContext, reader: ManagedObjectContext, request: FetchRequest<ManagedObject>
+    ) {
         let context = try bench.makeContext(model: FetchingModels.bookshop())
         try SampleData.insertBooks(into: context)
         let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
@@ -246,7 +279,9 @@ import WorkbookSupport
         // Batching changes when values load, never which objects or in what order.
         let byRank = SampleData.books.sorted { $0.salesRank < $1.salesRank }.map(\.title)
         #expect(try books.map { try $0.checkedValue(forKey: "title") as? String } == byRank)
-        #expect(try books.map { try $0.checkedValue(forKey: "salesRank") as? Int } == SampleData.books.map(\.salesRank).sorted())
+        #expect(
+            try books.map { try $0.checkedValue(forKey: "salesRank") as? Int }
+                == SampleData.books.map(\.salesRank).sorted())
     }
 
     // A batch whose rows another context deleted fails with Core Data's could-not-fulfil-a-
@@ -264,9 +299,14 @@ import WorkbookSupport
 
     // The chapter's output is the same bytes on every run.
     @Test func theChapterPrintsTheSameOnEveryRun() throws {
-        var first: [String] = [], second: [String] = []
-        try ChapterRunner.run(FetchingChapter.self, sections: ["self-in", "specific-values"], showingSQL: true) { first.append($0) }
-        try ChapterRunner.run(FetchingChapter.self, sections: ["self-in", "specific-values"], showingSQL: true) { second.append($0) }
+        var first: [String] = []
+        var second: [String] = []
+        try ChapterRunner.run(FetchingChapter.self, sections: ["self-in", "specific-values"], showingSQL: true) {
+            first.append($0)
+        }
+        try ChapterRunner.run(FetchingChapter.self, sections: ["self-in", "specific-values"], showingSQL: true) {
+            second.append($0)
+        }
         #expect(first == second)
         #expect(first.contains { $0.contains("CoreData: sql: SELECT") })
     }

@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import MigrationPoliciesChapter
 
 // Every behaviour the migration-policies chapter states, asserted through the API (the book
@@ -23,17 +24,21 @@ import WorkbookSupport
             for todo in todos {
                 var values: [String: Any?] = [:]
                 for a in todo.entity.attributes { values[a.name] = try todo.checkedValue(forKey: a.name) }
-                values["category"] = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name")
+                values["category"] = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(
+                    forKey: "name")
                 result[try #require(todo.checkedValue(forKey: "title") as? String)] = values
             }
             return result
         }
     }
 
-    func migrateVersion1(with mapping: MappingModel, manager: MigrationManager? = nil) throws -> (source: URL, destination: URL) {
+    func migrateVersion1(with mapping: MappingModel, manager: MigrationManager? = nil) throws -> (
+        source: URL, destination: URL
+    ) {
         let source = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
-        let manager = try manager ?? MigrationManager(sourceModel: ToDoModels.version1(), destinationModel: ToDoModels.version2())
+        let manager =
+            try manager ?? MigrationManager(sourceModel: ToDoModels.version1(), destinationModel: ToDoModels.version2())
         try manager.migrateStore(from: source, type: .xml, with: mapping, to: destination, type: .xml)
         return (source, destination)
     }
@@ -43,18 +48,29 @@ import WorkbookSupport
     // through destinationInstancesForEntityMappingNamed:sourceInstances:, and no expression for
     // a new attribute, which keeps its default value.
     @Test func theDefaultMappingModelIsXcodes() throws {
-        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+        let v1 = try ToDoModels.version1()
+        let v2 = try ToDoModels.version2()
         let mapping = MappingModel.defaultMappingModel(forSourceModel: v1, destinationModel: v2)
         #expect(mapping.entityMappings.map(\.name) == ["CategoryToCategory", "ToDoToToDo"])
-        #expect(mapping.entityMappings.allSatisfy { $0.mappingType == .transform && $0.entityMigrationPolicyType == nil })
+        #expect(
+            mapping.entityMappings.allSatisfy { $0.mappingType == .transform && $0.entityMigrationPolicyType == nil })
         let todo = try #require(mapping.entityMappingsByName["ToDoToToDo"])
-        let expressions = Dictionary(uniqueKeysWithValues: (todo.attributeMappings + todo.relationshipMappings).map { ($0.name, $0.valueExpression?.description) })
+        let expressions = Dictionary(
+            uniqueKeysWithValues: (todo.attributeMappings + todo.relationshipMappings).map {
+                ($0.name, $0.valueExpression?.description)
+            })
         #expect(expressions["title"] == "$source.title")
         #expect(expressions["completed"] == "$source.completed")
         #expect(expressions["lastAlertDate"] == .some(nil))
         #expect(expressions["doNotAlert"] == .some(nil))
-        #expect(expressions["category"] == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "CategoryToCategory", $source.category)"#)
-        #expect(todo.sourceExpression?.description.hasPrefix(#"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "ToDo", "TRUEPREDICATE")"#) == true)
+        #expect(
+            expressions["category"]
+                == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:" , "CategoryToCategory", $source.category)"#
+        )
+        #expect(
+            todo.sourceExpression?.description.hasPrefix(
+                #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:" , "ToDo", "TRUEPREDICATE")"#
+            ) == true)
         #expect(mapping.matches(sourceModel: v1, destinationModel: v2))
         #expect(!mapping.matches(sourceModel: v2, destinationModel: v2))
         // The article's mapping model changes one entity mapping only.
@@ -72,12 +88,16 @@ import WorkbookSupport
         try SampleToDos.withToDos(at: url, model: ToDoModels.version1()) { (todos: [ManagedObject]) throws -> Void in
             func value(_ format: String, _ title: String) throws -> Any? {
                 let todo = try #require(todos.first { try $0.checkedValue(forKey: "title") as? String == title })
-                return try Expression(checkedFormat: format).expressionValue(with: todo, substitutionVariables: ["source": todo])
+                return try Expression(checkedFormat: format).expressionValue(
+                    with: todo, substitutionVariables: ["source": todo])
             }
             #expect(try value("$source.category.name", "apply patch") as? String == "Work")
-            #expect(try value(#"TERNARY($source.title BEGINSWITH[c] "a", YES, NO)"#, "Ask for a raise") as? Bool == true)
+            #expect(
+                try value(#"TERNARY($source.title BEGINSWITH[c] "a", YES, NO)"#, "Ask for a raise") as? Bool == true)
             #expect(try value(#"TERNARY($source.title BEGINSWITH[c] "a", YES, NO)"#, "Buy milk") as? Bool == false)
-            #expect(try value("TERNARY($source.completed == YES, $source.dueDate, nil)", "apply patch") as? Date == Workbench.date(days: -1))
+            #expect(
+                try value("TERNARY($source.completed == YES, $source.dueDate, nil)", "apply patch") as? Date
+                    == Workbench.date(days: -1))
             #expect(try value("TERNARY($source.completed == YES, $source.dueDate, nil)", "Buy milk") == nil)
         }
     }
@@ -111,10 +131,14 @@ import WorkbookSupport
         var lines: [String] = []
         let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
         mapping.entityMappingsByName["CategoryToCategory"]!.entityMigrationPolicyType = TracedPolicy.self
-        let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let manager = MigrationManager(
+            sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         manager.userInfo["print"] = { (line: String) -> Void in lines.append(line) }
         var reports: [MigrationProgress] = []
-        manager.progressHandler = { reports.append($0); lines.append("progress \($0.completedUnits)") }
+        manager.progressHandler = {
+            reports.append($0)
+            lines.append("progress \($0.completedUnits)")
+        }
         _ = try migrateVersion1(with: mapping, manager: manager)
         // Pass 3 validates the objects against the model (16 = 14 + the 2 categories) before
         // the first performCustomValidation.
@@ -126,13 +150,20 @@ import WorkbookSupport
             let words = line.split(separator: " ")
             return "\(words[0]) \(words[1])"
         }
-        let perObject = { (mapping: String, method: String, count: Int) in Array(repeating: "\(mapping) \(method)", count: count) }
-        #expect(calls == ["CategoryToCategory begin"] + perObject("CategoryToCategory", "createDestinationInstances", 2)
-                + ["CategoryToCategory endInstanceCreation", "ToDoToToDo begin"] + perObject("ToDoToToDo", "createDestinationInstances", 5)
+        let perObject = { (mapping: String, method: String, count: Int) in
+            Array(repeating: "\(mapping) \(method)", count: count)
+        }
+        #expect(
+            calls == ["CategoryToCategory begin"] + perObject("CategoryToCategory", "createDestinationInstances", 2)
+                + ["CategoryToCategory endInstanceCreation", "ToDoToToDo begin"]
+                + perObject("ToDoToToDo", "createDestinationInstances", 5)
                 + ["ToDoToToDo endInstanceCreation"] + perObject("CategoryToCategory", "createRelationships", 2)
                 + ["CategoryToCategory endRelationshipCreation"] + perObject("ToDoToToDo", "createRelationships", 5)
-                + ["ToDoToToDo endRelationshipCreation", "CategoryToCategory performCustomValidation", "CategoryToCategory end",
-                   "ToDoToToDo performCustomValidation", "ToDoToToDo end"])
+                + [
+                    "ToDoToToDo endRelationshipCreation", "CategoryToCategory performCustomValidation",
+                    "CategoryToCategory end",
+                    "ToDoToToDo performCustomValidation", "ToDoToToDo end",
+                ])
         #expect(reports.map(\.pass) == reports.map(\.pass).sorted())
         #expect(Set(reports.map(\.pass)) == [1, 2, 3])
         #expect(reports.map(\.fractionCompleted) == reports.map(\.fractionCompleted).sorted())
@@ -146,7 +177,9 @@ import WorkbookSupport
     // is right once its body uses the names it declared, as AsWrittenPolicy does.
     @Test func theParameterNamesAreTheImplementationsOwn() throws {
         final class SrcMgrPolicy: EntityMigrationPolicy {
-            override func createDestinationInstances(forSource src: ManagedObject, in mapping: EntityMapping, manager mgr: MigrationManager) throws {
+            override func createDestinationInstances(
+                forSource src: ManagedObject, in mapping: EntityMapping, manager mgr: MigrationManager
+            ) throws {
                 try super.createDestinationInstances(forSource: src, in: mapping, manager: mgr)
                 let todo = try mgr.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [src])[0]
                 try todo.checkedSetValue(true, forKey: "doNotAlert")
@@ -155,7 +188,8 @@ import WorkbookSupport
         let mapping = try ToDoModels.doNotAlertMappingModel()
         mapping.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyType = SrcMgrPolicy.self
         let (_, destination) = try migrateVersion1(with: mapping)
-        #expect(try contents(destination, ToDoModels.version2()).values.allSatisfy { $0["doNotAlert"] as? Bool == true })
+        #expect(
+            try contents(destination, ToDoModels.version2()).values.allSatisfy { $0["doNotAlert"] as? Bool == true })
     }
 
     // Zarra, Listing 12, stores the string @"YES" in doNotAlert, a Boolean attribute. Core Data
@@ -168,7 +202,10 @@ import WorkbookSupport
             let error = #expect(throws: CoreDataError.self) { try todo.checkedSetValue(value, forKey: "doNotAlert") }
             #expect(error?.exceptionName == .invalidArgument)
             #expect(error?.code == nil)
-            #expect(error?.message.hasPrefix(#"Unacceptable type of value for attribute: property = "doNotAlert"; desired type = Boolean"#) == true)
+            #expect(
+                error?.message.hasPrefix(
+                    #"Unacceptable type of value for attribute: property = "doNotAlert"; desired type = Boolean"#)
+                    == true)
         }
         try todo.checkedSetValue(true, forKey: "doNotAlert")
         #expect(try todo.checkedValue(forKey: "doNotAlert") as? Bool == true)
@@ -185,7 +222,8 @@ import WorkbookSupport
         mapping.entityMappingsByName["ToDoToToDo"]!.entityMigrationPolicyType = AsWrittenPolicy.self
         let source = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let destination = SampleToDos.sibling(of: source, named: "ToDo 2.xml")
-        let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let manager = MigrationManager(
+            sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         let error = #expect(throws: CoreDataError.self) {
             try manager.migrateStore(from: source, type: .xml, with: mapping, to: destination, type: .xml)
         }
@@ -196,12 +234,15 @@ import WorkbookSupport
         #expect(try Expression(checkedFormat: #""YES""#).expressionValue(with: nil) as? String == "YES")
         #expect(try Expression(checkedFormat: "YES").expressionValue(with: nil) as? Bool == true)
         for (format, works) in [(#""YES""#, false), ("YES", true)] {
-            let mapping = MappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+            let mapping = MappingModel.defaultMappingModel(
+                forSourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
             let todos = mapping.entityMappingsByName["ToDoToToDo"]!
-            todos.attributeMappings[todos.attributeMappings.firstIndex { $0.name == "doNotAlert" }!] = try PropertyMapping(name: "doNotAlert", valueExpressionFormat: format)
+            todos.attributeMappings[todos.attributeMappings.firstIndex { $0.name == "doNotAlert" }!] =
+                try PropertyMapping(name: "doNotAlert", valueExpressionFormat: format)
             if works {
                 let (_, out) = try migrateVersion1(with: mapping)
-                #expect(try contents(out, ToDoModels.version2()).values.allSatisfy { $0["doNotAlert"] as? Bool == true })
+                #expect(
+                    try contents(out, ToDoModels.version2()).values.allSatisfy { $0["doNotAlert"] as? Bool == true })
             } else {
                 #expect(throws: CoreDataError.self) { _ = try migrateVersion1(with: mapping) }
             }
@@ -212,7 +253,8 @@ import WorkbookSupport
     // inferred, so version 2 to 3 infers, and loses who was done; a renaming identifier that
     // changes the type cannot be inferred (NSInferredMappingModelError, 134190).
     @Test func inferenceToVersion3RunsButForgetsCompletion() throws {
-        let v2 = try ToDoModels.version2(), v3 = try PolicyModels.version3()
+        let v2 = try ToDoModels.version2()
+        let v3 = try PolicyModels.version3()
         let inferred = try MappingModel.inferredMappingModel(forSourceModel: v2, destinationModel: v3)
         let todo = try #require(inferred.entityMappingsByName["IEM_Transform_ToDo"])
         #expect(todo.attributeMappings.first { $0.name == "completedDate" }?.valueExpression == nil)
@@ -225,7 +267,9 @@ import WorkbookSupport
         #expect(try contents(url, v3).values.allSatisfy { $0["completedDate"] as? Date == nil })
 
         let renamed = try PolicyModels.version3RenamingCompleted()
-        let error = #expect(throws: CoreDataError.self) { try MappingModel.inferredMappingModel(forSourceModel: v2, destinationModel: renamed) }
+        let error = #expect(throws: CoreDataError.self) {
+            try MappingModel.inferredMappingModel(forSourceModel: v2, destinationModel: renamed)
+        }
         #expect(error?.code == .inferredMappingModel)
         #expect(error?.message.contains("ToDo.completedDate changed type from Boolean to Date") == true)
     }
@@ -245,7 +289,9 @@ import WorkbookSupport
         let migrated = try contents(url, PolicyModels.version3())
         for item in SampleToDos.todos {
             let values = try #require(migrated[item.title])
-            let expected = item.completed ? (item.due.flatMap(ISO8601DateFormatter().date(from:)) ?? CompletedDatePolicy.migrationDate) : nil
+            let expected =
+                item.completed
+                ? (item.due.flatMap(ISO8601DateFormatter().date(from:)) ?? CompletedDatePolicy.migrationDate) : nil
             #expect(values["completedDate"] as? Date == expected, "\(item.title)")
             #expect(values["category"] as? String == item.category)
         }
@@ -261,7 +307,8 @@ import WorkbookSupport
         let url = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
         let plain = try PolicyModels.versionedModel(mappingModels: [])
-        #expect(try plain.migrationSteps(forStoreMetadata: metadata).map(\.description) == ["ToDo -> ToDo 3 (lightweight)"])
+        #expect(
+            try plain.migrationSteps(forStoreMetadata: metadata).map(\.description) == ["ToDo -> ToDo 3 (lightweight)"])
         let versions = try PolicyModels.versionedModel(mappingModels: [PolicyModels.completedDateMappingModel()])
         let steps = try versions.migrationSteps(forStoreMetadata: metadata)
         #expect(steps.map(\.description) == ["ToDo -> ToDo 2 (lightweight)", "ToDo 2 -> ToDo 3 (mapping model)"])
@@ -270,18 +317,24 @@ import WorkbookSupport
             let now = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
             #expect(versions.versionName(forStoreMetadata: now) == PolicyModels.versionNames[i + 1])
             // Stopped here, the store would resume with the steps that remain.
-            #expect(try versions.migrationSteps(forStoreMetadata: now).map(\.description) == steps.dropFirst(i + 1).map(\.description))
+            #expect(
+                try versions.migrationSteps(forStoreMetadata: now).map(\.description)
+                    == steps.dropFirst(i + 1).map(\.description))
         }
-        #expect(try contents(url, PolicyModels.version3()).values.filter { $0["completedDate"] as? Date != nil }.count == 3)
+        #expect(
+            try contents(url, PolicyModels.version3()).values.filter { $0["completedDate"] as? Date != nil }.count == 3)
 
         let other = try SampleToDos.makeVersion1Store(in: bench.makeDataFolder())
         var stepsSeen: Set<Int> = []
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
-        try coordinator.addPersistentStore(type: .xml, at: other, options: [
-            StoreOption.migratePersistentStoresAutomatically: true,
-            StoreOption.inferMappingModelAutomatically: true,
-            StoreOption.migrationProgressHandler: { (p: MigrationProgress) in stepsSeen.insert(p.step) } as MigrationProgressHandler,
-        ])
+        try coordinator.addPersistentStore(
+            type: .xml, at: other,
+            options: [
+                StoreOption.migratePersistentStoresAutomatically: true,
+                StoreOption.inferMappingModelAutomatically: true,
+                StoreOption.migrationProgressHandler: { (p: MigrationProgress) in stepsSeen.insert(p.step) }
+                    as MigrationProgressHandler,
+            ])
         #expect(stepsSeen == [1, 2])
         let request = FetchRequest(entityName: "ToDo")
         request.predicate = try Predicate(checkedFormat: "completedDate != nil")
@@ -295,7 +348,9 @@ import WorkbookSupport
         let todo = try #require(v3.entitiesByName["ToDo"])
         #expect(todo.attribute(named: "completed") == nil)
         #expect(todo.attribute(named: "completedDate")?.isOptional == true)
-        #expect(v3.entityVersionHashesByName["Category"] == (try ToDoModels.version2()).entityVersionHashesByName["Category"])
+        #expect(
+            v3.entityVersionHashesByName["Category"]
+                == (try ToDoModels.version2()).entityVersionHashesByName["Category"])
     }
 
     // The executable takes the options every chapter takes (built by `swift build --build-tests`).
@@ -329,7 +384,13 @@ import WorkbookSupport
         #expect(url == folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite"))
         let dates = ISO8601DateFormatter()
         let due = try SampleToDos.withToDos(at: url, model: ToDoModels.version1(), type: type) { todos in
-            try Dictionary(uniqueKeysWithValues: todos.map { (try $0.checkedValue(forKey: "title") as? String ?? "", try $0.checkedValue(forKey: "dueDate") as? Date) })
+            try Dictionary(
+                uniqueKeysWithValues: todos.map {
+                    (
+                        try $0.checkedValue(forKey: "title") as? String ?? "",
+                        try $0.checkedValue(forKey: "dueDate") as? Date
+                    )
+                })
         }
         #expect(due.count == SampleToDos.todos.count)
         for item in SampleToDos.todos {
@@ -342,13 +403,15 @@ import WorkbookSupport
     // a migration without one prints nothing and still migrates.
     @Test func theTracedPoliciesPrintOnlyWhereTheyAreTold() throws {
         let mapping = try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self)
-        let quiet = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let quiet = MigrationManager(
+            sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         let (_, destination) = try migrateVersion1(with: mapping, manager: quiet)
         #expect(try contents(destination, ToDoModels.version2()).count == SampleToDos.todos.count)
         var lines: [String] = []
         let told = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         told.userInfo["print"] = { (line: String) -> Void in lines.append(line) }
-        _ = try migrateVersion1(with: try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self), manager: told)
+        _ = try migrateVersion1(
+            with: try ToDoModels.doNotAlertMappingModel(policy: TracedDoNotAlertPolicy.self), manager: told)
         #expect(lines.contains("  ToDoToToDo          createDestinationInstances \"apply patch\": doNotAlert YES"))
         #expect(lines.filter { $0.contains("createDestinationInstances") }.count == SampleToDos.todos.count)
     }

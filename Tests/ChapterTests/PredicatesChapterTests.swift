@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import PredicatesChapter
 
 private typealias Predicate = ObjectGraph.Predicate
@@ -12,9 +13,12 @@ private typealias Predicate = ObjectGraph.Predicate
 @Suite struct PredicatesChapterTests {
     let bench = Workbench { _ in }
 
-    func names(_ format: String, _ arguments: Any?..., entity: String = "Person", key: String = "name") throws -> [String] {
+    func names(_ format: String, _ arguments: Any?..., entity: String = "Person", key: String = "name") throws
+        -> [String]
+    {
         let context = try SampleData.peopleContext(bench)
-        return try fetchNames(try Predicate(checkedFormat: format, argumentArray: arguments), entity: entity, key: key, in: context)
+        return try fetchNames(
+            try Predicate(checkedFormat: format, argumentArray: arguments), entity: entity, key: key, in: context)
     }
 
     @Test func aFirstPredicateAndOneWithArguments() throws {
@@ -26,7 +30,10 @@ private typealias Predicate = ObjectGraph.Predicate
     // LaMarche: an unquoted word is a key path, not a string.
     @Test func anUnquotedWordIsAKeyPath() throws {
         let unquoted = try Predicate(checkedFormat: "name == Bob")
-        guard case .comparison(let c) = unquoted else { Issue.record("not a comparison"); return }
+        guard case .comparison(let c) = unquoted else {
+            Issue.record("not a comparison")
+            return
+        }
         #expect(c.rightExpression == .keyPath("Bob"))
         let context = try SampleData.peopleContext(bench)
         let request = FetchRequest(entityName: "Person")
@@ -39,9 +46,11 @@ private typealias Predicate = ObjectGraph.Predicate
     }
 
     // Apple, "Predicate Format String Syntax": each operator and its other spellings.
-    @Test(arguments: [("age == 21", "age = 21"), ("age != 21", "age <> 21"), ("age >= 44", "age => 44"), ("age <= 19", "age =< 19"),
-                      ("age > 18 AND age < 21", "age > 18 && age < 21"), ("age < 18 OR age > 60", "age < 18 || age > 60"),
-                      ("NOT age > 20", "!(age > 20)")])
+    @Test(arguments: [
+        ("age == 21", "age = 21"), ("age != 21", "age <> 21"), ("age >= 44", "age => 44"), ("age <= 19", "age =< 19"),
+        ("age > 18 AND age < 21", "age > 18 && age < 21"), ("age < 18 OR age > 60", "age < 18 || age > 60"),
+        ("NOT age > 20", "!(age > 20)"),
+    ])
     func spellingsOfOneOperatorAreTheSamePredicate(_ one: String, _ other: String) throws {
         #expect(try Predicate(checkedFormat: one) == Predicate(checkedFormat: other))
         #expect(try names(one) == names(other))
@@ -52,7 +61,10 @@ private typealias Predicate = ObjectGraph.Predicate
         #expect(try names("text CONTAINS 'es'", entity: "Word", key: "text") == ["west"])
         #expect(try names("text ENDSWITH 'at'", entity: "Word", key: "text") == ["what", "swat"])
         // LIKE is a whole-string match with * (any run) and ? (one character).
-        #expect(try names("text LIKE 'w*t'", entity: "Word", key: "text") == ["wet", "wait", "wt", "west", "what", "wit", "want", "w?t"])
+        #expect(
+            try names("text LIKE 'w*t'", entity: "Word", key: "text") == [
+                "wet", "wait", "wt", "west", "what", "wit", "want", "w?t",
+            ])
         #expect(try names("text LIKE 'w?t'", entity: "Word", key: "text") == ["wet", "wit", "w?t"])
         #expect(try names("text LIKE 'w\\\\?t'", entity: "Word", key: "text") == ["w?t"])
         #expect(try names("text MATCHES %@", "w[aeiou]{2}.*", entity: "Word", key: "text") == ["wait"])
@@ -81,17 +93,24 @@ private typealias Predicate = ObjectGraph.Predicate
 
     // Apple, "Creating Predicates": arguments are quoted for you; quotes stop substitution.
     @Test func argumentsAreQuotedForYou() throws {
-        #expect(try Predicate(checkedFormat: "name == %@", "O'Brien \"Bob\"").predicateFormat == #"name == "O'Brien \"Bob\"""#)
+        #expect(
+            try Predicate(checkedFormat: "name == %@", "O'Brien \"Bob\"").predicateFormat
+                == #"name == "O'Brien \"Bob\"""#)
         #expect(try Predicate(checkedFormat: "age > %@", 40).predicateFormat == "age > 40")
-        #expect(try Predicate(checkedFormat: "birthday < %@", Date(timeIntervalSinceReferenceDate: -1_030_460_400)).predicateFormat
-            == #"birthday < CAST(-1030460400.000000, "NSDate")"#)
-        let error = #expect(throws: ObjectGraph.PredicateError.self) { _ = try Predicate(checkedFormat: "name == '%@'", "Joe") }
+        #expect(
+            try Predicate(checkedFormat: "birthday < %@", Date(timeIntervalSinceReferenceDate: -1_030_460_400))
+                .predicateFormat
+                == #"birthday < CAST(-1030460400.000000, "NSDate")"#)
+        let error = #expect(throws: ObjectGraph.PredicateError.self) {
+            _ = try Predicate(checkedFormat: "name == '%@'", "Joe")
+        }
         #expect(error?.message.contains("1 argument given but the format uses 0") == true)
     }
 
     // Erratum 2: printf-style specifiers are supported.
     @Test func printfSpecifiersAreSupported() throws {
-        #expect(try Predicate(checkedFormat: "age > %d AND age < %d", 18, 21).predicateFormat == "age > 18 AND age < 21")
+        #expect(
+            try Predicate(checkedFormat: "age > %d AND age < %d", 18, 21).predicateFormat == "age > 18 AND age < 21")
         #expect(try names("age > %d AND age < %d", 18, 21) == ["Mary", "bob"])
         #expect(try Predicate(checkedFormat: "age > %f", 18.5).predicateFormat == "age > 18.5")
         #expect(try Predicate(checkedFormat: "age == %ld", 21) == Predicate(checkedFormat: "age == %i", 21))
@@ -104,12 +123,16 @@ private typealias Predicate = ObjectGraph.Predicate
         #expect(try book?.checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
         #expect(try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "id", value: 999, in: context) == nil)
         let error = #expect(throws: FetchUtilities.TooManyEntitiesReturned.self) {
-            _ = try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
+            _ = try FetchUtilities.object(
+                forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
         }
         #expect(error?.count == 2)
-        #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context).count == 2)
+        #expect(
+            try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
+                .count == 2)
         // A string never equals a number.
-        #expect(try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "id", value: "192", in: context).isEmpty)
+        #expect(
+            try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "id", value: "192", in: context).isEmpty)
     }
 
     // The sample people's birthdays, spelled as dates in their listing, all arrive in the
@@ -131,9 +154,13 @@ private typealias Predicate = ObjectGraph.Predicate
     // fetchLine, the chapter's one line of output: predicateFormat, padded, an arrow, the names.
     @Test func fetchLineShowsThePredicateAndWhatItFound() throws {
         let context = try SampleData.peopleContext(bench)
-        #expect(try fetchLine(Predicate(checkedFormat: "age > 60"), in: context) == "age > 60" + String(repeating: " ", count: 26) + "  → Anne")
+        #expect(
+            try fetchLine(Predicate(checkedFormat: "age > 60"), in: context) == "age > 60"
+                + String(repeating: " ", count: 26) + "  → Anne")
         #expect(try fetchLine(Predicate(checkedFormat: "name == 'Nobody'"), in: context).hasSuffix("  → (none)"))
-        #expect(try fetchLine(Predicate(checkedFormat: "text ENDSWITH 'at'"), entity: "Word", key: "text", in: context).hasSuffix("→ what, swat"))
+        #expect(
+            try fetchLine(Predicate(checkedFormat: "text ENDSWITH 'at'"), entity: "Word", key: "text", in: context)
+                .hasSuffix("→ what, swat"))
     }
 
     // The chapter's claim that every predicate runs inside SQLite.

@@ -1,14 +1,14 @@
-import Testing
-import TestSupport
-import Foundation
-import ObjectGraph
-import WorkbookSupport
 import AllChapters
-import FetchingChapter
-import PredicatesChapter
 import CompoundingChapter
-import VersioningChapter
+import FetchingChapter
+import Foundation
 import MigrationPoliciesChapter
+import ObjectGraph
+import PredicatesChapter
+import TestSupport
+import Testing
+import VersioningChapter
+import WorkbookSupport
 
 // `--sql` shows the SQL of every chapter (issue 14): each chapter's SQLite sections print
 // their statements, migrations included, the same bytes on every run, and sections with XML
@@ -19,14 +19,16 @@ import MigrationPoliciesChapter
     static var chapters: [any Chapter.Type] { chapterTypes.map(\.type) }
 
     /// For each chapter, the sections that use SQLite, as the chapter shows them.
-    static var sqliteSections: [(chapter: any Chapter.Type, section: String)] { [
-        (FetchingChapter.self, "listing-1"),
-        (PredicatesChapter.self, "sql"),
-        (CompoundingChapter.self, "compound-sql"),
-        (VersioningChapter.self, "schema-diff"),
-        (VersioningChapter.self, "fixture-stores"),
-        (MigrationPoliciesChapter.self, "listing-12-sqlite"),
-    ] }
+    static var sqliteSections: [(chapter: any Chapter.Type, section: String)] {
+        [
+            (FetchingChapter.self, "listing-1"),
+            (PredicatesChapter.self, "sql"),
+            (CompoundingChapter.self, "compound-sql"),
+            (VersioningChapter.self, "schema-diff"),
+            (VersioningChapter.self, "fixture-stores"),
+            (MigrationPoliciesChapter.self, "listing-12-sqlite"),
+        ]
+    }
 
     static func sqlOutput(_ chapter: any Chapter.Type, _ name: String) throws -> String {
         try ChapterRunner.output(of: ChapterRunner.section(named: name, in: chapter), showingSQL: true)
@@ -42,14 +44,16 @@ import MigrationPoliciesChapter
         #expect(!output.contains("execution time"), "\(chapter.name)/\(name)")
         #expect(!output.contains(FileManager.default.temporaryDirectory.path), "\(chapter.name)/\(name)")
         #expect(!output.contains("workbook-"), "\(chapter.name)/\(name)")
-        #expect(try Self.sqlOutput(chapter, name) == output, "\(chapter.name)/\(name) printed other bytes the second time")
+        #expect(
+            try Self.sqlOutput(chapter, name) == output, "\(chapter.name)/\(name) printed other bytes the second time")
     }
 
     /// A section's setup shows too: the save's INSERT once, with its row count, and the save.
     @Test func theSetupSaveShowsEachInsertOnceWithItsRowCount() throws {
         let output = try Self.sqlOutput(FetchingChapter.self, "sort-case")
         let lines = output.split(separator: "\n").map(String.init)
-        let insert = "    CoreData: sql: INSERT INTO ZEMPLOYEE(Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZSALARY) VALUES(?, ?, ?, ?, ?, ?)  -- run 5 times, once per row"
+        let insert =
+            "    CoreData: sql: INSERT INTO ZEMPLOYEE(Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZLASTNAME, ZSALARY) VALUES(?, ?, ?, ?, ?, ?)  -- run 5 times, once per row"
         let save = "    CoreData: annotation: save of 5 inserted, 0 updated, 0 deleted."
         #expect(lines.filter { $0.contains("INSERT INTO") } == [insert])
         let insertIndex = try #require(lines.firstIndex(of: insert))
@@ -66,7 +70,8 @@ import MigrationPoliciesChapter
         for section in chapter.sections {
             let output = try ChapterRunner.output(of: section, showingSQL: true)
             let hasSQL = output.contains("    CoreData: sql: ")
-            let saysNone = output.hasSuffix("    (no SQL ran: this section uses no SQLite store, only XML or in-memory ones, if any)")
+            let saysNone = output.hasSuffix(
+                "    (no SQL ran: this section uses no SQLite store, only XML or in-memory ones, if any)")
             #expect(hasSQL != saysNone, "\(chapter.name)/\(section.name): SQL \(hasSQL), note \(saysNone)")
             if hasSQL { sectionsWithSQL += 1 }
             // Without --sql the section prints none of it.
@@ -81,12 +86,22 @@ import MigrationPoliciesChapter
     @Test(arguments: ["schema-diff", "fixture-stores"])
     func automaticMigrationShowsItsStatements(_ name: String) throws {
         let lines = try Self.sqlOutput(VersioningChapter.self, name).split(separator: "\n").map(String.init)
-        let begin = try #require(lines.firstIndex { $0.hasPrefix("    CoreData: annotation: migration ToDo -> ToDo 2 (lightweight) of ToDo.sqlite, in place begins.") })
-        let end = try #require(lines.firstIndex { $0.hasPrefix("    CoreData: annotation: migration ToDo -> ToDo 2 (lightweight) of ToDo.sqlite, in place ends.") })
+        let begin = try #require(
+            lines.firstIndex {
+                $0.hasPrefix(
+                    "    CoreData: annotation: migration ToDo -> ToDo 2 (lightweight) of ToDo.sqlite, in place begins.")
+            })
+        let end = try #require(
+            lines.firstIndex {
+                $0.hasPrefix(
+                    "    CoreData: annotation: migration ToDo -> ToDo 2 (lightweight) of ToDo.sqlite, in place ends.")
+            })
         let migration = lines[begin..<end]
         #expect(migration.contains("    CoreData: sql: ALTER TABLE ZTODO ADD COLUMN ZLASTALERTDATE TIMESTAMP"))
         #expect(migration.contains("    CoreData: sql: ALTER TABLE ZTODO ADD COLUMN ZDONOTALERT INTEGER DEFAULT 0"))
-        #expect(migration.contains("    CoreData: sql: INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)"))
+        #expect(
+            migration.contains(
+                "    CoreData: sql: INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)"))
         #expect(migration.contains("    CoreData: sql: UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"))
     }
 
@@ -97,14 +112,24 @@ import MigrationPoliciesChapter
     }
 
     @Test func migrationManagerShowsItsReadsAndWrites() throws {
-        let lines = try Self.sqlOutput(MigrationPoliciesChapter.self, "listing-12-sqlite").split(separator: "\n").map(String.init)
-        let begin = try #require(lines.firstIndex(of: "    CoreData: annotation: migration of ToDo.sqlite into ToDo 2.sqlite begins."))
-        let end = try #require(lines.firstIndex(of: "    CoreData: annotation: migration of ToDo.sqlite into ToDo 2.sqlite ends."))
+        let lines = try Self.sqlOutput(MigrationPoliciesChapter.self, "listing-12-sqlite").split(separator: "\n").map(
+            String.init)
+        let begin = try #require(
+            lines.firstIndex(of: "    CoreData: annotation: migration of ToDo.sqlite into ToDo 2.sqlite begins."))
+        let end = try #require(
+            lines.firstIndex(of: "    CoreData: annotation: migration of ToDo.sqlite into ToDo 2.sqlite ends."))
         let migration = lines[begin..<end]
-        #expect(migration.contains { $0.hasPrefix("    CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZCOMPLETED, t0.ZCATEGORY, t0.ZDUEDATE, t0.ZTITLE FROM ZTODO t0 WHERE t0.Z_PK > ?") })
-        #expect(migration.filter { $0.hasPrefix("    CoreData: sql: INSERT INTO ZTODO(") }.count == SampleToDos.todos.count)
+        #expect(
+            migration.contains {
+                $0.hasPrefix(
+                    "    CoreData: sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZCOMPLETED, t0.ZCATEGORY, t0.ZDUEDATE, t0.ZTITLE FROM ZTODO t0 WHERE t0.Z_PK > ?"
+                )
+            })
+        #expect(
+            migration.filter { $0.hasPrefix("    CoreData: sql: INSERT INTO ZTODO(") }.count == SampleToDos.todos.count)
         #expect(migration.filter { $0.hasPrefix("    CoreData: sql: INSERT INTO ZCATEGORY(") }.count == 2)
-        #expect(migration.filter { $0.hasPrefix("    CoreData: sql: UPDATE ZTODO SET ") }.count == SampleToDos.todos.count)
+        #expect(
+            migration.filter { $0.hasPrefix("    CoreData: sql: UPDATE ZTODO SET ") }.count == SampleToDos.todos.count)
     }
 }
 
@@ -126,17 +151,20 @@ import MigrationPoliciesChapter
         #expect(lines.all.isEmpty)
 
         // Made inside: its fetches, and the lightweight migration adding the store runs, reach it.
-        let v1 = try ToDoModels.version1(), versions = try ToDoModels.versionedModel()
+        let v1 = try ToDoModels.version1()
+        let versions = try ToDoModels.versionedModel()
         let url = folder.appendingPathComponent("ToDo.sqlite")
         let first = PersistentStoreCoordinator(managedObjectModel: v1)
         try first.addPersistentStore(type: .sqlite, at: url)
         try first.remove(first.persistentStores[0])
         try SQLLog.routing(to: routed) {
             let coordinator = PersistentStoreCoordinator(versionedModel: versions)
-            try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-                StoreOption.migratePersistentStoresAutomatically: true,
-                StoreOption.inferMappingModelAutomatically: true,
-            ])
+            try coordinator.addPersistentStore(
+                type: .sqlite, at: url,
+                options: [
+                    StoreOption.migratePersistentStoresAutomatically: true,
+                    StoreOption.inferMappingModelAutomatically: true,
+                ])
             _ = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
         }
         #expect(lines.all.contains("CoreData: sql: ALTER TABLE ZTODO ADD COLUMN ZDONOTALERT INTEGER DEFAULT 0"))

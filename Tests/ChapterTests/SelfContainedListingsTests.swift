@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 
 // Issue 14, item 3: in chapters 2 to 5 a listing stands on its own. It calls no helper of the
 // workbook's that the reader never meets (the workbench, its clock, the old tracing and
@@ -7,7 +7,8 @@ import Foundation
 // earlier listing of the same page; and each page links the article it follows and Apple's
 // documentation. The tests read the generated pages in book/, which BookTests keeps current.
 @Suite struct SelfContainedListingsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// One embedded listing of a page: its name and its code.
     struct Listing {
@@ -39,9 +40,11 @@ import Foundation
     static let chapters = ["predicates", "compounding", "versioning", "migration-policies"]
 
     /// What a listing must not call: the workbook's machinery, which the book never shows.
-    static let hidden = ["bench", "Workbench", "PeopleData", "PolicyTrace", "fixedStoreOptions",
-                         "SampleToDos.sibling", "SampleToDos.show", "SampleToDos.withToDos", "SampleData.time",
-                         "MappingPrinter", "Stack.open", "AutomaticMigration.openMigrating"]
+    static let hidden = [
+        "bench", "Workbench", "PeopleData", "PolicyTrace", "fixedStoreOptions",
+        "SampleToDos.sibling", "SampleToDos.show", "SampleToDos.withToDos", "SampleData.time",
+        "MappingPrinter", "Stack.open", "AutomaticMigration.openMigrating",
+    ]
 
     @Test(arguments: chapters)
     func noListingCallsTheWorkbooksMachinery(chapter: String) throws {
@@ -78,21 +81,29 @@ import Foundation
             let used = listings.firstIndex { $0.code.contains(helper.use) && !$0.code.contains(helper.definition) }
             let definition = try #require(defined, "book/\(chapter).md never shows \(helper.definition)")
             if let used {
-                #expect(definition < used, "\(helper.use) is used in \(listings[used].name) before \(listings[definition].name) shows it")
+                #expect(
+                    definition < used,
+                    "\(helper.use) is used in \(listings[used].name) before \(listings[definition].name) shows it")
             }
         }
     }
 
     /// The sample data each page shows, and the first result that depends on it.
-    @Test(arguments: [("predicates", "predicates/sample-people", "predicates/format-strings"),
-                      ("predicates", "predicates/sample-books", "predicates/fetching"),
-                      ("compounding", "compounding/sample-bookstore", "compounding/and-or-not"),
-                      ("versioning", "versioning/sample-todos", "versioning/stack"),
-                      ("migration-policies", "migration-policies/version-1-store", "migration-policies/value-expressions")])
-    func theSampleDataIsShownBeforeTheFirstResultThatDependsOnIt(chapter: String, listing: String, output: String) throws {
+    @Test(arguments: [
+        ("predicates", "predicates/sample-people", "predicates/format-strings"),
+        ("predicates", "predicates/sample-books", "predicates/fetching"),
+        ("compounding", "compounding/sample-bookstore", "compounding/and-or-not"),
+        ("versioning", "versioning/sample-todos", "versioning/stack"),
+        ("migration-policies", "migration-policies/version-1-store", "migration-policies/value-expressions"),
+    ])
+    func theSampleDataIsShownBeforeTheFirstResultThatDependsOnIt(chapter: String, listing: String, output: String)
+        throws
+    {
         let page = try String(contentsOf: Self.root.appendingPathComponent("book/\(chapter).md"), encoding: .utf8)
-        let data = try #require(page.range(of: "<!-- listing \(listing) -->"), "book/\(chapter).md does not show \(listing)")
-        let result = try #require(page.range(of: "<!-- output \(output) -->"), "book/\(chapter).md has no output \(output)")
+        let data = try #require(
+            page.range(of: "<!-- listing \(listing) -->"), "book/\(chapter).md does not show \(listing)")
+        let result = try #require(
+            page.range(of: "<!-- output \(output) -->"), "book/\(chapter).md has no output \(output)")
         #expect(data.lowerBound < result.lowerBound, "\(listing) comes after \(output), which depends on it")
     }
 
@@ -107,7 +118,8 @@ import Foundation
     @Test(arguments: chapters)
     func eachPageLinksItsArticleAndApplesPages(chapter: String) throws {
         let page = try String(contentsOf: Self.root.appendingPathComponent("book/\(chapter).md"), encoding: .utf8)
-        let reading = try #require(page.range(of: "\n## Further reading\n"), "book/\(chapter).md has no Further reading")
+        let reading = try #require(
+            page.range(of: "\n## Further reading\n"), "book/\(chapter).md has no Further reading")
         let end = page.range(of: "\n## ", range: reading.upperBound..<page.endIndex)?.lowerBound ?? page.endIndex
         let section = page[reading.upperBound..<end]
         #expect(section.contains("](\(Self.articles[chapter] ?? "?"))"))

@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import VersioningChapter
 
 // Every behaviour the versioning chapter states, asserted through the API (the book test
@@ -32,7 +33,9 @@ import WorkbookSupport
         let (_, url) = try versionOneStore()
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: url)
         #expect(metadata["NSStoreType"] as? String == "XML")
-        #expect(metadata["NSStoreModelVersionHashes"] as? [String: Data] == (try ToDoModels.version1().entityVersionHashesByName))
+        #expect(
+            metadata["NSStoreModelVersionHashes"] as? [String: Data]
+                == (try ToDoModels.version1().entityVersionHashesByName))
     }
 
     // Zarra: version 1's timer alerts a to-do at every tick while it is due within five
@@ -42,7 +45,8 @@ import WorkbookSupport
         try SampleData.insertToDos(into: context)
         var alerts: [String] = []
         for minute in 0...6 {
-            alerts += try titles(MinuteTimer.dueSoon(in: context, at: Workbench.now.addingTimeInterval(Double(minute) * 60)))
+            alerts += try titles(
+                MinuteTimer.dueSoon(in: context, at: Workbench.now.addingTimeInterval(Double(minute) * 60)))
         }
         #expect(alerts == Array(repeating: "Pay rent", count: 5))
     }
@@ -54,10 +58,12 @@ import WorkbookSupport
         let versions = try VersionedModel(contentsOf: ToDoModels.bundleURL)
         #expect(versions.versionNames == ["ToDo", "ToDo 2"])
         #expect(versions.currentVersionName == "ToDo 2")
-        let one = try #require(versions.model(named: "ToDo")).entitiesByName, two = versions.currentModel.entitiesByName
+        let one = try #require(versions.model(named: "ToDo")).entitiesByName
+        let two = versions.currentModel.entitiesByName
         #expect(one["Category"]!.versionHash == two["Category"]!.versionHash)
         #expect(one["ToDo"]!.versionHash != two["ToDo"]!.versionHash)
-        #expect(Set(two["ToDo"]!.propertyNames).subtracting(one["ToDo"]!.propertyNames) == ["lastAlertDate", "doNotAlert"])
+        #expect(
+            Set(two["ToDo"]!.propertyNames).subtracting(one["ToDo"]!.propertyNames) == ["lastAlertDate", "doNotAlert"])
         let doNotAlert = try #require(two["ToDo"]!.attribute(named: "doNotAlert"))
         #expect(!doNotAlert.isOptional && doNotAlert.defaultConstant == .bool(false))
         #expect(two["ToDo"]!.attribute(named: "lastAlertDate")?.isOptional == true)
@@ -68,7 +74,9 @@ import WorkbookSupport
     @Test func defaultsRulesAndIndexesLeaveTheHashAlone() throws {
         let plain = try ManagedObjectModel { EntityDescription("ToDo") { AttributeDescription("title", .string) } }
         let dressed = try ManagedObjectModel {
-            EntityDescription("ToDo") { AttributeDescription("title", .string, defaultValue: "x", indexed: true, regularExpression: "^.+$") }
+            EntityDescription("ToDo") {
+                AttributeDescription("title", .string, defaultValue: "x", indexed: true, regularExpression: "^.+$")
+            }
         }
         #expect(plain.entityVersionHashesByName == dressed.entityVersionHashesByName)
     }
@@ -88,7 +96,9 @@ import WorkbookSupport
         #expect(error?.code?.rawValue == 134100)
         #expect(error?.message.contains("ToDo (changed)") == true)
         #expect(try Data(contentsOf: url) == before)
-        #expect(try openToDoStore(in: folder, model: try ToDoModels.version1()).count(for: FetchRequest(entityName: "ToDo")) == 4)
+        #expect(
+            try openToDoStore(in: folder, model: try ToDoModels.version1()).count(for: FetchRequest(entityName: "ToDo"))
+                == 4)
     }
 
     // Apple, Lightweight Migration: with NSMigratePersistentStoresAutomaticallyOption and
@@ -102,14 +112,17 @@ import WorkbookSupport
         #expect(steps.map(\.description) == ["ToDo -> ToDo 2 (lightweight)"])
         let context = try openMigratingToDoStore(in: folder, type: type)
         let after = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
-        #expect(after["NSStoreModelVersionHashes"] as? [String: Data] == (try ToDoModels.version2().entityVersionHashesByName))
+        #expect(
+            after["NSStoreModelVersionHashes"] as? [String: Data]
+                == (try ToDoModels.version2().entityVersionHashesByName))
         #expect(after["NSStoreUUID"] as? String == before["NSStoreUUID"] as? String)
-        #expect(try SampleData.list(context, version: 2) == [
-            "Buy milk, due 2009-06-01 09:02 UTC, in Home, completed, doNotAlert NO, lastAlertDate nil",
-            "Pay rent, due 2009-06-01 09:04 UTC, in Home, doNotAlert NO, lastAlertDate nil",
-            "answer Marcus's mail, due 2009-06-01 12:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
-            "Ask for a raise, due 2009-06-03 09:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
-        ])
+        #expect(
+            try SampleData.list(context, version: 2) == [
+                "Buy milk, due 2009-06-01 09:02 UTC, in Home, completed, doNotAlert NO, lastAlertDate nil",
+                "Pay rent, due 2009-06-01 09:04 UTC, in Home, doNotAlert NO, lastAlertDate nil",
+                "answer Marcus's mail, due 2009-06-01 12:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
+                "Ask for a raise, due 2009-06-03 09:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
+            ])
         #expect(try ToDoModels.versionedModel().migrationSteps(forStoreMetadata: after).isEmpty)
     }
 
@@ -126,7 +139,9 @@ import WorkbookSupport
         // Boolean before the date).
         #expect(newToDo.columns == oldToDo.columns + ["ZDONOTALERT", "ZLASTALERTDATE"])
         #expect(newToDo.rowCount == oldToDo.rowCount)
-        #expect(after.tables.filter { $0.name != "ZTODO" && $0.name != "Z_METADATA" } == before.tables.filter { $0.name != "ZTODO" && $0.name != "Z_METADATA" })
+        #expect(
+            after.tables.filter { $0.name != "ZTODO" && $0.name != "Z_METADATA" }
+                == before.tables.filter { $0.name != "ZTODO" && $0.name != "Z_METADATA" })
     }
 
     // Zarra, Listing 11 (errata row 6: the format string is `ps`, and the call needs its `)`):
@@ -158,15 +173,17 @@ import WorkbookSupport
         let original = try Data(contentsOf: fixture)
         let folder = try bench.makeDataFolder()
         try FileManager.default.copyItem(at: fixture, to: folder.appendingPathComponent(name))
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: file.type, at: folder.appendingPathComponent(name))
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(
+            type: file.type, at: folder.appendingPathComponent(name))
         #expect(try ToDoModels.versionedModel().versionName(forStoreMetadata: metadata) == "ToDo")
         let context = try openMigratingToDoStore(in: folder, type: file.type)
-        #expect(try SampleData.list(context, version: 2) == [
-            "Buy milk, due 2009-06-01 09:02 UTC, in Home, completed, doNotAlert NO, lastAlertDate nil",
-            "Pay rent, due 2009-06-01 09:04 UTC, in Home, doNotAlert NO, lastAlertDate nil",
-            "answer Marcus's mail, due 2009-06-01 12:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
-            "Ask for a raise, due 2009-06-03 09:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
-        ])
+        #expect(
+            try SampleData.list(context, version: 2) == [
+                "Buy milk, due 2009-06-01 09:02 UTC, in Home, completed, doNotAlert NO, lastAlertDate nil",
+                "Pay rent, due 2009-06-01 09:04 UTC, in Home, doNotAlert NO, lastAlertDate nil",
+                "answer Marcus's mail, due 2009-06-01 12:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
+                "Ask for a raise, due 2009-06-03 09:00 UTC, in Work, doNotAlert NO, lastAlertDate nil",
+            ])
         #expect(try context.count(for: FetchRequest(entityName: "Category")) == 2)
         // The fixture itself is only copied, never changed.
         #expect(try Data(contentsOf: fixture) == original)
@@ -184,7 +201,7 @@ import WorkbookSupport
         let request = FetchRequest(entityName: "ToDo")
         request.sortDescriptors = [SortDescriptor(key: "dueDate")]
         let due = try context.fetch(request).map { try $0.checkedValue(forKey: "dueDate") as? Date }
-        let offsets: [TimeInterval] = [120, 270, 10_800, 172_800]      // 2 and 4.5 minutes, 3 hours, 2 days
+        let offsets: [TimeInterval] = [120, 270, 10_800, 172_800] // 2 and 4.5 minutes, 3 hours, 2 days
         let expected: [Date?] = offsets.map { nineOClock.addingTimeInterval($0) }
         #expect(due == expected)
     }
@@ -203,12 +220,20 @@ import WorkbookSupport
 
     // The stack section prints the metadata without the store's UUID, which is new each time.
     @Test func theMetadataIsDescribedWithoutItsUUID() {
-        let lines = SampleData.describeMetadata(["NSStoreUUID": "F1C7A4E5-0000-4000-8000-000000000001", "NSStoreType": "XML"])
-        #expect(lines == ["NSStoreType: XML", "NSStoreUUID: a UUID of 36 characters, made up by the store when it was created"])
+        let lines = SampleData.describeMetadata([
+            "NSStoreUUID": "F1C7A4E5-0000-4000-8000-000000000001", "NSStoreType": "XML",
+        ])
+        #expect(
+            lines == [
+                "NSStoreType: XML", "NSStoreUUID: a UUID of 36 characters, made up by the store when it was created",
+            ])
     }
 
     @Test func theChapterListsItsSections() {
-        #expect(VersioningChapter.sections.map(\.name) == ["stack", "minute-timer", "model-versions", "incompatible", "automatic-migration",
-                                                          "schema-diff", "alert-once", "fixture-stores"])
+        #expect(
+            VersioningChapter.sections.map(\.name) == [
+                "stack", "minute-timer", "model-versions", "incompatible", "automatic-migration",
+                "schema-diff", "alert-once", "fixture-stores",
+            ])
     }
 }

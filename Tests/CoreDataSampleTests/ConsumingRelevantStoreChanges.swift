@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // Article: "Consuming relevant store changes"
 // https://developer.apple.com/documentation/coredata/consuming_relevant_store_changes
 //

@@ -11,7 +11,9 @@ import Testing
         let container = NSPersistentContainer(name: "Earthquakes")
         #expect(container.managedObjectModel.entitiesByName["Quake"] != nil)
         #expect(container.persistentStoreDescriptions.first?.url?.lastPathComponent == "Earthquakes.sqlite")
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: directory.store("Earthquakes.sqlite"))]
+        container.persistentStoreDescriptions = [
+            NSPersistentStoreDescription(url: directory.store("Earthquakes.sqlite"))
+        ]
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }
         #expect(loadError == nil)

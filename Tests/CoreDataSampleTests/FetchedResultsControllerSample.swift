@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // Article: "NSFetchedResultsController"
 // https://developer.apple.com/documentation/coredata/nsfetchedresultscontroller
 //

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // Article: "Loading and displaying a large data feed"
 // https://developer.apple.com/documentation/swiftui/loading_and_displaying_a_large_data_feed
 //

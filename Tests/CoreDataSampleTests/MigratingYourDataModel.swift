@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // Article: "Migrating your data model" and the Core Data Model Versioning and Data Migration
 // Programming Guide ("Customizing the Migration Process", "Migration Policies")
 // https://developer.apple.com/documentation/coredata/migrating_your_data_model_automatically

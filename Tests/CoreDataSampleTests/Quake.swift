@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // The managed object class and model of Apple's Earthquakes sample, which the articles' samples
 // here share.
 // Article: "Loading and displaying a large data feed"

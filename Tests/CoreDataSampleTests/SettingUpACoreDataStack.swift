@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // Article: "Setting up a Core Data stack"
 // https://developer.apple.com/documentation/coredata/setting_up_a_core_data_stack
 //

@@ -7,7 +7,8 @@ final class TemporaryDirectory {
 
     init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("CoreDataSampleTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent(
+                "CoreDataSampleTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Apple's sample code, kept as Apple writes it: LEDGER.md counts its lines.)
 // Article: "Using Core Data in the background"
 // https://developer.apple.com/documentation/coredata/using_core_data_in_the_background
 //

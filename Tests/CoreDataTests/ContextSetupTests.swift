@@ -47,6 +47,8 @@ import Testing
     func concurrencyTypeSpellings() {
         #expect(NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType.rawValue == 1)
         #expect(NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType.rawValue == 2)
-        #expect(NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType).concurrencyType == .mainQueueConcurrencyType)
+        #expect(
+            NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType).concurrencyType
+                == .mainQueueConcurrencyType)
     }
 }

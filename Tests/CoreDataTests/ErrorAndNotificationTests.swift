@@ -9,7 +9,7 @@ import Testing
         let folder = try Stack.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = try Stack.context(in: folder)
-        _ = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)   // no title
+        _ = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context) // no title
         do {
             try context.save()
             Issue.record("a book without its title saved")
@@ -23,11 +23,15 @@ import Testing
     }
 
     // https://developer.apple.com/documentation/foundation/nsnotification/name/1506380-nsmanagedobjectcontextdidsave
-    @Test("Notification names and user-info keys have Apple's values, and the did-save notification is posted under them")
+    @Test(
+        "Notification names and user-info keys have Apple's values, and the did-save notification is posted under them")
     func notifications() throws {
         #expect(Notification.Name.NSManagedObjectContextDidSave.rawValue == "NSManagedObjectContextDidSaveNotification")
-        #expect(Notification.Name.NSManagedObjectContextObjectsDidChange.rawValue == "NSManagedObjectContextObjectsDidChangeNotification")
-        #expect(NSInsertedObjectsKey == "inserted" && NSUpdatedObjectsKey == "updated" && NSDeletedObjectsKey == "deleted")
+        #expect(
+            Notification.Name.NSManagedObjectContextObjectsDidChange.rawValue
+                == "NSManagedObjectContextObjectsDidChangeNotification")
+        #expect(
+            NSInsertedObjectsKey == "inserted" && NSUpdatedObjectsKey == "updated" && NSDeletedObjectsKey == "deleted")
         #expect(NSStoreTypeKey == "NSStoreType" && NSStoreUUIDKey == "NSStoreUUID")
         #expect(NSManagedObjectMergeError == 133020 && NSPersistentStoreIncompatibleVersionHashError == 134100)
 
@@ -35,7 +39,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let context = try Stack.context(in: folder)
         nonisolated(unsafe) var inserted = 0
-        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) {
+        let observer = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: context, queue: nil
+        ) {
             inserted = ($0.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count ?? -1
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -50,7 +56,8 @@ import Testing
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
         #expect(context.mergePolicy === NSMergePolicy.mergeByPropertyObjectTrump)
-        #expect(NSMergePolicy(mergeType: .mergeByPropertyStoreTrumpMergePolicyType).mergeType == .mergeByPropertyStoreTrump)
+        #expect(
+            NSMergePolicy(mergeType: .mergeByPropertyStoreTrumpMergePolicyType).mergeType == .mergeByPropertyStoreTrump)
         #expect(NSAttributeType.integer16AttributeType == .integer16 && NSDeleteRule.cascadeDeleteRule == .cascade)
     }
 }

@@ -32,8 +32,10 @@ final class Book: NSManagedObject {
         #expect(context.insertedObjects.contains(book))
         _ = Book(context: context)
         try context.save()
-        let fetched = try NSManagedObjectContext(concurrencyType: .confinementConcurrencyType, coordinator: context.persistentStoreCoordinator)
-            .fetch(Book.fetchRequest())
+        let fetched = try NSManagedObjectContext(
+            concurrencyType: .confinementConcurrencyType, coordinator: context.persistentStoreCoordinator
+        )
+        .fetch(Book.fetchRequest())
         #expect(fetched.count == 2)
         // Two inserted, and the two a second context fetched: every object goes through the override.
         #expect(Book.initialized - before == 4)
@@ -52,7 +54,7 @@ final class Book: NSManagedObject {
         context.insert(book)
         #expect(book.managedObjectContext === context)
         book.setValue("Later", forKey: "title")
-        context.insert(book)   // again: nothing happens
+        context.insert(book) // again: nothing happens
         try context.save()
         #expect(!book.objectID.isTemporaryID)
         let request = NSFetchRequest<NSManagedObject>(entityName: "Book")

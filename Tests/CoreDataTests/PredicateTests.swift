@@ -15,9 +15,10 @@ import Testing
     // https://developer.apple.com/documentation/foundation/nscompoundpredicate
     @Test("NSCompoundPredicate's and NSComparisonPredicate's initializers make predicates a request takes")
     func subclassInitializers() throws {
-        let adult = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "age"),
-                                          rightExpression: NSExpression(forConstantValue: 18),
-                                          modifier: .direct, type: .greaterThanOrEqualTo, options: [])
+        let adult = NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: "age"),
+            rightExpression: NSExpression(forConstantValue: 18),
+            modifier: .direct, type: .greaterThanOrEqualTo, options: [])
         let named = NSPredicate(format: "name BEGINSWITH %@", "A")
         let both = NSCompoundPredicate(andPredicateWithSubpredicates: [adult, named])
         #expect(both.predicateFormat == #"age >= 18 AND name BEGINSWITH "A""#)
@@ -35,7 +36,8 @@ import Testing
     func expressions() {
         let e = NSExpression(format: "price * %@", 2 as NSNumber)
         #expect(e.expressionValue(with: ["price": 21], context: nil) as? Int == 42)
-        #expect(NSExpression(forFunction: "max:", arguments: [NSExpression(forKeyPath: "xs")])
-            .expressionValue(with: ["xs": [3, 9, 4]], context: nil) as? Int == 9)
+        #expect(
+            NSExpression(forFunction: "max:", arguments: [NSExpression(forKeyPath: "xs")])
+                .expressionValue(with: ["xs": [3, 9, 4]], context: nil) as? Int == 9)
     }
 }

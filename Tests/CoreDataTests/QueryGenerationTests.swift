@@ -24,7 +24,8 @@ import Testing
         let background = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         background.persistentStoreCoordinator = coordinator
         try background.performAndWait {
-            NSEntityDescription.insertNewObject(forEntityName: "Book", into: background).setValue("New", forKey: "title")
+            NSEntityDescription.insertNewObject(forEntityName: "Book", into: background).setValue(
+                "New", forKey: "title")
             try background.save()
         }
         try viewContext.performAndWait {

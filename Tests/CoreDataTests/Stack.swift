@@ -37,8 +37,9 @@ enum Stack {
     /// A coordinator on a new SQLite store in `folder`, added the way Apple's stacks add one.
     static func coordinator(in folder: URL, model: NSManagedObjectModel? = nil) throws -> NSPersistentStoreCoordinator {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try model ?? Self.model())
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
-                                           at: folder.appendingPathComponent("Library.sqlite"), options: nil)
+        try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil,
+            at: folder.appendingPathComponent("Library.sqlite"), options: nil)
         return coordinator
     }
 

@@ -18,8 +18,9 @@ import Testing
         #expect(coordinator.persistentStore(for: folder.appendingPathComponent("A.sqlite")) === store)
         #expect(coordinator.metadata(for: store)[NSStoreTypeKey] as? String == "SQLite")
         do {
-            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: "Cloud",
-                                               at: folder.appendingPathComponent("B.sqlite"), options: nil)
+            try coordinator.addPersistentStore(
+                ofType: NSSQLiteStoreType, configurationName: "Cloud",
+                at: folder.appendingPathComponent("B.sqlite"), options: nil)
             Issue.record("a configuration was accepted")
         } catch {
             // `catch let error as NSError` matches NSError instances only on Linux; `as NSError`
@@ -40,7 +41,8 @@ import Testing
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(
             ofType: NSSQLiteStoreType, at: folder.appendingPathComponent("Library.sqlite"), options: nil)
         #expect(metadata[NSStoreUUIDKey] as? String == uuid)
-        #expect((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() == ["Author", "Book", "Chapter"])
+        #expect(
+            (metadata[NSStoreModelVersionHashesKey] as? [String: Data])?.keys.sorted() == ["Author", "Book", "Chapter"])
     }
 
     // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/replacepersistentstore(at:destinationoptions:withpersistentstorefrom:sourceoptions:oftype:)
@@ -57,13 +59,16 @@ import Testing
 
         let copy = folder.appendingPathComponent("Copy.sqlite")
         let other = NSPersistentStoreCoordinator(managedObjectModel: try Stack.model())
-        try other.replacePersistentStore(at: copy, destinationOptions: nil,
-                                         withPersistentStoreFrom: folder.appendingPathComponent("Library.sqlite"),
-                                         sourceOptions: nil, ofType: NSSQLiteStoreType)
+        try other.replacePersistentStore(
+            at: copy, destinationOptions: nil,
+            withPersistentStoreFrom: folder.appendingPathComponent("Library.sqlite"),
+            sourceOptions: nil, ofType: NSSQLiteStoreType)
         try other.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: copy, options: nil)
         let reader = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         reader.persistentStoreCoordinator = other
-        let titles = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book")).map { $0.value(forKey: "title") as? String }
+        let titles = try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book")).map {
+            $0.value(forKey: "title") as? String
+        }
         #expect(titles == ["Copied"])
 
         try other.destroyPersistentStore(at: copy, ofType: NSSQLiteStoreType, options: nil)
@@ -74,8 +79,9 @@ import Testing
     }
 
     // https://developer.apple.com/documentation/coredata/nspersistentstorecoordinator/setmetadata(_:for:)
-    @Test("setMetadata(_:for:) keeps an application's keys; the next save writes them, beside the store's own",
-          arguments: [NSSQLiteStoreType, NSXMLStoreType])
+    @Test(
+        "setMetadata(_:for:) keeps an application's keys; the next save writes them, beside the store's own",
+        arguments: [NSSQLiteStoreType, NSXMLStoreType])
     func setMetadata(_ type: NSPersistentStore.StoreType) throws {
         let folder = try Stack.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

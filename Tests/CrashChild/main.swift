@@ -9,9 +9,10 @@ let arguments = CommandLine.arguments
 // `objectgraph-crash-child --confinement`: uses a private-queue context off its queue, which
 // stops a debug build; the confinement test (ConfinementTests) runs it and expects the stop.
 if arguments.count == 2 && arguments[1] == "--confinement" {
-    let coordinator = PersistentStoreCoordinator(managedObjectModel: try ManagedObjectModel {
-        EntityDescription("Record") { AttributeDescription("batch", .integer64) }
-    })
+    let coordinator = PersistentStoreCoordinator(
+        managedObjectModel: try ManagedObjectModel {
+            EntityDescription("Record") { AttributeDescription("batch", .integer64) }
+        })
     try coordinator.addPersistentStore(type: .inMemory)
     let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     let count = try context.count(for: FetchRequest(entityName: "Record"))

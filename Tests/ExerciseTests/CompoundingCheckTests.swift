@@ -1,6 +1,7 @@
-import Testing
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import ExerciseCatalog
 
 // The compounding checks explain the mistakes the chapter warns about in the learner's words:
@@ -21,23 +22,32 @@ import WorkbookSupport
         let verdict = CompoundingChecks.booksFromAnyOf { names, context in
             try Self.fetch(.and(try names.map { try Predicate(checkedFormat: "publisher.name == %@", $0) }), context)
         }
-        #expect(Self.messages(verdict).contains("combine the comparisons with orPredicateWithSubpredicates:, not andPredicateWithSubpredicates:"))
+        #expect(
+            Self.messages(verdict).contains(
+                "combine the comparisons with orPredicateWithSubpredicates:, not andPredicateWithSubpredicates:"))
         #expect(Self.messages(verdict).contains("With no publisher names you returned"))
     }
 
     @Test func leavingOutBooksWithNoPublisherIsExplained() {
         let verdict = CompoundingChecks.bestsellers { rank, publisher, context in
-            try Self.fetch(try Predicate(checkedFormat: "salesRank < %@ AND publisher != nil AND NOT publisher.name == %@", rank, publisher), context)
+            try Self.fetch(
+                try Predicate(
+                    checkedFormat: "salesRank < %@ AND publisher != nil AND NOT publisher.name == %@", rank, publisher),
+                context)
         }
         #expect(Self.messages(verdict).contains("Canto has no publisher"))
     }
 
     @Test func aMissingParenthesisShowsHowCoreDataReadsIt() {
         let verdict = CompoundingChecks.predicatePublishedByEither { first, second, rank in
-            try Predicate(checkedFormat: "publisher.name == %@ OR publisher.name == %@ AND salesRank < %@", first, second, rank)
+            try Predicate(
+                checkedFormat: "publisher.name == %@ OR publisher.name == %@ AND salesRank < %@", first, second, rank)
         }
         let text = Self.messages(verdict)
-        #expect(text.contains(#"Your predicate is read as publisher.name == "BookCo" OR (publisher.name == "Clarus Press" AND salesRank < 1000)"#))
+        #expect(
+            text.contains(
+                #"Your predicate is read as publisher.name == "BookCo" OR (publisher.name == "Clarus Press" AND salesRank < 1000)"#
+            ))
         #expect(text.contains("AND binds tighter than OR"))
     }
 

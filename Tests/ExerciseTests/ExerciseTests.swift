@@ -1,7 +1,7 @@
-import Testing
-import Foundation
 import ExerciseCatalog
 import ExerciseRunner
+import Foundation
+import Testing
 import WorkbookSupport
 
 // Every exercise's reference solution passes its check, built and run the way the learner's
@@ -38,7 +38,8 @@ import WorkbookSupport
     @Test(arguments: ExerciseCatalog.all.map(\.name))
     func theStartingCodeIsNotSolvedYet(_ name: String) throws {
         let exercise = try #require(ExerciseCatalog.exercise(named: name))
-        let source = try String(contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.file), encoding: .utf8)
+        let source = try String(
+            contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.file), encoding: .utf8)
         guard source.contains("throw NotSolvedYet()") else { return }
         let outcome = try ExerciseWorkspace.packageRunner().check(exercise)
         #expect(outcome.verdict == .notSolvedYet, "\(outcome)")
@@ -57,7 +58,10 @@ import WorkbookSupport
         for chapter in Set(ExerciseCatalog.all.map(\.chapter)) {
             #expect(ExerciseCatalog.all.filter { $0.chapter == chapter }.count >= 3, "chapter \(chapter)")
         }
-        #expect(Set(ExerciseCatalog.all.map(\.chapter)).isSuperset(of: ["fetching", "predicates", "compounding", "versioning", "migration-policies"]))
+        #expect(
+            Set(ExerciseCatalog.all.map(\.chapter)).isSuperset(of: [
+                "fetching", "predicates", "compounding", "versioning", "migration-policies",
+            ]))
         // The predicates and compounding chapters have at least four each.
         for chapter in ["predicates", "compounding"] {
             #expect(ExerciseCatalog.all.filter { $0.chapter == chapter }.count >= 4, "chapter \(chapter)")
@@ -68,12 +72,19 @@ import WorkbookSupport
     @Test func everyExerciseHasItsOwnFileAndSolution() throws {
         let root = ExerciseWorkspace.packageRoot
         for exercise in ExerciseCatalog.all {
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(exercise.file).path), "\(exercise.file)")
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(exercise.solutionFile).path), "\(exercise.solutionFile)")
+            #expect(
+                FileManager.default.fileExists(atPath: root.appendingPathComponent(exercise.file).path),
+                "\(exercise.file)")
+            #expect(
+                FileManager.default.fileExists(atPath: root.appendingPathComponent(exercise.solutionFile).path),
+                "\(exercise.solutionFile)")
         }
         for folder in ["Exercises/Workspace", "Exercises/Solutions"] {
-            let files = try FileManager.default.subpathsOfDirectory(atPath: root.appendingPathComponent(folder).path).filter { $0.hasSuffix(".swift") }
-            #expect(Set(files.map { "\(folder)/\($0)" }) == Set(ExerciseCatalog.all.map { folder.hasSuffix("Workspace") ? $0.file : $0.solutionFile }))
+            let files = try FileManager.default.subpathsOfDirectory(atPath: root.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".swift") }
+            #expect(
+                Set(files.map { "\(folder)/\($0)" })
+                    == Set(ExerciseCatalog.all.map { folder.hasSuffix("Workspace") ? $0.file : $0.solutionFile }))
         }
     }
 }

@@ -1,7 +1,7 @@
-import Testing
-import Foundation
 import ExerciseCatalog
 import ExerciseRunner
+import Foundation
+import Testing
 import WorkbookSupport
 
 // `workbook exercises watch`, as a learner uses it: it checks the exercise each time its file
@@ -15,7 +15,9 @@ import WorkbookSupport
         #expect(watch.waitFor("[ ] compounding-2  Bestsellers from anyone else"), "\(watch.output)")
 
         // A save with a trap: reported, and the watch goes on.
-        try workspace.write("compounding-2", """
+        try workspace.write(
+            "compounding-2",
+            """
             import CoreData
 
             func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
@@ -38,7 +40,8 @@ import WorkbookSupport
         #expect(watch.finish() == 0, "\(watch.output)")
 
         // The next run starts where the learner left off.
-        let current = try String(contentsOf: workspace.root.appendingPathComponent(".build/exercises/current"), encoding: .utf8)
+        let current = try String(
+            contentsOf: workspace.root.appendingPathComponent(".build/exercises/current"), encoding: .utf8)
         #expect(current == "compounding-3\n")
         let again = try WorkbookProcess(["exercises", "watch", "--root", root])
         #expect(again.waitFor("Watching Exercises/Workspace/Compounding/compounding-3.swift."), "\(again.output)")

@@ -1,8 +1,8 @@
 import ExerciseCatalog
 import ExerciseRunner
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WorkbookSupport
 
 /// A copy of the exercises (the learner's files and the solutions) in a folder of its own, with
@@ -10,18 +10,22 @@ import WorkbookSupport
 /// parallel, and each must edit its own files and keep its own programs.
 final class ExerciseWorkspace {
     /// The package's root folder.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Where `swift build --build-tests` put the products: the workbook tool, the modules and the
     /// exercises' library.
     static func productsDirectory() throws -> URL {
-        try #require(BuiltExecutable.url(named: "workbook"), "the workbook tool is not built").deletingLastPathComponent()
+        try #require(BuiltExecutable.url(named: "workbook"), "the workbook tool is not built")
+            .deletingLastPathComponent()
     }
 
     /// A runner for the package itself (its Exercises/ folder), with a current library.
     static func packageRunner() throws -> ExerciseRunner {
         let runner = try ExerciseRunner(packageRoot: packageRoot, productsDirectory: productsDirectory())
-        try #require(runner.toolchain.runtimeProblem() == nil, "the exercises' library is stale: run `swift build --build-tests`")
+        try #require(
+            runner.toolchain.runtimeProblem() == nil, "the exercises' library is stale: run `swift build --build-tests`"
+        )
         return runner
     }
 
@@ -33,8 +37,10 @@ final class ExerciseWorkspace {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("exercise-tests-\(UUID().uuidString)")
         for folder in ["Workspace", "Solutions"] {
             let destination = root.appendingPathComponent("Exercises/\(folder)")
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent("Exercises/\(folder)"), to: destination)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: Self.packageRoot.appendingPathComponent("Exercises/\(folder)"), to: destination)
         }
     }
 
@@ -59,7 +65,9 @@ final class ExerciseWorkspace {
     /// A runner over this copy.
     func runner(timeLimit: TimeInterval = 30) throws -> ExerciseRunner {
         var runner = try ExerciseRunner(packageRoot: root, productsDirectory: Self.productsDirectory())
-        try #require(runner.toolchain.runtimeProblem() == nil, "the exercises' library is stale: run `swift build --build-tests`")
+        try #require(
+            runner.toolchain.runtimeProblem() == nil, "the exercises' library is stale: run `swift build --build-tests`"
+        )
         runner.timeLimit = timeLimit
         return runner
     }

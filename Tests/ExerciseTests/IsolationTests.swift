@@ -1,7 +1,7 @@
-import Testing
-import Foundation
 import ExerciseCatalog
 import ExerciseRunner
+import Foundation
+import Testing
 import WorkbookSupport
 
 // Issue 14: the learner's exercise code used to be compiled into the workbook tool, so one
@@ -85,7 +85,9 @@ import WorkbookSupport
             Issue.record("expected a crash, got \(outcome)")
             return
         }
-        #expect(message.contains("Exercises/Workspace/Fetching/fetching-2.swift:5: Fatal error: Unexpectedly found nil"), "\(message)")
+        #expect(
+            message.contains("Exercises/Workspace/Fetching/fetching-2.swift:5: Fatal error: Unexpectedly found nil"),
+            "\(message)")
         #expect(!message.contains("Exercise_fetching_2"), "\(message)")
     }
 
@@ -93,12 +95,17 @@ import WorkbookSupport
         let workspace = try ExerciseWorkspace()
         try workspace.write("fetching-3", Self.neverEnds)
         let outcome = try workspace.runner(timeLimit: 3).check(try workspace.exercise("fetching-3"))
-        #expect(outcome.verdict == .crashed("Your code did not finish within 3 seconds (an endless loop?), so the program was stopped."))
+        #expect(
+            outcome.verdict
+                == .crashed("Your code did not finish within 3 seconds (an endless loop?), so the program was stopped.")
+        )
     }
 
     @Test func aRenamedFunctionIsExplainedAsASignatureChange() throws {
         let workspace = try ExerciseWorkspace()
-        try workspace.write("predicates-3", """
+        try workspace.write(
+            "predicates-3",
+            """
             import ObjectGraph
 
             func teens(in context: ManagedObjectContext) throws -> [ManagedObject] { [] }
@@ -134,8 +141,9 @@ import WorkbookSupport
         // the test's own shows what is left.
         let temporary = workspace.root.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let crashed = try WorkbookProcess.run(["exercises", "check", "fetching-2", "--root", root],
-                                              environment: ["TMPDIR": temporary.path])
+        let crashed = try WorkbookProcess.run(
+            ["exercises", "check", "fetching-2", "--root", root],
+            environment: ["TMPDIR": temporary.path])
         #expect(crashed.status == 1)
         #expect(crashed.output.contains("Fatal error: Index out of range"))
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)

@@ -1,6 +1,6 @@
-import Testing
-import ObjectGraph
 import ExerciseRunner
+import ObjectGraph
+import Testing
 
 // Issue: in a file a learner edits, `let byTitle: SortDescriptor = ...` did not compile
 // ("ambiguous for type lookup"): Foundation on Linux declares a Predicate, an Expression, a
@@ -26,7 +26,9 @@ import ExerciseRunner
     /// `workbook exercises` builds the learner's, names the four as types and solves fetching-1.
     @Test func anExerciseFileCanWriteTheFourNamesAsTypes() throws {
         let workspace = try ExerciseWorkspace()
-        try workspace.write("fetching-1", """
+        try workspace.write(
+            "fetching-1",
+            """
             import ObjectGraph
             import WorkbookSupport
 

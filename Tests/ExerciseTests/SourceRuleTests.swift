@@ -1,7 +1,7 @@
-import Testing
-import Foundation
 import ExerciseCatalog
 import ExerciseRunner
+import Foundation
+import Testing
 import WorkbookSupport
 
 // fetching-2's file says "Pass the amount as a format argument; don't paste it into the format
@@ -30,10 +30,12 @@ import WorkbookSupport
 
     @Test func theArgumentAndTheFilesOwnWordsPass() throws {
         let exercise = try #require(ExerciseCatalog.exercise(named: "fetching-2"))
-        let solution = try String(contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.solutionFile),
-                                  encoding: .utf8)
-        let starter = try String(contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.file),
-                                 encoding: .utf8)
+        let solution = try String(
+            contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.solutionFile),
+            encoding: .utf8)
+        let starter = try String(
+            contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.file),
+            encoding: .utf8)
         #expect(exercise.sourceRules.compactMap { $0.violation(in: solution) }.isEmpty)
         #expect(exercise.sourceRules.compactMap { $0.violation(in: starter) }.isEmpty)
     }

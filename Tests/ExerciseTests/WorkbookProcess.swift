@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built `workbook` tool, run as a learner runs it, for the exercise commands. It never
 /// builds the exercises' library itself here (the tests run inside `swift test`, which holds
@@ -58,14 +58,19 @@ final class WorkbookProcess: @unchecked Sendable {
     func finish(seconds: TimeInterval = 120) -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
         // The last output may still be on its way through the pipe.
         Thread.sleep(forTimeInterval: 0.1)
         return process.terminationStatus
     }
 
     /// Runs `workbook` with `arguments` to its end: its exit code and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         let tool = try WorkbookProcess(arguments, environment: environment)
         let status = tool.finish()
         return (status, tool.output)

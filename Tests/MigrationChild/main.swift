@@ -12,16 +12,19 @@ import ZarraToDo
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, ["lightweight", "custom"].contains(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: objectgraph-migration-child <store path or postgres:// URL> lightweight|custom\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: objectgraph-migration-child <store path or postgres:// URL> lightweight|custom\n".utf8))
     exit(2)
 }
 do {
-    let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+    let v1 = try ToDoModels.version1()
+    let v2 = try ToDoModels.version2()
     var mappings: [MappingModel] = []
     if arguments[2] == "custom" {
         mappings = [try ToDoModels.doNotAlertMappingModel()]
     }
-    let versions = try VersionedModel(name: "ToDo", versions: [("1", v1), ("2", v2)], currentVersionName: "2", mappingModels: mappings)
+    let versions = try VersionedModel(
+        name: "ToDo", versions: [("1", v1), ("2", v2)], currentVersionName: "2", mappingModels: mappings)
     let coordinator = PersistentStoreCoordinator(versionedModel: versions)
     var description: PersistentStoreDescription
     if arguments[1].hasPrefix("postgres://") {

@@ -1,5 +1,5 @@
-import Testing
 import ObjectGraph
+import Testing
 
 // Apple, Predicate Programming Guide, "Creating Predicates": a format string with arguments.
 @Test func formatStringWithArguments() throws {

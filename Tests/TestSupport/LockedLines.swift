@@ -11,8 +11,16 @@ public final class LockedLines: @unchecked Sendable {
     public init() {}
 
     /// Adds a line.
-    public func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    public func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
 
     /// Every line so far, in the order they came.
-    public var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    public var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
 }

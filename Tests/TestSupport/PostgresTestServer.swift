@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A throwaway PostgreSQL cluster for the tests of one test process: made with `initdb` in a
@@ -47,7 +48,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     }()
 
     /// Whether a missing server fails the tests rather than skipping them (CI).
-    public static var isRequired: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "0" && $0 != "false" } ?? false }
+    public static var isRequired: Bool {
+        ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "0" && $0 != "false" } ?? false
+    }
 
     /// A `postgres://` URL of the shared server with `schema` as the store's schema; nil (having
     /// printed why, for `test`) when there is no server, or an error when CI requires one.
@@ -84,16 +87,22 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     private init() throws {
         guard let bin = Self.binDirectory() else {
-            throw Unavailable(description: "initdb and pg_ctl were not found on PATH or in /usr/lib/postgresql/*/bin (apt-get install postgresql)")
+            throw Unavailable(
+                description:
+                    "initdb and pg_ctl were not found on PATH or in /usr/lib/postgresql/*/bin (apt-get install postgresql)"
+            )
         }
         pgCtl = bin + "/pg_ctl"
         owner = try Self.owner()
         directory = try Self.makeDirectory(owner: owner)
         password = nil
         let data = directory.appendingPathComponent("data").path
-        try Self.run(bin + "/initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], as: owner)
-        (port, serverOptions) = try Self.start(pgCtl: pgCtl, directory: directory, owner: owner,
-                                               settings: "-c max_connections=400 -c shared_buffers=64MB")
+        try Self.run(
+            bin + "/initdb",
+            ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], as: owner)
+        (port, serverOptions) = try Self.start(
+            pgCtl: pgCtl, directory: directory, owner: owner,
+            settings: "-c max_connections=400 -c shared_buffers=64MB")
     }
 
     /// A private server, copied from a cluster made once per process, whose user `postgres`
@@ -124,9 +133,13 @@ public final class PostgresTestServer: @unchecked Sendable {
         try privatePassword.write(to: passwordFile, atomically: true, encoding: .utf8)
         if let user, let ids = ids(of: user) { _ = chown(passwordFile.path, ids.uid, ids.gid) }
         let data = directory.appendingPathComponent("data").path
-        try run(bin + "/initdb", ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
-                                  "--pwfile=\(passwordFile.path)", "--encoding=UTF8", "--locale=C", "--no-sync"],
-                as: user)
+        try run(
+            bin + "/initdb",
+            [
+                "-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256",
+                "--pwfile=\(passwordFile.path)", "--encoding=UTF8", "--locale=C", "--no-sync",
+            ],
+            as: user)
         return directory
     }
 
@@ -141,13 +154,16 @@ public final class PostgresTestServer: @unchecked Sendable {
         directory = try Self.makeDirectory(owner: owner)
         password = Self.privatePassword
         try Self.run("/bin/cp", ["-a", template.appendingPathComponent("data").path, directory.path], as: owner)
-        (port, serverOptions) = try Self.start(pgCtl: pgCtl, directory: directory, owner: owner,
-                                               settings: "-c max_connections=40 -c shared_buffers=16MB")
+        (port, serverOptions) = try Self.start(
+            pgCtl: pgCtl, directory: directory, owner: owner,
+            settings: "-c max_connections=40 -c shared_buffers=16MB")
     }
 
     /// Starts the server in `directory` on a free port, trying five ports.
-    private static func start(pgCtl: String, directory: URL, owner: String?,
-                              settings: String) throws -> (Int, String) {
+    private static func start(
+        pgCtl: String, directory: URL, owner: String?,
+        settings: String
+    ) throws -> (Int, String) {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let candidate = try Self.freePort()
@@ -188,8 +204,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     private static func owner() throws -> String? {
         guard getuid() == 0 else { return nil }
         guard let owner = unprivilegedUser() else {
-            throw Unavailable(description: "the tests run as root and neither the postgres nor the nobody user "
-                              + "exists to run PostgreSQL as")
+            throw Unavailable(
+                description: "the tests run as root and neither the postgres nor the nobody user "
+                    + "exists to run PostgreSQL as")
         }
         return owner
     }
@@ -197,8 +214,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// A new directory for a cluster, its owner's alone.
     private static func makeDirectory(owner: String?) throws -> URL {
         let directory = URL(fileURLWithPath: "/tmp/objectgraph-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         if let owner, let ids = ids(of: owner) {
             _ = chown(directory.path, ids.uid, ids.gid)
         }
@@ -208,7 +226,10 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// Stops the shared server, if one started, and removes its directory.
     private static func stopShared() {
         guard case .success(let server) = shared else { return }
-        try? run(server.pgCtl, ["-D", server.directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], as: server.owner)
+        try? run(
+            server.pgCtl,
+            ["-D", server.directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
+            as: server.owner)
         try? FileManager.default.removeItem(at: server.directory)
     }
 
@@ -219,7 +240,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     private static func run(_ program: String, _ arguments: [String], as owner: String?) throws {
         let argv = owner.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program]
         let all = argv + arguments
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-pg-\(getpid())-\(UUID().uuidString).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "objectgraph-pg-\(getpid())-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -228,7 +250,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var cStrings = all.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
+        defer { for pointer in cStrings { free(pointer) } }
         cStrings.append(nil)
         var pid = pid_t()
         let spawned = posix_spawn(&pid, all[0], &actions, nil, cStrings, environ)
@@ -240,7 +262,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         let exitCode = (status >> 8) & 0xFF
         guard status & 0x7F == 0, exitCode == 0 else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw Unavailable(description: "\((program as NSString).lastPathComponent) failed (status \(status)): \(text.suffix(600))")
+            throw Unavailable(
+                description: "\((program as NSString).lastPathComponent) failed (status \(status)): \(text.suffix(600))"
+            )
         }
     }
 
@@ -250,7 +274,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         let debian = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
         return (path + debian).first { folder in
-            ["initdb", "pg_ctl", "postgres"].allSatisfy { FileManager.default.isExecutableFile(atPath: "\(folder)/\($0)") }
+            ["initdb", "pg_ctl", "postgres"].allSatisfy {
+                FileManager.default.isExecutableFile(atPath: "\(folder)/\($0)")
+            }
         }
     }
 
@@ -274,7 +300,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw Unavailable(description: "could not find a free loopback port") }
         return Int(UInt16(bigEndian: address.sin_port))

@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import ToDoApp
 
 // A category changed by several processes at once: `categories rename` and `categories
@@ -10,10 +11,12 @@ import WorkbookSupport
 // Core Data's raw merge conflict (133020). Whatever the order, the store ends consistent:
 // every to-do added is there, in the category if it still exists, in none if it was deleted.
 @Suite struct ConcurrentCategoryTests {
-    @Test(.enabled(if: ConcurrentToDoTests.todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
-          arguments: ["xml", "sqlite"])
+    @Test(
+        .enabled(if: ConcurrentToDoTests.todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
+        arguments: ["xml", "sqlite"])
     func deletingACategoryWhileToDosAreAddedToItLosesNoToDo(_ storeType: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-category-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "todo-category-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         func run(_ arguments: [String]) throws -> ConcurrentToDoTests.Running {
@@ -33,7 +36,8 @@ import WorkbookSupport
         for process in adds + [rename] {
             #expect(!process.errors.contains("133020"), "\(process.errors)")
             if process.process.terminationStatus != 0 {
-                #expect(process.errors.contains("Other processes kept changing")
+                #expect(
+                    process.errors.contains("Other processes kept changing")
                         || process.errors.contains("There is no category"), "\(process.errors)")
             }
         }
@@ -48,8 +52,11 @@ import WorkbookSupport
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
         try coordinator.addPersistentStore(type: storeType == "xml" ? .xml : .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).map { try $0.checkedValue(forKey: "title") as? String ?? "" }
-        let addedTitles = ["First"] + zip(1...4, adds).filter { $0.1.process.terminationStatus == 0 }.map { "Job \($0.0)" }
+        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).map {
+            try $0.checkedValue(forKey: "title") as? String ?? ""
+        }
+        let addedTitles =
+            ["First"] + zip(1...4, adds).filter { $0.1.process.terminationStatus == 0 }.map { "Job \($0.0)" }
             + (late.process.terminationStatus == 0 ? ["Late"] : [])
         #expect(Set(titles) == Set(addedTitles), "stored \(titles), added \(addedTitles)")
         let categories = try context.fetch(FetchRequest(entityName: "Category"))

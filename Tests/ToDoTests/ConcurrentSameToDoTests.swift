@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import ToDoApp
 
 // Issue 14: ten processes change the SAME to-do at once (four retitle it, three move its due
@@ -28,7 +29,9 @@ import WorkbookSupport
         var category: String?
         var completed: Bool
 
-        var description: String { "\(title) | due \(due ?? "-") | in \(category ?? "-") | \(completed ? "done" : "pending")" }
+        var description: String {
+            "\(title) | due \(due ?? "-") | in \(category ?? "-") | \(completed ? "done" : "pending")"
+        }
 
         /// The state a successful process printed, nil for any other line.
         init?(printed line: String, number: Int64) {
@@ -36,20 +39,29 @@ import WorkbookSupport
             guard done || line.hasPrefix("Changed #\(number): ") else { return nil }
             var parts = line.drop { $0 != ":" }.dropFirst(2).components(separatedBy: ", ")
             completed = done
-            if parts.last == "completed" { completed = true; parts.removeLast() }
+            if parts.last == "completed" {
+                completed = true
+                parts.removeLast()
+            }
             category = parts.last?.hasPrefix("in ") == true ? String(parts.removeLast().dropFirst(3)) : nil
             due = parts.last?.hasPrefix("due ") == true ? String(parts.removeLast().dropFirst(4)) : nil
             title = parts.joined(separator: ", ")
         }
 
         init(title: String, due: String?, category: String?, completed: Bool) {
-            self.title = title; self.due = due; self.category = category; self.completed = completed
+            self.title = title
+            self.due = due
+            self.category = category
+            self.completed = completed
         }
     }
 
     /// One process's own change.
     enum Change {
-        case title(String), due(String), category(String), done
+        case title(String)
+        case due(String)
+        case category(String)
+        case done
 
         var arguments: [String] {
             switch self {
@@ -85,8 +97,9 @@ import WorkbookSupport
         return extend(start, Set(saved.indices), [])
     }
 
-    @Test(.enabled(if: ConcurrentToDoTests.todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
-          arguments: ["xml", "sqlite"])
+    @Test(
+        .enabled(if: ConcurrentToDoTests.todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
+        arguments: ["xml", "sqlite"])
     func tenProcessesChangingOneToDoSaveOneAfterAnother(_ storeType: String) throws {
         for round in 1...Self.rounds { try oneRound(storeType, round: round) }
     }
@@ -101,17 +114,23 @@ import WorkbookSupport
         }
         // Times as `todo` reads and prints them, in this zone (the processes inherit it).
         let minute = (Date().timeIntervalSinceReferenceDate / 60).rounded(.down) * 60
-        func time(_ minutes: Double) -> String { When.format(Date(timeIntervalSinceReferenceDate: minute + minutes * 60), timeZone: .current) }
+        func time(_ minutes: Double) -> String {
+            When.format(Date(timeIntervalSinceReferenceDate: minute + minutes * 60), timeZone: .current)
+        }
 
-        for setup in [["categories", "add", "Home"], ["categories", "add", "Work"], ["add", "Start", "--due", time(3)]] {
+        for setup in [
+            ["categories", "add", "Home"], ["categories", "add", "Work"], ["add", "Start", "--due", time(3)],
+        ] {
             let process = try run(setup)
             process.wait()
             try #require(process.process.terminationStatus == 0, "\(label) \(setup): \(process.errors)")
         }
         let start = State(title: "Start", due: time(3), category: nil, completed: false)
 
-        let changes: [Change] = [.title("Title 1"), .due(time(2)), .category("Home"), .title("Title 2"), .done,
-                                 .due(time(4)), .title("Title 3"), .category("Work"), .due(time(5)), .title("Title 4")]
+        let changes: [Change] = [
+            .title("Title 1"), .due(time(2)), .category("Home"), .title("Title 2"), .done,
+            .due(time(4)), .title("Title 3"), .category("Work"), .due(time(5)), .title("Title 4"),
+        ]
         // The watch starts with the editors: its tick and its save of lastAlertDate fall among theirs.
         let watch = try run(["watch", "--interval", "0.2"])
         defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
@@ -134,9 +153,11 @@ import WorkbookSupport
                 saved.append((change, state))
             } else {
                 // The one failure allowed: other processes kept saving between its tries.
-                #expect(process.errors.contains("Other processes kept changing #1 while this command ran")
-                        && process.errors.contains("nothing was changed. Run it again: todo \(change.arguments.joined(separator: " "))"),
-                        "\(label) \(change.arguments): \(process.errors)")
+                #expect(
+                    process.errors.contains("Other processes kept changing #1 while this command ran")
+                        && process.errors.contains(
+                            "nothing was changed. Run it again: todo \(change.arguments.joined(separator: " "))"),
+                    "\(label) \(change.arguments): \(process.errors)")
             }
         }
         // Bounded retries make giving up rare; most must get through for the test to say much.
@@ -150,11 +171,15 @@ import WorkbookSupport
         try #require(items.count == 1, "\(label): \(items.count) to-dos in the store")
         let todo = items[0]
         #expect(todo.objectID.primaryKey == 1, "\(label)")
-        let stored = State(title: try todo.checkedValue(forKey: "title") as? String ?? "",
-                           due: (try todo.checkedValue(forKey: "dueDate") as? Date).map { When.format($0, timeZone: .current) },
-                           category: try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String,
-                           completed: try todo.checkedValue(forKey: "completed") as? Bool ?? false)
-        #expect(Self.chain(from: start, to: stored, saved) != nil, """
+        let stored = State(
+            title: try todo.checkedValue(forKey: "title") as? String ?? "",
+            due: (try todo.checkedValue(forKey: "dueDate") as? Date).map { When.format($0, timeZone: .current) },
+            category: try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name")
+                as? String,
+            completed: try todo.checkedValue(forKey: "completed") as? Bool ?? false)
+        #expect(
+            Self.chain(from: start, to: stored, saved) != nil,
+            """
             \(label): no order of the saves explains what each printed and what the store holds (\(stored)): \
             \(saved.map { "\($0.change.arguments) -> \($0.state)" })
             """)
@@ -165,7 +190,8 @@ import WorkbookSupport
         #expect(alerts.count <= 1, "\(label): \(watch.lines) \(watch.errors)")
         #expect(!watch.lines.contains { $0.hasPrefix("Could not record") }, "\(label): \(watch.lines)")
         if !alerts.isEmpty {
-            #expect(try todo.checkedValue(forKey: "lastAlertDate") is Date, "\(label): the watch's lastAlertDate was lost")
+            #expect(
+                try todo.checkedValue(forKey: "lastAlertDate") is Date, "\(label): the watch's lastAlertDate was lost")
         }
     }
 }

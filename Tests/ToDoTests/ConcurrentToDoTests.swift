@@ -1,7 +1,7 @@
-import Testing
 import Foundation
-import TestSupport
 import ObjectGraph
+import TestSupport
+import Testing
 import WorkbookSupport
 
 // The README's workflow, as processes: `todo watch` in one terminal, `todo add` in others.
@@ -25,7 +25,8 @@ import WorkbookSupport
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = dataHome.path
             process.environment = environment
-            let output = Pipe(), errors = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
             process.standardOutput = output
             process.standardError = errors
             try process.run()
@@ -37,7 +38,11 @@ import WorkbookSupport
                         let data = handle.availableData
                         if data.isEmpty { break }
                         lock.withLock {
-                            if isError { errorText += String(decoding: data, as: UTF8.self) } else { text += String(decoding: data, as: UTF8.self) }
+                            if isError {
+                                errorText += String(decoding: data, as: UTF8.self)
+                            } else {
+                                text += String(decoding: data, as: UTF8.self)
+                            }
                         }
                     }
                     lock.withLock { if !isError { finished = true } }
@@ -58,10 +63,12 @@ import WorkbookSupport
         }
     }
 
-    @Test(.enabled(if: todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
-          arguments: ["xml", "sqlite"])
+    @Test(
+        .enabled(if: todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
+        arguments: ["xml", "sqlite"])
     func tenAddsBesideAWatchLoseNothingAndAreAllAlerted(_ storeType: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-processes-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "todo-processes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -74,37 +81,49 @@ import WorkbookSupport
         // SIGKILL: a child of the test runner may inherit SIGTERM ignored.
         defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
         let started = Date()
-        while watch.lines.isEmpty && watch.process.isRunning && Date().timeIntervalSince(started) < 60 { Thread.sleep(forTimeInterval: 0.05) }
+        while watch.lines.isEmpty && watch.process.isRunning && Date().timeIntervalSince(started) < 60 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         try #require(watch.lines.first?.hasPrefix("Watching") == true, "watch did not start: \(watch.errors)")
 
         let titles = (1...10).map { "Item \($0)" }
         // Half of them in the category: each such save changes the category's to-dos too,
         // and the adds merge those changes instead of failing on each other.
         let adds = try titles.enumerated().map { n, title in
-            try Running(["add", title, "--due", "+2m", "--store-type", storeType] + (n.isMultiple(of: 2) ? ["--category", "Home"] : []), dataHome: directory)
+            try Running(
+                ["add", title, "--due", "+2m", "--store-type", storeType]
+                    + (n.isMultiple(of: 2) ? ["--category", "Home"] : []), dataHome: directory)
         }
         for add in adds { add.wait() }
         for (title, add) in zip(titles, adds) {
             #expect(add.process.terminationStatus == 0, "\(storeType) \(title): \(add.errors)")
-            #expect(add.lines.first?.hasPrefix("Added #") == true && add.lines.first?.contains(": \(title), due ") == true, "\(storeType): \(add.lines)")
+            #expect(
+                add.lines.first?.hasPrefix("Added #") == true && add.lines.first?.contains(": \(title), due ") == true,
+                "\(storeType): \(add.lines)")
         }
         // Each add got its own number, and the numbers are dense: 1 to 10.
         var printedNumbers: [String: Int64] = [:]
         for (title, add) in zip(titles, adds) {
-            printedNumbers[title] = add.lines.first.flatMap { Int64($0.dropFirst("Added #".count).prefix { $0.isNumber }) }
+            printedNumbers[title] = add.lines.first.flatMap {
+                Int64($0.dropFirst("Added #".count).prefix { $0.isNumber })
+            }
         }
         #expect(Set(printedNumbers.values) == Set(1...10), "\(storeType): \(printedNumbers)")
 
         // The watch alerts each item at its next tick; give it a few.
         let deadline = Date().addingTimeInterval(30)
         func alerted() -> [String] { watch.lines.filter { $0.contains("Due in") } }
-        while alerted().count < 10 && watch.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while alerted().count < 10 && watch.process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         Thread.sleep(forTimeInterval: 0.5)
         kill(watch.process.processIdentifier, SIGKILL)
         watch.wait()
         for title in titles {
             let times = alerted().filter { $0.contains(" \(title) (at ") }.count
-            #expect(times == 1, "\(storeType): \(title) alerted \(times) times; watch printed \(watch.lines), errors \(watch.errors)")
+            #expect(
+                times == 1,
+                "\(storeType): \(title) alerted \(times) times; watch printed \(watch.lines), errors \(watch.errors)")
         }
 
         // Every item is in the store, once, and the watch's saves (lastAlertDate) kept them all.
@@ -115,7 +134,9 @@ import WorkbookSupport
         let items = try context.fetch(FetchRequest(entityName: "ToDo"))
         let stored = try items.map { try #require(try $0.checkedValue(forKey: "title") as? String) }
         #expect(stored.sorted() == titles.sorted(), "\(storeType)")
-        #expect(try items.allSatisfy { try $0.checkedValue(forKey: "lastAlertDate") is Date }, "\(storeType): every item was alerted and recorded")
+        #expect(
+            try items.allSatisfy { try $0.checkedValue(forKey: "lastAlertDate") is Date },
+            "\(storeType): every item was alerted and recorded")
         // Numbers are stable: each to-do keeps the number its add printed.
         for item in items {
             let title = try item.checkedValue(forKey: "title") as? String ?? ""
@@ -128,8 +149,9 @@ import WorkbookSupport
 
     // Issue 14: no interleaving of add, edit, done and delete from several processes loses
     // or duplicates an item. Fifteen processes at once, each on its own to-do, on one store.
-    @Test(.enabled(if: todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
-          arguments: ["xml", "sqlite"])
+    @Test(
+        .enabled(if: todoURL != nil, "the todo executable is built by `swift build --build-tests`"),
+        arguments: ["xml", "sqlite"])
     func addsEditsDonesAndDeletesAtOnceEachTakeEffect(_ storeType: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-mixed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -156,7 +178,8 @@ import WorkbookSupport
         let running = try commands.map { try Running($0 + ["--store-type", storeType], dataHome: directory) }
         for process in running { process.wait() }
         for (command, process) in zip(commands, running) {
-            #expect(process.process.terminationStatus == 0, "\(storeType) \(command): \(process.lines) \(process.errors)")
+            #expect(
+                process.process.terminationStatus == 0, "\(storeType) \(command): \(process.lines) \(process.errors)")
         }
 
         let url = directory.appendingPathComponent("todo/ToDo.\(storeType)")

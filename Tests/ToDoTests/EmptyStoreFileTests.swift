@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ToDoApp
 
 // A `todo` killed while it created its store may leave an empty file: the next command makes

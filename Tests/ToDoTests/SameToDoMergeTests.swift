@@ -1,7 +1,8 @@
-import Testing
-import TestSupport
 import Foundation
 import ObjectGraph
+import TestSupport
+import Testing
+
 @testable import ToDoApp
 
 // Two `todo` commands on one to-do, one saving between the other's read and its save, in
@@ -12,7 +13,9 @@ import ObjectGraph
 @Suite struct SameToDoMergeTests {
     /// A command run on a stack that already read to-do #1, and everything it printed: the
     /// other process saves in `meanwhile`, after the read and before this command saves.
-    func runAfterAnotherSaved(_ todo: ToDoHarness, storeType: String, command: [String], meanwhile: [String]) throws -> (lines: [String], error: String?) {
+    func runAfterAnotherSaved(_ todo: ToDoHarness, storeType: String, command: [String], meanwhile: [String]) throws
+        -> (lines: [String], error: String?)
+    {
         let printed = LockedLines()
         var environment = todo.environment
         environment.write = { printed.append($0) }
@@ -45,12 +48,19 @@ import ObjectGraph
     func anEditKeepsWhatAnotherProcessChangedMeanwhile(storeType: String) throws {
         let todo = try ToDoHarness()
         try todo.run("add", "Pay rent", "--due", "+3m", "--store-type", storeType)
-        let (lines, error) = try runAfterAnotherSaved(todo, storeType: storeType,
+        let (lines, error) = try runAfterAnotherSaved(
+            todo, storeType: storeType,
             command: ["edit", "1", "--title", "Pay the rent"], meanwhile: ["edit", "1", "--due", "+10m"])
         #expect(error == nil)
-        #expect(lines == ["Changed #1: Pay the rent, due 2009-06-01 09:10",
-                          "Another process changed #1 meanwhile; its due time is kept."])
-        #expect(try todo.run("show", "1", "--store-type", storeType).prefix(2) == ["#1 Pay the rent", "  due:            2009-06-01 09:10"])
+        #expect(
+            lines == [
+                "Changed #1: Pay the rent, due 2009-06-01 09:10",
+                "Another process changed #1 meanwhile; its due time is kept.",
+            ])
+        #expect(
+            try todo.run("show", "1", "--store-type", storeType).prefix(2) == [
+                "#1 Pay the rent", "  due:            2009-06-01 09:10",
+            ])
     }
 
     // The same property changed on both sides: the command that saves last wins, and says
@@ -59,7 +69,8 @@ import ObjectGraph
     func theLastWriterOfAPropertyWins(storeType: String) throws {
         let todo = try ToDoHarness()
         try todo.run("add", "Pay rent", "--store-type", storeType)
-        let (lines, error) = try runAfterAnotherSaved(todo, storeType: storeType,
+        let (lines, error) = try runAfterAnotherSaved(
+            todo, storeType: storeType,
             command: ["edit", "1", "--title", "Second"], meanwhile: ["edit", "1", "--title", "First"])
         #expect(error == nil)
         #expect(lines == ["Changed #1: Second"])
@@ -70,11 +81,15 @@ import ObjectGraph
     func doneKeepsATitleChangedMeanwhile(storeType: String) throws {
         let todo = try ToDoHarness()
         try todo.run("add", "Pay rent", "--store-type", storeType)
-        let (lines, error) = try runAfterAnotherSaved(todo, storeType: storeType,
+        let (lines, error) = try runAfterAnotherSaved(
+            todo, storeType: storeType,
             command: ["done", "1"], meanwhile: ["edit", "1", "--title", "Pay the rent", "--due", "+1h"])
         #expect(error == nil)
-        #expect(lines == ["Completed #1: Pay the rent, due 2009-06-01 10:00",
-                          "Another process changed #1 meanwhile; its title and due time are kept."])
+        #expect(
+            lines == [
+                "Completed #1: Pay the rent, due 2009-06-01 10:00",
+                "Another process changed #1 meanwhile; its title and due time are kept.",
+            ])
     }
 
     // Core Data's object-trump policy would save a to-do deleted meanwhile again; the
@@ -84,7 +99,8 @@ import ObjectGraph
         let todo = try ToDoHarness()
         try todo.run("add", "Pay rent", "--store-type", storeType)
         try todo.run("add", "Answer mail", "--store-type", storeType)
-        let (lines, error) = try runAfterAnotherSaved(todo, storeType: storeType,
+        let (lines, error) = try runAfterAnotherSaved(
+            todo, storeType: storeType,
             command: ["edit", "1", "--title", "Pay the rent"], meanwhile: ["delete", "1"])
         #expect(lines.isEmpty)
         #expect(error == "Another process deleted #1 while this command ran; nothing was changed.")
@@ -97,7 +113,8 @@ import ObjectGraph
     func aDeleteGoesAheadAfterAnotherProcessChangedTheToDo(storeType: String) throws {
         let todo = try ToDoHarness()
         try todo.run("add", "Pay rent", "--store-type", storeType)
-        let (lines, error) = try runAfterAnotherSaved(todo, storeType: storeType,
+        let (lines, error) = try runAfterAnotherSaved(
+            todo, storeType: storeType,
             command: ["delete", "1"], meanwhile: ["done", "1"])
         #expect(error == nil)
         #expect(lines == ["Deleted #1: Pay rent"])
@@ -117,16 +134,20 @@ import ObjectGraph
                     // Each attempt fetches afresh: the context was reset after the last one.
                     #expect(stack.context.registeredObjects.isEmpty)
                     try stack.todo(number: 1).checkedSetValue("Attempt \(attempts)", forKey: "title")
-                    throw CoreDataError(.merge, "Could not merge changes: another context saved x-coredata://S/ToDo/p1 first")
+                    throw CoreDataError(
+                        .merge, "Could not merge changes: another context saved x-coredata://S/ToDo/p1 first")
                 }
             }
         }
         #expect(attempts == ToDoStack.changeAttempts)
         #expect(try todo.run("show", "1").first == "#1 Pay rent", "nothing was written")
-        let edit = try ToDoCommand.Edit.parse(["1", "--title", "Pay the rent", "--due", "+1h", "--store", "/tmp/my store.xml"])
-        #expect(ToDoStack.keptChanging(number: 1, command: edit.commandLine).description == """
-            Other processes kept changing #1 while this command ran (\(ToDoStack.changeAttempts) tries); nothing was \
-            changed. Run it again: todo edit 1 --title "Pay the rent" --due +1h --store "/tmp/my store.xml"
-            """)
+        let edit = try ToDoCommand.Edit.parse([
+            "1", "--title", "Pay the rent", "--due", "+1h", "--store", "/tmp/my store.xml",
+        ])
+        #expect(
+            ToDoStack.keptChanging(number: 1, command: edit.commandLine).description == """
+                Other processes kept changing #1 while this command ran (\(ToDoStack.changeAttempts) tries); nothing was \
+                changed. Run it again: todo edit 1 --title "Pay the rent" --due +1h --store "/tmp/my store.xml"
+                """)
     }
 }

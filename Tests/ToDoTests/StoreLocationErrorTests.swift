@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ToDoApp
 
 // Where the store is, and what it is, go wrong in ways a person can fix from the message:
@@ -11,21 +12,28 @@ import Foundation
         (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []).sorted()
     }
 
-    @Test(arguments: [["list"], ["show", "1"], ["watch", "--ticks", "1"], ["done", "1"], ["edit", "1", "--title", "Rent"],
-                      ["delete", "1"], ["categories"], ["categories", "rename", "Home", "House"]])
+    @Test(arguments: [
+        ["list"], ["show", "1"], ["watch", "--ticks", "1"], ["done", "1"], ["edit", "1", "--title", "Rent"],
+        ["delete", "1"], ["categories"], ["categories", "rename", "Home", "House"],
+    ])
     func aStorePathWithNoStoreIsAClearErrorThatMakesNothing(_ arguments: [String]) throws {
         let todo = try ToDoHarness()
         let typo = todo.directory.appendingPathComponent("tpyo/ToDo.xml").path
         let message = todo.failure(arguments + ["--store", typo])
-        #expect(message == "There is no store at \(typo). Check the path; to make a new store there, add a to-do: todo add \"Pay rent\" --store \(typo)")
+        #expect(
+            message
+                == "There is no store at \(typo). Check the path; to make a new store there, add a to-do: todo add \"Pay rent\" --store \(typo)"
+        )
         #expect(Self.contents(of: todo.directory).isEmpty)
     }
 
     @Test func migrateNamesTheMissingStoreAndHowToMakeAVersion1One() throws {
         let todo = try ToDoHarness()
         let typo = todo.directory.appendingPathComponent("v1.xml").path
-        #expect(todo.failure("migrate", "--policy", "doNotAlertForA", "--store", typo)
-            == "There is no store at \(typo) to migrate. Check the path; to make a version 1 store there: todo add \"Pay rent\" --store \(typo) --model-version 1")
+        #expect(
+            todo.failure("migrate", "--policy", "doNotAlertForA", "--store", typo)
+                == "There is no store at \(typo) to migrate. Check the path; to make a version 1 store there: todo add \"Pay rent\" --store \(typo) --model-version 1"
+        )
         #expect(Self.contents(of: todo.directory).isEmpty)
     }
 
@@ -41,7 +49,9 @@ import Foundation
     // A failed command in the default folder leaves no store there either. The XML store's
     // empty `.lock` sidecar (and so its folder) stays: removing a lock file races with another
     // process about to take it, which could let two writers each hold "the" lock.
-    @Test(arguments: [["show", "1"], ["add", "Pay rent", "--category", "Garden"], ["categories", "delete", "Garden"], ["add", " "]])
+    @Test(arguments: [
+        ["show", "1"], ["add", "Pay rent", "--category", "Garden"], ["categories", "delete", "Garden"], ["add", " "],
+    ])
     func aFailedCommandLeavesNoStoreBehind(_ arguments: [String]) throws {
         let todo = try ToDoHarness()
         #expect(todo.failure(arguments) != nil)
@@ -56,7 +66,8 @@ import Foundation
     static func storeFiles(in directory: URL) -> [String] {
         contents(of: directory).filter { name in
             var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isFolder)
+            let exists = FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent(name).path, isDirectory: &isFolder)
             return exists && !isFolder.boolValue && !name.hasSuffix(".lock")
         }
     }
@@ -99,23 +110,27 @@ import Foundation
         let url = todo.directory.appendingPathComponent("ToDo.sqlite")
         try todo.run("add", "Pay rent", "--store", url.path)
         let before = try Data(contentsOf: url)
-        #expect(todo.failure("list", "--store", url.path, "--store-type", "xml")
-            == "The store at \(url.path) is a sqlite store, not xml. Leave out --store-type: todo reads the type from the file.")
+        #expect(
+            todo.failure("list", "--store", url.path, "--store-type", "xml")
+                == "The store at \(url.path) is a sqlite store, not xml. Leave out --store-type: todo reads the type from the file."
+        )
         #expect(try Data(contentsOf: url) == before)
     }
 
     // A due time already past is kept (recording something overdue is legitimate) with a
     // warning that names the time: `todo watch` only alerts what is still ahead.
     @Test func aDueTimeAlreadyPastIsAddedWithAWarning() throws {
-        let todo = try ToDoHarness()   // 09:00
-        #expect(try todo.run("add", "Pay rent", "--due", "08:30") == [
-            "Added #1: Pay rent, due 2009-06-01 08:30",
-            "Warning: its due time, 2009-06-01 08:30, has already passed, so `todo watch` will not alert it. To move it: todo edit 1 --due WHEN (+1d: a day from now).",
-        ])
-        #expect(try todo.run("edit", "1", "--due", "2009-05-31T12:00") == [
-            "Changed #1: Pay rent, due 2009-05-31 12:00",
-            "Warning: its due time, 2009-05-31 12:00, has already passed, so `todo watch` will not alert it. To move it: todo edit 1 --due WHEN (+1d: a day from now).",
-        ])
+        let todo = try ToDoHarness() // 09:00
+        #expect(
+            try todo.run("add", "Pay rent", "--due", "08:30") == [
+                "Added #1: Pay rent, due 2009-06-01 08:30",
+                "Warning: its due time, 2009-06-01 08:30, has already passed, so `todo watch` will not alert it. To move it: todo edit 1 --due WHEN (+1d: a day from now).",
+            ])
+        #expect(
+            try todo.run("edit", "1", "--due", "2009-05-31T12:00") == [
+                "Changed #1: Pay rent, due 2009-05-31 12:00",
+                "Warning: its due time, 2009-05-31 12:00, has already passed, so `todo watch` will not alert it. To move it: todo edit 1 --due WHEN (+1d: a day from now).",
+            ])
         #expect(try todo.run("edit", "1", "--due", "09:00") == ["Changed #1: Pay rent, due 2009-06-01 09:00"])
         #expect(try todo.run("add", "Answer mail", "--due", "+1m") == ["Added #2: Answer mail, due 2009-06-01 09:01"])
     }

@@ -1,5 +1,6 @@
-import Foundation
 import ArgumentParser
+import Foundation
+
 @testable import ToDoApp
 
 /// Runs `todo` commands in process, in a directory of their own, on a clock that moves only
@@ -26,9 +27,10 @@ final class ToDoHarness: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     var environment: ToDoEnvironment {
-        ToDoEnvironment(clock: clock, timeZone: timeZone,
-                        variables: ["XDG_DATA_HOME": directory.path, "HOME": directory.appendingPathComponent("home").path],
-                        isTerminal: isTerminal, write: { [self] line in lock.withLock { printed.append(line) } })
+        ToDoEnvironment(
+            clock: clock, timeZone: timeZone,
+            variables: ["XDG_DATA_HOME": directory.path, "HOME": directory.appendingPathComponent("home").path],
+            isTerminal: isTerminal, write: { [self] line in lock.withLock { printed.append(line) } })
     }
 
     /// The default store of these tests: `$XDG_DATA_HOME/todo/ToDo.xml`.

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ToDoApp
 
 /// A version 1 store migrates the first time version 2 opens it, or by `todo migrate` with
@@ -9,8 +10,11 @@ import Foundation
     /// A version 1 store with a category and three to-dos, one beginning with "a".
     func versionOneStore(_ todo: ToDoHarness, type: String = "xml") throws {
         try todo.run("categories", "add", "Home", "--model-version", "1", "--store-type", type)
-        try todo.run("add", "Pay rent", "--due", "+3m", "--category", "Home", "--model-version", "1", "--store-type", type)
-        try todo.run("add", "Ask for a raise", "--due", "+1h", "--category", "Home", "--model-version", "1", "--store-type", type)
+        try todo.run(
+            "add", "Pay rent", "--due", "+3m", "--category", "Home", "--model-version", "1", "--store-type", type)
+        try todo.run(
+            "add", "Ask for a raise", "--due", "+1h", "--category", "Home", "--model-version", "1", "--store-type", type
+        )
         try todo.run("add", "answer mail", "--model-version", "1", "--store-type", type)
     }
 
@@ -19,7 +23,10 @@ import Foundation
         let todo = try ToDoHarness()
         try versionOneStore(todo, type: type)
         let lines = try todo.run("list", "--store-type", type)
-        #expect(lines.first == "Migrated ToDo.\(type) from version 1 to version 2 of the ToDo model by a lightweight migration: 3 to-dos, 1 category.")
+        #expect(
+            lines.first
+                == "Migrated ToDo.\(type) from version 1 to version 2 of the ToDo model by a lightweight migration: 3 to-dos, 1 category."
+        )
         // SQLite migrates in place and keeps the keys; the XML store is written anew.
         let renumbered = lines[1] == "The to-dos were numbered afresh; `todo list` shows their new numbers."
         #expect(renumbered == (type == "xml"))
@@ -35,10 +42,11 @@ import Foundation
     func theArticlesPolicyMarksTitlesBeginningWithA(type: String) throws {
         let todo = try ToDoHarness()
         try versionOneStore(todo, type: type)
-        #expect(try todo.run("migrate", "--policy", "doNotAlertForA", "--store-type", type) == [
-            "Migrated ToDo.\(type) from version 1 to version 2 of the ToDo model by the doNotAlertForA policy: 3 to-dos, 1 category.",
-            "The to-dos were numbered afresh; `todo list` shows their new numbers.",
-        ])
+        #expect(
+            try todo.run("migrate", "--policy", "doNotAlertForA", "--store-type", type) == [
+                "Migrated ToDo.\(type) from version 1 to version 2 of the ToDo model by the doNotAlertForA policy: 3 to-dos, 1 category.",
+                "The to-dos were numbered afresh; `todo list` shows their new numbers.",
+            ])
         let rows = try todo.run("list", "--store-type", type).dropFirst(2)
         #expect(rows.filter { $0.hasSuffix("yes") }.count == 2)
         #expect(rows.first { $0.contains("Ask for a raise") }?.hasSuffix("yes") == true)
@@ -48,7 +56,10 @@ import Foundation
         // Only Pay rent alerts now.
         let alerts = try todo.run("watch", "--ticks", "60", "--store-type", type).dropFirst()
         #expect(Array(alerts) == ["[2009-06-01 09:00] Due in 3 minutes: #1 Pay rent (at 2009-06-01 09:03)"])
-        #expect(try todo.run("migrate", "--store-type", type) == ["The store at \(todo.directory.path)/todo/ToDo.\(type) is already at version 2; nothing to do."])
+        #expect(
+            try todo.run("migrate", "--store-type", type) == [
+                "The store at \(todo.directory.path)/todo/ToDo.\(type) is already at version 2; nothing to do."
+            ])
     }
 
     @Test func migrateNeedsAStore() throws {

@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import WorkbookSupport
+
 @testable import ToDoApp
 
 /// The model the `todo` program opens: the ToDo model's versions with the generated classes
@@ -9,14 +10,17 @@ import WorkbookSupport
 /// written through typed properties, and the stores it writes are the plain model's.
 @Suite struct TypedToDoModelTests {
     /// A context on a new store of `type`, through `model`.
-    private static func context(_ model: ManagedObjectModel, at url: URL, type: StoreType) throws -> ManagedObjectContext {
+    private static func context(_ model: ManagedObjectModel, at url: URL, type: StoreType) throws
+        -> ManagedObjectContext
+    {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: type, at: url)
         return ManagedObjectContext(coordinator: coordinator)
     }
 
-    @Test("The classes change no version hash, so either model opens the other's stores (NSEntityDescription.versionHash)",
-          arguments: [1, 2])
+    @Test(
+        "The classes change no version hash, so either model opens the other's stores (NSEntityDescription.versionHash)",
+        arguments: [1, 2])
     func theClassesChangeNoVersionHash(_ version: Int) throws {
         let typed = try ToDoModels.model(version: version, classes: ToDoModelClasses.byName)
         let plain = try ToDoModels.model(version: version)
@@ -33,8 +37,9 @@ import WorkbookSupport
         #expect(throws: CoreDataError.self) { try ToDoModels.model(version: 3, classes: ToDoModelClasses.byName) }
     }
 
-    @Test("Objects made with ToDo(context:) and typed setters read back by key from the plain model, and typed through ToDo.fetchRequest() (NSManagedObject.init(context:), NSFetchRequest<ResultType>)",
-          arguments: [StoreType.xml, .sqlite])
+    @Test(
+        "Objects made with ToDo(context:) and typed setters read back by key from the plain model, and typed through ToDo.fetchRequest() (NSManagedObject.init(context:), NSFetchRequest<ResultType>)",
+        arguments: [StoreType.xml, .sqlite])
     func typedWritesReadBackByKeyAndTyped(_ storeType: StoreType) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -42,7 +47,8 @@ import WorkbookSupport
         let url = directory.appendingPathComponent("ToDo.\(storeType == .xml ? "xml" : "sqlite")")
         let due = Date(timeIntervalSinceReferenceDate: 265_539_600)
 
-        let writer = try Self.context(ToDoModels.model(version: 2, classes: ToDoModelClasses.byName), at: url, type: storeType)
+        let writer = try Self.context(
+            ToDoModels.model(version: 2, classes: ToDoModelClasses.byName), at: url, type: storeType)
         let home = Category(context: writer)
         home.name = "Home"
         let todo = ToDo(context: writer)
@@ -64,28 +70,37 @@ import WorkbookSupport
         #expect(try stored.checkedValue(forKey: "completed") as? Bool == false)
         #expect(try stored.checkedValue(forKeyPath: "category.name") as? String == "Home")
 
-        let reader = try Self.context(ToDoModels.model(version: 2, classes: ToDoModelClasses.byName), at: url, type: storeType)
+        let reader = try Self.context(
+            ToDoModels.model(version: 2, classes: ToDoModelClasses.byName), at: url, type: storeType)
         let fetched: [ToDo] = try reader.fetch(ToDo.fetchRequest())
         let read = try #require(fetched.first)
         #expect(fetched.count == 1)
-        #expect(read.title == "Pay rent" && read.dueDate == due && read.doNotAlert && !read.completed && read.lastAlertDate == nil)
+        #expect(
+            read.title == "Pay rent" && read.dueDate == due && read.doNotAlert && !read.completed
+                && read.lastAlertDate == nil)
         #expect(read.category?.name == "Home")
         #expect(read.category?.todos.map(\.title) == ["Pay rent"])
     }
 
-    @Test("Running as version 1, the program's to-dos are ToDo objects too, without version 2's properties (NSManagedObjectModel versions)")
+    @Test(
+        "Running as version 1, the program's to-dos are ToDo objects too, without version 2's properties (NSManagedObjectModel versions)"
+    )
     func versionOneObjectsAreToDos() throws {
         let harness = try ToDoHarness()
         try harness.run("categories", "add", "Home", "--model-version", "1")
         try harness.run("add", "Pay rent", "--due", "+3m", "--category", "Home", "--model-version", "1")
-        #expect(try harness.run("list", "--model-version", "1").contains { $0.contains("Pay rent") && $0.contains("Home") })
-        let context = try Self.context(ToDoModels.model(version: 1, classes: ToDoModelClasses.byName), at: harness.storeURL, type: .xml)
+        #expect(
+            try harness.run("list", "--model-version", "1").contains { $0.contains("Pay rent") && $0.contains("Home") })
+        let context = try Self.context(
+            ToDoModels.model(version: 1, classes: ToDoModelClasses.byName), at: harness.storeURL, type: .xml)
         let todo = try #require(context.fetch(ToDo.fetchRequest()).first)
         #expect(todo.title == "Pay rent" && todo.category?.name == "Home")
         #expect(todo.entity.attribute(named: "doNotAlert") == nil)
     }
 
-    @Test("A to-do whose category another context deleted is an error for the item, not a trap (NSManagedObjectReferentialIntegrityError 133000)")
+    @Test(
+        "A to-do whose category another context deleted is an error for the item, not a trap (NSManagedObjectReferentialIntegrityError 133000)"
+    )
     func aCategoryDeletedElsewhereIsAnError() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

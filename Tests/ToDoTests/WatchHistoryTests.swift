@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 import ZarraToDo
+
 @testable import ToDoApp
 
 /// `todo watch` on a SQLite store learns what other processes saved between two ticks from the
@@ -33,7 +34,9 @@ import ZarraToDo
         var lines: [String] { lock.withLock { text } }
     }
 
-    @Test("An item another process adds or renames between two ticks is alerted as it now is (NSPersistentHistoryTransaction.objectIDNotification())")
+    @Test(
+        "An item another process adds or renames between two ticks is alerted as it now is (NSPersistentHistoryTransaction.objectIDNotification())"
+    )
     func watchMergesOtherProcessesChanges() throws {
         let other = try ToDoHarness()
         let store = other.directory.appendingPathComponent("ToDo.sqlite").path
@@ -42,24 +45,30 @@ import ZarraToDo
         let clock = InterleavingClock()
         // Between the first two ticks, another command (its own coordinator, as another
         // process has) renames #1 and adds #2.
-        clock.between = [{
-            try other.run("edit", "1", "--title", "Pay the rent", "--model-version", "1", "--store", store)
-            try other.run("add", "Call the bank", "--due", "+3m", "--model-version", "1", "--store", store)
-        }]
+        clock.between = [
+            {
+                try other.run("edit", "1", "--title", "Pay the rent", "--model-version", "1", "--store", store)
+                try other.run("add", "Call the bank", "--due", "+3m", "--model-version", "1", "--store", store)
+            }
+        ]
         let printed = Printed()
-        let environment = ToDoEnvironment(clock: clock, timeZone: TimeZone(identifier: "UTC")!,
-                                          variables: ["XDG_DATA_HOME": other.directory.path, "HOME": other.directory.path],
-                                          isTerminal: false, write: { line in printed.append(line) })
+        let environment = ToDoEnvironment(
+            clock: clock, timeZone: TimeZone(identifier: "UTC")!,
+            variables: ["XDG_DATA_HOME": other.directory.path, "HOME": other.directory.path],
+            isTerminal: false, write: { line in printed.append(line) })
         try ToDoEnvironment.$current.withValue(environment) {
-            var command = try ToDoCommand.parseAsRoot(["watch", "--ticks", "2", "--model-version", "1", "--store", store])
+            var command = try ToDoCommand.parseAsRoot([
+                "watch", "--ticks", "2", "--model-version", "1", "--store", store,
+            ])
             try command.run()
         }
         #expect(clock.failures.isEmpty, "\(clock.failures)")
-        #expect(Array(printed.lines.dropFirst()) == [
-            "[2009-06-01 09:00] Due in 4 minutes: #1 Pay rent (at 2009-06-01 09:04)",
-            "[2009-06-01 09:01] Due in 2 minutes: #2 Call the bank (at 2009-06-01 09:03)",
-            "[2009-06-01 09:01] Due in 3 minutes: #1 Pay the rent (at 2009-06-01 09:04)",
-        ])
+        #expect(
+            Array(printed.lines.dropFirst()) == [
+                "[2009-06-01 09:00] Due in 4 minutes: #1 Pay rent (at 2009-06-01 09:04)",
+                "[2009-06-01 09:01] Due in 2 minutes: #2 Call the bank (at 2009-06-01 09:03)",
+                "[2009-06-01 09:01] Due in 3 minutes: #1 Pay the rent (at 2009-06-01 09:04)",
+            ])
     }
 
     @Test("The todo stack turns persistent history on for a SQLite store (NSPersistentHistoryTrackingKey)")
@@ -71,7 +80,9 @@ import ZarraToDo
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try ToDoModels.model(version: 2))
         try coordinator.addPersistentStore(type: .sqlite, at: store)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let result = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)) as? PersistentHistoryResult
+        let result =
+            try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?))
+            as? PersistentHistoryResult
         let transactions = try #require(result?.transactions)
         #expect(transactions.count == 1)
         let changes = try #require(transactions.first?.changes)

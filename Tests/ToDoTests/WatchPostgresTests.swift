@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import ObjectGraph
 import TestSupport
+import Testing
+
 @testable import ToDoApp
 
 /// `todo watch` on a PostgreSQL store (`--store postgres://...`) whose server restarts: the
@@ -28,9 +29,10 @@ import TestSupport
         ]
         let printed = WatchHistoryTests.Printed()
         let home = other.directory.path
-        let environment = ToDoEnvironment(clock: clock, timeZone: TimeZone(identifier: "UTC")!,
-                                          variables: ["XDG_DATA_HOME": home, "HOME": home],
-                                          isTerminal: false, write: { line in printed.append(line) })
+        let environment = ToDoEnvironment(
+            clock: clock, timeZone: TimeZone(identifier: "UTC")!,
+            variables: ["XDG_DATA_HOME": home, "HOME": home],
+            isTerminal: false, write: { line in printed.append(line) })
         try ToDoEnvironment.$current.withValue(environment) {
             var command = try ToDoCommand.parseAsRoot(["watch", "--ticks", "3", "--store", store])
             try command.run()

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ToDoApp
 
 /// The article's minute timer: the to-dos due in the next five minutes are alerted.
@@ -11,13 +12,14 @@ import Foundation
         try todo.run("add", "Later", "--due", "+1h", "--model-version", "1")
         let lines = try todo.run("watch", "--ticks", "7", "--model-version", "1")
         #expect(lines.first == "Watching ToDo.xml (version 1: alerts repeat every minute). Ctrl-C stops.")
-        #expect(Array(lines.dropFirst()) == [
-            "[2009-06-01 09:00] Due in 5 minutes: #1 Pay rent (at 2009-06-01 09:04)",
-            "[2009-06-01 09:01] Due in 4 minutes: #1 Pay rent (at 2009-06-01 09:04)",
-            "[2009-06-01 09:02] Due in 3 minutes: #1 Pay rent (at 2009-06-01 09:04)",
-            "[2009-06-01 09:03] Due in 2 minutes: #1 Pay rent (at 2009-06-01 09:04)",
-            "[2009-06-01 09:04] Due in 1 minute: #1 Pay rent (at 2009-06-01 09:04)",
-        ])
+        #expect(
+            Array(lines.dropFirst()) == [
+                "[2009-06-01 09:00] Due in 5 minutes: #1 Pay rent (at 2009-06-01 09:04)",
+                "[2009-06-01 09:01] Due in 4 minutes: #1 Pay rent (at 2009-06-01 09:04)",
+                "[2009-06-01 09:02] Due in 3 minutes: #1 Pay rent (at 2009-06-01 09:04)",
+                "[2009-06-01 09:03] Due in 2 minutes: #1 Pay rent (at 2009-06-01 09:04)",
+                "[2009-06-01 09:04] Due in 1 minute: #1 Pay rent (at 2009-06-01 09:04)",
+            ])
         #expect(todo.clock.now == ToDoHarness.start.addingTimeInterval(6 * 60))
     }
 
@@ -47,9 +49,13 @@ import Foundation
     @Test func theBellRingsOnlyInATerminal() throws {
         let todo = try ToDoHarness()
         try todo.run("add", "Pay rent", "--due", "+1m", "--model-version", "1")
-        #expect(try todo.run("watch", "--ticks", "1", "--model-version", "1").last == "[2009-06-01 09:00] Due in 1 minute: #1 Pay rent (at 2009-06-01 09:01)")
+        #expect(
+            try todo.run("watch", "--ticks", "1", "--model-version", "1").last
+                == "[2009-06-01 09:00] Due in 1 minute: #1 Pay rent (at 2009-06-01 09:01)")
         todo.isTerminal = true
         todo.clock.advance(by: 60)
-        #expect(try todo.run("watch", "--ticks", "1", "--model-version", "1").last == "\u{7}[2009-06-01 09:01] Due now: #1 Pay rent (at 2009-06-01 09:01)")
+        #expect(
+            try todo.run("watch", "--ticks", "1", "--model-version", "1").last
+                == "\u{7}[2009-06-01 09:01] Due now: #1 Pay rent (at 2009-06-01 09:01)")
     }
 }

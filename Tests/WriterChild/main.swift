@@ -2,7 +2,8 @@
 // store and each prints every write once its save has returned, so the parent can count that
 // no confirmed write was lost and none was made twice.
 //
-//     objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> increment <n>
+// objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> increment
+// <n>
 //         n times: add 1 to the one Counter and save; on 133020 (another writer saved it
 //         first) refresh it from the store and try again. Prints "increment <new value>", and
 //         "conflict 133020" for each save refused.
@@ -26,9 +27,14 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 4, let count = Int(arguments[3]),
-      let type = ["xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite, "sqlite-history": .sqlite,
-                         "postgres": .postgres, "postgres-history": .postgres][arguments[0]] else {
-    fail("usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> <increment|insert> <n> [writer name]")
+    let type = [
+        "xml": StoreType.xml, "binary": .binary, "sqlite": .sqlite, "sqlite-history": .sqlite,
+        "postgres": .postgres, "postgres-history": .postgres,
+    ][arguments[0]]
+else {
+    fail(
+        "usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> <increment|insert> <n> [writer name]"
+    )
 }
 /// Prints a line at once (unbuffered), so the parent sees exactly what was confirmed.
 func confirm(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -57,14 +63,18 @@ do {
         description.shouldInferMappingModelAutomatically = false
         try coordinator.addPersistentStore(with: description)
     } else {
-        try coordinator.addPersistentStore(type: type, at: URL(fileURLWithPath: arguments[1]),
-                                           options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
+        try coordinator.addPersistentStore(
+            type: type, at: URL(fileURLWithPath: arguments[1]),
+            options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
     }
     let context = ManagedObjectContext(coordinator: coordinator)
-    context.transactionAuthor = arguments.count > 4 ? arguments[4] : "increment \(ProcessInfo.processInfo.processIdentifier)"
+    context.transactionAuthor =
+        arguments.count > 4 ? arguments[4] : "increment \(ProcessInfo.processInfo.processIdentifier)"
     switch arguments[2] {
     case "increment":
-        guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else { fail("the store has no Counter") }
+        guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first else {
+            fail("the store has no Counter")
+        }
         var done = 0
         while done < count {
             let value = (try counter.checkedValue(forKey: "value") as? Int ?? 0) + 1

@@ -7,8 +7,9 @@ enum CompoundSQL {
         try SampleData.insertBookstore(into: context)
         // ANCHOR: compound-sql
         let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
-        request.predicate = NSPredicate(format:
-            "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000 as NSNumber, "BookCo")
+        request.predicate = NSPredicate(
+            format:
+                "(author == %@ OR salesRank < %@) AND NOT publisher.name == %@", "Ann Kay", 1_000 as NSNumber, "BookCo")
         request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
         let books = try context.fetch(request)
         // ANCHOR_END: compound-sql

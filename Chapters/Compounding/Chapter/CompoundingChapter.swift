@@ -18,6 +18,6 @@ public enum CompoundingChapter: Chapter {
     ]
 
     public static let models: [String: @Sendable () throws -> NSManagedObjectModel] = [
-        "bookstore": CompoundingModels.bookstore,
+        "bookstore": CompoundingModels.bookstore
     ]
 }

@@ -9,8 +9,12 @@ enum EmptyCompounds {
         let nothingRequired = NSCompoundPredicate(andPredicateWithSubpredicates: [])
         let nothingAllowed = NSCompoundPredicate(orPredicateWithSubpredicates: [])
         // ANCHOR_END: empty
-        bench.print("An AND of nothing prints \(nothingRequired.predicateFormat) and evaluates to \(nothingRequired.evaluate(with: nil)).")
-        bench.print("An OR of nothing prints \(nothingAllowed.predicateFormat) and evaluates to \(nothingAllowed.evaluate(with: nil)).")
+        bench.print(
+            "An AND of nothing prints \(nothingRequired.predicateFormat) and evaluates to \(nothingRequired.evaluate(with: nil))."
+        )
+        bench.print(
+            "An OR of nothing prints \(nothingAllowed.predicateFormat) and evaluates to \(nothingAllowed.evaluate(with: nil))."
+        )
         // ANCHOR: empty-fetch
         let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         request.predicate = nothingRequired

@@ -27,8 +27,10 @@ enum KeysAndValues {
         bench.print("usingOR: false  \(andPredicate.predicateFormat)")
         bench.print("                found \(try SampleData.list(both))")
         // ANCHOR: keys-and-values-empty
-        let noKeysOR = try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: true, in: context)
-        let noKeysAND = try FetchUtilities.objects(forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: false, in: context)
+        let noKeysOR = try FetchUtilities.objects(
+            forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: true, in: context)
+        let noKeysAND = try FetchUtilities.objects(
+            forEntityNamed: "Book", matchingKeysAndValues: [:], usingOR: false, in: context)
         // ANCHOR_END: keys-and-values-empty
         bench.print("With no keys at all, OR finds \(try SampleData.list(noKeysOR)) and AND finds \(noKeysAND.count).")
     }

@@ -21,15 +21,20 @@ enum Nesting {
         bench.print("  matches \(try SampleData.list(context.fetch(request)))")
         // ANCHOR: more-nesting
         let negated = NSCompoundPredicate(notPredicateWithSubpredicate: nested)
-        let andInsideAnd = NSCompoundPredicate(andPredicateWithSubpredicates: [NSCompoundPredicate(andPredicateWithSubpredicates: [fromBookCo, bestseller]), byClarusOrAnn])
-        let parsedChain = NSPredicate(format: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
+        let andInsideAnd = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            NSCompoundPredicate(andPredicateWithSubpredicates: [fromBookCo, bestseller]), byClarusOrAnn,
+        ])
+        let parsedChain = NSPredicate(
+            format: "publisher.name == 'BookCo' AND salesRank < 10000 AND author == 'Ann Kay'")
         // ANCHOR_END: more-nesting
         bench.print("NOT of that compound:")
         bench.print("  \(negated.predicateFormat)")
         bench.print("An AND inside an AND keeps its parentheses:")
         bench.print("  \(andInsideAnd.predicateFormat)")
         if parsedChain.compoundPredicateType == .and {
-            bench.print("A chain of ANDs in a format string is one compound of \(parsedChain.subpredicates.count) subpredicates:")
+            bench.print(
+                "A chain of ANDs in a format string is one compound of \(parsedChain.subpredicates.count) subpredicates:"
+            )
         }
         bench.print("  \(parsedChain.predicateFormat)")
         // ANCHOR: redundant-parentheses

@@ -19,8 +19,9 @@ enum NotSeveral {
         request.predicate = NSCompoundPredicate(notPredicateWithSubpredicate: fromBookCo)
         bench.print("NOT of the first alone matches \(try SampleData.list(context.fetch(request)))")
         // ANCHOR: none-of
-        let neither = NSCompoundPredicate(notPredicateWithSubpredicate:
-            NSCompoundPredicate(orPredicateWithSubpredicates: [fromBookCo, bestseller]))
+        let neither = NSCompoundPredicate(
+            notPredicateWithSubpredicate:
+                NSCompoundPredicate(orPredicateWithSubpredicates: [fromBookCo, bestseller]))
         // ANCHOR_END: none-of
         request.predicate = neither
         bench.print("What was meant, NOT of an OR: \(neither.predicateFormat)")

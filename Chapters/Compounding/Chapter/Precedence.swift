@@ -6,10 +6,12 @@ enum Precedence {
         let context = try bench.makeContext(model: CompoundingModels.bookstore())
         try SampleData.insertBookstore(into: context)
         // ANCHOR: precedence
-        let unbracketed = NSPredicate(format:
-            "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
-        let bracketed = NSPredicate(format:
-            "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
+        let unbracketed = NSPredicate(
+            format:
+                "publisher.name == 'BookCo' OR salesRank < 1000 AND author == 'Ann Kay'")
+        let bracketed = NSPredicate(
+            format:
+                "(publisher.name == 'BookCo' OR salesRank < 1000) AND author == 'Ann Kay'")
         // ANCHOR_END: precedence
         let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
         for (label, predicate) in [("Without parentheses", unbracketed), ("With them", bracketed)] {

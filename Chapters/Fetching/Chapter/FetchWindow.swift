@@ -19,7 +19,10 @@ enum FetchWindow {
         let pastTheEnd = try context.fetch(request)
         // ANCHOR_END: fetch-window
         print("Best sellers, two to a page (fetchLimit = 2):")
-        for (page, books) in [("first page, fetchOffset = 0", firstPage), ("second page, fetchOffset = 2", secondPage), ("fetchOffset = 4", pastTheEnd)] {
+        for (page, books) in [
+            ("first page, fetchOffset = 0", firstPage), ("second page, fetchOffset = 2", secondPage),
+            ("fetchOffset = 4", pastTheEnd),
+        ] {
             let titles = books.map { "\($0.value(forKey: "title") ?? "")" }
             print("  \(page): \(titles.isEmpty ? "no books" : titles.joined(separator: "; "))")
         }

@@ -19,12 +19,15 @@ enum FirstSteps {
             }
         }
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
-                                           at: folder.appendingPathComponent("Books.sqlite"), options: nil)
+        try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil,
+            at: folder.appendingPathComponent("Books.sqlite"), options: nil)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
         // ANCHOR_END: first-stack
-        print("The stack: a model with \(model.entities.count) entity, a coordinator with \(coordinator.persistentStores.count) SQLite store, a context.")
+        print(
+            "The stack: a model with \(model.entities.count) entity, a coordinator with \(coordinator.persistentStores.count) SQLite store, a context."
+        )
 
         // ANCHOR: first-insert
         let bookID = try context.performAndWait {

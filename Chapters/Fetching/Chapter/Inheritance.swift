@@ -17,13 +17,16 @@ enum Inheritance {
         let graphics = try context.fetch(request)
         // ANCHOR_END: graphics
         bench.print("A fetch for the abstract Graphic returns \(graphics.count) objects:")
-        for graphic in graphics { bench.print("  \(graphic.entity.name): \(Workbench.describe(graphic.value(forKey: "name")))") }
+        for graphic in graphics {
+            bench.print("  \(graphic.entity.name): \(Workbench.describe(graphic.value(forKey: "name")))")
+        }
         // ANCHOR: no-subentities
         let circles = NSFetchRequest<NSManagedObject>(entityName: "Graphic")
         circles.includesSubentities = false
         let onlyGraphics = try context.count(for: circles)
         // ANCHOR_END: no-subentities
-        bench.print("With includesSubentities = false: \(onlyGraphics) (Graphic is abstract: it has no instances of its own).")
+        bench.print(
+            "With includesSubentities = false: \(onlyGraphics) (Graphic is abstract: it has no instances of its own).")
         // ANCHOR: insert-abstract
         do {
             _ = try context.insertNewObject(forEntityName: "Graphic")

@@ -8,7 +8,8 @@ enum ListingOne {
         // ANCHOR: listing-1
         let salaryFloor = 70_000
         let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
-        request.predicate = NSPredicate(format: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor as NSNumber)
+        request.predicate = NSPredicate(
+            format: "(lastName LIKE[c] 'Worsley') AND (salary > %@)", salaryFloor as NSNumber)
         request.sortDescriptors = [NSSortDescriptor(key: "firstName", ascending: true)]
         let employees = try context.fetch(request)
         // ANCHOR_END: listing-1

@@ -10,7 +10,9 @@ enum SortingCase {
         try SampleData.insertEmployees(into: context)
         // ANCHOR: sort-case
         let request = NSFetchRequest<NSManagedObject>(entityName: "Employee")
-        request.sortDescriptors = [NSSortDescriptor(key: "lastName", ascending: true), NSSortDescriptor(key: "firstName", ascending: true)]
+        request.sortDescriptors = [
+            NSSortDescriptor(key: "lastName", ascending: true), NSSortDescriptor(key: "firstName", ascending: true),
+        ]
         let byDefault = try context.fetch(request)
         request.sortDescriptors = [
             NSSortDescriptor(key: "lastName", ascending: true, comparator: .caseInsensitiveCompare),
@@ -18,8 +20,10 @@ enum SortingCase {
         ]
         let ignoringCase = try context.fetch(request)
         // ANCHOR_END: sort-case
-        for (heading, employees) in [("By last name, then first name (the default compare:):", byDefault),
-                                     ("The same, with the last name compared by caseInsensitiveCompare:", ignoringCase)] {
+        for (heading, employees) in [
+            ("By last name, then first name (the default compare:):", byDefault),
+            ("The same, with the last name compared by caseInsensitiveCompare:", ignoringCase),
+        ] {
             print(heading)
             let names = employees.map { "\($0.value(forKey: "firstName") ?? "") \($0.value(forKey: "lastName") ?? "")" }
             print("  " + names.joined(separator: ", "))

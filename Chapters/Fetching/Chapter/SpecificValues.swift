@@ -7,7 +7,9 @@ enum SpecificValues {
         try SampleData.insertEmployees(into: context)
         // ANCHOR: sample-events
         let dates = ISO8601DateFormatter()
-        for (name, day) in [("Launch", "2009-05-02T09:00:00Z"), ("Review", "2009-05-30T09:00:00Z"), ("Party", "2009-06-06T09:00:00Z")] {
+        for (name, day) in [
+            ("Launch", "2009-05-02T09:00:00Z"), ("Review", "2009-05-30T09:00:00Z"), ("Party", "2009-06-06T09:00:00Z"),
+        ] {
             let event = NSEntityDescription.insertNewObject(forEntityName: "Event", into: context)
             event.setValue(name, forKey: "name")
             event.setValue(dates.date(from: day), forKey: "creationDate")
@@ -27,8 +29,12 @@ enum SpecificValues {
         // ANCHOR: min-date
         let events = NSFetchRequest<NSDictionary>(entityName: "Event")
         events.resultType = .dictionaryResultType
-        events.propertiesToFetch = [.expression(NSExpressionDescription(
-            name: "minDate", expression: NSExpression(format: "min:(creationDate)"), resultType: .dateAttributeType))]
+        events.propertiesToFetch = [
+            .expression(
+                NSExpressionDescription(
+                    name: "minDate", expression: NSExpression(format: "min:(creationDate)"),
+                    resultType: .dateAttributeType))
+        ]
         let earliest = try context.fetch(events).first?["minDate"]
         // ANCHOR_END: min-date
         bench.print("Earliest event: \(Workbench.describe(earliest))")

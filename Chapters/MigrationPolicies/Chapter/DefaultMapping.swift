@@ -8,10 +8,13 @@ enum MappingPrinter {
         for entityMapping in mapping.entityMappings {
             bench.print(entityMapping.description)
             if let source = entityMapping.sourceExpression { bench.print("  source expression  \(source)") }
-            let policy = entityMapping.entityMigrationPolicyType.map { String(describing: $0) } ?? "NSEntityMigrationPolicy (the default)"
+            let policy =
+                entityMapping.entityMigrationPolicyType.map { String(describing: $0) }
+                ?? "NSEntityMigrationPolicy (the default)"
             bench.print("  policy             \(policy)")
             let destination = entityMapping.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
-            let width = (entityMapping.attributeMappings + entityMapping.relationshipMappings).map(\.name.count).max() ?? 0
+            let width =
+                (entityMapping.attributeMappings + entityMapping.relationshipMappings).map(\.name.count).max() ?? 0
             for property in entityMapping.attributeMappings + entityMapping.relationshipMappings {
                 let name = property.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 if let expression = property.valueExpression {
@@ -28,16 +31,23 @@ enum MappingPrinter {
 enum DefaultMapping {
     static func run(_ bench: Workbench) throws {
         // ANCHOR: default-mapping
-        let version1 = try ToDoModels.version1(), version2 = try ToDoModels.version2()
+        let version1 = try ToDoModels.version1()
+        let version2 = try ToDoModels.version2()
         let mapping = NSMappingModel.defaultMappingModel(forSourceModel: version1, destinationModel: version2)
         // ANCHOR_END: default-mapping
-        bench.print("Xcode's new mapping model from version 1 to version 2 has \(mapping.entityMappings.count) entity mappings,")
+        bench.print(
+            "Xcode's new mapping model from version 1 to version 2 has \(mapping.entityMappings.count) entity mappings,"
+        )
         bench.print("processed in this order:")
         bench.print()
         MappingPrinter.print(mapping, destinationModel: version2, to: bench)
         bench.print()
-        bench.print("It matches the two versions by their entity hashes: \(mapping.matches(sourceModel: version1, destinationModel: version2))")
-        bench.print("and no other pair, such as version 2 to version 2: \(mapping.matches(sourceModel: version2, destinationModel: version2))")
+        bench.print(
+            "It matches the two versions by their entity hashes: \(mapping.matches(sourceModel: version1, destinationModel: version2))"
+        )
+        bench.print(
+            "and no other pair, such as version 2 to version 2: \(mapping.matches(sourceModel: version2, destinationModel: version2))"
+        )
     }
 }
 

@@ -27,8 +27,10 @@ final class TracedDoNotAlertPolicy: DoNotAlertForAPolicy {
     }
     // ANCHOR: traced-create
     /// Listing 12's method, then a line saying what it made.
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         let made = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
         let title = source.value(forKey: "title") as? String ?? ""
@@ -42,10 +44,14 @@ final class TracedDoNotAlertPolicy: DoNotAlertForAPolicy {
         PolicyTrace.log(manager, mapping, "endInstanceCreation")
         try super.endInstanceCreation(forMapping: mapping, manager: manager)
     }
-    override func createRelationships(forDestination destination: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+    override func createRelationships(
+        forDestination destination: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager
+    ) throws {
         try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
         let category = destination.value(forKey: "category") as? NSManagedObject
-        PolicyTrace.log(manager, mapping, "createRelationships \(PolicyTrace.name(destination)): category \(PolicyTrace.name(category))")
+        PolicyTrace.log(
+            manager, mapping,
+            "createRelationships \(PolicyTrace.name(destination)): category \(PolicyTrace.name(category))")
     }
     override func endRelationshipCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
         PolicyTrace.log(manager, mapping, "endRelationshipCreation")
@@ -66,14 +72,18 @@ final class TracedPolicy: NSEntityMigrationPolicy {
     override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {
         PolicyTrace.log(manager, mapping, "begin")
     }
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager
+    ) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         PolicyTrace.log(manager, mapping, "createDestinationInstances \(PolicyTrace.name(source))")
     }
     override func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
         PolicyTrace.log(manager, mapping, "endInstanceCreation")
     }
-    override func createRelationships(forDestination destination: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+    override func createRelationships(
+        forDestination destination: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager
+    ) throws {
         try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
         PolicyTrace.log(manager, mapping, "createRelationships \(PolicyTrace.name(destination))")
     }
@@ -110,21 +120,25 @@ enum ListingTwelve {
         print("The migration, as the policies and the progress handler see it:")
         // ANCHOR: migrate
         let destination = folder.appendingPathComponent("ToDo 2.xml")
-        let manager = NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        let manager = NSMigrationManager(
+            sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
         var shown: Float = -1
         manager.progressHandler = { progress in
-            guard progress.fractionCompleted != shown else { return }    // only when it moves
+            guard progress.fractionCompleted != shown else { return } // only when it moves
             shown = progress.fractionCompleted
-            print("  progress \(Int((progress.fractionCompleted * 100).rounded()))% (pass \(progress.pass), \(progress.completedUnits) of \(progress.totalUnits))")
+            print(
+                "  progress \(Int((progress.fractionCompleted * 100).rounded()))% (pass \(progress.pass), \(progress.completedUnits) of \(progress.totalUnits))"
+            )
         }
-        manager.userInfo = ["print": print]    // where the traced policies print their lines
+        manager.userInfo = ["print": print] // where the traced policies print their lines
         try manager.migrateStore(from: source, type: .xml, mapping: mapping, to: destination, type: .xml)
         // ANCHOR_END: migrate
         print("")
 
         print("The version 2 store:")
         for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2()) { print("  " + line) }
-        print("The version 1 store is only read: it still opens with version 1 and holds "
-              + "\(try SampleToDos.withToDos(at: source, model: ToDoModels.version1()) { $0.count }) to-dos.")
+        print(
+            "The version 1 store is only read: it still opens with version 1 and holds "
+                + "\(try SampleToDos.withToDos(at: source, model: ToDoModels.version1()) { $0.count }) to-dos.")
     }
 }

@@ -10,11 +10,15 @@ enum ListingTwelveSQLite {
         let source = try SampleToDos.makeVersion1Store(in: folder, type: .sqlite)
         // ANCHOR: migrate-sqlite
         let destination = folder.appendingPathComponent("ToDo 2.sqlite")
-        let manager = NSMigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
-        try manager.migrateStore(from: source, type: .sqlite, options: nil, mapping: try ToDoModels.doNotAlertMappingModel(),
-                                 to: destination, type: .sqlite, options: nil)
+        let manager = NSMigrationManager(
+            sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
+        try manager.migrateStore(
+            from: source, type: .sqlite, options: nil, mapping: try ToDoModels.doNotAlertMappingModel(),
+            to: destination, type: .sqlite, options: nil)
         // ANCHOR_END: migrate-sqlite
         print("The version 2 SQLite store:")
-        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2(), type: .sqlite) { print("  " + line) }
+        for line in try SampleToDos.describe(storeAt: destination, model: ToDoModels.version2(), type: .sqlite) {
+            print("  " + line)
+        }
     }
 }

@@ -14,7 +14,8 @@ public enum MigrationPoliciesChapter: Chapter {
         ChapterSection("value-expressions", "Value expressions, evaluated", run: ValueExpressions.run),
         ChapterSection("listing-12", "Listing 12: a policy of our own, pass by pass", run: ListingTwelve.run),
         ChapterSection("listing-12-sqlite", "Listing 12 between SQLite stores", run: ListingTwelveSQLite.run),
-        ChapterSection("listing-12-errors", "What Listing 12 gets wrong: a string in a Boolean", run: ListingTwelveErrors.run),
+        ChapterSection(
+            "listing-12-errors", "What Listing 12 gets wrong: a string in a Boolean", run: ListingTwelveErrors.run),
         ChapterSection("version-3", "Version 3: what inference would lose", run: VersionThree.run),
         ChapterSection("progressive", "A progressive migration, one step at a time", run: Progressive.run),
     ]

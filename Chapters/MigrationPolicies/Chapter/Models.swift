@@ -15,7 +15,7 @@ public enum PolicyModels {
             NSEntityDescription("ToDo") {
                 NSAttributeDescription("title", .string, optional: false)
                 NSAttributeDescription("dueDate", .date)
-                NSAttributeDescription("completedDate", .date)      // was completed, a Boolean
+                NSAttributeDescription("completedDate", .date) // was completed, a Boolean
                 NSAttributeDescription("lastAlertDate", .date)
                 NSAttributeDescription("doNotAlert", .boolean, optional: false, defaultValue: false)
                 NSRelationshipDescription("category", toOne: "Category", inverse: "todos", deleteRule: .nullify)
@@ -44,8 +44,9 @@ public enum PolicyModels {
     /// made custom and given ``CompletedDatePolicy``.
     public static func completedDateMappingModel() throws -> NSMappingModel {
         // ANCHOR: completed-date-mapping
-        let mapping = NSMappingModel.defaultMappingModel(forSourceModel: try ToDoModels.version2(),
-                                                       destinationModel: try version3())
+        let mapping = NSMappingModel.defaultMappingModel(
+            forSourceModel: try ToDoModels.version2(),
+            destinationModel: try version3())
         if let todos = mapping.entityMappingsByName["ToDoToToDo"] {
             todos.mappingType = .customEntityMappingType
             todos.entityMigrationPolicyType = CompletedDatePolicy.self
@@ -57,11 +58,13 @@ public enum PolicyModels {
     /// All three versions, version 3 current, with the given mapping models.
     public static func versionedModel(mappingModels: [NSMappingModel]) throws -> VersionedModel {
         // ANCHOR: three-versions
-        try VersionedModel(name: "ToDo", versions: [
-            ("ToDo", try ToDoModels.version1()),
-            ("ToDo 2", try ToDoModels.version2()),
-            ("ToDo 3", try version3()),
-        ], currentVersionName: "ToDo 3", mappingModels: mappingModels)
+        try VersionedModel(
+            name: "ToDo",
+            versions: [
+                ("ToDo", try ToDoModels.version1()),
+                ("ToDo 2", try ToDoModels.version2()),
+                ("ToDo 3", try version3()),
+            ], currentVersionName: "ToDo 3", mappingModels: mappingModels)
         // ANCHOR_END: three-versions
     }
 }
@@ -82,12 +85,15 @@ public final class CompletedDatePolicy: NSEntityMigrationPolicy {
     public static let migrationDate = Date(timeIntervalSinceReferenceDate: 265_539_600)
 
     /// Makes the version 3 to-do as the default does, then dates a completed one.
-    public override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                                    manager: NSMigrationManager) throws {
+    public override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         // The default: a new to-do, its attributes from the property mappings, associated.
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         guard source.value(forKey: "completed") as? Bool == true,
-              let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
+            let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
+                .first
         else { return }
         let due = source.value(forKey: "dueDate") as? Date
         todo.setValue(due ?? Self.migrationDate, forKey: "completedDate")

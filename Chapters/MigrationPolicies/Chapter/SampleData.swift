@@ -51,8 +51,10 @@ public enum SampleToDos {
     /// Opens the XML store (or store of `type`) at `url` with `model` and hands its to-dos,
     /// sorted by title in any case, to `body` (the objects live as long as their context: only
     /// inside `body`).
-    public static func withToDos<T>(at url: URL, model: NSManagedObjectModel, type: NSPersistentStore.StoreType = .xml,
-                                    _ body: ([NSManagedObject]) throws -> T) throws -> T {
+    public static func withToDos<T>(
+        at url: URL, model: NSManagedObjectModel, type: NSPersistentStore.StoreType = .xml,
+        _ body: ([NSManagedObject]) throws -> T
+    ) throws -> T {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: type, at: url)
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
@@ -63,7 +65,9 @@ public enum SampleToDos {
     }
 
     /// One line per to-do of the store: its attributes in model order, then its category.
-    public static func describe(storeAt url: URL, model: NSManagedObjectModel, type: NSPersistentStore.StoreType = .xml) throws -> [String] {
+    public static func describe(storeAt url: URL, model: NSManagedObjectModel, type: NSPersistentStore.StoreType = .xml)
+        throws -> [String]
+    {
         try withToDos(at: url, model: model, type: type) { try $0.map(describe(todo:)) }
     }
 

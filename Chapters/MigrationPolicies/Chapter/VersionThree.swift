@@ -4,7 +4,8 @@ import WorkbookSupport
 
 enum VersionThree {
     static func run(_ bench: Workbench) throws {
-        let version2 = try ToDoModels.version2(), version3 = try PolicyModels.version3()
+        let version2 = try ToDoModels.version2()
+        let version3 = try PolicyModels.version3()
         // ANCHOR: infer-3
         let inferred = try NSMappingModel.inferredMappingModel(forSourceModel: version2, destinationModel: version3)
         // ANCHOR_END: infer-3
@@ -81,11 +82,13 @@ enum Progressive {
             step = progress.step
         }
         let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
-        try coordinator.addPersistentStore(type: .xml, at: other, options: [
-            NSMigratePersistentStoresAutomaticallyOption: true,
-            NSInferMappingModelAutomaticallyOption: true,
-            StoreOption.migrationProgressHandler: report,
-        ])
+        try coordinator.addPersistentStore(
+            type: .xml, at: other,
+            options: [
+                NSMigratePersistentStoresAutomaticallyOption: true,
+                NSInferMappingModelAutomaticallyOption: true,
+                StoreOption.migrationProgressHandler: report,
+            ])
         // ANCHOR_END: automatic
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
         request.predicate = NSPredicate(format: "completedDate != nil")

@@ -12,7 +12,8 @@ enum FetchingWithPredicates {
         let print = bench.print
         let context = try SampleData.bookContext(bench)
         // ANCHOR: matching-key
-        let fromBookCo = try FetchUtilities.objects(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
+        let fromBookCo = try FetchUtilities.objects(
+            forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
         // ANCHOR_END: matching-key
         print("Books from BookCo: \(try titles(fromBookCo))")
         // ANCHOR: book-192
@@ -23,7 +24,8 @@ enum FetchingWithPredicates {
         print("The book with id 999: \(try book999.map { try titles([$0]) } ?? "none (nil, not an error)")")
         // ANCHOR: too-many
         do {
-            _ = try FetchUtilities.object(forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
+            _ = try FetchUtilities.object(
+                forEntityNamed: "Book", matchingKey: "publisher", value: "BookCo", in: context)
         } catch {
             print("\(error)")
         }
@@ -38,7 +40,10 @@ enum FetchingWithPredicates {
         let print = bench.print
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: sql-fetches
-        for format in ["age <= 21", "name ==[cd] 'bob'", "name BEGINSWITH 'B'", "name LIKE 'B?b'", "name IN {'Mary', 'Joe'}", "age BETWEEN {18, 21}"] {
+        for format in [
+            "age <= 21", "name ==[cd] 'bob'", "name BEGINSWITH 'B'", "name LIKE 'B?b'", "name IN {'Mary', 'Joe'}",
+            "age BETWEEN {18, 21}",
+        ] {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.predicate = NSPredicate(format: format)
             let names = try context.fetch(request).map { $0.value(forKey: "name") as? String ?? "?" }

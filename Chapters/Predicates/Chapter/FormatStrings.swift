@@ -105,7 +105,10 @@ enum CaseAndDiacritics {
         let print = bench.print
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: bob-cousins
-        for format in ["name == 'bob'", "name ==[c] 'bob'", "name ==[d] 'bob'", "name ==[cd] 'bob'", "name BEGINSWITH[cd] 'BO'", "name LIKE[cd] 'b?b'"] {
+        for format in [
+            "name == 'bob'", "name ==[c] 'bob'", "name ==[d] 'bob'", "name ==[cd] 'bob'", "name BEGINSWITH[cd] 'BO'",
+            "name LIKE[cd] 'b?b'",
+        ] {
             let predicate = NSPredicate(format: format)
             print(try fetchLine(predicate, in: context))
         }
@@ -118,7 +121,8 @@ enum KeysAndValues {
         let print = bench.print
         let context = try SampleData.peopleContext(bench)
         // ANCHOR: broken-key
-        let key = "name", value = "Mary"
+        let key = "name"
+        let value = "Mary"
         let broken = NSPredicate(format: "%@ == %@", key, value)
         print(try fetchLine(broken, in: context))
         // ANCHOR_END: broken-key
@@ -145,7 +149,8 @@ enum Arguments {
             print(try fetchLine(predicate, in: context))
         }
         // ANCHOR_END: arguments
-        print("(1968-05-07, midnight UTC, is \(Int(cutoff.timeIntervalSinceReferenceDate)) seconds from 1 January 2001.)")
+        print(
+            "(1968-05-07, midnight UTC, is \(Int(cutoff.timeIntervalSinceReferenceDate)) seconds from 1 January 2001.)")
         // ANCHOR: printf
         let printf = NSPredicate(format: "age > %d AND age < %d", 18, 21)
         print(try fetchLine(printf, in: context))

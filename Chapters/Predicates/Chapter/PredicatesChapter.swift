@@ -10,7 +10,8 @@ public enum PredicatesChapter: Chapter {
         ChapterSection("format-strings", "A first predicate, and one with arguments", run: FormatStrings.run),
         ChapterSection("bob-pitfall", "The Bob pitfall: a word is a key path", run: BobPitfall.run),
         ChapterSection("operators", "The comparison and logical operators", run: Operators.run),
-        ChapterSection("string-operators", "BEGINSWITH, CONTAINS, ENDSWITH, LIKE and MATCHES", run: StringOperators.run),
+        ChapterSection(
+            "string-operators", "BEGINSWITH, CONTAINS, ENDSWITH, LIKE and MATCHES", run: StringOperators.run),
         ChapterSection("case-and-diacritics", "[c], [d] and [cd]: Bob and his cousins", run: CaseAndDiacritics.run),
         ChapterSection("keys-and-values", "%K for keys, %@ for values", run: KeysAndValues.run),
         ChapterSection("arguments", "Strings, numbers and dates as arguments, and %d", run: Arguments.run),

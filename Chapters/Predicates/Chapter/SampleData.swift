@@ -14,7 +14,7 @@ enum SampleData {
 
     static func insertPeopleAndWords(into context: NSManagedObjectContext) throws {
         let dates = ISO8601DateFormatter()
-        dates.formatOptions = [.withFullDate]      // "1990-04-22": midnight UTC
+        dates.formatOptions = [.withFullDate] // "1990-04-22": midnight UTC
         for p in people {
             let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
             person.setValue(p.name, forKey: "name")

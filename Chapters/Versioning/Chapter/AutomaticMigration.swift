@@ -9,10 +9,12 @@ func openMigratingToDoStore(in folder: URL, type: NSPersistentStore.StoreType = 
     let versions = try VersionedModel(contentsOf: ToDoModels.bundleURL)
     let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
     let storeURL = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
-    try coordinator.addPersistentStore(type: type, at: storeURL, options: [
-        NSMigratePersistentStoresAutomaticallyOption: true,
-        NSInferMappingModelAutomaticallyOption: true,
-    ])
+    try coordinator.addPersistentStore(
+        type: type, at: storeURL,
+        options: [
+            NSMigratePersistentStoresAutomaticallyOption: true,
+            NSInferMappingModelAutomaticallyOption: true,
+        ])
     let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
     context.persistentStoreCoordinator = coordinator
     return context
@@ -40,13 +42,16 @@ enum AutomaticMigration {
         let after = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: storeURL)
         print("After:")
         for line in hashLines(after) { print("  " + line) }
-        print("The store's UUID is the same: \((before["NSStoreUUID"] as? String) == (after["NSStoreUUID"] as? String))")
+        print(
+            "The store's UUID is the same: \((before["NSStoreUUID"] as? String) == (after["NSStoreUUID"] as? String))")
         print("")
         print("The to-dos, read through version 2:")
         for line in try SampleData.list(context, version: 2) { print("  " + line) }
         print("")
         let again = try versions.migrationSteps(forStoreMetadata: after)
-        print("Opening it again migrates nothing: \(again.isEmpty ? "no steps" : again.map(\.description).joined(separator: ", "))")
+        print(
+            "Opening it again migrates nothing: \(again.isEmpty ? "no steps" : again.map(\.description).joined(separator: ", "))"
+        )
     }
 
     /// Each entity's version hash in the metadata, in base64.

@@ -6,7 +6,9 @@ import WorkbookSupport
 /// by version 2: what a user upgrading the application brings along.
 enum FixtureStores {
     /// The fixture stores, one per store type.
-    static let files: [(name: String, type: NSPersistentStore.StoreType)] = [("ToDo.xml", .xml), ("ToDo.sqlite", .sqlite)]
+    static let files: [(name: String, type: NSPersistentStore.StoreType)] = [
+        ("ToDo.xml", .xml), ("ToDo.sqlite", .sqlite),
+    ]
 
     /// The folder the fixtures ship in.
     static var fixtureFolder: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)! }
@@ -16,8 +18,9 @@ enum FixtureStores {
         for (index, file) in files.enumerated() {
             let uuid = String(format: "F1C7A4E5-0000-4000-8000-%012d", index + 1)
             let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try ToDoModels.version1())
-            try coordinator.addPersistentStore(type: file.type, at: folder.appendingPathComponent(file.name),
-                                               options: [StoreOption.storeUUID: uuid])
+            try coordinator.addPersistentStore(
+                type: file.type, at: folder.appendingPathComponent(file.name),
+                options: [StoreOption.storeUUID: uuid])
             let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
             context.persistentStoreCoordinator = coordinator
             try SampleData.insertToDos(into: context)

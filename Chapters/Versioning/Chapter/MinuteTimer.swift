@@ -8,8 +8,9 @@ enum MinuteTimer {
     /// The to-dos the timer alerts at `now`: not completed, due in the next five minutes.
     static func dueSoon(in context: NSManagedObjectContext, at now: Date) throws -> [NSManagedObject] {
         let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
-        request.predicate = NSPredicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@",
-                                          now as NSDate, now.addingTimeInterval(5 * 60) as NSDate)
+        request.predicate = NSPredicate(
+            format: "completed == NO AND dueDate >= %@ AND dueDate <= %@",
+            now as NSDate, now.addingTimeInterval(5 * 60) as NSDate)
         request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
         return try context.fetch(request)
     }

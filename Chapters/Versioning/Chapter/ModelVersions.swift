@@ -19,8 +19,11 @@ enum ModelVersions {
         // ANCHOR: load-bundle
         let versions = try VersionedModel(contentsOf: ToDoModels.bundleURL)
         // ANCHOR_END: load-bundle
-        bench.print("\(versions.name).xcdatamodeld holds \(versions.versionNames.map { "\"\($0)\"" }.joined(separator: " and ")); the current version is \"\(versions.currentVersionName)\".")
-        let old = versions.model(named: "ToDo")!, new = versions.currentModel
+        bench.print(
+            "\(versions.name).xcdatamodeld holds \(versions.versionNames.map { "\"\($0)\"" }.joined(separator: " and ")); the current version is \"\(versions.currentVersionName)\"."
+        )
+        let old = versions.model(named: "ToDo")!
+        let new = versions.currentModel
         for entity in new.entities.sorted(by: { $0.name < $1.name }) {
             let before = old.entitiesByName[entity.name]!
             let added = entity.propertyNames.filter { !before.propertyNames.contains($0) }
@@ -33,7 +36,9 @@ enum ModelVersions {
             } else {
                 for name in added {
                     let attribute = entity.attribute(named: name)!
-                    bench.print("  added \(name): \(attribute.attributeType.xcodeName), \(attribute.isOptional ? "optional" : "required, default \(defaultText(attribute.defaultConstant))")")
+                    bench.print(
+                        "  added \(name): \(attribute.attributeType.xcodeName), \(attribute.isOptional ? "optional" : "required, default \(defaultText(attribute.defaultConstant))")"
+                    )
                 }
             }
         }

@@ -56,7 +56,9 @@ enum SampleData {
         metadata.keys.sorted().map { key in
             switch metadata[key] {
             case let hashes as [String: Data]:
-                return "\(key):\n" + hashes.keys.sorted().map { "    \($0): \(hashes[$0]?.base64EncodedString() ?? "")" }.joined(separator: "\n")
+                return "\(key):\n"
+                    + hashes.keys.sorted().map { "    \($0): \(hashes[$0]?.base64EncodedString() ?? "")" }.joined(
+                        separator: "\n")
             case let uuid as String where key == "NSStoreUUID":
                 return "\(key): a UUID of \(uuid.count) characters, made up by the store when it was created"
             case let value?:

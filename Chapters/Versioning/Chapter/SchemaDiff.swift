@@ -16,7 +16,11 @@ enum SchemaDiff {
         let after = try StoreInspection(at: storeURL)
         // ANCHOR_END: inspect
         print("The tables of version 1's store:")
-        for table in before.tables { print("  \(table.name)(\(table.columns.joined(separator: ", "))), \(table.rowCount) \(table.rowCount == 1 ? "row" : "rows")") }
+        for table in before.tables {
+            print(
+                "  \(table.name)(\(table.columns.joined(separator: ", "))), \(table.rowCount) \(table.rowCount == 1 ? "row" : "rows")"
+            )
+        }
         print("")
         print("What the migration changed:")
         for table in after.tables {

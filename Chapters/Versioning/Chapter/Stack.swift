@@ -4,8 +4,10 @@ import WorkbookSupport
 // ANCHOR: stack
 /// Zarra's stack: a coordinator for `model` with the ToDo store in `folder` (an XML file, as
 /// in the article, unless `type` says otherwise), created the first time, and a context.
-func openToDoStore(in folder: URL, model: NSManagedObjectModel,
-                   type: NSPersistentStore.StoreType = .xml) throws -> NSManagedObjectContext {
+func openToDoStore(
+    in folder: URL, model: NSManagedObjectModel,
+    type: NSPersistentStore.StoreType = .xml
+) throws -> NSManagedObjectContext {
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
     let storeURL = folder.appendingPathComponent(type == .xml ? "ToDo.xml" : "ToDo.sqlite")
     try coordinator.addPersistentStore(type: type, at: storeURL)
@@ -32,10 +34,13 @@ enum Stack {
         for store in context.persistentStoreCoordinator.persistentStores {
             print("The store: \(store.url?.lastPathComponent ?? "in memory"), type \(store.type.rawValue)")
         }
-        print("Saved \(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ToDo"))) to-dos in \(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Category"))) categories.")
+        print(
+            "Saved \(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ToDo"))) to-dos in \(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Category"))) categories."
+        )
         print("")
         print("The store's metadata, as the file records it:")
-        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .xml, at: folder.appendingPathComponent("ToDo.xml"))
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(
+            type: .xml, at: folder.appendingPathComponent("ToDo.xml"))
         for line in SampleData.describeMetadata(metadata) {
             print("  " + line)
         }

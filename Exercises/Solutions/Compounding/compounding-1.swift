@@ -8,8 +8,9 @@ import CoreData
 /// compounding-1. An OR of no subpredicates is FALSEPREDICATE, so no names finds no books.
 func books(fromAnyOf publishers: [String], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
-    request.predicate = NSCompoundPredicate(orPredicateWithSubpredicates: publishers.map {
-        NSPredicate(format: "publisher.name == %@", $0)
-    })
+    request.predicate = NSCompoundPredicate(
+        orPredicateWithSubpredicates: publishers.map {
+            NSPredicate(format: "publisher.name == %@", $0)
+        })
     return try context.fetch(request)
 }

@@ -7,7 +7,9 @@
 import CoreData
 
 /// compounding-2. `NOT publisher.name == %@` is true when the book has no publisher.
-func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws
+    -> [NSManagedObject]
+{
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
     request.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
         NSPredicate(format: "salesRank < %@", NSNumber(value: rank)),

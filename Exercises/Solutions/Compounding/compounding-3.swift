@@ -9,5 +9,7 @@ import CoreData
 /// compounding-3. Without the parentheses AND would bind first. The rank goes in as an
 /// NSNumber: `%@` takes an object.
 func predicate(publishedBy first: String, or second: String, rankedBetterThan rank: Int) throws -> NSPredicate {
-    NSPredicate(format: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second, NSNumber(value: rank))
+    NSPredicate(
+        format: "(publisher.name == %@ OR publisher.name == %@) AND salesRank < %@", first, second,
+        NSNumber(value: rank))
 }

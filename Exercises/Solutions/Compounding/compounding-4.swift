@@ -8,7 +8,8 @@ import CoreData
 /// compounding-4. A NOT looks only at its first subpredicate, so OR them first.
 func books(matchingNoneOf predicates: [NSPredicate], in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
-    request.predicate = NSCompoundPredicate(notPredicateWithSubpredicate:
-        NSCompoundPredicate(orPredicateWithSubpredicates: predicates))
+    request.predicate = NSCompoundPredicate(
+        notPredicateWithSubpredicate:
+            NSCompoundPredicate(orPredicateWithSubpredicates: predicates))
     return try context.fetch(request)
 }

@@ -10,7 +10,10 @@ import CoreData
 func lowestSalary(in context: NSManagedObjectContext) throws -> Decimal? {
     let request = NSFetchRequest<NSDictionary>(entityName: "Employee")
     request.resultType = .dictionaryResultType
-    request.propertiesToFetch = [.expression(NSExpressionDescription(
-        name: "lowest", expression: NSExpression(format: "min:(salary)"), resultType: .decimalAttributeType))]
+    request.propertiesToFetch = [
+        .expression(
+            NSExpressionDescription(
+                name: "lowest", expression: NSExpression(format: "min:(salary)"), resultType: .decimalAttributeType))
+    ]
     return try context.fetch(request).first?["lowest"] as? Decimal
 }

@@ -9,8 +9,10 @@ import CoreData
 /// migration-policies-1. Super makes the to-do from the attribute mappings and associates
 /// it; the policy only adjusts doNotAlert.
 final class DoNotAlertWhenCompletedPolicy: NSEntityMigrationPolicy {
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])[0]
         todo.setValue(source.value(forKey: "completed") as? Bool ?? false, forKey: "doNotAlert")

@@ -7,17 +7,23 @@
 import CoreData
 
 /// migration-policies-3. No policy needed: two value expressions do it.
-func completedDateMappingModel(from version2: NSManagedObjectModel, to version3: NSManagedObjectModel) throws -> NSMappingModel {
+func completedDateMappingModel(from version2: NSManagedObjectModel, to version3: NSManagedObjectModel) throws
+    -> NSMappingModel
+{
     let mapping = NSMappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3)
     let todos = mapping.entityMappingsByName["ToDoToToDo"]!
     for (i, property) in todos.attributeMappings.enumerated() {
         switch property.name {
         case "completedDate":
-            todos.attributeMappings[i] = try NSPropertyMapping(name: "completedDate", valueExpressionFormat:
-                "TERNARY($source.completed == YES, $source.dueDate, nil)")
+            todos.attributeMappings[i] = try NSPropertyMapping(
+                name: "completedDate",
+                valueExpressionFormat:
+                    "TERNARY($source.completed == YES, $source.dueDate, nil)")
         case "doNotAlert":
-            todos.attributeMappings[i] = try NSPropertyMapping(name: "doNotAlert", valueExpressionFormat:
-                "TERNARY($source.completed == YES, YES, $source.doNotAlert)")
+            todos.attributeMappings[i] = try NSPropertyMapping(
+                name: "doNotAlert",
+                valueExpressionFormat:
+                    "TERNARY($source.completed == YES, YES, $source.doNotAlert)")
         default:
             break
         }

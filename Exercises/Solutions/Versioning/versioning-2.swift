@@ -8,12 +8,16 @@ import CoreData
 import ObjectGraph
 
 /// versioning-2. Both options: migrate automatically, and infer the mapping model.
-func openMigrating(storeAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws -> NSManagedObjectContext {
+func openMigrating(storeAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws
+    -> NSManagedObjectContext
+{
     let coordinator = NSPersistentStoreCoordinator(versionedModel: versions)
-    try coordinator.addPersistentStore(type: type, at: url, options: [
-        NSMigratePersistentStoresAutomaticallyOption: true,
-        NSInferMappingModelAutomaticallyOption: true,
-    ])
+    try coordinator.addPersistentStore(
+        type: type, at: url,
+        options: [
+            NSMigratePersistentStoresAutomaticallyOption: true,
+            NSInferMappingModelAutomaticallyOption: true,
+        ])
     let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
     context.persistentStoreCoordinator = coordinator
     return context

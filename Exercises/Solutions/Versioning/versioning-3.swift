@@ -10,7 +10,8 @@ import CoreData
 /// two dates go in as one NSArray: `%@` takes an object.
 func todos(alertedInHourBefore now: Date, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
     let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
-    request.predicate = NSPredicate(format: "lastAlertDate BETWEEN %@", [now.addingTimeInterval(-3_600), now] as NSArray)
+    request.predicate = NSPredicate(
+        format: "lastAlertDate BETWEEN %@", [now.addingTimeInterval(-3_600), now] as NSArray)
     request.sortDescriptors = [NSSortDescriptor(key: "lastAlertDate", ascending: false)]
     return try context.fetch(request)
 }

@@ -15,7 +15,9 @@ import WorkbookSupport
 
 /// compounding-2: the books ranked better than `rank` (salesRank < rank) that are not
 /// published by `publisher`. A book with no publisher is not published by it either.
-func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws -> [NSManagedObject] {
+func bestsellers(rankedBetterThan rank: Int, notFrom publisher: String, in context: NSManagedObjectContext) throws
+    -> [NSManagedObject]
+{
     // TODO: NSCompoundPredicate(andPredicateWithSubpredicates:) of a comparison and a NOT
     // (notPredicateWithSubpredicate:).
     throw NotSolvedYet()

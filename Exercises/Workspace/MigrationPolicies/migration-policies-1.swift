@@ -18,8 +18,10 @@ import WorkbookSupport
 /// sets doNotAlert for the to-dos that are already completed, and only for those. Each new
 /// to-do keeps its title, dueDate and completed, and its category.
 final class DoNotAlertWhenCompletedPolicy: NSEntityMigrationPolicy {
-    override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
-                                             manager: NSMigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: NSManagedObject, in mapping: NSEntityMapping,
+        manager: NSMigrationManager
+    ) throws {
         // TODO: make the version 2 to-do (or let super make it), set doNotAlert, and make
         // sure the second pass can find it again.
         throw NotSolvedYet()

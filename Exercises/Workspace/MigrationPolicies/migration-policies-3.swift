@@ -18,7 +18,9 @@ import WorkbookSupport
 /// gets its dueDate as its completedDate, and doNotAlert YES (nothing done needs an
 /// alert); a to-do not completed gets no completedDate and keeps its doNotAlert. Every
 /// to-do keeps its title, dueDate, lastAlertDate and category.
-func completedDateMappingModel(from version2: NSManagedObjectModel, to version3: NSManagedObjectModel) throws -> NSMappingModel {
+func completedDateMappingModel(from version2: NSManagedObjectModel, to version3: NSManagedObjectModel) throws
+    -> NSMappingModel
+{
     // TODO: start from NSMappingModel.defaultMappingModel(forSourceModel:destinationModel:).
     throw NotSolvedYet()
 }

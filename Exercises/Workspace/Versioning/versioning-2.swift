@@ -17,7 +17,9 @@ import WorkbookSupport
 
 /// versioning-2: a context on the store at `url` with the current version of `versions`,
 /// migrating the store first when an older version wrote it.
-func openMigrating(storeAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws -> NSManagedObjectContext {
+func openMigrating(storeAt url: URL, type: NSPersistentStore.StoreType, versions: VersionedModel) throws
+    -> NSManagedObjectContext
+{
     // TODO: a coordinator for the versioned model, and the two migration options.
     throw NotSolvedYet()
 }

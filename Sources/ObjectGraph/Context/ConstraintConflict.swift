@@ -28,8 +28,10 @@ public final class ConstraintConflict: CustomStringConvertible {
     /// The stored row behind `databaseObject`.
     let databaseRow: StoreRow?
 
-    init(constraint: [String], entityName: String, constraintValues: [String: Any], databaseObject: ManagedObject?,
-         databaseRow: StoreRow?, conflictingObjects: [ManagedObject]) {
+    init(
+        constraint: [String], entityName: String, constraintValues: [String: Any], databaseObject: ManagedObject?,
+        databaseRow: StoreRow?, conflictingObjects: [ManagedObject]
+    ) {
         self.constraint = constraint
         self.entityName = entityName
         self.constraintValues = constraintValues
@@ -48,7 +50,8 @@ public final class ConstraintConflict: CustomStringConvertible {
 
     /// The constraint, its values and the objects, in words.
     public var description: String {
-        let values = constraint.map { "\($0) = \(ConstraintConflict.show(constraintValues[$0]))" }.joined(separator: ", ")
+        let values = constraint.map { "\($0) = \(ConstraintConflict.show(constraintValues[$0]))" }.joined(
+            separator: ", ")
         var text = "\(entityName) (\(constraint.joined(separator: ", "))) with \(values): "
         text += conflictingObjects.map(\.objectID.uriString).joined(separator: ", ")
         if let databaseObject { text += " and the stored \(databaseObject.objectID.uriString)" }
@@ -66,9 +69,10 @@ public final class ConstraintConflict: CustomStringConvertible {
     /// values and the objects.
     static func error(for list: [ConstraintConflict]) -> CoreDataError {
         let details = list.map { conflict in
-            CoreDataError(.constraintMerge, "Uniqueness constraint broken: \(conflict)",
-                          objectURI: conflict.conflictingObjects.first?.objectID.uriString,
-                          key: conflict.constraint.joined(separator: ","))
+            CoreDataError(
+                .constraintMerge, "Uniqueness constraint broken: \(conflict)",
+                objectURI: conflict.conflictingObjects.first?.objectID.uriString,
+                key: conflict.constraint.joined(separator: ","))
         }
         return CoreDataError(
             .constraintMerge,

@@ -38,7 +38,9 @@ struct ContextEvents {
 
     /// Forgets the event: after it was processed, saved, rolled back or reset.
     mutating func clear() {
-        inserted.removeAll(); updated.removeAll(); deleted.removeAll()
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
         refreshed = []
         if !snapshots.isEmpty { snapshots = [:] }
     }

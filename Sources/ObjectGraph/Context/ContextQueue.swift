@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// A context's serial queue: the work `perform` and `performAndWait` confine to it. A
 /// `.mainQueue` context's queue is the main queue.
@@ -97,7 +97,9 @@ extension ManagedObjectContext {
     ///     try context.count(for: FetchRequest(entityName: "Book"))
     /// }
     /// ```
-    public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    public func perform<T, E: Error>(
+        schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws(E) -> T
+    ) async throws(E) -> T {
         if schedule == .immediate && contextQueue.isCurrent {
             defer { processPendingChanges() }
             return try block()
@@ -137,16 +139,18 @@ extension ManagedObjectContext {
     @inline(__always)
     func checkConfinement(_ function: StaticString = #function) {
         #if DEBUG
-        if concurrencyType != .confinement && !contextQueue.isCurrent { confinementViolated(function) }
+            if concurrencyType != .confinement && !contextQueue.isCurrent { confinementViolated(function) }
         #endif
     }
 
     private func confinementViolated(_ function: StaticString) {
         let thread = Thread.isMainThread ? "the main thread" : "a thread off its queue"
-        let fix = concurrencyType == .mainQueue
+        let fix =
+            concurrencyType == .mainQueue
             ? "use it on the main thread, or inside its perform or performAndWait"
             : "use it only inside its perform or performAndWait"
-        let message = "Concurrency violation: \(displayName) was used off its queue: \(function) ran on \(thread); \(fix)"
+        let message =
+            "Concurrency violation: \(displayName) was used off its queue: \(function) ran on \(thread); \(fix)"
         if let confinementViolationHandler {
             confinementViolationHandler(message)
         } else {

@@ -66,7 +66,8 @@ public struct Managed<Value> {
     static func setTypedValue(_ newValue: Value, of object: ManagedObject, key: String) {
         do {
             if let value = newValue as? any ManagedAttributeValue, let i = object.settableAttributeIndex(forKey: key),
-               try value.setManagedValue(in: object, at: i, type: object.attributeType(at: i)) {
+                try value.setManagedValue(in: object, at: i, type: object.attributeType(at: i))
+            {
                 return
             }
             try object.checkedSetValue(newValue, forKey: key)
@@ -80,8 +81,9 @@ public struct Managed<Value> {
     @inlinable
     static func typedValue(of object: ManagedObject, key: String) -> Value {
         if let attributeType = Value.self as? any ManagedAttributeValue.Type,
-           let i = object.loadedAttributeIndex(forKey: key),
-           let value = directValue(attributeType, of: object, at: i) {
+            let i = object.loadedAttributeIndex(forKey: key),
+            let value = directValue(attributeType, of: object, at: i)
+        {
             return value
         }
         return keyValueCodingValue(of: object, key: key)
@@ -113,9 +115,13 @@ extension Managed {
         if let typed = value as? Value { return typed }
         if let typed = ManagedValueConversion.convert(value, to: Value.self, in: object, key: key) { return typed }
         if unwrapOptional(value) == nil {
-            fatalError("\(type(of: object)).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)")
+            fatalError(
+                "\(type(of: object)).\(key) is nil, which a \(Value.self) cannot hold: declare the property \(Value.self)? (Core Data reads nil as zero only for scalars: integers, Double, Float, Bool)"
+            )
         }
-        fatalError("\(type(of: object)).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)")
+        fatalError(
+            "\(type(of: object)).\(key): the value \(ManagedObject.describe(value)) (\(type(of: unwrapOptional(value)!))) is not a \(Value.self)"
+        )
     }
 }
 
@@ -124,13 +130,17 @@ extension Managed {
 /// sets and arrays of the destination class.
 enum ManagedValueConversion {
     /// The value as a `Value`, or nil when a `Value` cannot hold it.
-    static func convert<Value>(_ value: Any?, to type: Value.Type, in object: ManagedObject? = nil, key: String? = nil) -> Value? {
+    static func convert<Value>(_ value: Any?, to type: Value.Type, in object: ManagedObject? = nil, key: String? = nil)
+        -> Value?
+    {
         if let v = value as? Value { return v }
         guard let unwrapped = unwrapOptional(value) else {
             if let none = Optional<Any>.none as? Value { return none }
             // A non-optional scalar reads the attribute's default value, else zero, when nil.
-            if let object, let key, let defaultValue = object.entity.attribute(named: key)?.defaultConstant?.runtimeValue,
-               let typed = number(defaultValue, as: type) {
+            if let object, let key,
+                let defaultValue = object.entity.attribute(named: key)?.defaultConstant?.runtimeValue,
+                let typed = number(defaultValue, as: type)
+            {
                 return typed
             }
             return zero(of: type)

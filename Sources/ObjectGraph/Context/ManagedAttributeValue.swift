@@ -24,14 +24,18 @@ extension ManagedObject {
     /// loaded; nil (a fault, a relationship, an unknown key) for the key-value path.
     @usableFromInline
     func loadedAttributeIndex(forKey key: String) -> Int? {
-        guard !isFault, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else { return nil }
+        guard !isFault, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else {
+            return nil
+        }
         return i
     }
 
     /// The index of an attribute a typed property may set directly, or nil for the key-value path.
     @usableFromInline
     func settableAttributeIndex(forKey key: String) -> Int? {
-        guard managedObjectContext != nil, let i = entity.shared.index(ofProperty: key), i < entity.shared.attributeCount else { return nil }
+        guard managedObjectContext != nil, let i = entity.shared.index(ofProperty: key),
+            i < entity.shared.attributeCount
+        else { return nil }
         return i
     }
 
@@ -51,7 +55,10 @@ extension ManagedObject {
     @inline(__always)
     func setStoredAttribute(_ value: AttributeValue, at i: Int) throws {
         guard let context = managedObjectContext else {
-            throw CoreDataError(exception: .objectInaccessible, "Can't set \(entity.propertyNames[i]) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: entity.propertyNames[i])
+            throw CoreDataError(
+                exception: .objectInaccessible,
+                "Can't set \(entity.propertyNames[i]) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)",
+                objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
         try context.setAttribute(value, of: self, at: i)
     }

@@ -53,7 +53,8 @@ extension ManagedObject {
     /// Empty for an object inserted in this event, which had no values before it.
     public func changedValuesForCurrentEvent() -> [String: Any] {
         guard let context = managedObjectContext, context.events.updated.contains(self),
-              !context.events.inserted.contains(self), !isFault else { return [:] }
+            !context.events.inserted.contains(self), !isFault
+        else { return [:] }
         context.checkConfinement()
         let before = context.valuesAtEventStart(of: self).storage
         var result: [String: Any] = [:]
@@ -74,7 +75,10 @@ extension ManagedObject {
     public func committedValues(forKeys keys: [String]?) throws -> [String: Any] {
         let indices = try (keys ?? entity.propertyNames).map { try index(forKey: $0) }
         guard let context = managedObjectContext else {
-            throw CoreDataError(exception: .objectInaccessible, "Can't read the committed values of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString)
+            throw CoreDataError(
+                exception: .objectInaccessible,
+                "Can't read the committed values of \(objectID.uriString): the object is not in a context",
+                objectURI: objectID.uriString)
         }
         context.checkConfinement()
         if context.isInserted(self) { return [:] }
@@ -124,7 +128,11 @@ extension ManagedObject {
             // In the relationship's current order, members it no longer holds last.
             let order = orderedIDs(at: i) { context.temporaryIDs[$0] ?? $0 }
             let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-            return objects.sorted { (rank[$0.objectID] ?? Int.max, $0.objectID.primaryKey) < (rank[$1.objectID] ?? Int.max, $1.objectID.primaryKey) }
+            return objects.sorted {
+                (rank[$0.objectID] ?? Int.max, $0.objectID.primaryKey) < (
+                    rank[$1.objectID] ?? Int.max, $1.objectID.primaryKey
+                )
+            }
         }
         return Set(objects)
     }

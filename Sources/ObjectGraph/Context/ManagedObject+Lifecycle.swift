@@ -12,7 +12,9 @@ extension ManagedObject {
     /// `validateValue(_:forKey:)`, with its current value.
     func validateProperties() throws {
         let shared = entity.shared
-        let names = shared.propertyNameList.count == shared.attributeCount + shared.relationships.count ? shared.propertyNameList : entity.propertyNames
+        let names =
+            shared.propertyNameList.count == shared.attributeCount + shared.relationships.count
+            ? shared.propertyNameList : entity.propertyNames
         var errors: [any Error] = []
         for i in names.indices {
             // A to-many that was never loaded was never changed here, and loading it to check a
@@ -22,7 +24,10 @@ extension ManagedObject {
                 if r.isToMany && !r.hasSaveChecks { continue }
             }
             var value: Any?
-            do { value = try self.checkedValue(forKey: names[i]) } catch { errors.append(error); continue }
+            do { value = try self.checkedValue(forKey: names[i]) } catch {
+                errors.append(error)
+                continue
+            }
             Validation.collect(into: &errors) { try validateValue(&value, forKey: names[i]) }
         }
         try Validation.throwCombined(errors)
@@ -48,7 +53,11 @@ extension ManagedObject {
             if !AttributeValue.isStoredAsIs(value, type: shared.attributeTypes[i]) {
                 value = try AttributeValue.convert(value, for: shared.attributes[i], entity: entity.name)
             }
-            if i < shared.isValidatedAttribute.count && !shared.isValidatedAttribute[i] && !shared.attributes[i].isTransient { return }
+            if i < shared.isValidatedAttribute.count && !shared.isValidatedAttribute[i]
+                && !shared.attributes[i].isTransient
+            {
+                return
+            }
         }
         try Validation.throwCombined(Validation.errors(of: self, property: i, value: value))
     }

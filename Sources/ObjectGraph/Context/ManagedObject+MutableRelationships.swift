@@ -33,9 +33,12 @@ extension ManagedObject {
     private func checkToMany(_ key: String, ordered: Bool) throws {
         let i = try index(forKey: key)
         guard i >= entity.attributes.count, case let r = entity.relationships[i - entity.attributes.count], r.isToMany,
-              !ordered || r.isOrdered else {
-            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(key) is not \(ordered ? "an ordered" : "a") "
-                + "to-many relationship", objectURI: objectID.uriString, key: key)
+            !ordered || r.isOrdered
+        else {
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "\(entity.name).\(key) is not \(ordered ? "an ordered" : "a") "
+                    + "to-many relationship", objectURI: objectID.uriString, key: key)
         }
     }
 }
@@ -116,7 +119,9 @@ public struct MutableRelationshipOrderedSet: Sequence {
     /// Adds an object at the end, unless it is there already (add(_:)).
     public func add(_ member: ManagedObject) { edit { if !$0.contains(member) { $0.append(member) } } }
     /// Inserts an object at a position, unless it is there already (insert(_:at:)).
-    public func insert(_ member: ManagedObject, at index: Int) { edit { if !$0.contains(member) { $0.insert(member, at: index) } } }
+    public func insert(_ member: ManagedObject, at index: Int) {
+        edit { if !$0.contains(member) { $0.insert(member, at: index) } }
+    }
     /// Removes an object (remove(_:)).
     public func remove(_ member: ManagedObject) { edit { $0.removeAll { $0 === member } } }
     /// Removes the object at a position (removeObject(at:)).

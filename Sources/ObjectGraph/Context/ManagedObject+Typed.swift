@@ -22,7 +22,9 @@ extension FetchRequestResult where Self: ManagedObject {
     /// the entity named as the class, as Xcode names a new entity's class after it. Fetching then
     /// throws if that entity's objects are not of this class.
     public static func fetchRequest() -> FetchRequest<Self> {
-        let name = ManagedObjectClassRegistry.shared.entity(of: Self.self)?.name ?? ManagedObjectClassRegistry.className(of: Self.self)
+        let name =
+            ManagedObjectClassRegistry.shared.entity(of: Self.self)?.name
+            ?? ManagedObjectClassRegistry.className(of: Self.self)
         return FetchRequest<Self>(entityName: name)
     }
 
@@ -32,7 +34,9 @@ extension FetchRequestResult where Self: ManagedObject {
     /// saying how to declare it. With a context at hand, ``entity(in:)`` throws instead.
     public static func entity() -> EntityDescription {
         guard let entity = ManagedObjectClassRegistry.shared.entity(of: Self.self) else {
-            fatalError("\(Self.self).entity(): no model declares the class \(Self.self); declare it on its entity: EntityDescription(\"\(ManagedObjectClassRegistry.className(of: Self.self))\", class: \(Self.self).self), or XcodeModelLoader(classes: [\"\(ManagedObjectClassRegistry.className(of: Self.self))\": \(Self.self).self])")
+            fatalError(
+                "\(Self.self).entity(): no model declares the class \(Self.self); declare it on its entity: EntityDescription(\"\(ManagedObjectClassRegistry.className(of: Self.self))\", class: \(Self.self).self), or XcodeModelLoader(classes: [\"\(ManagedObjectClassRegistry.className(of: Self.self))\": \(Self.self).self])"
+            )
         }
         return entity
     }
@@ -50,9 +54,15 @@ extension FetchRequestResult where Self: ManagedObject {
         let matching = model.entities.filter { ObjectIdentifier($0.managedObjectClass) == ObjectIdentifier(Self.self) }
         if let entity = matching.first(where: { $0.name == className }) ?? matching.first { return entity }
         if let named = model.entitiesByName[className] {
-            throw CoreDataError(exception: .invalidArgument, "The entity \(named.name) makes objects of the class \(named.managedObjectClass), not \(Self.self): declare its class, EntityDescription(\"\(named.name)\", class: \(Self.self).self) or XcodeModelLoader(classes: [\"\(className)\": \(Self.self).self])")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The entity \(named.name) makes objects of the class \(named.managedObjectClass), not \(Self.self): declare its class, EntityDescription(\"\(named.name)\", class: \(Self.self).self) or XcodeModelLoader(classes: [\"\(className)\": \(Self.self).self])"
+            )
         }
-        throw CoreDataError(exception: .invalidArgument, "No entity of the model has the class \(Self.self); its entities are \(model.entities.map(\.name).joined(separator: ", "))")
+        throw CoreDataError(
+            exception: .invalidArgument,
+            "No entity of the model has the class \(Self.self); its entities are \(model.entities.map(\.name).joined(separator: ", "))"
+        )
     }
 }
 
@@ -105,7 +115,9 @@ extension ManagedObject {
     private func editRelationship(_ key: String, _ edit: (inout [ManagedObject]) -> Void) {
         do {
             guard let r = entity.relationship(named: key), r.isToMany else {
-                throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(key) is not a to-many relationship", objectURI: objectID.uriString, key: key)
+                throw CoreDataError(
+                    exception: .invalidArgument, "\(entity.name).\(key) is not a to-many relationship",
+                    objectURI: objectID.uriString, key: key)
             }
             let stored = try checkedValue(forKey: key)
             var members = (stored as? [ManagedObject]) ?? (stored as? Set<ManagedObject>).map { Array($0) } ?? []
@@ -134,7 +146,8 @@ final class ManagedObjectClassRegistry: @unchecked Sendable {
     /// entity replaces an earlier one's.
     func register(_ modelEntities: [EntityDescription]) {
         var found: [ObjectIdentifier: EntityDescription] = [:]
-        for entity in modelEntities where ObjectIdentifier(entity.managedObjectClass) != ObjectIdentifier(ManagedObject.self) {
+        for entity in modelEntities
+        where ObjectIdentifier(entity.managedObjectClass) != ObjectIdentifier(ManagedObject.self) {
             let id = ObjectIdentifier(entity.managedObjectClass)
             if found[id] == nil || entity.name == Self.className(of: entity.managedObjectClass) { found[id] = entity }
         }

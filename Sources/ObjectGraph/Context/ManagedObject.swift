@@ -99,7 +99,10 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     }
 
     private func unknownKey(_ key: String) -> CoreDataError {
-        CoreDataError(exception: .undefinedKey, "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))", objectURI: objectID.uriString, key: key)
+        CoreDataError(
+            exception: .undefinedKey,
+            "The entity \(entity.name) has no property named \(key); its properties are \(entity.propertyNames.joined(separator: ", "))",
+            objectURI: objectID.uriString, key: key)
     }
 
     /// The value of a property (valueForKey:): attributes as Swift values, a to-one as its
@@ -171,19 +174,28 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     public func checkedSetValue(_ value: Any?, forKey key: String) throws {
         let i = try index(forKey: key)
         guard let context = managedObjectContext else {
-            throw CoreDataError(exception: .objectInaccessible, "Can't set \(key) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)", objectURI: objectID.uriString, key: key)
+            throw CoreDataError(
+                exception: .objectInaccessible,
+                "Can't set \(key) on \(objectID.uriString): the object is not in a context (it was deleted or its context was reset)",
+                objectURI: objectID.uriString, key: key)
         }
         try context.setValue(value, of: self, at: i)
     }
 
     private func detachedValue(at i: Int) throws -> Any? {
         guard i < entity.attributes.count else {
-            throw CoreDataError(exception: .objectInaccessible, "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context", objectURI: objectID.uriString, key: entity.propertyNames[i])
+            throw CoreDataError(
+                exception: .objectInaccessible,
+                "Can't follow \(entity.propertyNames[i]) of \(objectID.uriString): the object is not in a context",
+                objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
         // A fault's values were never loaded: nil here would be a wrong answer, not a value
         // (Core Data raises "could not fulfill a fault" in this case).
         guard !isFault else {
-            throw CoreDataError(exception: .objectInaccessible, "Can't read \(entity.propertyNames[i]) of \(objectID.uriString): the object is a fault whose context is gone (released or reset), so its values cannot be loaded; keep the context alive, or fetch the object again in a live context", objectURI: objectID.uriString, key: entity.propertyNames[i])
+            throw CoreDataError(
+                exception: .objectInaccessible,
+                "Can't read \(entity.propertyNames[i]) of \(objectID.uriString): the object is a fault whose context is gone (released or reset), so its values cannot be loaded; keep the context alive, or fetch the object again in a live context",
+                objectURI: objectID.uriString, key: entity.propertyNames[i])
         }
         return i < storage.count ? storage[i].any : nil
     }
@@ -200,9 +212,11 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     /// Considerations ("awakeFromInsert() is not invoked a second time"), so a redone object
     /// keeps the values it had, and a creation stamp set here is not stamped twice.
     open func awakeFromInsert() {}
-    /// Called when a fault is fulfilled from its store, not for objects already loaded; changes made here don't dirty the object (awakeFromFetch).
+    /// Called when a fault is fulfilled from its store, not for objects already loaded; changes made here don't dirty
+    /// the object (awakeFromFetch).
     open func awakeFromFetch() {}
-    /// Called before a save writes the object (inserted, updated or deleted), again while it keeps changing, up to ``ManagedObjectContext/willSaveAttemptLimit`` times (willSave).
+    /// Called before a save writes the object (inserted, updated or deleted), again while it keeps changing, up to
+    /// ``ManagedObjectContext/willSaveAttemptLimit`` times (willSave).
     open func willSave() {}
     /// Called after a save wrote the object to its parent store (didSave).
     open func didSave() {}
@@ -212,12 +226,18 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     open func willTurnIntoFault() {}
     /// Called after the object became a fault: clear caches of its values here (didTurnIntoFault).
     open func didTurnIntoFault() {}
-    /// Whether a new object may be saved: by default, each property through ``validateValue(_:forKey:)`` (validateForInsert).
+    /// Whether a new object may be saved: by default, each property through ``validateValue(_:forKey:)``
+    /// (validateForInsert).
     open func validateForInsert() throws { try validateProperties() }
-    /// Whether a changed object may be saved: by default, each property through ``validateValue(_:forKey:)`` (validateForUpdate).
+    /// Whether a changed object may be saved: by default, each property through ``validateValue(_:forKey:)``
+    /// (validateForUpdate).
     open func validateForUpdate() throws { try validateProperties() }
-    /// Whether the object may be deleted: by default, no Deny relationship may still hold objects, error 1600 (validateForDelete).
+    /// Whether the object may be deleted: by default, no Deny relationship may still hold objects, error 1600
+    /// (validateForDelete).
     open func validateForDelete() throws { try validateDeleteRules() }
-    /// Coerces a value to a property's type and checks it against the model; override it to validate one key, Core Data's `validate<Key>:error:` (validateValue:forKey:error:).
-    open func validateValue(_ value: inout Any?, forKey key: String) throws { try validateModelValue(&value, forKey: key) }
+    /// Coerces a value to a property's type and checks it against the model; override it to validate one key, Core
+    /// Data's `validate<Key>:error:` (validateValue:forKey:error:).
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try validateModelValue(&value, forKey: key)
+    }
 }

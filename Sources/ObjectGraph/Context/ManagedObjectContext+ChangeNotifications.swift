@@ -7,7 +7,8 @@ extension ManagedObjectContext {
     /// its user info holds `Set<ManagedObject>` under ``insertedObjectsKey``,
     /// ``updatedObjectsKey``, ``deletedObjectsKey``, ``refreshedObjectsKey`` and
     /// ``invalidatedObjectsKey``, each present only when not empty.
-    public static let objectsDidChangeNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    public static let objectsDidChangeNotification = Notification.Name(
+        "NSManagedObjectContextObjectsDidChangeNotification")
     /// Posted when a save begins, before any object is validated or written
     /// (NSManagedObjectContextWillSave); it has no user info.
     public static let willSaveNotification = Notification.Name("NSManagedObjectContextWillSaveNotification")

@@ -3,13 +3,25 @@ import Foundation
 /// Change tracking: what changed since the last save, and throwing changes away.
 extension ManagedObjectContext {
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObject> { checkConfinement(); return Set(insertedList.elements) }
+    public var insertedObjects: Set<ManagedObject> {
+        checkConfinement()
+        return Set(insertedList.elements)
+    }
     /// Objects changed since the last save.
-    public var updatedObjects: Set<ManagedObject> { checkConfinement(); return Set(updatedList.elements) }
+    public var updatedObjects: Set<ManagedObject> {
+        checkConfinement()
+        return Set(updatedList.elements)
+    }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<ManagedObject> { checkConfinement(); return Set(deletedList.elements) }
+    public var deletedObjects: Set<ManagedObject> {
+        checkConfinement()
+        return Set(deletedList.elements)
+    }
     /// Objects the context holds.
-    public var registeredObjects: Set<ManagedObject> { checkConfinement(); return Set(registered.values) }
+    public var registeredObjects: Set<ManagedObject> {
+        checkConfinement()
+        return Set(registered.values)
+    }
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
 
@@ -42,7 +54,9 @@ extension ManagedObjectContext {
         }
         // To-many sets may have been loaded after the change; reload them on next use.
         for object in registered.values { object.loadedToMany = [] }
-        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
         events.clear()
         events.undoManager?.removeAllActions()
         postObjectsDidChange(inserted: undeleted, updated: restored, deleted: uninserted)
@@ -56,8 +70,12 @@ extension ManagedObjectContext {
     public func reset() {
         checkConfinement()
         for object in registered.values { object.managedObjectContext = nil }
-        registered = [:]; temporaryIDs = [:]; pendingBatches = [:]
-        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+        registered = [:]
+        temporaryIDs = [:]
+        pendingBatches = [:]
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
         events.clear()
         events.undoManager?.removeAllActions(withTarget: self)
         advanceQueryGeneration()
@@ -66,7 +84,9 @@ extension ManagedObjectContext {
 
     /// Forgets the change lists after a save: every change is now the parent store's.
     func clearChangeLists() {
-        insertedList.removeAll(); updatedList.removeAll(); deletedList.removeAll()
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
         // Changes made during the save (a merge policy's) belong to it, not to a next event.
         events.clear()
     }

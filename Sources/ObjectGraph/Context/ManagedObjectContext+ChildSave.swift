@@ -47,13 +47,16 @@ extension ManagedObjectContext {
                 if i >= entity.attributeCount && entity.relationships[i - entity.attributeCount].isToMany {
                     // A to-many counts when it was loaded before it changed (its committed set
                     // is known) and differs from it.
-                    guard object.loadedToMany.contains(i), !committed.isNull, !AttributeValue.same(object.storage[i], committed) else { continue }
+                    guard object.loadedToMany.contains(i), !committed.isNull,
+                        !AttributeValue.same(object.storage[i], committed)
+                    else { continue }
                 } else if AttributeValue.same(object.storage[i], committed) {
                     continue
                 }
                 values.append((i, object.storage[i]))
             }
-            changes.updated.append(.init(id: object.objectID, values: values, orders: object.toManyOrders.filter { $0.value.changed }))
+            changes.updated.append(
+                .init(id: object.objectID, values: values, orders: object.toManyOrders.filter { $0.value.changed }))
         }
         // Objects inserted and deleted again here never reach the parent.
         changes.deleted = deletedList.filter { !insertedList.contains($0) }.map(\.objectID)
@@ -122,7 +125,10 @@ extension ManagedObjectContext {
     /// After the parent took the changes in: this context holds them as saved (runs on this
     /// context's queue); returns the did-save notification's user info.
     func didPushChangesToParent(_ changes: ChildChanges) -> [String: Set<ManagedObjectID>] {
-        for object in changes.updatedObjects { object.committedStorage = nil; object.orderSaved() }
+        for object in changes.updatedObjects {
+            object.committedStorage = nil
+            object.orderSaved()
+        }
         for object in changes.inserted { object.orderSaved() }
         let deleted = Set(changes.deleted)
         let deletedObjects = deletedList.filter { !insertedList.contains($0) }
@@ -134,15 +140,18 @@ extension ManagedObjectContext {
         runDidSave(changes.inserted, changes.updatedObjects, deletedObjects)
         var inserted = Set<ManagedObjectID>(minimumCapacity: changes.inserted.count)
         for object in changes.inserted { inserted.insert(object.objectID) }
-        return [Self.insertedObjectIDsKey: inserted,
-                Self.updatedObjectIDsKey: Set(changes.updated.map(\.id)),
-                Self.deletedObjectIDsKey: deleted]
+        return [
+            Self.insertedObjectIDsKey: inserted,
+            Self.updatedObjectIDsKey: Set(changes.updated.map(\.id)),
+            Self.deletedObjectIDsKey: deleted,
+        ]
     }
 }
 
 extension EntityDescription {
     /// Whether a property index is a to-many relationship's.
     func isToManyIndex(_ i: Int) -> Bool {
-        i >= attributes.count && i < attributes.count + relationships.count && relationships[i - attributes.count].isToMany
+        i >= attributes.count && i < attributes.count + relationships.count
+            && relationships[i - attributes.count].isToMany
     }
 }

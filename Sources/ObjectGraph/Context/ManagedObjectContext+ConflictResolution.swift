@@ -10,15 +10,20 @@ extension ManagedObjectContext {
     /// The changed and deleted objects whose row in the store is no longer at the version this
     /// context read: changed since, or deleted. An object deleted here and in the store is no
     /// conflict: both sides want it gone.
-    func detectConflicts(updated: [ManagedObject], deleted: [ManagedObject], in store: PersistentStore) throws -> [MergeConflict] {
+    func detectConflicts(updated: [ManagedObject], deleted: [ManagedObject], in store: PersistentStore) throws
+        -> [MergeConflict]
+    {
         let candidates = (updated + deleted).filter { !$0.objectID.isTemporaryID }
         guard !candidates.isEmpty else { return [] }
         var rows: [ManagedObjectID: StoreRow] = [:]
         for row in try store.backend.rows(for: candidates.map(\.objectID), model: model) {
-            rows[ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)] = row
+            rows[
+                ManagedObjectID(
+                    entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)] = row
         }
         var conflicts: [MergeConflict] = []
-        for (object, isDeletion) in updated.map({ ($0, false) }) + deleted.map({ ($0, true) }) where !object.objectID.isTemporaryID {
+        for (object, isDeletion) in updated.map({ ($0, false) }) + deleted.map({ ($0, true) })
+        where !object.objectID.isTemporaryID {
             let row = rows[object.objectID]
             if isDeletion && row == nil { continue }
             guard row?.version != object.version else { continue }
@@ -36,15 +41,16 @@ extension ManagedObjectContext {
             if isToMany(entity, i) && (committed[i].isNull || object.storage[i].isNull) { return false }
             return !AttributeValue.same(object.storage[i], committed[i])
         }
-        let storeChanged: [Int] = row.map { row in
-            row.values.indices.filter { i in
-                !isToMany(entity, i) && i < read.count && !AttributeValue.same(row.values[i], read[i])
-            }
-        } ?? []
-        return MergeConflict(sourceObject: object, read: read, storeRow: row, isDeletion: isDeletion,
-                             changedKeys: changed.map { names[$0] }, storeChangedKeys: storeChanged.map { names[$0] })
+        let storeChanged: [Int] =
+            row.map { row in
+                row.values.indices.filter { i in
+                    !isToMany(entity, i) && i < read.count && !AttributeValue.same(row.values[i], read[i])
+                }
+            } ?? []
+        return MergeConflict(
+            sourceObject: object, read: read, storeRow: row, isDeletion: isDeletion,
+            changedKeys: changed.map { names[$0] }, storeChangedKeys: storeChanged.map { names[$0] })
     }
-
 
     private func isToMany(_ entity: EntityDescription, _ i: Int) -> Bool {
         i >= entity.attributes.count && entity.relationships[i - entity.attributes.count].isToMany
@@ -90,7 +96,8 @@ extension ManagedObjectContext {
             let changed = Set(conflict.changedKeys)
             try rebase(object, on: row) { !changed.contains($0) }
         case .mergeByPropertyStoreTrump:
-            let changed = Set(conflict.changedKeys), storeChanged = Set(conflict.storeChangedKeys)
+            let changed = Set(conflict.changedKeys)
+            let storeChanged = Set(conflict.storeChangedKeys)
             try rebase(object, on: row) { !changed.contains($0) || storeChanged.contains($0) }
         case .error:
             break
@@ -110,7 +117,9 @@ extension ManagedObjectContext {
                 if changed {
                     try rebaseToMany(object, at: i, committed: &committed)
                 } else {
-                    object.loadedToMany.remove(i); object.storage[i] = nil; committed[i] = nil
+                    object.loadedToMany.remove(i)
+                    object.storage[i] = nil
+                    committed[i] = nil
                 }
                 continue
             }

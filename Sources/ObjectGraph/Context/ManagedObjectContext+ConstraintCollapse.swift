@@ -18,13 +18,15 @@ extension ManagedObjectContext {
         for (n, r) in entity.relationships.enumerated() {
             let i = entity.attributes.count + n
             if r.isToMany {
-                let members = r.isOrdered ? try orderedIDs(of: duplicate, at: i) : Array(try relatedIDs(of: duplicate, at: i))
+                let members =
+                    r.isOrdered ? try orderedIDs(of: duplicate, at: i) : Array(try relatedIDs(of: duplicate, at: i))
                 guard !members.isEmpty else { continue }
                 // Unlink from the duplicate first, so a many-to-many member drops it from its
                 // inverse before it gains the survivor.
                 try setValue([ManagedObject](), of: duplicate, at: i)
                 guard let survivor, sameEntity else { continue }
-                let kept = r.isOrdered ? try orderedIDs(of: survivor, at: i) : Array(try relatedIDs(of: survivor, at: i))
+                let kept =
+                    r.isOrdered ? try orderedIDs(of: survivor, at: i) : Array(try relatedIDs(of: survivor, at: i))
                 let keptSet = Set(kept)
                 // An ordered relationship keeps the survivor's order and appends the duplicate's.
                 let added = r.isOrdered ? members : members.sorted { $0.primaryKey < $1.primaryKey }
@@ -50,7 +52,9 @@ extension ManagedObjectContext {
     private func redirectOneWayReferences(from duplicate: ManagedObject, to survivor: ManagedObject?) throws {
         let id = duplicate.objectID
         let oneWay = model.entities.contains { e in
-            e.relationships.contains { $0.inverseName == nil && model.isEntity(duplicate.entity.name, kindOf: $0.destinationEntityName) }
+            e.relationships.contains {
+                $0.inverseName == nil && model.isEntity(duplicate.entity.name, kindOf: $0.destinationEntityName)
+            }
         }
         guard oneWay else { return }
         let replacement = survivor.flatMap { model.isEntity($0.entity.name, kindOf: duplicate.entity.name) ? $0 : nil }

@@ -22,7 +22,12 @@ extension ManagedObjectContext {
         guard model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) else { return [] }
         let candidates = (insertedList.elements + updatedList.elements).filter { !deletedList.contains($0) }
         guard candidates.contains(where: { !constraints(of: $0.entity).isEmpty }) else { return [] }
-        struct Group { var owner: String; var constraint: [String]; var values: [Any]; var objects: [ManagedObject] }
+        struct Group {
+            var owner: String
+            var constraint: [String]
+            var values: [Any]
+            var objects: [ManagedObject]
+        }
         var groups: [Group] = []
         var index: [[AnyHashable]: Int] = [:]
         for object in candidates {
@@ -30,11 +35,13 @@ extension ManagedObjectContext {
                 var values: [Any] = []
                 for key in constraint {
                     guard let i = object.entity.propertyNames.firstIndex(of: key), i < object.storage.count,
-                          let value = object.storage[i].any else { break }
+                        let value = object.storage[i].any
+                    else { break }
                     values.append(value)
                 }
                 guard values.count == constraint.count else { continue }
-                let key: [AnyHashable] = [owner, constraint] + values.map { ($0 as? AnyHashable) ?? AnyHashable("\($0)") }
+                let key: [AnyHashable] =
+                    [owner, constraint] + values.map { ($0 as? AnyHashable) ?? AnyHashable("\($0)") }
                 if let g = index[key] {
                     groups[g].objects.append(object)
                 } else {
@@ -50,19 +57,26 @@ extension ManagedObjectContext {
         for group in groups {
             let request = FetchRequest(entityName: group.owner)
             let format = group.constraint.map { _ in "%K == %@" }.joined(separator: " AND ")
-            request.predicate = try Predicate(checkedFormat: format, argumentArray: zip(group.constraint, group.values).flatMap { [$0.0 as Any?, $0.1] })
+            request.predicate = try Predicate(
+                checkedFormat: format,
+                argumentArray: zip(group.constraint, group.values).flatMap { [$0.0 as Any?, $0.1] })
             let rows = try store.backend.fetchRows(request, model: model).filter {
-                !inSave.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: store.identifier, primaryKey: $0.primaryKey))
+                !inSave.contains(
+                    ManagedObjectID(
+                        entityName: $0.entityName, storeIdentifier: store.identifier, primaryKey: $0.primaryKey))
             }
             guard group.objects.count > 1 || !rows.isEmpty else { continue }
             let row = rows.first
             let databaseObject = row.map {
-                registeredObject(for: ManagedObjectID(entityName: $0.entityName, storeIdentifier: store.identifier, primaryKey: $0.primaryKey))
+                registeredObject(
+                    for: ManagedObjectID(
+                        entityName: $0.entityName, storeIdentifier: store.identifier, primaryKey: $0.primaryKey))
             }
-            conflicts.append(ConstraintConflict(
-                constraint: group.constraint, entityName: group.owner,
-                constraintValues: Dictionary(zip(group.constraint, group.values), uniquingKeysWith: { a, _ in a }),
-                databaseObject: databaseObject, databaseRow: row, conflictingObjects: group.objects))
+            conflicts.append(
+                ConstraintConflict(
+                    constraint: group.constraint, entityName: group.owner,
+                    constraintValues: Dictionary(zip(group.constraint, group.values), uniquingKeysWith: { a, _ in a }),
+                    databaseObject: databaseObject, databaseRow: row, conflictingObjects: group.objects))
         }
         return conflicts
     }
@@ -85,7 +99,9 @@ extension ManagedObjectContext {
     /// What pointed at a discarded duplicate points at the survivor afterwards
     /// (ManagedObjectContext+ConstraintCollapse.swift).
     func resolve(_ conflict: ConstraintConflict, type: MergePolicyType) throws {
-        let objects = conflict.conflictingObjects.filter { $0.managedObjectContext === self && !deletedList.contains($0) }
+        let objects = conflict.conflictingObjects.filter {
+            $0.managedObjectContext === self && !deletedList.contains($0)
+        }
         guard !objects.isEmpty else { return }
         if type == .error { throw ConstraintConflict.error(for: [conflict]) }
         let row = conflict.databaseRow
@@ -120,7 +136,9 @@ extension ManagedObjectContext {
         // object whole; the merge policies merge every object's attributes into the
         // survivor, by property.
         let survivor: ManagedObject
-        if row != nil, !stored.isEmpty, let databaseObject = conflict.databaseObject, databaseObject.managedObjectContext === self {
+        if row != nil, !stored.isEmpty, let databaseObject = conflict.databaseObject,
+            databaseObject.managedObjectContext === self
+        {
             try fireFault(databaseObject)
             survivor = databaseObject
         } else {
@@ -137,7 +155,9 @@ extension ManagedObjectContext {
                     let theirs = other.storage[i].any
                     // Object trump: the later object's value wins where it has one; store
                     // trump: the earlier object's value stays where it has one.
-                    if theirs != nil && (type != .mergeByPropertyStoreTrump || values[i].isNull) { values[i] = other.storage[i] }
+                    if theirs != nil && (type != .mergeByPropertyStoreTrump || values[i].isNull) {
+                        values[i] = other.storage[i]
+                    }
                 }
             }
         }
@@ -153,7 +173,8 @@ extension ManagedObjectContext {
             guard let id = conflict.databaseObject?.objectID else { throw ConstraintConflict.error(for: [conflict]) }
             try adopt(row, id: id, into: survivor)
             for i in values.indices where i < row.values.count {
-                let mine = values[i].any, stored = row.values[i].any
+                let mine = values[i].any
+                let stored = row.values[i].any
                 switch type {
                 case .overwrite: break
                 case .mergeByPropertyObjectTrump: if mine == nil { values[i] = row.values[i] }
@@ -207,7 +228,8 @@ extension ManagedObjectContext {
         for (n, r) in object.entity.relationships.enumerated() where !r.isToMany {
             let i = object.entity.attributes.count + n
             guard i < row.values.count, i < object.storage.count else { continue }
-            let mine = object.storage[i].objectID, theirs = row.values[i].objectID
+            let mine = object.storage[i].objectID
+            let theirs = row.values[i].objectID
             guard mine != theirs else { continue }
             let pick: ManagedObjectID?
             switch type {

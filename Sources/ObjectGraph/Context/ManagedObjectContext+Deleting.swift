@@ -17,7 +17,9 @@ extension ManagedObjectContext {
     public func checkedDelete(_ object: ManagedObject) throws {
         checkConfinement()
         guard object.managedObjectContext === self else {
-            throw CoreDataError(exception: .invalidArgument, "\(object.objectID.uriString) is not in this context", objectURI: object.objectID.uriString)
+            throw CoreDataError(
+                exception: .invalidArgument, "\(object.objectID.uriString) is not in this context",
+                objectURI: object.objectID.uriString)
         }
         guard !isDeleted(object) else { return }
         try fireFault(object)
@@ -28,14 +30,17 @@ extension ManagedObjectContext {
             let i = object.entity.propertyIndex[r.name]!
             let related: [ManagedObject]
             if r.isToMany {
-                related = try relatedIDs(of: object, at: i).sorted { $0.primaryKey < $1.primaryKey }.map { registeredObject(for: $0) }
+                related = try relatedIDs(of: object, at: i).sorted { $0.primaryKey < $1.primaryKey }.map {
+                    registeredObject(for: $0)
+                }
             } else {
                 related = (try value(of: object, at: i) as? ManagedObject).map { [$0] } ?? []
             }
             switch r.deleteRule {
             case .nullify:
                 for target in related where !isDeleted(target) {
-                    guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else { continue }
+                    guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName)
+                    else { continue }
                     try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)
                 }
             case .cascade:

@@ -28,18 +28,32 @@ extension ManagedObjectContext {
         defer { events.isProcessing = false }
         // Objects inserted and deleted within the event never existed for an observer.
         // Most events only insert, or only change: no list then needs filtering by another.
-        let inserted = events.deleted.isEmpty ? events.inserted.elements : events.inserted.elements.filter { !events.deleted.contains($0) }
-        let deleted = events.inserted.isEmpty ? events.deleted.elements : events.deleted.elements.filter { !events.inserted.contains($0) }
-        let updated = events.updated.isEmpty ? [] : events.updated.elements.filter { !events.inserted.contains($0) && !events.deleted.contains($0) && $0.managedObjectContext === self }
+        let inserted =
+            events.deleted.isEmpty
+            ? events.inserted.elements : events.inserted.elements.filter { !events.deleted.contains($0) }
+        let deleted =
+            events.inserted.isEmpty
+            ? events.deleted.elements : events.deleted.elements.filter { !events.inserted.contains($0) }
+        let updated =
+            events.updated.isEmpty
+            ? []
+            : events.updated.elements.filter {
+                !events.inserted.contains($0) && !events.deleted.contains($0) && $0.managedObjectContext === self
+            }
         let refreshed = events.refreshed
         let record: EventRecord? = events.undoManager.map { manager in
             guard manager.isUndoRegistrationEnabled else { return EventRecord(inserted: [], deleted: [], updated: []) }
-            return EventRecord(inserted: inserted, deleted: deleted,
-                               updated: events.updated.elements.filter { !events.inserted.contains($0) }.map { ($0, valuesAtEventStart(of: $0)) })
+            return EventRecord(
+                inserted: inserted, deleted: deleted,
+                updated: events.updated.elements.filter { !events.inserted.contains($0) }.map {
+                    ($0, valuesAtEventStart(of: $0))
+                })
         }
         // Cleared before anyone is told: an observer that changes objects starts a new event.
         events.clear()
-        if let manager = events.undoManager, let record, !(record.inserted.isEmpty && record.deleted.isEmpty && record.updated.isEmpty) {
+        if let manager = events.undoManager, let record,
+            !(record.inserted.isEmpty && record.deleted.isEmpty && record.updated.isEmpty)
+        {
             manager.registerUndo(withTarget: self) { context in context.revert(record) }
             manager.endEventGroup()
         }
@@ -49,8 +63,10 @@ extension ManagedObjectContext {
     /// Posts ``objectsDidChangeNotification`` with each non-empty set; nothing when all are
     /// empty. Returns the inserted set.
     @discardableResult
-    func postObjectsDidChange(inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [],
-                              refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = [], invalidatedAll: Bool = false) -> Set<ManagedObject>? {
+    func postObjectsDidChange(
+        inserted: [ManagedObject] = [], updated: [ManagedObject] = [], deleted: [ManagedObject] = [],
+        refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = [], invalidatedAll: Bool = false
+    ) -> Set<ManagedObject>? {
         var info: [String: Any] = [:]
         let insertedSet = inserted.isEmpty ? nil : Set(inserted)
         if let insertedSet { info[Self.insertedObjectsKey] = insertedSet }
@@ -70,7 +86,8 @@ extension ManagedObjectContext {
     @inline(never)
     func recordEventChange(_ object: ManagedObject) {
         if object.committedStorage != nil || isInserted(object) || !object.toManyOrders.isEmpty {
-            events.snapshots[ObjectIdentifier(object)] = ValueSnapshot(storage: object.storage, orders: object.toManyOrders)
+            events.snapshots[ObjectIdentifier(object)] = ValueSnapshot(
+                storage: object.storage, orders: object.toManyOrders)
         }
         events.updated.append(object)
     }
@@ -111,7 +128,10 @@ extension ManagedObjectContext {
         let shared = object.entity.shared
         for i in snapshot.storage.indices where i < object.storage.count {
             let value = snapshot.storage[i]
-            if i < shared.attributeCount { object.storage[i] = value; continue }
+            if i < shared.attributeCount {
+                object.storage[i] = value
+                continue
+            }
             // IDs that were temporary when the snapshot was taken may be permanent now.
             if let ids = value.objectIDs {
                 object.storage[i] = .objectIDs(temporaryIDs.isEmpty ? ids : Set(ids.map { temporaryIDs[$0] ?? $0 }))
@@ -165,7 +185,9 @@ extension ManagedObjectContext {
     /// A to-many loaded after the event began: its loaded set is what it held then.
     func recordLoadedToMany(_ ids: Set<ManagedObjectID>, of object: ManagedObject, at i: Int) {
         let key = ObjectIdentifier(object)
-        guard let snapshot = events.snapshots[key], i < snapshot.storage.count, snapshot.storage[i].isNull else { return }
+        guard let snapshot = events.snapshots[key], i < snapshot.storage.count, snapshot.storage[i].isNull else {
+            return
+        }
         var storage = snapshot.storage
         storage[i] = .objectIDs(ids)
         events.snapshots[key] = ValueSnapshot(storage: storage, orders: snapshot.orders)

@@ -54,7 +54,10 @@ extension ManagedObjectContext {
         typed.reserveCapacity(objects.count)
         for object in objects {
             guard let t = object as? Result else {
-                throw CoreDataError(exception: .invalidArgument, "A FetchRequest<\(Result.self)> for \(request.entityName) matched \(object.objectID.uriString), an object of the class \(type(of: object)), not \(Result.self): declare the entity's class in the model (EntityDescription(\"\(object.entity.name)\", class: \(Result.self).self), or XcodeModelLoader(classes:)), or fetch with FetchRequest(entityName:)", objectURI: object.objectID.uriString)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "A FetchRequest<\(Result.self)> for \(request.entityName) matched \(object.objectID.uriString), an object of the class \(type(of: object)), not \(Result.self): declare the entity's class in the model (EntityDescription(\"\(object.entity.name)\", class: \(Result.self).self), or XcodeModelLoader(classes:)), or fetch with FetchRequest(entityName:)",
+                    objectURI: object.objectID.uriString)
             }
             typed.append(t)
         }
@@ -64,7 +67,10 @@ extension ManagedObjectContext {
     /// fetch(_:) returns objects: a request for IDs, dictionaries or a count is refused.
     private func checkReturnsObjects(_ request: AnyFetchRequest) throws {
         guard request.resultType == .managedObject else {
-            throw CoreDataError(exception: .invalidArgument, "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "fetch(_:) returns managed objects, but the request's resultType is \(request.resultType); use fetchObjectIDs(_:) or count(for:)"
+            )
         }
     }
 
@@ -147,18 +153,25 @@ extension ManagedObjectContext {
             parentRequest.fetchLimit = request.fetchOffset + request.fetchLimit + updatedList.count + deletedList.count
         }
         let results = try storeObjects(for: parentRequest)
-        let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
-        var merged = results.filter { !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0) }
-        for object in updatedList.elements + insertedList.elements where accepted.contains(object.entity.name) && !deletedList.contains(object) {
+        let accepted = Set(
+            (request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
+        var merged = results.filter {
+            !deletedList.contains($0) && !updatedList.contains($0) && !insertedList.contains($0)
+        }
+        for object in updatedList.elements + insertedList.elements
+        where accepted.contains(object.entity.name) && !deletedList.contains(object) {
             if try request.predicate?.checkedEvaluate(with: object) ?? true { merged.append(object) }
         }
         if !request.sortDescriptors.isEmpty {
             merged = try SortDescriptor.sort(merged, by: request.sortDescriptors)
         } else {
             // Keep the parent's order for objects it returned, then new ones in insertion order.
-            let position = Dictionary(results.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { a, _ in a })
+            let position = Dictionary(
+                results.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { a, _ in a })
             merged = merged.enumerated().sorted { a, b in
-                (position[ObjectIdentifier(a.element)] ?? Int.max, a.offset) < (position[ObjectIdentifier(b.element)] ?? Int.max, b.offset)
+                (position[ObjectIdentifier(a.element)] ?? Int.max, a.offset) < (
+                    position[ObjectIdentifier(b.element)] ?? Int.max, b.offset
+                )
             }.map(\.element)
         }
         if request.fetchOffset > 0 { merged = Array(merged.dropFirst(request.fetchOffset)) }
@@ -187,17 +200,28 @@ extension ManagedObjectContext {
             var level = objects
             for name in keyPath.split(separator: ".").map(String.init) {
                 var next: [ManagedObject] = []
-                for (entityName, group) in Dictionary(grouping: level.filter { !insertedList.contains($0) }, by: { $0.entity.name }).sorted(by: { $0.key < $1.key }) {
-                    guard let entity = model.entitiesByName[entityName], let i = entity.propertyIndex[name], let r = entity.relationship(named: name) else {
-                        throw CoreDataError(exception: .invalidArgument, "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)")
+                for (entityName, group) in Dictionary(
+                    grouping: level.filter { !insertedList.contains($0) }, by: { $0.entity.name }
+                ).sorted(by: { $0.key < $1.key }) {
+                    guard let entity = model.entitiesByName[entityName], let i = entity.propertyIndex[name],
+                        let r = entity.relationship(named: name)
+                    else {
+                        throw CoreDataError(
+                            exception: .invalidArgument,
+                            "relationshipKeyPathsForPrefetching names \(keyPath), but \(entityName) has no relationship \(name)"
+                        )
                     }
                     if r.isToMany && r.isOrdered {
                         // Ordered ones in their order, one query each.
-                        for object in group { try fireFault(object); _ = try relatedIDs(of: object, at: i) }
+                        for object in group {
+                            try fireFault(object)
+                            _ = try relatedIDs(of: object, at: i)
+                        }
                         next += group.flatMap { ($0.storage[i].objectIDs ?? []).map { registeredObject(for: $0) } }
                     } else if r.isToMany {
                         let unloaded = group.filter { !$0.loadedToMany.contains(i) }
-                        let related = try parentStore.relatedIDs(of: unloaded.map(\.objectID), relationship: r, in: self)
+                        let related = try parentStore.relatedIDs(
+                            of: unloaded.map(\.objectID), relationship: r, in: self)
                         try fireFaults(unloaded)
                         for object in unloaded {
                             object.storage[i] = .objectIDs(related[object.objectID] ?? [])

@@ -23,9 +23,16 @@ extension ManagedObjectContext {
     /// those inserted and deleted again before the save (they never reach the store).
     private func objectsToSave() -> [ManagedObject] {
         var objects: [ManagedObject] = []
-        for object in insertedList where Self.mayOverrideHooks(object) && !deletedList.contains(object) { objects.append(object) }
-        for object in updatedList where Self.mayOverrideHooks(object) && !deletedList.contains(object) && !insertedList.contains(object) { objects.append(object) }
-        for object in deletedList where Self.mayOverrideHooks(object) && !insertedList.contains(object) { objects.append(object) }
+        for object in insertedList where Self.mayOverrideHooks(object) && !deletedList.contains(object) {
+            objects.append(object)
+        }
+        for object in updatedList
+        where Self.mayOverrideHooks(object) && !deletedList.contains(object) && !insertedList.contains(object) {
+            objects.append(object)
+        }
+        for object in deletedList where Self.mayOverrideHooks(object) && !insertedList.contains(object) {
+            objects.append(object)
+        }
         return objects
     }
 
@@ -40,7 +47,10 @@ extension ManagedObjectContext {
             if pending.isEmpty { return }
             guard round <= Self.willSaveAttemptLimit else {
                 let names = pending.prefix(3).map(\.objectID.uriString).joined(separator: ", ")
-                throw CoreDataError(exception: .internalInconsistency, "Failed to process pending changes before save: \(displayName) is still dirty after \(Self.willSaveAttemptLimit) rounds of willSave (\(pending.count) object\(pending.count == 1 ? "" : "s") changed again, among them \(names)). A willSave that sets a value each time it runs never ends: compare with the current value first, as Apple's willSave documentation says", objectURI: pending.first?.objectID.uriString)
+                throw CoreDataError(
+                    exception: .internalInconsistency,
+                    "Failed to process pending changes before save: \(displayName) is still dirty after \(Self.willSaveAttemptLimit) rounds of willSave (\(pending.count) object\(pending.count == 1 ? "" : "s") changed again, among them \(names)). A willSave that sets a value each time it runs never ends: compare with the current value first, as Apple's willSave documentation says",
+                    objectURI: pending.first?.objectID.uriString)
             }
             // Setting a value replaces the object's storage array, which the snapshot shares:
             // an object whose buffer is no longer the snapshot's changed during the round.
@@ -59,7 +69,9 @@ extension ManagedObjectContext {
 
     /// Whether two storage arrays are one buffer (no value was set in between).
     private static func sameStorage(_ a: [AttributeValue], _ b: [AttributeValue]) -> Bool {
-        a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress && pa.count == pb.count } }
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress && pa.count == pb.count }
+        }
     }
 
     /// Runs didSave on each object a save wrote, after the store (or the parent context) has

@@ -72,20 +72,25 @@ extension ManagedObjectContext {
     public func checkedMergeChanges(fromContextDidSave notification: Notification) throws {
         checkConfinement()
         guard let info = notification.userInfo else { return }
-        try mergeChanges(inserted: Self.objectIDs(in: info, ids: Self.insertedObjectIDsKey, objects: Self.insertedObjectsKey),
-                         updated: Self.objectIDs(in: info, ids: Self.updatedObjectIDsKey, objects: Self.updatedObjectsKey),
-                         deleted: Self.objectIDs(in: info, ids: Self.deletedObjectIDsKey, objects: Self.deletedObjectsKey))
+        try mergeChanges(
+            inserted: Self.objectIDs(in: info, ids: Self.insertedObjectIDsKey, objects: Self.insertedObjectsKey),
+            updated: Self.objectIDs(in: info, ids: Self.updatedObjectIDsKey, objects: Self.updatedObjectsKey),
+            deleted: Self.objectIDs(in: info, ids: Self.deletedObjectIDsKey, objects: Self.deletedObjectsKey))
     }
 
     /// The IDs a did-save user info names under a key: the IDs themselves, else its objects'.
-    static func objectIDs(in info: [AnyHashable: Any], ids idsKey: String, objects objectsKey: String) -> Set<ManagedObjectID> {
+    static func objectIDs(in info: [AnyHashable: Any], ids idsKey: String, objects objectsKey: String) -> Set<
+        ManagedObjectID
+    > {
         if let ids = info[idsKey] as? Set<ManagedObjectID> { return ids }
         if let objects = info[objectsKey] as? Set<ManagedObject> { return Set(objects.map(\.objectID)) }
         return []
     }
 
     /// Merges a save's object IDs: the work of ``checkedMergeChanges(fromContextDidSave:)``.
-    func mergeChanges(inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>) throws {
+    func mergeChanges(inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>)
+        throws
+    {
         processPendingChanges()
         // A pinned context moves to the current generation first, so that what it refreshes
         // is what the save wrote.
@@ -110,7 +115,9 @@ extension ManagedObjectContext {
         }
         // Loaded to-many sets may now miss inserted objects: reload them on next use.
         if !inserted.isEmpty {
-            for object in registered.values where object.committedStorage == nil && !isInserted(object) { object.loadedToMany = [] }
+            for object in registered.values where object.committedStorage == nil && !isInserted(object) {
+                object.loadedToMany = []
+            }
         }
         for id in inserted where model.entitiesByName[id.entityName] != nil {
             let id = temporaryIDs[id] ?? id
@@ -139,8 +146,10 @@ extension ManagedObjectContext {
 
     /// Observes the did-save notifications of this context's parent store.
     private func observeParentSaves() -> NSObjectProtocol {
-        NotificationCenter.default.addObserver(forName: Self.didSaveNotification, object: nil, queue: nil) { [weak self] notification in
-            guard let self, let sender = notification.object as? ManagedObjectContext, self.isParentStore(of: sender) else { return }
+        NotificationCenter.default.addObserver(forName: Self.didSaveNotification, object: nil, queue: nil) {
+            [weak self] notification in
+            guard let self, let sender = notification.object as? ManagedObjectContext, self.isParentStore(of: sender)
+            else { return }
             let info = notification.userInfo ?? [:]
             let inserted = Self.objectIDs(in: info, ids: Self.insertedObjectIDsKey, objects: Self.insertedObjectsKey)
             let updated = Self.objectIDs(in: info, ids: Self.updatedObjectIDsKey, objects: Self.updatedObjectsKey)

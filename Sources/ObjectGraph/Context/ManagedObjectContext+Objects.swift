@@ -28,7 +28,9 @@ extension ManagedObjectContext {
         if object.managedObjectContext === self { return }
         do {
             guard object.managedObjectContext == nil, !hasIdentity(object) else {
-                throw CoreDataError(exception: .invalidArgument, "An object can be inserted into one context only: \(object.objectID.uriString) belongs to another")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "An object can be inserted into one context only: \(object.objectID.uriString) belongs to another")
             }
             let template = try insertTemplate(forEntityName: object.entity.name)
             _ = try coordinator.defaultStore()
@@ -81,7 +83,10 @@ extension ManagedObjectContext {
         let entity = try model.entity(named: name)
         guard !entity.isAbstract else {
             // Which exception Apple raises here is not documented; the argument is what is wrong.
-            throw CoreDataError(exception: .invalidArgument, "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "Can't insert an object of the abstract entity \(name); insert one of its sub-entities: \(entity.subentityNames.joined(separator: ", "))"
+            )
         }
         var storage = [AttributeValue](repeating: .null, count: entity.attributes.count + entity.relationships.count)
         var loadedToMany: Set<Int> = []
@@ -127,7 +132,10 @@ extension ManagedObjectContext {
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
         checkConfinement()
         guard model.entitiesByName[id.entityName] != nil else {
-            throw CoreDataError(.referentialIntegrity, "\(id.uriString) names the entity \(id.entityName), which the model does not have", objectURI: id.uriString)
+            throw CoreDataError(
+                .referentialIntegrity,
+                "\(id.uriString) names the entity \(id.entityName), which the model does not have",
+                objectURI: id.uriString)
         }
         let object = registeredObject(for: id)
         try fireFault(object)
@@ -142,7 +150,9 @@ extension ManagedObjectContext {
     /// (shouldRefreshRefetchedObjects), when it takes the row with its own changes on top.
     /// `id` names each row's object.
     @inline(__always)
-    func objects(from rows: [StoreRow], refreshing: Bool, id: (Int, StoreRow) -> ManagedObjectID) throws -> [ManagedObject] {
+    func objects(from rows: [StoreRow], refreshing: Bool, id: (Int, StoreRow) -> ManagedObjectID) throws
+        -> [ManagedObject]
+    {
         // Into a context that holds no object yet (a first fetch), every row is new: the
         // object is made and entered with one hash of its ID instead of a lookup and an
         // insertion. A row seen twice finds its first object and keeps that one.
@@ -172,8 +182,7 @@ extension ManagedObjectContext {
                 if entity?.name != row.entityName { entity = try self.entity(ofRow: row) }
                 object = makeObject(id, entity: entity!)
             }
-            if object.isFault { fill(object, from: row) }
-            else if refreshing { try refreshRefetched(object, from: row) }
+            if object.isFault { fill(object, from: row) } else if refreshing { try refreshRefetched(object, from: row) }
             results.append(object)
         }
         return results
@@ -182,7 +191,10 @@ extension ManagedObjectContext {
     /// The entity a row names; a row of an entity the model lacks is a damaged store.
     private func entity(ofRow row: StoreRow) throws -> EntityDescription {
         guard let entity = model.entitiesByName[row.entityName] else {
-            throw CoreDataError(.persistentStoreOperation, "The store returned a row of the entity \(row.entityName) (key \(row.primaryKey)), which the model does not have")
+            throw CoreDataError(
+                .persistentStoreOperation,
+                "The store returned a row of the entity \(row.entityName) (key \(row.primaryKey)), which the model does not have"
+            )
         }
         return entity
     }
@@ -231,7 +243,10 @@ extension ManagedObjectContext {
             if !object.isFault { return }
         }
         guard let row = try parentStore.row(for: object.objectID, in: self) else {
-            throw CoreDataError(.referentialIntegrity, "CoreData could not fulfill a fault for \(object.objectID.uriString): the object is not in the store (it was deleted)", objectURI: object.objectID.uriString)
+            throw CoreDataError(
+                .referentialIntegrity,
+                "CoreData could not fulfill a fault for \(object.objectID.uriString): the object is not in the store (it was deleted)",
+                objectURI: object.objectID.uriString)
         }
         fill(object, from: row)
     }

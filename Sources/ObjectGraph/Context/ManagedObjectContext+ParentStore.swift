@@ -10,7 +10,9 @@ extension ManagedObjectContext: ParentStore {
         }
         // With a batch size too: the values came with the IDs, so the child fills its objects
         // at once rather than asking again a batch at a time.
-        return try child.objects(from: rows.map(\.row), refreshing: request.shouldRefreshRefetchedObjects) { n, _ in rows[n].id }
+        return try child.objects(from: rows.map(\.row), refreshing: request.shouldRefreshRefetchedObjects) { n, _ in
+            rows[n].id
+        }
     }
 
     /// This context's objects for a child's request: its unsaved changes always count, whatever
@@ -34,7 +36,12 @@ extension ManagedObjectContext: ParentStore {
         for n in shared.relationships.indices where shared.relationships[n].isToMany {
             values[shared.attributeCount + n] = nil
         }
-        return (object.objectID, StoreRow(entityName: shared.name, primaryKey: object.objectID.primaryKey, version: object.version, values: values))
+        return (
+            object.objectID,
+            StoreRow(
+                entityName: shared.name, primaryKey: object.objectID.primaryKey, version: object.version, values: values
+            )
+        )
     }
 
     func objectIDs(for request: AnyFetchRequest, in child: ManagedObjectContext) throws -> [ManagedObjectID] {
@@ -61,7 +68,9 @@ extension ManagedObjectContext: ParentStore {
     func rows(for ids: [ManagedObjectID], in child: ManagedObjectContext) throws -> [ManagedObjectID: StoreRow] {
         try performAndWait {
             var result: [ManagedObjectID: StoreRow] = [:]
-            let objects = ids.compactMap { id in knownObject(for: id).map { (id: id, object: $0) } }.filter { !isDeleted($0.object) }
+            let objects = ids.compactMap { id in knownObject(for: id).map { (id: id, object: $0) } }.filter {
+                !isDeleted($0.object)
+            }
             try fireFaults(objects.map(\.object))
             for (id, object) in objects {
                 // One the store no longer has (another context deleted it) is left out.
@@ -72,23 +81,33 @@ extension ManagedObjectContext: ParentStore {
         }
     }
 
-    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in child: ManagedObjectContext) throws -> Set<ManagedObjectID> {
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in child: ManagedObjectContext)
+        throws -> Set<ManagedObjectID>
+    {
         try relatedIDs(of: [id], relationship: relationship, in: child)[id] ?? []
     }
 
-    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in child: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func orderedRelatedIDs(
+        of id: ManagedObjectID, relationship: RelationshipDescription, in child: ManagedObjectContext
+    ) throws -> [ManagedObjectID] {
         try performAndWait {
-            guard let object = knownObject(for: id), !isDeleted(object), let i = object.entity.propertyIndex[relationship.name] else { return [] }
+            guard let object = knownObject(for: id), !isDeleted(object),
+                let i = object.entity.propertyIndex[relationship.name]
+            else { return [] }
             // In this context's order, unsaved changes included; objects deleted here are gone.
             return try orderedIDs(of: object, at: i).filter { !isDeleted(registeredObject(for: $0)) }
         }
     }
 
-    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, in child: ManagedObjectContext) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, in child: ManagedObjectContext)
+        throws -> [ManagedObjectID: Set<ManagedObjectID>]
+    {
         try performAndWait {
             var result: [ManagedObjectID: Set<ManagedObjectID>] = [:]
             for id in ids {
-                guard let object = knownObject(for: id), !isDeleted(object), let i = object.entity.propertyIndex[relationship.name] else { continue }
+                guard let object = knownObject(for: id), !isDeleted(object),
+                    let i = object.entity.propertyIndex[relationship.name]
+                else { continue }
                 // Objects deleted here are gone from the child's view as well.
                 result[id] = try relatedIDs(of: object, at: i).filter { !isDeleted(registeredObject(for: $0)) }
             }
@@ -110,7 +129,9 @@ extension ManagedObjectContext: ParentStore {
         return child.didPushChangesToParent(changes)
     }
 
-    func obtainPermanentIDs(for temporaryIDs: [ManagedObjectID], in child: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func obtainPermanentIDs(for temporaryIDs: [ManagedObjectID], in child: ManagedObjectContext) throws
+        -> [ManagedObjectID]
+    {
         try performAndWait {
             // Objects the child saved here already are this context's to re-key too; the others
             // exist only in the child, and get IDs from further up.

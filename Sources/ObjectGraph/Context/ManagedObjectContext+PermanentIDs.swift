@@ -23,7 +23,10 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkConfinement()
         for object in objects where object.managedObjectContext !== self {
-            throw CoreDataError(exception: .invalidArgument, "obtainPermanentIDs(for:) was given \(object.objectID.uriString), which is not in this context", objectURI: object.objectID.uriString)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "obtainPermanentIDs(for:) was given \(object.objectID.uriString), which is not in this context",
+                objectURI: object.objectID.uriString)
         }
         _ = try obtainPermanentIDs(forObjects: objects)
     }
@@ -36,7 +39,8 @@ extension ManagedObjectContext {
         if !temporary.isEmpty {
             let ids = try parentStore.obtainPermanentIDs(for: temporary.map(\.objectID), in: self)
             guard ids.count == temporary.count else {
-                throw CoreDataError(.coreData, "The parent store handed out \(ids.count) permanent IDs for \(temporary.count) objects")
+                throw CoreDataError(
+                    .coreData, "The parent store handed out \(ids.count) permanent IDs for \(temporary.count) objects")
             }
             adoptPermanentIDs(Dictionary(uniqueKeysWithValues: zip(temporary.map(\.objectID), ids)))
         }
@@ -55,7 +59,9 @@ extension ManagedObjectContext {
         }
         func permanent(_ value: AttributeValue) -> AttributeValue {
             if let id = value.objectID, id.isTemporaryID { return .objectID(map[id] ?? id) }
-            if let ids = value.objectIDs, ids.contains(where: \.isTemporaryID) { return .objectIDs(Set(ids.map { map[$0] ?? $0 })) }
+            if let ids = value.objectIDs, ids.contains(where: \.isTemporaryID) {
+                return .objectIDs(Set(ids.map { map[$0] ?? $0 }))
+            }
             return value
         }
         for object in registered.values where !object.isFault && !object.entity.relationships.isEmpty {

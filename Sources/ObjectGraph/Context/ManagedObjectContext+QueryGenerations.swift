@@ -54,17 +54,25 @@ extension ManagedObjectContext {
             return
         }
         guard parent == nil else {
-            throw CoreDataError(exception: .invalidArgument, "The query generation of \(displayName) cannot be set: it is a child context; it reads through its parent, whose query generation it uses. Set the generation on the parent (Apple: \"It is a programmer error to try to set the queryGenerationToken on a child context\")")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The query generation of \(displayName) cannot be set: it is a child context; it reads through its parent, whose query generation it uses. Set the generation on the parent (Apple: \"It is a programmer error to try to set the queryGenerationToken on a child context\")"
+            )
         }
         if let pinned = generation.generation {
             guard pinned.coordinator == ObjectIdentifier(coordinator) else {
-                throw CoreDataError(exception: .invalidArgument, "The query generation token \(generation) belongs to another persistent store coordinator's stores: \(displayName) can read only a generation of its own coordinator")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The query generation token \(generation) belongs to another persistent store coordinator's stores: \(displayName) can read only a generation of its own coordinator"
+                )
             }
             queryGenerationState.withLock { $0 = .pinned(pinned) }
             return
         }
         for store in coordinator.persistentStores {
-            if let refusal = store.backend.queryGenerationRefusal { throw CoreDataError(exception: .invalidArgument, refusal) }
+            if let refusal = store.backend.queryGenerationRefusal {
+                throw CoreDataError(exception: .invalidArgument, refusal)
+            }
         }
         queryGenerationState.withLock { $0 = .pinsAtNextRead }
     }

@@ -34,7 +34,10 @@ extension ManagedObjectContext {
     /// Store values with this context's changes on top. A to-many this context changed is the
     /// store's set with this context's additions and removals applied; the others reload on use.
     private func merge(_ row: StoreRow, into object: ManagedObject) throws {
-        guard let committed = object.committedStorage else { fill(object, from: row); return }
+        guard let committed = object.committedStorage else {
+            fill(object, from: row)
+            return
+        }
         let entity = object.entity
         var storage = row.values
         var base = row.values
@@ -44,7 +47,10 @@ extension ManagedObjectContext {
             if isToMany && (committed[i].isNull || object.storage[i].isNull) { continue }
             guard !AttributeValue.same(object.storage[i], committed[i]) else { continue }
             storage[i] = object.storage[i]
-            if isToMany { base[i] = committed[i]; changedToMany.append(i) }
+            if isToMany {
+                base[i] = committed[i]
+                changedToMany.append(i)
+            }
         }
         object.storage = storage
         object.loadedToMany = []

@@ -26,7 +26,9 @@ extension ManagedObjectContext {
             var ids: Set<ManagedObjectID>
             if r.isOrdered {
                 // An ordered relationship is read in its order (ToManyOrder.swift).
-                let ordered = try parentStore.orderedRelatedIDs(of: object.objectID, relationship: r, in: self).map { temporaryIDs[$0] ?? $0 }
+                let ordered = try parentStore.orderedRelatedIDs(of: object.objectID, relationship: r, in: self).map {
+                    temporaryIDs[$0] ?? $0
+                }
                 object.loadOrder(ordered, at: i)
                 ids = Set(ordered)
             } else {
@@ -37,7 +39,9 @@ extension ManagedObjectContext {
             object.loadedToMany.insert(i)
             // Loaded after the object's first change: the store's set is the committed one, the
             // base a save compares with to find the links added and removed.
-            if object.committedStorage != nil, object.committedStorage![i].isNull { object.committedStorage![i] = .objectIDs(ids) }
+            if object.committedStorage != nil, object.committedStorage![i].isNull {
+                object.committedStorage![i] = .objectIDs(ids)
+            }
             if !events.snapshots.isEmpty { recordLoadedToMany(ids, of: object, at: i) }
         }
         return object.storage[i].objectIDs ?? []
@@ -56,7 +60,9 @@ extension ManagedObjectContext {
         checkConfinement(function)
         try fireFault(object)
         guard !isDeleted(object) else {
-            throw CoreDataError(exception: .objectInaccessible, "Can't change \(object.objectID.uriString): it has been deleted", objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
+            throw CoreDataError(
+                exception: .objectInaccessible, "Can't change \(object.objectID.uriString): it has been deleted",
+                objectURI: object.objectID.uriString, key: object.entity.propertyNames[i])
         }
     }
 
@@ -93,8 +99,12 @@ extension ManagedObjectContext {
             let current = try relatedIDs(of: object, at: i)
             let newIDs = Set(newObjects.map(\.objectID))
             let before = r.isOrdered ? try orderedIDs(of: object, at: i) : []
-            for removed in current.subtracting(newIDs) { try unlink(object, relationship: r, from: registeredObject(for: removed)) }
-            for added in newObjects where !current.contains(added.objectID) { try link(object, relationship: r, to: added) }
+            for removed in current.subtracting(newIDs) {
+                try unlink(object, relationship: r, from: registeredObject(for: removed))
+            }
+            for added in newObjects where !current.contains(added.objectID) {
+                try link(object, relationship: r, to: added)
+            }
             if r.isOrdered {
                 // An array gives the order; a set keeps the order of the members it keeps and
                 // adds the others at the end.
@@ -119,37 +129,57 @@ extension ManagedObjectContext {
         }
     }
 
-    private func toOneObject(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws -> ManagedObject? {
+    private func toOneObject(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws
+        -> ManagedObject?
+    {
         guard let value = unwrapOptional(value) else { return nil }
         guard let target = value as? ManagedObject else {
-            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "\(entity.name).\(r.name) holds a \(r.destinationEntityName), not \(describeArgument(value))",
+                key: r.name)
         }
         try checkDestination(target, relationship: r, entity: entity)
         return target
     }
 
-    private func toManyObjects(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws -> [ManagedObject] {
+    private func toManyObjects(_ value: Any?, relationship r: RelationshipDescription, entity: EntityDescription) throws
+        -> [ManagedObject]
+    {
         guard let value = unwrapOptional(value) else { return [] }
         let objects: [ManagedObject]
-        if let set = value as? Set<ManagedObject> { objects = set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
-        else if let array = value as? [ManagedObject] { objects = array }
-        else if let ordered = value as? NSOrderedSet, let array = ordered.array as? [ManagedObject] { objects = array }
-        else if let set = value as? NSSet, let members = set.allObjects as? [ManagedObject] {
+        if let set = value as? Set<ManagedObject> {
+            objects = set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+        } else if let array = value as? [ManagedObject] {
+            objects = array
+        } else if let ordered = value as? NSOrderedSet, let array = ordered.array as? [ManagedObject] {
+            objects = array
+        } else if let set = value as? NSSet, let members = set.allObjects as? [ManagedObject] {
             objects = members.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-        }
-        else {
-            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))", key: r.name)
+        } else {
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "\(entity.name).\(r.name) holds a set of \(r.destinationEntityName), not \(describeArgument(value))",
+                key: r.name)
         }
         for target in objects { try checkDestination(target, relationship: r, entity: entity) }
         return objects
     }
 
-    private func checkDestination(_ target: ManagedObject, relationship r: RelationshipDescription, entity: EntityDescription) throws {
+    private func checkDestination(
+        _ target: ManagedObject, relationship r: RelationshipDescription, entity: EntityDescription
+    ) throws {
         guard model.isEntity(target.entity.name, kindOf: r.destinationEntityName) else {
-            throw CoreDataError(exception: .invalidArgument, "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)", objectURI: target.objectID.uriString, key: r.name)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "\(entity.name).\(r.name) holds \(r.destinationEntityName) objects, not \(target.entity.name)",
+                objectURI: target.objectID.uriString, key: r.name)
         }
         guard target.managedObjectContext === self else {
-            throw CoreDataError(exception: .invalidArgument, "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))", objectURI: target.objectID.uriString, key: r.name)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "Illegal attempt to establish a relationship \(r.name) between objects in different contexts (\(target.objectID.uriString))",
+                objectURI: target.objectID.uriString, key: r.name)
         }
     }
 
@@ -167,7 +197,9 @@ extension ManagedObjectContext {
     }
 
     /// Sets one side of a relationship without touching the inverse.
-    func setPrimitive(_ object: ManagedObject, relationship name: String, add target: ManagedObject?, remove: ManagedObject?) throws {
+    func setPrimitive(
+        _ object: ManagedObject, relationship name: String, add target: ManagedObject?, remove: ManagedObject?
+    ) throws {
         try fireFault(object)
         let i = object.entity.propertyIndex[name]!
         let r = object.entity.relationships[i - object.entity.attributes.count]
@@ -184,7 +216,8 @@ extension ManagedObjectContext {
     }
 
     /// Connects object.r to target, and target's inverse back (clearing what it held).
-    private func link(_ object: ManagedObject, relationship r: RelationshipDescription, to target: ManagedObject) throws {
+    private func link(_ object: ManagedObject, relationship r: RelationshipDescription, to target: ManagedObject) throws
+    {
         guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else {
             // No inverse to keep: none declared, or declared on a sub-entity the target is not.
             try setPrimitive(object, relationship: r.name, add: target, remove: nil)
@@ -197,7 +230,10 @@ extension ManagedObjectContext {
         if !r.isToMany, let old = try value(of: object, at: object.entity.propertyIndex[r.name]!) as? ManagedObject {
             try unlink(object, relationship: r, from: old)
         }
-        if !inverse.isToMany, let previous = try value(of: target, at: target.entity.propertyIndex[inverse.name]!) as? ManagedObject, previous !== object {
+        if !inverse.isToMany,
+            let previous = try value(of: target, at: target.entity.propertyIndex[inverse.name]!) as? ManagedObject,
+            previous !== object
+        {
             // The target belonged elsewhere (one-to-many or one-to-one): take it away.
             try setPrimitive(previous, relationship: r.name, add: nil, remove: target)
             if !r.isToMany { try setPrimitive(previous, relationship: r.name, add: nil, remove: nil) }
@@ -206,9 +242,13 @@ extension ManagedObjectContext {
         try setPrimitive(target, relationship: inverse.name, add: object, remove: nil)
     }
 
-    private func unlink(_ object: ManagedObject, relationship r: RelationshipDescription, from target: ManagedObject) throws {
+    private func unlink(_ object: ManagedObject, relationship r: RelationshipDescription, from target: ManagedObject)
+        throws
+    {
         try setPrimitive(object, relationship: r.name, add: nil, remove: target)
-        guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else { return }
+        guard let inverseName = r.inverseName, let inverse = target.entity.relationship(named: inverseName) else {
+            return
+        }
         if !updatesToManyInverses && !r.isToMany && inverse.isToMany { return }
         if inverse.isToMany {
             try setPrimitive(target, relationship: inverse.name, add: nil, remove: object)

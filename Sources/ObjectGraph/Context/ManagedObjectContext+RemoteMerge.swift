@@ -8,7 +8,8 @@ extension ManagedObjectContext {
     ///
     /// ```swift
     /// let result = try context.execute(deleteRequest) as! BatchDeleteResult
-    /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: result.result as! [ManagedObjectID]], into: [viewContext])
+    /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: result.result
+    /// as! [ManagedObjectID]], into: [viewContext])
     /// ```
     ///
     /// The keys are Apple's: ``insertedObjectsKey``, ``updatedObjectsKey``,
@@ -19,18 +20,24 @@ extension ManagedObjectContext {
     /// each context, as ``checkedMergeChanges(fromContextDidSave:)`` does: deleted objects leave it,
     /// updated ones are refreshed from the store (their unsaved changes kept on top), and
     /// inserted ones are seen by the next fetch.
-    public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [ManagedObjectContext]) {
+    public static func mergeChanges(
+        fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [ManagedObjectContext]
+    ) {
         for context in contexts {
             let coordinator = context.coordinator
             func ids(_ keys: [String]) -> Set<ManagedObjectID> {
                 var result = Set<ManagedObjectID>()
                 for key in keys {
                     guard let value = changeNotificationData[key] else { continue }
-                    let elements: [Any] = (value as? [Any]) ?? (value as? Set<ManagedObjectID>).map { Array($0) } ?? (value as? Set<URL>).map { Array($0) } ?? []
+                    let elements: [Any] =
+                        (value as? [Any]) ?? (value as? Set<ManagedObjectID>).map { Array($0) } ?? (value as? Set<URL>)
+                        .map { Array($0) } ?? []
                     for element in elements {
                         if let id = element as? ManagedObjectID {
                             result.insert(id)
-                        } else if let uri = element as? URL, let id = coordinator.managedObjectID(forURIRepresentation: uri) {
+                        } else if let uri = element as? URL,
+                            let id = coordinator.managedObjectID(forURIRepresentation: uri)
+                        {
                             result.insert(id)
                         }
                     }

@@ -28,9 +28,11 @@ extension ManagedObjectContext {
         }
         return try results.map { result in
             guard let typed = result as? Result else {
-                throw CoreDataError(exception: .invalidArgument, "A FetchRequest<\(Result.self)> for \(request.entityName) "
-                    + "with result type \(request.resultType) returned a \(type(of: result)), not a \(Result.self): "
-                    + "set resultType to match, or type the request to match")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "A FetchRequest<\(Result.self)> for \(request.entityName) "
+                        + "with result type \(request.resultType) returned a \(type(of: result)), not a \(Result.self): "
+                        + "set resultType to match, or type the request to match")
             }
             return typed
         }

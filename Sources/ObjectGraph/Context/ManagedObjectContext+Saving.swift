@@ -72,9 +72,11 @@ extension ManagedObjectContext {
         processPendingChanges()
         // The objects the save may name, taken before it: afterwards the deleted ones have
         // left the context and the inserted ones have other IDs.
-        let candidates = SavedObjects(inserted: deletedList.isEmpty ? insertedList.elements : insertedList.elements.filter { !deletedList.contains($0) },
-                                      updated: updatedList.elements, deleted: deletedList.elements,
-                                      announced: announced.flatMap { set in set.allSatisfy { isInserted($0) && !isDeleted($0) } ? set : nil })
+        let candidates = SavedObjects(
+            inserted: deletedList.isEmpty
+                ? insertedList.elements : insertedList.elements.filter { !deletedList.contains($0) },
+            updated: updatedList.elements, deleted: deletedList.elements,
+            announced: announced.flatMap { set in set.allSatisfy { isInserted($0) && !isDeleted($0) } ? set : nil })
         // Where the parent's inserted objects end now: the child's new objects are appended
         // after them.
         let parentInsertedCount = parent.map { parent in parent.performAndWait { parent.insertedList.count } } ?? 0
@@ -105,7 +107,9 @@ struct SavedObjects {
     let announced: Set<ManagedObject>?
 
     /// Each of the save's ID sets as the objects that carry those IDs now.
-    func objects(savedAs ids: [String: Set<ManagedObjectID>]) -> (inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>) {
+    func objects(savedAs ids: [String: Set<ManagedObjectID>]) -> (
+        inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>
+    ) {
         let insertedIDs = ids[ManagedObjectContext.insertedObjectIDsKey] ?? []
         let updatedIDs = ids[ManagedObjectContext.updatedObjectIDsKey] ?? []
         let deletedIDs = ids[ManagedObjectContext.deletedObjectIDsKey] ?? []
@@ -119,12 +123,19 @@ struct SavedObjects {
         // update or dropped it, and each object is looked up.
         if insertedIDs.count == self.inserted.count {
             // The event's set, when it holds them all, is already built.
-            if let announced, announced.count == self.inserted.count { inserted = announced } else { inserted = Set(self.inserted) }
+            if let announced, announced.count == self.inserted.count {
+                inserted = announced
+            } else {
+                inserted = Set(self.inserted)
+            }
         } else {
             inserted.reserveCapacity(insertedIDs.count)
             for object in self.inserted {
-                if insertedIDs.contains(object.objectID) { inserted.insert(object) }
-                else if updatedIDs.contains(object.objectID) { updated.insert(object) }
+                if insertedIDs.contains(object.objectID) {
+                    inserted.insert(object)
+                } else if updatedIDs.contains(object.objectID) {
+                    updated.insert(object)
+                }
             }
         }
         for object in self.updated where updatedIDs.contains(object.objectID) { updated.insert(object) }

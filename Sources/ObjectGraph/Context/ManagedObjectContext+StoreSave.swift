@@ -26,19 +26,28 @@ extension ManagedObjectContext {
         // theirs already (obtainPermanentIDs(for:)) keep them.
         var permanentIDs = [ManagedObjectID?](repeating: nil, count: toInsert.count)
         let allTemporary = toInsert.allSatisfy { $0.objectID.isTemporaryID }
-        if allTemporary, let first = toInsert.first?.entity.shared, toInsert.allSatisfy({ $0.entity.shared === first }) {
+        if allTemporary, let first = toInsert.first?.entity.shared, toInsert.allSatisfy({ $0.entity.shared === first })
+        {
             // One entity, the common case: no grouping.
-            let keys = try store.backend.allocatePrimaryKeys(for: toInsert[0].entity, count: toInsert.count, model: model)
+            let keys = try store.backend.allocatePrimaryKeys(
+                for: toInsert[0].entity, count: toInsert.count, model: model)
             for k in toInsert.indices {
-                permanentIDs[k] = ManagedObjectID(entityName: first.name, storeIdentifier: store.identifier, primaryKey: keys[k])
+                permanentIDs[k] = ManagedObjectID(
+                    entityName: first.name, storeIdentifier: store.identifier, primaryKey: keys[k])
             }
         } else {
-            for k in toInsert.indices where !toInsert[k].objectID.isTemporaryID { permanentIDs[k] = toInsert[k].objectID }
+            for k in toInsert.indices where !toInsert[k].objectID.isTemporaryID {
+                permanentIDs[k] = toInsert[k].objectID
+            }
             let needingKeys = toInsert.indices.filter { permanentIDs[$0] == nil }
-            for (entityName, positions) in Dictionary(grouping: needingKeys, by: { toInsert[$0].entity.name }).sorted(by: { $0.key < $1.key }) {
-                let keys = try store.backend.allocatePrimaryKeys(for: toInsert[positions[0]].entity, count: positions.count, model: model)
+            for (entityName, positions) in Dictionary(grouping: needingKeys, by: { toInsert[$0].entity.name }).sorted(
+                by: { $0.key < $1.key })
+            {
+                let keys = try store.backend.allocatePrimaryKeys(
+                    for: toInsert[positions[0]].entity, count: positions.count, model: model)
                 for (k, key) in zip(positions, keys) {
-                    permanentIDs[k] = ManagedObjectID(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+                    permanentIDs[k] = ManagedObjectID(
+                        entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
                 }
             }
         }
@@ -46,7 +55,9 @@ extension ManagedObjectContext {
         // Temporary IDs other objects still refer to (to-one values, to-many sets) map through
         // this; it is built only when a saved entity has relationships to refer with.
         var idMap: [ManagedObjectID: ManagedObjectID] = [:]
-        if toInsert.contains(where: { !$0.entity.shared.relationships.isEmpty }) || toUpdate.contains(where: { !$0.entity.shared.relationships.isEmpty }) {
+        if toInsert.contains(where: { !$0.entity.shared.relationships.isEmpty })
+            || toUpdate.contains(where: { !$0.entity.shared.relationships.isEmpty })
+        {
             idMap.reserveCapacity(toInsert.count)
             for (k, object) in toInsert.enumerated() { idMap[object.objectID] = newIDs[k] }
         }
@@ -108,7 +119,11 @@ extension ManagedObjectContext {
                     for (i, order) in object.toManyOrders.sorted(by: { $0.key < $1.key }) where order.changed {
                         let r = object.entity.relationships[i - object.entity.attributes.count]
                         let ids = object.orderedIDs(at: i) { self.temporaryIDs[$0] ?? $0 }.map(permanent)
-                        changes.orderings.append(("\(model.declaringEntity(of: r.name, in: object.entity.name)).\(r.name)", permanent(object.objectID), ids))
+                        changes.orderings.append(
+                            (
+                                "\(model.declaringEntity(of: r.name, in: object.entity.name)).\(r.name)",
+                                permanent(object.objectID), ids
+                            ))
                     }
                 }
             }
@@ -124,7 +139,9 @@ extension ManagedObjectContext {
                 let conflicts = try detectConflicts(updated: toUpdate, deleted: toDelete, in: store)
                 guard !conflicts.isEmpty else { throw error }
                 try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
-                for conflict in conflicts where conflict.reinserts { reinserted.insert(ObjectIdentifier(conflict.sourceObject)) }
+                for conflict in conflicts where conflict.reinserts {
+                    reinserted.insert(ObjectIdentifier(conflict.sourceObject))
+                }
                 toUpdate = updatedList.filter { !deletedList.contains($0) }
                 toDelete = deletedList.filter { !$0.objectID.isTemporaryID }
             }
@@ -168,8 +185,12 @@ extension ManagedObjectContext {
                 object.orderSaved()
                 let attributeCount = object.entity.shared.attributeCount
                 for i in attributeCount..<object.storage.count {
-                    if let id = object.storage[i].objectID, id.isTemporaryID { object.storage[i] = .objectID(permanent(id)) }
-                    if let ids = object.storage[i].objectIDs, ids.contains(where: \.isTemporaryID) { object.storage[i] = .objectIDs(Set(ids.map(permanent))) }
+                    if let id = object.storage[i].objectID, id.isTemporaryID {
+                        object.storage[i] = .objectID(permanent(id))
+                    }
+                    if let ids = object.storage[i].objectIDs, ids.contains(where: \.isTemporaryID) {
+                        object.storage[i] = .objectIDs(Set(ids.map(permanent)))
+                    }
                 }
             }
         }
@@ -179,7 +200,9 @@ extension ManagedObjectContext {
         }
         clearChangeLists()
         runDidSave(toInsert, toUpdate, toDelete)
-        return [Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted]
+        return [
+            Self.insertedObjectIDsKey: inserted, Self.updatedObjectIDsKey: updated, Self.deletedObjectIDsKey: deleted,
+        ]
     }
 
     /// The stored properties of an updated object whose values differ from its committed ones
@@ -211,7 +234,9 @@ extension ManagedObjectContext {
     /// the object was read with, and the cases compare their payloads directly (a string byte
     /// for byte, as `same` does, so a change of Unicode normalization is a change).
     @inline(__always)
-    private static func unchanged(_ values: UnsafeBufferPointer<AttributeValue>, _ before: UnsafeBufferPointer<AttributeValue>, at i: Int) -> Bool {
+    private static func unchanged(
+        _ values: UnsafeBufferPointer<AttributeValue>, _ before: UnsafeBufferPointer<AttributeValue>, at i: Int
+    ) -> Bool {
         switch (values[i], before[i]) {
         case (.int(let x), .int(let y)): return x == y
         case (.double(let x), .double(let y)): return x == y

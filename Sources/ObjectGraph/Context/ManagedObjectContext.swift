@@ -175,8 +175,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// same assignment again is allowed.
     private func connect(coordinator: PersistentStoreCoordinator?, parent: ManagedObjectContext?) {
         guard let coordinator else {
-            Self.raise(parent == nil ? "a context's persistentStoreCoordinator and parent cannot be set to nil"
-                : "\(parent!.displayName) has no persistent store coordinator yet: give it one before its children")
+            Self.raise(
+                parent == nil
+                    ? "a context's persistentStoreCoordinator and parent cannot be set to nil"
+                    : "\(parent!.displayName) has no persistent store coordinator yet: give it one before its children")
         }
         if coordinatorStorage == nil {
             coordinatorStorage = coordinator
@@ -185,15 +187,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
             return
         }
         guard coordinatorStorage === coordinator, parentStorage === parent else {
-            Self.raise("\(displayName) already has a \(parentStorage == nil ? "coordinator" : "parent context"); "
-                + "set persistentStoreCoordinator or parent once, before the context is used")
+            Self.raise(
+                "\(displayName) already has a \(parentStorage == nil ? "coordinator" : "parent context"); "
+                    + "set persistentStoreCoordinator or parent once, before the context is used")
         }
     }
 
     /// Stops the program for a context used before it has a parent store.
     static func raiseNoParentStore(_ context: ManagedObjectContext) -> Never {
-        raise("\(context.displayName) has no persistent store coordinator and no parent: "
-            + "set persistentStoreCoordinator or parent before using it")
+        raise(
+            "\(context.displayName) has no persistent store coordinator and no parent: "
+                + "set persistentStoreCoordinator or parent before using it")
     }
 
     /// Ends the program with NSInternalInconsistencyException's message, where Apple raises.

@@ -33,7 +33,9 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Pred
 
     /// A permanent ID.
     init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
-        self.init(entity: InternedName(entityName, recent: .entity), store: InternedName(storeIdentifier, recent: .store), primaryKey: primaryKey)
+        self.init(
+            entity: InternedName(entityName, recent: .entity), store: InternedName(storeIdentifier, recent: .store),
+            primaryKey: primaryKey)
     }
 
     /// A temporary ID for an inserted object, its entity name already interned.
@@ -61,7 +63,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Pred
         // The text is built from an entity name escaped for a URL path and a store UUID that
         // parsed (or was made) as one, so it always forms a URL; the fallback keeps a
         // malformed store identifier from trapping.
-        URL(string: uriString) ?? URL(string: "x-coredata:///\(escapedEntityName)/\(isTemporaryID ? "t" : "p")\(primaryKey)")!
+        URL(string: uriString) ?? URL(
+            string: "x-coredata:///\(escapedEntityName)/\(isTemporaryID ? "t" : "p")\(primaryKey)")!
     }
 
     private var escapedEntityName: String {
@@ -80,7 +83,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Pred
         guard text.hasPrefix("x-coredata://") else { return nil }
         let parts = text.dropFirst("x-coredata://".count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let last = parts[2].first, let number = Int64(parts[2].dropFirst()),
-              let entity = String(parts[1]).removingPercentEncoding, !entity.isEmpty else { return nil }
+            let entity = String(parts[1]).removingPercentEncoding, !entity.isEmpty
+        else { return nil }
         switch last {
         case "p" where !parts[0].isEmpty:
             self.init(entityName: entity, storeIdentifier: String(parts[0]), primaryKey: number)

@@ -31,7 +31,10 @@ public final class MergeConflict: CustomStringConvertible {
     /// Set by a policy that saves the object again after another context deleted it.
     var reinserts = false
 
-    init(sourceObject: ManagedObject, read: [AttributeValue], storeRow: StoreRow?, isDeletion: Bool, changedKeys: [String], storeChangedKeys: [String]) {
+    init(
+        sourceObject: ManagedObject, read: [AttributeValue], storeRow: StoreRow?, isDeletion: Bool,
+        changedKeys: [String], storeChangedKeys: [String]
+    ) {
         self.sourceObject = sourceObject
         self.objectSnapshot = Self.snapshot(read, entity: sourceObject.entity)
         self.persistedSnapshot = storeRow.map { Self.snapshot($0.values, entity: sourceObject.entity) }
@@ -49,9 +52,11 @@ public final class MergeConflict: CustomStringConvertible {
     /// What the conflict is about, in words: the object's URI, the versions and the properties.
     public var description: String {
         let uri = sourceObject.objectID.uriString
-        let versions = "version \(oldVersionNumber) read, \(newVersionNumber == 0 ? "deleted" : "\(newVersionNumber)") in the store"
+        let versions =
+            "version \(oldVersionNumber) read, \(newVersionNumber == 0 ? "deleted" : "\(newVersionNumber)") in the store"
         if newVersionNumber == 0 {
-            return "\(uri) was deleted by another context while this one \(isDeletion ? "deleted it" : "changed its \(Self.list(changedKeys))") (\(versions))"
+            return
+                "\(uri) was deleted by another context while this one \(isDeletion ? "deleted it" : "changed its \(Self.list(changedKeys))") (\(versions))"
         }
         var parts: [String] = []
         if isDeletion {
@@ -88,7 +93,10 @@ public final class MergeConflict: CustomStringConvertible {
                 details.append(CoreDataError(.merge, "Could not merge changes to \(conflict)", objectURI: uri))
             }
             for key in keys {
-                details.append(CoreDataError(.merge, "Could not merge changes: \(key) of \(uri) was changed here and by another context", objectURI: uri, key: key))
+                details.append(
+                    CoreDataError(
+                        .merge, "Could not merge changes: \(key) of \(uri) was changed here and by another context",
+                        objectURI: uri, key: key))
             }
         }
         let objects = list.map(\.description).joined(separator: ", ")

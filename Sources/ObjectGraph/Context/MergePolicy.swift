@@ -33,13 +33,18 @@ public enum MergePolicyType: Int, Hashable, Sendable, CustomStringConvertible {
 /// coordinator) saved in the meantime: its row version (`Z_OPT`) in the store is no longer the
 /// one the context read. What each policy does, following Apple's NSMergePolicy pages:
 ///
-/// | policy | object changed here, changed in the store | changed here, deleted in the store | deleted here, changed in the store |
+/// | policy | object changed here, changed in the store | changed here, deleted in the store | deleted here, changed in
+/// the store |
 /// |---|---|---|---|
 /// | `.error` (default) | save fails, error 133020 | save fails | save fails |
-/// | `.mergeByPropertyObjectTrump` | each side's changes kept; where both changed a property, this context's value | the object is saved again, whole, with its key | the deletion goes ahead |
-/// | `.mergeByPropertyStoreTrump` | each side's changes kept; where both changed a property, the store's value | the deletion stands; the object leaves this context | the deletion is dropped; the object takes the store's values |
-/// | `.overwrite` | this context's object is written whole | the object is saved again, whole | the deletion goes ahead |
-/// | `.rollback` | this context's changes to the object are dropped; it takes the store's values | the object leaves this context | the deletion is dropped; the object takes the store's values |
+/// | `.mergeByPropertyObjectTrump` | each side's changes kept; where both changed a property, this context's value |
+/// the object is saved again, whole, with its key | the deletion goes ahead |
+/// | `.mergeByPropertyStoreTrump` | each side's changes kept; where both changed a property, the store's value | the
+/// deletion stands; the object leaves this context | the deletion is dropped; the object takes the store's values |
+/// | `.overwrite` | this context's object is written whole | the object is saved again, whole | the deletion goes ahead
+/// |
+/// | `.rollback` | this context's changes to the object are dropped; it takes the store's values | the object leaves
+/// this context | the deletion is dropped; the object takes the store's values |
 ///
 /// Apple's pages describe the policies for changed objects; the columns about deletions are
 /// this module's reading of them (Apple's NSMergeConflict reports a deleted row as

@@ -27,15 +27,20 @@ protocol ParentStore: AnyObject, Sendable {
     /// The values of several objects, by ID; those it does not have are left out.
     func rows(for ids: [ManagedObjectID], in context: ManagedObjectContext) throws -> [ManagedObjectID: StoreRow]
     /// The IDs at the other end of a to-many relationship of one object.
-    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext) throws -> Set<ManagedObjectID>
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext)
+        throws -> Set<ManagedObjectID>
     /// The IDs at the other end of an ordered to-many relationship of one object, in order.
-    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext) throws -> [ManagedObjectID]
+    func orderedRelatedIDs(
+        of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext
+    ) throws -> [ManagedObjectID]
     /// The IDs at the other end of a to-many relationship of several objects.
-    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, in context: ManagedObjectContext) throws -> [ManagedObjectID: Set<ManagedObjectID>]
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, in context: ManagedObjectContext)
+        throws -> [ManagedObjectID: Set<ManagedObjectID>]
     /// Commits `context`'s unsaved changes; returns the did-save notification's user info
     /// (the object IDs inserted, updated and deleted).
     func save(changesOf context: ManagedObjectContext) throws -> [String: Set<ManagedObjectID>]
     /// Permanent IDs for new objects of these entities, one each, in order; `temporaryIDs`
     /// are their IDs now, which a parent context that holds them re-keys as well.
-    func obtainPermanentIDs(for temporaryIDs: [ManagedObjectID], in context: ManagedObjectContext) throws -> [ManagedObjectID]
+    func obtainPermanentIDs(for temporaryIDs: [ManagedObjectID], in context: ManagedObjectContext) throws
+        -> [ManagedObjectID]
 }

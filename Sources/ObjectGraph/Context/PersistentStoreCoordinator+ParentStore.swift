@@ -34,7 +34,8 @@ extension PersistentStoreCoordinator: ParentStore {
                 }
                 merged += objects
             }
-            if !request.sortDescriptors.isEmpty && (stores.count > 1 || stores.first?.backend.evaluatesInMemory == true) {
+            if !request.sortDescriptors.isEmpty && (stores.count > 1 || stores.first?.backend.evaluatesInMemory == true)
+            {
                 merged = try SortDescriptor.sort(merged, by: request.sortDescriptors)
             }
             if request.fetchOffset > 0 { merged = Array(merged.dropFirst(request.fetchOffset)) }
@@ -45,20 +46,25 @@ extension PersistentStoreCoordinator: ParentStore {
 
     /// One store's answer to a request as objects of `context`: rows, or with a batch size,
     /// faults that load a batch at a time.
-    private func objects(of store: PersistentStore, for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    private func objects(of store: PersistentStore, for request: AnyFetchRequest, in context: ManagedObjectContext)
+        throws -> [ManagedObject]
+    {
         if request.fetchBatchSize > 0 {
             let ids = try store.backend.fetchIDs(request, model: managedObjectModel)
-            return context.faults(for: ids, batchSize: request.fetchBatchSize, refreshing: request.shouldRefreshRefetchedObjects)
+            return context.faults(
+                for: ids, batchSize: request.fetchBatchSize, refreshing: request.shouldRefreshRefetchedObjects)
         }
         let rows = try store.backend.fetchRows(request, model: managedObjectModel)
-        return try context.objects(from: rows, storeIdentifier: store.identifier, refreshing: request.shouldRefreshRefetchedObjects)
+        return try context.objects(
+            from: rows, storeIdentifier: store.identifier, refreshing: request.shouldRefreshRefetchedObjects)
     }
 
     /// Whether the stores can answer a request for IDs or a count without objects: one store,
     /// or several without a window, none evaluating in memory.
     private func answersWithoutObjects(_ request: AnyFetchRequest, stores: [PersistentStore]) -> Bool {
         guard !stores.contains(where: { $0.backend.evaluatesInMemory }) else { return false }
-        return stores.count <= 1 || (request.fetchLimit == 0 && request.fetchOffset == 0 && request.sortDescriptors.isEmpty)
+        return stores.count <= 1
+            || (request.fetchLimit == 0 && request.fetchOffset == 0 && request.sortDescriptors.isEmpty)
     }
 
     func objectIDs(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [ManagedObjectID] {
@@ -103,7 +109,9 @@ extension PersistentStoreCoordinator: ParentStore {
     func dictionaries(for request: AnyFetchRequest, in context: ManagedObjectContext) throws -> [[String: Any]] {
         try context.readingStores {
             var results: [[String: Any]] = []
-            for store in persistentStores { results += try store.backend.fetchDictionaries(request, model: managedObjectModel) }
+            for store in persistentStores {
+                results += try store.backend.fetchDictionaries(request, model: managedObjectModel)
+            }
             return results
         }
     }
@@ -121,32 +129,43 @@ extension PersistentStoreCoordinator: ParentStore {
             for (storeIdentifier, group) in try idsByStore(ids) {
                 let store = try self.store(for: group[0])
                 for row in try store.backend.rows(for: group, model: managedObjectModel) {
-                    result[ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey)] = row
+                    result[
+                        ManagedObjectID(
+                            entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey)] =
+                        row
                 }
             }
             return result
         }
     }
 
-    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext) throws -> Set<ManagedObjectID> {
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext)
+        throws -> Set<ManagedObjectID>
+    {
         try context.readingStores {
             guard !id.isTemporaryID else { return [] }
             return try store(for: id).backend.relatedIDs(of: id, relationship: relationship, model: managedObjectModel)
         }
     }
 
-    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func orderedRelatedIDs(
+        of id: ManagedObjectID, relationship: RelationshipDescription, in context: ManagedObjectContext
+    ) throws -> [ManagedObjectID] {
         try context.readingStores {
             guard !id.isTemporaryID else { return [] }
-            return try store(for: id).backend.orderedRelatedIDs(of: id, relationship: relationship, model: managedObjectModel)
+            return try store(for: id).backend.orderedRelatedIDs(
+                of: id, relationship: relationship, model: managedObjectModel)
         }
     }
 
-    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, in context: ManagedObjectContext) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, in context: ManagedObjectContext)
+        throws -> [ManagedObjectID: Set<ManagedObjectID>]
+    {
         try context.readingStores {
             var result: [ManagedObjectID: Set<ManagedObjectID>] = [:]
             for (_, group) in try idsByStore(ids) {
-                let related = try store(for: group[0]).backend.relatedIDs(of: group, relationship: relationship, model: managedObjectModel)
+                let related = try store(for: group[0]).backend.relatedIDs(
+                    of: group, relationship: relationship, model: managedObjectModel)
                 result.merge(related) { a, _ in a }
             }
             return result
@@ -175,15 +194,21 @@ extension PersistentStoreCoordinator: ParentStore {
         }
     }
 
-    func obtainPermanentIDs(for temporaryIDs: [ManagedObjectID], in context: ManagedObjectContext) throws -> [ManagedObjectID] {
+    func obtainPermanentIDs(for temporaryIDs: [ManagedObjectID], in context: ManagedObjectContext) throws
+        -> [ManagedObjectID]
+    {
         try performAndWait {
             let store = try defaultStore()
             var result = [ManagedObjectID?](repeating: nil, count: temporaryIDs.count)
-            for (entityName, positions) in Dictionary(grouping: temporaryIDs.indices, by: { temporaryIDs[$0].entityName }).sorted(by: { $0.key < $1.key }) {
+            for (entityName, positions) in Dictionary(
+                grouping: temporaryIDs.indices, by: { temporaryIDs[$0].entityName }
+            ).sorted(by: { $0.key < $1.key }) {
                 let entity = try managedObjectModel.entity(named: entityName)
-                let keys = try store.backend.allocatePrimaryKeys(for: entity, count: positions.count, model: managedObjectModel)
+                let keys = try store.backend.allocatePrimaryKeys(
+                    for: entity, count: positions.count, model: managedObjectModel)
                 for (k, key) in zip(positions, keys) {
-                    result[k] = ManagedObjectID(entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
+                    result[k] = ManagedObjectID(
+                        entityName: entityName, storeIdentifier: store.identifier, primaryKey: key)
                 }
             }
             // An atomic store file holds its lock from allocating keys until the save that

@@ -22,7 +22,8 @@ extension ManagedObject {
         var seen: Set<ManagedObjectID> = []
         var result: [ManagedObjectID] = []
         result.reserveCapacity(members.count)
-        for id in (toManyOrders[i]?.ids ?? []).lazy.map(permanent) where members.contains(id) && seen.insert(id).inserted {
+        for id in (toManyOrders[i]?.ids ?? []).lazy.map(permanent)
+        where members.contains(id) && seen.insert(id).inserted {
             result.append(id)
         }
         if result.count < members.count {
@@ -46,8 +47,14 @@ extension ManagedObject {
     /// an object added through the inverse) or removed.
     func updateOrder(at i: Int, adding added: ManagedObjectID?, removing removed: ManagedObjectID?) {
         var order = toManyOrders[i] ?? ToManyOrder(ids: [], changed: false)
-        if let removed, let k = order.ids.firstIndex(of: removed) { order.ids.remove(at: k); order.changed = true }
-        if let added, !order.ids.contains(added) { order.ids.append(added); order.changed = true }
+        if let removed, let k = order.ids.firstIndex(of: removed) {
+            order.ids.remove(at: k)
+            order.changed = true
+        }
+        if let added, !order.ids.contains(added) {
+            order.ids.append(added)
+            order.changed = true
+        }
         toManyOrders[i] = order
     }
 

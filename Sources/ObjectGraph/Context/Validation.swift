@@ -7,7 +7,9 @@ import Foundation
 /// subclass may override; a plain ManagedObject, which overrides nothing, is checked here
 /// directly, reading its values in place (the same checks, without a call per property).
 enum Validation {
-    static func validate(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], context: ManagedObjectContext) throws {
+    static func validate(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], context: ManagedObjectContext
+    ) throws {
         var errors: [any Error] = []
         let deletedSet = Set(deleted.map(ObjectIdentifier.init))
         // The checks below read values in place, so every object must have its values: load
@@ -59,11 +61,16 @@ enum Validation {
         if errors.isEmpty { return }
         if errors.count == 1 { throw errors[0] }
         let detailed = errors.map { ($0 as? CoreDataError) ?? CoreDataError(.validation, String(describing: $0)) }
-        throw CoreDataError(.multipleErrors, "Multiple validation errors occurred:\n" + detailed.map { "  - \($0.description)" }.joined(separator: "\n"), detailedErrors: detailed)
+        throw CoreDataError(
+            .multipleErrors,
+            "Multiple validation errors occurred:\n" + detailed.map { "  - \($0.description)" }.joined(separator: "\n"),
+            detailedErrors: detailed)
     }
 
     /// A validation error about one property of an object, naming the entity, key and object.
-    static func failure(_ object: ManagedObject, _ code: CoreDataError.Code, _ key: String, _ message: String) -> CoreDataError {
+    static func failure(_ object: ManagedObject, _ code: CoreDataError.Code, _ key: String, _ message: String)
+        -> CoreDataError
+    {
         // The URI only for an error: building it for every object was most of a save.
         let uri = object.objectID.uriString
         return CoreDataError(code, "\(object.entity.name).\(key) of \(uri): \(message)", objectURI: uri, key: key)
@@ -77,7 +84,11 @@ enum Validation {
             let value = try object.checkedValue(forKey: r.name)
             let related = members(value)
             if related.contains(where: { !isDeleted($0) }) {
-                errors.append(CoreDataError(.relationshipDeniedDelete, "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")", objectURI: object.objectID.uriString, key: r.name))
+                errors.append(
+                    CoreDataError(
+                        .relationshipDeniedDelete,
+                        "\(object.objectID.uriString) can't be deleted: its relationship \(r.name) uses the Deny rule and still holds \(related.count) object\(related.count == 1 ? "" : "s")",
+                        objectURI: object.objectID.uriString, key: r.name))
             }
         }
         return errors
@@ -85,26 +96,36 @@ enum Validation {
 
     /// The objects a relationship value holds: a to-one's object, a to-many's set or array.
     static func members(_ value: Any?) -> [ManagedObject] {
-        (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? (value as? ManagedObject).map { [$0] } ?? []
+        (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? (value as? ManagedObject).map {
+            [$0]
+        } ?? []
     }
 
     /// The model's checks of one property's value: what validateValue(_:forKey:) runs by default.
     static func errors(of object: ManagedObject, property i: Int, value: Any?) -> [CoreDataError] {
         var errors: [CoreDataError] = []
-        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) { errors.append(failure(object, code, key, message)) }
+        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) {
+            errors.append(failure(object, code, key, message))
+        }
         let shared = object.entity.shared
         if i < shared.attributeCount {
             check(value, attribute: shared.attributes[i], fail: fail)
         } else {
             let context = object.managedObjectContext
-            check(value, relationship: shared.relationships[i - shared.attributeCount], isDeleted: { context?.isDeleted($0) ?? false }, fail: fail)
+            check(
+                value, relationship: shared.relationships[i - shared.attributeCount],
+                isDeleted: { context?.isDeleted($0) ?? false }, fail: fail)
         }
         return errors
     }
 
-    private static func validate(_ object: ManagedObject, context: ManagedObjectContext, deleted: Set<ObjectIdentifier>) throws -> [CoreDataError] {
+    private static func validate(_ object: ManagedObject, context: ManagedObjectContext, deleted: Set<ObjectIdentifier>)
+        throws -> [CoreDataError]
+    {
         var errors: [CoreDataError] = []
-        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) { errors.append(failure(object, code, key, message)) }
+        func fail(_ code: CoreDataError.Code, _ key: String, _ message: String) {
+            errors.append(failure(object, code, key, message))
+        }
         // Only the attributes with something to check (mandatory, bounded or with a pattern),
         // by index, read in place: copying each description cost more than checking it.
         let shared = object.entity.shared
@@ -112,20 +133,28 @@ enum Validation {
         for i in shared.validatedAttributes {
             // Stored values are never wrapped optionals (setting a value unwraps it), so a
             // mandatory attribute without bounds needs only the nil test, without copying the value.
-            if !object.storage[i].isNull && attributes[i].minValue == nil && attributes[i].maxValue == nil && attributes[i].regularExpression == nil { continue }
+            if !object.storage[i].isNull && attributes[i].minValue == nil && attributes[i].maxValue == nil
+                && attributes[i].regularExpression == nil
+            {
+                continue
+            }
             check(object.storage[i].any, attribute: attributes[i], fail: fail)
         }
         for r in object.entity.relationships {
             // A relationship with nothing to check is not loaded (a to-many's set can be as
             // large as the store).
             if !r.hasSaveChecks { continue }
-            check(try object.checkedValue(forKey: r.name), relationship: r, isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
+            check(
+                try object.checkedValue(forKey: r.name), relationship: r,
+                isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
         }
         return errors
     }
 
     /// An attribute's value against the attribute: mandatory, bounds, pattern.
-    private static func check(_ stored: Any?, attribute a: AttributeDescription, fail: (CoreDataError.Code, String, String) -> Void) {
+    private static func check(
+        _ stored: Any?, attribute a: AttributeDescription, fail: (CoreDataError.Code, String, String) -> Void
+    ) {
         guard let value = unwrapOptional(stored) else {
             if !a.isOptional { fail(.missingMandatoryProperty, a.name, "is a required value") }
             return
@@ -133,15 +162,34 @@ enum Validation {
         // Nothing else to check without bounds or a pattern (the common case).
         if a.maxValue == nil && a.minValue == nil && a.regularExpression == nil { return }
         if a.attributeType.isNumeric, let n = Number(value) {
-            if let max = a.maxValue, n.doubleValue > max { fail(.numberTooLarge, a.name, "\(ManagedObject.describe(value)) is larger than the maximum \(PredicatePrinter.formatDouble(max))") }
-            if let min = a.minValue, n.doubleValue < min { fail(.numberTooSmall, a.name, "\(ManagedObject.describe(value)) is smaller than the minimum \(PredicatePrinter.formatDouble(min))") }
+            if let max = a.maxValue, n.doubleValue > max {
+                fail(
+                    .numberTooLarge, a.name,
+                    "\(ManagedObject.describe(value)) is larger than the maximum \(PredicatePrinter.formatDouble(max))")
+            }
+            if let min = a.minValue, n.doubleValue < min {
+                fail(
+                    .numberTooSmall, a.name,
+                    "\(ManagedObject.describe(value)) is smaller than the minimum \(PredicatePrinter.formatDouble(min))"
+                )
+            }
         }
         if let s = value as? String {
             let length = s.count
-            if let max = a.maxValue, Double(length) > max { fail(.stringTooLong, a.name, "\(PredicatePrinter.quote(s)) is longer than \(PredicatePrinter.formatDouble(max)) characters") }
-            if let min = a.minValue, Double(length) < min { fail(.stringTooShort, a.name, "\(PredicatePrinter.quote(s)) is shorter than \(PredicatePrinter.formatDouble(min)) characters") }
+            if let max = a.maxValue, Double(length) > max {
+                fail(
+                    .stringTooLong, a.name,
+                    "\(PredicatePrinter.quote(s)) is longer than \(PredicatePrinter.formatDouble(max)) characters")
+            }
+            if let min = a.minValue, Double(length) < min {
+                fail(
+                    .stringTooShort, a.name,
+                    "\(PredicatePrinter.quote(s)) is shorter than \(PredicatePrinter.formatDouble(min)) characters")
+            }
             if let pattern = a.regularExpression, !((try? StringComparison.matches(s, pattern, [])) ?? false) {
-                fail(.stringPatternMatching, a.name, "\(PredicatePrinter.quote(s)) does not match the pattern \(PredicatePrinter.quote(pattern))")
+                fail(
+                    .stringPatternMatching, a.name,
+                    "\(PredicatePrinter.quote(s)) does not match the pattern \(PredicatePrinter.quote(pattern))")
             }
         }
         if let d = value as? Date {
@@ -158,15 +206,22 @@ enum Validation {
     /// never a missing mandatory property (1570 is "a non-optional property with a nil value"):
     /// a non-optional to-many is bounded by its count range alone, and one with minimum 0 may
     /// be empty. An optional one that is empty counts as absent, and its range is not applied.
-    private static func check(_ value: Any?, relationship r: RelationshipDescription, isDeleted: (ManagedObject) -> Bool, fail: (CoreDataError.Code, String, String) -> Void) {
+    private static func check(
+        _ value: Any?, relationship r: RelationshipDescription, isDeleted: (ManagedObject) -> Bool,
+        fail: (CoreDataError.Code, String, String) -> Void
+    ) {
         if r.isToMany {
             // An ordered to-many is an array of distinct objects.
             let count = members(unwrapOptional(value)).filter { !isDeleted($0) }.count
             if r.minCount > 0 && count < r.minCount && !(count == 0 && r.isOptional) {
-                fail(.relationshipLacksMinimumCount, r.name, "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")
+                fail(
+                    .relationshipLacksMinimumCount, r.name,
+                    "has \(count) object\(count == 1 ? "" : "s"), fewer than the minimum \(r.minCount)")
             }
             if r.maxCount > 0 && count > r.maxCount {
-                fail(.relationshipExceedsMaximumCount, r.name, "has \(count) objects, more than the maximum \(r.maxCount)")
+                fail(
+                    .relationshipExceedsMaximumCount, r.name,
+                    "has \(count) objects, more than the maximum \(r.maxCount)")
             }
         } else if !r.isOptional {
             if let target = unwrapOptional(value) as? ManagedObject, !isDeleted(target) { return }

@@ -7,7 +7,9 @@ extension FetchedResultsController {
     func startTracking() {
         guard observer == nil else { return }
         // Filtered on this controller's context: other contexts' changes reach it only merged.
-        observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: managedObjectContext, queue: nil) { [weak self] notification in
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: managedObjectContext, queue: nil
+        ) { [weak self] notification in
             self?.contextDidChange(notification.userInfo ?? [:])
         }
     }
@@ -28,13 +30,20 @@ extension FetchedResultsController {
             // reset(): every object is gone; what the store holds now is the new result.
             newObjects = (try? managedObjectContext.fetch(fetchRequest)) ?? []
         } else {
-            let removed = Set((objects(ManagedObjectContext.deletedObjectsKey) + objects(ManagedObjectContext.invalidatedObjectsKey)).map(ObjectIdentifier.init))
-            let touched = objects(ManagedObjectContext.updatedObjectsKey) + objects(ManagedObjectContext.refreshedObjectsKey)
+            let removed = Set(
+                (objects(ManagedObjectContext.deletedObjectsKey) + objects(ManagedObjectContext.invalidatedObjectsKey))
+                    .map(ObjectIdentifier.init))
+            let touched =
+                objects(ManagedObjectContext.updatedObjectsKey) + objects(ManagedObjectContext.refreshedObjectsKey)
             changed = Set(touched.map(ObjectIdentifier.init))
             let inserted = objects(ManagedObjectContext.insertedObjectsKey)
             let present = Set(old.map(ObjectIdentifier.init))
             // Nothing of the results and nothing that could join them: no work, no calls.
-            if removed.isDisjoint(with: present) && changed.isDisjoint(with: present) && inserted.isEmpty && !touched.contains(where: matches) { return }
+            if removed.isDisjoint(with: present) && changed.isDisjoint(with: present) && inserted.isEmpty
+                && !touched.contains(where: matches)
+            {
+                return
+            }
             newObjects = old.filter { object in
                 let id = ObjectIdentifier(object)
                 return !removed.contains(id) && (!changed.contains(id) || matches(object))
@@ -60,10 +69,14 @@ extension FetchedResultsController {
     /// unless `includesSubentities` is off), in this context, not deleted, and matching the
     /// predicate.
     private func matches(_ object: ManagedObject) -> Bool {
-        guard object.managedObjectContext === managedObjectContext, !managedObjectContext.isDeleted(object) else { return false }
+        guard object.managedObjectContext === managedObjectContext, !managedObjectContext.isDeleted(object) else {
+            return false
+        }
         let entity = object.entity.name
         if entity != fetchRequest.entityName {
-            guard fetchRequest.includesSubentities, managedObjectContext.coordinator.managedObjectModel.isEntity(entity, kindOf: fetchRequest.entityName) else { return false }
+            guard fetchRequest.includesSubentities,
+                managedObjectContext.coordinator.managedObjectModel.isEntity(entity, kindOf: fetchRequest.entityName)
+            else { return false }
         }
         guard let predicate = fetchRequest.predicate else { return true }
         return (try? predicate.checkedEvaluate(with: object)) ?? false
@@ -73,16 +86,29 @@ extension FetchedResultsController {
     /// a snapshot delegate gets the new snapshot only.
     private func report(_ changes: FetchedResultsChanges, to delegate: any FetchedResultsControllerDelegate) {
         if let snapshotDelegate = delegate as? any FetchedResultsControllerSnapshotDelegate {
-            snapshotDelegate.controller(self, didChangeContentWith: snapshot(reloading: changes.updated.map(\.object.objectID)))
+            snapshotDelegate.controller(
+                self, didChangeContentWith: snapshot(reloading: changes.updated.map(\.object.objectID)))
             return
         }
         delegate.controllerWillChangeContent(self)
-        for (index, section) in changes.deletedSections { delegate.controller(self, didChange: section, atSectionIndex: index, for: .delete) }
-        for (index, section) in changes.insertedSections { delegate.controller(self, didChange: section, atSectionIndex: index, for: .insert) }
-        for change in changes.deleted { delegate.controller(self, didChange: change.object, at: change.old, for: .delete, newIndexPath: nil) }
-        for change in changes.inserted { delegate.controller(self, didChange: change.object, at: nil, for: .insert, newIndexPath: change.new) }
-        for change in changes.moved { delegate.controller(self, didChange: change.object, at: change.old, for: .move, newIndexPath: change.new) }
-        for change in changes.updated { delegate.controller(self, didChange: change.object, at: change.old, for: .update, newIndexPath: change.new) }
+        for (index, section) in changes.deletedSections {
+            delegate.controller(self, didChange: section, atSectionIndex: index, for: .delete)
+        }
+        for (index, section) in changes.insertedSections {
+            delegate.controller(self, didChange: section, atSectionIndex: index, for: .insert)
+        }
+        for change in changes.deleted {
+            delegate.controller(self, didChange: change.object, at: change.old, for: .delete, newIndexPath: nil)
+        }
+        for change in changes.inserted {
+            delegate.controller(self, didChange: change.object, at: nil, for: .insert, newIndexPath: change.new)
+        }
+        for change in changes.moved {
+            delegate.controller(self, didChange: change.object, at: change.old, for: .move, newIndexPath: change.new)
+        }
+        for change in changes.updated {
+            delegate.controller(self, didChange: change.object, at: change.old, for: .update, newIndexPath: change.new)
+        }
         delegate.controllerDidChangeContent(self)
     }
 }
@@ -103,25 +129,36 @@ struct FetchedResultsChanges {
     var updated: [Change] = []
 
     var isEmpty: Bool {
-        deletedSections.isEmpty && insertedSections.isEmpty && deleted.isEmpty && inserted.isEmpty && moved.isEmpty && updated.isEmpty
+        deletedSections.isEmpty && insertedSections.isEmpty && deleted.isEmpty && inserted.isEmpty && moved.isEmpty
+            && updated.isEmpty
     }
 
     /// `changed`: the objects the event updated or refreshed. An object that stays in the
     /// results is an update if it keeps its section and its place among the objects that did
     /// not change, and a move otherwise.
     init(old: [FetchedResultsSection], new: [FetchedResultsSection], changed: Set<ObjectIdentifier>) {
-        let oldNames = Set(old.map(\.name)), newNames = Set(new.map(\.name))
-        deletedSections = old.enumerated().filter { !newNames.contains($0.element.name) }.map { ($0.offset, $0.element) }
-        insertedSections = new.enumerated().filter { !oldNames.contains($0.element.name) }.map { ($0.offset, $0.element) }
+        let oldNames = Set(old.map(\.name))
+        let newNames = Set(new.map(\.name))
+        deletedSections = old.enumerated().filter { !newNames.contains($0.element.name) }.map {
+            ($0.offset, $0.element)
+        }
+        insertedSections = new.enumerated().filter { !oldNames.contains($0.element.name) }.map {
+            ($0.offset, $0.element)
+        }
 
         // Each object's place: index path, section name, and rank in the whole list.
-        struct Place { let path: IndexPath; let section: String; let rank: Int }
+        struct Place {
+            let path: IndexPath
+            let section: String
+            let rank: Int
+        }
         func places(_ sections: [FetchedResultsSection]) -> (order: [ManagedObject], place: [ObjectIdentifier: Place]) {
             var order: [ManagedObject] = []
             var place: [ObjectIdentifier: Place] = [:]
             for (s, section) in sections.enumerated() {
                 for (row, object) in section.members.enumerated() {
-                    place[ObjectIdentifier(object)] = Place(path: IndexPath(row: row, section: s), section: section.name, rank: order.count)
+                    place[ObjectIdentifier(object)] = Place(
+                        path: IndexPath(row: row, section: s), section: section.name, rank: order.count)
                     order.append(object)
                 }
             }
@@ -129,8 +166,12 @@ struct FetchedResultsChanges {
         }
         let (oldOrder, oldPlace) = places(old)
         let (newOrder, newPlace) = places(new)
-        deleted = oldOrder.filter { newPlace[ObjectIdentifier($0)] == nil }.map { Change(object: $0, old: oldPlace[ObjectIdentifier($0)]?.path, new: nil) }
-        inserted = newOrder.filter { oldPlace[ObjectIdentifier($0)] == nil }.map { Change(object: $0, old: nil, new: newPlace[ObjectIdentifier($0)]?.path) }
+        deleted = oldOrder.filter { newPlace[ObjectIdentifier($0)] == nil }.map {
+            Change(object: $0, old: oldPlace[ObjectIdentifier($0)]?.path, new: nil)
+        }
+        inserted = newOrder.filter { oldPlace[ObjectIdentifier($0)] == nil }.map {
+            Change(object: $0, old: nil, new: newPlace[ObjectIdentifier($0)]?.path)
+        }
 
         // The objects in both lists; those the event did not change are the fixed points.
         let survivors = newOrder.filter { oldPlace[ObjectIdentifier($0)] != nil }
@@ -139,13 +180,15 @@ struct FetchedResultsChanges {
         func fixedBefore(_ order: [ManagedObject]) -> [ObjectIdentifier: Int] {
             var result: [ObjectIdentifier: Int] = [:]
             var fixed = 0
-            for object in order where oldPlace[ObjectIdentifier(object)] != nil && newPlace[ObjectIdentifier(object)] != nil {
+            for object in order
+            where oldPlace[ObjectIdentifier(object)] != nil && newPlace[ObjectIdentifier(object)] != nil {
                 result[ObjectIdentifier(object)] = fixed
                 if isFixed(object) { fixed += 1 }
             }
             return result
         }
-        let before = fixedBefore(oldOrder), after = fixedBefore(newOrder)
+        let before = fixedBefore(oldOrder)
+        let after = fixedBefore(newOrder)
         // Changed survivors between the same two fixed objects in both lists form a group; a
         // group whose members changed their order among themselves moved, all of it.
         var groups: [String: [ManagedObject]] = [:]

@@ -50,7 +50,10 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// A controller for a request in a context; nothing is fetched until ``performFetch()``
     /// (init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)).
-    public init(fetchRequest: FetchRequest<ManagedObject>, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
+    public init(
+        fetchRequest: FetchRequest<ManagedObject>, managedObjectContext: ManagedObjectContext,
+        sectionNameKeyPath: String?, cacheName: String?
+    ) {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = managedObjectContext
         self.sectionNameKeyPath = sectionNameKeyPath
@@ -60,12 +63,15 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// A controller for a typed request (`Book.fetchRequest()`, Apple's
     /// `NSFetchedResultsController<Book>(fetchRequest:…)`): the controller follows a request
     /// for managed objects with the same settings; its objects are of their entity's class.
-    public convenience init<Result>(fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext,
-                                    sectionNameKeyPath: String?, cacheName: String?) {
+    public convenience init<Result>(
+        fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext,
+        sectionNameKeyPath: String?, cacheName: String?
+    ) {
         let objects = FetchRequest<ManagedObject>(entityName: fetchRequest.entityName)
         fetchRequest.copySettings(to: objects)
-        self.init(fetchRequest: objects, managedObjectContext: managedObjectContext,
-                  sectionNameKeyPath: sectionNameKeyPath, cacheName: cacheName)
+        self.init(
+            fetchRequest: objects, managedObjectContext: managedObjectContext,
+            sectionNameKeyPath: sectionNameKeyPath, cacheName: cacheName)
     }
 
     deinit {
@@ -82,10 +88,16 @@ public final class FetchedResultsController: @unchecked Sendable {
     ///   objects are not in section order; any error of the fetch.
     public func performFetch() throws {
         guard !fetchRequest.sortDescriptors.isEmpty else {
-            throw CoreDataError(exception: .invalidArgument, "A FetchedResultsController requires a fetch request with sort descriptors; the request for \(fetchRequest.entityName) has none")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "A FetchedResultsController requires a fetch request with sort descriptors; the request for \(fetchRequest.entityName) has none"
+            )
         }
         guard fetchRequest.resultType == .managedObject else {
-            throw CoreDataError(exception: .invalidArgument, "A FetchedResultsController fetches managed objects; the request for \(fetchRequest.entityName) asks for another result type")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "A FetchedResultsController fetches managed objects; the request for \(fetchRequest.entityName) asks for another result type"
+            )
         }
         let objects = try managedObjectContext.fetch(fetchRequest)
         sectionList = try sections(of: objects, requireOrder: true)
@@ -111,9 +123,13 @@ public final class FetchedResultsController: @unchecked Sendable {
     ///   outside the results, naming it and the sections' sizes.
     public func checkedObject(at indexPath: IndexPath) throws -> ManagedObject {
         guard indexPath.count == 2, sectionList.indices.contains(indexPath.section),
-              sectionList[indexPath.section].members.indices.contains(indexPath.row) else {
+            sectionList[indexPath.section].members.indices.contains(indexPath.row)
+        else {
             let sizes = sectionList.map { String($0.members.count) }.joined(separator: ", ")
-            throw CoreDataError(exception: CoreDataError.ExceptionName(rawValue: "NSRangeException"), "No object at index path \(Array(indexPath)) of the results for \(fetchRequest.entityName): \(sectionList.count) section\(sectionList.count == 1 ? "" : "s") of [\(sizes)] objects")
+            throw CoreDataError(
+                exception: CoreDataError.ExceptionName(rawValue: "NSRangeException"),
+                "No object at index path \(Array(indexPath)) of the results for \(fetchRequest.entityName): \(sectionList.count) section\(sectionList.count == 1 ? "" : "s") of [\(sizes)] objects"
+            )
         }
         return sectionList[indexPath.section].members[indexPath.row]
     }
@@ -167,7 +183,10 @@ public final class FetchedResultsController: @unchecked Sendable {
             let name = try sectionName(of: object)
             if let i = indexByName[name] {
                 if requireOrder && i != names.count - 1 {
-                    throw CoreDataError(exception: .invalidArgument, "The fetched object at index \(n) (\(object.objectID.uriString)) has an out of order section name \"\(name)\": the objects must be sorted by section name, so the first sort descriptor of the request for \(fetchRequest.entityName) must order by \(sectionNameKeyPath ?? "")")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "The fetched object at index \(n) (\(object.objectID.uriString)) has an out of order section name \"\(name)\": the objects must be sorted by section name, so the first sort descriptor of the request for \(fetchRequest.entityName) must order by \(sectionNameKeyPath ?? "")"
+                    )
                 }
                 members[i].append(object)
             } else {

@@ -14,28 +14,43 @@ import Foundation
 public protocol FetchedResultsControllerDelegate: AnyObject {
     /// Changes are about to be reported (controllerWillChangeContent:).
     func controllerWillChangeContent(_ controller: FetchedResultsController)
-    /// An object was inserted, deleted, moved or updated (controller:didChangeObject:atIndexPath:forChangeType:newIndexPath:);
+    /// An object was inserted, deleted, moved or updated
+    /// (controller:didChangeObject:atIndexPath:forChangeType:newIndexPath:);
     /// `anObject` is the managed object, typed `Any` as in Apple's protocol.
-    func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
+    func controller(
+        _ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
     /// A section was inserted or deleted (controller:didChangeSection:atIndex:forChangeType:).
-    func controller(_ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
+    func controller(
+        _ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
     /// All changes of one event have been reported (controllerDidChangeContent:).
     func controllerDidChangeContent(_ controller: FetchedResultsController)
-    /// A section's index title; nil uses the controller's default, the name's first letter capitalized (controller:sectionIndexTitleForSectionName:).
-    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String?
+    /// A section's index title; nil uses the controller's default, the name's first letter capitalized
+    /// (controller:sectionIndexTitleForSectionName:).
+    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String)
+        -> String?
 }
 
 extension FetchedResultsControllerDelegate {
     /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    public func controller(
+        _ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
+    public func controller(
+        _ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {}
     /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
     /// nil: the controller's default title.
-    public func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    public func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String)
+        -> String?
+    { nil }
 }
 
 /// A delegate told of changes as a whole new snapshot of the results (the diffable form of
@@ -45,6 +60,7 @@ extension FetchedResultsControllerDelegate {
 /// from the section index title). Swift cannot ask whether a protocol's method was
 /// implemented, so adopting this protocol is what says so.
 public protocol FetchedResultsControllerSnapshotDelegate: FetchedResultsControllerDelegate {
-    /// The results after a change, as a snapshot of section names and object IDs (controller:didChangeContentWithSnapshot:).
+    /// The results after a change, as a snapshot of section names and object IDs
+    /// (controller:didChangeContentWithSnapshot:).
     func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot)
 }

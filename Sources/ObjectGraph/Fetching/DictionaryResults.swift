@@ -25,14 +25,20 @@ enum DictionaryResults {
     /// The aggregate an expression description computes, or an error naming what is not one.
     static func aggregate(of description: ExpressionDescription) throws -> Aggregate {
         guard case .function(let selector, let arguments) = description.expression,
-              ["count:", "sum:", "min:", "max:", "average:"].contains(selector), arguments.count == 1 else {
-            throw CoreDataError(exception: .invalidArgument, "Unsupported function expression \(description.expression) in the expression description \(description.name); use count:, sum:, min:, max: or average: of a key path")
+            ["count:", "sum:", "min:", "max:", "average:"].contains(selector), arguments.count == 1
+        else {
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "Unsupported function expression \(description.expression) in the expression description \(description.name); use count:, sum:, min:, max: or average: of a key path"
+            )
         }
         switch arguments[0] {
         case .keyPath(let path): return Aggregate(function: selector, keyPath: path)
         case .evaluatedObject: return Aggregate(function: selector, keyPath: nil)
         default:
-            throw CoreDataError(exception: .invalidArgument, "Unsupported function expression \(description.expression): the argument must be a key path")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "Unsupported function expression \(description.expression): the argument must be a key path")
         }
     }
 
@@ -50,7 +56,10 @@ enum DictionaryResults {
             guard case .named(let key) = property else { continue }
             let first = String(key.split(separator: ".").first ?? "")
             if let r = entity.relationship(named: first), r.isToMany {
-                throw CoreDataError(exception: .invalidArgument, "Invalid to-many relationship \(key) in setPropertiesToFetch: dictionary results hold attributes, to-one relationships and expressions")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Invalid to-many relationship \(key) in setPropertiesToFetch: dictionary results hold attributes, to-one relationships and expressions"
+                )
             }
             if entity.attribute(named: first) == nil && entity.relationship(named: first) == nil {
                 throw CoreDataError(exception: .invalidArgument, "keypath \(key) not found in entity \(entity.name)")
@@ -62,10 +71,16 @@ enum DictionaryResults {
     }
 
     /// Dictionary results from matching, sorted objects.
-    static func build(_ request: AnyFetchRequest, entity: EntityDescription, objects: [KeyValueCoding], identify: (Any?) -> Any?) throws -> [[String: Any]] {
-        let properties = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
+    static func build(
+        _ request: AnyFetchRequest, entity: EntityDescription, objects: [KeyValueCoding], identify: (Any?) -> Any?
+    ) throws -> [[String: Any]] {
+        let properties =
+            request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
         let groupBy = request.propertiesToGroupBy ?? []
-        let hasAggregates = properties.contains { if case .expression = $0 { return true }; return false }
+        let hasAggregates = properties.contains {
+            if case .expression = $0 { return true }
+            return false
+        }
         func value(_ object: KeyValueCoding, _ key: String) throws -> Any? {
             identify(try KeyPathResolver.value(of: object, keyPath: key))
         }
@@ -85,7 +100,8 @@ enum DictionaryResults {
             for object in objects {
                 let key = try groupBy.map { property -> Any? in
                     guard case .named(let k) = property else {
-                        throw CoreDataError(exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
+                        throw CoreDataError(
+                            exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
                     }
                     return try value(object, k)
                 }
@@ -96,21 +112,29 @@ enum DictionaryResults {
                     members.append([object])
                 }
             }
-            if groupBy.isEmpty && groups.isEmpty { groups = [[]]; members = [[]] }
+            if groupBy.isEmpty && groups.isEmpty {
+                groups = [[]]
+                members = [[]]
+            }
             for (key, group) in zip(groups, members) {
                 var row: [String: Any] = [:]
                 for property in properties {
                     switch property {
                     case .named(let k):
-                        if let i = groupBy.firstIndex(of: property) { if let v = key[i] { row[k] = v } }
-                        else if let first = group.first, let v = try value(first, k) { row[k] = v }
+                        if let i = groupBy.firstIndex(of: property) {
+                            if let v = key[i] { row[k] = v }
+                        } else if let first = group.first, let v = try value(first, k) {
+                            row[k] = v
+                        }
                     case .expression(let description):
                         let aggregate = try aggregate(of: description)
                         let values = try group.compactMap { object -> Any? in
                             guard let path = aggregate.keyPath else { return object }
                             return try value(object, path)
                         }
-                        if let v = try compute(aggregate.function, values, type: description.expressionResultType) { row[description.name] = v }
+                        if let v = try compute(aggregate.function, values, type: description.expressionResultType) {
+                            row[description.name] = v
+                        }
                     }
                 }
                 results.append(row)
@@ -121,7 +145,9 @@ enum DictionaryResults {
         }
         if request.returnsDistinctResults {
             var unique: [[String: Any]] = []
-            for row in results where !unique.contains(where: { ValueComparison.equal($0, row, []) }) { unique.append(row) }
+            for row in results where !unique.contains(where: { ValueComparison.equal($0, row, []) }) {
+                unique.append(row)
+            }
             results = unique
         }
         if request.fetchOffset > 0 { results = Array(results.dropFirst(request.fetchOffset)) }

@@ -46,7 +46,9 @@ public class AnyFetchRequest: CustomStringConvertible {
     /// contains no predicates) the request has its predicate set to nil."
     public var predicate: Predicate? {
         didSet {
-            if case .compound(let c)? = predicate, c.compoundPredicateType == .and, c.subpredicates.isEmpty { predicate = nil }
+            if case .compound(let c)? = predicate, c.compoundPredicateType == .and, c.subpredicates.isEmpty {
+                predicate = nil
+            }
         }
     }
     /// Their order; empty for the store's order.
@@ -105,11 +107,18 @@ public class AnyFetchRequest: CustomStringConvertible {
 
     /// Copies every setting but the entity name into another request.
     func copySettings(to r: AnyFetchRequest) {
-        r.predicate = predicate; r.sortDescriptors = sortDescriptors; r.fetchLimit = fetchLimit
-        r.fetchOffset = fetchOffset; r.fetchBatchSize = fetchBatchSize; r.resultType = resultType
-        r.propertiesToFetch = propertiesToFetch; r.propertiesToGroupBy = propertiesToGroupBy
-        r.havingPredicate = havingPredicate; r.returnsDistinctResults = returnsDistinctResults
-        r.includesSubentities = includesSubentities; r.includesPendingChanges = includesPendingChanges
+        r.predicate = predicate
+        r.sortDescriptors = sortDescriptors
+        r.fetchLimit = fetchLimit
+        r.fetchOffset = fetchOffset
+        r.fetchBatchSize = fetchBatchSize
+        r.resultType = resultType
+        r.propertiesToFetch = propertiesToFetch
+        r.propertiesToGroupBy = propertiesToGroupBy
+        r.havingPredicate = havingPredicate
+        r.returnsDistinctResults = returnsDistinctResults
+        r.includesSubentities = includesSubentities
+        r.includesPendingChanges = includesPendingChanges
         r.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
         r.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
         r.includesPropertyValues = includesPropertyValues
@@ -118,7 +127,8 @@ public class AnyFetchRequest: CustomStringConvertible {
 
     /// Apple's description: the entity, predicate, sort descriptors and limits.
     public var description: String {
-        var s = "<FetchRequest> (entity: \(entityName); predicate: (\(predicate?.predicateFormat ?? "null")); sortDescriptors: (\(sortDescriptors.map(\.description).joined(separator: ", ")))"
+        var s =
+            "<FetchRequest> (entity: \(entityName); predicate: (\(predicate?.predicateFormat ?? "null")); sortDescriptors: (\(sortDescriptors.map(\.description).joined(separator: ", ")))"
         if fetchLimit > 0 { s += "; limit: \(fetchLimit)" }
         if fetchOffset > 0 { s += "; offset: \(fetchOffset)" }
         return s + "; type: \(resultType))"
@@ -183,7 +193,8 @@ extension FetchRequest where Result == ManagedObject {
 /// A computed column of a dictionary fetch: NSExpressionDescription.
 ///
 /// ```swift
-/// let highest = ExpressionDescription(name: "highest", expression: try Expression(checkedFormat: "max:(salesRank)"), resultType: .integer64)
+/// let highest = ExpressionDescription(name: "highest", expression: try Expression(checkedFormat: "max:(salesRank)"),
+/// resultType: .integer64)
 /// ```
 public struct ExpressionDescription: Hashable, Sendable {
     /// The key of the column in each result dictionary.

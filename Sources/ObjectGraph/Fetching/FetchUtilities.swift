@@ -26,13 +26,17 @@ public enum FetchUtilities {
     /// Every object of an entity (MTCDUtilities `objectsForEntityNamed:inContext:`).
     ///
     /// Throws for an entity the model does not have, naming the entities it does.
-    public static func objects(forEntityNamed entityName: String, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    public static func objects(forEntityNamed entityName: String, in context: ManagedObjectContext) throws
+        -> [ManagedObject]
+    {
         try context.fetch(FetchRequest(entityName: entityName))
     }
 
     /// The objects whose value for a key equals `value` (`objectsForEntityNamed:matchingKey:
     /// andValue:inContext:`), built as `%K == %@` so the key and value are quoted for you.
-    public static func objects(forEntityNamed entityName: String, matchingKey key: String, value: Any?, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    public static func objects(
+        forEntityNamed entityName: String, matchingKey key: String, value: Any?, in context: ManagedObjectContext
+    ) throws -> [ManagedObject] {
         let request = FetchRequest(entityName: entityName)
         request.predicate = try Predicate(checkedFormat: "%K == %@", key, value)
         return try context.fetch(request)
@@ -41,12 +45,15 @@ public enum FetchUtilities {
     /// The one object whose value for a key equals `value` (`objectForEntityNamed:matchingKey:
     /// andValue:inContext:`): nil when none matches, and ``TooManyEntitiesReturned`` when
     /// several do.
-    public static func object(forEntityNamed entityName: String, matchingKey key: String, value: Any?, in context: ManagedObjectContext) throws -> ManagedObject? {
+    public static func object(
+        forEntityNamed entityName: String, matchingKey key: String, value: Any?, in context: ManagedObjectContext
+    ) throws -> ManagedObject? {
         let request = FetchRequest(entityName: entityName)
         request.predicate = try Predicate(checkedFormat: "%K == %@", key, value)
         let objects = try context.fetch(request)
         guard objects.count <= 1 else {
-            throw TooManyEntitiesReturned(entityName: entityName, predicateFormat: request.predicate!.predicateFormat, count: objects.count)
+            throw TooManyEntitiesReturned(
+                entityName: entityName, predicateFormat: request.predicate!.predicateFormat, count: objects.count)
         }
         return objects.first
     }
@@ -54,7 +61,10 @@ public enum FetchUtilities {
     /// The objects matching every key and value (AND), or any of them (OR)
     /// (`objectsForEntityNamed:matchingKeysAndValues:usingOR:inContext:`), as a compound of
     /// `%K == %@` predicates in the order given.
-    public static func objects(forEntityNamed entityName: String, matchingKeysAndValues pairs: KeyValuePairs<String, Any?>, usingOR: Bool, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    public static func objects(
+        forEntityNamed entityName: String, matchingKeysAndValues pairs: KeyValuePairs<String, Any?>, usingOR: Bool,
+        in context: ManagedObjectContext
+    ) throws -> [ManagedObject] {
         let request = FetchRequest(entityName: entityName)
         request.predicate = try predicate(matchingKeysAndValues: pairs, usingOR: usingOR)
         return try context.fetch(request)
@@ -62,7 +72,9 @@ public enum FetchUtilities {
 
     /// The compound predicate `objects(forEntityNamed:matchingKeysAndValues:usingOR:in:)`
     /// fetches with.
-    public static func predicate(matchingKeysAndValues pairs: KeyValuePairs<String, Any?>, usingOR: Bool) throws -> Predicate {
+    public static func predicate(matchingKeysAndValues pairs: KeyValuePairs<String, Any?>, usingOR: Bool) throws
+        -> Predicate
+    {
         let subpredicates = try pairs.map { try Predicate(checkedFormat: "%K == %@", $0.key, $0.value) }
         return usingOR ? .or(subpredicates) : .and(subpredicates)
     }

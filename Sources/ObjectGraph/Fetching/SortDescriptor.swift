@@ -68,7 +68,8 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible {
 
     /// Compares two values with this descriptor's comparator, ascending.
     public func compareValues(_ a: Any?, _ b: Any?) throws -> ComparisonResult {
-        let x = ValueComparison.normalize(a), y = ValueComparison.normalize(b)
+        let x = ValueComparison.normalize(a)
+        let y = ValueComparison.normalize(b)
         switch (x, y) {
         case (nil, nil): return .orderedSame
         case (nil, _): return .orderedAscending
@@ -76,7 +77,9 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible {
         case (let s as String, let t as String): return Self.compareStrings(s, t, comparator)
         default:
             if let order = ValueComparison.order(x!, y!, []) { return order }
-            throw PredicateError(.invalidOperand, "Can't sort by \(key): \(describeArgument(x)) and \(describeArgument(y)) have no common order")
+            throw PredicateError(
+                .invalidOperand,
+                "Can't sort by \(key): \(describeArgument(x)) and \(describeArgument(y)) have no common order")
         }
     }
 
@@ -92,7 +95,9 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible {
         case .localizedCaseInsensitiveCompare:
             return s.compare(t, options: [.caseInsensitive], range: nil, locale: .current)
         case .localizedStandardCompare:
-            return s.compare(t, options: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering], range: nil, locale: .current)
+            return s.compare(
+                t, options: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering], range: nil,
+                locale: .current)
         }
     }
 
@@ -111,7 +116,9 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible {
                 do {
                     var result = try descriptor.compareValues(keys[i][n], keys[j][n])
                     if !descriptor.ascending {
-                        result = result == .orderedAscending ? .orderedDescending : (result == .orderedDescending ? .orderedAscending : .orderedSame)
+                        result =
+                            result == .orderedAscending
+                            ? .orderedDescending : (result == .orderedDescending ? .orderedAscending : .orderedSame)
                     }
                     if result != .orderedSame { return result == .orderedAscending }
                 } catch {

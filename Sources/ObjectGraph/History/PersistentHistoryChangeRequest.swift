@@ -62,7 +62,8 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     }
 
     /// Fetches the transactions after a transaction (fetchHistory(after:)); nil fetches all.
-    public static func fetchHistory(after transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest {
+    public static func fetchHistory(after transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest
+    {
         PersistentHistoryChangeRequest(.afterToken(transaction?.token))
     }
 
@@ -78,7 +79,9 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
     }
 
     /// Purges the transactions up to and including a transaction (deleteHistory(before:)).
-    public static func deleteHistory(before transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest {
+    public static func deleteHistory(before transaction: PersistentHistoryTransaction?)
+        -> PersistentHistoryChangeRequest
+    {
         PersistentHistoryChangeRequest(.beforeToken(transaction?.token))
     }
 
@@ -91,7 +94,9 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
             for store in stores { deleted += try store.deleteHistory(boundary, withChanges: resultType == .objectIDs) }
             switch resultType {
             case .count: return PersistentHistoryResult(resultType: resultType, result: deleted.count)
-            case .objectIDs: return PersistentHistoryResult(resultType: resultType, result: deleted.flatMap { $0.changes ?? [] }.map(\.changedObjectID))
+            case .objectIDs:
+                return PersistentHistoryResult(
+                    resultType: resultType, result: deleted.flatMap { $0.changes ?? [] }.map(\.changedObjectID))
             default: return PersistentHistoryResult(resultType: resultType, result: true)
             }
         }
@@ -104,10 +109,14 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, @unch
         case .objectIDs:
             // Each object once, in the order history first touched it.
             var seen: Set<ManagedObjectID> = []
-            let ids = transactions.flatMap { $0.changes ?? [] }.map(\.changedObjectID).filter { seen.insert($0).inserted }
+            let ids = transactions.flatMap { $0.changes ?? [] }.map(\.changedObjectID).filter {
+                seen.insert($0).inserted
+            }
             return PersistentHistoryResult(resultType: resultType, result: ids)
-        case .changesOnly: return PersistentHistoryResult(resultType: resultType, result: transactions.flatMap { $0.changes ?? [] })
-        case .transactionsOnly, .transactionsAndChanges: return PersistentHistoryResult(resultType: resultType, result: transactions)
+        case .changesOnly:
+            return PersistentHistoryResult(resultType: resultType, result: transactions.flatMap { $0.changes ?? [] })
+        case .transactionsOnly, .transactionsAndChanges:
+            return PersistentHistoryResult(resultType: resultType, result: transactions)
         }
     }
 }

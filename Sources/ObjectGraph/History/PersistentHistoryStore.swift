@@ -36,10 +36,12 @@ protocol PersistentHistoryStore: AnyObject {
     /// transaction made by `transaction` when the store tracks history.
     func save(_ changes: StoreChanges, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws
     /// The transactions a fetch request's boundary selects, oldest first.
-    func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction]
+    func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
     /// Deletes the transactions a delete request's boundary selects; returns them (with their
     /// changes when asked).
-    func deleteHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction]
+    func deleteHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
     /// The number of the last transaction, or nil when the store has no history.
     func lastTransactionNumber() throws -> Int64?
 }

@@ -30,7 +30,9 @@ public struct PersistentHistoryTransaction: Sendable {
     /// inserted, updated and deleted object IDs under the did-save keys. Empty sets when the
     /// transaction was fetched without its changes.
     public func objectIDNotification() -> Notification {
-        var inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []
+        var inserted: Set<ManagedObjectID> = []
+        var updated: Set<ManagedObjectID> = []
+        var deleted: Set<ManagedObjectID> = []
         for change in changes ?? [] {
             switch change.changeType {
             case .insert: inserted.insert(change.changedObjectID)
@@ -41,10 +43,12 @@ public struct PersistentHistoryTransaction: Sendable {
         // An object inserted and changed in one transaction is an insert; deleted, a delete.
         updated.subtract(inserted)
         updated.subtract(deleted)
-        return Notification(name: ManagedObjectContext.didSaveNotification, object: nil, userInfo: [
-            ManagedObjectContext.insertedObjectIDsKey: inserted,
-            ManagedObjectContext.updatedObjectIDsKey: updated,
-            ManagedObjectContext.deletedObjectIDsKey: deleted,
-        ])
+        return Notification(
+            name: ManagedObjectContext.didSaveNotification, object: nil,
+            userInfo: [
+                ManagedObjectContext.insertedObjectIDsKey: inserted,
+                ManagedObjectContext.updatedObjectIDsKey: updated,
+                ManagedObjectContext.deletedObjectIDsKey: deleted,
+            ])
     }
 }

@@ -16,7 +16,8 @@ import GRDB
 /// below the first one kept, or every one numbered when none is kept.
 extension SQLiteHistoryReader {
     /// What the rule reads, in one row: the first transaction kept and the last one numbered.
-    static let horizonSQL = "SELECT (SELECT MIN(Z_PK) FROM ATRANSACTION), "
+    static let horizonSQL =
+        "SELECT (SELECT MIN(Z_PK) FROM ATRANSACTION), "
         + "(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(SQLiteHistorySchema.transactionEntity))"
 
     /// The number of the newest deleted transaction, or 0 when none was deleted.
@@ -29,10 +30,12 @@ extension SQLiteHistoryReader {
     /// for all of this store's history) read nothing and pass.
     func checkTokenNotExpired(_ boundary: PersistentHistoryChangeRequest.Boundary) throws {
         guard case .afterToken(let token) = boundary,
-              let number = token?.transactionNumber(forStore: storeIdentifier) else { return }
+            let number = token?.transactionNumber(forStore: storeIdentifier)
+        else { return }
         let horizon = try statements.fetch(Self.horizonSQL, []).first ?? []
-        let purged = Self.purgedThrough(firstKept: horizon.first.flatMap(Int64.fromDatabaseValue),
-                                        lastNumbered: horizon.dropFirst().first.flatMap(Int64.fromDatabaseValue))
+        let purged = Self.purgedThrough(
+            firstKept: horizon.first.flatMap(Int64.fromDatabaseValue),
+            lastNumbered: horizon.dropFirst().first.flatMap(Int64.fromDatabaseValue))
         guard number < purged else { return }
         throw CoreDataError(
             .persistentHistoryTokenExpired,

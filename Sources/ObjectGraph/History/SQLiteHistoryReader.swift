@@ -21,7 +21,9 @@ struct SQLiteHistoryReader {
     /// The transactions a condition on `ATRANSACTION t` selects, oldest first, with their
     /// changes when asked. Author, bundle ID, context name and process ID are read from the
     /// strings table, or from the transaction's own columns where a store wrote them there.
-    func transactions(where condition: String, _ arguments: [DatabaseValue], withChanges: Bool) throws -> [PersistentHistoryTransaction] {
+    func transactions(where condition: String, _ arguments: [DatabaseValue], withChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
         let sql = """
             SELECT t.Z_PK, t.ZTIMESTAMP, COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(b.ZNAME, t.ZBUNDLEID), \
             COALESCE(c.ZNAME, t.ZCONTEXTNAME), COALESCE(p.ZNAME, t.ZPROCESSID) FROM ATRANSACTION t \
@@ -46,9 +48,12 @@ struct SQLiteHistoryReader {
     }
 
     /// The changes of the selected transactions, by transaction number, each in key order.
-    private func changes(inTransactionsWhere condition: String, _ arguments: [DatabaseValue]) throws -> [Int64: [PersistentHistoryChange]] {
+    private func changes(inTransactionsWhere condition: String, _ arguments: [DatabaseValue]) throws -> [Int64:
+        [PersistentHistoryChange]]
+    {
         let tombstoneList = (0..<tombstoneColumns).map { ", ZTOMBSTONE\($0)" }.joined()
-        let sql = "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneList) FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition)) ORDER BY ZTRANSACTIONID, Z_PK"
+        let sql =
+            "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneList) FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition)) ORDER BY ZTRANSACTIONID, Z_PK"
         var result: [Int64: [PersistentHistoryChange]] = [:]
         for row in try statements.fetch(sql, arguments) {
             let change = try decode(row)
@@ -64,33 +69,49 @@ struct SQLiteHistoryReader {
         let rawType = Int.fromDatabaseValue(row[1]) ?? -1
         let entityNumber = Int.fromDatabaseValue(row[2]) ?? -1
         guard let type = PersistentHistoryChangeType(rawValue: rawType) else {
-            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(storeName) has ZCHANGETYPE = \(rawType), which is no change type (0 insert, 1 update, 2 delete)")
+            throw CoreDataError(
+                .sqlite,
+                "The history change Z_PK = \(key) of ACHANGE in the store at \(storeName) has ZCHANGETYPE = \(rawType), which is no change type (0 insert, 1 update, 2 delete)"
+            )
         }
         guard let entity = model.entitiesByNumber[entityNumber] else {
-            throw CoreDataError(.sqlite, "The history change Z_PK = \(key) of ACHANGE in the store at \(storeName) has ZENTITY = \(entityNumber), which is no entity of the model: the history was written with another model version")
+            throw CoreDataError(
+                .sqlite,
+                "The history change Z_PK = \(key) of ACHANGE in the store at \(storeName) has ZENTITY = \(entityNumber), which is no entity of the model: the history was written with another model version"
+            )
         }
-        let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: Int64.fromDatabaseValue(row[3]) ?? 0)
+        let id = ManagedObjectID(
+            entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: Int64.fromDatabaseValue(row[3]) ?? 0)
         var updated: Set<PropertyDescription>?
         if type == .update {
-            updated = Data.fromDatabaseValue(row[5]).map { SQLiteHistoryRecorder.properties(inBitmap: $0, of: entity) } ?? []
+            updated =
+                Data.fromDatabaseValue(row[5]).map { SQLiteHistoryRecorder.properties(inBitmap: $0, of: entity) } ?? []
         }
         var tombstone: [String: Any]?
         if type == .delete {
             var values: [String: Any] = [:]
-            for (n, (_, attribute)) in SQLiteHistorySchema.preservedAttributes(of: entity).enumerated() where n < tombstoneColumns && 6 + n < row.count {
+            for (n, (_, attribute)) in SQLiteHistorySchema.preservedAttributes(of: entity).enumerated()
+            where n < tombstoneColumns && 6 + n < row.count {
                 let stored = decodeTombstone(row[6 + n])
                 if attribute.attributeType == .transformable {
                     if case .blob(let data) = stored.storage { values[attribute.name] = data }
                     continue
                 }
                 do {
-                    if let value = try SQLiteValues.value(stored, type: attribute.attributeType) { values[attribute.name] = value }
+                    if let value = try SQLiteValues.value(stored, type: attribute.attributeType) {
+                        values[attribute.name] = value
+                    }
                 } catch {
-                    throw CoreDataError(.sqlite, "The tombstone of history change Z_PK = \(key) of ACHANGE in the store at \(storeName) holds a value for \(entity.name).\(attribute.name) its type cannot take: \(error)", key: attribute.name)
+                    throw CoreDataError(
+                        .sqlite,
+                        "The tombstone of history change Z_PK = \(key) of ACHANGE in the store at \(storeName) holds a value for \(entity.name).\(attribute.name) its type cannot take: \(error)",
+                        key: attribute.name)
                 }
             }
             tombstone = values
         }
-        return PersistentHistoryChange(changeID: key, changeType: type, changedObjectID: id, updatedProperties: updated, tombstone: tombstone, transactionNumber: Int64.fromDatabaseValue(row[4]) ?? 0)
+        return PersistentHistoryChange(
+            changeID: key, changeType: type, changedObjectID: id, updatedProperties: updated, tombstone: tombstone,
+            transactionNumber: Int64.fromDatabaseValue(row[4]) ?? 0)
     }
 }

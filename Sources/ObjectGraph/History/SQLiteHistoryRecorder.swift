@@ -27,12 +27,18 @@ enum SQLiteHistoryRecorder {
     /// insert, update or delete run as SQL calls it with the rows its statements touched, so
     /// that other processes see those changes in history too, as Apple records them.
     @discardableResult
-    static func record(_ record: HistoryRecord, info: HistoryTransactionInfo, model: ManagedObjectModel, db: Database, log: SQLLog) throws -> Int64? {
+    static func record(
+        _ record: HistoryRecord, info: HistoryTransactionInfo, model: ManagedObjectModel, db: Database, log: SQLLog
+    ) throws -> Int64? {
         guard !record.isEmpty else { return nil }
         let transaction = try allocateKeys(SQLiteHistorySchema.transactionEntity, count: 1, db: db)
-        let strings = try [info.author, info.bundleID, info.contextName, info.processID].map { try $0.map { try stringKey($0, db: db) } }
-        let insertTransaction = "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)"
-        let transactionValues: [DatabaseValue] = [transaction.databaseValue, SQLiteHistorySchema.transactionEntity.databaseValue]
+        let strings = try [info.author, info.bundleID, info.contextName, info.processID].map {
+            try $0.map { try stringKey($0, db: db) }
+        }
+        let insertTransaction =
+            "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)"
+        let transactionValues: [DatabaseValue] =
+            [transaction.databaseValue, SQLiteHistorySchema.transactionEntity.databaseValue]
             + strings.map { $0?.databaseValue ?? .null } + [Date().timeIntervalSinceReferenceDate.databaseValue]
         log.statement(sql: insertTransaction, arguments: transactionValues)
         try db.execute(sql: insertTransaction, arguments: StatementArguments(transactionValues))
@@ -41,15 +47,22 @@ enum SQLiteHistoryRecorder {
         var key = try allocateKeys(SQLiteHistorySchema.changeEntity, count: count, db: db)
         let tombstoneWidth = record.deleted.map(\.tombstone.count).max() ?? 0
         let tombstoneColumns = (0..<tombstoneWidth).map { ", ZTOMBSTONE\($0)" }.joined()
-        let sql = "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, \(SQLiteHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneWidth)))"
+        let sql =
+            "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, \(SQLiteHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneWidth)))"
         let statement = try db.cachedStatement(sql: sql)
         let logs = log.isEnabled
         // One row per changed object, thousands in a big save: values are bound straight
         // into SQLite, as SQLiteWriter binds the rows themselves, not built into arrays.
         let raw = statement.sqliteStatement
-        func insert(_ type: PersistentHistoryChangeType, _ entity: Int, _ primaryKey: Int64, _ columns: Data?, _ tombstone: [DatabaseValue]) throws {
+        func insert(
+            _ type: PersistentHistoryChangeType, _ entity: Int, _ primaryKey: Int64, _ columns: Data?,
+            _ tombstone: [DatabaseValue]
+        ) throws {
             if logs {
-                let values: [DatabaseValue] = [key.databaseValue, type.rawValue.databaseValue, entity.databaseValue, primaryKey.databaseValue, transaction.databaseValue, columns?.databaseValue ?? .null]
+                let values: [DatabaseValue] = [
+                    key.databaseValue, type.rawValue.databaseValue, entity.databaseValue, primaryKey.databaseValue,
+                    transaction.databaseValue, columns?.databaseValue ?? .null,
+                ]
                 log.statement(sql: sql, arguments: values + tombstone)
             }
             sqlite3_reset(raw)
@@ -68,15 +81,21 @@ enum SQLiteHistoryRecorder {
             }
             let code = sqlite3_step(raw)
             guard code == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
             }
             key += 1
         }
         for (entity, primaryKey) in record.inserted { try insert(.insert, entity, primaryKey, nil, []) }
         for (entity, primaryKey, properties) in record.updated {
-            try insert(.update, entity, primaryKey, model.entitiesByNumber[entity].map { propertyBitmap(properties, of: $0) }, [])
+            try insert(
+                .update, entity, primaryKey, model.entitiesByNumber[entity].map { propertyBitmap(properties, of: $0) },
+                [])
         }
-        for (entity, primaryKey, tombstone) in record.deleted { try insert(.delete, entity, primaryKey, nil, tombstone) }
+        for (entity, primaryKey, tombstone) in record.deleted {
+            try insert(.delete, entity, primaryKey, nil, tombstone)
+        }
         sqlite3_reset(raw)
         return transaction
     }
@@ -94,7 +113,8 @@ enum SQLiteHistoryRecorder {
             var text = v
             text.withUTF8 { bytes in
                 if let base = bytes.baseAddress {
-                    _ = sqlite3_bind_text(s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+                    _ = sqlite3_bind_text(
+                        s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
                 } else {
                     _ = sqlite3_bind_text(s, i, "", 0, transient)
                 }
@@ -105,27 +125,39 @@ enum SQLiteHistoryRecorder {
 
     /// Takes `count` keys from an entity's `Z_MAX` in `Z_PRIMARYKEY`; returns the first.
     private static func allocateKeys(_ entity: Int, count: Int, db: Database) throws -> Int64 {
-        guard let current = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity]) else {
-            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store has no Z_PRIMARYKEY row \(entity) for its persistent history; it was not opened with NSPersistentHistoryTrackingKey")
+        guard
+            let current = try Int64.fetchOne(
+                db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity])
+        else {
+            throw CoreDataError(
+                .persistentStoreIncompatibleSchema,
+                "The store has no Z_PRIMARYKEY row \(entity) for its persistent history; it was not opened with NSPersistentHistoryTrackingKey"
+            )
         }
-        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [current + Int64(count), entity])
+        try db.execute(
+            sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [current + Int64(count), entity])
         return current + 1
     }
 
     /// The key of a string in `ATRANSACTIONSTRING`, added the first time it is used.
     private static func stringKey(_ string: String, db: Database) throws -> Int64 {
-        if let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [string]) {
+        if let key = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [string])
+        {
             return key
         }
         let key = try allocateKeys(SQLiteHistorySchema.stringEntity, count: 1, db: db)
-        try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)", arguments: [key, SQLiteHistorySchema.stringEntity, string])
+        try db.execute(
+            sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)",
+            arguments: [key, SQLiteHistorySchema.stringEntity, string])
         return key
     }
 
     /// The properties of an entity in the order `ZCOLUMNS` numbers them: its attributes and
     /// relationships, own and inherited, by name.
     static func bitmapOrder(of entity: EntityDescription) -> [PropertyDescription] {
-        (entity.attributes.map(PropertyDescription.attribute) + entity.relationships.map(PropertyDescription.relationship)).sorted { $0.name < $1.name }
+        (entity.attributes.map(PropertyDescription.attribute)
+            + entity.relationships.map(PropertyDescription.relationship)).sorted { $0.name < $1.name }
     }
 
     /// `ZCOLUMNS` for changed properties: bit n (byte n / 8, value 1 << n % 8) for the n-th

@@ -49,14 +49,17 @@ enum SQLiteHistorySchema {
         creationStatements(tombstoneColumns: tombstoneColumns).map { statement in
             var result = statement.replacingOccurrences(of: " COLLATE BINARY", with: "")
             for declared in ["INTEGER", "FLOAT", "VARCHAR", "BLOB"] {
-                result = result.replacingOccurrences(of: " \(declared)", with: " \(PostgresSchema.columnType(declared))")
+                result = result.replacingOccurrences(
+                    of: " \(declared)", with: " \(PostgresSchema.columnType(declared))")
             }
             return result
         }
     }
 
     /// The `Z_PRIMARYKEY` rows of the history tables: entity number and name.
-    static let primaryKeyRows = [(changeEntity, "CHANGE"), (transactionEntity, "TRANSACTION"), (stringEntity, "TRANSACTIONSTRING")]
+    static let primaryKeyRows = [
+        (changeEntity, "CHANGE"), (transactionEntity, "TRANSACTION"), (stringEntity, "TRANSACTIONSTRING"),
+    ]
 
     /// The attributes of an entity whose values a deletion keeps
     /// (preservesValueInHistoryOnDeletion), its own and inherited, in name order: the n-th
@@ -75,7 +78,11 @@ enum SQLiteHistorySchema {
 
     /// Whether the store has the history tables.
     static func exists(_ db: Database) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ATRANSACTION', 'ACHANGE', 'ATRANSACTIONSTRING')") == 3
+        try Int.fetchOne(
+            db,
+            sql:
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ATRANSACTION', 'ACHANGE', 'ATRANSACTIONSTRING')"
+        ) == 3
     }
 
     /// The tombstone columns `ACHANGE` has, in order.
@@ -96,10 +103,14 @@ enum SQLiteHistorySchema {
             // A model that preserves more attributes than the store has columns for: Core
             // Data adds columns too; the existing rows keep NULL in them.
             let have = try tombstoneColumns(db)
-            for n in have..<max(have, wanted) { try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(n) BLOB") }
+            for n in have..<max(have, wanted) {
+                try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(n) BLOB")
+            }
         }
         for (number, name) in primaryKeyRows {
-            try db.execute(sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)", arguments: [number, name])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
+                arguments: [number, name])
         }
     }
 }

@@ -10,10 +10,14 @@ extension SQLiteStore: PersistentHistoryStore {
     func prepareHistoryTables() throws {
         let wanted = SQLiteHistorySchema.tombstoneColumnCount(for: model)
         let ready = try CoreDataError.mappingSQLite("Reading the persistent history tables of the store at", url) {
-            try database.read { db in try SQLiteHistorySchema.exists(db) && SQLiteHistorySchema.tombstoneColumns(db) >= wanted }
+            try database.read { db in
+                try SQLiteHistorySchema.exists(db) && SQLiteHistorySchema.tombstoneColumns(db) >= wanted
+            }
         }
         guard !ready else { return }
-        try CoreDataError.mappingSQLite("Creating the persistent history tables (NSPersistentHistoryTrackingKey) of the store at", url) {
+        try CoreDataError.mappingSQLite(
+            "Creating the persistent history tables (NSPersistentHistoryTrackingKey) of the store at", url
+        ) {
             try database.write { db in try SQLiteHistorySchema.ensureTables(db, model: model) }
         }
     }
@@ -25,13 +29,18 @@ extension SQLiteStore: PersistentHistoryStore {
     /// - Parameters:
     ///   - updated: each row with the names of the properties the statement set.
     ///   - deleted: each row with ``tombstoneValues(of:db:)``, read before the row went.
-    func recordHistory(inserted: [ManagedObjectID], updated: [(id: ManagedObjectID, changedProperties: [String])],
-                       deleted: [(id: ManagedObjectID, tombstone: [DatabaseValue])],
-                       transaction: HistoryTransactionInfo = HistoryTransactionInfo(), db: Database) throws {
+    func recordHistory(
+        inserted: [ManagedObjectID], updated: [(id: ManagedObjectID, changedProperties: [String])],
+        deleted: [(id: ManagedObjectID, tombstone: [DatabaseValue])],
+        transaction: HistoryTransactionInfo = HistoryTransactionInfo(), db: Database
+    ) throws {
         guard tracksHistory else { return }
         func number(_ id: ManagedObjectID) throws -> Int {
             guard let mapping = schema.entities[id.entityName] else {
-                throw CoreDataError(exception: .invalidArgument, "\(id.uriString) is of no entity of the store at \(url.path); its change cannot be recorded in persistent history")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "\(id.uriString) is of no entity of the store at \(url.path); its change cannot be recorded in persistent history"
+                )
             }
             return mapping.entityNumber
         }
@@ -44,8 +53,10 @@ extension SQLiteStore: PersistentHistoryStore {
 
     /// The reader of this store's history, on a connection.
     private func historyReader(_ db: Database) throws -> SQLiteHistoryReader {
-        SQLiteHistoryReader(statements: SQLiteBatchStatements(db: db, log: log, logsQueries: false), tombstoneColumns: try SQLiteHistorySchema.tombstoneColumns(db),
-                            model: model, storeIdentifier: identifier, storeName: url.path)
+        SQLiteHistoryReader(
+            statements: SQLiteBatchStatements(db: db, log: log, logsQueries: false),
+            tombstoneColumns: try SQLiteHistorySchema.tombstoneColumns(db),
+            model: model, storeIdentifier: identifier, storeName: url.path)
     }
 
     /// The condition on `ATRANSACTION t` of a request's boundary, and its arguments; nil when
@@ -56,7 +67,9 @@ extension SQLiteStore: PersistentHistoryStore {
 
     /// The condition on `ATRANSACTION t` of a request's boundary for the store
     /// `storeIdentifier`, and its arguments; nil when it selects nothing. Both SQL stores use it.
-    static func historyCondition(_ boundary: PersistentHistoryChangeRequest.Boundary, storeIdentifier identifier: String) -> (String, [DatabaseValue])? {
+    static func historyCondition(
+        _ boundary: PersistentHistoryChangeRequest.Boundary, storeIdentifier identifier: String
+    ) -> (String, [DatabaseValue])? {
         switch boundary {
         case .afterToken(let token):
             guard let token else { return ("1 = 1", []) }
@@ -72,7 +85,9 @@ extension SQLiteStore: PersistentHistoryStore {
         }
     }
 
-    func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction] {
+    func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
         guard let (sql, arguments) = condition(boundary) else { return [] }
         return try CoreDataError.mappingSQLite("Fetching the persistent history of the store at", url) {
             try database.read { db in
@@ -84,7 +99,9 @@ extension SQLiteStore: PersistentHistoryStore {
         }
     }
 
-    func deleteHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws -> [PersistentHistoryTransaction] {
+    func deleteHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
         guard let (sql, arguments) = condition(boundary) else { return [] }
         if isReadOnly { throw readOnlyError("delete persistent history") }
         return try CoreDataError.mappingSQLite("Deleting the persistent history of the store at", url) {
@@ -92,8 +109,12 @@ extension SQLiteStore: PersistentHistoryStore {
                 guard try SQLiteHistorySchema.exists(db) else { return [] }
                 let doomed = try historyReader(db).transactions(where: sql, arguments, withChanges: withChanges)
                 let values = StatementArguments(arguments)
-                try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))", arguments: values)
-                try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))", arguments: values)
+                try db.execute(
+                    sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))",
+                    arguments: values)
+                try db.execute(
+                    sql: "DELETE FROM ATRANSACTION WHERE Z_PK IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(sql))",
+                    arguments: values)
                 return doomed
             }
         }

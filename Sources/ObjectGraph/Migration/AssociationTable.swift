@@ -32,13 +32,15 @@ final class AssociationTable {
 
         /// The pair at offset k of the run.
         func pair(_ k: Int64) -> Pair {
-            Pair(mapping: first.mapping, source: first.source + k, sourceEntity: first.sourceEntity,
-                 destination: first.destination + k, destinationEntity: first.destinationEntity)
+            Pair(
+                mapping: first.mapping, source: first.source + k, sourceEntity: first.sourceEntity,
+                destination: first.destination + k, destinationEntity: first.destinationEntity)
         }
 
         /// Whether `p` continues the run.
         func isContinued(by p: Pair) -> Bool {
-            p.mapping == first.mapping && p.sourceEntity == first.sourceEntity && p.destinationEntity == first.destinationEntity
+            p.mapping == first.mapping && p.sourceEntity == first.sourceEntity
+                && p.destinationEntity == first.destinationEntity
                 && p.source == first.source + count && p.destination == first.destination + count
         }
     }
@@ -64,7 +66,10 @@ final class AssociationTable {
         }
         database = try DatabaseQueue(path: url.path, configuration: configuration)
         try database.write { db in
-            try db.execute(sql: "CREATE TABLE map (mapping INTEGER, source INTEGER, sourceEntity INTEGER, destination INTEGER, destinationEntity INTEGER, n INTEGER)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE map (mapping INTEGER, source INTEGER, sourceEntity INTEGER, destination INTEGER, destinationEntity INTEGER, n INTEGER)"
+            )
             // Partial indexes: single pairs by source; runs by source and by destination
             // (which the overlap checks of insert read).
             try db.execute(sql: "CREATE INDEX map_source ON map (mapping, source) WHERE n = 1")
@@ -78,7 +83,11 @@ final class AssociationTable {
         guard !pairs.isEmpty else { return }
         var runs: [Run] = []
         for p in pairs {
-            if let last = runs.last, last.isContinued(by: p) { runs[runs.count - 1].count += 1 } else { runs.append(Run(first: p, count: 1)) }
+            if let last = runs.last, last.isContinued(by: p) {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(Run(first: p, count: 1))
+            }
         }
         try database.write { db in
             let statement = try db.cachedStatement(sql: "INSERT INTO map VALUES (?, ?, ?, ?, ?, ?)")
@@ -90,12 +99,14 @@ final class AssociationTable {
                 }
             }
         }
-        var lastMapping = -1, lastEntity = -1
+        var lastMapping = -1
+        var lastEntity = -1
         for p in pairs {
             countByMapping[p.mapping, default: 0] += 1
             if p.mapping != lastMapping || p.destinationEntity != lastEntity {
                 destinationEntitiesByMapping[p.mapping, default: []].insert(p.destinationEntity)
-                lastMapping = p.mapping; lastEntity = p.destinationEntity
+                lastMapping = p.mapping
+                lastEntity = p.destinationEntity
             }
         }
     }
@@ -113,7 +124,9 @@ final class AssociationTable {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: statement.sql)
         }
     }
 
@@ -123,8 +136,13 @@ final class AssociationTable {
         let last = run.count - 1
         for side in ["source", "destination"] {
             let start = side == "source" ? run.first.source : run.first.destination
-            let statement = try db.cachedStatement(sql: "SELECT \(side) + n - 1 FROM map WHERE mapping = ? AND n > 1 AND \(side) <= ? ORDER BY \(side) DESC LIMIT 1")
-            if let end = try Int64.fetchOne(statement, arguments: [run.first.mapping, start + last]), end >= start { return true }
+            let statement = try db.cachedStatement(
+                sql:
+                    "SELECT \(side) + n - 1 FROM map WHERE mapping = ? AND n > 1 AND \(side) <= ? ORDER BY \(side) DESC LIMIT 1"
+            )
+            if let end = try Int64.fetchOne(statement, arguments: [run.first.mapping, start + last]), end >= start {
+                return true
+            }
         }
         return false
     }
@@ -133,7 +151,9 @@ final class AssociationTable {
     /// read by; once, after the first pass.
     func indexDestinations() throws {
         guard !destinationIndexed else { return }
-        try database.write { db in try db.execute(sql: "CREATE INDEX map_destination ON map (mapping, destination) WHERE n = 1") }
+        try database.write { db in
+            try db.execute(sql: "CREATE INDEX map_destination ON map (mapping, destination) WHERE n = 1")
+        }
         destinationIndexed = true
     }
 
@@ -143,17 +163,25 @@ final class AssociationTable {
         guard let sources else {
             return try database.read { db in
                 let list = mappings.map(String.init).joined(separator: ", ")
-                return Self.expanded(try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM map WHERE mapping IN (\(list))").map(Self.run))
+                return Self.expanded(
+                    try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM map WHERE mapping IN (\(list))").map(
+                        Self.run))
             }
         }
         return try database.read { db in
-            let singles = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM map WHERE mapping = ? AND source = ? AND n = 1")
-            let runs = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM map WHERE mapping = ? AND n > 1 AND source <= ? ORDER BY source DESC LIMIT 1")
+            let singles = try db.cachedStatement(
+                sql: "SELECT \(Self.columns) FROM map WHERE mapping = ? AND source = ? AND n = 1")
+            let runs = try db.cachedStatement(
+                sql:
+                    "SELECT \(Self.columns) FROM map WHERE mapping = ? AND n > 1 AND source <= ? ORDER BY source DESC LIMIT 1"
+            )
             var result: [Pair] = []
             for key in sources {
                 for m in mappings {
                     var found = try Row.fetchAll(singles, arguments: [m, key]).map { Self.run($0).first }
-                    if let run = try Row.fetchOne(runs, arguments: [m, key]).map(Self.run), key < run.first.source + run.count {
+                    if let run = try Row.fetchOne(runs, arguments: [m, key]).map(Self.run),
+                        key < run.first.source + run.count
+                    {
                         found.append(run.pair(key - run.first.source))
                     }
                     result += found.sorted { $0.destination < $1.destination }
@@ -169,13 +197,18 @@ final class AssociationTable {
         try indexDestinations()
         return try database.read { db in
             guard let destinations else {
-                return Self.expanded(try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM map WHERE mapping = ?", arguments: [mapping]).map(Self.run))
+                return Self.expanded(
+                    try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM map WHERE mapping = ?", arguments: [mapping])
+                        .map(Self.run))
             }
-            let singles = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM map WHERE mapping = ? AND destination = ? AND n = 1")
+            let singles = try db.cachedStatement(
+                sql: "SELECT \(Self.columns) FROM map WHERE mapping = ? AND destination = ? AND n = 1")
             var result: [Pair] = []
             for key in destinations {
                 result += try Row.fetchAll(singles, arguments: [mapping, key]).map { Self.run($0).first }
-                if let run = try Self.run(containingDestination: key, mapping: mapping, db) { result.append(run.pair(key - run.first.destination)) }
+                if let run = try Self.run(containingDestination: key, mapping: mapping, db) {
+                    result.append(run.pair(key - run.first.destination))
+                }
             }
             return result
         }
@@ -183,8 +216,13 @@ final class AssociationTable {
 
     /// The run of a mapping holding a destination key, if one does.
     private static func run(containingDestination key: Int64, mapping: Int, _ db: Database) throws -> Run? {
-        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM map WHERE mapping = ? AND n > 1 AND destination <= ? ORDER BY destination DESC LIMIT 1")
-        guard let run = try Row.fetchOne(statement, arguments: [mapping, key]).map(Self.run), key < run.first.destination + run.count else { return nil }
+        let statement = try db.cachedStatement(
+            sql:
+                "SELECT \(columns) FROM map WHERE mapping = ? AND n > 1 AND destination <= ? ORDER BY destination DESC LIMIT 1"
+        )
+        guard let run = try Row.fetchOne(statement, arguments: [mapping, key]).map(Self.run),
+            key < run.first.destination + run.count
+        else { return nil }
         return run
     }
 
@@ -194,28 +232,39 @@ final class AssociationTable {
         try indexDestinations()
         return try database.read { db in
             // The first `limit` destinations among single pairs...
-            let singles = try db.cachedStatement(sql: """
-                SELECT MIN(source), sourceEntity, destination, destinationEntity FROM map
-                WHERE mapping = ? AND n = 1 AND destination > ? GROUP BY destination ORDER BY destination LIMIT ?
-                """)
+            let singles = try db.cachedStatement(
+                sql: """
+                    SELECT MIN(source), sourceEntity, destination, destinationEntity FROM map
+                    WHERE mapping = ? AND n = 1 AND destination > ? GROUP BY destination ORDER BY destination LIMIT ?
+                    """)
             var single: [Pair] = []
             single.reserveCapacity(limit)
             let cursor = try Row.fetchCursor(singles, arguments: [mapping, after, limit])
             while let row = try cursor.next() {
-                single.append(Pair(mapping: mapping, source: row[0], sourceEntity: row[1], destination: row[2], destinationEntity: row[3]))
+                single.append(
+                    Pair(
+                        mapping: mapping, source: row[0], sourceEntity: row[1], destination: row[2],
+                        destinationEntity: row[3]))
             }
             // ...and among runs: the one holding after + 1, then those starting later, each of
             // which holds at least two destinations, so `limit` of them are enough.
             var runs: [Run] = []
-            if let holding = try Self.run(containingDestination: after + 1, mapping: mapping, db) { runs.append(holding) }
-            let later = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM map WHERE mapping = ? AND n > 1 AND destination > ? ORDER BY destination LIMIT ?")
-            for run in try Row.fetchAll(later, arguments: [mapping, after + 1, limit]).map(Self.run) where runs.last?.first.destination != run.first.destination {
+            if let holding = try Self.run(containingDestination: after + 1, mapping: mapping, db) {
+                runs.append(holding)
+            }
+            let later = try db.cachedStatement(
+                sql:
+                    "SELECT \(Self.columns) FROM map WHERE mapping = ? AND n > 1 AND destination > ? ORDER BY destination LIMIT ?"
+            )
+            for run in try Row.fetchAll(later, arguments: [mapping, after + 1, limit]).map(Self.run)
+            where runs.last?.first.destination != run.first.destination {
                 runs.append(run)
             }
             // Merged by destination; a destination in both takes the smaller source.
             var result: [Pair] = []
             result.reserveCapacity(limit)
-            var s = 0, r = 0
+            var s = 0
+            var r = 0
             var k: Int64 = runs.first.map { max(0, after + 1 - $0.first.destination) } ?? 0
             while result.count < limit {
                 let fromRun: Pair? = r < runs.count ? runs[r].pair(k) : nil
@@ -232,7 +281,10 @@ final class AssociationTable {
                     continue
                 }
                 k += 1
-                if k == runs[r].count { r += 1; k = 0 }
+                if k == runs[r].count {
+                    r += 1
+                    k = 0
+                }
             }
             return result
         }
@@ -266,6 +318,9 @@ final class AssociationTable {
     }
 
     private static func run(_ row: Row) -> Run {
-        Run(first: Pair(mapping: row[0], source: row[1], sourceEntity: row[2], destination: row[3], destinationEntity: row[4]), count: row[5])
+        Run(
+            first: Pair(
+                mapping: row[0], source: row[1], sourceEntity: row[2], destination: row[3], destinationEntity: row[4]),
+            count: row[5])
     }
 }

@@ -56,10 +56,13 @@ public final class EntityMapping: @unchecked Sendable, CustomStringConvertible {
     public var userInfo: [String: String]
 
     /// An entity mapping with every field.
-    public init(name: String, mappingType: EntityMappingType, sourceEntityName: String?, sourceEntityVersionHash: Data? = nil,
-                destinationEntityName: String?, destinationEntityVersionHash: Data? = nil, sourceExpression: Expression? = nil,
-                entityMigrationPolicyClassName: String? = nil, entityMigrationPolicyType: EntityMigrationPolicy.Type? = nil,
-                attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [], userInfo: [String: String] = [:]) {
+    public init(
+        name: String, mappingType: EntityMappingType, sourceEntityName: String?, sourceEntityVersionHash: Data? = nil,
+        destinationEntityName: String?, destinationEntityVersionHash: Data? = nil, sourceExpression: Expression? = nil,
+        entityMigrationPolicyClassName: String? = nil, entityMigrationPolicyType: EntityMigrationPolicy.Type? = nil,
+        attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],
+        userInfo: [String: String] = [:]
+    ) {
         self.name = name
         self.mappingType = mappingType
         self.sourceEntityName = sourceEntityName
@@ -77,12 +80,15 @@ public final class EntityMapping: @unchecked Sendable, CustomStringConvertible {
     /// The source expression Xcode writes: fetch the source entity's instances (not its
     /// sub-entities', which have mappings of their own) that match `predicate`.
     public static func fetchSourceExpression(entityName: String, predicate: String = "TRUEPREDICATE") -> Expression {
-        .function("FETCH", [
-            .customFunction(receiver: .variable("manager"), selector: "fetchRequestForSourceEntityNamed:predicateString:",
-                            arguments: [.constant(.string(entityName)), .constant(.string(predicate))]),
-            .member(.variable("manager"), "sourceContext"),
-            .constant(.bool(false)),
-        ])
+        .function(
+            "FETCH",
+            [
+                .customFunction(
+                    receiver: .variable("manager"), selector: "fetchRequestForSourceEntityNamed:predicateString:",
+                    arguments: [.constant(.string(entityName)), .constant(.string(predicate))]),
+                .member(.variable("manager"), "sourceContext"),
+                .constant(.bool(false)),
+            ])
     }
 
     /// The mapping's name, type and entities.

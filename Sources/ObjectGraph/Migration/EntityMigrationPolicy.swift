@@ -43,15 +43,21 @@ open class EntityMigrationPolicy: FunctionReceiver {
     /// Where an attribute mapping yields nil for a required destination attribute that has a
     /// default value, the default stays: so an optional attribute made required with a
     /// default migrates.
-    open func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+    open func createDestinationInstances(
+        forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         guard let entityName = mapping.destinationEntityName else { return }
         let destination = try manager.destinationContext.insertNewObject(forEntityName: entityName)
         for propertyMapping in mapping.attributeMappings {
             guard let expression = propertyMapping.valueExpression else { continue }
-            let value = try manager.evaluate(expression, source: source, destination: destination, mapping: mapping,
-                                             propertyMapping: propertyMapping, policy: self)
+            let value = try manager.evaluate(
+                expression, source: source, destination: destination, mapping: mapping,
+                propertyMapping: propertyMapping, policy: self)
             if value == nil, let attribute = destination.entity.attribute(named: propertyMapping.name),
-               !attribute.isOptional, attribute.defaultValue != nil { continue }
+                !attribute.isOptional, attribute.defaultValue != nil
+            {
+                continue
+            }
             try destination.checkedSetValue(value, forKey: propertyMapping.name)
         }
         manager.associate(sourceInstance: source, withDestinationInstance: destination, for: mapping)
@@ -64,21 +70,28 @@ open class EntityMigrationPolicy: FunctionReceiver {
     /// Sets one destination instance's relationships from the mapping's relationship
     /// mappings, evaluated with `$source` the instance it was created from
     /// (createRelationshipsForDestinationInstance:entityMapping:manager:error:).
-    open func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+    open func createRelationships(
+        forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         guard !mapping.relationshipMappings.isEmpty else { return }
-        let source = try manager.sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [destination]).first
+        let source = try manager.sourceInstances(
+            forEntityMappingName: mapping.name, destinationInstances: [destination]
+        ).first
         for propertyMapping in mapping.relationshipMappings {
             guard let expression = propertyMapping.valueExpression,
-                  let relationship = destination.entity.relationship(named: propertyMapping.name),
-                  !manager.isFilledFromInverse(relationship, of: destination.entity, expression: expression) else { continue }
+                let relationship = destination.entity.relationship(named: propertyMapping.name),
+                !manager.isFilledFromInverse(relationship, of: destination.entity, expression: expression)
+            else { continue }
             let value: Any?
             if let objects = try manager.defaultRelationshipLookup(expression, source: source) {
                 value = objects
             } else {
-                value = try manager.evaluate(expression, source: source, destination: destination, mapping: mapping,
-                                             propertyMapping: propertyMapping, policy: self)
+                value = try manager.evaluate(
+                    expression, source: source, destination: destination, mapping: mapping,
+                    propertyMapping: propertyMapping, policy: self)
             }
-            try destination.checkedSetValue(MigrationManager.relationshipValue(value, toMany: relationship.isToMany), forKey: propertyMapping.name)
+            try destination.checkedSetValue(
+                MigrationManager.relationshipValue(value, toMany: relationship.isToMany), forKey: propertyMapping.name)
         }
     }
 

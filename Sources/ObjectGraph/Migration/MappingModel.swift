@@ -27,13 +27,19 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
 
     /// A mapping model whose entity mappings get the source and destination hashes of these
     /// models where they name no hash, so it matches exactly this pair of versions.
-    public convenience init(entityMappings: [EntityMapping], sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel) {
+    public convenience init(
+        entityMappings: [EntityMapping], sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel
+    ) {
         self.init(entityMappings: entityMappings)
         for mapping in entityMappings {
-            if mapping.sourceEntityVersionHash == nil, let name = mapping.sourceEntityName, let e = sourceModel.entitiesByName[name] {
+            if mapping.sourceEntityVersionHash == nil, let name = mapping.sourceEntityName,
+                let e = sourceModel.entitiesByName[name]
+            {
                 mapping.sourceEntityVersionHash = Data(e.versionHash)
             }
-            if mapping.destinationEntityVersionHash == nil, let name = mapping.destinationEntityName, let e = destinationModel.entitiesByName[name] {
+            if mapping.destinationEntityVersionHash == nil, let name = mapping.destinationEntityName,
+                let e = destinationModel.entitiesByName[name]
+            {
                 mapping.destinationEntityVersionHash = Data(e.versionHash)
             }
         }
@@ -64,7 +70,10 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
 
     /// The first of `candidates` that matches the two models
     /// (mappingModelFromBundles:forSourceModel:destinationModel:), or nil.
-    public static func mappingModel(from candidates: [MappingModel], forSourceModel source: ManagedObjectModel, destinationModel destination: ManagedObjectModel) -> MappingModel? {
+    public static func mappingModel(
+        from candidates: [MappingModel], forSourceModel source: ManagedObjectModel,
+        destinationModel destination: ManagedObjectModel
+    ) -> MappingModel? {
         candidates.first { $0.matches(sourceModel: source, destinationModel: destination) }
     }
 
@@ -77,7 +86,9 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
     /// entity.
     ///
     /// Edit it, set a policy, and hand it to a ``MigrationManager`` or a ``VersionedModel``.
-    public static func defaultMappingModel(forSourceModel source: ManagedObjectModel, destinationModel destination: ManagedObjectModel) -> MappingModel {
+    public static func defaultMappingModel(
+        forSourceModel source: ManagedObjectModel, destinationModel destination: ManagedObjectModel
+    ) -> MappingModel {
         let matcher = ModelMatcher(source: source, destination: destination)
         var mappings: [EntityMapping] = []
         var mappingNameForDestination: [String: String] = [:]
@@ -86,29 +97,39 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
         }
         for d in destination.entities where !d.isAbstract {
             guard let s = matcher.sourceEntity(for: d) else {
-                mappings.append(EntityMapping(name: "\(d.name)", mappingType: .add, sourceEntityName: nil, destinationEntityName: d.name,
-                                              destinationEntityVersionHash: Data(d.versionHash)))
+                mappings.append(
+                    EntityMapping(
+                        name: "\(d.name)", mappingType: .add, sourceEntityName: nil, destinationEntityName: d.name,
+                        destinationEntityVersionHash: Data(d.versionHash)))
                 continue
             }
             var attributes: [PropertyMapping] = []
             for a in d.attributes where !a.isTransient {
-                let expression = matcher.sourceAttribute(for: a, in: s).map { Expression.member(.variable("source"), $0.name) }
+                let expression = matcher.sourceAttribute(for: a, in: s).map {
+                    Expression.member(.variable("source"), $0.name)
+                }
                 attributes.append(PropertyMapping(name: a.name, valueExpression: expression))
             }
             var relationships: [PropertyMapping] = []
             for r in d.relationships {
                 var expression: Expression?
-                if let sr = matcher.sourceRelationship(for: r, in: s), let target = mappingNameForDestination[r.destinationEntityName] {
-                    expression = .customFunction(receiver: .variable("manager"), selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
-                                                 arguments: [.constant(.string(target)), .member(.variable("source"), sr.name)])
+                if let sr = matcher.sourceRelationship(for: r, in: s),
+                    let target = mappingNameForDestination[r.destinationEntityName]
+                {
+                    expression = .customFunction(
+                        receiver: .variable("manager"),
+                        selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                        arguments: [.constant(.string(target)), .member(.variable("source"), sr.name)])
                 }
                 relationships.append(PropertyMapping(name: r.name, valueExpression: expression))
             }
-            mappings.append(EntityMapping(name: "\(s.name)To\(d.name)", mappingType: .transform, sourceEntityName: s.name,
-                                          sourceEntityVersionHash: Data(s.versionHash), destinationEntityName: d.name,
-                                          destinationEntityVersionHash: Data(d.versionHash),
-                                          sourceExpression: EntityMapping.fetchSourceExpression(entityName: s.name),
-                                          attributeMappings: attributes, relationshipMappings: relationships))
+            mappings.append(
+                EntityMapping(
+                    name: "\(s.name)To\(d.name)", mappingType: .transform, sourceEntityName: s.name,
+                    sourceEntityVersionHash: Data(s.versionHash), destinationEntityName: d.name,
+                    destinationEntityVersionHash: Data(d.versionHash),
+                    sourceExpression: EntityMapping.fetchSourceExpression(entityName: s.name),
+                    attributeMappings: attributes, relationshipMappings: relationships))
         }
         return MappingModel(entityMappings: mappings)
     }
@@ -141,7 +162,8 @@ struct ModelMatcher {
 
     func sourceAttribute(for a: AttributeDescription, in s: EntityDescription) -> AttributeDescription? {
         let name = Self.canonical(a)
-        return s.attributes.first { !$0.isTransient && Self.canonical($0) == name } ?? s.attributes.first { !$0.isTransient && $0.name == a.name }
+        return s.attributes.first { !$0.isTransient && Self.canonical($0) == name }
+            ?? s.attributes.first { !$0.isTransient && $0.name == a.name }
     }
 
     func sourceRelationship(for r: RelationshipDescription, in s: EntityDescription) -> RelationshipDescription? {

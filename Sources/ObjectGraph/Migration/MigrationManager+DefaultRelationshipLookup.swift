@@ -11,9 +11,12 @@ extension MigrationManager {
     /// (Benchmarks/PROFILES.md, "default relationship lookup").
     func defaultRelationshipLookup(_ expression: Expression, source: ManagedObject?) throws -> [ManagedObject]? {
         guard let source,
-              case .customFunction(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments) = expression,
-              arguments.count == 2, case .constant(.string(let name)) = arguments[0],
-              case .member(.variable("source"), let key) = arguments[1], !key.utf8.contains(UInt8(ascii: "$")) else { return nil }
+            case .customFunction(
+                .variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments) =
+                expression,
+            arguments.count == 2, case .constant(.string(let name)) = arguments[0],
+            case .member(.variable("source"), let key) = arguments[1], !key.utf8.contains(UInt8(ascii: "$"))
+        else { return nil }
         // What KeyPathResolver answers for a managed object and a plain key, without its casts
         // (first to a dictionary: 9,700 instructions per row).
         let value: Any?
@@ -32,7 +35,9 @@ extension MigrationManager {
     static func sourceObjects(_ argument: Any?) -> [ManagedObject] {
         guard let value = unwrapOptional(argument), !(value is NSNull) else { return [] }
         if let one = value as? ManagedObject { return [one] }
-        if let set = value as? Set<ManagedObject> { return set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey } }
+        if let set = value as? Set<ManagedObject> {
+            return set.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+        }
         if let array = value as? [Any] { return array.compactMap { $0 as? ManagedObject } }
         return []
     }

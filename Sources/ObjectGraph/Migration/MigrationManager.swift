@@ -61,11 +61,16 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     /// created. Throws 134110 when the URLs are the same or a save fails, 134120 (or the given
     /// error) when cancelled, 134170 when a value expression fails, and validation errors
     /// (1570...) from the third pass.
-    public func migrateStore(from sourceURL: URL, type sourceType: StoreType, options sourceOptions: [String: Any] = [:],
-                             with mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
-                             options destinationOptions: [String: Any] = [:]) throws {
+    public func migrateStore(
+        from sourceURL: URL, type sourceType: StoreType, options sourceOptions: [String: Any] = [:],
+        with mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
+        options destinationOptions: [String: Any] = [:]
+    ) throws {
         guard sourceURL.standardizedFileURL != destinationURL.standardizedFileURL else {
-            throw CoreDataError(.migration, "Migration source and destination URLs must be different (\(Self.place(sourceURL))): migrate into a new file and replace the old one afterwards")
+            throw CoreDataError(
+                .migration,
+                "Migration source and destination URLs must be different (\(Self.place(sourceURL))): migrate into a new file and replace the old one afterwards"
+            )
         }
         // Association tables that killed migrations left beside the destination go first.
         StoreFiles.removeAbandonedScratchFiles(in: StoreFiles.scratchDirectory(for: destinationURL))
@@ -74,8 +79,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         let createdDestination = !(try destinationKind.placeExists(at: destinationURL))
         do {
             try sqlLog.migration("of \(Self.logName(sourceURL)) into \(Self.logName(destinationURL))") {
-                try runMigration(from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
-                                 to: destinationURL, type: destinationType, options: destinationOptions)
+                try runMigration(
+                    from: sourceURL, type: sourceType, options: sourceOptions, with: mapping,
+                    to: destinationURL, type: destinationType, options: destinationOptions)
             }
         } catch {
             if createdDestination {
@@ -95,8 +101,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         }
         guard let sqlite, sqlite.code == .sqlite else { return error }
         let engine = source.isFileURL ? "SQLite" : "the database"
-        return CoreDataError(.migration, "Migration of \(place(source)) failed in \(engine), the store is unchanged: \(sqlite.message)",
-                             detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
+        return CoreDataError(
+            .migration, "Migration of \(place(source)) failed in \(engine), the store is unchanged: \(sqlite.message)",
+            detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
     }
 
     /// A store's name in the SQL log: its file's name, or its schema on a server.
@@ -112,7 +119,10 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     /// Records that `destination` was made from `source` by `mapping`, for
     /// ``destinationInstances(forEntityMappingName:sourceInstances:)`` and the second pass
     /// (associateSourceInstance:withDestinationInstance:forEntityMapping:).
-    public func associate(sourceInstance source: ManagedObject, withDestinationInstance destination: ManagedObject, for mapping: EntityMapping) {
+    public func associate(
+        sourceInstance source: ManagedObject, withDestinationInstance destination: ManagedObject,
+        for mapping: EntityMapping
+    ) {
         state?.associate(source: source, destination: destination, mappingName: mapping.name)
     }
 
@@ -120,7 +130,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     /// context (destinationInstancesForEntityMappingNamed:sourceInstances:).
     ///
     /// Nil sources means every source instance of the mapping.
-    public func destinationInstances(forEntityMappingName name: String, sourceInstances: [ManagedObject]?) throws -> [ManagedObject] {
+    public func destinationInstances(forEntityMappingName name: String, sourceInstances: [ManagedObject]?) throws
+        -> [ManagedObject]
+    {
         guard let state else { throw Self.notMigrating }
         return try state.destinationInstances(mappingNames: [name], sources: sourceInstances)
     }
@@ -129,7 +141,9 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     /// (sourceInstancesForEntityMappingNamed:destinationInstances:).
     ///
     /// Nil destinations means every destination instance of the mapping.
-    public func sourceInstances(forEntityMappingName name: String, destinationInstances: [ManagedObject]?) throws -> [ManagedObject] {
+    public func sourceInstances(forEntityMappingName name: String, destinationInstances: [ManagedObject]?) throws
+        -> [ManagedObject]
+    {
         guard let state else { throw Self.notMigrating }
         return try state.sourceInstances(mappingName: name, destinations: destinationInstances)
     }
@@ -141,12 +155,15 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
 
     /// The destination model's entity of a mapping, found by version hash (destinationEntityForEntityMapping:).
     public func destinationEntity(for mapping: EntityMapping) -> EntityDescription? {
-        Self.entity(named: mapping.destinationEntityName, hash: mapping.destinationEntityVersionHash, in: destinationModel)
+        Self.entity(
+            named: mapping.destinationEntityName, hash: mapping.destinationEntityVersionHash, in: destinationModel)
     }
 
     /// The request Xcode's source expressions make: the entity's own instances (not its
     /// sub-entities') that match the predicate (fetchRequestForSourceEntityNamed:predicateString:).
-    public func fetchRequest(forSourceEntityNamed name: String, predicateString: String) throws -> FetchRequest<ManagedObject> {
+    public func fetchRequest(forSourceEntityNamed name: String, predicateString: String) throws -> FetchRequest<
+        ManagedObject
+    > {
         let request = FetchRequest(entityName: name)
         request.includesSubentities = false
         let trimmed = predicateString.trimmingCharacters(in: .whitespaces)
@@ -191,7 +208,10 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
     public func performFunction(_ selector: String, arguments: [Any?]) throws -> FunctionResult? {
         func string(_ i: Int) throws -> String {
             guard i < arguments.count, let s = arguments[i] as? String else {
-                throw CoreDataError(.migration, "\(selector) needs a string as argument \(i + 1), got \(i < arguments.count ? describeArgument(arguments[i]) : "nothing")")
+                throw CoreDataError(
+                    .migration,
+                    "\(selector) needs a string as argument \(i + 1), got \(i < arguments.count ? describeArgument(arguments[i]) : "nothing")"
+                )
             }
             return s
         }
@@ -202,9 +222,11 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         case "fetchRequestForSourceEntityNamed:predicateString:":
             return FunctionResult(try fetchRequest(forSourceEntityNamed: try string(0), predicateString: try string(1)))
         case "destinationInstancesForEntityMappingNamed:sourceInstances:":
-            return FunctionResult(try destinationInstances(forEntityMappingName: try string(0), sourceInstances: objects(1)))
+            return FunctionResult(
+                try destinationInstances(forEntityMappingName: try string(0), sourceInstances: objects(1)))
         case "sourceInstancesForEntityMappingNamed:destinationInstances:":
-            return FunctionResult(try sourceInstances(forEntityMappingName: try string(0), destinationInstances: objects(1)))
+            return FunctionResult(
+                try sourceInstances(forEntityMappingName: try string(0), destinationInstances: objects(1)))
         case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
             guard let state else { throw Self.notMigrating }
             return FunctionResult(try state.destinationInstances(forRelationshipSources: objects(1) ?? []))
@@ -213,7 +235,8 @@ open class MigrationManager: FunctionReceiver, KeyValueCoding {
         }
     }
 
-    static let notMigrating = CoreDataError(.migration, "No migration is under way: the association tables exist only during migrateStore")
+    static let notMigrating = CoreDataError(
+        .migration, "No migration is under way: the association tables exist only during migrateStore")
 
     static func entity(named name: String?, hash: Data?, in model: ManagedObjectModel) -> EntityDescription? {
         if let hash, let byHash = model.entities.first(where: { Data($0.versionHash) == hash }) { return byHash }

@@ -13,65 +13,120 @@ extension VersionedModel {
     ///
     /// Throws 134130 when no version made the store, 134140 when no mapping model matches and
     /// none can be inferred (the message says what cannot be inferred).
-    public func migrationSteps(forStoreMetadata metadata: [String: Any], to destinationVersion: String? = nil,
-                               inferringMappingModels: Bool = true) throws -> [MigrationStep] {
+    public func migrationSteps(
+        forStoreMetadata metadata: [String: Any], to destinationVersion: String? = nil,
+        inferringMappingModels: Bool = true
+    ) throws -> [MigrationStep] {
         let target = destinationVersion ?? currentVersionName
         guard let destination = model(named: target) else {
-            throw CoreDataError(.migration, "The versioned model \(name) has no version \(target); its versions are \(versionNames.joined(separator: ", "))")
+            throw CoreDataError(
+                .migration,
+                "The versioned model \(name) has no version \(target); its versions are \(versionNames.joined(separator: ", "))"
+            )
         }
-        return try Self.steps(storeMetadata: metadata, destination: destination, destinationName: target, versions: self, infer: inferringMappingModels)
+        return try Self.steps(
+            storeMetadata: metadata, destination: destination, destinationName: target, versions: self,
+            infer: inferringMappingModels)
     }
 
     /// The one step between two named versions: the matching mapping model, or an inferred one.
     ///
     /// Throws 134140 when there is neither.
-    public func migrationStep(from source: String, to destination: String, inferringMappingModel: Bool = true) throws -> MigrationStep {
+    public func migrationStep(from source: String, to destination: String, inferringMappingModel: Bool = true) throws
+        -> MigrationStep
+    {
         guard let s = model(named: source), let d = model(named: destination) else {
-            throw CoreDataError(.migration, "The versioned model \(name) has no version \(model(named: source) == nil ? source : destination); its versions are \(versionNames.joined(separator: ", "))")
+            throw CoreDataError(
+                .migration,
+                "The versioned model \(name) has no version \(model(named: source) == nil ? source : destination); its versions are \(versionNames.joined(separator: ", "))"
+            )
         }
         return try Self.step(s, source, d, destination, versions: self, infer: inferringMappingModel)
     }
 
-    static func step(_ s: ManagedObjectModel, _ sName: String?, _ d: ManagedObjectModel, _ dName: String?, versions: VersionedModel?, infer: Bool) throws -> MigrationStep {
-        if let mapping = MappingModel.mappingModel(from: versions?.mappingModels ?? [], forSourceModel: s, destinationModel: d) {
-            return MigrationStep(sourceVersionName: sName, destinationVersionName: dName, sourceModel: s, destinationModel: d, mappingModel: mapping)
+    static func step(
+        _ s: ManagedObjectModel, _ sName: String?, _ d: ManagedObjectModel, _ dName: String?, versions: VersionedModel?,
+        infer: Bool
+    ) throws -> MigrationStep {
+        if let mapping = MappingModel.mappingModel(
+            from: versions?.mappingModels ?? [], forSourceModel: s, destinationModel: d)
+        {
+            return MigrationStep(
+                sourceVersionName: sName, destinationVersionName: dName, sourceModel: s, destinationModel: d,
+                mappingModel: mapping)
         }
         let between = "\(sName ?? "the store's version") to \(dName ?? "the model")"
         guard infer else {
-            throw CoreDataError(.migrationMissingMappingModel, "Can't find mapping model for migration from \(between): add a MappingModel to the versioned model's mappingModels, or set inferMappingModelAutomatically for a lightweight migration")
+            throw CoreDataError(
+                .migrationMissingMappingModel,
+                "Can't find mapping model for migration from \(between): add a MappingModel to the versioned model's mappingModels, or set inferMappingModelAutomatically for a lightweight migration"
+            )
         }
         do {
             let mapping = try MappingModel.inferredMappingModel(forSourceModel: s, destinationModel: d)
-            return MigrationStep(sourceVersionName: sName, destinationVersionName: dName, sourceModel: s, destinationModel: d, mappingModel: mapping)
+            return MigrationStep(
+                sourceVersionName: sName, destinationVersionName: dName, sourceModel: s, destinationModel: d,
+                mappingModel: mapping)
         } catch let error as CoreDataError {
-            throw CoreDataError(.migrationMissingMappingModel, "Can't find or automatically infer mapping model for migration from \(between). \(error.message). Write a MappingModel for this step and add it to the versioned model's mappingModels", detailedErrors: [error])
+            throw CoreDataError(
+                .migrationMissingMappingModel,
+                "Can't find or automatically infer mapping model for migration from \(between). \(error.message). Write a MappingModel for this step and add it to the versioned model's mappingModels",
+                detailedErrors: [error])
         }
     }
 
-    static func steps(storeMetadata metadata: [String: Any], destination: ManagedObjectModel, destinationName: String?,
-                      versions: VersionedModel?, infer: Bool) throws -> [MigrationStep] {
+    static func steps(
+        storeMetadata metadata: [String: Any], destination: ManagedObjectModel, destinationName: String?,
+        versions: VersionedModel?, infer: Bool
+    ) throws -> [MigrationStep] {
         if destination.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return [] }
         guard let versions else {
-            throw CoreDataError(.migrationMissingSourceModel, "Can't find model for source store: the store was made by another version of the model (entities that differ: \(destination.incompatibleEntities(withStoreMetadata: metadata).joined(separator: ", "))), and no versions were given to search. Make the coordinator with PersistentStoreCoordinator(versionedModel:) or pass StoreOption.versionedModel")
+            throw CoreDataError(
+                .migrationMissingSourceModel,
+                "Can't find model for source store: the store was made by another version of the model (entities that differ: \(destination.incompatibleEntities(withStoreMetadata: metadata).joined(separator: ", "))), and no versions were given to search. Make the coordinator with PersistentStoreCoordinator(versionedModel:) or pass StoreOption.versionedModel"
+            )
         }
-        guard let sourceName = versions.versionName(forStoreMetadata: metadata), let source = versions.model(named: sourceName) else {
-            throw CoreDataError(.migrationMissingSourceModel, "Can't find model for source store: none of the versions \(versions.versionNames.joined(separator: ", ")) of \(versions.name) matches the store's entity hashes; add the version that created the store")
+        guard let sourceName = versions.versionName(forStoreMetadata: metadata),
+            let source = versions.model(named: sourceName)
+        else {
+            throw CoreDataError(
+                .migrationMissingSourceModel,
+                "Can't find model for source store: none of the versions \(versions.versionNames.joined(separator: ", ")) of \(versions.name) matches the store's entity hashes; add the version that created the store"
+            )
         }
-        let destinationName = destinationName ?? versions.versionNames.last { versions.model(named: $0)!.entityVersionHashesByName == destination.entityVersionHashesByName }
+        let destinationName =
+            destinationName
+            ?? versions.versionNames.last {
+                versions.model(named: $0)!.entityVersionHashesByName == destination.entityVersionHashesByName
+            }
         // A mapping model straight to the destination wins, as in Core Data.
-        if let mapping = MappingModel.mappingModel(from: versions.mappingModels, forSourceModel: source, destinationModel: destination) {
-            return [MigrationStep(sourceVersionName: sourceName, destinationVersionName: destinationName, sourceModel: source, destinationModel: destination, mappingModel: mapping)]
+        if let mapping = MappingModel.mappingModel(
+            from: versions.mappingModels, forSourceModel: source, destinationModel: destination)
+        {
+            return [
+                MigrationStep(
+                    sourceVersionName: sourceName, destinationVersionName: destinationName, sourceModel: source,
+                    destinationModel: destination, mappingModel: mapping)
+            ]
         }
-        guard let destinationName, let path = versions.migrationPath(from: sourceName, to: destinationName), path.count > 2 else {
+        guard let destinationName, let path = versions.migrationPath(from: sourceName, to: destinationName),
+            path.count > 2
+        else {
             return [try step(source, sourceName, destination, destinationName, versions: versions, infer: infer)]
         }
         let pairs = zip(path, path.dropFirst()).map { ($0, $1) }
         let hasMappingModels = pairs.contains { a, b in
-            MappingModel.mappingModel(from: versions.mappingModels, forSourceModel: versions.model(named: a)!, destinationModel: versions.model(named: b)!) != nil
+            MappingModel.mappingModel(
+                from: versions.mappingModels, forSourceModel: versions.model(named: a)!,
+                destinationModel: versions.model(named: b)!) != nil
         }
         if !hasMappingModels {
             // All lightweight: one inferred step if it can be inferred, as Core Data would.
-            if let direct = try? step(source, sourceName, destination, destinationName, versions: versions, infer: infer) { return [direct] }
+            if let direct = try? step(
+                source, sourceName, destination, destinationName, versions: versions, infer: infer)
+            {
+                return [direct]
+            }
         }
         return try pairs.map { a, b in
             try step(versions.model(named: a)!, a, versions.model(named: b)!, b, versions: versions, infer: infer)
@@ -91,8 +146,10 @@ enum AutomaticMigration {
         let log: SQLLog
     }
 
-    static func migrateIfNeeded(url: URL, type: StoreType, model: ManagedObjectModel, versions: VersionedModel?, infer: Bool,
-                                progress: MigrationProgressHandler?, log: SQLLog = .ambient) throws {
+    static func migrateIfNeeded(
+        url: URL, type: StoreType, model: ManagedObjectModel, versions: VersionedModel?, infer: Bool,
+        progress: MigrationProgressHandler?, log: SQLLog = .ambient
+    ) throws {
         let request = Request(model: model, versions: versions, infer: infer, progress: progress, log: log)
         try type.registeredKind().migrateIfNeeded(at: url, request)
     }
@@ -114,14 +171,21 @@ enum AutomaticMigration {
 
     /// The steps from the store's version to the model's.
     static func steps(for metadata: [String: Any], _ request: Request) throws -> [MigrationStep] {
-        let versions = request.versions, model = request.model
-        let destinationName = versions.flatMap { v in v.versionNames.last { v.model(named: $0)?.entityVersionHashesByName == model.entityVersionHashesByName } }
-        return try VersionedModel.steps(storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions, infer: request.infer)
+        let versions = request.versions
+        let model = request.model
+        let destinationName = versions.flatMap { v in
+            v.versionNames.last { v.model(named: $0)?.entityVersionHashesByName == model.entityVersionHashesByName }
+        }
+        return try VersionedModel.steps(
+            storeMetadata: metadata, destination: model, destinationName: destinationName, versions: versions,
+            infer: request.infer)
     }
 
     /// Runs the steps in order, each reporting its progress as its share of the whole.
-    static func run(_ steps: [MigrationStep], progress: MigrationProgressHandler?,
-                            _ migrate: (MigrationStep, @escaping MigrationProgressHandler) throws -> Void) throws {
+    static func run(
+        _ steps: [MigrationStep], progress: MigrationProgressHandler?,
+        _ migrate: (MigrationStep, @escaping MigrationProgressHandler) throws -> Void
+    ) throws {
         for (i, step) in steps.enumerated() {
             try migrate(step) { p in
                 var scaled = p

@@ -34,9 +34,12 @@ final class MigrationState {
     private var cache: [Int: [Int64: [ManagedObjectID]]] = [:]
     private var cacheCount = 0
 
-    init(sourceURL: URL, sourceType: StoreType, sourceOptions: [String: Any], sourceModel: ManagedObjectModel,
-         destinationURL: URL, destinationType: StoreType, destinationOptions: [String: Any], destinationModel: ManagedObjectModel,
-         mapping: MappingModel, log: SQLLog) throws {
+    init(
+        sourceURL: URL, sourceType: StoreType, sourceOptions: [String: Any], sourceModel: ManagedObjectModel,
+        destinationURL: URL, destinationType: StoreType, destinationOptions: [String: Any],
+        destinationModel: ManagedObjectModel,
+        mapping: MappingModel, log: SQLLog
+    ) throws {
         sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: sourceModel)
         destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
         // The migration's reads and writes show in the log of whoever runs it.
@@ -51,13 +54,20 @@ final class MigrationState {
             options[StoreOption.keepsLegacyVersionHashes] = true
             sourceStore = try sourceCoordinator.addPersistentStore(type: sourceType, at: sourceURL, options: options)
         } catch let error as CoreDataError {
-            throw CoreDataError(.migrationManagerSourceStore, "Can't add source store \(MigrationManager.place(sourceURL)): \(error.message)", detailedErrors: [error])
+            throw CoreDataError(
+                .migrationManagerSourceStore,
+                "Can't add source store \(MigrationManager.place(sourceURL)): \(error.message)", detailedErrors: [error]
+            )
         }
         do {
-            destinationStore = try destinationCoordinator.addPersistentStore(type: destinationType, at: destinationURL, options: Self.plain(destinationOptions))
+            destinationStore = try destinationCoordinator.addPersistentStore(
+                type: destinationType, at: destinationURL, options: Self.plain(destinationOptions))
         } catch let error as CoreDataError {
             try? sourceStore.backend.close()
-            throw CoreDataError(.migrationManagerDestinationStore, "Can't add destination store \(MigrationManager.place(destinationURL)): \(error.message)", detailedErrors: [error])
+            throw CoreDataError(
+                .migrationManagerDestinationStore,
+                "Can't add destination store \(MigrationManager.place(destinationURL)): \(error.message)",
+                detailedErrors: [error])
         }
         // The destination is flushed once, when it is complete (close), not at every batch.
         try destinationStore.backend.deferDurability(true)
@@ -67,13 +77,17 @@ final class MigrationState {
         destinationContext.migrationRole = MigrationDestinationRole()
         associations = try AssociationTable(directory: StoreFiles.scratchDirectory(for: destinationURL))
         mappings = mapping.entityMappings
-        mappingIndex = Dictionary(mapping.entityMappings.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        mappingIndex = Dictionary(
+            mapping.entityMappings.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         savesEachBatch = !destinationStore.backend.evaluatesInMemory
     }
 
     /// Options without the migration keys: the stores of a migration open as they are.
     private static func plain(_ options: [String: Any]) -> [String: Any] {
-        options.filter { $0.key != StoreOption.migratePersistentStoresAutomatically && $0.key != StoreOption.inferMappingModelAutomatically }
+        options.filter {
+            $0.key != StoreOption.migratePersistentStoresAutomatically
+                && $0.key != StoreOption.inferMappingModelAutomatically
+        }
     }
 
     /// Closes both stores and deletes the association tables.
@@ -88,7 +102,10 @@ final class MigrationState {
 
     func index(ofMapping name: String) throws -> Int {
         guard let i = mappingIndex[name] else {
-            throw CoreDataError(.migration, "Can't find mapping for name (\(name)): the mapping model's entity mappings are \(mappings.map(\.name).joined(separator: ", "))")
+            throw CoreDataError(
+                .migration,
+                "Can't find mapping for name (\(name)): the mapping model's entity mappings are \(mappings.map(\.name).joined(separator: ", "))"
+            )
         }
         return i
     }
@@ -112,17 +129,26 @@ final class MigrationState {
     /// permanent destination keys, go to the table.
     func flushPending() throws {
         guard !pending.isEmpty else { return }
-        let source = sourceCoordinator.managedObjectModel, destination = destinationCoordinator.managedObjectModel
+        let source = sourceCoordinator.managedObjectModel
+        let destination = destinationCoordinator.managedObjectModel
         // Entity numbers by name, looked up once per run of one entity, not per pair.
-        var lastSource = ("", 0), lastDestination = ("", 0)
-        try associations.insert(pending.map { p in
-            if p.source.entityName != lastSource.0 { lastSource = (p.source.entityName, source.entitiesByName[p.source.entityName]?.entityNumber ?? 0) }
-            if p.destination.entity.name != lastDestination.0 {
-                lastDestination = (p.destination.entity.name, destination.entitiesByName[p.destination.entity.name]?.entityNumber ?? 0)
-            }
-            return AssociationTable.Pair(mapping: p.mapping, source: p.source.primaryKey, sourceEntity: lastSource.1,
-                                         destination: p.destination.objectID.primaryKey, destinationEntity: lastDestination.1)
-        })
+        var lastSource = ("", 0)
+        var lastDestination = ("", 0)
+        try associations.insert(
+            pending.map { p in
+                if p.source.entityName != lastSource.0 {
+                    lastSource = (p.source.entityName, source.entitiesByName[p.source.entityName]?.entityNumber ?? 0)
+                }
+                if p.destination.entity.name != lastDestination.0 {
+                    lastDestination = (
+                        p.destination.entity.name,
+                        destination.entitiesByName[p.destination.entity.name]?.entityNumber ?? 0
+                    )
+                }
+                return AssociationTable.Pair(
+                    mapping: p.mapping, source: p.source.primaryKey, sourceEntity: lastSource.1,
+                    destination: p.destination.objectID.primaryKey, destinationEntity: lastDestination.1)
+            })
         pending.removeAll(keepingCapacity: true)
         pendingBySource.removeAll(keepingCapacity: true)
         pendingIndexed = 0
@@ -131,13 +157,17 @@ final class MigrationState {
     var hasPending: Bool { !pending.isEmpty }
 
     private func destinationID(_ pair: AssociationTable.Pair) -> ManagedObjectID? {
-        guard let entity = destinationCoordinator.managedObjectModel.entitiesByNumber[pair.destinationEntity] else { return nil }
-        return ManagedObjectID(entityName: entity.name, storeIdentifier: destinationStore.identifier, primaryKey: pair.destination)
+        guard let entity = destinationCoordinator.managedObjectModel.entitiesByNumber[pair.destinationEntity] else {
+            return nil
+        }
+        return ManagedObjectID(
+            entityName: entity.name, storeIdentifier: destinationStore.identifier, primaryKey: pair.destination)
     }
 
     private func sourceID(_ pair: AssociationTable.Pair) -> ManagedObjectID? {
         guard let entity = sourceCoordinator.managedObjectModel.entitiesByNumber[pair.sourceEntity] else { return nil }
-        return ManagedObjectID(entityName: entity.name, storeIdentifier: sourceStore.identifier, primaryKey: pair.source)
+        return ManagedObjectID(
+            entityName: entity.name, storeIdentifier: sourceStore.identifier, primaryKey: pair.source)
     }
 
     func destinationInstances(mappingNames: [String], sources: [ManagedObject]?) throws -> [ManagedObject] {
@@ -150,7 +180,8 @@ final class MigrationState {
         indexPending()
         var result: [ManagedObject] = []
         for source in sources {
-            let sourceEntity = sourceCoordinator.managedObjectModel.entitiesByName[source.entity.name]?.entityNumber ?? 0
+            let sourceEntity =
+                sourceCoordinator.managedObjectModel.entitiesByName[source.entity.name]?.entityNumber ?? 0
             for m in indexes {
                 // No pending associations (the second pass) means no hashing of a key to find none.
                 if !pending.isEmpty, let objects = pendingBySource[PendingKey(mapping: m, source: source.objectID)] {
@@ -163,7 +194,10 @@ final class MigrationState {
                 }
                 let ids = try associations.pairs(mappings: [m], sources: [source.objectID.primaryKey])
                     .filter { $0.sourceEntity == sourceEntity }.compactMap(destinationID)
-                if cacheCount > 20_000 { cache.removeAll(); cacheCount = 0 }
+                if cacheCount > 20_000 {
+                    cache.removeAll()
+                    cacheCount = 0
+                }
                 cache[m, default: [:]][source.objectID.primaryKey] = ids
                 cacheCount += 1
                 result += ids.map(destinationContext.object(with:))
@@ -177,7 +211,8 @@ final class MigrationState {
     func destinationInstances(forRelationshipSources sources: [ManagedObject]) throws -> [ManagedObject] {
         var result: [ManagedObject] = []
         for source in sources {
-            let names = mappings.filter { $0.sourceEntityName == source.entity.name && $0.destinationEntityName != nil }.map(\.name)
+            let names = mappings.filter { $0.sourceEntityName == source.entity.name && $0.destinationEntityName != nil }
+                .map(\.name)
             result += try destinationInstances(mappingNames: names, sources: [source])
         }
         return result
@@ -186,7 +221,8 @@ final class MigrationState {
     func sourceInstances(mappingName: String, destinations: [ManagedObject]?) throws -> [ManagedObject] {
         let m = try index(ofMapping: mappingName)
         guard let destinations else {
-            return try associations.pairs(mapping: m, destinations: nil).compactMap(sourceID).map(sourceContext.object(with:))
+            return try associations.pairs(mapping: m, destinations: nil).compactMap(sourceID).map(
+                sourceContext.object(with:))
         }
         var result: [ManagedObject] = []
         for destination in destinations {

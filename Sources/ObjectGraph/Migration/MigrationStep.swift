@@ -26,8 +26,10 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
     public let mappingModel: MappingModel
 
     /// A step between two models with a mapping model.
-    public init(sourceVersionName: String? = nil, destinationVersionName: String? = nil, sourceModel: ManagedObjectModel,
-                destinationModel: ManagedObjectModel, mappingModel: MappingModel) {
+    public init(
+        sourceVersionName: String? = nil, destinationVersionName: String? = nil, sourceModel: ManagedObjectModel,
+        destinationModel: ManagedObjectModel, mappingModel: MappingModel
+    ) {
         self.sourceVersionName = sourceVersionName
         self.destinationVersionName = destinationVersionName
         self.sourceModel = sourceModel
@@ -45,20 +47,26 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
 
     /// Migrates the store at `url`, which must have been made by ``sourceModel``, to
     /// ``destinationModel``, in place or by swapping in a migrated copy.
-    public func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler? = nil, batchSize: Int? = nil) throws {
+    public func migrateStore(
+        at url: URL, type: StoreType, progress: MigrationProgressHandler? = nil, batchSize: Int? = nil
+    ) throws {
         try migrateStore(at: url, type: type, progress: progress, batchSize: batchSize, log: .ambient)
     }
 
     /// ``migrateStore(at:type:progress:batchSize:)`` with its statements sent to `log` (the
     /// coordinator's, when adding a store migrates it).
-    func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
+    func migrateStore(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog)
+        throws
+    {
         try type.registeredKind().migrate(self, at: url, progress: progress, batchSize: batchSize, log: log)
     }
 
     /// Migrates the store file at `url` into a scratch file with a ``MigrationManager``, then
     /// swaps the scratch file in: a failure at any point leaves the store as it was.
-    func migrateBySwappingFiles(at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?,
-                                log: SQLLog) throws {
+    func migrateBySwappingFiles(
+        at url: URL, type: StoreType, progress: MigrationProgressHandler?, batchSize: Int?,
+        log: SQLLog
+    ) throws {
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         guard sourceModel.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
             throw sourceModel.incompatibleStoreError(metadata, url: url)
@@ -66,7 +74,9 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
         let scratch = StoreFiles.migratingURL(for: url)
         StoreFiles.remove(scratch)
         do {
-            try migrateWithManager(from: url, type: type, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize, log: log)
+            try migrateWithManager(
+                from: url, type: type, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize,
+                log: log)
             try StoreFiles.replace(url, with: scratch)
         } catch {
             StoreFiles.remove(scratch)
@@ -76,14 +86,17 @@ public struct MigrationStep: @unchecked Sendable, CustomStringConvertible {
 
     /// Streams the store at `url` (whose metadata is `metadata`) into a new store at `scratch`
     /// with a ``MigrationManager``; the new store keeps the old one's UUID, so object IDs stay.
-    func migrateWithManager(from url: URL, type: StoreType, metadata: [String: Any], into scratch: URL,
-                            progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog) throws {
+    func migrateWithManager(
+        from url: URL, type: StoreType, metadata: [String: Any], into scratch: URL,
+        progress: MigrationProgressHandler?, batchSize: Int?, log: SQLLog
+    ) throws {
         let manager = MigrationManager(sourceModel: sourceModel, destinationModel: destinationModel)
         manager.sqlLog = log
         manager.progressHandler = progress
         if let batchSize { manager.batchSize = batchSize }
         var options: [String: Any] = [:]
         if let uuid = metadata["NSStoreUUID"] as? String { options[StoreOption.storeUUID] = uuid }
-        try manager.migrateStore(from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
+        try manager.migrateStore(
+            from: url, type: type, options: [:], with: mappingModel, to: scratch, type: type, options: options)
     }
 }

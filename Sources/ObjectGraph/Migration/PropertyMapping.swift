@@ -9,7 +9,8 @@ import Foundation
 /// ```swift
 /// try PropertyMapping(name: "title", valueExpressionFormat: "$source.title")
 /// try PropertyMapping(name: "category", valueExpressionFormat:
-///     #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", $source.category)"#)
+/// #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory",
+/// $source.category)"#)
 /// ```
 public struct PropertyMapping: Hashable, Sendable {
     /// The destination property's name.

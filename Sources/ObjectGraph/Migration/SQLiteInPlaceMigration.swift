@@ -13,12 +13,16 @@ enum SQLiteInPlaceMigration {
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
         } catch {
-            throw CoreDataError(.migrationManagerSourceStore, "Can't open the store at \(url.path) to migrate it: \(error)")
+            throw CoreDataError(
+                .migrationManagerSourceStore, "Can't open the store at \(url.path) to migrate it: \(error)")
         }
         defer { try? queue.close() }
         let total = plan.statements.count + 2
         func report(_ done: Int, _ label: String?) {
-            progress?(MigrationProgress(fractionCompleted: Float(done) / Float(total), pass: 1, entityMappingName: label, completedUnits: done, totalUnits: total))
+            progress?(
+                MigrationProgress(
+                    fractionCompleted: Float(done) / Float(total), pass: 1, entityMappingName: label,
+                    completedUnits: done, totalUnits: total))
         }
         report(0, nil)
         do {
@@ -29,7 +33,8 @@ enum SQLiteInPlaceMigration {
                         throw plan.source.incompatibleStoreError(plist, url: url)
                     }
                     let keysSQL = "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY"
-                    let oldRows = try log.measure(sql: keysSQL, arguments: [], { try Row.fetchAll(db, sql: keysSQL) }, rowCount: \.count)
+                    let oldRows = try log.measure(
+                        sql: keysSQL, arguments: [], { try Row.fetchAll(db, sql: keysSQL) }, rowCount: \.count)
                     let old = oldRows.map { (name: $0[0] as String, maximum: $0[1] as Int64? ?? 0) }
                     for (i, statement) in plan.statements.enumerated() {
                         log.statement(sql: statement.sql, arguments: [])
@@ -39,14 +44,22 @@ enum SQLiteInPlaceMigration {
                     // Z_PRIMARYKEY: the destination's entities; each root keeps the highest key used.
                     let keys = try plan.primaryKeyRows(old: old) { table in
                         let maxSQL = "SELECT MAX(Z_PK) FROM \(table)"
-                        return try log.measure(sql: maxSQL, arguments: [], { try Int64.fetchOne(db, sql: maxSQL) }, rowCount: { _ in 1 })
+                        return try log.measure(
+                            sql: maxSQL, arguments: [], { try Int64.fetchOne(db, sql: maxSQL) }, rowCount: { _ in 1 })
                     }
                     log.statement(sql: "DELETE FROM Z_PRIMARYKEY", arguments: [])
                     try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
                     for key in keys {
                         let keySQL = "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)"
-                        let keyArguments: StatementArguments = [key.entityNumber, key.name, key.superNumber, key.maximum]
-                        log.statement(sql: keySQL, arguments: [key.entityNumber.databaseValue, key.name.databaseValue, key.superNumber.databaseValue, key.maximum.databaseValue])
+                        let keyArguments: StatementArguments = [
+                            key.entityNumber, key.name, key.superNumber, key.maximum,
+                        ]
+                        log.statement(
+                            sql: keySQL,
+                            arguments: [
+                                key.entityNumber.databaseValue, key.name.databaseValue, key.superNumber.databaseValue,
+                                key.maximum.databaseValue,
+                            ])
                         try db.execute(sql: keySQL, arguments: keyArguments)
                     }
                     report(total - 1, nil)
@@ -62,8 +75,10 @@ enum SQLiteInPlaceMigration {
         } catch {
             // SQLite's failure is kept as the underlying error, with its code.
             let sqlite = CoreDataError(sqlite: error, operation: "Migrating in place", url: url)
-            throw CoreDataError(.migration, "Lightweight migration of \(url.path) failed and was rolled back, the store is unchanged: \(sqlite.message)",
-                                detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
+            throw CoreDataError(
+                .migration,
+                "Lightweight migration of \(url.path) failed and was rolled back, the store is unchanged: \(sqlite.message)",
+                detailedErrors: [sqlite], sqliteCode: sqlite.sqliteCode)
         }
         report(total, nil)
     }

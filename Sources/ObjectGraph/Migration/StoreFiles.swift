@@ -23,8 +23,13 @@ enum StoreFiles {
     static func replace(_ url: URL, with replacement: URL) throws {
         for suffix in companionSuffixes {
             let companion = URL(fileURLWithPath: replacement.path + suffix)
-            if suffix != "-shm", let size = try? FileManager.default.attributesOfItem(atPath: companion.path)[.size] as? Int, size > 0 {
-                throw CoreDataError(.migration, "The migrated store at \(replacement.path) still has a \(suffix) file with data; it was not closed cleanly, so it was not put in place")
+            if suffix != "-shm",
+                let size = try? FileManager.default.attributesOfItem(atPath: companion.path)[.size] as? Int, size > 0
+            {
+                throw CoreDataError(
+                    .migration,
+                    "The migrated store at \(replacement.path) still has a \(suffix) file with data; it was not closed cleanly, so it was not put in place"
+                )
             }
             try? FileManager.default.removeItem(at: companion)
         }
@@ -33,7 +38,10 @@ enum StoreFiles {
             try? FileManager.default.removeItem(at: URL(fileURLWithPath: url.path + suffix))
         }
         guard rename(replacement.path, url.path) == 0 else {
-            throw CoreDataError(.migration, "Could not move the migrated store into place at \(url.path): \(String(cString: strerror(errno))); the old store is unchanged")
+            throw CoreDataError(
+                .migration,
+                "Could not move the migrated store into place at \(url.path): \(String(cString: strerror(errno))); the old store is unchanged"
+            )
         }
         try? sync(url.deletingLastPathComponent())
     }
@@ -50,7 +58,8 @@ enum StoreFiles {
     /// creating a store leaves. It is no store yet, as a missing file is.
     static func isEmpty(_ url: URL) -> Bool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              let size = attributes[.size] as? NSNumber else { return false }
+            let size = attributes[.size] as? NSNumber
+        else { return false }
         return size.intValue == 0
     }
 
@@ -83,8 +92,11 @@ enum StoreFiles {
                 guard let pid = Int32(rest.dropFirst(3).prefix { $0.isNumber }), !isRunning(pid) else { continue }
             } else {
                 // An older file without a process id: abandoned once nothing wrote it for an hour.
-                guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                      Date().timeIntervalSince(modified) > unattributedScratchAge else { continue }
+                guard
+                    let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate]
+                        as? Date,
+                    Date().timeIntervalSince(modified) > unattributedScratchAge
+                else { continue }
             }
             if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(url) }
         }

@@ -30,8 +30,9 @@ enum ArchivedExpression {
             throw KeyedArchive.Failure("the archive holds \(what) where an NSExpression belongs")
         }
         guard object.classNames.contains("NSExpression"), let type = object.fields["NSExpressionType"] as? Int else {
-            throw KeyedArchive.Failure("the archive holds an object of class \(object.className) where an "
-                + "NSExpression belongs")
+            throw KeyedArchive.Failure(
+                "the archive holds an object of class \(object.className) where an "
+                    + "NSExpression belongs")
         }
         let fields = object.fields
         switch type {
@@ -39,8 +40,9 @@ enum ArchivedExpression {
             // A constant may be any property-list value; nil (absent) is the constant nil.
             let constant = fields["NSConstantValue"] ?? nil
             do { return try .constant(value: constant) } catch {
-                throw KeyedArchive.Failure("an archived constant expression holds "
-                    + "\(constant.map { "\($0)" } ?? "nil"), which is not a constant value")
+                throw KeyedArchive.Failure(
+                    "an archived constant expression holds "
+                        + "\(constant.map { "\($0)" } ?? "nil"), which is not a constant value")
             }
         case 1:
             return .evaluatedObject
@@ -56,15 +58,17 @@ enum ArchivedExpression {
             let countOnly = fields["NSCountOnlyFlag"] as? Bool ?? false
             return .function("FETCH", [request, context, .constant(.bool(countOnly))])
         default:
-            throw KeyedArchive.Failure("the archive holds an \(object.className) of expression type \(type), which "
-                + "ObjectGraph does not read (it reads constants, SELF, variables, key paths, functions and FETCH)")
+            throw KeyedArchive.Failure(
+                "the archive holds an \(object.className) of expression type \(type), which "
+                    + "ObjectGraph does not read (it reads constants, SELF, variables, key paths, functions and FETCH)")
         }
     }
 
     /// A function expression: `$x.key` for `valueForKeyPath:` with one key path, a built-in
     /// function for one on a constant (Foundation's built-ins, `sum:` or `now`, have no
     /// receiver of their own), `FUNCTION(receiver, "selector", ...)` otherwise.
-    private static func function(_ fields: [String: Any?], of object: KeyedArchive.ArchivedObject) throws -> Expression {
+    private static func function(_ fields: [String: Any?], of object: KeyedArchive.ArchivedObject) throws -> Expression
+    {
         let selector = try string(fields, "NSSelectorName", of: object)
         let arguments = try (fields["NSArguments"] as? [Any] ?? []).map { try expression($0 is NSNull ? nil : $0) }
         let operand = try (fields["NSOperand"] ?? nil).map(expression)
@@ -80,7 +84,9 @@ enum ArchivedExpression {
         }
     }
 
-    private static func string(_ fields: [String: Any?], _ key: String, of object: KeyedArchive.ArchivedObject) throws -> String {
+    private static func string(_ fields: [String: Any?], _ key: String, of object: KeyedArchive.ArchivedObject) throws
+        -> String
+    {
         guard let text = fields[key] as? String else {
             throw KeyedArchive.Failure("an archived \(object.className) has no \(key) string")
         }

@@ -146,14 +146,16 @@ public class AttributeDescription: PropertyDescription, @unchecked Sendable {
     public convenience init() { self.init("", .undefined) }
 
     /// Describes an attribute.
-    public init(_ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
-                transient: Bool = false, indexed: Bool = false, minValue: Double? = nil, maxValue: Double? = nil,
-                regularExpression: String? = nil, renamingIdentifier: String? = nil,
-                versionHashModifier: String? = nil, userInfo: [String: String] = [:],
-                derivationExpression: Expression? = nil, allowsExternalBinaryDataStorage: Bool = false,
-                preservesValueInHistoryOnDeletion: Bool = false, valueTransformerName: String? = nil,
-                attributeValueClassName: String? = nil, elements: [AttributeDescription] = [],
-                compositeTypeName: String? = nil) {
+    public init(
+        _ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: Any? = nil,
+        transient: Bool = false, indexed: Bool = false, minValue: Double? = nil, maxValue: Double? = nil,
+        regularExpression: String? = nil, renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil, userInfo: [String: String] = [:],
+        derivationExpression: Expression? = nil, allowsExternalBinaryDataStorage: Bool = false,
+        preservesValueInHistoryOnDeletion: Bool = false, valueTransformerName: String? = nil,
+        attributeValueClassName: String? = nil, elements: [AttributeDescription] = [],
+        compositeTypeName: String? = nil
+    ) {
         self.attributeType = type
         self.defaultConstant = defaultValue.flatMap { try? ConstantValue(argument: $0) }
         self.isIndexed = indexed
@@ -169,21 +171,23 @@ public class AttributeDescription: PropertyDescription, @unchecked Sendable {
         self.compositeTypeName = compositeTypeName
         self.allowsCloudEncryption = false
         self.isIndexedBySpotlight = false
-        super.init(name: name, isOptional: optional, isTransient: transient, renamingIdentifier: renamingIdentifier,
-                   versionHashModifier: versionHashModifier, userInfo: userInfo)
+        super.init(
+            name: name, isOptional: optional, isTransient: transient, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, userInfo: userInfo)
     }
 
     /// A copy that belongs to no entity or model (its composite elements copied too).
     public override func copy() -> AttributeDescription {
-        let c = AttributeDescription(name, attributeType, optional: isOptional, transient: isTransient, indexed: isIndexed,
-                                     minValue: minValue, maxValue: maxValue, regularExpression: regularExpression,
-                                     renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
-                                     userInfo: userInfo, derivationExpression: derivationExpression,
-                                     allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
-                                     preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion,
-                                     valueTransformerName: valueTransformerName,
-                                     attributeValueClassName: attributeValueClassName,
-                                     elements: elements.map { $0.copy() }, compositeTypeName: compositeTypeName)
+        let c = AttributeDescription(
+            name, attributeType, optional: isOptional, transient: isTransient, indexed: isIndexed,
+            minValue: minValue, maxValue: maxValue, regularExpression: regularExpression,
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+            userInfo: userInfo, derivationExpression: derivationExpression,
+            allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
+            preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion,
+            valueTransformerName: valueTransformerName,
+            attributeValueClassName: attributeValueClassName,
+            elements: elements.map { $0.copy() }, compositeTypeName: compositeTypeName)
         c.defaultConstant = defaultConstant
         c.allowsCloudEncryption = allowsCloudEncryption
         c.isIndexedBySpotlight = isIndexedBySpotlight

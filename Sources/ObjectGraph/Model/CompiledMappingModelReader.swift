@@ -17,7 +17,9 @@ struct CompiledMappingModelReader {
     /// The entity mappings of the archive in `data`, in the archive's order.
     func entityMappings(from data: Data) throws -> [EntityMapping] {
         let root: Any?
-        do { root = try KeyedArchive.unarchivedValue(from: data, allowedClassNames: nil) } catch let failure as KeyedArchive.Failure {
+        do { root = try KeyedArchive.unarchivedValue(from: data, allowedClassNames: nil) } catch let failure
+            as KeyedArchive.Failure
+        {
             throw corrupt("it is not a keyed archive (\(failure.reason))")
         }
         guard let model = root as? KeyedArchive.ArchivedObject, model.classNames.contains("NSMappingModel") else {
@@ -40,16 +42,20 @@ struct CompiledMappingModelReader {
         }
         let rawType = f["NSMappingType"] as? Int ?? 0
         guard let type = EntityMappingType(rawValue: rawType) else {
-            throw corrupt("the entity mapping \(name) has the mapping type \(rawType); NSEntityMappingType runs from "
-                + "0 to 5")
+            throw corrupt(
+                "the entity mapping \(name) has the mapping type \(rawType); NSEntityMappingType runs from "
+                    + "0 to 5")
         }
         return EntityMapping(
             name: name, mappingType: type,
-            sourceEntityName: f["NSSourceEntityName"] as? String, sourceEntityVersionHash: f["NSSourceEntityVersionHash"] as? Data,
+            sourceEntityName: f["NSSourceEntityName"] as? String,
+            sourceEntityVersionHash: f["NSSourceEntityVersionHash"] as? Data,
             destinationEntityName: f["NSDestinationEntityName"] as? String,
             destinationEntityVersionHash: f["NSDestinationEntityVersionHash"] as? Data,
             sourceExpression: try expression(f["NSSourceExpression"] ?? nil, what: "the source expression of \(name)"),
-            entityMigrationPolicyClassName: (f["NSEntityMigrationPolicyClassName"] as? String).flatMap { $0.isEmpty ? nil : $0 },
+            entityMigrationPolicyClassName: (f["NSEntityMigrationPolicyClassName"] as? String).flatMap {
+                $0.isEmpty ? nil : $0
+            },
             attributeMappings: try propertyMappings(f["NSAttributeMappings"] ?? nil, of: name),
             relationshipMappings: try propertyMappings(f["NSRelationshipMappings"] ?? nil, of: name),
             userInfo: MappingUserInfo.strings(f["NSUserInfo"] ?? nil))
@@ -58,13 +64,20 @@ struct CompiledMappingModelReader {
     private func propertyMappings(_ value: Any?, of mapping: String) throws -> [PropertyMapping] {
         guard let list = value as? [Any] else { return [] }
         return try list.map { item in
-            guard let object = item as? KeyedArchive.ArchivedObject, let name = object.fields["NSDestinationPropertyName"] as? String else {
-                throw corrupt("a property mapping of \(mapping) is not an NSPropertyMapping with an "
-                    + "NSDestinationPropertyName")
+            guard let object = item as? KeyedArchive.ArchivedObject,
+                let name = object.fields["NSDestinationPropertyName"] as? String
+            else {
+                throw corrupt(
+                    "a property mapping of \(mapping) is not an NSPropertyMapping with an "
+                        + "NSDestinationPropertyName")
             }
-            let expression = try expression(object.fields["NSValueExpression"] ?? nil, what: "the value expression "
-                + "of \(mapping).\(name)")
-            return PropertyMapping(name: name, valueExpression: expression, userInfo: MappingUserInfo.strings(object.fields["NSUserInfo"] ?? nil))
+            let expression = try expression(
+                object.fields["NSValueExpression"] ?? nil,
+                what: "the value expression "
+                    + "of \(mapping).\(name)")
+            return PropertyMapping(
+                name: name, valueExpression: expression,
+                userInfo: MappingUserInfo.strings(object.fields["NSUserInfo"] ?? nil))
         }
     }
 

@@ -15,7 +15,8 @@ extension EntityDescription {
     /// program, as Apple's raises; ``ManagedObjectContext/insertNewObject(forEntityName:)``
     /// throws the same error instead.
     @discardableResult
-    public static func insertNewObject(forEntityName name: String, into context: ManagedObjectContext) -> ManagedObject {
+    public static func insertNewObject(forEntityName name: String, into context: ManagedObjectContext) -> ManagedObject
+    {
         do { return try context.insertNewObject(forEntityName: name) } catch { ManagedObject.raise(error) }
     }
 }

@@ -68,14 +68,16 @@ extension EntityDescription {
 
     /// The attributes by name, inherited ones included (attributesByName).
     public var attributesByName: [String: AttributeDescription] {
-        Dictionary(allProperties.compactMap { p in (p as? AttributeDescription).map { (p.name, $0) } },
-                   uniquingKeysWith: { _, last in last })
+        Dictionary(
+            allProperties.compactMap { p in (p as? AttributeDescription).map { (p.name, $0) } },
+            uniquingKeysWith: { _, last in last })
     }
 
     /// The relationships by name, inherited ones included (relationshipsByName).
     public var relationshipsByName: [String: RelationshipDescription] {
-        Dictionary(allProperties.compactMap { p in (p as? RelationshipDescription).map { (p.name, $0) } },
-                   uniquingKeysWith: { _, last in last })
+        Dictionary(
+            allProperties.compactMap { p in (p as? RelationshipDescription).map { (p.name, $0) } },
+            uniquingKeysWith: { _, last in last })
     }
 
     /// The relationships, inherited ones included, whose destination is `entity`

@@ -103,7 +103,8 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
             attributeCount = attributes.count
             validatedAttributes = attributes.indices.filter { i in
                 let a = attributes[i]
-                return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
+                return !a.isTransient
+                    && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
             }
             var isValidated = [Bool](repeating: false, count: attributes.count)
             for i in validatedAttributes { isValidated[i] = true }
@@ -165,7 +166,12 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
     /// The class instances are made of (NSManagedObject or a subclass).
     public var managedObjectClass: ManagedObject.Type {
         get { box.fields.managedObjectClass }
-        set { update { $0.managedObjectClass = newValue; $0.managedObjectClassName = nil } }
+        set {
+            update {
+                $0.managedObjectClass = newValue
+                $0.managedObjectClassName = nil
+            }
+        }
     }
     /// The name of the class instances are made of (managedObjectClassName): `NSManagedObject`,
     /// or a subclass's module-qualified name, as `NSStringFromClass(Item.self)` gives it.
@@ -180,7 +186,8 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
             return cls == ManagedObject.self ? "NSManagedObject" : String(reflecting: cls)
         }
         set {
-            let found = ["NSManagedObject", "ManagedObject", "ObjectGraph.ManagedObject"].contains(newValue)
+            let found =
+                ["NSManagedObject", "ManagedObject", "ObjectGraph.ManagedObject"].contains(newValue)
                 ? ManagedObject.self : _typeByName(newValue) as? ManagedObject.Type
             update {
                 $0.managedObjectClass = found ?? ManagedObject.self
@@ -269,15 +276,20 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
     }
 
     /// Declares an entity with its properties.
-    public init(_ name: String, parent: String? = nil, abstract: Bool = false, class managedObjectClass: ManagedObject.Type = ManagedObject.self,
-                renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
-                indexes: [FetchIndexDescription] = [], uniquenessConstraints: [[String]] = [],
-                fetchedProperties: [FetchedPropertyDescription] = [],
-                @PropertyBuilder properties: () -> [PropertyDescription] = { [] }) {
-        box = Box(Fields(name: name, properties: [], parentEntityName: parent, isAbstract: abstract,
-                         managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
-                         versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
-                         uniquenessConstraints: uniquenessConstraints, fetchedProperties: []))
+    public init(
+        _ name: String, parent: String? = nil, abstract: Bool = false,
+        class managedObjectClass: ManagedObject.Type = ManagedObject.self,
+        renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
+        indexes: [FetchIndexDescription] = [], uniquenessConstraints: [[String]] = [],
+        fetchedProperties: [FetchedPropertyDescription] = [],
+        @PropertyBuilder properties: () -> [PropertyDescription] = { [] }
+    ) {
+        box = Box(
+            Fields(
+                name: name, properties: [], parentEntityName: parent, isAbstract: abstract,
+                managedObjectClass: managedObjectClass, renamingIdentifier: renamingIdentifier,
+                versionHashModifier: versionHashModifier, userInfo: userInfo, indexes: indexes,
+                uniquenessConstraints: uniquenessConstraints, fetchedProperties: []))
         self.properties = properties()
         if !fetchedProperties.isEmpty { self.fetchedProperties = fetchedProperties }
     }
@@ -287,8 +299,10 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
 
     /// Makes `properties` this entity's: a property that belongs to another entity or is frozen
     /// is copied (a property has one entity); those no longer listed are released.
-    private func adopt(_ properties: [PropertyDescription],
-                       replacing old: [PropertyDescription]) -> [PropertyDescription] {
+    private func adopt(
+        _ properties: [PropertyDescription],
+        replacing old: [PropertyDescription]
+    ) -> [PropertyDescription] {
         if isFrozen { PropertyDescription.refuseMutation(of: name) }
         let kept = Set(properties.map(ObjectIdentifier.init))
         for p in old where p.owner === self && !kept.contains(ObjectIdentifier(p)) { p.owner = nil }
@@ -353,7 +367,8 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
     public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
         if lhs === rhs || lhs.box === rhs.box { return true }
         return lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.parentEntityName == rhs.parentEntityName
-            && lhs.isAbstract == rhs.isAbstract && ObjectIdentifier(lhs.managedObjectClass) == ObjectIdentifier(rhs.managedObjectClass)
+            && lhs.isAbstract == rhs.isAbstract
+            && ObjectIdentifier(lhs.managedObjectClass) == ObjectIdentifier(rhs.managedObjectClass)
             && lhs.renamingIdentifier == rhs.renamingIdentifier && lhs.versionHashModifier == rhs.versionHashModifier
             && lhs.userInfo == rhs.userInfo && lhs.indexes == rhs.indexes
             && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.fetchedProperties == rhs.fetchedProperties
@@ -407,7 +422,10 @@ struct PropertyKeyTable: Sendable {
     init(_ propertyIndex: [String: Int]) {
         var names = [String?](repeating: nil, count: propertyIndex.count <= Self.limit ? propertyIndex.count : 0)
         for (name, i) in propertyIndex {
-            guard names.indices.contains(i), names[i] == nil else { names = []; break }
+            guard names.indices.contains(i), names[i] == nil else {
+                names = []
+                break
+            }
             names[i] = name
         }
         self.names = names.compactMap { $0 }

@@ -50,28 +50,46 @@ extension ManagedObjectModel {
         var indexNames: Set<String> = []
         for index in entity.indexes {
             guard indexNames.insert(index.name).inserted else {
-                throw CoreDataError(exception: .invalidArgument, "Entity \(entity.name) declares the fetch index \(index.name) twice")
+                throw CoreDataError(
+                    exception: .invalidArgument, "Entity \(entity.name) declares the fetch index \(index.name) twice")
             }
             guard isIdentifier(index.name) else {
-                throw CoreDataError(exception: .invalidArgument, "Fetch index name \"\(index.name)\" of \(entity.name) is not a valid name: use letters, digits and underscores, starting with a letter")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Fetch index name \"\(index.name)\" of \(entity.name) is not a valid name: use letters, digits and underscores, starting with a letter"
+                )
             }
             guard !index.elements.isEmpty else {
-                throw CoreDataError(exception: .invalidArgument, "Fetch index \(entity.name).\(index.name) indexes no property; name at least one")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Fetch index \(entity.name).\(index.name) indexes no property; name at least one")
             }
             // An index over a to-many relationship is kept, as Core Data keeps it, and the
             // store makes no SQL index for it (Core Data ignores it too).
-            for element in index.elements where entity.attribute(named: element.propertyName) == nil
-                && entity.relationship(named: element.propertyName) == nil {
-                throw CoreDataError(exception: .invalidArgument, "Fetch index \(entity.name).\(index.name) names \(element.propertyName), which is not a property of \(entity.name)")
+            for element in index.elements
+            where entity.attribute(named: element.propertyName) == nil
+                && entity.relationship(named: element.propertyName) == nil
+            {
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Fetch index \(entity.name).\(index.name) names \(element.propertyName), which is not a property of \(entity.name)"
+                )
             }
         }
         for constraint in entity.uniquenessConstraints {
             guard !constraint.isEmpty else {
-                throw CoreDataError(exception: .invalidArgument, "Entity \(entity.name) has an empty uniqueness constraint; name at least one attribute")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Entity \(entity.name) has an empty uniqueness constraint; name at least one attribute")
             }
-            for name in constraint where entity.attribute(named: name) == nil
-                && entity.relationship(named: name).map({ $0.isToMany }) != false {
-                throw CoreDataError(exception: .invalidArgument, "A uniqueness constraint of \(entity.name) names \(name), which is not an attribute or to-one relationship of \(entity.name)")
+            for name in constraint
+            where entity.attribute(named: name) == nil
+                && entity.relationship(named: name).map({ $0.isToMany }) != false
+            {
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "A uniqueness constraint of \(entity.name) names \(name), which is not an attribute or to-one relationship of \(entity.name)"
+                )
             }
         }
     }

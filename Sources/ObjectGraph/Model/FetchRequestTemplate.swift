@@ -35,7 +35,9 @@ public struct FetchRequestTemplate: Hashable, Sendable {
     /// - Throws: ``PredicateError`` when the predicate format does not parse.
     public func fetchRequest() throws -> FetchRequest<ManagedObject> {
         let request = FetchRequest(entityName: entityName)
-        if let predicateFormat, !predicateFormat.isEmpty { request.predicate = try Predicate(checkedFormat: predicateFormat) }
+        if let predicateFormat, !predicateFormat.isEmpty {
+            request.predicate = try Predicate(checkedFormat: predicateFormat)
+        }
         if let limit = settings["fetchLimit"].flatMap(Int.init) { request.fetchLimit = limit }
         if let offset = settings["fetchOffset"].flatMap(Int.init) { request.fetchOffset = offset }
         if let batch = settings["fetchBatchSize"].flatMap(Int.init) { request.fetchBatchSize = batch }

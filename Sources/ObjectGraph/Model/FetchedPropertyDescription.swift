@@ -12,10 +12,13 @@ public final class FetchedPropertyDescription: PropertyDescription, @unchecked S
     public var fetchRequest: FetchRequestTemplate { willSet { willMutate() } }
 
     /// Describes a fetched property.
-    public init(_ name: String, fetchRequest: FetchRequestTemplate, optional: Bool = true, userInfo: [String: String] = [:]) {
+    public init(
+        _ name: String, fetchRequest: FetchRequestTemplate, optional: Bool = true, userInfo: [String: String] = [:]
+    ) {
         self.fetchRequest = fetchRequest
-        super.init(name: name, isOptional: optional, isTransient: false, renamingIdentifier: nil,
-                   versionHashModifier: nil, userInfo: userInfo)
+        super.init(
+            name: name, isOptional: optional, isTransient: false, renamingIdentifier: nil,
+            versionHashModifier: nil, userInfo: userInfo)
     }
 
     /// A copy that belongs to no entity or model.

@@ -19,7 +19,9 @@ extension ManagedObjectModel {
     /// name the model does not have is compatible with nothing. A store this package wrote
     /// before it computed Core Data's hashes is compatible with the model that wrote it too
     /// (opening it rewrites its metadata with Core Data's hashes).
-    public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+    public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any])
+        -> Bool
+    {
         hashMatch(withStoreMetadata: metadata, configuration: configuration) != nil
     }
 
@@ -58,7 +60,9 @@ extension ManagedObjectModel {
     /// and what to do.
     func incompatibleStoreError(_ metadata: [String: Any], url: URL?) -> CoreDataError {
         let place = url.map { " at \($0.path)" } ?? ""
-        return CoreDataError(.persistentStoreIncompatibleVersionHash,
-                             "The model used to open the store\(place) is incompatible with the one used to create the store: entities that differ: \(incompatibleEntities(withStoreMetadata: metadata).joined(separator: ", ")). Open it with the options migratePersistentStoresAutomatically and inferMappingModelAutomatically (a PersistentContainer sets both) and the model's versions, or with the model that created it")
+        return CoreDataError(
+            .persistentStoreIncompatibleVersionHash,
+            "The model used to open the store\(place) is incompatible with the one used to create the store: entities that differ: \(incompatibleEntities(withStoreMetadata: metadata).joined(separator: ", ")). Open it with the options migratePersistentStoresAutomatically and inferMappingModelAutomatically (a PersistentContainer sets both) and the model's versions, or with the model that created it"
+        )
     }
 }

@@ -8,10 +8,11 @@ extension ManagedObjectModel {
     public convenience init?(byMerging models: [ManagedObjectModel]?) {
         let models = models ?? []
         do {
-            try self.init(entities: models.flatMap(\.entities),
-                          versionIdentifiers: models.reduce(into: Set<String>()) { $0.formUnion($1.versionIdentifiers) },
-                          configurations: models.flatMap(\.configurationDescriptions),
-                          fetchRequestTemplates: models.flatMap { $0.fetchRequestTemplatesByName.values })
+            try self.init(
+                entities: models.flatMap(\.entities),
+                versionIdentifiers: models.reduce(into: Set<String>()) { $0.formUnion($1.versionIdentifiers) },
+                configurations: models.flatMap(\.configurationDescriptions),
+                fetchRequestTemplates: models.flatMap { $0.fetchRequestTemplatesByName.values })
         } catch {
             return nil
         }

@@ -3,7 +3,8 @@ import Foundation
 extension ManagedObjectModel {
     /// The `NSPersistenceFrameworkVersion` stores record: the Core Data build that wrote them.
     /// 1344 is the most recent build among the stores Apple's Core Data wrote in
-    /// the tests read (CoreDataPlus's SampleModel2 store, 2024; Tests/ObjectGraphTests/AppleFixtures); stores written here
+    /// the tests read (CoreDataPlus's SampleModel2 store, 2024; Tests/ObjectGraphTests/AppleFixtures); stores written
+    /// here
     /// claim the same, since their metadata has every key that build writes.
     static let persistenceFrameworkVersion = 1344
 

@@ -52,10 +52,12 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         let entitiesByNumber: [Int: EntityDescription]
         let inverses: [String: (entity: String, relationship: RelationshipDescription)]
 
-        init(entities: [EntityDescription], entitiesByName: [String: EntityDescription],
-             entityVersionHashesByName: [String: Data], legacyEntityVersionHashesByName: [String: Data],
-             entitiesByNumber: [Int: EntityDescription],
-             inverses: [String: (entity: String, relationship: RelationshipDescription)]) {
+        init(
+            entities: [EntityDescription], entitiesByName: [String: EntityDescription],
+            entityVersionHashesByName: [String: Data], legacyEntityVersionHashesByName: [String: Data],
+            entitiesByNumber: [Int: EntityDescription],
+            inverses: [String: (entity: String, relationship: RelationshipDescription)]
+        ) {
             self.entities = entities
             self.entitiesByName = entitiesByName
             self.entityVersionHashesByName = entityVersionHashesByName
@@ -129,13 +131,15 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     ///
     /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
     ///   (``CoreDataError/ExceptionName/invalidArgument``; Core Data has no error code for an
-    ///   invalid model, and reads none from a file it cannot load) and a message naming the entity and property at fault, for a name that is not an identifier,
+    /// invalid model, and reads none from a file it cannot load) and a message naming the entity and property at fault,
+    /// for a name that is not an identifier,
     ///   an entity or property declared twice, an unknown parent or destination, an entity that
     ///   inherits from itself, a named inverse that does not exist or does not point back, a bad
     ///   count range, a stored attribute of type Undefined, or a regular expression that does
     ///   not compile. For example: `Relationship Book.publisher names the inverse
     ///   Publisher.books, which does not exist; declare it, pointing back to Book`.
-    public convenience init(versionIdentifier: String? = nil, @EntityBuilder entities: () -> [EntityDescription]) throws {
+    public convenience init(versionIdentifier: String? = nil, @EntityBuilder entities: () -> [EntityDescription]) throws
+    {
         try self.init(entities: entities(), versionIdentifiers: versionIdentifier.map { [$0] } ?? [])
     }
 
@@ -145,12 +149,15 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// - Throws: ``CoreDataError`` for the exception NSInvalidArgumentException
     ///   (``CoreDataError/ExceptionName/invalidArgument``), as ``init(versionIdentifier:entities:)``
     ///   does, and for a configuration or template that names an entity the model does not have.
-    public init(entities declared: [EntityDescription], versionIdentifiers: Set<String> = [],
-                configurations: [ModelConfiguration] = [], fetchRequestTemplates: [FetchRequestTemplate] = []) throws {
+    public init(
+        entities declared: [EntityDescription], versionIdentifiers: Set<String> = [],
+        configurations: [ModelConfiguration] = [], fetchRequestTemplates: [FetchRequestTemplate] = []
+    ) throws {
         self.versionIdentifiers = versionIdentifiers
         self.configurationDescriptions = configurations
-        self.fetchRequestTemplatesByName = Dictionary(fetchRequestTemplates.map { ($0.name, $0) },
-                                                      uniquingKeysWith: { first, _ in first })
+        self.fetchRequestTemplatesByName = Dictionary(
+            fetchRequestTemplates.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first })
         self.declared = Self.adopt(declared, into: self)
         try checkValidity()
     }
@@ -188,10 +195,12 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     ///   ``init(entities:versionIdentifiers:configurations:fetchRequestTemplates:)`` does.
     public func checkValidity() throws {
         if derived != nil { return }
-        freezing.lock(); defer { freezing.unlock() }
+        freezing.lock()
+        defer { freezing.unlock() }
         if derived != nil { return }
-        derived = try derive(declared, configurations: configurationDescriptions,
-                             fetchRequestTemplates: Array(fetchRequestTemplatesByName.values))
+        derived = try derive(
+            declared, configurations: configurationDescriptions,
+            fetchRequestTemplates: Array(fetchRequestTemplatesByName.values))
     }
 
     /// The derived data of a frozen model; for a model that is not valid (which only a model
@@ -202,21 +211,28 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         if let derived { return derived }
         if (try? checkValidity()) != nil, let derived { return derived }
         let sorted = declared.sorted { $0.name < $1.name }
-        return Derived(entities: sorted,
-                       entitiesByName: Dictionary(sorted.map { ($0.name, $0) },
-                                                  uniquingKeysWith: { first, _ in first }),
-                       entityVersionHashesByName: [:], legacyEntityVersionHashesByName: [:], entitiesByNumber: [:],
-                       inverses: [:])
+        return Derived(
+            entities: sorted,
+            entitiesByName: Dictionary(
+                sorted.map { ($0.name, $0) },
+                uniquingKeysWith: { first, _ in first }),
+            entityVersionHashesByName: [:], legacyEntityVersionHashesByName: [:], entitiesByNumber: [:],
+            inverses: [:])
     }
 
     /// Checks `declared` and derives what a frozen model holds, writing the derived fields into
     /// the entities, then freezes them.
-    private func derive(_ declared: [EntityDescription], configurations: [ModelConfiguration],
-                        fetchRequestTemplates: [FetchRequestTemplate]) throws -> Derived {
+    private func derive(
+        _ declared: [EntityDescription], configurations: [ModelConfiguration],
+        fetchRequestTemplates: [FetchRequestTemplate]
+    ) throws -> Derived {
         var byName: [String: EntityDescription] = [:]
         for entity in declared {
             guard Self.isIdentifier(entity.name) else {
-                throw CoreDataError(exception: .invalidArgument, "Entity name \"\(entity.name)\" is not a valid name: use letters, digits and underscores, starting with a letter")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Entity name \"\(entity.name)\" is not a valid name: use letters, digits and underscores, starting with a letter"
+                )
             }
             guard byName[entity.name] == nil else {
                 throw CoreDataError(exception: .invalidArgument, "The model declares the entity \(entity.name) twice")
@@ -233,10 +249,13 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             var parent = entity.parentEntityName
             while let p = parent {
                 guard let parentEntity = byName[p] else {
-                    throw CoreDataError(exception: .invalidArgument, "Entity \(entity.name) names the parent entity \(p), which the model does not declare")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "Entity \(entity.name) names the parent entity \(p), which the model does not declare")
                 }
                 guard seen.insert(p).inserted else {
-                    throw CoreDataError(exception: .invalidArgument, "Entity \(entity.name) inherits from itself through \(p)")
+                    throw CoreDataError(
+                        exception: .invalidArgument, "Entity \(entity.name) inherits from itself through \(p)")
                 }
                 parent = parentEntity.parentEntityName
             }
@@ -244,14 +263,18 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         func ancestry(_ name: String) -> [String] {
             var chain: [String] = []
             var current: String? = name
-            while let c = current { chain.insert(c, at: 0); current = byName[c]?.parentEntityName }
+            while let c = current {
+                chain.insert(c, at: 0)
+                current = byName[c]?.parentEntityName
+            }
             return chain
         }
         // A relationship is its own inverse when its inverse has its name and its destination
         // is the entity that declares it: then the inverse found there is the relationship itself.
         for name in byName.keys {
             for case let r as RelationshipDescription in byName[name]!.properties {
-                r.isOwnInverse = r.inverseName == r.name && r.destinationEntityName == name
+                r.isOwnInverse =
+                    r.inverseName == r.name && r.destinationEntityName == name
                     && (r.inverseEntityName == nil || r.inverseEntityName == name)
             }
         }
@@ -263,11 +286,16 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             for ancestor in ancestry(name) {
                 for property in byName[ancestor]!.properties {
                     guard Self.isIdentifier(property.name) else {
-                        throw CoreDataError(exception: .invalidArgument, "Property name \"\(property.name)\" of entity \(ancestor) is not a valid name: use letters, digits and underscores, starting with a letter")
+                        throw CoreDataError(
+                            exception: .invalidArgument,
+                            "Property name \"\(property.name)\" of entity \(ancestor) is not a valid name: use letters, digits and underscores, starting with a letter"
+                        )
                     }
                     if let first = owner[property.name] {
                         let detail = first == ancestor ? "declares it twice" : "inherits it from \(first)"
-                        throw CoreDataError(exception: .invalidArgument, "Entity \(name) has two properties named \(property.name): \(ancestor) \(detail)")
+                        throw CoreDataError(
+                            exception: .invalidArgument,
+                            "Entity \(name) has two properties named \(property.name): \(ancestor) \(detail)")
                     }
                     owner[property.name] = ancestor
                     switch property.kind {
@@ -279,10 +307,16 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             }
             for fetched in byName[name]!.fetchedProperties {
                 if let first = owner[fetched.name] {
-                    throw CoreDataError(exception: .invalidArgument, "Entity \(name) has two properties named \(fetched.name): the fetched property and one of \(first)")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "Entity \(name) has two properties named \(fetched.name): the fetched property and one of \(first)"
+                    )
                 }
                 guard byName[fetched.fetchRequest.entityName] != nil else {
-                    throw CoreDataError(exception: .invalidArgument, "Fetched property \(name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the model does not declare")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "Fetched property \(name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the model does not declare"
+                    )
                 }
             }
             byName[name]!.attributes = attributes
@@ -297,25 +331,42 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         for entity in byName.values {
             for r in entity.relationships {
                 guard byName[r.destinationEntityName] != nil else {
-                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the model does not declare")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "Relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the model does not declare"
+                    )
                 }
                 if let inverseName = r.inverseName {
                     guard Self.inverse(of: r, in: byName) != nil else {
                         let place = r.inverseEntityName ?? r.destinationEntityName
-                        throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) names the inverse \(place).\(inverseName), which does not exist; declare it, pointing back to \(entity.name)")
+                        throw CoreDataError(
+                            exception: .invalidArgument,
+                            "Relationship \(entity.name).\(r.name) names the inverse \(place).\(inverseName), which does not exist; declare it, pointing back to \(entity.name)"
+                        )
                     }
                     if let (inverseOwner, inverse) = Self.unmatchedInverse(of: r, heldBy: entity.name, in: byName) {
-                        throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) and its inverse \(inverseOwner).\(inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")")
+                        throw CoreDataError(
+                            exception: .invalidArgument,
+                            "Relationship \(entity.name).\(r.name) and its inverse \(inverseOwner).\(inverseName) do not match: the inverse points to \(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")"
+                        )
                     }
                 }
                 if !r.isToMany && (r.minCount > 1 || (r.maxCount != 1 && r.maxCount != 0)) {
-                    throw CoreDataError(exception: .invalidArgument, "To-one relationship \(entity.name).\(r.name) cannot have a count range")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "To-one relationship \(entity.name).\(r.name) cannot have a count range")
                 }
                 if r.isToMany && r.maxCount > 0 && r.minCount > r.maxCount {
-                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) has a minimum count \(r.minCount) above its maximum \(r.maxCount)")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "Relationship \(entity.name).\(r.name) has a minimum count \(r.minCount) above its maximum \(r.maxCount)"
+                    )
                 }
                 if r.isOrdered && !r.isToMany {
-                    throw CoreDataError(exception: .invalidArgument, "Relationship \(entity.name).\(r.name) is ordered but to-one; only to-many relationships keep an order")
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "Relationship \(entity.name).\(r.name) is ordered but to-one; only to-many relationships keep an order"
+                    )
                 }
             }
             try Self.checkIndexesAndConstraints(of: entity)
@@ -350,18 +401,21 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         for entity in entities { entity.freeze() }
         // So that `Book.entity()` and `Book.fetchRequest()` find the entity of a class.
         ManagedObjectClassRegistry.shared.register(entities)
-        return Derived(entities: entities, entitiesByName: byName,
-                       entityVersionHashesByName: byName.mapValues(\.versionHash),
-                       legacyEntityVersionHashesByName: LegacyVersionHash.entityHashes(byName),
-                       entitiesByNumber: Dictionary(uniqueKeysWithValues: byName.values.map { ($0.entityNumber, $0) }),
-                       inverses: inverses)
+        return Derived(
+            entities: entities, entitiesByName: byName,
+            entityVersionHashesByName: byName.mapValues(\.versionHash),
+            legacyEntityVersionHashesByName: LegacyVersionHash.entityHashes(byName),
+            entitiesByNumber: Dictionary(uniqueKeysWithValues: byName.values.map { ($0.entityNumber, $0) }),
+            inverses: inverses)
     }
 
     /// A relationship's inverse and the entity that declares it: looked for on the entity the
     /// relationship names as the inverse's (Xcode's `inverseEntity`) or its destination, with
     /// their inherited properties, then on the destination's sub-entities (an inverse declared
     /// on a sub-entity, which Core Data allows).
-    static func inverse(of r: RelationshipDescription, in entities: [String: EntityDescription]) -> (entity: String, relationship: RelationshipDescription)? {
+    static func inverse(of r: RelationshipDescription, in entities: [String: EntityDescription]) -> (
+        entity: String, relationship: RelationshipDescription
+    )? {
         guard let inverseName = r.inverseName else { return nil }
         var candidates = [r.inverseEntityName, r.destinationEntityName].compactMap { $0 }
         var queue = [r.destinationEntityName]
@@ -377,7 +431,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             var current: String? = candidate
             var visited: Set<String> = []
             while let c = current, visited.insert(c).inserted, let e = entities[c] {
-                for case let found as RelationshipDescription in e.properties where found.name == inverseName { return (c, found) }
+                for case let found as RelationshipDescription in e.properties where found.name == inverseName {
+                    return (c, found)
+                }
                 current = e.parentEntityName
             }
         }
@@ -392,7 +448,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// The entity with this name, or an error naming it and the entities there are.
     public func entity(named name: String) throws -> EntityDescription {
         guard let entity = entitiesByName[name] else {
-            throw CoreDataError(exception: .internalInconsistency, "The model has no entity named \(name); its entities are \(entities.map(\.name).joined(separator: ", "))")
+            throw CoreDataError(
+                exception: .internalInconsistency,
+                "The model has no entity named \(name); its entities are \(entities.map(\.name).joined(separator: ", "))"
+            )
         }
         return entity
     }
@@ -445,8 +504,11 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// A one-line summary per entity.
     public var description: String {
         entities.map { e in
-            let props = e.attributes.map { "\($0.name): \($0.attributeType.xcodeName)" }
-                + e.relationships.map { "\($0.name) -> \($0.isToMany ? "[\($0.destinationEntityName)]" : $0.destinationEntityName)" }
+            let props =
+                e.attributes.map { "\($0.name): \($0.attributeType.xcodeName)" }
+                + e.relationships.map {
+                    "\($0.name) -> \($0.isToMany ? "[\($0.destinationEntityName)]" : $0.destinationEntityName)"
+                }
             return "\(e.name)(\(props.joined(separator: ", ")))"
         }.joined(separator: "\n")
     }
@@ -465,7 +527,9 @@ extension ManagedObjectModel {
 
     /// For a many-to-many relationship: the key that names the pair ("Entity.relationship" of
     /// the side whose key sorts first) and whether `relationship` of `entityName` is that side.
-    func manyToManyKey(entity entityName: String, relationship r: RelationshipDescription) -> (key: String, isOwner: Bool) {
+    func manyToManyKey(entity entityName: String, relationship r: RelationshipDescription) -> (
+        key: String, isOwner: Bool
+    ) {
         let mine = "\(declaringEntity(of: r.name, in: entityName)).\(r.name)"
         let found = inverses[Self.inverseKey(r)]
         let theirs = "\(found?.entity ?? r.destinationEntityName).\(r.inverseName ?? "")"

@@ -19,7 +19,9 @@ extension MappingModel {
 
     /// Reads a mapping model file; Xcode's source form is compiled against these two models
     /// instead of the ones it records (a compiled `.cdm` carries its hashes and ignores them).
-    public convenience init(contentsOf url: URL, sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel) throws {
+    public convenience init(contentsOf url: URL, sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel)
+        throws
+    {
         let file = try MappingModelFile(url: url)
         var given = [sourceModel, destinationModel].makeIterator()
         // The source's path is asked for first, then the destination's.
@@ -32,12 +34,16 @@ extension MappingModel {
     ///
     /// Each folder's `.cdm` files and `.xcmappingmodel` folders (not its subfolders) are read
     /// in name order; files that cannot be read are passed over, as Core Data passes over a
-    /// `.cdm` it cannot load. The first whose hashes fit wins (``matchesVersionHashes(ofSourceModel:destinationModel:)``).
-    public convenience init?(from directories: [URL], forSourceModel sourceModel: ManagedObjectModel,
-                             destinationModel: ManagedObjectModel) {
+    /// `.cdm` it cannot load. The first whose hashes fit wins
+    /// (``matchesVersionHashes(ofSourceModel:destinationModel:)``).
+    public convenience init?(
+        from directories: [URL], forSourceModel sourceModel: ManagedObjectModel,
+        destinationModel: ManagedObjectModel
+    ) {
         for url in Self.mappingModelFiles(in: directories) {
             guard let found = try? MappingModel(contentsOf: url),
-                  found.matchesVersionHashes(ofSourceModel: sourceModel, destinationModel: destinationModel) else { continue }
+                found.matchesVersionHashes(ofSourceModel: sourceModel, destinationModel: destinationModel)
+            else { continue }
             self.init(entityMappings: found.entityMappings)
             return
         }
@@ -49,7 +55,9 @@ extension MappingModel {
     /// source model's entity hashes and the destination hashes among the destination model's,
     /// and each side records at least one (`+[NSMappingModel _newMappingModelFromBundles:
     /// forSourceHashes:destinationHashes:]`, a subset test, in the iOS 26.1 dump).
-    public func matchesVersionHashes(ofSourceModel sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel) -> Bool {
+    public func matchesVersionHashes(
+        ofSourceModel sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel
+    ) -> Bool {
         let sources = Set(entityMappings.compactMap(\.sourceEntityVersionHash))
         let destinations = Set(entityMappings.compactMap(\.destinationEntityVersionHash))
         return !sources.isEmpty && !destinations.isEmpty

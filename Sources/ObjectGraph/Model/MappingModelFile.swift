@@ -26,22 +26,28 @@ struct MappingModelFile {
         self.url = url
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CoreDataError(.fileReadNoSuchFile, "There is no mapping model at \(url.path): give an "
-                + ".xcmappingmodel folder, its xcmapping.xml, or a compiled .cdm")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                "There is no mapping model at \(url.path): give an "
+                    + ".xcmappingmodel folder, its xcmapping.xml, or a compiled .cdm")
         }
         let file = isDirectory.boolValue ? url.appendingPathComponent("xcmapping.xml") : url
         location = file.lastPathComponent == "xcmapping.xml" ? file.deletingLastPathComponent() : file
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw CoreDataError(.fileReadNoSuchFile, "There is no mapping model at \(url.path): the folder has no "
-                + "readable xcmapping.xml")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                "There is no mapping model at \(url.path): the folder has no "
+                    + "readable xcmapping.xml")
         }
         if data.starts(with: Array("bplist00".utf8)) {
             contents = .compiled(data)
         } else if AtomicStoreFile.kind(of: data) == .xml {
             contents = .source(try XcodeMappingDocument(data: data, url: file))
         } else {
-            throw CoreDataError(.fileReadCorruptFile, "The file \(file.path) is not a mapping model: it is neither a "
-                + "compiled mapping model (a keyed archive) nor Xcode's xcmapping.xml (a Core Data XML store)")
+            throw CoreDataError(
+                .fileReadCorruptFile,
+                "The file \(file.path) is not a mapping model: it is neither a "
+                    + "compiled mapping model (a keyed archive) nor Xcode's xcmapping.xml (a Core Data XML store)")
         }
     }
 
@@ -54,20 +60,26 @@ struct MappingModelFile {
         case .source(let document):
             func model(_ path: String?, _ side: String) throws -> ManagedObjectModel {
                 guard let path, !path.isEmpty else {
-                    throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: it "
-                        + "records no \(side) model path")
+                    throw CoreDataError(
+                        .fileReadCorruptFile,
+                        "The mapping model \(url.path) cannot be read: it "
+                            + "records no \(side) model path")
                 }
                 guard let found = try models(path) else {
-                    throw CoreDataError(.fileReadNoSuchFile, "The mapping model \(url.path) maps from its \(side) "
-                        + "model \(path), which was not found relative to "
-                        + "\(location.deletingLastPathComponent().path) or the folders above it")
+                    throw CoreDataError(
+                        .fileReadNoSuchFile,
+                        "The mapping model \(url.path) maps from its \(side) "
+                            + "model \(path), which was not found relative to "
+                            + "\(location.deletingLastPathComponent().path) or the folders above it")
                 }
                 return found
             }
             let source = try model(document.sourceModelPath, "source")
             let destination = try model(document.destinationModelPath, "destination")
-            return try XcodeMappingCompiler(document: document, sourceModel: source, destinationModel: destination, url: url)
-                .entityMappings()
+            return try XcodeMappingCompiler(
+                document: document, sourceModel: source, destinationModel: destination, url: url
+            )
+            .entityMappings()
         }
     }
 
@@ -78,7 +90,9 @@ struct MappingModelFile {
     func modelNearby(recordedPath path: String) throws -> ManagedObjectModel? {
         let parts = path.split(separator: "/").map(String.init)
         var tails = [path]
-        if let bundle = parts.lastIndex(where: { $0.hasSuffix(".xcdatamodeld") }) { tails.append(parts[bundle...].joined(separator: "/")) }
+        if let bundle = parts.lastIndex(where: { $0.hasSuffix(".xcdatamodeld") }) {
+            tails.append(parts[bundle...].joined(separator: "/"))
+        }
         if let last = parts.last { tails.append(last) }
         var folders: [URL] = []
         var folder = location.standardizedFileURL.deletingLastPathComponent()
@@ -91,7 +105,9 @@ struct MappingModelFile {
         }
         var candidates: [URL] = path.hasPrefix("/") ? [URL(fileURLWithPath: path)] : []
         for tail in tails { candidates += folders.map { $0.appendingPathComponent(tail) } }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            return nil
+        }
         return try XcodeModelLoader().loadModel(at: found)
     }
 }

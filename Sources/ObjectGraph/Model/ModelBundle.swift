@@ -30,14 +30,21 @@ public struct ModelBundle: Sendable {
         var seen: Set<String> = []
         for version in versions {
             guard !version.name.isEmpty, !version.name.contains("/") else {
-                throw CoreDataError(exception: .invalidArgument, "Model version name \"\(version.name)\" cannot be a folder name; use letters, digits and spaces")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "Model version name \"\(version.name)\" cannot be a folder name; use letters, digits and spaces")
             }
             guard seen.insert(version.name).inserted else {
-                throw CoreDataError(exception: .invalidArgument, "The model bundle has two versions named \(version.name); give each a name of its own")
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The model bundle has two versions named \(version.name); give each a name of its own")
             }
         }
         guard seen.contains(currentVersionName) else {
-            throw CoreDataError(exception: .invalidArgument, "The current version \(currentVersionName) is not one of the bundle's versions (\(versions.map(\.name).joined(separator: ", ")))")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The current version \(currentVersionName) is not one of the bundle's versions (\(versions.map(\.name).joined(separator: ", ")))"
+            )
         }
         self.versions = versions.map { Version(name: $0.name, model: $0.model) }
             .sorted { $0.name.compare($1.name, options: .numeric) == .orderedAscending }

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// ```swift
 /// let codegen = try ModelCodegen(modelAt: URL(fileURLWithPath: "ToDo.xcdatamodeld"))
-/// for file in codegen.files() { try file.contents.write(to: output.appendingPathComponent(file.name), atomically: true, encoding: .utf8) }
+/// for file in codegen.files() { try file.contents.write(to: output.appendingPathComponent(file.name), atomically:
+/// true, encoding: .utf8) }
 /// ```
 ///
 /// The types are Xcode's with scalars on: integers, `Double`, `Float` and `Bool` as non-optional
@@ -73,8 +74,9 @@ public struct ModelCodegen: Sendable {
         var names: [String: String] = [:]
         for entity in root.children(named: "entity") {
             guard let name = entity.attributes["name"], let className = entity.attributes["representedClassName"],
-                  let bare = className.split(separator: ".").last.map(String.init), !bare.isEmpty,
-                  bare != "NSManagedObject", Self.isIdentifier(bare) else { continue }
+                let bare = className.split(separator: ".").last.map(String.init), !bare.isEmpty,
+                bare != "NSManagedObject", Self.isIdentifier(bare)
+            else { continue }
             names[name] = bare
         }
         return names
@@ -91,7 +93,9 @@ public struct ModelCodegen: Sendable {
 
     /// Every file: one per entity, by entity name, then the list of classes.
     public func files() -> [File] {
-        model.entities.sorted { $0.name < $1.name }.map { File(name: "\(className(of: $0)).swift", contents: source(of: $0)) }
+        model.entities.sorted { $0.name < $1.name }.map {
+            File(name: "\(className(of: $0)).swift", contents: source(of: $0))
+        }
             + [File(name: "\(classListName).swift", contents: classList())]
     }
 
@@ -103,19 +107,30 @@ public struct ModelCodegen: Sendable {
     /// The Swift source of one entity's class.
     func source(of entity: EntityDescription) -> String {
         let name = className(of: entity)
-        let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0] }.map(className(of:)) ?? "NSManagedObject"
+        let parent =
+            entity.parentEntityName.flatMap { model.entitiesByName[$0] }.map(className(of:)) ?? "NSManagedObject"
         let finality = entity.subentityNames.isEmpty ? "public final class" : "public class"
         var lines = header("\(name).swift", "the entity \(entity.name)")
-        lines.append("/// An object of the entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "").")
+        lines.append(
+            "/// An object of the entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "")."
+        )
         lines.append("\(finality) \(name): \(parent) {")
         for property in entity.properties {
             switch property.kind {
             case .attribute(let a):
-                lines.append("    /// \(a.attributeType.xcodeName)\(a.isOptional ? "" : ", required")\(a.isTransient ? ", transient" : "")\(a.isDerived ? ", derived" : "")\(a.attributeType == .transformable ? transformableNote(a) : "").")
-                lines.append("    @Managed(\(Self.literal(a.name))) public var \(Self.propertyName(a.name)): \(swiftType(of: a))")
+                lines.append(
+                    "    /// \(a.attributeType.xcodeName)\(a.isOptional ? "" : ", required")\(a.isTransient ? ", transient" : "")\(a.isDerived ? ", derived" : "")\(a.attributeType == .transformable ? transformableNote(a) : "")."
+                )
+                lines.append(
+                    "    @Managed(\(Self.literal(a.name))) public var \(Self.propertyName(a.name)): \(swiftType(of: a))"
+                )
             case .relationship(let r):
-                lines.append("    /// \(r.isToMany ? (r.isOrdered ? "Ordered to-many" : "To-many") : "To-one") relationship to \(r.destinationEntityName)\(r.inverseName.map { ", inverse \($0)" } ?? "").")
-                lines.append("    @Managed(\(Self.literal(r.name))) public var \(Self.propertyName(r.name)): \(swiftType(of: r))")
+                lines.append(
+                    "    /// \(r.isToMany ? (r.isOrdered ? "Ordered to-many" : "To-many") : "To-one") relationship to \(r.destinationEntityName)\(r.inverseName.map { ", inverse \($0)" } ?? "")."
+                )
+                lines.append(
+                    "    @Managed(\(Self.literal(r.name))) public var \(Self.propertyName(r.name)): \(swiftType(of: r))"
+                )
             case .fetched: break
             }
         }
@@ -129,13 +144,21 @@ public struct ModelCodegen: Sendable {
             lines.append("// MARK: Generated accessors for \(r.name)")
             lines.append("extension \(name) {")
             lines.append("    /// Adds an object to \(r.name)\(r.isOrdered ? ", at its end" : "").")
-            lines.append("    public func addTo\(suffix)(_ value: \(destination)) { addObjects([value], toRelationship: \(key)) }")
+            lines.append(
+                "    public func addTo\(suffix)(_ value: \(destination)) { addObjects([value], toRelationship: \(key)) }"
+            )
             lines.append("    /// Removes an object from \(r.name).")
-            lines.append("    public func removeFrom\(suffix)(_ value: \(destination)) { removeObjects([value], fromRelationship: \(key)) }")
+            lines.append(
+                "    public func removeFrom\(suffix)(_ value: \(destination)) { removeObjects([value], fromRelationship: \(key)) }"
+            )
             lines.append("    /// Adds objects to \(r.name)\(r.isOrdered ? ", at its end in their order" : "").")
-            lines.append("    public func addTo\(suffix)(_ values: \(collection)) { addObjects(values, toRelationship: \(key)) }")
+            lines.append(
+                "    public func addTo\(suffix)(_ values: \(collection)) { addObjects(values, toRelationship: \(key)) }"
+            )
             lines.append("    /// Removes objects from \(r.name).")
-            lines.append("    public func removeFrom\(suffix)(_ values: \(collection)) { removeObjects(values, fromRelationship: \(key)) }")
+            lines.append(
+                "    public func removeFrom\(suffix)(_ values: \(collection)) { removeObjects(values, fromRelationship: \(key)) }"
+            )
             lines.append("}")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -144,8 +167,9 @@ public struct ModelCodegen: Sendable {
     /// The list of classes, for `XcodeModelLoader(classes:)`.
     func classList() -> String {
         var lines = header("\(classListName).swift", "the model \(modelName)")
-        lines.append("/// The classes of the model \(modelName), by class name: "
-                     + "`NSManagedObjectModel(contentsOf: url, classes: \(classListName).byName)`.")
+        lines.append(
+            "/// The classes of the model \(modelName), by class name: "
+                + "`NSManagedObjectModel(contentsOf: url, classes: \(classListName).byName)`.")
         lines.append("public enum \(classListName) {")
         lines.append("    /// Each class, by the name the model gives it (representedClassName).")
         lines.append("    public static var byName: [String: NSManagedObject.Type] {")
@@ -163,12 +187,16 @@ public struct ModelCodegen: Sendable {
     }
 
     private func header(_ file: String, _ what: String) -> [String] {
-        ["// \(file): \(what), generated by `workbook model codegen` from the model \(modelName).",
-         "// Regenerate it rather than editing it.", "", "import CoreData", ""]
+        [
+            "// \(file): \(what), generated by `workbook model codegen` from the model \(modelName).",
+            "// Regenerate it rather than editing it.", "", "import CoreData", "",
+        ]
     }
 
     private func transformableNote(_ a: AttributeDescription) -> String {
-        let parts = [a.attributeValueClassName.map { "class \($0)" }, a.valueTransformerName.map { "transformer \($0)" }].compactMap { $0 }
+        let parts = [
+            a.attributeValueClassName.map { "class \($0)" }, a.valueTransformerName.map { "transformer \($0)" },
+        ].compactMap { $0 }
         return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
     }
 
@@ -213,9 +241,11 @@ public struct ModelCodegen: Sendable {
     /// types and collections of them, and the Foundation classes Linux has. Any other class is
     /// the application's, which the generated file cannot see.
     static func isFoundationType(_ name: String) -> Bool {
-        let simple: Set<String> = ["String", "Int", "Double", "Float", "Bool", "Data", "Date", "URL", "UUID", "Decimal",
-                                   "NSArray", "NSDictionary", "NSSet", "NSOrderedSet", "NSString", "NSNumber", "NSData",
-                                   "NSDate", "NSURL", "NSUUID", "NSAttributedString", "NSValue", "NSNull"]
+        let simple: Set<String> = [
+            "String", "Int", "Double", "Float", "Bool", "Data", "Date", "URL", "UUID", "Decimal",
+            "NSArray", "NSDictionary", "NSSet", "NSOrderedSet", "NSString", "NSNumber", "NSData",
+            "NSDate", "NSURL", "NSUUID", "NSAttributedString", "NSValue", "NSNull",
+        ]
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         if simple.contains(trimmed) { return true }
         // [Element] and [Key: Value] of such types.
@@ -258,13 +288,17 @@ public struct ModelCodegen: Sendable {
 
     /// Whether a name is a plain Swift identifier.
     static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) } && !keywords.contains(name)
+        guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+            && !keywords.contains(name)
     }
 
     /// A name made an identifier: letters and digits kept, the first letter capitalized when asked.
     static func identifier(_ name: String, capitalized: Bool) -> String {
-        var s = String(name.unicodeScalars.filter { $0 == "_" || CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+        var s = String(
+            name.unicodeScalars.filter { $0 == "_" || CharacterSet.alphanumerics.contains($0) }.map(Character.init))
         if s.first?.isNumber ?? true { s = "_" + s }
         if capitalized, let first = s.first { s = first.uppercased() + s.dropFirst() }
         return s

@@ -49,9 +49,10 @@ extension PersistentContainer {
     public convenience init(name: String) {
         let folders = ModelResources.searchFolders()
         guard let url = ModelResources.modelFile(named: name, in: folders) else {
-            fatalError("NSPersistentContainer(name: \"\(name)\"): no \(name).xcdatamodeld or \(name).xcdatamodel in "
-                + "\(folders.map(\.path).joined(separator: ", ")); add it to the target's resources, or give the "
-                + "model with init(name:managedObjectModel:)")
+            fatalError(
+                "NSPersistentContainer(name: \"\(name)\"): no \(name).xcdatamodeld or \(name).xcdatamodel in "
+                    + "\(folders.map(\.path).joined(separator: ", ")); add it to the target's resources, or give the "
+                    + "model with init(name:managedObjectModel:)")
         }
         do {
             if url.pathExtension == "xcdatamodeld" {

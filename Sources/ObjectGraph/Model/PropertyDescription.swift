@@ -50,8 +50,10 @@ public class PropertyDescription: Hashable, CustomStringConvertible, @unchecked 
     public var entity: EntityDescription! { owner }
 
     /// Makes a description with the fields every property has.
-    init(name: String, isOptional: Bool, isTransient: Bool, renamingIdentifier: String?,
-         versionHashModifier: String?, userInfo: [String: String]) {
+    init(
+        name: String, isOptional: Bool, isTransient: Bool, renamingIdentifier: String?,
+        versionHashModifier: String?, userInfo: [String: String]
+    ) {
         self.name = name
         self.isOptional = isOptional
         self.isTransient = isTransient
@@ -69,9 +71,10 @@ public class PropertyDescription: Hashable, CustomStringConvertible, @unchecked 
     /// Stops with Apple's NSInternalInconsistencyException for a write to a frozen model.
     static func refuseMutation(of name: String) -> Never {
         raisingAsApple("NSInternalInconsistencyException") {
-            throw CoreDataError(exception: .internalInconsistency,
-                                "Can't modify an immutable model: \(name) belongs to a model in use; "
-                                    + "copy() it to make a variant")
+            throw CoreDataError(
+                exception: .internalInconsistency,
+                "Can't modify an immutable model: \(name) belongs to a model in use; "
+                    + "copy() it to make a variant")
         }
     }
 

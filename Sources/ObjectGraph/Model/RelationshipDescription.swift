@@ -26,8 +26,15 @@ public enum DeleteRule: Int, Hashable, Sendable {
 public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
     /// The name of the entity at the other end.
     public var destinationEntityName: String {
-        get { if !isFrozen, let d = destinationReference { return d.name }; return storedDestinationName }
-        set { willMutate(); storedDestinationName = newValue; destinationReference = nil }
+        get {
+            if !isFrozen, let d = destinationReference { return d.name }
+            return storedDestinationName
+        }
+        set {
+            willMutate()
+            storedDestinationName = newValue
+            destinationReference = nil
+        }
     }
     /// The destination's name as set or as resolved when the model was frozen.
     private var storedDestinationName: String
@@ -35,8 +42,15 @@ public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
     weak var destinationReference: EntityDescription?
     /// The name of the relationship of the destination that points back, or nil when there is none.
     public var inverseName: String? {
-        get { if !isFrozen, let i = inverseReference { return i.name }; return storedInverseName }
-        set { willMutate(); storedInverseName = newValue; inverseReference = nil }
+        get {
+            if !isFrozen, let i = inverseReference { return i.name }
+            return storedInverseName
+        }
+        set {
+            willMutate()
+            storedInverseName = newValue
+            inverseReference = nil
+        }
     }
     /// The inverse's name as set or as resolved when the model was frozen.
     private var storedInverseName: String?
@@ -88,7 +102,10 @@ public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
         get {
             // Only a frozen model is asked: asking an unfrozen one would freeze it.
             if let model = owner?.managedObjectModel, model.isFrozen,
-               let e = model.entitiesByName[destinationEntityName] { return e }
+                let e = model.entitiesByName[destinationEntityName]
+            {
+                return e
+            }
             return destinationReference
         }
         set {
@@ -123,44 +140,56 @@ public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
         var current = entities[declaring]?.parentEntityName
         var seen: Set<String> = [declaring]
         while let c = current, seen.insert(c).inserted {
-            if c == storedDestinationName { inverseEntityName = declaring; return }
+            if c == storedDestinationName {
+                inverseEntityName = declaring
+                return
+            }
             current = entities[c]?.parentEntityName
         }
     }
 
     /// A to-one relationship.
-    public convenience init(_ name: String, toOne destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
-                optional: Bool = true, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
-                userInfo: [String: String] = [:], inverseEntity: String? = nil, transient: Bool = false) {
-        self.init(name: name, destination: destination, inverse: inverse, toMany: false, optional: optional,
-                  minCount: 0, maxCount: 1, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
-                  versionHashModifier: versionHashModifier, userInfo: userInfo, inverseEntity: inverseEntity,
-                  transient: transient)
+    public convenience init(
+        _ name: String, toOne destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
+        optional: Bool = true, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        userInfo: [String: String] = [:], inverseEntity: String? = nil, transient: Bool = false
+    ) {
+        self.init(
+            name: name, destination: destination, inverse: inverse, toMany: false, optional: optional,
+            minCount: 0, maxCount: 1, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, userInfo: userInfo, inverseEntity: inverseEntity,
+            transient: transient)
     }
 
     /// A to-many relationship.
-    public convenience init(_ name: String, toMany destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
-                optional: Bool = true, minCount: Int = 0, maxCount: Int = 0, renamingIdentifier: String? = nil,
-                versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
-                inverseEntity: String? = nil, transient: Bool = false) {
-        self.init(name: name, destination: destination, inverse: inverse, toMany: true, optional: optional,
-                  minCount: minCount, maxCount: maxCount, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
-                  versionHashModifier: versionHashModifier, userInfo: userInfo, ordered: ordered,
-                  inverseEntity: inverseEntity, transient: transient)
+    public convenience init(
+        _ name: String, toMany destination: String, inverse: String?, deleteRule: DeleteRule = .nullify,
+        optional: Bool = true, minCount: Int = 0, maxCount: Int = 0, renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
+        inverseEntity: String? = nil, transient: Bool = false
+    ) {
+        self.init(
+            name: name, destination: destination, inverse: inverse, toMany: true, optional: optional,
+            minCount: minCount, maxCount: maxCount, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, userInfo: userInfo, ordered: ordered,
+            inverseEntity: inverseEntity, transient: transient)
     }
 
     /// An empty relationship, as Apple's `init()` makes it: no name or destination, optional,
     /// to-many without bounds (Apple's default `maxCount` is 0), nullify on delete.
     public convenience init() {
-        self.init(name: "", destination: "", inverse: nil, toMany: true, optional: true,
-                  minCount: 0, maxCount: 0, deleteRule: .nullify)
+        self.init(
+            name: "", destination: "", inverse: nil, toMany: true, optional: true,
+            minCount: 0, maxCount: 0, deleteRule: .nullify)
     }
 
     /// Describes a relationship with every field given.
-    public init(name: String, destination: String, inverse: String?, toMany: Bool, optional: Bool,
-                minCount: Int, maxCount: Int, deleteRule: DeleteRule, renamingIdentifier: String? = nil,
-                versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
-                inverseEntity: String? = nil, transient: Bool = false) {
+    public init(
+        name: String, destination: String, inverse: String?, toMany: Bool, optional: Bool,
+        minCount: Int, maxCount: Int, deleteRule: DeleteRule, renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil, userInfo: [String: String] = [:], ordered: Bool = false,
+        inverseEntity: String? = nil, transient: Bool = false
+    ) {
         self.storedDestinationName = destination
         self.storedInverseName = inverse
         self.inverseEntityName = inverseEntity
@@ -169,17 +198,19 @@ public class RelationshipDescription: PropertyDescription, @unchecked Sendable {
         self.maxCount = maxCount
         self.deleteRule = deleteRule
         self.isOrdered = ordered
-        super.init(name: name, isOptional: optional, isTransient: transient, renamingIdentifier: renamingIdentifier,
-                   versionHashModifier: versionHashModifier, userInfo: userInfo)
+        super.init(
+            name: name, isOptional: optional, isTransient: transient, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, userInfo: userInfo)
     }
 
     /// A copy that belongs to no entity or model, with the names of its destination and inverse.
     public override func copy() -> RelationshipDescription {
-        let c = RelationshipDescription(name: name, destination: destinationEntityName, inverse: inverseName,
-                                        toMany: isToMany, optional: isOptional, minCount: minCount, maxCount: maxCount,
-                                        deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
-                                        versionHashModifier: versionHashModifier, userInfo: userInfo,
-                                        ordered: isOrdered, inverseEntity: inverseEntityName, transient: isTransient)
+        let c = RelationshipDescription(
+            name: name, destination: destinationEntityName, inverse: inverseName,
+            toMany: isToMany, optional: isOptional, minCount: minCount, maxCount: maxCount,
+            deleteRule: deleteRule, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, userInfo: userInfo,
+            ordered: isOrdered, inverseEntity: inverseEntityName, transient: isTransient)
         c.unmatchedInverseName = unmatchedInverseName
         c.unmatchedInverseEntityName = unmatchedInverseEntityName
         c.isOwnInverse = isOwnInverse

@@ -38,7 +38,9 @@ public enum VersionHash {
 
         /// Four bytes, little-endian.
         mutating func append(u32 value: UInt32) {
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+            for shift in stride(from: 0, to: 32, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+            }
         }
 
         /// A sub-hash, as its raw bytes.
@@ -62,8 +64,10 @@ public enum VersionHash {
     /// then the property's version hash modifier.
     ///
     /// Unconfirmed: where the modifier goes (no real model found uses one).
-    static func propertyBase(name: String, isOptional: Bool, isTransient: Bool, isReadOnly: Bool = false,
-                             versionHashModifier: String?) -> [UInt8] {
+    static func propertyBase(
+        name: String, isOptional: Bool, isTransient: Bool, isReadOnly: Bool = false,
+        versionHashModifier: String?
+    ) -> [UInt8] {
         var input = Input()
         input.append(name)
         input.append(u16: (isOptional ? 1 : 0) | (isTransient ? 2 : 0) | (isReadOnly ? 4 : 0))
@@ -86,8 +90,10 @@ public enum VersionHash {
     /// where the preserve-after-deletion byte is, which the CoreDataPlus SampleModel store confirms).
     static func storedAttribute(_ a: AttributeDescription) -> [UInt8] {
         var input = Input()
-        input.append(hash: propertyBase(name: a.name, isOptional: a.isOptional, isTransient: a.isTransient,
-                                        isReadOnly: a.isDerived, versionHashModifier: a.versionHashModifier))
+        input.append(
+            hash: propertyBase(
+                name: a.name, isOptional: a.isOptional, isTransient: a.isTransient,
+                isReadOnly: a.isDerived, versionHashModifier: a.versionHashModifier))
         input.append(u32: UInt32(truncatingIfNeeded: a.attributeType.rawValue))
         if a.allowsExternalBinaryDataStorage { input.append(u8: 1) }
         if a.preservesValueInHistoryOnDeletion { input.append(u8: 1) }
@@ -134,7 +140,8 @@ public enum VersionHash {
         return input.digest
     }
 
-    /// A relationship's hash (NSRelationshipDescription.versionHash): R = H(P || destination name || inverse name || u32(maxCount) || u32(minCount) || 01 00 if ordered).
+    /// A relationship's hash (NSRelationshipDescription.versionHash): R = H(P || destination name || inverse name ||
+    /// u32(maxCount) || u32(minCount) || 01 00 if ordered).
     ///
     /// maxCount is 1 for a to-one, 0 for an unbounded to-many, else the limit, truncated to 32
     /// bits (CoreDataPlus's SampleModel2 store confirms `.max` hashes as ff ff ff ff). The inverse
@@ -142,8 +149,10 @@ public enum VersionHash {
     /// (unconfirmed: no real model has either).
     public static func relationship(_ r: RelationshipDescription) -> [UInt8] {
         var input = Input()
-        input.append(hash: propertyBase(name: r.name, isOptional: r.isOptional, isTransient: r.isTransient,
-                                        versionHashModifier: r.versionHashModifier))
+        input.append(
+            hash: propertyBase(
+                name: r.name, isOptional: r.isOptional, isTransient: r.isTransient,
+                versionHashModifier: r.versionHashModifier))
         input.append(r.destinationEntityName)
         // An inverse dropped at load because it does not point back is hashed as written, as
         // Core Data, which keeps it, hashes it.
@@ -205,12 +214,18 @@ public enum VersionHash {
 enum LegacyVersionHash {
     /// The old hash of an attribute.
     static func attribute(_ a: AttributeDescription) -> [UInt8] {
-        SHA256.digest(Array("attribute|\(a.name)|\(a.isOptional)|\(a.isTransient)|\(a.attributeType.rawValue)|\(a.versionHashModifier ?? "")".utf8))
+        SHA256.digest(
+            Array(
+                "attribute|\(a.name)|\(a.isOptional)|\(a.isTransient)|\(a.attributeType.rawValue)|\(a.versionHashModifier ?? "")"
+                    .utf8))
     }
 
     /// The old hash of a relationship (every relationship then had an inverse).
     static func relationship(_ r: RelationshipDescription) -> [UInt8] {
-        SHA256.digest(Array("relationship|\(r.name)|\(r.isOptional)|\(r.destinationEntityName)|\(r.inverseName ?? "")|\(r.isToMany)|\(r.minCount)|\(r.maxCount)|\(r.versionHashModifier ?? "")".utf8))
+        SHA256.digest(
+            Array(
+                "relationship|\(r.name)|\(r.isOptional)|\(r.destinationEntityName)|\(r.inverseName ?? "")|\(r.isToMany)|\(r.minCount)|\(r.maxCount)|\(r.versionHashModifier ?? "")"
+                    .utf8))
     }
 
     /// The old hash of an entity, given its parent's old hash (empty for a root).
@@ -226,7 +241,8 @@ enum LegacyVersionHash {
         }.sorted { $0.0 < $1.0 }
         for (_, h) in own { bytes += h }
         if !e.uniquenessConstraints.isEmpty {
-            bytes += Array("|unique|\(e.uniquenessConstraints.map { $0.joined(separator: ",") }.joined(separator: ";"))".utf8)
+            bytes += Array(
+                "|unique|\(e.uniquenessConstraints.map { $0.joined(separator: ",") }.joined(separator: ";"))".utf8)
         }
         return SHA256.digest(bytes)
     }

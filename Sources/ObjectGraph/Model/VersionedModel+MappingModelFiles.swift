@@ -12,7 +12,9 @@ extension VersionedModel {
         for file in MappingModel.mappingModelFiles(in: [url.deletingLastPathComponent()]) {
             let mapping = try MappingModelFile(url: file)
             if case .source(let document) = mapping.contents {
-                let recorded = [document.sourceModelPath, document.destinationModelPath].map { Self.version(recordedAt: $0) }
+                let recorded = [document.sourceModelPath, document.destinationModelPath].map {
+                    Self.version(recordedAt: $0)
+                }
                 guard recorded.allSatisfy({ $0?.bundle == bundleName }) else { continue }
             }
             let models = try mapping.entityMappings { path in
@@ -27,7 +29,11 @@ extension VersionedModel {
     /// is bundle `ToDo`, version `ToDo 2`); nil for a path that names no version of a bundle.
     private static func version(recordedAt path: String?) -> (bundle: String, version: String)? {
         guard let parts = path?.split(separator: "/").map(String.init), parts.count >= 2,
-              parts[parts.count - 2].hasSuffix(".xcdatamodeld"), parts[parts.count - 1].hasSuffix(".xcdatamodel") else { return nil }
-        return (String(parts[parts.count - 2].dropLast(".xcdatamodeld".count)), String(parts[parts.count - 1].dropLast(".xcdatamodel".count)))
+            parts[parts.count - 2].hasSuffix(".xcdatamodeld"), parts[parts.count - 1].hasSuffix(".xcdatamodel")
+        else { return nil }
+        return (
+            String(parts[parts.count - 2].dropLast(".xcdatamodeld".count)),
+            String(parts[parts.count - 1].dropLast(".xcdatamodel".count))
+        )
     }
 }

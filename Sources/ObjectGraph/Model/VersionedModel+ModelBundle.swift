@@ -9,8 +9,9 @@ extension VersionedModel {
     /// let coordinator = PersistentStoreCoordinator(versionedModel: versions)
     /// ```
     public convenience init(_ bundle: ModelBundle, name: String = "Model", mappingModels: [MappingModel] = []) throws {
-        try self.init(name: name, versions: bundle.versions.map { ($0.name, $0.model) },
-                      currentVersionName: bundle.currentVersionName, mappingModels: mappingModels)
+        try self.init(
+            name: name, versions: bundle.versions.map { ($0.name, $0.model) },
+            currentVersionName: bundle.currentVersionName, mappingModels: mappingModels)
     }
 
     /// Loads an `.xcdatamodeld` bundle as a versioned model named after the bundle, with
@@ -19,9 +20,12 @@ extension VersionedModel {
     ///
     /// Throws what ``ModelBundle/init(contentsOf:classes:)`` throws for a missing or malformed
     /// file, and what ``MappingModel/init(contentsOf:)`` throws for a mapping model beside it.
-    public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:], mappingModels: [MappingModel] = []) throws {
+    public convenience init(
+        contentsOf url: URL, classes: [String: ManagedObject.Type] = [:], mappingModels: [MappingModel] = []
+    ) throws {
         let bundle = try ModelBundle(contentsOf: url, classes: classes)
         let beside = try Self.mappingModels(besideBundleAt: url, versions: bundle)
-        try self.init(bundle, name: url.deletingPathExtension().lastPathComponent, mappingModels: mappingModels + beside)
+        try self.init(
+            bundle, name: url.deletingPathExtension().lastPathComponent, mappingModels: mappingModels + beside)
     }
 }

@@ -39,20 +39,26 @@ public final class VersionedModel: @unchecked Sendable {
     ///
     /// Throws the exception NSInvalidArgumentException (``CoreDataError/ExceptionName/invalidArgument``)
     /// for an empty list, a duplicate version name, or a current name that is not among the versions.
-    public init(name: String = "Model", versions: [(name: String, model: ManagedObjectModel)], currentVersionName: String,
-                mappingModels: [MappingModel] = []) throws {
+    public init(
+        name: String = "Model", versions: [(name: String, model: ManagedObjectModel)], currentVersionName: String,
+        mappingModels: [MappingModel] = []
+    ) throws {
         guard !versions.isEmpty else {
             throw CoreDataError(exception: .invalidArgument, "A versioned model needs at least one version")
         }
         var byName: [String: ManagedObjectModel] = [:]
         for version in versions {
             guard byName[version.name] == nil else {
-                throw CoreDataError(exception: .invalidArgument, "The versioned model \(name) has two versions named \(version.name)")
+                throw CoreDataError(
+                    exception: .invalidArgument, "The versioned model \(name) has two versions named \(version.name)")
             }
             byName[version.name] = version.model
         }
         guard byName[currentVersionName] != nil else {
-            throw CoreDataError(exception: .invalidArgument, "The current version \(currentVersionName) of \(name) is not one of its versions: \(versions.map(\.name).joined(separator: ", "))")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The current version \(currentVersionName) of \(name) is not one of its versions: \(versions.map(\.name).joined(separator: ", "))"
+            )
         }
         self.name = name
         self.versionNames = versions.map(\.name)
@@ -74,7 +80,9 @@ public final class VersionedModel: @unchecked Sendable {
     /// The name of the version whose hashes equal the store's, or nil when no version made the
     /// store (mergedModelFromBundles:forStoreMetadata: finds its model the same way).
     public func versionName(forStoreMetadata metadata: [String: Any]) -> String? {
-        versionNames.last { modelsByVersionName[$0]!.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
+        versionNames.last {
+            modelsByVersionName[$0]!.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
+        }
     }
 
     /// The model that created a store, found by the hashes in its metadata.
@@ -85,7 +93,9 @@ public final class VersionedModel: @unchecked Sendable {
     /// The versions a store passes through from `source` to `destination`, both included, in
     /// version order; nil when `destination` comes before `source` (migrations go forward).
     public func migrationPath(from source: String, to destination: String) -> [String]? {
-        guard let from = versionNames.firstIndex(of: source), let to = versionNames.firstIndex(of: destination), from <= to else { return nil }
+        guard let from = versionNames.firstIndex(of: source), let to = versionNames.firstIndex(of: destination),
+            from <= to
+        else { return nil }
         return Array(versionNames[from...to])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An XML element with the line it starts on, read whole with Foundation's XMLParser: model
@@ -20,7 +21,9 @@ struct XMLElementNode {
         do {
             parseable = try XMLText.parseable(data)
         } catch {
-            throw CoreDataError(.fileReadCorruptFile, "\(file):\(error.line): \(error.reason), which Xcode's model and mapping files never are or hold")
+            throw CoreDataError(
+                .fileReadCorruptFile,
+                "\(file):\(error.line): \(error.reason), which Xcode's model and mapping files never are or hold")
         }
         let parser = XMLParser(data: parseable)
         let builder = Builder()
@@ -29,12 +32,21 @@ struct XMLElementNode {
         parser.shouldResolveExternalEntities = false
         let ok = parser.parse()
         if !ok || builder.failure != nil {
-            let (line, column, reason) = builder.failure
-                ?? (parser.lineNumber, parser.columnNumber, parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error")
-            throw CoreDataError(.fileReadCorruptFile, "\(file):\(line):\(column): the model file is not well-formed XML (\(reason)). Fix the XML at that line, or open the model in Xcode and save it again.")
+            let (line, column, reason) =
+                builder.failure
+                ?? (
+                    parser.lineNumber, parser.columnNumber,
+                    parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"
+                )
+            throw CoreDataError(
+                .fileReadCorruptFile,
+                "\(file):\(line):\(column): the model file is not well-formed XML (\(reason)). Fix the XML at that line, or open the model in Xcode and save it again."
+            )
         }
         guard let root = builder.root else {
-            throw CoreDataError(.fileReadCorruptFile, "\(file):1: the model file has no XML element; it should hold a <model> element as Xcode writes it")
+            throw CoreDataError(
+                .fileReadCorruptFile,
+                "\(file):1: the model file has no XML element; it should hold a <model> element as Xcode writes it")
         }
         return root
     }
@@ -45,12 +57,16 @@ struct XMLElementNode {
         var root: XMLElementNode?
         var failure: (Int, Int, String)?
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             guard stack.count < XMLText.maximumDepth else {
                 if failure == nil {
-                    failure = (parser.lineNumber, parser.columnNumber,
-                               "elements nested deeper than \(XMLText.maximumDepth)")
+                    failure = (
+                        parser.lineNumber, parser.columnNumber,
+                        "elements nested deeper than \(XMLText.maximumDepth)"
+                    )
                 }
                 parser.abortParsing()
                 return
@@ -58,7 +74,9 @@ struct XMLElementNode {
             stack.append(XMLElementNode(name: elementName, attributes: attributeDict, line: parser.lineNumber))
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
             guard let node = stack.popLast() else { return }
             if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
         }

@@ -64,20 +64,25 @@ struct XcodeMappingDocument {
         let rows = loaded.contents.rows
         guard let models = rows["XDDEVMAPPINGMODEL"]?.values, let root = models.first, models.count == 1 else {
             let count = rows["XDDEVMAPPINGMODEL"]?.count ?? 0
-            throw CoreDataError(.fileReadCorruptFile, "The file \(url.path) is not an Xcode mapping model: it holds "
-                + "\(count) XDDEVMAPPINGMODEL objects, not one")
+            throw CoreDataError(
+                .fileReadCorruptFile,
+                "The file \(url.path) is not an Xcode mapping model: it holds "
+                    + "\(count) XDDEVMAPPINGMODEL objects, not one")
         }
         sourceModelPath = Self.value(root, "sourcemodelpath") as? String
         destinationModelPath = Self.value(root, "destinationmodelpath") as? String
         for row in (rows["XDDEVENTITYMAPPING"] ?? [:]).values {
             func v(_ name: String) -> Any? { Self.value(row, name) }
-            entityMappings.append(EntityMappingRecord(
-                key: row.primaryKey, name: v("name") as? String, sourceName: v("sourcename") as? String,
-                destinationName: v("destinationname") as? String, mappingTypeName: v("mappingtypename") as? String,
-                mappingNumber: v("mappingnumber") as? Int ?? 0, generatesSourceExpression: v("autogenerateexpression") as? Bool ?? false,
-                sourceExpressionData: v("sourceexpressiondata") as? Data,
-                sourceFilterPredicate: v("sourcefilterpredicatestring") as? String,
-                policyClassName: v("migrationpolicyclassname") as? String, userInfoData: v("userinfodata") as? Data))
+            entityMappings.append(
+                EntityMappingRecord(
+                    key: row.primaryKey, name: v("name") as? String, sourceName: v("sourcename") as? String,
+                    destinationName: v("destinationname") as? String, mappingTypeName: v("mappingtypename") as? String,
+                    mappingNumber: v("mappingnumber") as? Int ?? 0,
+                    generatesSourceExpression: v("autogenerateexpression") as? Bool ?? false,
+                    sourceExpressionData: v("sourceexpressiondata") as? Data,
+                    sourceFilterPredicate: v("sourcefilterpredicatestring") as? String,
+                    policyClassName: v("migrationpolicyclassname") as? String, userInfoData: v("userinfodata") as? Data)
+            )
         }
         entityMappings.sort { ($0.mappingNumber, $0.key) < ($1.mappingNumber, $1.key) }
         attributeMappings = try Self.propertyRecords(rows["XDDEVATTRIBUTEMAPPING"], url: url)
@@ -88,8 +93,10 @@ struct XcodeMappingDocument {
         try (rows ?? [:]).values.sorted { $0.primaryKey < $1.primaryKey }.map { row in
             func v(_ name: String) -> Any? { Self.value(row, name) }
             guard let name = v("name") as? String, let owner = v("entitymapping") as? ManagedObjectID else {
-                throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: the "
-                    + "property mapping z\(row.primaryKey) has no name or no entity mapping")
+                throw CoreDataError(
+                    .fileReadCorruptFile,
+                    "The mapping model \(url.path) cannot be read: the "
+                        + "property mapping z\(row.primaryKey) has no name or no entity mapping")
             }
             return PropertyMappingRecord(
                 key: row.primaryKey, name: name, entityMappingKey: owner.primaryKey,

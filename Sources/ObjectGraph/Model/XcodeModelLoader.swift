@@ -15,7 +15,8 @@ import Foundation
 /// itself warns about (a relationship without an inverse, or whose inverse points elsewhere:
 /// loaded without it, see ``RelationshipDescription/unmatchedInverseName``); malformed XML, or what Core Data
 /// refuses too (a relationship to an entity or inverse that does not exist, a stored attribute
-/// of type Undefined), throws ``CoreDataError`` with the file and line. Entities get the classes in ``classes`` by their `representedClassName`
+/// of type Undefined), throws ``CoreDataError`` with the file and line. Entities get the classes in ``classes`` by
+/// their `representedClassName`
 /// (module prefix ignored), and ManagedObject otherwise.
 public final class XcodeModelLoader {
     /// What was skipped while loading, in file and line order, across every load so far.
@@ -43,16 +44,20 @@ public final class XcodeModelLoader {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CoreDataError(.fileReadNoSuchFile, "No model bundle at \(url.path): give the path of an .xcdatamodeld folder")
+            throw CoreDataError(
+                .fileReadNoSuchFile, "No model bundle at \(url.path): give the path of an .xcdatamodeld folder")
         }
         let names: [String]
         do {
             names = try fm.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".xcdatamodel") }
         } catch {
-            throw CoreDataError(.fileReadUnknown, "Can't list the model bundle \(url.path): \(error.localizedDescription)")
+            throw CoreDataError(
+                .fileReadUnknown, "Can't list the model bundle \(url.path): \(error.localizedDescription)")
         }
         guard !names.isEmpty else {
-            throw CoreDataError(.fileReadCorruptFile, "\(url.path) holds no .xcdatamodel version; a model bundle has one folder per version")
+            throw CoreDataError(
+                .fileReadCorruptFile,
+                "\(url.path) holds no .xcdatamodel version; a model bundle has one folder per version")
         }
         let versionNames = names.map { String($0.dropLast(".xcdatamodel".count)) }
         let current = try currentVersionName(in: url, versions: versionNames)
@@ -71,31 +76,48 @@ public final class XcodeModelLoader {
             let plist: Any
             // Foundation's reader follows shared references without bound, and crashes on a set
             // (checkSharing).
-            do { try BinaryPropertyList.checkSharing(data, asPropertyList: true) } catch let error as BinaryPropertyList.FormatError {
-                throw CoreDataError(.fileReadCorruptFile, "\(file.path): \(error.reason); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
+            do { try BinaryPropertyList.checkSharing(data, asPropertyList: true) } catch let error
+                as BinaryPropertyList.FormatError
+            {
+                throw CoreDataError(
+                    .fileReadCorruptFile,
+                    "\(file.path): \(error.reason); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it"
+                )
             }
             do { plist = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
-                throw CoreDataError(.fileReadCorruptFile, "\(file.path): not a property list (\(error.localizedDescription)); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it")
+                throw CoreDataError(
+                    .fileReadCorruptFile,
+                    "\(file.path): not a property list (\(error.localizedDescription)); it should be a dictionary with _XCCurrentVersionName, as Xcode writes it"
+                )
             }
             named = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String
         }
         if let named, !named.isEmpty {
             let name = named.hasSuffix(".xcdatamodel") ? String(named.dropLast(".xcdatamodel".count)) : named
             guard versions.contains(name) else {
-                throw CoreDataError(.fileReadCorruptFile, "\(file.path): the current version is \(named), which the bundle does not hold (it holds \(versions.sorted().joined(separator: ", "))); name one of those")
+                throw CoreDataError(
+                    .fileReadCorruptFile,
+                    "\(file.path): the current version is \(named), which the bundle does not hold (it holds \(versions.sorted().joined(separator: ", "))); name one of those"
+                )
             }
             return name
         }
         let bundleName = bundle.deletingPathExtension().lastPathComponent
         if versions.contains(bundleName) { return bundleName }
         if versions.count == 1 { return versions[0] }
-        throw CoreDataError(.fileReadCorruptFile, "\(bundle.path): no .xccurrentversion names the current version among \(versions.sorted().joined(separator: ", ")); add one with _XCCurrentVersionName")
+        throw CoreDataError(
+            .fileReadCorruptFile,
+            "\(bundle.path): no .xccurrentversion names the current version among \(versions.sorted().joined(separator: ", ")); add one with _XCCurrentVersionName"
+        )
     }
 
     /// Reads and builds the model in one `contents` file.
     private func loadContents(at file: URL) throws -> ManagedObjectModel {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw CoreDataError(.fileReadNoSuchFile, "No model at \(file.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                "No model at \(file.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file"
+            )
         }
         let root = try XMLElementNode.parse(data, file: file.path)
         var reader = XcodeModelReader(file: file.path, classes: classes)
@@ -106,8 +128,9 @@ public final class XcodeModelLoader {
         }
         warnings += reader.warnings
         do {
-            return try ManagedObjectModel(entities: read.entities, versionIdentifiers: read.versionIdentifiers,
-                                          configurations: read.configurations, fetchRequestTemplates: read.fetchRequestTemplates)
+            return try ManagedObjectModel(
+                entities: read.entities, versionIdentifiers: read.versionIdentifiers,
+                configurations: read.configurations, fetchRequestTemplates: read.fetchRequestTemplates)
         } catch let error as CoreDataError {
             // The model's own checks name the entity; add the file and the entity's line.
             let line = Self.line(of: error.message, entities: read.entities.map(\.name), reader: reader)
@@ -131,15 +154,21 @@ public final class XcodeModelLoader {
     private static func contentsFile(of url: URL) throws -> URL {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CoreDataError(.fileReadNoSuchFile, "No model at \(url.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                "No model at \(url.path): give the path of an .xcdatamodeld bundle, an .xcdatamodel folder or its contents file"
+            )
         }
         guard isDirectory.boolValue else { return url }
         let contents = url.appendingPathComponent("contents")
         guard FileManager.default.fileExists(atPath: contents.path) else {
             let old = FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path)
-            throw CoreDataError(.fileReadNoSuchFile, old
-                ? "\(url.path) is a model from before Xcode 4 (binary elements file, no contents XML): open it in a recent Xcode and save it to convert it"
-                : "\(url.path) has no contents file: give the path of an .xcdatamodeld bundle or an .xcdatamodel folder")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                old
+                    ? "\(url.path) is a model from before Xcode 4 (binary elements file, no contents XML): open it in a recent Xcode and save it to convert it"
+                    : "\(url.path) has no contents file: give the path of an .xcdatamodeld bundle or an .xcdatamodel folder"
+            )
         }
         return contents
     }
@@ -150,7 +179,8 @@ public final class XcodeModelLoader {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue,
-              !fm.fileExists(atPath: url.appendingPathComponent("contents").path) else { return false }
+            !fm.fileExists(atPath: url.appendingPathComponent("contents").path)
+        else { return false }
         return fm.fileExists(atPath: url.appendingPathComponent(".xccurrentversion").path)
     }
 }
@@ -174,13 +204,17 @@ extension ManagedObjectModel {
     /// Use ``XcodeModelLoader`` to see what was skipped.
     public convenience init(contentsOf url: URL, classes: [String: ManagedObject.Type]) throws {
         let model = try XcodeModelLoader(classes: classes).loadModel(at: url)
-        try self.init(entities: model.entities, versionIdentifiers: model.versionIdentifiers,
-                      configurations: model.configurationDescriptions,
-                      fetchRequestTemplates: model.fetchRequestTemplatesByName.keys.sorted().compactMap { model.fetchRequestTemplatesByName[$0] })
+        try self.init(
+            entities: model.entities, versionIdentifiers: model.versionIdentifiers,
+            configurations: model.configurationDescriptions,
+            fetchRequestTemplates: model.fetchRequestTemplatesByName.keys.sorted().compactMap {
+                model.fetchRequestTemplatesByName[$0]
+            })
     }
 
     /// Every version of an `.xcdatamodeld` bundle and the current version's name.
-    public static func versions(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:]) throws -> ModelBundle {
+    public static func versions(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:]) throws -> ModelBundle
+    {
         try XcodeModelLoader(classes: classes).loadBundle(at: url)
     }
 }

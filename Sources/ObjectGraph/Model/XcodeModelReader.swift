@@ -29,7 +29,7 @@ struct XcodeModelReader {
     private(set) var warnings: [ModelFileWarning] = []
     /// Where each entity and relationship was declared, for errors found after reading.
     private var entityLines: [String: Int] = [:]
-    private var relationshipLines: [String: Int] = [:]   // "Entity.relationship"
+    private var relationshipLines: [String: Int] = [:] // "Entity.relationship"
     /// Composite types (`<composite name="…">`), by name: the elements of the attributes that use them.
     private var composites: [String: [AttributeDescription]] = [:]
 
@@ -39,8 +39,10 @@ struct XcodeModelReader {
     }
 
     // Settings that only matter to Xcode or to Apple platforms: read past without a warning.
-    private static let silentModelKeys: Set<String> = ["type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
-        "minimumToolsVersion", "sourceLanguage", "macOSVersion", "iOSVersion", "usedWithCloudKit", "usedWithSwiftData"]
+    private static let silentModelKeys: Set<String> = [
+        "type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
+        "minimumToolsVersion", "sourceLanguage", "macOSVersion", "iOSVersion", "usedWithCloudKit", "usedWithSwiftData",
+    ]
     private static let silentEntityKeys: Set<String> = ["syncable", "codeGenerationType", "representedClassName"]
     private static let silentAttributeKeys: Set<String> = ["syncable", "usesScalarValueType"]
     private static let silentRelationshipKeys: Set<String> = ["syncable", "indexed", "spotlightIndexingEnabled"]
@@ -52,7 +54,8 @@ struct XcodeModelReader {
     /// request templates.
     mutating func read(_ root: XMLElementNode) throws -> Contents {
         guard root.name == "model" else {
-            throw error(root.line, "the root element is <\(root.name)>, not <model>: this is not an Xcode model contents file")
+            throw error(
+                root.line, "the root element is <\(root.name)>, not <model>: this is not an Xcode model contents file")
         }
         warnUnknownKeys(root, known: Self.silentModelKeys.union(["userDefinedModelVersionIdentifier"]))
         var contents = Contents()
@@ -61,18 +64,21 @@ struct XcodeModelReader {
             let name = try required("name", of: child)
             var elements: [AttributeDescription] = []
             for element in child.children {
-                if element.name == "attribute" { elements.append(try readAttribute(element, entity: name)) }
-                else { warn(element.line, "<\(element.name)> in composite \(name) skipped: ObjectGraph does not use it") }
+                if element.name == "attribute" {
+                    elements.append(try readAttribute(element, entity: name))
+                } else {
+                    warn(element.line, "<\(element.name)> in composite \(name) skipped: ObjectGraph does not use it")
+                }
             }
             composites[name] = elements
         }
         for child in root.children {
             switch child.name {
             case "entity": contents.entities.append(try readEntity(child))
-            case "elements": break   // diagram positions
+            case "elements": break // diagram positions
             case "configuration": contents.configurations.append(try readConfiguration(child))
             case "fetchRequest": contents.fetchRequestTemplates.append(try readFetchRequest(child, in: "the model"))
-            case let name where Self.compositeElements.contains(name): break   // read above
+            case let name where Self.compositeElements.contains(name): break // read above
             default: warn(child.line, "<\(child.name)> skipped: ObjectGraph does not use it")
             }
         }
@@ -80,7 +86,8 @@ struct XcodeModelReader {
         dropUnmatchedInverses(&contents.entities)
         warnIgnoredIndexes(contents.entities)
         // Composite types are read first; report everything in file order.
-        warnings = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        warnings = warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
+            \.element)
         // Core Data records the identifier even when it is empty ("" in NSStoreModelVersionIdentifiers,
         // as the contentful and EasyLife stores show); a file without the attribute has none.
         contents.versionIdentifiers = root.attributes["userDefinedModelVersionIdentifier"].map { [$0] } ?? []
@@ -95,14 +102,21 @@ struct XcodeModelReader {
     private mutating func readEntity(_ node: XMLElementNode) throws -> EntityDescription {
         let name = try required("name", of: node)
         guard entityLines[name] == nil else {
-            throw error(node.line, "entity \(name) is declared twice (first on line \(entityLines[name]!)); remove or rename one")
+            throw error(
+                node.line,
+                "entity \(name) is declared twice (first on line \(entityLines[name]!)); remove or rename one")
         }
         entityLines[name] = node.line
-        warnUnknownKeys(node, known: Self.silentEntityKeys.union(["name", "parentEntity", "isAbstract", "versionHashModifier", "elementID"]))
-        let entity = EntityDescription(name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
-                                       class: managedObjectClass(node.attributes["representedClassName"]),
-                                       renamingIdentifier: nonEmpty(node.attributes["elementID"]),
-                                       versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
+        warnUnknownKeys(
+            node,
+            known: Self.silentEntityKeys.union([
+                "name", "parentEntity", "isAbstract", "versionHashModifier", "elementID",
+            ]))
+        let entity = EntityDescription(
+            name, parent: nonEmpty(node.attributes["parentEntity"]), abstract: flag("isAbstract", of: node),
+            class: managedObjectClass(node.attributes["representedClassName"]),
+            renamingIdentifier: nonEmpty(node.attributes["elementID"]),
+            versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]))
         for child in node.children {
             switch child.name {
             case "attribute":
@@ -115,15 +129,21 @@ struct XcodeModelReader {
                 for (i, compound) in child.children(named: "compoundIndex").enumerated() {
                     let names = compound.children(named: "index").compactMap { $0.attributes["value"] }
                     if !names.isEmpty {
-                        entity.indexes.append(FetchIndexDescription("compoundIndex\(i + 1)", names.map { FetchIndexElementDescription($0) }))
+                        entity.indexes.append(
+                            FetchIndexDescription(
+                                "compoundIndex\(i + 1)", names.map { FetchIndexElementDescription($0) }))
                     }
                 }
             case "uniquenessConstraints":
                 for constraint in child.children(named: "uniquenessConstraint") {
-                    entity.uniquenessConstraints.append(constraint.children(named: "constraint").compactMap { $0.attributes["value"] })
+                    entity.uniquenessConstraints.append(
+                        constraint.children(named: "constraint").compactMap { $0.attributes["value"] })
                 }
             case "userInfo": entity.userInfo = readUserInfo(child)
-            case "fetchedProperty": if let fetched = try readFetchedProperty(child, entity: name) { entity.fetchedProperties.append(fetched) }
+            case "fetchedProperty":
+                if let fetched = try readFetchedProperty(child, entity: name) {
+                    entity.fetchedProperties.append(fetched)
+                }
             default: warn(child.line, "<\(child.name)> in entity \(name) skipped: ObjectGraph does not use it")
             }
         }
@@ -146,24 +166,41 @@ struct XcodeModelReader {
         // loads that as NSUndefinedAttributeType: allowed for a transient attribute only.
         let undefined = transient ? AttributeType.undefined.xcodeName : nil
         guard let typeName = nonEmpty(node.attributes["attributeType"]) ?? undefined else {
-            throw error(node.line, "attribute \(entity).\(name) has no attributeType, so its type is Undefined, "
-                            + "which only a transient attribute may have; choose its type (Xcode: Attribute Type) "
-                            + "or make it transient")
+            throw error(
+                node.line,
+                "attribute \(entity).\(name) has no attributeType, so its type is Undefined, "
+                    + "which only a transient attribute may have; choose its type (Xcode: Attribute Type) "
+                    + "or make it transient")
         }
         guard let type = AttributeType.allCases.first(where: { $0.xcodeName == typeName }) else {
-            throw error(node.line, "attribute \(entity).\(name) has the type \"\(typeName)\", which Core Data does not know; use one of \(AttributeType.allCases.map(\.xcodeName).joined(separator: ", "))")
+            throw error(
+                node.line,
+                "attribute \(entity).\(name) has the type \"\(typeName)\", which Core Data does not know; use one of \(AttributeType.allCases.map(\.xcodeName).joined(separator: ", "))"
+            )
         }
-        warnUnknownKeys(node, known: Self.silentAttributeKeys.union([
-            "name", "attributeType", "optional", "transient", "indexed", "defaultValueString", "defaultDateTimeInterval",
-            "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
-            "versionHashModifier", "elementID", "valueTransformerName", "customClassName", "derived", "derivationExpression",
-            "allowsExternalBinaryDataStorage", "preserveAfterDeletion", "composite", "allowsCloudEncryption",
-            "spotlightIndexingEnabled"]))
+        warnUnknownKeys(
+            node,
+            known: Self.silentAttributeKeys.union([
+                "name", "attributeType", "optional", "transient", "indexed", "defaultValueString",
+                "defaultDateTimeInterval",
+                "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval",
+                "regularExpressionString",
+                "versionHashModifier", "elementID", "valueTransformerName", "customClassName", "derived",
+                "derivationExpression",
+                "allowsExternalBinaryDataStorage", "preserveAfterDeletion", "composite", "allowsCloudEncryption",
+                "spotlightIndexingEnabled",
+            ]))
         if type == .undefined && !transient {
-            throw error(node.line, "attribute \(entity).\(name) has the type Undefined, which only a transient attribute may have; choose its type (Xcode: Attribute Type) or make it transient")
+            throw error(
+                node.line,
+                "attribute \(entity).\(name) has the type Undefined, which only a transient attribute may have; choose its type (Xcode: Attribute Type) or make it transient"
+            )
         }
         if type == .objectID {
-            throw error(node.line, "attribute \(entity).\(name) has the type ObjectID, which only expression descriptions have; choose another type")
+            throw error(
+                node.line,
+                "attribute \(entity).\(name) has the type ObjectID, which only expression descriptions have; choose another type"
+            )
         }
         let isDate = type == .date
         let attribute = AttributeDescription(
@@ -184,14 +221,20 @@ struct XcodeModelReader {
             do {
                 attribute.derivationExpression = try Expression(checkedFormat: text)
             } catch {
-                throw self.error(node.line, "derived attribute \(entity).\(name) has the expression \"\(text)\", which does not parse (\(error)); correct derivationExpression (Xcode: Derivation)")
+                throw self.error(
+                    node.line,
+                    "derived attribute \(entity).\(name) has the expression \"\(text)\", which does not parse (\(error)); correct derivationExpression (Xcode: Derivation)"
+                )
             }
         }
         attribute.defaultConstant = try defaultValue(node, type: type, in: "\(entity).\(name)")
         if type == .composite {
             if let compositeName = node.attributes["composite"] {
                 guard let elements = composites[compositeName] else {
-                    throw error(node.line, "composite attribute \(entity).\(name) uses the composite \(compositeName), which the file does not declare; declare <composite name=\"\(compositeName)\"> or correct composite")
+                    throw error(
+                        node.line,
+                        "composite attribute \(entity).\(name) uses the composite \(compositeName), which the file does not declare; declare <composite name=\"\(compositeName)\"> or correct composite"
+                    )
                 }
                 attribute.elements = elements
                 attribute.compositeTypeName = compositeName
@@ -200,8 +243,10 @@ struct XcodeModelReader {
         for child in node.children {
             switch child.name {
             case "userInfo": attribute.userInfo = readUserInfo(child)
-            case "attribute" where type == .composite: attribute.elements.append(try readAttribute(child, entity: "\(entity).\(name)"))
-            default: warn(child.line, "<\(child.name)> in attribute \(entity).\(name) skipped: ObjectGraph does not use it")
+            case "attribute" where type == .composite:
+                attribute.elements.append(try readAttribute(child, entity: "\(entity).\(name)"))
+            default:
+                warn(child.line, "<\(child.name)> in attribute \(entity).\(name) skipped: ObjectGraph does not use it")
             }
         }
         return attribute
@@ -209,13 +254,20 @@ struct XcodeModelReader {
 
     /// The default value, typed: `defaultValueString` for most types, `defaultDateTimeInterval`
     /// (seconds since 2001-01-01) for dates.
-    private mutating func defaultValue(_ node: XMLElementNode, type: AttributeType, in property: String) throws -> ConstantValue? {
+    private mutating func defaultValue(_ node: XMLElementNode, type: AttributeType, in property: String) throws
+        -> ConstantValue?
+    {
         if type == .date {
-            return try number("defaultDateTimeInterval", of: node, in: property).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            return try number("defaultDateTimeInterval", of: node, in: property).map {
+                .date(Date(timeIntervalSinceReferenceDate: $0))
+            }
         }
         guard let text = node.attributes["defaultValueString"] else { return nil }
         func bad() -> CoreDataError {
-            error(node.line, "attribute \(property) has the default value \"\(text)\", which is not a valid \(type.xcodeName); correct defaultValueString")
+            error(
+                node.line,
+                "attribute \(property) has the default value \"\(text)\", which is not a valid \(type.xcodeName); correct defaultValueString"
+            )
         }
         switch type {
         case .integer16, .integer32, .integer64:
@@ -225,7 +277,10 @@ struct XcodeModelReader {
             guard let d = Double(text.trimmingCharacters(in: .whitespaces)) else { throw bad() }
             return .double(d)
         case .decimal:
-            guard let d = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX")) else { throw bad() }
+            guard
+                let d = Decimal(
+                    string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX"))
+            else { throw bad() }
             return .decimal(d)
         case .boolean:
             switch text.uppercased() {
@@ -241,7 +296,10 @@ struct XcodeModelReader {
             guard let u = URL(string: text) else { throw bad() }
             return .url(u)
         case .binaryData, .date, .undefined, .transformable, .objectID, .composite:
-            warn(node.line, "default value of the \(type.xcodeName) attribute \(property) skipped: ObjectGraph keeps no default for \(type.xcodeName) attributes")
+            warn(
+                node.line,
+                "default value of the \(type.xcodeName) attribute \(property) skipped: ObjectGraph keeps no default for \(type.xcodeName) attributes"
+            )
             return nil
         }
     }
@@ -251,16 +309,25 @@ struct XcodeModelReader {
     private mutating func readRelationship(_ node: XMLElementNode, entity: String) throws -> RelationshipDescription {
         let name = try required("name", of: node)
         relationshipLines["\(entity).\(name)"] = node.line
-        warnUnknownKeys(node, known: Self.silentRelationshipKeys.union([
-            "name", "optional", "toMany", "minCount", "maxCount", "deletionRule", "destinationEntity", "inverseName",
-            "inverseEntity", "ordered", "transient", "versionHashModifier", "elementID"]))
+        warnUnknownKeys(
+            node,
+            known: Self.silentRelationshipKeys.union([
+                "name", "optional", "toMany", "minCount", "maxCount", "deletionRule", "destinationEntity",
+                "inverseName",
+                "inverseEntity", "ordered", "transient", "versionHashModifier", "elementID",
+            ]))
         guard let destination = nonEmpty(node.attributes["destinationEntity"]) else {
-            throw error(node.line, "relationship \(entity).\(name) has no destination entity; set destinationEntity (Xcode: Destination)")
+            throw error(
+                node.line,
+                "relationship \(entity).\(name) has no destination entity; set destinationEntity (Xcode: Destination)")
         }
         let inverse = nonEmpty(node.attributes["inverseName"])
         if inverse == nil {
             // Xcode's own warning: Core Data allows it, but cannot keep the other side consistent.
-            warn(node.line, "relationship \(entity).\(name) should have an inverse; without one, Core Data (and ObjectGraph) cannot keep the objects at the other end consistent")
+            warn(
+                node.line,
+                "relationship \(entity).\(name) should have an inverse; without one, Core Data (and ObjectGraph) cannot keep the objects at the other end consistent"
+            )
         }
         let rule: DeleteRule
         switch node.attributes["deletionRule"] ?? "Nullify" {
@@ -269,16 +336,21 @@ struct XcodeModelReader {
         case "Deny": rule = .deny
         case "No Action": rule = .noAction
         case let other:
-            throw error(node.line, "relationship \(entity).\(name) has the delete rule \"\(other)\"; use Nullify, Cascade, Deny or No Action")
+            throw error(
+                node.line,
+                "relationship \(entity).\(name) has the delete rule \"\(other)\"; use Nullify, Cascade, Deny or No Action"
+            )
         }
         let toMany = flag("toMany", of: node)
         let minCount = try count("minCount", of: node, in: "\(entity).\(name)") ?? 0
         let maxCount = try count("maxCount", of: node, in: "\(entity).\(name)") ?? (toMany ? 0 : 1)
         // Xcode writes inverseEntity beside inverseName; it is kept only where it is not the
         // destination (an inverse declared on a sub-entity or inherited from a parent).
-        let inverseEntity = inverse == nil ? nil : nonEmpty(node.attributes["inverseEntity"]).flatMap { $0 == destination ? nil : $0 }
+        let inverseEntity =
+            inverse == nil ? nil : nonEmpty(node.attributes["inverseEntity"]).flatMap { $0 == destination ? nil : $0 }
         let relationship = RelationshipDescription(
-            name: name, destination: destination, inverse: inverse, toMany: toMany, optional: flag("optional", of: node),
+            name: name, destination: destination, inverse: inverse, toMany: toMany,
+            optional: flag("optional", of: node),
             minCount: minCount, maxCount: toMany ? maxCount : 1, deleteRule: rule,
             renamingIdentifier: nonEmpty(node.attributes["elementID"]),
             versionHashModifier: nonEmpty(node.attributes["versionHashModifier"]),
@@ -288,8 +360,13 @@ struct XcodeModelReader {
             relationship.isOrdered = false
         }
         for child in node.children {
-            if child.name == "userInfo" { relationship.userInfo = readUserInfo(child) }
-            else { warn(child.line, "<\(child.name)> in relationship \(entity).\(name) skipped: ObjectGraph does not use it") }
+            if child.name == "userInfo" {
+                relationship.userInfo = readUserInfo(child)
+            } else {
+                warn(
+                    child.line, "<\(child.name)> in relationship \(entity).\(name) skipped: ObjectGraph does not use it"
+                )
+            }
         }
         return relationship
     }
@@ -299,19 +376,31 @@ struct XcodeModelReader {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             if let parent = entity.parentEntityName, byName[parent] == nil {
-                throw error(entityLines[entity.name] ?? 0, "entity \(entity.name) names the parent entity \(parent), which the file does not declare; declare it or remove parentEntity")
+                throw error(
+                    entityLines[entity.name] ?? 0,
+                    "entity \(entity.name) names the parent entity \(parent), which the file does not declare; declare it or remove parentEntity"
+                )
             }
             for case let r as RelationshipDescription in entity.properties {
                 let line = relationshipLines["\(entity.name).\(r.name)"] ?? 0
                 guard byName[r.destinationEntityName] != nil else {
-                    throw error(line, "relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the file does not declare; declare it or correct destinationEntity")
+                    throw error(
+                        line,
+                        "relationship \(entity.name).\(r.name) points to the entity \(r.destinationEntityName), which the file does not declare; declare it or correct destinationEntity"
+                    )
                 }
                 if let inverse = r.inverseName, ManagedObjectModel.inverse(of: r, in: byName) == nil {
-                    throw error(line, "relationship \(entity.name).\(r.name) names the inverse \(r.inverseEntityName ?? r.destinationEntityName).\(inverse), which does not exist; declare it, pointing back to \(entity.name), or correct inverseName")
+                    throw error(
+                        line,
+                        "relationship \(entity.name).\(r.name) names the inverse \(r.inverseEntityName ?? r.destinationEntityName).\(inverse), which does not exist; declare it, pointing back to \(entity.name), or correct inverseName"
+                    )
                 }
             }
             for fetched in entity.fetchedProperties where byName[fetched.fetchRequest.entityName] == nil {
-                throw error(entityLines[entity.name] ?? 0, "fetched property \(entity.name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the file does not declare; correct its fetch request's entity")
+                throw error(
+                    entityLines[entity.name] ?? 0,
+                    "fetched property \(entity.name).\(fetched.name) fetches the entity \(fetched.fetchRequest.entityName), which the file does not declare; correct its fetch request's entity"
+                )
             }
         }
     }
@@ -340,13 +429,14 @@ struct XcodeModelReader {
             for e in entities.indices {
                 for p in entities[e].properties.indices {
                     guard let r = entities[e].properties[p] as? RelationshipDescription, let written = r.inverseName,
-                          let (owner, inverse) = ManagedObjectModel.unmatchedInverse(
-                              of: r, heldBy: entities[e].name, in: byName)
+                        let (owner, inverse) = ManagedObjectModel.unmatchedInverse(
+                            of: r, heldBy: entities[e].name, in: byName)
                     else { continue }
                     let entity = entities[e].name
                     let theirs = "\(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")"
-                    warn(relationshipLines["\(entity).\(r.name)"] ?? entityLines[entity] ?? 0,
-                         "relationship \(entity).\(r.name) names the inverse \(owner).\(written), which points to "
+                    warn(
+                        relationshipLines["\(entity).\(r.name)"] ?? entityLines[entity] ?? 0,
+                        "relationship \(entity).\(r.name) names the inverse \(owner).\(written), which points to "
                             + "\(theirs), not back to \(entity).\(r.name) (Xcode warns about it too); it is loaded "
                             + "without an inverse, so that neither side writes the other's objects: make the two "
                             + "name each other")
@@ -375,8 +465,12 @@ struct XcodeModelReader {
         }
         for entity in entities {
             for index in entity.indexes {
-                for element in index.elements where relationship(element.propertyName, in: entity.name)?.isToMany == true {
-                    warn(entityLines[entity.name] ?? 0, "fetch index \(entity.name).\(index.name) names the to-many relationship \(element.propertyName); it is kept, but no store index comes of it (Core Data ignores it too)")
+                for element in index.elements
+                where relationship(element.propertyName, in: entity.name)?.isToMany == true {
+                    warn(
+                        entityLines[entity.name] ?? 0,
+                        "fetch index \(entity.name).\(index.name) names the to-many relationship \(element.propertyName); it is kept, but no store index comes of it (Core Data ignores it too)"
+                    )
                 }
             }
         }
@@ -389,11 +483,15 @@ struct XcodeModelReader {
         var elements: [FetchIndexElementDescription] = []
         for child in node.children(named: "fetchIndexElement") {
             guard let property = child.attributes["property"] else {
-                warn(child.line, "fetch index \(entity).\(name) skipped: ObjectGraph indexes properties, not expressions")
+                warn(
+                    child.line, "fetch index \(entity).\(name) skipped: ObjectGraph indexes properties, not expressions"
+                )
                 return nil
             }
             let type: FetchIndexElementDescription.IndexType = child.attributes["type"] == "RTree" ? .rTree : .binary
-            elements.append(FetchIndexElementDescription(property, type: type, ascending: child.attributes["order"] != "descending"))
+            elements.append(
+                FetchIndexElementDescription(property, type: type, ascending: child.attributes["order"] != "descending")
+            )
         }
         return FetchIndexDescription(name, elements)
     }
@@ -402,12 +500,16 @@ struct XcodeModelReader {
     private mutating func readFetchRequest(_ node: XMLElementNode, in owner: String) throws -> FetchRequestTemplate {
         let name = node.attributes["name"] ?? ""
         guard let entity = nonEmpty(node.attributes["entity"]) else {
-            throw error(node.line, "fetch request \(name) of \(owner) has no entity; set entity (Xcode: Fetch all … objects)")
+            throw error(
+                node.line, "fetch request \(name) of \(owner) has no entity; set entity (Xcode: Fetch all … objects)")
         }
         let predicate = node.attributes["predicateString"]
         if let predicate, !predicate.isEmpty {
             do { _ = try Predicate(checkedFormat: predicate) } catch {
-                throw self.error(node.line, "fetch request \(name) of \(owner) has the predicate \"\(predicate)\", which does not parse (\(error)); correct predicateString")
+                throw self.error(
+                    node.line,
+                    "fetch request \(name) of \(owner) has the predicate \"\(predicate)\", which does not parse (\(error)); correct predicateString"
+                )
             }
         }
         var settings = node.attributes
@@ -418,7 +520,9 @@ struct XcodeModelReader {
         return FetchRequestTemplate(name: name, entityName: entity, predicateFormat: predicate, settings: settings)
     }
 
-    private mutating func readFetchedProperty(_ node: XMLElementNode, entity: String) throws -> FetchedPropertyDescription? {
+    private mutating func readFetchedProperty(_ node: XMLElementNode, entity: String) throws
+        -> FetchedPropertyDescription?
+    {
         let name = try required("name", of: node)
         warnUnknownKeys(node, known: ["name", "optional", "syncable"])
         var request: FetchRequestTemplate?
@@ -427,15 +531,22 @@ struct XcodeModelReader {
             switch child.name {
             case "fetchRequest": request = try readFetchRequest(child, in: "the fetched property \(entity).\(name)")
             case "userInfo": info = readUserInfo(child)
-            default: warn(child.line, "<\(child.name)> in fetched property \(entity).\(name) skipped: ObjectGraph does not use it")
+            default:
+                warn(
+                    child.line,
+                    "<\(child.name)> in fetched property \(entity).\(name) skipped: ObjectGraph does not use it")
             }
         }
         guard let request else {
             // Xcode always writes one; without it there is nothing to fetch (nor to keep).
-            warn(node.line, "fetched property \(entity).\(name) skipped: it has no fetch request (Xcode: Destination and Predicate)")
+            warn(
+                node.line,
+                "fetched property \(entity).\(name) skipped: it has no fetch request (Xcode: Destination and Predicate)"
+            )
             return nil
         }
-        return FetchedPropertyDescription(name, fetchRequest: request, optional: flag("optional", of: node), userInfo: info)
+        return FetchedPropertyDescription(
+            name, fetchRequest: request, optional: flag("optional", of: node), userInfo: info)
     }
 
     private mutating func readConfiguration(_ node: XMLElementNode) throws -> ModelConfiguration {
@@ -477,7 +588,9 @@ struct XcodeModelReader {
     private func count(_ key: String, of node: XMLElementNode, in property: String) throws -> Int? {
         guard let text = node.attributes[key] else { return nil }
         guard let value = Int(text), value >= 0 else {
-            throw error(node.line, "relationship \(property) has \(key)=\"\(text)\", which is not a count; use a whole number, 0 or more")
+            throw error(
+                node.line,
+                "relationship \(property) has \(key)=\"\(text)\", which is not a count; use a whole number, 0 or more")
         }
         return value
     }
@@ -485,7 +598,9 @@ struct XcodeModelReader {
     private mutating func warnUnknownKeys(_ node: XMLElementNode, known: Set<String>) {
         for key in node.attributes.keys.sorted() where !known.contains(key) {
             let what = node.attributes["name"].map { "\(node.name) \($0)" } ?? node.name
-            warn(node.line, "setting \(key)=\"\(node.attributes[key] ?? "")\" of \(what) skipped: ObjectGraph does not use it")
+            warn(
+                node.line,
+                "setting \(key)=\"\(node.attributes[key] ?? "")\" of \(what) skipped: ObjectGraph does not use it")
         }
     }
 

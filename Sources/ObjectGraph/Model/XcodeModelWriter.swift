@@ -15,16 +15,22 @@ extension ManagedObjectModel {
     /// The `contents` XML of this model, as Xcode writes it.
     public func xcodeModelContents() -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n"
-        var attributes = [("type", "com.apple.IDECoreDataModeler.DataModel"), ("documentVersion", "1.0"),
-                          ("minimumToolsVersion", "Automatic"), ("sourceLanguage", "Swift")]
+        var attributes = [
+            ("type", "com.apple.IDECoreDataModeler.DataModel"), ("documentVersion", "1.0"),
+            ("minimumToolsVersion", "Automatic"), ("sourceLanguage", "Swift"),
+        ]
         // A model without identifiers gets no attribute, so it reads back without one (Core
         // Data records an empty identifier as "").
-        if let identifier = versionIdentifiers.sorted().first { attributes.append(("userDefinedModelVersionIdentifier", identifier)) }
+        if let identifier = versionIdentifiers.sorted().first {
+            attributes.append(("userDefinedModelVersionIdentifier", identifier))
+        }
         out += "<model" + XcodeXML.attributes(attributes) + ">\n"
         for entity in entities { out += XcodeXML.entity(entity) }
         out += XcodeXML.composites(entities)
         for name in fetchRequestTemplatesByName.keys.sorted() {
-            if let template = fetchRequestTemplatesByName[name] { out += XcodeXML.fetchRequest(template, indent: "    ") }
+            if let template = fetchRequestTemplatesByName[name] {
+                out += XcodeXML.fetchRequest(template, indent: "    ")
+            }
         }
         for configuration in configurationDescriptions { out += XcodeXML.configuration(configuration) }
         out += "</model>\n"
@@ -38,7 +44,10 @@ extension ManagedObjectModel {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             try Data(xcodeModelContents().utf8).write(to: url.appendingPathComponent("contents"), options: .atomic)
         } catch {
-            throw CoreDataError(.fileWriteUnknown, "Can't write the model to \(url.path): \(error.localizedDescription); check the folder exists and is writable")
+            throw CoreDataError(
+                .fileWriteUnknown,
+                "Can't write the model to \(url.path): \(error.localizedDescription); check the folder exists and is writable"
+            )
         }
     }
 }
@@ -57,7 +66,10 @@ extension ModelBundle {
             let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
             try data.write(to: url.appendingPathComponent(".xccurrentversion"), options: .atomic)
         } catch {
-            throw CoreDataError(.fileWriteUnknown, "Can't write \(url.path)/.xccurrentversion: \(error.localizedDescription); check the folder is writable")
+            throw CoreDataError(
+                .fileWriteUnknown,
+                "Can't write \(url.path)/.xccurrentversion: \(error.localizedDescription); check the folder is writable"
+            )
         }
     }
 }
@@ -65,7 +77,8 @@ extension ModelBundle {
 /// The element and attribute spellings of Xcode's `contents` files.
 enum XcodeXML {
     static func entity(_ e: EntityDescription) -> String {
-        let className = e.managedObjectClass == ManagedObject.self ? "NSManagedObject" : String(describing: e.managedObjectClass)
+        let className =
+            e.managedObjectClass == ManagedObject.self ? "NSManagedObject" : String(describing: e.managedObjectClass)
         var attributes: [(String, String)] = [("name", e.name), ("representedClassName", className)]
         if let parent = e.parentEntityName { attributes.append(("parentEntity", parent)) }
         if e.isAbstract { attributes.append(("isAbstract", "YES")) }
@@ -91,9 +104,12 @@ enum XcodeXML {
         for index in e.indexes {
             out += "        <fetchIndex" + Self.attributes([("name", index.name)]) + ">\n"
             for element in index.elements {
-                out += "            <fetchIndexElement" + Self.attributes([
-                    ("property", element.propertyName), ("type", element.indexType.rawValue),
-                    ("order", element.isAscending ? "ascending" : "descending")]) + "/>\n"
+                out +=
+                    "            <fetchIndexElement"
+                    + Self.attributes([
+                        ("property", element.propertyName), ("type", element.indexType.rawValue),
+                        ("order", element.isAscending ? "ascending" : "descending"),
+                    ]) + "/>\n"
             }
             out += "        </fetchIndex>\n"
         }
@@ -101,7 +117,9 @@ enum XcodeXML {
             out += "        <uniquenessConstraints>\n"
             for constraint in e.uniquenessConstraints {
                 out += "            <uniquenessConstraint>\n"
-                for name in constraint { out += "                <constraint" + Self.attributes([("value", name)]) + "/>\n" }
+                for name in constraint {
+                    out += "                <constraint" + Self.attributes([("value", name)]) + "/>\n"
+                }
                 out += "            </uniquenessConstraint>\n"
             }
             out += "        </uniquenessConstraints>\n"
@@ -134,13 +152,16 @@ enum XcodeXML {
         if a.preservesValueInHistoryOnDeletion { attributes.append(("preserveAfterDeletion", "YES")) }
         if a.allowsCloudEncryption { attributes.append(("allowsCloudEncryption", "YES")) }
         if a.isIndexedBySpotlight { attributes.append(("spotlightIndexingEnabled", "YES")) }
-        if a.attributeType.isNumeric && a.attributeType != .decimal { attributes.append(("usesScalarValueType", "YES")) }
+        if a.attributeType.isNumeric && a.attributeType != .decimal {
+            attributes.append(("usesScalarValueType", "YES"))
+        }
         if a.attributeType == .date || a.attributeType == .uuid { attributes.append(("usesScalarValueType", "NO")) }
         if let modifier = a.versionHashModifier { attributes.append(("versionHashModifier", modifier)) }
         if let id = a.renamingIdentifier { attributes.append(("elementID", id)) }
         // A composite declared without a type name keeps its elements inside the attribute.
         let inner = a.compositeTypeName == nil ? a.elements.map { attribute($0, indent: indent + "    ") }.joined() : ""
-        return element("attribute", attributes, indent: indent, children: inner + userInfo(a.userInfo, indent: indent + "    "))
+        return element(
+            "attribute", attributes, indent: indent, children: inner + userInfo(a.userInfo, indent: indent + "    "))
     }
 
     static func relationship(_ r: RelationshipDescription) -> String {
@@ -149,7 +170,11 @@ enum XcodeXML {
         if r.isTransient { attributes.append(("transient", "YES")) }
         if r.isToMany { attributes.append(("toMany", "YES")) }
         if r.minCount > 0 { attributes.append(("minCount", String(r.minCount))) }
-        if !r.isToMany { attributes.append(("maxCount", "1")) } else if r.maxCount > 0 { attributes.append(("maxCount", String(r.maxCount))) }
+        if !r.isToMany {
+            attributes.append(("maxCount", "1"))
+        } else if r.maxCount > 0 {
+            attributes.append(("maxCount", String(r.maxCount)))
+        }
         let rule: String
         switch r.deleteRule {
         case .nullify: rule = "Nullify"
@@ -169,7 +194,8 @@ enum XcodeXML {
         }
         if let modifier = r.versionHashModifier { attributes.append(("versionHashModifier", modifier)) }
         if let id = r.renamingIdentifier { attributes.append(("elementID", id)) }
-        return element("relationship", attributes, indent: "        ", children: userInfo(r.userInfo, indent: "            "))
+        return element(
+            "relationship", attributes, indent: "        ", children: userInfo(r.userInfo, indent: "            "))
     }
 
     /// The composite types the entities' attributes use, each once, as `<composite>` elements.
@@ -211,7 +237,9 @@ enum XcodeXML {
     }
 
     /// An element, self-closing unless it has children.
-    private static func element(_ name: String, _ attributes: [(String, String)], indent: String, children: String) -> String {
+    private static func element(_ name: String, _ attributes: [(String, String)], indent: String, children: String)
+        -> String
+    {
         let open = indent + "<\(name)" + Self.attributes(attributes)
         if children.isEmpty { return open + "/>\n" }
         return open + ">\n" + children + indent + "</\(name)>\n"
@@ -220,7 +248,9 @@ enum XcodeXML {
     private static func userInfo(_ info: [String: String], indent: String) -> String {
         guard !info.isEmpty else { return "" }
         var out = indent + "<userInfo>\n"
-        for key in info.keys.sorted() { out += indent + "    <entry" + attributes([("key", key), ("value", info[key]!)]) + "/>\n" }
+        for key in info.keys.sorted() {
+            out += indent + "    <entry" + attributes([("key", key), ("value", info[key]!)]) + "/>\n"
+        }
         return out + indent + "</userInfo>\n"
     }
 

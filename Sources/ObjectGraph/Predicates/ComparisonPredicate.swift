@@ -17,8 +17,10 @@ public struct ComparisonPredicate: Hashable, Sendable {
     public var options: Options
 
     /// Creates a comparison of two expressions.
-    public init(_ left: Expression, _ operatorType: Operator, _ right: Expression,
-                modifier: Modifier = .direct, options: Options = []) {
+    public init(
+        _ left: Expression, _ operatorType: Operator, _ right: Expression,
+        modifier: Modifier = .direct, options: Options = []
+    ) {
         self.leftExpression = left
         self.rightExpression = right
         self.operatorType = operatorType

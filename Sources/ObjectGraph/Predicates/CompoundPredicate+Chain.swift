@@ -14,7 +14,8 @@ extension CompoundPredicate {
     /// Whether `predicate` is a link of this compound's chain: a compound of the same AND or OR type.
     func continuesChain(_ predicate: Predicate) -> CompoundPredicate? {
         guard compoundPredicateType != .not, case .compound(let inner) = predicate,
-              inner.compoundPredicateType == compoundPredicateType else { return nil }
+            inner.compoundPredicateType == compoundPredicateType
+        else { return nil }
         return inner
     }
 
@@ -67,7 +68,8 @@ extension CompoundPredicate {
                         current = outer
                         continue
                     }
-                    guard type != .not, case .compound(let inner) = predicate, inner.compoundPredicateType == type else {
+                    guard type != .not, case .compound(let inner) = predicate, inner.compoundPredicateType == type
+                    else {
                         return predicate
                     }
                     if !current.isEmpty { enclosing.append(current) }

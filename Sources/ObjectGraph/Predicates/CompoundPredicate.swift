@@ -30,7 +30,9 @@ public struct CompoundPredicate: Hashable, Sendable {
     /// Foundation raises an exception.
     public init(type: LogicalType, subpredicates: [Predicate]) throws {
         if type == .not && subpredicates.isEmpty {
-            throw PredicateError(.invalidPredicate, "Tried to construct a NOT compound predicate with no subpredicates; NOT needs exactly one")
+            throw PredicateError(
+                .invalidPredicate,
+                "Tried to construct a NOT compound predicate with no subpredicates; NOT needs exactly one")
         }
         self.init(unchecked: type, subpredicates)
     }
@@ -91,7 +93,9 @@ final class SubpredicateStorage: @unchecked Sendable {
 
     deinit {
         // The common case, comparisons only, needs no worklist.
-        guard predicates.contains(where: { if case .compound = $0 { return true } else { return false } }) else { return }
+        guard predicates.contains(where: { if case .compound = $0 { return true } else { return false } }) else {
+            return
+        }
         var pending = predicates
         predicates = []
         while var node = pending.popLast() {

@@ -88,15 +88,33 @@ public enum ConstantValue: Hashable, Sendable {
             // Equal numbers must hash alike whatever their kind.
             hasher.combine(2)
             hasher.combine(doubleValue ?? 0)
-        case .string(let s): hasher.combine(3); hasher.combine(Array(s.utf8))
-        case .date(let d): hasher.combine(4); hasher.combine(d)
-        case .data(let d): hasher.combine(5); hasher.combine(d)
-        case .uuid(let u): hasher.combine(6); hasher.combine(u)
-        case .url(let u): hasher.combine(7); hasher.combine(u)
-        case .array(let a): hasher.combine(8); hasher.combine(a)
-        case .set(let s): hasher.combine(9); hasher.combine(s)
-        case .dictionary(let d): hasher.combine(10); hasher.combine(d)
-        case .reference(let r): hasher.combine(11); hasher.combine(r)
+        case .string(let s):
+            hasher.combine(3)
+            hasher.combine(Array(s.utf8))
+        case .date(let d):
+            hasher.combine(4)
+            hasher.combine(d)
+        case .data(let d):
+            hasher.combine(5)
+            hasher.combine(d)
+        case .uuid(let u):
+            hasher.combine(6)
+            hasher.combine(u)
+        case .url(let u):
+            hasher.combine(7)
+            hasher.combine(u)
+        case .array(let a):
+            hasher.combine(8)
+            hasher.combine(a)
+        case .set(let s):
+            hasher.combine(9)
+            hasher.combine(s)
+        case .dictionary(let d):
+            hasher.combine(10)
+            hasher.combine(d)
+        case .reference(let r):
+            hasher.combine(11)
+            hasher.combine(r)
         }
     }
 }
@@ -142,18 +160,37 @@ extension ConstantValue {
     /// Throws ``PredicateError`` when the value has no meaning in a predicate; `argument`
     /// names it in the message (for example "argument 2").
     public init(argument value: Any?, describedAs argument: String = "the value") throws {
-        guard let value = unwrapOptional(value) else { self = .null; return }
+        guard let value = unwrapOptional(value) else {
+            self = .null
+            return
+        }
         // The usual arguments, recognised by type identity before the chain of casts below.
         switch type(of: value) {
-        case is String.Type: self = .string(value as! String); return
-        case is Int.Type: self = .int(value as! Int); return
-        case is Double.Type: self = .double(value as! Double); return
-        case is Bool.Type: self = .bool(value as! Bool); return
-        case is Date.Type: self = .date(value as! Date); return
+        case is String.Type:
+            self = .string(value as! String)
+            return
+        case is Int.Type:
+            self = .int(value as! Int)
+            return
+        case is Double.Type:
+            self = .double(value as! Double)
+            return
+        case is Bool.Type:
+            self = .bool(value as! Bool)
+            return
+        case is Date.Type:
+            self = .date(value as! Date)
+            return
         default: break
         }
-        if isNSNull(value) { self = .nsNull; return }
-        if let n = asNSNumber(value) { self = ConstantValue.fromNSNumber(n); return }
+        if isNSNull(value) {
+            self = .nsNull
+            return
+        }
+        if let n = asNSNumber(value) {
+            self = ConstantValue.fromNSNumber(n)
+            return
+        }
         switch value {
         case let c as ConstantValue: self = c
         case let c as PredicateArgumentConvertible: self = c.predicateConstant
@@ -169,10 +206,16 @@ extension ConstantValue {
         case let i as UInt16: self = .int(Int(i))
         case let i as UInt32: self = .int(Int(i))
         case let i as UInt:
-            guard let v = Int(exactly: i) else { self = .double(Double(i)); return }
+            guard let v = Int(exactly: i) else {
+                self = .double(Double(i))
+                return
+            }
             self = .int(v)
         case let i as UInt64:
-            guard let v = Int(exactly: i) else { self = .double(Double(i)); return }
+            guard let v = Int(exactly: i) else {
+                self = .double(Double(i))
+                return
+            }
             self = .int(v)
         case let d as Double: self = .double(d)
         case let f as Float: self = .double(Double(f))
@@ -184,7 +227,8 @@ extension ConstantValue {
         case let p as Predicate:
             throw PredicateError(
                 .invalidArgument,
-                "\(argument) is a predicate (\(p.predicateFormat)); %@ stands for a value, never a whole predicate. Combine predicates with Predicate.and, .or or .not instead")
+                "\(argument) is a predicate (\(p.predicateFormat)); %@ stands for a value, never a whole predicate. Combine predicates with Predicate.and, .or or .not instead"
+            )
         case let a as [Any?]:
             self = .array(try a.map { try ConstantValue(argument: $0, describedAs: argument) })
         case let a as [Any]:
@@ -200,7 +244,8 @@ extension ConstantValue {
         default:
             throw PredicateError(
                 .invalidArgument,
-                "\(argument) has type \(type(of: value)), which a predicate cannot hold; pass a string, number, date, data, UUID, URL, array, set or dictionary, or adopt PredicateArgumentConvertible")
+                "\(argument) has type \(type(of: value)), which a predicate cannot hold; pass a string, number, date, data, UUID, URL, array, set or dictionary, or adopt PredicateArgumentConvertible"
+            )
         }
     }
 
@@ -287,4 +332,3 @@ extension Optional: OptionalProtocol {
         }
     }
 }
-

@@ -20,16 +20,25 @@ struct ExactSum {
 
     /// Adds one element.
     mutating func add(_ value: Double) {
-        guard value.isFinite else { special += value; return }
+        guard value.isFinite else {
+            special += value
+            return
+        }
         var x = value
         var kept = 0
         for k in partials.indices {
             var y = partials[k]
             if abs(x) < abs(y) { swap(&x, &y) }
             let high = x + y
-            guard high.isFinite else { overflow = high; return }
+            guard high.isFinite else {
+                overflow = high
+                return
+            }
             let low = y - (high - x)
-            if low != 0 { partials[kept] = low; kept += 1 }
+            if low != 0 {
+                partials[kept] = low
+                kept += 1
+            }
             x = high
         }
         partials.removeSubrange(kept...)

@@ -14,11 +14,17 @@ enum BuiltinFunctions {
         func add(_ selector: String, _ arity: Int, collection: Bool = false) {
             table[selector] = Function(selector: selector, arity: arity, takesCollection: collection)
         }
-        for s in ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:"] { add(s, 1, collection: true) }
-        for s in ["sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "randomn:",
-                  "uppercase:", "lowercase:", "canonical:", "length:", "noindex:", "onesComplement:"] { add(s, 1) }
-        for s in ["add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
-                  "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:"] { add(s, 2) }
+        for s in ["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:"] {
+            add(s, 1, collection: true)
+        }
+        for s in [
+            "sqrt:", "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "randomn:",
+            "uppercase:", "lowercase:", "canonical:", "length:", "noindex:", "onesComplement:",
+        ] { add(s, 1) }
+        for s in [
+            "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
+            "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
+        ] { add(s, 2) }
         add("now", 0)
         add("random", 0)
         return table
@@ -47,8 +53,12 @@ enum BuiltinFunctions {
         case "random": return Double.random(in: 0..<1)
         case "sum:": return try Aggregates.sum(try collection(args[0], selector), operator: selector)
         case "count:":
-            guard let elements = KeyPathResolver.collectionElements(args[0]) ?? (args[0] as? [String: Any]).map({ Array($0.values) }) else {
-                throw PredicateError(.invalidOperand, "Invoked count with non-collection parameter (\(describeArgument(args[0]))).")
+            guard
+                let elements = KeyPathResolver.collectionElements(args[0])
+                    ?? (args[0] as? [String: Any]).map({ Array($0.values) })
+            else {
+                throw PredicateError(
+                    .invalidOperand, "Invoked count with non-collection parameter (\(describeArgument(args[0]))).")
             }
             return elements.count
         case "min:", "max:":
@@ -61,7 +71,9 @@ enum BuiltinFunctions {
             let values = try collection(args[0], selector)
             return values.isEmpty ? nil : try Aggregates.average(values, operator: selector)
         case "median:":
-            let numbers = try Aggregates.numbers(try collection(args[0], selector), operator: selector).map(\.doubleValue).sorted()
+            let numbers = try Aggregates.numbers(try collection(args[0], selector), operator: selector).map(
+                \.doubleValue
+            ).sorted()
             guard !numbers.isEmpty else { return nil }
             let mid = numbers.count / 2
             return numbers.count % 2 == 1 ? numbers[mid] : (numbers[mid - 1] + numbers[mid]) / 2
@@ -69,13 +81,17 @@ enum BuiltinFunctions {
             let values = try collection(args[0], selector)
             var counts: [(value: Any, count: Int)] = []
             for v in values {
-                if let i = counts.firstIndex(where: { ValueComparison.equal($0.value, v, []) }) { counts[i].count += 1 }
-                else { counts.append((v, 1)) }
+                if let i = counts.firstIndex(where: { ValueComparison.equal($0.value, v, []) }) {
+                    counts[i].count += 1
+                } else {
+                    counts.append((v, 1))
+                }
             }
             let best = counts.map(\.count).max() ?? 0
             return counts.filter { $0.count == best }.map(\.value)
         case "stddev:":
-            let numbers = try Aggregates.numbers(try collection(args[0], selector), operator: selector).map(\.doubleValue)
+            let numbers = try Aggregates.numbers(try collection(args[0], selector), operator: selector).map(
+                \.doubleValue)
             guard !numbers.isEmpty else { return nil }
             let mean = numbers.reduce(0, +) / Double(numbers.count)
             return (numbers.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(numbers.count)).squareRoot()
@@ -93,30 +109,35 @@ enum BuiltinFunctions {
             return Swift.abs(n.doubleValue)
         case "randomn:":
             guard let bound = try number(args[0], selector).exactInt, bound > 0 else {
-                throw PredicateError(.invalidOperand, "randomn: needs a positive whole number, got \(describeArgument(args[0]))")
+                throw PredicateError(
+                    .invalidOperand, "randomn: needs a positive whole number, got \(describeArgument(args[0]))")
             }
             return Int.random(in: 0..<bound)
         case "uppercase:", "lowercase:":
             guard let s = args[0] as? String else {
-                throw PredicateError(.invalidOperand, "Can't \(selector.dropLast()) non-string \(describeArgument(args[0]))")
+                throw PredicateError(
+                    .invalidOperand, "Can't \(selector.dropLast()) non-string \(describeArgument(args[0]))")
             }
             return selector == "uppercase:" ? s.uppercased() : s.lowercased()
         case "canonical:":
             // NSExpression's canonical: (iOS 13): the string with case and diacritics removed,
             // what a derived `searchName` attribute is made of.
             guard let s = args[0] as? String else {
-                throw PredicateError(.invalidOperand, "Can't make a canonical string of non-string \(describeArgument(args[0]))")
+                throw PredicateError(
+                    .invalidOperand, "Can't make a canonical string of non-string \(describeArgument(args[0]))")
             }
             return StringComparison.fold(s, [.caseInsensitive, .diacriticInsensitive])
         case "length:":
             guard let s = args[0] as? String else {
-                throw PredicateError(.invalidOperand, "Can't take the length of non-string \(describeArgument(args[0]))")
+                throw PredicateError(
+                    .invalidOperand, "Can't take the length of non-string \(describeArgument(args[0]))")
             }
             return s.utf16.count
         case "noindex:": return args[0]
         case "onesComplement:":
             guard let i = try number(args[0], selector).exactInt else {
-                throw PredicateError(.invalidOperand, "Can't do bit operators on non-integers (\(describeArgument(args[0])))")
+                throw PredicateError(
+                    .invalidOperand, "Can't do bit operators on non-integers (\(describeArgument(args[0])))")
             }
             return ~i
         default:
@@ -126,14 +147,18 @@ enum BuiltinFunctions {
 
     private static func collection(_ value: Any?, _ selector: String) throws -> [Any] {
         guard let elements = KeyPathResolver.collectionElements(value) else {
-            throw PredicateError(.invalidOperand, "\(selector) needs an array or a set, but got \(describeArgument(value))")
+            throw PredicateError(
+                .invalidOperand, "\(selector) needs an array or a set, but got \(describeArgument(value))")
         }
         return elements.compactMap(ValueComparison.normalize)
     }
 
     private static func number(_ value: Any?, _ selector: String) throws -> Number {
         guard let value, let n = Number(value) else {
-            throw PredicateError(.invalidOperand, "Unknown number type or nil passed to arithmetic function expression \(selector) (\(describeArgument(value)))")
+            throw PredicateError(
+                .invalidOperand,
+                "Unknown number type or nil passed to arithmetic function expression \(selector) (\(describeArgument(value)))"
+            )
         }
         return n
     }
@@ -145,19 +170,26 @@ enum Arithmetic {
         // Dates move by a number of seconds; two dates subtract to seconds.
         if let date = a as? Date {
             if selector == "add:to:", let n = b.flatMap(Number.init) { return date.addingTimeInterval(n.doubleValue) }
-            if selector == "from:subtract:", let n = b.flatMap(Number.init) { return date.addingTimeInterval(-n.doubleValue) }
+            if selector == "from:subtract:", let n = b.flatMap(Number.init) {
+                return date.addingTimeInterval(-n.doubleValue)
+            }
             if selector == "from:subtract:", let other = b as? Date { return date.timeIntervalSince(other) }
         }
         if selector == "add:to:", let n = a.flatMap(Number.init), let date = b as? Date {
             return date.addingTimeInterval(n.doubleValue)
         }
         guard let x = a.flatMap(Number.init), let y = b.flatMap(Number.init) else {
-            throw PredicateError(.invalidOperand, "Unknown number type or nil passed to arithmetic function expression \(selector) (\(describeArgument(a)), \(describeArgument(b)))")
+            throw PredicateError(
+                .invalidOperand,
+                "Unknown number type or nil passed to arithmetic function expression \(selector) (\(describeArgument(a)), \(describeArgument(b)))"
+            )
         }
         switch selector {
         case "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:":
             guard let i = x.exactInt, let j = y.exactInt else {
-                throw PredicateError(.invalidOperand, "Can't do bit operators on non-integers (\(describeArgument(a)), \(describeArgument(b)))")
+                throw PredicateError(
+                    .invalidOperand,
+                    "Can't do bit operators on non-integers (\(describeArgument(a)), \(describeArgument(b)))")
             }
             switch selector {
             case "bitwiseAnd:with:": return i & j
@@ -171,11 +203,14 @@ enum Arithmetic {
         if case .int(let i) = x, case .int(let j) = y {
             switch selector {
             case "add:to:":
-                let (r, o) = i.addingReportingOverflow(j); if !o { return r }
+                let (r, o) = i.addingReportingOverflow(j)
+                if !o { return r }
             case "from:subtract:":
-                let (r, o) = i.subtractingReportingOverflow(j); if !o { return r }
+                let (r, o) = i.subtractingReportingOverflow(j)
+                if !o { return r }
             case "multiply:by:":
-                let (r, o) = i.multipliedReportingOverflow(by: j); if !o { return r }
+                let (r, o) = i.multipliedReportingOverflow(by: j)
+                if !o { return r }
             case "modulus:by:":
                 guard j != 0 else { throw PredicateError(.invalidOperand, "modulus:by: by zero") }
                 return i % j
@@ -184,7 +219,8 @@ enum Arithmetic {
         }
         if case .decimal = x, selector != "raise:toPower:" { return decimal(selector, x.decimalValue, y.decimalValue) }
         if case .decimal = y, selector != "raise:toPower:" { return decimal(selector, x.decimalValue, y.decimalValue) }
-        let p = x.doubleValue, q = y.doubleValue
+        let p = x.doubleValue
+        let q = y.doubleValue
         switch selector {
         case "add:to:": return p + q
         case "from:subtract:": return p - q
@@ -203,7 +239,9 @@ enum Arithmetic {
         case "from:subtract:": return x - y
         case "multiply:by:": return x * y
         case "divide:by:": return x / y
-        default: return NSDecimalNumber(decimal: x).doubleValue.truncatingRemainder(dividingBy: NSDecimalNumber(decimal: y).doubleValue)
+        default:
+            return NSDecimalNumber(decimal: x).doubleValue.truncatingRemainder(
+                dividingBy: NSDecimalNumber(decimal: y).doubleValue)
         }
     }
 }
@@ -235,7 +273,8 @@ struct IntegerSum {
 
     /// The total from the two half sums, as the SQL computes it.
     static func total(high: Int, low: Int) -> Number {
-        let h = high &+ (low >> 32), l = low & 0xFFFF_FFFF
+        let h = high &+ (low >> 32)
+        let l = low & 0xFFFF_FFFF
         if h >= Int(Int32.min) && h <= Int(Int32.max) { return .int((h << 32) + l) }
         return .double(Double(h) * 4_294_967_296.0 + Double(l))
     }
@@ -246,7 +285,10 @@ enum Aggregates {
     static func numbers(_ values: [Any], operator op: String) throws -> [Number] {
         try values.map { v in
             guard let n = Number(v) else {
-                throw PredicateError(.invalidOperand, "Invoked mathematical function \(op) with non-numeric object(s) in collection: \(describeArgument(v))")
+                throw PredicateError(
+                    .invalidOperand,
+                    "Invoked mathematical function \(op) with non-numeric object(s) in collection: \(describeArgument(v))"
+                )
             }
             return n
         }
@@ -260,7 +302,8 @@ enum Aggregates {
     static func sum(_ values: [Any], operator op: String) throws -> Any? {
         let numbers = try numbers(values, operator: op)
         var integers = IntegerSum()
-        var hasDouble = false, hasDecimal = false
+        var hasDouble = false
+        var hasDecimal = false
         for n in numbers {
             switch n {
             case .int(let i): integers.add(i)
@@ -289,16 +332,23 @@ enum Aggregates {
     /// number, as in SQLite.
     static func average(_ values: [Any], operator op: String) throws -> Any? {
         let numbers = try numbers(values, operator: op)
-        if numbers.contains(where: { if case .decimal = $0 { return true }; return false }) {
+        if numbers.contains(where: {
+            if case .decimal = $0 { return true }
+            return false
+        }) {
             return numbers.reduce(Decimal(0)) { $0 + $1.decimalValue } / Decimal(numbers.count)
         }
         var integers = IntegerSum()
         var allIntegers = true
         for n in numbers {
-            guard case .int(let i) = n else { allIntegers = false; break }
+            guard case .int(let i) = n else {
+                allIntegers = false
+                break
+            }
             integers.add(i)
         }
-        let mean = allIntegers
+        let mean =
+            allIntegers
             ? integers.total.doubleValue / Double(numbers.count)
             : exactDoubleSum(numbers) / Double(numbers.count)
         return mean.isNaN ? nil : mean
@@ -308,9 +358,15 @@ enum Aggregates {
     static func extreme(_ values: [Any], wantMaximum: Bool) throws -> Any? {
         var best: Any?
         for v in values {
-            guard let current = best else { best = v; continue }
+            guard let current = best else {
+                best = v
+                continue
+            }
             guard let order = ValueComparison.order(v, current, []) else {
-                throw PredicateError(.invalidOperand, "Can't compare \(describeArgument(v)) with \(describeArgument(current)) to find the \(wantMaximum ? "maximum" : "minimum")")
+                throw PredicateError(
+                    .invalidOperand,
+                    "Can't compare \(describeArgument(v)) with \(describeArgument(current)) to find the \(wantMaximum ? "maximum" : "minimum")"
+                )
             }
             if (wantMaximum && order == .orderedDescending) || (!wantMaximum && order == .orderedAscending) { best = v }
         }
@@ -345,16 +401,20 @@ public enum FunctionRegistry {
     public typealias Body = @Sendable (_ receiver: Any?, _ arguments: [Any?]) throws -> Any?
 
     private static let storage = Lock<[String: Body]>([
-            "uppercaseString": { r, _ in try string(r, "uppercaseString").uppercased() },
-            "lowercaseString": { r, _ in try string(r, "lowercaseString").lowercased() },
-            "length": { r, _ in try string(r, "length").utf16.count },
-            "lastPathComponent": { r, _ in (try string(r, "lastPathComponent") as NSString).lastPathComponent },
-            "stringByAppendingString:": { r, a in try string(r, "stringByAppendingString:") + (try string(a.first ?? nil, "stringByAppendingString:")) },
-            "description": { r, _ in r.map { String(describing: $0) } },
-            // Key-value coding, as value expressions of inferred mapping models call it:
-            // FUNCTION($source, "valueForKey:", "name").
-            "valueForKey:": { r, a in try KeyPathResolver.value(of: r, key: try string(a.first ?? nil, "valueForKey:")) },
-            "valueForKeyPath:": { r, a in try KeyPathResolver.value(of: r, keyPath: try string(a.first ?? nil, "valueForKeyPath:")) },
+        "uppercaseString": { r, _ in try string(r, "uppercaseString").uppercased() },
+        "lowercaseString": { r, _ in try string(r, "lowercaseString").lowercased() },
+        "length": { r, _ in try string(r, "length").utf16.count },
+        "lastPathComponent": { r, _ in (try string(r, "lastPathComponent") as NSString).lastPathComponent },
+        "stringByAppendingString:": { r, a in
+            try string(r, "stringByAppendingString:") + (try string(a.first ?? nil, "stringByAppendingString:"))
+        },
+        "description": { r, _ in r.map { String(describing: $0) } },
+        // Key-value coding, as value expressions of inferred mapping models call it:
+        // FUNCTION($source, "valueForKey:", "name").
+        "valueForKey:": { r, a in try KeyPathResolver.value(of: r, key: try string(a.first ?? nil, "valueForKey:")) },
+        "valueForKeyPath:": { r, a in
+            try KeyPathResolver.value(of: r, keyPath: try string(a.first ?? nil, "valueForKeyPath:"))
+        },
     ])
 
     private static func string(_ value: Any?, _ selector: String) throws -> String {

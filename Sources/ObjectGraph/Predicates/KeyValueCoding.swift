@@ -35,7 +35,10 @@ public protocol PredicateCollection {
 extension PredicateError {
     /// NSUnknownKeyException's message, for a key an object does not have.
     public static func unknownKey(_ key: String, on object: Any) -> PredicateError {
-        PredicateError(.unknownKey, "[<\(type(of: object))> valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key).")
+        PredicateError(
+            .unknownKey,
+            "[<\(type(of: object))> valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key)."
+        )
     }
 }
 
@@ -135,7 +138,10 @@ enum KeyPathResolver {
         } else if let d = object as? [String: Any] {
             elements = Array(d.values)
         } else {
-            throw PredicateError(.invalidOperand, "The collection operator \(op) needs an array or a set, but the key path reached \(describeArgument(object))")
+            throw PredicateError(
+                .invalidOperand,
+                "The collection operator \(op) needs an array or a set, but the key path reached \(describeArgument(object))"
+            )
         }
         switch op {
         case "@count":
@@ -162,7 +168,10 @@ enum KeyPathResolver {
                 return seen
             }
         default:
-            throw PredicateError(.unknownKey, "Unknown collection operator \(op); use @count, @sum, @avg, @min, @max, @distinctUnionOfObjects or @unionOfObjects")
+            throw PredicateError(
+                .unknownKey,
+                "Unknown collection operator \(op); use @count, @sum, @avg, @min, @max, @distinctUnionOfObjects or @unionOfObjects"
+            )
         }
     }
 }

@@ -82,7 +82,8 @@ struct Lexer {
             let extra = arguments.count - argumentIndex
             throw PredicateError(
                 .invalidArgument,
-                "Unable to parse the format string \"\(format)\": \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given but the format uses \(argumentIndex); remove the \(extra) extra argument\(extra == 1 ? "" : "s") or add a specifier for each")
+                "Unable to parse the format string \"\(format)\": \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given but the format uses \(argumentIndex); remove the \(extra) extra argument\(extra == 1 ? "" : "s") or add a specifier for each"
+            )
         }
         return tokens
     }
@@ -133,8 +134,9 @@ struct Lexer {
         case "#", "@", "$":
             position += 1
             guard let n = peek(), n.isASCIILetterOrUnderscore else {
-                throw error(at: position, found: peek().map { "'\($0)'" } ?? "the end of the string",
-                            expected: "a name after '\(c)'")
+                throw error(
+                    at: position, found: peek().map { "'\($0)'" } ?? "the end of the string",
+                    expected: "a name after '\(c)'")
             }
             let word = readIdentifier()
             switch c {
@@ -159,8 +161,9 @@ struct Lexer {
             return make(.punctuation(String(c)))
         }
         if c.properties.isAlphabetic {
-            throw error(at: start, found: "'\(c)'",
-                        expected: "an ASCII key; a key with other letters must be passed as a %K argument")
+            throw error(
+                at: start, found: "'\(c)'",
+                expected: "an ASCII key; a key with other letters must be passed as a %K argument")
         }
         throw error(at: start, found: "'\(c)'", expected: "an expression, an operator or punctuation")
     }
@@ -185,8 +188,9 @@ struct Lexer {
             while let c = peek(), c.isHexDigit { position += 1 }
             let digits = scalarText(chars[digitsStart..<position])
             guard !digits.isEmpty, let value = Int(digits, radix: radix) else {
-                throw error(at: start, found: "'\(scalarText(chars[start..<position]))'",
-                            expected: "a base-\(radix) number that fits in 64 bits")
+                throw error(
+                    at: start, found: "'\(scalarText(chars[start..<position]))'",
+                    expected: "a base-\(radix) number that fits in 64 bits")
             }
             return .int(value)
         }
@@ -220,12 +224,16 @@ struct Lexer {
         var result = ""
         while true {
             guard let c = peek() else {
-                throw error(at: start, found: "a string that is never closed",
-                            expected: "a closing \(quote) (a quote of the other kind does not close it)")
+                throw error(
+                    at: start, found: "a string that is never closed",
+                    expected: "a closing \(quote) (a quote of the other kind does not close it)")
             }
             position += 1
             if c == quote { return result }
-            guard c == "\\" else { result.unicodeScalars.append(c); continue }
+            guard c == "\\" else {
+                result.unicodeScalars.append(c)
+                continue
+            }
             guard let e = peek() else {
                 throw error(at: position - 1, found: "a backslash at the end", expected: "a character after '\\'")
             }
@@ -259,9 +267,11 @@ struct Lexer {
             position += 1
         }
         guard text.count == digits, let value = UInt32(text, radix: radix),
-              let scalar = Unicode.Scalar(value) else {
-            throw error(at: escapeStart, found: "'\(scalarText(chars[escapeStart..<position]))'",
-                        expected: "\(digits) base-\(radix) digits naming a character")
+            let scalar = Unicode.Scalar(value)
+        else {
+            throw error(
+                at: escapeStart, found: "'\(scalarText(chars[escapeStart..<position]))'",
+                expected: "\(digits) base-\(radix) digits naming a character")
         }
         return scalar
     }
@@ -282,16 +292,29 @@ struct Lexer {
             return Token(kind: .argument(.string("%")), offset: start, text: "%%")
         }
         // Length modifiers, then one conversion letter.
-        while let c = peek(), "lqhz".unicodeScalars.contains(c), spec.count < 2 { spec.unicodeScalars.append(c); position += 1 }
-        if let c = peek(), c == "@" || c.isASCIILetterOrUnderscore { spec.unicodeScalars.append(c); position += 1 }
+        while let c = peek(), "lqhz".unicodeScalars.contains(c), spec.count < 2 {
+            spec.unicodeScalars.append(c)
+            position += 1
+        }
+        if let c = peek(), c == "@" || c.isASCIILetterOrUnderscore {
+            spec.unicodeScalars.append(c)
+            position += 1
+        }
         let text = "%" + spec
-        let isKnown = spec == "@" || spec == "K" || Self.integerConversions.contains(spec) || Self.floatConversions.contains(spec)
+        let isKnown =
+            spec == "@" || spec == "K" || Self.integerConversions.contains(spec) || Self.floatConversions.contains(spec)
         guard isKnown else {
-            throw error(at: start, found: "'\(text)'",
-                        expected: "a format specifier: %@ for a value, %K for a key path, %d or %f for a number, %% for a percent sign")
+            throw error(
+                at: start, found: "'\(text)'",
+                expected:
+                    "a format specifier: %@ for a value, %K for a key path, %d or %f for a number, %% for a percent sign"
+            )
         }
         guard argumentIndex < arguments.count else {
-            throw argumentError(at: start, "the specifier \(text) at offset \(start) needs argument \(argumentIndex + 1), but only \(arguments.count) \(arguments.count == 1 ? "was" : "were") given")
+            throw argumentError(
+                at: start,
+                "the specifier \(text) at offset \(start) needs argument \(argumentIndex + 1), but only \(arguments.count) \(arguments.count == 1 ? "was" : "were") given"
+            )
         }
         let value = arguments[argumentIndex]
         argumentIndex += 1
@@ -299,7 +322,8 @@ struct Lexer {
         switch spec {
         case "K":
             guard let key = unwrapOptional(value) as? String else {
-                throw argumentError(at: start, "\(label) must be a string naming a key path, but it is \(describeArgument(value))")
+                throw argumentError(
+                    at: start, "\(label) must be a string naming a key path, but it is \(describeArgument(value))")
             }
             guard !key.isEmpty else {
                 throw argumentError(at: start, "\(label) is an empty key path")
@@ -311,16 +335,21 @@ struct Lexer {
             let constant = try constant(value, label: label, at: start)
             let wantsFloat = Self.floatConversions.contains(spec)
             switch constant {
-            case .int(let i) where wantsFloat: return Token(kind: .argument(.double(Double(i))), offset: start, text: text)
+            case .int(let i) where wantsFloat:
+                return Token(kind: .argument(.double(Double(i))), offset: start, text: text)
             case .double(let d) where !wantsFloat && Int(exactly: d.rounded(.towardZero)) != nil:
                 // printf's %d truncates a double, as C would read its bits as an integer.
                 return Token(kind: .argument(.int(Int(d.rounded(.towardZero)))), offset: start, text: text)
             case .bool(let b):
-                return Token(kind: .argument(wantsFloat ? .double(b ? 1 : 0) : .int(b ? 1 : 0)), offset: start, text: text)
+                return Token(
+                    kind: .argument(wantsFloat ? .double(b ? 1 : 0) : .int(b ? 1 : 0)), offset: start, text: text)
             case .int, .double, .decimal:
                 return Token(kind: .argument(constant), offset: start, text: text)
             default:
-                throw argumentError(at: start, "\(label) must be a number for \(text), but it is \(describeArgument(value)); use %@ for other values")
+                throw argumentError(
+                    at: start,
+                    "\(label) must be a number for \(text), but it is \(describeArgument(value)); use %@ for other values"
+                )
             }
         }
     }

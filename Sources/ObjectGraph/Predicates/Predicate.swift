@@ -38,9 +38,11 @@ public enum Predicate: Hashable, Sendable {
     /// Evaluating, printing and translating to SQL recurse once per level (and walk a chain's
     /// terms in a loop); the limit keeps
     /// that recursion within 2 MB of stack even in a debug build (a Linux thread has 8 MB), and
-    /// the SQL within SQLite's own limit of 1,000 nested expressions. A predicate built through the API beyond it is refused with
+    /// the SQL within SQLite's own limit of 1,000 nested expressions. A predicate built through the API beyond it is
+    /// refused with
     /// ``PredicateError/Code/nestedTooDeeply`` (by ``evaluate(with:)``, by a SQLite fetch as
-    /// the exception NSInvalidArgumentException), never a crash, and ``predicateFormat`` prints its first 500 levels and a marker.
+    /// the exception NSInvalidArgumentException), never a crash, and ``predicateFormat`` prints its first 500 levels
+    /// and a marker.
     /// The parser's own limit, 100 levels, is lower.
     public static let maximumDepth = 500
 
@@ -85,7 +87,8 @@ public enum Predicate: Hashable, Sendable {
     ///     `Unable to parse the format string "..."`, as Apple's does, then gives the offset, the
     ///     token found, what was expected and a caret under the spot:
     ///     ```
-    ///     Unable to parse the format string "name BEGINSWITH": at offset 15, found the end of the string, expected an expression
+    /// Unable to parse the format string "name BEGINSWITH": at offset 15, found the end of the string, expected an
+    /// expression
     ///         name BEGINSWITH
     ///                        ^
     ///     ```

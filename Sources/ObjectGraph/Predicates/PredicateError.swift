@@ -54,7 +54,10 @@ extension PredicateError {
         var lineStart = 0
         var lineText = Substring(format)
         for line in lines {
-            if offset <= lineStart + line.count { lineText = Substring(line); break }
+            if offset <= lineStart + line.count {
+                lineText = Substring(line)
+                break
+            }
             lineStart += line.count + 1
         }
         let column = max(0, offset - lineStart)

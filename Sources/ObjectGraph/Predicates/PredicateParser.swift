@@ -92,9 +92,10 @@ struct PredicateParser {
         depth += 1
         if depth > Self.maximumRecursion {
             // Not a PredicateError, so that no fallback catches it and tries another reading.
-            throw RecursionLimit(error: PredicateError.unparseable(
-                format: format, offset: current.offset, found: "nesting deeper than \(Self.maximumDepth) levels",
-                expected: "a simpler predicate"))
+            throw RecursionLimit(
+                error: PredicateError.unparseable(
+                    format: format, offset: current.offset, found: "nesting deeper than \(Self.maximumDepth) levels",
+                    expected: "a simpler predicate"))
         }
     }
     private mutating func leave() { depth -= 1 }
@@ -126,7 +127,8 @@ struct PredicateParser {
     }
 
     private mutating func parsePredicateOnce() throws -> Predicate {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         var terms = [try parseAnd()]
         while isKeyword("OR") || current.isPunctuation("||") {
             advance()
@@ -157,8 +159,14 @@ struct PredicateParser {
     }
 
     private mutating func parsePrimaryPredicate() throws -> Predicate {
-        if isKeyword("TRUEPREDICATE") { advance(); return .truePredicate }
-        if isKeyword("FALSEPREDICATE") { advance(); return .falsePredicate }
+        if isKeyword("TRUEPREDICATE") {
+            advance()
+            return .truePredicate
+        }
+        if isKeyword("FALSEPREDICATE") {
+            advance()
+            return .falsePredicate
+        }
         guard current.isPunctuation("(") else { return try parseComparison() }
         // "(" may open a parenthesised predicate or an expression such as "(a + b) > 3".
         // Try the predicate first; fall back to a comparison; report the error that got further.
@@ -185,8 +193,10 @@ struct PredicateParser {
     /// Whether a token can only continue an expression, never follow a whole predicate.
     private func continuesExpression(_ token: Token) -> Bool {
         if case .punctuation(let p) = token.kind {
-            return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "+", "-", "*", "/", "**",
-                    ".", "[", "&", "|", "^", "<<", ">>"].contains(p)
+            return [
+                "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "+", "-", "*", "/", "**",
+                ".", "[", "&", "|", "^", "<<", ">>",
+            ].contains(p)
         }
         if let k = token.keyword {
             return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "IN", "BETWEEN"].contains(k)
@@ -198,14 +208,24 @@ struct PredicateParser {
         var modifier = ComparisonPredicate.Modifier.direct
         var negate = false
         switch current.keyword {
-        case "ANY", "SOME": modifier = .any; advance()
-        case "ALL": modifier = .all; advance()
-        case "NONE": modifier = .any; negate = true; advance()
+        case "ANY", "SOME":
+            modifier = .any
+            advance()
+        case "ALL":
+            modifier = .all
+            advance()
+        case "NONE":
+            modifier = .any
+            negate = true
+            advance()
         default: break
         }
         let left = try parseExpression()
         guard let op = comparisonOperator(current) else {
-            throw unexpected(expected: "a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES, IN or BETWEEN)")
+            throw unexpected(
+                expected:
+                    "a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES, IN or BETWEEN)"
+            )
         }
         advance()
         let options = try parseOptions()
@@ -268,9 +288,11 @@ struct PredicateParser {
     // MARK: Expressions
 
     private mutating func parseExpression() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         if case .variable(let name) = current.kind, peekToken().isPunctuation(":=") {
-            advance(); advance()
+            advance()
+            advance()
             return .assignment(name, try parseExpression())
         }
         return try parseBinary(level: 0)
@@ -291,7 +313,8 @@ struct PredicateParser {
             // A long chain nests as deeply as parentheses would.
             if chain > Self.maximumDepth {
                 throw PredicateError.unparseable(
-                    format: format, offset: current.offset, found: "a chain of more than \(Self.maximumDepth) operators",
+                    format: format, offset: current.offset,
+                    found: "a chain of more than \(Self.maximumDepth) operators",
                     expected: "a shorter expression")
             }
         }
@@ -301,18 +324,22 @@ struct PredicateParser {
     private mutating func parsePower() throws -> Expression {
         let base = try parseUnary()
         guard current.isPunctuation("**") else { return base }
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         advance()
         return .function("raise:toPower:", [base, try parsePower()])
     }
 
     private mutating func parseUnary() throws -> Expression {
         if current.isPunctuation("-") {
-            try enter(); defer { leave() }
+            try enter()
+            defer { leave() }
             advance()
             // -9223372036854775808 is Int.min, though 9223372036854775808 alone is too big.
             if case .number(.double(let d)) = current.kind, d == 9_223_372_036_854_775_808,
-               current.text.allSatisfy(\.isASCIIDigit), !peekToken().isPunctuation("."), !peekToken().isPunctuation("[") {
+                current.text.allSatisfy(\.isASCIIDigit), !peekToken().isPunctuation("."),
+                !peekToken().isPunctuation("[")
+            {
                 advance()
                 return .constant(.int(Int.min))
             }
@@ -327,7 +354,8 @@ struct PredicateParser {
             }
         }
         if current.isPunctuation("~") {
-            try enter(); defer { leave() }
+            try enter()
+            defer { leave() }
             advance()
             return .function("onesComplement:", [try parseUnary()])
         }
@@ -350,9 +378,15 @@ struct PredicateParser {
                 advance()
                 let selector: Expression.IndexSelector
                 switch current.keyword {
-                case "FIRST": selector = .first; advance()
-                case "LAST": selector = .last; advance()
-                case "SIZE": selector = .size; advance()
+                case "FIRST":
+                    selector = .first
+                    advance()
+                case "LAST":
+                    selector = .last
+                    advance()
+                case "SIZE":
+                    selector = .size
+                    advance()
                 default: selector = .expression(try parseExpression())
                 }
                 try expect("]", "']' to close the index")
@@ -426,26 +460,47 @@ struct PredicateParser {
         case .identifier(let word):
             let keyword = word.uppercased()
             switch keyword {
-            case "SELF": advance(); return .evaluatedObject
-            case "NULL", "NIL": advance(); return .constant(.null)
-            case "TRUE", "YES": advance(); return .constant(.bool(true))
-            case "FALSE", "NO": advance(); return .constant(.bool(false))
-            case "SUBQUERY": advance(); return try parseSubquery()
-            case "FUNCTION": advance(); return try parseCustomFunction()
-            case "FETCH" where peekToken().isPunctuation("("): advance(); return try parseFetch()
-            case "CAST": advance(); return try parseCast()
-            case "TERNARY": advance(); return try parseTernary()
+            case "SELF":
+                advance()
+                return .evaluatedObject
+            case "NULL", "NIL":
+                advance()
+                return .constant(.null)
+            case "TRUE", "YES":
+                advance()
+                return .constant(.bool(true))
+            case "FALSE", "NO":
+                advance()
+                return .constant(.bool(false))
+            case "SUBQUERY":
+                advance()
+                return try parseSubquery()
+            case "FUNCTION":
+                advance()
+                return try parseCustomFunction()
+            case "FETCH" where peekToken().isPunctuation("("):
+                advance()
+                return try parseFetch()
+            case "CAST":
+                advance()
+                return try parseCast()
+            case "TERNARY":
+                advance()
+                return try parseTernary()
             default: break
             }
             if Self.reservedWords.contains(keyword) {
-                throw unexpected(expected: "an expression (\(word) is a reserved word; write #\(word) to use it as a key)")
+                throw unexpected(
+                    expected: "an expression (\(word) is a reserved word; write #\(word) to use it as a key)")
             }
             if peekToken().isPunctuation("(") {
                 advance()
                 guard let function = BuiltinFunctions.selector(forName: word) else {
                     throw PredicateError.unparseable(
                         format: format, offset: token.offset, found: "'\(word)('",
-                        expected: "a built-in function (\(BuiltinFunctions.namesForMessages)), or FUNCTION(receiver, 'name') for a registered one")
+                        expected:
+                            "a built-in function (\(BuiltinFunctions.namesForMessages)), or FUNCTION(receiver, 'name') for a registered one"
+                    )
                 }
                 return try parseFunctionCall(selector: function, at: token, collectArguments: true)
             }
@@ -459,17 +514,25 @@ struct PredicateParser {
     private mutating func parseArguments() throws -> [Expression] {
         try expect("(", "'(' to open the argument list")
         var arguments: [Expression] = []
-        if current.isPunctuation(")") { advance(); return arguments }
+        if current.isPunctuation(")") {
+            advance()
+            return arguments
+        }
         while true {
             arguments.append(try parseExpression())
-            if current.isPunctuation(",") { advance(); continue }
+            if current.isPunctuation(",") {
+                advance()
+                continue
+            }
             try expect(")", "',' or ')' in the argument list")
             return arguments
         }
     }
 
     /// `sum:(...)`, `raise:toPower:(...)`, or a named call such as `max(1, 5, 10)`.
-    private mutating func parseFunctionCall(selector: String, at token: Token, collectArguments: Bool = false) throws -> Expression {
+    private mutating func parseFunctionCall(selector: String, at token: Token, collectArguments: Bool = false) throws
+        -> Expression
+    {
         guard let function = BuiltinFunctions.function(forSelector: selector) else {
             throw PredicateError.unparseable(
                 format: format, offset: token.offset, found: "'\(selector)'",
@@ -483,7 +546,8 @@ struct PredicateParser {
         }
         guard arguments.count == function.arity else {
             throw PredicateError.unparseable(
-                format: format, offset: token.offset, found: "\(arguments.count) argument\(arguments.count == 1 ? "" : "s") to \(selector)",
+                format: format, offset: token.offset,
+                found: "\(arguments.count) argument\(arguments.count == 1 ? "" : "s") to \(selector)",
                 expected: "\(function.arity) argument\(function.arity == 1 ? "" : "s")")
         }
         return .function(selector, arguments)
@@ -500,20 +564,28 @@ struct PredicateParser {
     }
 
     private mutating func parseAggregate() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         try expect("{", "'{'")
         var elements: [Expression] = []
-        if current.isPunctuation("}") { advance(); return .constant(.array([])) }
+        if current.isPunctuation("}") {
+            advance()
+            return .constant(.array([]))
+        }
         while true {
             elements.append(try parseExpression())
-            if current.isPunctuation(",") { advance(); continue }
+            if current.isPunctuation(",") {
+                advance()
+                continue
+            }
             try expect("}", "',' or '}' in the array")
             return Self.aggregate(elements)
         }
     }
 
     private mutating func parseSubquery() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         try expect("(", "'(' after SUBQUERY")
         let collection = try parseExpression()
         try expect(",", "',' after the SUBQUERY collection")
@@ -528,12 +600,14 @@ struct PredicateParser {
     }
 
     private mutating func parseCustomFunction() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         let start = current
         let arguments = try parseArguments()
         guard arguments.count >= 2 else {
             throw PredicateError.unparseable(
-                format: format, offset: start.offset, found: "FUNCTION with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
+                format: format, offset: start.offset,
+                found: "FUNCTION with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
                 expected: "FUNCTION(receiver, 'selectorName', arguments...)")
         }
         guard case .constant(.string(let selector)) = arguments[1] else {
@@ -548,36 +622,42 @@ struct PredicateParser {
     /// function `FETCH`. The predicate language does not run it; a migration manager reads it
     /// as an entity mapping's source expression.
     private mutating func parseFetch() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         let start = current
         let arguments = try parseArguments()
         guard arguments.count == 3 else {
             throw PredicateError.unparseable(
-                format: format, offset: start.offset, found: "FETCH with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
+                format: format, offset: start.offset,
+                found: "FETCH with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
                 expected: "FETCH(fetchRequest, context, countOnly)")
         }
         return .function("FETCH", arguments)
     }
 
     private mutating func parseCast() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         let start = current
         let arguments = try parseArguments()
         guard arguments.count == 2 else {
             throw PredicateError.unparseable(
-                format: format, offset: start.offset, found: "CAST with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
+                format: format, offset: start.offset,
+                found: "CAST with \(arguments.count) argument\(arguments.count == 1 ? "" : "s")",
                 expected: "CAST(value, 'TypeName')")
         }
         // A date prints as CAST(<seconds>, "NSDate"); reading that back gives the date again.
         if case .constant(let value) = arguments[0], let seconds = value.doubleValue,
-           case .constant(.string("NSDate")) = arguments[1], value != .null {
+            case .constant(.string("NSDate")) = arguments[1], value != .null
+        {
             return .constant(.date(Date(timeIntervalSinceReferenceDate: seconds)))
         }
         return .cast(arguments[0], arguments[1])
     }
 
     private mutating func parseTernary() throws -> Expression {
-        try enter(); defer { leave() }
+        try enter()
+        defer { leave() }
         try expect("(", "'(' after TERNARY")
         let condition = try parsePredicate()
         try expect(",", "',' after the TERNARY condition")

@@ -35,7 +35,10 @@ enum PredicatePrinter {
             case .text(let text):
                 out += text
             case .predicate(let predicate, let budget):
-                guard budget > 0 else { out += truncationMarker; continue }
+                guard budget > 0 else {
+                    out += truncationMarker
+                    continue
+                }
                 switch predicate {
                 case .constant(let value):
                     out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -163,7 +166,8 @@ enum PredicatePrinter {
     private static func operand(_ expression: Expression, budget: Int) -> String {
         guard budget > 0 else { return truncationMarker }
         switch expression {
-        case .function(let selector, let arguments) where arguments.count == 2 && Expression.binarySymbol(forSelector: selector) != nil:
+        case .function(let selector, let arguments)
+        where arguments.count == 2 && Expression.binarySymbol(forSelector: selector) != nil:
             return "(" + format(expression, budget: budget) + ")"
         case .assignment:
             return "(" + format(expression, budget: budget) + ")"
@@ -177,7 +181,8 @@ enum PredicatePrinter {
     private static func postfixBase(_ expression: Expression, budget: Int) -> String {
         guard budget > 0 else { return truncationMarker }
         if case .constant(let value) = expression, value.isNumber, let d = value.doubleValue,
-           d < 0 || (d == 0 && d.sign == .minus) {
+            d < 0 || (d == 0 && d.sign == .minus)
+        {
             return "(" + format(expression, budget: budget) + ")"
         }
         if case .function("onesComplement:", let arguments) = expression, arguments.count == 1 {

@@ -25,7 +25,9 @@ public enum StringComparison {
 
     @inline(__always)
     static func isASCII(_ s: String) -> Bool {
-        if let ascii = s.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } }) { return ascii }
+        if let ascii = s.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } }) {
+            return ascii
+        }
         return s.utf8.allSatisfy { $0 < 0x80 }
     }
 
@@ -52,7 +54,9 @@ public enum StringComparison {
     /// `==` on strings with options.
     public static func equal(_ a: String, _ b: String, _ options: ComparisonPredicate.Options) -> Bool {
         if let lower = byteFolding(a, b, options) {
-            return lower ? a.utf8.elementsEqual(b.utf8) { lowercaseASCII($0) == lowercaseASCII($1) } : a.utf8.elementsEqual(b.utf8)
+            return lower
+                ? a.utf8.elementsEqual(b.utf8) { lowercaseASCII($0) == lowercaseASCII($1) }
+                : a.utf8.elementsEqual(b.utf8)
         }
         return fold(a, options).utf8.elementsEqual(fold(b, options).utf8)
     }
@@ -60,8 +64,10 @@ public enum StringComparison {
     /// Orders two strings by Unicode scalar, after folding: the order of SQLite's BINARY
     /// collation over UTF-8.
     public static func compare(_ a: String, _ b: String, _ options: ComparisonPredicate.Options) -> ComparisonResult {
-        let x = fold(a, options).utf8, y = fold(b, options).utf8
-        var i = x.makeIterator(), j = y.makeIterator()
+        let x = fold(a, options).utf8
+        let y = fold(b, options).utf8
+        var i = x.makeIterator()
+        var j = y.makeIterator()
         while true {
             switch (i.next(), j.next()) {
             case (nil, nil): return .orderedSame
@@ -78,7 +84,9 @@ public enum StringComparison {
     public static func beginsWith(_ s: String, _ prefix: String, _ options: ComparisonPredicate.Options) -> Bool {
         if let lower = byteFolding(s, prefix, options) {
             guard !prefix.isEmpty else { return false }
-            return lower ? s.utf8.starts(with: prefix.utf8) { lowercaseASCII($0) == lowercaseASCII($1) } : s.utf8.starts(with: prefix.utf8)
+            return lower
+                ? s.utf8.starts(with: prefix.utf8) { lowercaseASCII($0) == lowercaseASCII($1) }
+                : s.utf8.starts(with: prefix.utf8)
         }
         let p = fold(prefix, options)
         guard !p.isEmpty else { return false }
@@ -90,7 +98,9 @@ public enum StringComparison {
         if let lower = byteFolding(s, suffix, options) {
             guard !suffix.isEmpty, s.utf8.count >= suffix.utf8.count else { return false }
             let tail = s.utf8.suffix(suffix.utf8.count)
-            return lower ? tail.elementsEqual(suffix.utf8) { lowercaseASCII($0) == lowercaseASCII($1) } : tail.elementsEqual(suffix.utf8)
+            return lower
+                ? tail.elementsEqual(suffix.utf8) { lowercaseASCII($0) == lowercaseASCII($1) }
+                : tail.elementsEqual(suffix.utf8)
         }
         let p = fold(suffix, options)
         guard !p.isEmpty else { return false }
@@ -107,7 +117,8 @@ public enum StringComparison {
             ?? search(Array(folded.utf8), p, first)
     }
 
-    private static func search<C: RandomAccessCollection>(_ t: C, _ p: [UInt8], _ first: UInt8) -> Bool where C.Element == UInt8, C.Index == Int {
+    private static func search<C: RandomAccessCollection>(_ t: C, _ p: [UInt8], _ first: UInt8) -> Bool
+    where C.Element == UInt8, C.Index == Int {
         guard t.count >= p.count else { return false }
         for start in t.startIndex...(t.endIndex - p.count) where t[start] == first {
             if t[start..<(start + p.count)].elementsEqual(p) { return true }
@@ -126,14 +137,21 @@ public enum StringComparison {
         guard !p.isEmpty else { return false }
         let t = Array(fold(s, options).unicodeScalars)
         // Compile the pattern into tokens first so the escape rule is checked once.
-        enum Piece: Equatable { case literal(Unicode.Scalar), one, any }
+        enum Piece: Equatable {
+            case literal(Unicode.Scalar)
+            case one
+            case any
+        }
         var pieces: [Piece] = []
         var i = 0
         while i < p.count {
             switch p[i] {
             case "\\":
                 guard i + 1 < p.count else {
-                    throw PredicateError(.invalidPattern, "The backslash is a wildcard char, and cannot appear unescaped at the end of a string (LIKE pattern \(PredicatePrinter.quote(pattern))); write \\\\ for a literal backslash")
+                    throw PredicateError(
+                        .invalidPattern,
+                        "The backslash is a wildcard char, and cannot appear unescaped at the end of a string (LIKE pattern \(PredicatePrinter.quote(pattern))); write \\\\ for a literal backslash"
+                    )
                 }
                 pieces.append(.literal(p[i + 1]))
                 i += 2
@@ -145,19 +163,25 @@ public enum StringComparison {
             i += 1
         }
         // Greedy matching with a single backtrack point: linear for one star, O(n*m) at worst.
-        var ti = 0, pi = 0
-        var starPiece = -1, starText = 0
+        var ti = 0
+        var pi = 0
+        var starPiece = -1
+        var starText = 0
         while ti < t.count {
             if pi < pieces.count {
                 switch pieces[pi] {
                 case .any:
-                    starPiece = pi; starText = ti; pi += 1
+                    starPiece = pi
+                    starText = ti
+                    pi += 1
                     continue
                 case .one:
-                    ti += 1; pi += 1
+                    ti += 1
+                    pi += 1
                     continue
                 case .literal(let c) where c == t[ti]:
-                    ti += 1; pi += 1
+                    ti += 1
+                    pi += 1
                     continue
                 default: break
                 }
@@ -180,7 +204,8 @@ public enum StringComparison {
         var folding = options
         folding.remove(.caseInsensitive)
         let regex = try RegularExpressionCache.shared.expression(
-            for: fold(pattern, folding), caseInsensitive: options.contains(.caseInsensitive) && !options.contains(.normalized))
+            for: fold(pattern, folding),
+            caseInsensitive: options.contains(.caseInsensitive) && !options.contains(.normalized))
         let subject = fold(s, folding)
         let range = NSRange(subject.startIndex..., in: subject)
         return regex.firstMatch(in: subject, options: [.anchored], range: range) != nil
@@ -203,9 +228,13 @@ final class RegularExpressionCache: Sendable {
             _ = try NSRegularExpression(pattern: pattern, options: options)
             // Anchored at the start by the match option and at the very end by \z: a whole-string
             // match, as ICU's uregex_matches does.
-            regex = try NSRegularExpression(pattern: RegularExpressionCache.wholeMatchPattern(pattern), options: options)
+            regex = try NSRegularExpression(
+                pattern: RegularExpressionCache.wholeMatchPattern(pattern), options: options)
         } catch {
-            throw PredicateError(.invalidPattern, "Can't do regex matching, reason: the pattern \(PredicatePrinter.quote(pattern)) is not a valid ICU regular expression")
+            throw PredicateError(
+                .invalidPattern,
+                "Can't do regex matching, reason: the pattern \(PredicatePrinter.quote(pattern)) is not a valid ICU regular expression"
+            )
         }
         // Compiled outside the lock: two threads may compile one pattern at once, and the
         // second result replaces the first, which is as good.
@@ -235,7 +264,12 @@ final class RegularExpressionCache: Sendable {
         while i < p.count {
             let c = p[i]
             if inQuote {
-                if c == "\\", i + 1 < p.count, p[i + 1] == "E" { inQuote = false; i += 2 } else { i += 1 }
+                if c == "\\", i + 1 < p.count, p[i + 1] == "E" {
+                    inQuote = false
+                    i += 2
+                } else {
+                    i += 1
+                }
                 continue
             }
             if c == "\\" {
@@ -269,7 +303,8 @@ final class RegularExpressionCache: Sendable {
                         i += 1
                         continue
                     }
-                    var j = i + 2, on = true
+                    var j = i + 2
+                    var on = true
                     var x: Bool?
                     while j < p.count, isFlag(p[j]) {
                         if p[j] == "-" { on = false } else if p[j] == "x" { x = on }

@@ -35,15 +35,23 @@ struct Substitution {
             let name = String(component.dropFirst())
             if bound.contains(name) { return String(component) }
             guard let value = variables[name] else {
-                throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
+                throw PredicateError(
+                    .missingVariable,
+                    "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)"
+                )
             }
             let key = try ExpressionEvaluator.keyText(value, variable: name)
             let isKeyPath = key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-                guard let first = part.unicodeScalars.first, first.isASCIILetterOrUnderscore || first == "@" else { return false }
+                guard let first = part.unicodeScalars.first, first.isASCIILetterOrUnderscore || first == "@" else {
+                    return false
+                }
                 return part.unicodeScalars.dropFirst().allSatisfy { $0.isASCIILetterOrUnderscore || $0.isASCIIDigit }
             }
             guard isKeyPath else {
-                throw PredicateError(.invalidArgument, "the substitution value for $\(name) is used as a key after '.', so it must be a key path such as \"name\" or \"address.city\", but it is \(describeArgument(value))")
+                throw PredicateError(
+                    .invalidArgument,
+                    "the substitution value for $\(name) is used as a key after '.', so it must be a key path such as \"name\" or \"address.city\", but it is \(describeArgument(value))"
+                )
             }
             return key
         }.joined(separator: ".")
@@ -58,7 +66,10 @@ struct Substitution {
         case .variable(let name):
             if bound.contains(name) { return expression }
             guard let value = variables[name] else {
-                throw PredicateError(.missingVariable, "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)")
+                throw PredicateError(
+                    .missingVariable,
+                    "No value for the substitution variable $\(name): the substitution dictionary must contain a value for every variable in the predicate (pass NSNull() to match nil)"
+                )
             }
             let label = "the substitution value for $\(name)"
             // Measured without recursion before the conversion, which recurses.
@@ -69,10 +80,16 @@ struct Substitution {
         case .function(let selector, let arguments):
             return .function(selector, try arguments.map { try apply(to: $0) })
         case .customFunction(let receiver, let selector, let arguments):
-            return .customFunction(receiver: try apply(to: receiver), selector: selector, arguments: try arguments.map { try apply(to: $0) })
+            return .customFunction(
+                receiver: try apply(to: receiver), selector: selector,
+                arguments: try arguments.map { try apply(to: $0) })
         case .index(let base, let selector):
             let newSelector: Expression.IndexSelector
-            if case .expression(let e) = selector { newSelector = .expression(try apply(to: e)) } else { newSelector = selector }
+            if case .expression(let e) = selector {
+                newSelector = .expression(try apply(to: e))
+            } else {
+                newSelector = selector
+            }
             return .index(try apply(to: base), newSelector)
         case .aggregate(let elements):
             return .aggregate(try elements.map { try apply(to: $0) })

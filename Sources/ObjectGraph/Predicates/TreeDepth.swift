@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Each predicate, expression and constant collection is one level; a constant expression
 /// and its value share one, and so do the links of an AND or OR chain (an AND directly inside
-/// an AND is one level in meaning, `CompoundPredicate.chainTerms`). The walks use an explicit stack, so measuring a tree of any
+/// an AND is one level in meaning, `CompoundPredicate.chainTerms`). The walks use an explicit stack, so measuring a
+/// tree of any
 /// depth never recurses: a predicate nested 100,000 levels deep is measured, then refused.
 enum TreeDepth {
     /// One node of a walk.
@@ -42,7 +43,10 @@ enum TreeDepth {
 
     /// The error for a tree `depth` levels deep, naming the limit.
     static func tooDeep(_ depth: Int, what: String) -> PredicateError {
-        PredicateError(.nestedTooDeeply, "\(what) nests \(depth) levels deep, more than the \(Predicate.maximumDepth) levels a predicate may nest (Predicate.maximumDepth); build it flatter (an AND inside an AND and an OR inside an OR add no level; a NOT, an AND inside an OR, a function or a subquery each add one)")
+        PredicateError(
+            .nestedTooDeeply,
+            "\(what) nests \(depth) levels deep, more than the \(Predicate.maximumDepth) levels a predicate may nest (Predicate.maximumDepth); build it flatter (an AND inside an AND and an OR inside an OR add no level; a NOT, an AND inside an OR, a function or a subquery each add one)"
+        )
     }
 
     private static func depth(from root: Node) -> Int {
@@ -120,7 +124,9 @@ enum ArgumentDepth {
     static func check(_ value: Any?, limit: Int, describedAs argument: String) throws {
         let depth = depth(of: value)
         guard depth > limit else { return }
-        throw PredicateError(.nestedTooDeeply, "\(argument) nests collections \(depth) levels deep, more than the \(limit) levels a predicate may hold")
+        throw PredicateError(
+            .nestedTooDeeply,
+            "\(argument) nests collections \(depth) levels deep, more than the \(limit) levels a predicate may hold")
     }
 
     /// The number of levels of the value's deepest branch, walked with an explicit stack.
@@ -134,7 +140,10 @@ enum ArgumentDepth {
             for child in children {
                 guard let child = unwrapOptional(child) else { continue }
                 // Plain values need no cast and no push: only collections go deeper.
-                if isScalar(child) { deepest = max(deepest, level + 1); continue }
+                if isScalar(child) {
+                    deepest = max(deepest, level + 1)
+                    continue
+                }
                 stack.append((child, level + 1))
             }
         }
@@ -146,7 +155,8 @@ enum ArgumentDepth {
     @inline(__always)
     private static func isScalar(_ value: Any) -> Bool {
         let t = type(of: value)
-        return t == String.self || t == Int.self || t == Double.self || t == Bool.self || t == Date.self || t == Decimal.self
+        return t == String.self || t == Int.self || t == Double.self || t == Bool.self || t == Date.self
+            || t == Decimal.self
     }
 
     /// The elements of the collections ``ConstantValue/init(argument:describedAs:)`` converts

@@ -22,12 +22,18 @@ enum TreeEquality {
                 case (.constant(let x), .constant(let y)): if x != y { return false }
                 case (.block(let x), .block(let y)): if x != y { return false }
                 case (.comparison(let x), .comparison(let y)):
-                    guard x.operatorType == y.operatorType, x.modifier == y.modifier, x.options == y.options else { return false }
+                    guard x.operatorType == y.operatorType, x.modifier == y.modifier, x.options == y.options else {
+                        return false
+                    }
                     pending.append((.expression(x.leftExpression), .expression(y.leftExpression)))
                     pending.append((.expression(x.rightExpression), .expression(y.rightExpression)))
                 case (.compound(let x), .compound(let y)):
-                    guard x.compoundPredicateType == y.compoundPredicateType, x.subpredicates.count == y.subpredicates.count else { return false }
-                    for (s, t) in zip(x.subpredicates, y.subpredicates) { pending.append((.predicate(s), .predicate(t))) }
+                    guard x.compoundPredicateType == y.compoundPredicateType,
+                        x.subpredicates.count == y.subpredicates.count
+                    else { return false }
+                    for (s, t) in zip(x.subpredicates, y.subpredicates) {
+                        pending.append((.predicate(s), .predicate(t)))
+                    }
                 default: return false
                 }
             case (.expression(let e), .expression(let f)):
@@ -99,30 +105,50 @@ enum TreeEquality {
             switch node {
             case .predicate(let p):
                 switch p {
-                case .constant(let value): hasher.combine(0); hasher.combine(value)
-                case .block(let block): hasher.combine(1); hasher.combine(block)
+                case .constant(let value):
+                    hasher.combine(0)
+                    hasher.combine(value)
+                case .block(let block):
+                    hasher.combine(1)
+                    hasher.combine(block)
                 case .comparison(let c):
                     hasher.combine(2)
-                    hasher.combine(c.operatorType); hasher.combine(c.modifier); hasher.combine(c.options.rawValue)
+                    hasher.combine(c.operatorType)
+                    hasher.combine(c.modifier)
+                    hasher.combine(c.options.rawValue)
                     pending.append(.expression(c.leftExpression))
                     pending.append(.expression(c.rightExpression))
                 case .compound(let c):
                     hasher.combine(3)
-                    hasher.combine(c.compoundPredicateType); hasher.combine(c.subpredicates.count)
+                    hasher.combine(c.compoundPredicateType)
+                    hasher.combine(c.subpredicates.count)
                     for s in c.subpredicates { pending.append(.predicate(s)) }
                 }
             case .expression(let e):
                 switch e {
-                case .constant(let value): hasher.combine(10); pending.append(.constant(value))
+                case .constant(let value):
+                    hasher.combine(10)
+                    pending.append(.constant(value))
                 case .evaluatedObject: hasher.combine(11)
-                case .variable(let name): hasher.combine(12); hasher.combine(name)
-                case .keyPath(let path): hasher.combine(13); hasher.combine(path)
-                case .member(let base, let path): hasher.combine(14); hasher.combine(path); pending.append(.expression(base))
+                case .variable(let name):
+                    hasher.combine(12)
+                    hasher.combine(name)
+                case .keyPath(let path):
+                    hasher.combine(13)
+                    hasher.combine(path)
+                case .member(let base, let path):
+                    hasher.combine(14)
+                    hasher.combine(path)
+                    pending.append(.expression(base))
                 case .function(let selector, let arguments):
-                    hasher.combine(15); hasher.combine(selector); hasher.combine(arguments.count)
+                    hasher.combine(15)
+                    hasher.combine(selector)
+                    hasher.combine(arguments.count)
                     for a in arguments { pending.append(.expression(a)) }
                 case .customFunction(let receiver, let selector, let arguments):
-                    hasher.combine(16); hasher.combine(selector); hasher.combine(arguments.count)
+                    hasher.combine(16)
+                    hasher.combine(selector)
+                    hasher.combine(arguments.count)
                     pending.append(.expression(receiver))
                     for a in arguments { pending.append(.expression(a)) }
                 case .index(let base, let selector):
@@ -131,26 +157,38 @@ enum TreeEquality {
                     case .first: hasher.combine(0)
                     case .last: hasher.combine(1)
                     case .size: hasher.combine(2)
-                    case .expression(let i): hasher.combine(3); pending.append(.expression(i))
+                    case .expression(let i):
+                        hasher.combine(3)
+                        pending.append(.expression(i))
                     }
                     pending.append(.expression(base))
                 case .aggregate(let elements):
-                    hasher.combine(18); hasher.combine(elements.count)
+                    hasher.combine(18)
+                    hasher.combine(elements.count)
                     for a in elements { pending.append(.expression(a)) }
                 case .subquery(let collection, let variable, let predicate):
-                    hasher.combine(19); hasher.combine(variable)
-                    pending.append(.expression(collection)); pending.append(.predicate(predicate))
+                    hasher.combine(19)
+                    hasher.combine(variable)
+                    pending.append(.expression(collection))
+                    pending.append(.predicate(predicate))
                 case .cast(let value, let type):
-                    hasher.combine(20); pending.append(.expression(value)); pending.append(.expression(type))
+                    hasher.combine(20)
+                    pending.append(.expression(value))
+                    pending.append(.expression(type))
                 case .conditional(let predicate, let whenTrue, let whenFalse):
                     hasher.combine(21)
-                    pending.append(.predicate(predicate)); pending.append(.expression(whenTrue)); pending.append(.expression(whenFalse))
+                    pending.append(.predicate(predicate))
+                    pending.append(.expression(whenTrue))
+                    pending.append(.expression(whenFalse))
                 case .assignment(let name, let value):
-                    hasher.combine(22); hasher.combine(name); pending.append(.expression(value))
+                    hasher.combine(22)
+                    hasher.combine(name)
+                    pending.append(.expression(value))
                 }
             case .constant(let value):
                 if case .array(let elements) = value {
-                    hasher.combine(30); hasher.combine(elements.count)
+                    hasher.combine(30)
+                    hasher.combine(elements.count)
                     for e in elements { pending.append(.constant(e)) }
                 } else {
                     hasher.combine(value)

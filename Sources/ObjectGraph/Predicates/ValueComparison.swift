@@ -151,7 +151,9 @@ enum Number {
 enum NumberComparison {
     /// Numeric equality of two numeric constants.
     static func equal(_ a: ConstantValue, _ b: ConstantValue) -> Bool {
-        guard let x = a.runtimeValue.flatMap(Number.init), let y = b.runtimeValue.flatMap(Number.init) else { return false }
+        guard let x = a.runtimeValue.flatMap(Number.init), let y = b.runtimeValue.flatMap(Number.init) else {
+            return false
+        }
         // A constant equals itself even when it is NaN: this is the equality of predicates
         // (a predicate equals its copy), not of values, where NaN equals nothing.
         if x.isNaN && y.isNaN { return true }
@@ -177,7 +179,8 @@ enum ValueComparison {
     /// `isEqual:` with the string options of `==[cd]`: numbers numerically, strings by scalars,
     /// dates, data, collections element by element, anything else Hashable by equality.
     static func equal(_ a: Any?, _ b: Any?, _ options: ComparisonPredicate.Options) -> Bool {
-        let a = normalize(a), b = normalize(b)
+        let a = normalize(a)
+        let b = normalize(b)
         switch (a, b) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false
@@ -203,7 +206,8 @@ enum ValueComparison {
             }
         }
         if let x = a as? [String: Any], let y = b as? [String: Any] {
-            return x.count == y.count && x.allSatisfy { key, value in y[key].map { equal(value, $0, options) } ?? false }
+            return x.count == y.count
+                && x.allSatisfy { key, value in y[key].map { equal(value, $0, options) } ?? false }
         }
         if let x = hashable(a!), let y = hashable(b!) { return x == y }
         return false
@@ -269,10 +273,10 @@ enum DecimalConversion {
     /// (2^53 + 1 stays 2^53 + 1).
     static func int(_ d: Decimal) -> Int? {
         guard !d.isNaN else { return nil }
-        var value = d, rounded = Decimal()
+        var value = d
+        var rounded = Decimal()
         NSDecimalRound(&rounded, &value, 0, .plain)
         guard rounded == d else { return nil }
         return Int(rounded.description)
     }
 }
-

@@ -48,7 +48,10 @@ struct BatchDeletePlan {
         for (source, r, reached) in denied {
             if let kept = reached.first(where: { !seen.contains($0) }) {
                 let remaining = reached.filter { !seen.contains($0) }.count
-                throw CoreDataError(.relationshipDeniedDelete, "The batch delete of \(source) objects is denied: \(source).\(r.name) uses the Deny rule and still reaches \(remaining) object\(remaining == 1 ? "" : "s") that would remain, such as \(kept.uriString). Nothing was deleted", objectURI: kept.uriString, key: r.name)
+                throw CoreDataError(
+                    .relationshipDeniedDelete,
+                    "The batch delete of \(source) objects is denied: \(source).\(r.name) uses the Deny rule and still reaches \(remaining) object\(remaining == 1 ? "" : "s") that would remain, such as \(kept.uriString). Nothing was deleted",
+                    objectURI: kept.uriString, key: r.name)
             }
         }
         var cleared = Set<ManagedObjectID>()

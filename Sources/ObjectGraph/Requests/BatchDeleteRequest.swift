@@ -9,7 +9,8 @@ import Foundation
 /// let request = BatchDeleteRequest(fetchRequest: fetch)
 /// request.resultType = .objectIDs
 /// let ids = try context.execute(request).result as? [ManagedObjectID] ?? []
-/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: ids], into: [context])
+/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: ids], into:
+/// [context])
 /// ```
 ///
 /// Relationships' delete rules apply in the store, as Apple's header says a batch delete
@@ -60,10 +61,16 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
             guard let first = objectIDs.first else { return result(BatchOutcome()) }
             for id in objectIDs {
                 guard id.entityName == first.entityName else {
-                    throw CoreDataError(exception: .invalidArgument, "A batch delete's object IDs must all be of one entity: \(id.uriString) is a \(id.entityName), \(first.uriString) a \(first.entityName)", objectURI: id.uriString)
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "A batch delete's object IDs must all be of one entity: \(id.uriString) is a \(id.entityName), \(first.uriString) a \(first.entityName)",
+                        objectURI: id.uriString)
                 }
                 guard !id.isTemporaryID else {
-                    throw CoreDataError(exception: .invalidArgument, "A batch delete cannot delete \(id.uriString): it is a temporary ID of an object that was never saved", objectURI: id.uriString)
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "A batch delete cannot delete \(id.uriString): it is a temporary ID of an object that was never saved",
+                        objectURI: id.uriString)
                 }
                 byStore[id.storeIdentifier, default: []].append(id)
             }
@@ -79,7 +86,8 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
                 } else {
                     targets = .fetchRequest(fetchRequest)
                 }
-                total.append(try store.backend.batchDelete(targets, wantsIDs: wantsIDs, model: model, transaction: transaction))
+                total.append(
+                    try store.backend.batchDelete(targets, wantsIDs: wantsIDs, model: model, transaction: transaction))
             }
             return total
         }

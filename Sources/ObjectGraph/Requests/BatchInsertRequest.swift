@@ -80,7 +80,9 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         let transaction = HistoryTransactionInfo(by: context)
         let ids = try coordinator.performAndWait {
             let store = try coordinator.defaultStore()
-            return try store.backend.batchInsert(rows, entity: entity, mergePolicy: policy, model: coordinator.managedObjectModel, transaction: transaction)
+            return try store.backend.batchInsert(
+                rows, entity: entity, mergePolicy: policy, model: coordinator.managedObjectModel,
+                transaction: transaction)
         }
         switch resultType {
         case .statusOnly: return BatchInsertResult(resultType: resultType, result: true)
@@ -117,7 +119,10 @@ public final class BatchInsertRequest: PersistentStoreRequest {
             }
             return result
         }
-        throw CoreDataError(exception: .invalidArgument, "The batch insert request for \(entityName) has no objects to insert: give it objects, a dictionary handler or a managed object handler")
+        throw CoreDataError(
+            exception: .invalidArgument,
+            "The batch insert request for \(entityName) has no objects to insert: give it objects, a dictionary handler or a managed object handler"
+        )
     }
 }
 

@@ -18,7 +18,8 @@ struct BatchInsertValues {
 
     func rows(for dictionaries: [[String: Any]]) throws -> [BatchInsertRow] {
         guard !entity.isAbstract else {
-            throw CoreDataError(exception: .invalidArgument, "Cannot batch insert objects of \(entity.name): it is an abstract entity")
+            throw CoreDataError(
+                exception: .invalidArgument, "Cannot batch insert objects of \(entity.name): it is an abstract entity")
         }
         var defaults = [Any?](repeating: nil, count: entity.propertyNames.count)
         for (i, a) in entity.attributes.enumerated() where a.defaultValue != nil && !a.isTransient {
@@ -31,22 +32,35 @@ struct BatchInsertValues {
             var given: [Int] = []
             for (key, value) in dictionary {
                 guard let i = entity.propertyIndex[key] else {
-                    throw CoreDataError(exception: .invalidArgument, "The batch insert of \(entity.name) has an unknown key \"\(key)\" in the dictionary at index \(n): \(entity.name) has no property of that name", key: key)
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "The batch insert of \(entity.name) has an unknown key \"\(key)\" in the dictionary at index \(n): \(entity.name) has no property of that name",
+                        key: key)
                 }
                 guard i < entity.attributes.count else {
-                    throw CoreDataError(exception: .invalidArgument, "The batch insert of \(entity.name) sets the relationship \"\(key)\" in the dictionary at index \(n): a batch insert sets attributes only, as Core Data's does", key: key)
+                    throw CoreDataError(
+                        exception: .invalidArgument,
+                        "The batch insert of \(entity.name) sets the relationship \"\(key)\" in the dictionary at index \(n): a batch insert sets attributes only, as Core Data's does",
+                        key: key)
                 }
                 let a = entity.attributes[i]
                 if a.isTransient || a.isDerived { continue }
                 do {
                     values[i] = try AttributeValue.convert(value, for: a, entity: entity.name)
                 } catch let error as CoreDataError {
-                    throw CoreDataError(error.kind, "The batch insert of \(entity.name) has a bad value for \"\(key)\" in the dictionary at index \(n): \(error.message)", key: key)
+                    throw CoreDataError(
+                        error.kind,
+                        "The batch insert of \(entity.name) has a bad value for \"\(key)\" in the dictionary at index \(n): \(error.message)",
+                        key: key)
                 }
                 given.append(i)
             }
-            for (i, a) in entity.attributes.enumerated() where !a.isOptional && !a.isTransient && !a.isDerived && values[i] == nil {
-                throw CoreDataError(.missingMandatoryProperty, "The batch insert of \(entity.name) has no value for the mandatory attribute \"\(a.name)\" in the dictionary at index \(n); nothing was inserted", key: a.name)
+            for (i, a) in entity.attributes.enumerated()
+            where !a.isOptional && !a.isTransient && !a.isDerived && values[i] == nil {
+                throw CoreDataError(
+                    .missingMandatoryProperty,
+                    "The batch insert of \(entity.name) has no value for the mandatory attribute \"\(a.name)\" in the dictionary at index \(n); nothing was inserted",
+                    key: a.name)
             }
             rows.append(BatchInsertRow(values: values, givenAttributes: given.sorted()))
         }

@@ -41,7 +41,8 @@ struct BatchRequestSQL {
     /// schema, so a missing one means the store lacks it.
     func tableMapping(of entity: EntityDescription) throws -> SQLiteSchema.EntityMapping {
         guard let mapping = schema.entities[entity.name] else {
-            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(storeName) has no table for \(entity.name)")
+            throw CoreDataError(
+                .persistentStoreIncompatibleSchema, "The store at \(storeName) has no table for \(entity.name)")
         }
         return mapping
     }
@@ -49,7 +50,8 @@ struct BatchRequestSQL {
     /// The object a `(Z_PK, Z_ENT)` row names, when its entity is `kind` or one of its sub-entities.
     func objectID(_ row: [DatabaseValue], kindOf kind: String) -> ManagedObjectID? {
         guard row.count >= 2, let key = Int64.fromDatabaseValue(row[0]), let number = Int.fromDatabaseValue(row[1]),
-              let entity = model.entitiesByNumber[number], model.isEntity(entity.name, kindOf: kind) else { return nil }
+            let entity = model.entitiesByNumber[number], model.isEntity(entity.name, kindOf: kind)
+        else { return nil }
         return ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: key)
     }
 
@@ -57,28 +59,46 @@ struct BatchRequestSQL {
 
     /// The stored object holding a uniqueness constraint's values, for
     /// ``BatchInsertConstraints/resolve(_:entity:model:policy:lookup:)``.
-    func constraintLookup(entity: EntityDescription, statements: SQLStoreStatements) throws -> BatchInsertConstraints.Lookup {
+    func constraintLookup(entity: EntityDescription, statements: SQLStoreStatements) throws
+        -> BatchInsertConstraints.Lookup
+    {
         let mapping = try tableMapping(of: entity)
         let constraints = BatchInsertValues.constraints(of: entity, model: model)
         return { c, values in
             let indexes = constraints[c]
             let conditions = indexes.map { "\(mapping.attributeColumns[entity.propertyNames[$0]] ?? "NULL") = ?" }
-            let sql = "SELECT Z_PK, Z_ENT FROM \(mapping.tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
-            let arguments = zip(indexes, values).map { SQLiteValues.databaseValue($1, type: entity.attributes[$0].attributeType) }
-            guard let row = try statements.fetch(sql, arguments).first, let key = Int64.fromDatabaseValue(row[0]) else { return nil }
+            let sql =
+                "SELECT Z_PK, Z_ENT FROM \(mapping.tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
+            let arguments = zip(indexes, values).map {
+                SQLiteValues.databaseValue($1, type: entity.attributes[$0].attributeType)
+            }
+            guard let row = try statements.fetch(sql, arguments).first, let key = Int64.fromDatabaseValue(row[0]) else {
+                return nil
+            }
             let number = Int.fromDatabaseValue(row[1]) ?? entity.entityNumber
-            return ManagedObjectID(entityName: model.entitiesByNumber[number]?.name ?? entity.name, storeIdentifier: storeIdentifier, primaryKey: key)
+            return ManagedObjectID(
+                entityName: model.entitiesByNumber[number]?.name ?? entity.name, storeIdentifier: storeIdentifier,
+                primaryKey: key)
         }
     }
 
     /// The UPDATE that gives a stored object the values a batch insert's dictionary brings
     /// (an upsert under a merge policy), raising its version; and the names it sets.
-    func upsert(_ id: ManagedObjectID, _ row: BatchInsertRow, entity: EntityDescription) throws -> (sql: String, arguments: [DatabaseValue], properties: [String]) {
+    func upsert(_ id: ManagedObjectID, _ row: BatchInsertRow, entity: EntityDescription) throws -> (
+        sql: String, arguments: [DatabaseValue], properties: [String]
+    ) {
         let mapping = try tableMapping(of: entity)
-        let columns = row.givenAttributes.compactMap { i in mapping.attributeColumns[entity.propertyNames[i]].map { (i, $0) } }
+        let columns = row.givenAttributes.compactMap { i in
+            mapping.attributeColumns[entity.propertyNames[i]].map { (i, $0) }
+        }
         let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.1) = ?" }).joined(separator: ", ")
-        let values = columns.map { SQLiteValues.databaseValue(row.values[$0.0], type: entity.attributes[$0.0].attributeType) }
-        return ("UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK = ?", values + [id.primaryKey.databaseValue], columns.map { entity.propertyNames[$0.0] })
+        let values = columns.map {
+            SQLiteValues.databaseValue(row.values[$0.0], type: entity.attributes[$0.0].attributeType)
+        }
+        return (
+            "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK = ?", values + [id.primaryKey.databaseValue],
+            columns.map { entity.propertyNames[$0.0] }
+        )
     }
 
     // MARK: Update
@@ -87,8 +107,10 @@ struct BatchRequestSQL {
     /// bound constant or an expression of the row's own columns, the rows chosen by the
     /// fetch's condition (by key when the predicate joins other tables); `RETURNING Z_PK,
     /// Z_ENT` when the keys are wanted.
-    func updateStatement(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, returningKeys: Bool,
-                         parts: (AnyFetchRequest, EntityDescription) throws -> SQLiteStore.QueryParts) throws -> (entity: EntityDescription, statement: SQLFragment) {
+    func updateStatement(
+        _ request: BatchUpdateRequest, changes: BatchUpdateChanges, returningKeys: Bool,
+        parts: (AnyFetchRequest, EntityDescription) throws -> SQLiteStore.QueryParts
+    ) throws -> (entity: EntityDescription, statement: SQLFragment) {
         let entity = try model.entity(named: request.entityName)
         let parts = try parts(request.fetchRequest(), entity)
         let mapping = try tableMapping(of: entity)
@@ -99,7 +121,10 @@ struct BatchRequestSQL {
             switch value {
             case .constant(let v):
                 if let reason = SQLiteValues.unstorableReason(v, type: attribute.attributeType) {
-                    throw CoreDataError(.validation, "The batch update of \(entity.name) cannot store \"\(attribute.name)\" exactly in SQLite: \(reason)", key: attribute.name)
+                    throw CoreDataError(
+                        .validation,
+                        "The batch update of \(entity.name) cannot store \"\(attribute.name)\" exactly in SQLite: \(reason)",
+                        key: attribute.name)
                 }
                 sets.append("\(column) = ?")
                 setArguments.append(SQLiteValues.databaseValue(v, type: attribute.attributeType))
@@ -110,9 +135,12 @@ struct BatchRequestSQL {
             }
         }
         // A predicate across relationships joins other tables: the rows are then chosen by key.
-        let condition: SQLFragment = parts.translator.joins.isEmpty
+        let condition: SQLFragment =
+            parts.translator.joins.isEmpty
             ? parts.whereClause
-            : SQLFragment(sql: " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))", arguments: parts.whereClause.arguments)
+            : SQLFragment(
+                sql: " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))",
+                arguments: parts.whereClause.arguments)
         var sql = "UPDATE \(mapping.tableName) AS t0 SET \(sets.joined(separator: ", "))\(condition.sql)"
         if returningKeys { sql += " RETURNING Z_PK, Z_ENT" }
         return (entity, SQLFragment(sql: sql, arguments: setArguments + condition.arguments))
@@ -124,7 +152,8 @@ struct BatchRequestSQL {
         if SQLFetchTranslator.isConstant(e) {
             let value = try e.expressionValue(with: nil)
             let attribute = entity.attributes[index]
-            return "\(bind: SQLiteValues.databaseValue(try BatchUpdateChanges.convert(value, attribute, entity), type: attribute.attributeType))"
+            return
+                "\(bind: SQLiteValues.databaseValue(try BatchUpdateChanges.convert(value, attribute, entity), type: attribute.attributeType))"
         }
         switch e {
         case .keyPath(let path) where !path.contains("."):
@@ -139,7 +168,10 @@ struct BatchRequestSQL {
         default:
             break
         }
-        throw CoreDataError(exception: .invalidArgument, "The batch update of \(entity.name) cannot compute \(e.description) in SQL: use a constant, an attribute of \(entity.name), or arithmetic of those")
+        throw CoreDataError(
+            exception: .invalidArgument,
+            "The batch update of \(entity.name) cannot compute \(e.description) in SQL: use a constant, an attribute of \(entity.name), or arithmetic of those"
+        )
     }
 
     /// The IDs of the rows a batch update's `RETURNING Z_PK, Z_ENT` gave.
@@ -147,7 +179,9 @@ struct BatchRequestSQL {
         rows.compactMap { row in
             guard row.count >= 2, let key = Int64.fromDatabaseValue(row[0]) else { return nil }
             let number = Int.fromDatabaseValue(row[1]) ?? entity.entityNumber
-            return ManagedObjectID(entityName: model.entitiesByNumber[number]?.name ?? entity.name, storeIdentifier: storeIdentifier, primaryKey: key)
+            return ManagedObjectID(
+                entityName: model.entitiesByNumber[number]?.name ?? entity.name, storeIdentifier: storeIdentifier,
+                primaryKey: key)
         }
     }
 
@@ -163,16 +197,20 @@ struct BatchRequestSQL {
 
     /// Whether a batch delete is one DELETE: nothing for delete rules to do (no relationships
     /// in the hierarchy), no keys wanted back (by the caller or by persistent history), no window.
-    func deletesInOneStatement(_ targets: BatchDeleteTargets, entity: EntityDescription, wantsKeys: Bool) -> AnyFetchRequest? {
+    func deletesInOneStatement(_ targets: BatchDeleteTargets, entity: EntityDescription, wantsKeys: Bool)
+        -> AnyFetchRequest?
+    {
         guard case .fetchRequest(let request) = targets, !wantsKeys, request.fetchLimit == 0, request.fetchOffset == 0,
-              model.entityAndSubentities(of: entity.name).allSatisfy({ $0.relationships.isEmpty }) else { return nil }
+            model.entityAndSubentities(of: entity.name).allSatisfy({ $0.relationships.isEmpty })
+        else { return nil }
         return request
     }
 
     /// The one DELETE of ``deletesInOneStatement(_:entity:wantsKeys:)``.
     func deleteStatement(entity: EntityDescription, parts: SQLiteStore.QueryParts) throws -> SQLFragment {
         let mapping = try tableMapping(of: entity)
-        let sql = parts.translator.joins.isEmpty
+        let sql =
+            parts.translator.joins.isEmpty
             ? "DELETE FROM \(mapping.tableName) AS t0\(parts.whereClause.sql)"
             : "DELETE FROM \(mapping.tableName) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))"
         return SQLFragment(sql: sql, arguments: parts.whereClause.arguments)
@@ -180,42 +218,61 @@ struct BatchRequestSQL {
 
     /// The IDs a batch delete starts from: the fetch request's rows (its parts built by the
     /// store, sorted and windowed), or the given IDs that are still in the store.
-    func targetIDs(_ targets: BatchDeleteTargets, entity: EntityDescription, parts: (AnyFetchRequest) throws -> SQLiteStore.QueryParts,
-                   statements: SQLStoreStatements) throws -> [ManagedObjectID] {
+    func targetIDs(
+        _ targets: BatchDeleteTargets, entity: EntityDescription,
+        parts: (AnyFetchRequest) throws -> SQLiteStore.QueryParts,
+        statements: SQLStoreStatements
+    ) throws -> [ManagedObjectID] {
         switch targets {
         case .fetchRequest(let request):
             let parts = try parts(request)
             var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(parts.from)\(parts.whereClause.sql)"
             if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
-            return try statements.fetch(sql + parts.window.sql, parts.whereClause.arguments + parts.window.arguments).compactMap { objectID($0, kindOf: entity.name) }
+            return try statements.fetch(sql + parts.window.sql, parts.whereClause.arguments + parts.window.arguments)
+                .compactMap { objectID($0, kindOf: entity.name) }
         case .objectIDs(let wanted):
             let table = try tableMapping(of: entity).tableName
             var result: [ManagedObjectID] = []
             for chunk in Self.chunks(wanted.map(\.primaryKey)) {
-                result += try statements.fetch("SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
-                    .compactMap { objectID($0, kindOf: entity.name) }
+                result += try statements.fetch(
+                    "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))",
+                    chunk.map(\.databaseValue)
+                )
+                .compactMap { objectID($0, kindOf: entity.name) }
             }
             return result
         }
     }
 
     /// The objects a relationship of `sources` reaches, read in the transaction.
-    func related(_ sources: [ManagedObjectID], relationship r: RelationshipDescription, statements: SQLStoreStatements) throws -> [ManagedObjectID] {
+    func related(_ sources: [ManagedObjectID], relationship r: RelationshipDescription, statements: SQLStoreStatements)
+        throws -> [ManagedObjectID]
+    {
         guard let sourceMapping = schema.entities[sources.first?.entityName ?? ""],
-              let destination = schema.entities[r.destinationEntityName] else { return [] }
+            let destination = schema.entities[r.destinationEntityName]
+        else { return [] }
         let sql: String
-        if let (join, columns) = SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: sourceMapping.entityName) {
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(columns.theirs) WHERE j.\(columns.mine) IN "
+        if let (join, columns) = SQLRelatedQuery(model: model, schema: schema).joinColumns(
+            of: r, entity: sourceMapping.entityName)
+        {
+            sql =
+                "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destination.tableName) d ON d.Z_PK = j.\(columns.theirs) WHERE j.\(columns.mine) IN "
         } else if r.isToMany {
             let owner = model.inverseEntityName(of: r).flatMap { schema.entities[$0] }
-            guard let name = r.inverseName, let column = destination.toOneColumns[name] ?? owner?.toOneColumns[name] else {
-                throw CoreDataError(.persistentStoreIncompatibleSchema, "The to-many relationship \(sourceMapping.entityName).\(r.name) has no to-one inverse column in \(destination.tableName): a batch delete cannot follow it")
+            guard let name = r.inverseName, let column = destination.toOneColumns[name] ?? owner?.toOneColumns[name]
+            else {
+                throw CoreDataError(
+                    .persistentStoreIncompatibleSchema,
+                    "The to-many relationship \(sourceMapping.entityName).\(r.name) has no to-one inverse column in \(destination.tableName): a batch delete cannot follow it"
+                )
             }
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destination.tableName) d WHERE d.\(column) IN "
         } else {
             guard let column = sourceMapping.toOneColumns[r.name] else { return [] }
-            let entityColumn = sourceMapping.toOneEntityColumns[r.name].map { "s.\($0)" } ?? "\(destination.entityNumber)"
-            sql = "SELECT s.\(column), \(entityColumn) FROM \(sourceMapping.tableName) s WHERE s.\(column) IS NOT NULL AND s.Z_PK IN "
+            let entityColumn =
+                sourceMapping.toOneEntityColumns[r.name].map { "s.\($0)" } ?? "\(destination.entityNumber)"
+            sql =
+                "SELECT s.\(column), \(entityColumn) FROM \(sourceMapping.tableName) s WHERE s.\(column) IS NOT NULL AND s.Z_PK IN "
         }
         var result: [ManagedObjectID] = []
         for chunk in Self.chunks(sources.map(\.primaryKey)) {
@@ -229,26 +286,40 @@ struct BatchRequestSQL {
     /// keys that Nullify clears (with their entity and order columns), each such row's version raised.
     func apply(_ plan: BatchDeletePlan, statements: SQLStoreStatements) throws {
         for (entityName, ids) in Dictionary(grouping: plan.deleted, by: \.entityName).sorted(by: { $0.key < $1.key }) {
-            guard let mapping = schema.entities[entityName], let entity = model.entitiesByName[entityName] else { continue }
+            guard let mapping = schema.entities[entityName], let entity = model.entitiesByName[entityName] else {
+                continue
+            }
             let keys = ids.map(\.primaryKey)
             for chunk in Self.chunks(keys) {
-                try statements.execute("DELETE FROM \(mapping.tableName) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
+                try statements.execute(
+                    "DELETE FROM \(mapping.tableName) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))",
+                    chunk.map(\.databaseValue))
             }
             for r in entity.relationships where r.isToMany {
-                guard let (join, columns) = SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: entity.name) else { continue }
+                guard
+                    let (join, columns) = SQLRelatedQuery(model: model, schema: schema).joinColumns(
+                        of: r, entity: entity.name)
+                else { continue }
                 for chunk in Self.chunks(keys) {
-                    try statements.execute("DELETE FROM \(join.name) WHERE \(columns.mine) IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
+                    try statements.execute(
+                        "DELETE FROM \(join.name) WHERE \(columns.mine) IN (\(Self.placeholders(chunk.count)))",
+                        chunk.map(\.databaseValue))
                 }
             }
         }
         let groups = Dictionary(grouping: plan.nullified, by: { "\($0.id.entityName).\($0.relationship.name)" })
         for (_, group) in groups.sorted(by: { $0.key < $1.key }) {
             let r = group[0].relationship
-            guard let mapping = schema.entities[group[0].id.entityName], let column = mapping.toOneColumns[r.name] else { continue }
-            let cleared = [column, mapping.toOneEntityColumns[r.name], mapping.toOneOrderColumns[r.name]].compactMap { $0 }
+            guard let mapping = schema.entities[group[0].id.entityName], let column = mapping.toOneColumns[r.name]
+            else { continue }
+            let cleared = [column, mapping.toOneEntityColumns[r.name], mapping.toOneOrderColumns[r.name]].compactMap {
+                $0
+            }
             let sets = (["Z_OPT = Z_OPT + 1"] + cleared.map { "\($0) = NULL" }).joined(separator: ", ")
             for chunk in Self.chunks(group.map(\.id.primaryKey)) {
-                try statements.execute("UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))", chunk.map(\.databaseValue))
+                try statements.execute(
+                    "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))",
+                    chunk.map(\.databaseValue))
             }
         }
     }
@@ -256,9 +327,15 @@ struct BatchRequestSQL {
     /// The values of a row's preserved attributes (preservesValueInHistoryOnDeletion), in
     /// tombstone order, read before the row is deleted; nil when the row is gone.
     func tombstoneValues(of id: ManagedObjectID, statements: SQLStoreStatements) throws -> [DatabaseValue]? {
-        guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else { return [] }
-        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map { mapping.attributeColumns[$0.attribute.name] ?? "NULL" }
-        let rows = try statements.fetch("SELECT Z_PK\(columns.map { ", " + $0 }.joined()) FROM \(mapping.tableName) WHERE Z_PK = ?", [id.primaryKey.databaseValue])
+        guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else {
+            return []
+        }
+        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map {
+            mapping.attributeColumns[$0.attribute.name] ?? "NULL"
+        }
+        let rows = try statements.fetch(
+            "SELECT Z_PK\(columns.map { ", " + $0 }.joined()) FROM \(mapping.tableName) WHERE Z_PK = ?",
+            [id.primaryKey.databaseValue])
         guard let row = rows.first else { return nil }
         return Array(row.dropFirst())
     }
@@ -273,10 +350,18 @@ struct SQLiteBatchStatements: SQLStoreStatements {
     var logsQueries = true
 
     func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        guard logsQueries else { return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { Array($0.databaseValues) } }
+        guard logsQueries else {
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
+                Array($0.databaseValues)
+            }
+        }
         return try log.measure(sql: sql, arguments: arguments) {
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in Array(row.databaseValues) }
-        } rowCount: { $0.count }
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                Array(row.databaseValues)
+            }
+        } rowCount: {
+            $0.count
+        }
     }
 
     @discardableResult

@@ -60,7 +60,9 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
         let outcome = try coordinator.performAndWait {
             var total = BatchOutcome()
             for store in coordinator.persistentStores {
-                total.append(try store.backend.batchUpdate(self, changes: changes, wantsIDs: wantsIDs, model: model, transaction: transaction))
+                total.append(
+                    try store.backend.batchUpdate(
+                        self, changes: changes, wantsIDs: wantsIDs, model: model, transaction: transaction))
             }
             return total
         }
@@ -112,19 +114,31 @@ struct BatchUpdateChanges {
 
     init(entity: EntityDescription, properties: [String: Any]) throws {
         guard !properties.isEmpty else {
-            throw CoreDataError(exception: .invalidArgument, "The batch update of \(entity.name) has no propertiesToUpdate: name at least one attribute and its new value")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The batch update of \(entity.name) has no propertiesToUpdate: name at least one attribute and its new value"
+            )
         }
         var result: [(index: Int, attribute: AttributeDescription, value: Value)] = []
         for (key, value) in properties {
             guard let i = entity.propertyIndex[key] else {
-                throw CoreDataError(exception: .invalidArgument, "The batch update of \(entity.name) names an unknown property \"\(key)\" in propertiesToUpdate", key: key)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The batch update of \(entity.name) names an unknown property \"\(key)\" in propertiesToUpdate",
+                    key: key)
             }
             guard i < entity.attributes.count else {
-                throw CoreDataError(exception: .invalidArgument, "The batch update of \(entity.name) sets the relationship \"\(key)\": a batch update sets attributes only", key: key)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The batch update of \(entity.name) sets the relationship \"\(key)\": a batch update sets attributes only",
+                    key: key)
             }
             let a = entity.attributes[i]
             guard !a.isTransient, !a.isDerived else {
-                throw CoreDataError(exception: .invalidArgument, "The batch update of \(entity.name) sets \"\(key)\", a \(a.isTransient ? "transient" : "derived") attribute the store does not write", key: key)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The batch update of \(entity.name) sets \"\(key)\", a \(a.isTransient ? "transient" : "derived") attribute the store does not write",
+                    key: key)
             }
             if let expression = value as? Expression {
                 if case .constant(let c) = expression {
@@ -143,11 +157,17 @@ struct BatchUpdateChanges {
     /// refused, as a save would refuse it.
     static func convert(_ value: Any?, _ a: AttributeDescription, _ entity: EntityDescription) throws -> Any? {
         let converted: Any?
-        do { converted = try AttributeValue.convert(value, for: a, entity: entity.name) } catch let error as CoreDataError {
-            throw CoreDataError(error.kind, "The batch update of \(entity.name) has a bad value for \"\(a.name)\": \(error.message)", key: a.name)
+        do { converted = try AttributeValue.convert(value, for: a, entity: entity.name) } catch let error
+            as CoreDataError
+        {
+            throw CoreDataError(
+                error.kind, "The batch update of \(entity.name) has a bad value for \"\(a.name)\": \(error.message)",
+                key: a.name)
         }
         if converted == nil && !a.isOptional {
-            throw CoreDataError(.missingMandatoryProperty, "The batch update of \(entity.name) sets the mandatory attribute \"\(a.name)\" to nil", key: a.name)
+            throw CoreDataError(
+                .missingMandatoryProperty,
+                "The batch update of \(entity.name) sets the mandatory attribute \"\(a.name)\" to nil", key: a.name)
         }
         return converted
     }

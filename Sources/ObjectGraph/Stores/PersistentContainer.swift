@@ -42,13 +42,17 @@ public final class PersistentContainer {
     private init(name: String, coordinator: PersistentStoreCoordinator) {
         self.name = name
         self.persistentStoreCoordinator = coordinator
-        self.persistentStoreDescriptions = [PersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))]
+        self.persistentStoreDescriptions = [
+            PersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))
+        ]
     }
 
     /// Where stores go by default: `$XDG_DATA_HOME`, or `~/.local/share` (Application Support
     /// on Apple's platforms).
     public class func defaultDirectoryURL() -> URL {
-        if let xdg = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg) }
+        if let xdg = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg)
+        }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
     }
 
@@ -59,7 +63,8 @@ public final class PersistentContainer {
             do {
                 // A file store's folder is made; a server store (postgres://) has none.
                 if let url = description.url, url.isFileURL {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
                 try persistentStoreCoordinator.addPersistentStore(with: description)
                 completionHandler(description, nil)
@@ -100,7 +105,9 @@ public final class PersistentContainer {
 
     /// Runs a block on a new private-queue context and returns its result
     /// (performBackgroundTask(_:) for Swift concurrency); a thrown error is rethrown.
-    public func performBackgroundTask<T>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+    public func performBackgroundTask<T>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws
+        -> T
+    {
         let context = newBackgroundContext()
         return try await context.perform(schedule: .enqueued) { try block(context) }
     }

@@ -41,7 +41,10 @@ struct StoreChanges {
     /// and links: the SQLite store writes it to the `Z_FOK_` columns.
     var orderings: [(relationship: String, source: ManagedObjectID, order: [ManagedObjectID])] = []
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && linksAdded.isEmpty && linksRemoved.isEmpty && orderings.isEmpty }
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && linksAdded.isEmpty && linksRemoved.isEmpty
+            && orderings.isEmpty
+    }
 
     /// What changed in the row at `position` of ``updated``, or nil when it is not known.
     func properties(ofUpdate position: Int) -> UpdatedProperties? {
@@ -103,11 +106,14 @@ protocol PersistentStoreBackend: AnyObject {
     /// The rows of several objects in one query (faults of a batch, prefetched destinations).
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow]
     /// The IDs at the other end of a to-many relationship for several objects in one query.
-    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>]
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws
+        -> [ManagedObjectID: Set<ManagedObjectID>]
     /// The IDs at the other end of a to-many relationship.
-    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID>
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws
+        -> Set<ManagedObjectID>
     /// The IDs at the other end of an ordered to-many relationship, in its order.
-    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID]
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel)
+        throws -> [ManagedObjectID]
     /// New primary keys for an entity's table.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64]
     /// Applies one save atomically.
@@ -123,7 +129,8 @@ protocol PersistentStoreBackend: AnyObject {
     func importContents(_ contents: AtomicContents) throws
     /// Up to `limit` rows matching the request's entity and predicate whose keys are greater
     /// than `afterPrimaryKey`, in key order: one batch of a streaming read (a migration's).
-    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow]
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws
+        -> [StoreRow]
     /// Closes the store's file, so it can be moved or replaced.
     func close() throws
     /// Keeps metadata to write with the next save (setMetadata(_:for:)): the keys given,
@@ -133,8 +140,9 @@ protocol PersistentStoreBackend: AnyObject {
     /// `coordinator` when the description asks for it (``StoreOption/remoteChangeNotificationPost``);
     /// the coordinator calls it once it has added the store. Stores that cannot see other
     /// writers (atomic ones) post nothing.
-    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
-                                   description: PersistentStoreDescription) throws
+    func startPostingRemoteChanges(
+        coordinator: PersistentStoreCoordinator, store: PersistentStore,
+        description: PersistentStoreDescription) throws
     /// A snapshot of the store's data as it is now, which reads use while a context pinned to
     /// a query generation reads; nil for a store that keeps no generations (the default).
     func openGenerationSnapshot() throws -> (any StoreGenerationSnapshot)?
@@ -151,24 +159,36 @@ protocol PersistentStoreBackend: AnyObject {
     /// constraints resolved by `mergePolicy` (``BatchInsertConstraints``); returns the IDs of
     /// the objects inserted or updated, in the rows' order. A store that keeps persistent
     /// history records the request as one transaction made by `transaction`, as Apple does.
-    func batchInsert(_ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> [ManagedObjectID]
+    func batchInsert(
+        _ rows: [BatchInsertRow], entity: EntityDescription, mergePolicy: MergePolicyType, model: ManagedObjectModel,
+        transaction: HistoryTransactionInfo
+    ) throws -> [ManagedObjectID]
     /// Applies a batch update to the matching rows in one transaction, raising their versions
     /// (NSBatchUpdateRequest); the IDs only when `wantsIDs`.
-    func batchUpdate(_ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome
+    func batchUpdate(
+        _ request: BatchUpdateRequest, changes: BatchUpdateChanges, wantsIDs: Bool, model: ManagedObjectModel,
+        transaction: HistoryTransactionInfo
+    ) throws -> BatchOutcome
     /// Deletes the targets and what their delete rules reach, in one transaction
     /// (NSBatchDeleteRequest, ``BatchDeletePlan``); the IDs only when `wantsIDs`.
-    func batchDelete(_ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo) throws -> BatchOutcome
+    func batchDelete(
+        _ targets: BatchDeleteTargets, wantsIDs: Bool, model: ManagedObjectModel, transaction: HistoryTransactionInfo
+    ) throws -> BatchOutcome
 }
 
 extension PersistentStoreBackend {
     var evaluatesInMemory: Bool { false }
 
     /// Stores that keep no order (the atomic ones, for now) give the destinations in key order.
-    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel)
+        throws -> [ManagedObjectID]
+    {
         try relatedIDs(of: id, relationship: relationship, model: model).sorted { $0.primaryKey < $1.primaryKey }
     }
 
-    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws
+        -> [StoreRow]
+    {
         let copy = request.copy()
         copy.sortDescriptors = []
         copy.fetchLimit = 0
@@ -180,11 +200,14 @@ extension PersistentStoreBackend {
 
     func close() throws {}
 
-    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
-                                   description: PersistentStoreDescription) throws {}
+    func startPostingRemoteChanges(
+        coordinator: PersistentStoreCoordinator, store: PersistentStore,
+        description: PersistentStoreDescription
+    ) throws {}
 
     func setMetadata(_ metadata: [String: Any]) throws {
-        throw CoreDataError(.persistentStoreUnsupportedRequestType, "This kind of store keeps no metadata of an application's own")
+        throw CoreDataError(
+            .persistentStoreUnsupportedRequestType, "This kind of store keeps no metadata of an application's own")
     }
 }
 

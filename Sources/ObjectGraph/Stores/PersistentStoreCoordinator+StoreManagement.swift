@@ -11,19 +11,25 @@ extension PersistentStoreCoordinator {
     /// (NSPersistentStoreInvalidTypeError) naming it, rather than store entities the
     /// configuration leaves out.
     @discardableResult
-    public func addPersistentStore(ofType storeType: StoreType, configurationName configuration: String?,
-                                   at storeURL: URL?, options: [AnyHashable: Any]? = nil) throws -> PersistentStore {
+    public func addPersistentStore(
+        ofType storeType: StoreType, configurationName configuration: String?,
+        at storeURL: URL?, options: [AnyHashable: Any]? = nil
+    ) throws -> PersistentStore {
         if let configuration, configuration != PersistentStore.defaultConfigurationName {
-            throw CoreDataError(.persistentStoreInvalidType, "A store holds every entity of its model here; the configuration "
-                + "\(configuration) cannot be given to addPersistentStore (use nil)")
+            throw CoreDataError(
+                .persistentStoreInvalidType,
+                "A store holds every entity of its model here; the configuration "
+                    + "\(configuration) cannot be given to addPersistentStore (use nil)")
         }
         return try addPersistentStore(type: storeType, at: storeURL, options: try Self.stringKeys(options))
     }
 
     /// The metadata of the store at a URL, without adding it
     /// (metadataForPersistentStore(ofType:at:options:)); see ``metadataForPersistentStore(type:at:)``.
-    public static func metadataForPersistentStore(ofType storeType: StoreType, at url: URL,
-                                                  options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
+    public static func metadataForPersistentStore(
+        ofType storeType: StoreType, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws -> [String: Any] {
         try metadataForPersistentStore(type: storeType, at: url)
     }
 
@@ -51,10 +57,14 @@ extension PersistentStoreCoordinator {
     /// A store this coordinator has open there is removed from it first. Destroying a store
     /// that is not there does nothing, as Apple's does. A PostgreSQL store's schema is not
     /// dropped by this call (throws 134091): drop it with `DROP SCHEMA … CASCADE`, deliberately.
-    public func destroyPersistentStore(at url: URL, ofType storeType: StoreType, options: [AnyHashable: Any]? = nil) throws {
+    public func destroyPersistentStore(at url: URL, ofType storeType: StoreType, options: [AnyHashable: Any]? = nil)
+        throws
+    {
         guard !storeType.isServer else {
-            throw CoreDataError(.persistentStoreUnsupportedRequestType, "destroyPersistentStore does not drop the PostgreSQL "
-                + "schema of \(url.textWithoutPassword); drop it with DROP SCHEMA ... CASCADE")
+            throw CoreDataError(
+                .persistentStoreUnsupportedRequestType,
+                "destroyPersistentStore does not drop the PostgreSQL "
+                    + "schema of \(url.textWithoutPassword); drop it with DROP SCHEMA ... CASCADE")
         }
         if let open = persistentStore(for: url) {
             try remove(open)
@@ -69,12 +79,16 @@ extension PersistentStoreCoordinator {
     /// A SQLite store is copied with SQLite's online backup (its `-wal` included); an XML or
     /// binary store's file is copied and then renamed into place. The destination must not be
     /// open in this coordinator (Apple: remove it first).
-    public func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
-                                       withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
-                                       ofType storeType: StoreType) throws {
+    public func replacePersistentStore(
+        at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
+        withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
+        ofType storeType: StoreType
+    ) throws {
         if persistentStore(for: destinationURL) != nil {
-            throw CoreDataError(exception: .invalidArgument, "The store at \(destinationURL.path) is open in this coordinator; "
-                + "remove it before replacing it")
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The store at \(destinationURL.path) is open in this coordinator; "
+                    + "remove it before replacing it")
         }
         try storeType.registeredKind().replace(destinationURL, withStoreAt: sourceURL)
     }
@@ -86,7 +100,8 @@ extension PersistentStoreCoordinator {
         var result: [String: Any] = [:]
         for (key, value) in options ?? [:] {
             guard let name = key.base as? String else {
-                throw CoreDataError(exception: .invalidArgument, "Store option keys are strings; \(key) is a \(type(of: key.base))")
+                throw CoreDataError(
+                    exception: .invalidArgument, "Store option keys are strings; \(key) is a \(type(of: key.base))")
             }
             result[name] = value
         }

@@ -74,7 +74,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// A store made by another version of the model is refused with 134100, unless the
     /// options ask for automatic migration (``StoreOption/migratePersistentStoresAutomatically``,
     /// with ``StoreOption/inferMappingModelAutomatically`` for lightweight migration): the
-    /// store is then migrated before it is added; see ``VersionedModel/migrationSteps(forStoreMetadata:to:inferringMappingModels:)``.
+    /// store is then migrated before it is added; see
+    /// ``VersionedModel/migrationSteps(forStoreMetadata:to:inferringMappingModels:)``.
     ///
     /// - Throws: ``CoreDataError``, and the coordinator is left as it was:
     ///   - 134080 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
@@ -92,7 +93,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///     option of the wrong type, naming its key: the dictionary is parsed into a
     ///     ``PersistentStoreDescription`` first, see ``addPersistentStore(with:)``.
     @discardableResult
-    public func addPersistentStore(type: StoreType, at url: URL? = nil, options: [String: Any] = [:]) throws -> PersistentStore {
+    public func addPersistentStore(type: StoreType, at url: URL? = nil, options: [String: Any] = [:]) throws
+        -> PersistentStore
+    {
         try addPersistentStore(with: PersistentStoreDescription.parsing(type: type, url: url, options: options))
     }
 
@@ -110,16 +113,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// ``addPersistentStore(type:at:options:)`` does.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
-        let type = description.type, url = description.url
+        let type = description.type
+        let url = description.url
         // A model built in code is checked (and frozen) by its first use: its error is this one.
         try managedObjectModel.checkValidity()
         let kind = try type.registeredKind()
         if let url, description.shouldMigrateStoreAutomatically {
-            try AutomaticMigration.migrateIfNeeded(url: url, type: type, model: managedObjectModel,
-                                                   versions: description.versionedModel ?? versionedModel,
-                                                   infer: description.shouldInferMappingModelAutomatically,
-                                                   progress: description.migrationProgressHandler,
-                                                   log: sqlLog)
+            try AutomaticMigration.migrateIfNeeded(
+                url: url, type: type, model: managedObjectModel,
+                versions: description.versionedModel ?? versionedModel,
+                infer: description.shouldInferMappingModelAutomatically,
+                progress: description.migrationProgressHandler,
+                log: sqlLog)
         }
         // Scratch files of migrations killed beside the store go when it is next opened.
         if let url, kind.usesFiles { StoreFiles.removeAbandonedScratchFiles(in: url.deletingLastPathComponent()) }
@@ -144,8 +149,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// With ``PersistentStoreDescription/shouldAddStoreAsynchronously`` the store is added on a
     /// background queue and the handler is called there, as Apple's is; otherwise both happen
     /// on the calling thread before this returns.
-    public func addPersistentStore(with description: PersistentStoreDescription,
-                                   completionHandler: @escaping @Sendable (PersistentStoreDescription, Error?) -> Void) {
+    public func addPersistentStore(
+        with description: PersistentStoreDescription,
+        completionHandler: @escaping @Sendable (PersistentStoreDescription, Error?) -> Void
+    ) {
         // The description travels to the background queue as a copy no other thread sees.
         nonisolated(unsafe) let copy = description
         let add: @Sendable () -> Void = { [self] in
@@ -166,8 +173,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private func refuseDuplicate(_ url: URL) throws {
         if persistentStores.contains(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             let place = url.isFileURL ? url.path : url.textWithoutPassword
-            throw CoreDataError(.persistentStoreAlreadyAdded,
-                                "The store at \(place) was already added to this coordinator")
+            throw CoreDataError(
+                .persistentStoreAlreadyAdded,
+                "The store at \(place) was already added to this coordinator")
         }
     }
 
@@ -179,7 +187,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             return true
         }
         guard removed else {
-            throw CoreDataError(exception: .invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
+            throw CoreDataError(
+                exception: .invalidArgument, "The store \(store.identifier) is not one of this coordinator's stores")
         }
     }
 
@@ -189,9 +198,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The new store keeps the old store's UUID, so object IDs stay valid; it replaces the old one
     /// in the coordinator, and the old file is left as it was. A file already at `url` is an error.
     @discardableResult
-    public func migratePersistentStore(_ store: PersistentStore, to url: URL?, type: StoreType, options: [String: Any] = [:]) throws -> PersistentStore {
+    public func migratePersistentStore(
+        _ store: PersistentStore, to url: URL?, type: StoreType, options: [String: Any] = [:]
+    ) throws -> PersistentStore {
         if let url, FileManager.default.fileExists(atPath: url.path) {
-            throw CoreDataError(.fileWriteFileExists, "There is already a file at \(url.path); migrate to a new path or remove it first")
+            throw CoreDataError(
+                .fileWriteFileExists, "There is already a file at \(url.path); migrate to a new path or remove it first"
+            )
         }
         let contents = try store.backend.exportContents()
         var newOptions = options
@@ -224,7 +237,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let stores = persistentStores
         if id.isTemporaryID, let first = stores.first { return first }
         guard let store = stores.first(where: { $0.identifier == id.storeIdentifier }) else {
-            throw CoreDataError(.referentialIntegrity, "No store of this coordinator holds \(id.uriString)", objectURI: id.uriString)
+            throw CoreDataError(
+                .referentialIntegrity, "No store of this coordinator holds \(id.uriString)", objectURI: id.uriString)
         }
         return store
     }
@@ -232,7 +246,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The store new objects are saved to: the first one added.
     func defaultStore() throws -> PersistentStore {
         guard let store = persistentStores.first else {
-            throw CoreDataError(exception: .internalInconsistency, "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
+            throw CoreDataError(
+                exception: .internalInconsistency,
+                "The coordinator has no persistent store; call addPersistentStore(type:at:options:) first")
         }
         return store
     }
@@ -241,7 +257,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// (managedObjectIDForURIRepresentation:).
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), !id.isTemporaryID,
-              managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
+            managedObjectModel.entitiesByName[id.entityName] != nil
+        else { return nil }
         return persistentStores.contains { $0.identifier == id.storeIdentifier } ? id : nil
     }
 }

@@ -131,9 +131,14 @@ public struct PersistentStoreDescription {
         case StoreOption.timeout:
             timeout = try Self.seconds(value, key: key) ?? StoreOption.defaultTimeout
         case StoreOption.connectionPoolSize:
-            guard let size = try Self.typed(value, Int.self, key: key, expected: "an Int") else { connectionPoolSize = 2; break }
+            guard let size = try Self.typed(value, Int.self, key: key, expected: "an Int") else {
+                connectionPoolSize = 2
+                break
+            }
             guard size >= 1 else {
-                throw CoreDataError(exception: .invalidArgument, "The store option \(key) is \(size): a pool holds 1 connection or more", key: key)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The store option \(key) is \(size): a pool holds 1 connection or more", key: key)
             }
             connectionPoolSize = size
         case StoreOption.storeUUID:
@@ -141,7 +146,8 @@ public struct PersistentStoreDescription {
         case StoreOption.versionedModel:
             versionedModel = try Self.typed(value, VersionedModel.self, key: key, expected: "a VersionedModel")
         case StoreOption.migrationProgressHandler:
-            migrationProgressHandler = try Self.typed(value, MigrationProgressHandler.self, key: key, expected: "a MigrationProgressHandler")
+            migrationProgressHandler = try Self.typed(
+                value, MigrationProgressHandler.self, key: key, expected: "a MigrationProgressHandler")
         case StoreOption.sqlitePragmas:
             sqlitePragmas = try SQLitePragmas.parse(value, key: key)
         default:
@@ -184,7 +190,9 @@ public struct PersistentStoreDescription {
         default: throw wrongType(value, key: key, expected: "a number of seconds")
         }
         guard seconds >= 0, seconds.isFinite else {
-            throw CoreDataError(exception: .invalidArgument, "The store option \(key) is \(seconds): a timeout is a number of seconds, 0 or more", key: key)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The store option \(key) is \(seconds): a timeout is a number of seconds, 0 or more", key: key)
         }
         return seconds
     }
@@ -199,7 +207,8 @@ public struct PersistentStoreDescription {
     /// The error for a known key whose value has another type.
     static func wrongType(_ value: Any?, key: String, expected: String) -> CoreDataError {
         let found = value.map { "\($0) (\(Swift.type(of: $0)))" } ?? "nil"
-        return CoreDataError(exception: .invalidArgument, "The store option \(key) must be \(expected), not \(found)", key: key)
+        return CoreDataError(
+            exception: .invalidArgument, "The store option \(key) must be \(expected), not \(found)", key: key)
     }
 }
 

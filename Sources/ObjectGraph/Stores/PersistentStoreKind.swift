@@ -21,8 +21,10 @@ protocol PersistentStoreKind: Sendable {
     var usesFiles: Bool { get }
 
     /// Opens (or creates) the store at `url` for a coordinator.
-    func open(at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
-              log: SQLLog) throws -> any PersistentStoreBackend
+    func open(
+        at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
+        log: SQLLog
+    ) throws -> any PersistentStoreBackend
     /// The metadata of the store at `url`, read without adding it.
     func metadata(at url: URL) throws -> [String: Any]
     /// Deletes the store at `url` (destroyPersistentStore).
@@ -40,8 +42,9 @@ protocol PersistentStoreKind: Sendable {
     /// (NSMigratePersistentStoresAutomaticallyOption).
     func migrateIfNeeded(at url: URL, _ request: AutomaticMigration.Request) throws
     /// Runs one migration step on the store at `url`.
-    func migrate(_ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
-                 log: SQLLog) throws
+    func migrate(
+        _ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
+        log: SQLLog) throws
     /// What the store file at `url` holds, read without a model and without changing it.
     func inspect(at url: URL) throws -> StoreInspection.Contents
 }
@@ -77,8 +80,10 @@ extension PersistentStoreKind {
         try AutomaticMigration.migrateFileIfNeeded(at: url, type: type, request)
     }
 
-    func migrate(_ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
-                 log: SQLLog) throws {
+    func migrate(
+        _ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
+        log: SQLLog
+    ) throws {
         try step.migrateBySwappingFiles(at: url, type: type, progress: progress, batchSize: batchSize, log: log)
     }
 
@@ -89,7 +94,9 @@ extension PersistentStoreKind {
     /// The URL a store of this kind needs, or the error that says so.
     func requiredURL(_ url: URL?) throws -> URL {
         guard let url else {
-            throw CoreDataError(.persistentStoreOpen, "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "A \(type.rawValue) store needs a file URL; use .inMemory for a store without a file")
         }
         return url
     }
@@ -98,8 +105,10 @@ extension PersistentStoreKind {
 /// The registered store kinds, by type: the built-in ones.
 enum PersistentStoreKinds {
     private static let kinds: [StoreType: any PersistentStoreKind] = Dictionary(
-        uniqueKeysWithValues: ([SQLiteStoreKind(), AtomicStoreKind(type: .xml), AtomicStoreKind(type: .binary),
-                                InMemoryStoreKind(), PostgresStoreKind()] as [any PersistentStoreKind]).map { ($0.type, $0) })
+        uniqueKeysWithValues: ([
+            SQLiteStoreKind(), AtomicStoreKind(type: .xml), AtomicStoreKind(type: .binary),
+            InMemoryStoreKind(), PostgresStoreKind(),
+        ] as [any PersistentStoreKind]).map { ($0.type, $0) })
 
     /// The kind registered for `type`, or nil.
     static func kind(for type: StoreType) -> (any PersistentStoreKind)? {

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// What a store file holds, read without a model and without changing the file: its type,
@@ -44,8 +45,10 @@ public struct StoreInspection {
             throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path)")
         }
         guard !isFolder.boolValue else {
-            throw CoreDataError(.persistentStoreInvalidType, "\(url.path) is a folder, not a store file: "
-                + "give the path of the store inside it (such as a .sqlite file)")
+            throw CoreDataError(
+                .persistentStoreInvalidType,
+                "\(url.path) is a folder, not a store file: "
+                    + "give the path of the store inside it (such as a .sqlite file)")
         }
         let head: Data
         do {
@@ -53,10 +56,13 @@ public struct StoreInspection {
             defer { try? handle.close() }
             head = try handle.read(upToCount: 4096) ?? Data()
         } catch {
-            throw CoreDataError(.fileReadUnknown, "The file at \(url.path) cannot be read: \((error as NSError).localizedDescription)")
+            throw CoreDataError(
+                .fileReadUnknown, "The file at \(url.path) cannot be read: \((error as NSError).localizedDescription)")
         }
         guard let type = AtomicStoreFile.kind(of: head) else {
-            throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a store: it is neither SQLite, nor an XML or binary Core Data store")
+            throw CoreDataError(
+                .persistentStoreInvalidType,
+                "The file at \(url.path) is not a store: it is neither SQLite, nor an XML or binary Core Data store")
         }
         self.type = type
         let contents = try type.registeredKind().inspect(at: url)
@@ -132,9 +138,11 @@ public struct ModelComparison: Sendable {
             switch (stored[name], current[name]) {
             case (nil, _): state = .onlyInModel
             case (_, nil): state = .onlyInStore
-            case let (s?, c?): state = s == c ? .equal : s == legacy[name] ? .legacy : .different
+            case (let s?, let c?): state = s == c ? .equal : s == legacy[name] ? .legacy : .different
             }
-            return Entity(name: name, storeHash: stored[name]?.base64EncodedString(), modelHash: current[name]?.base64EncodedString(), state: state)
+            return Entity(
+                name: name, storeHash: stored[name]?.base64EncodedString(),
+                modelHash: current[name]?.base64EncodedString(), state: state)
         }
         isCompatible = model.isConfiguration(withName: nil, compatibleWithStoreMetadata: storeMetadata)
     }

@@ -34,7 +34,8 @@ public enum StoreOption {
     /// fails with 134030, and a SQLite store opened so leaves no file beside it (no `-shm`, no
     /// `-wal`), reading a WAL that has no index from a private copy.
     public static let readOnly = "NSReadOnlyPersistentStoreOption"
-    /// NSPersistentHistoryTrackingKey: a SQLite store records every save in its persistent history (a Bool); see <doc:PersistentHistory>.
+    /// NSPersistentHistoryTrackingKey: a SQLite store records every save in its persistent history (a Bool); see
+    /// <doc:PersistentHistory>.
     public static let persistentHistoryTracking = "NSPersistentHistoryTrackingKey"
     /// NSSQLitePragmasOption: SQLite pragmas the store's connection runs when it opens, a
     /// dictionary of pragma names to String values; see

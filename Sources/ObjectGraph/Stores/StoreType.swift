@@ -51,7 +51,9 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
     func registeredKind() throws -> any PersistentStoreKind {
         guard let kind else {
             let known = PersistentStoreKinds.registeredTypes.map(\.rawValue).joined(separator: ", ")
-            throw CoreDataError(.persistentStoreInvalidType, "No store kind is registered for the store type \"\(rawValue)\"; the types are \(known)")
+            throw CoreDataError(
+                .persistentStoreInvalidType,
+                "No store kind is registered for the store type \"\(rawValue)\"; the types are \(known)")
         }
         return kind
     }

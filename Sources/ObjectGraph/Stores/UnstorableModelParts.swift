@@ -12,7 +12,8 @@ enum UnstorableModelParts {
         switch attribute.attributeType {
         case .transformable:
             if storeType == .sqlite { return nil }
-            return "a Transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")): ObjectGraph's \(storeType.rawValue) store files do not yet keep transformed values (its SQLite store does)"
+            return
+                "a Transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")): ObjectGraph's \(storeType.rawValue) store files do not yet keep transformed values (its SQLite store does)"
         case .composite:
             return "a Composite attribute: ObjectGraph's stores do not yet store composite values"
         case .undefined, .objectID:
@@ -22,20 +23,28 @@ enum UnstorableModelParts {
         }
     }
 
-    /// Throws 134020 (NSPersistentStoreIncompatibleSchemaError) for a to-many relationship without an inverse: this package's stores keep
+    /// Throws 134020 (NSPersistentStoreIncompatibleSchemaError) for a to-many relationship without an inverse: this
+    /// package's stores keep
     /// a to-many relationship through its inverse (a foreign key or a join table), and Core
     /// Data's join table for one without an inverse is not written here yet. Refused when the
     /// store is added, so that no save could drop such a relationship's objects.
     static func refuseUnstorableRelationships(of model: ManagedObjectModel, storeType: StoreType) throws {
         for entity in model.entities {
-            for case let r as RelationshipDescription in entity.properties where r.isToMany && model.inverseRelationship(of: r) == nil {
-                throw CoreDataError(.persistentStoreIncompatibleSchema, "The model's to-many relationship \(entity.name).\(r.name) has no inverse, and ObjectGraph's \(storeType.rawValue) store keeps a to-many relationship through its inverse; give it an inverse (as Apple recommends) to use this model with a store")
+            for case let r as RelationshipDescription in entity.properties
+            where r.isToMany && model.inverseRelationship(of: r) == nil {
+                throw CoreDataError(
+                    .persistentStoreIncompatibleSchema,
+                    "The model's to-many relationship \(entity.name).\(r.name) has no inverse, and ObjectGraph's \(storeType.rawValue) store keeps a to-many relationship through its inverse; give it an inverse (as Apple recommends) to use this model with a store"
+                )
             }
         }
     }
 
-    /// Throws 134030 (NSPersistentStoreSaveError) for the first non-nil value of an inserted or changed row the store cannot write.
-    static func refuse(_ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel) throws {
+    /// Throws 134030 (NSPersistentStoreSaveError) for the first non-nil value of an inserted or changed row the store
+    /// cannot write.
+    static func refuse(
+        _ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel
+    ) throws {
         // The attributes with a reason, found once per entity of the save: most entities have
         // none, and then a row costs a dictionary lookup, not a look at each attribute.
         var unstorable: [String: [(index: Int, attribute: AttributeDescription, reason: String)]] = [:]
@@ -43,15 +52,21 @@ enum UnstorableModelParts {
             if unstorable[row.entityName] == nil {
                 guard let entity = model.entitiesByName[row.entityName] else { return }
                 unstorable[row.entityName] = entity.attributes.enumerated().compactMap { i, attribute in
-                    guard !attribute.isTransient, let reason = reason(attribute, storeType: storeType) else { return nil }
+                    guard !attribute.isTransient, let reason = reason(attribute, storeType: storeType) else {
+                        return nil
+                    }
                     return (i, attribute, reason)
                 }
             }
             for (i, attribute, reason) in unstorable[row.entityName] ?? [] where i < row.values.count {
                 guard !row.values[i].isNull else { continue }
-                let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
-                throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(attribute.name) of \(uri) has a value, and it is \(reason). Nothing was saved; leave it nil, or keep the value in a Binary attribute for now",
-                                    objectURI: uri, key: attribute.name)
+                let uri = ManagedObjectID(
+                    entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey
+                ).uriString
+                throw CoreDataError(
+                    .persistentStoreSave,
+                    "\(row.entityName).\(attribute.name) of \(uri) has a value, and it is \(reason). Nothing was saved; leave it nil, or keep the value in a Binary attribute for now",
+                    objectURI: uri, key: attribute.name)
             }
         }
         for row in changes.inserted { try check(row) }

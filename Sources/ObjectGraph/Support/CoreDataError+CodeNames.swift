@@ -29,7 +29,8 @@ extension CoreDataError.Code {
         512: "NSFileWriteUnknownError", 516: "NSFileWriteFileExistsError",
         1550: "NSManagedObjectValidationError", 1551: "NSManagedObjectConstraintValidationError",
         1560: "NSValidationMultipleErrorsError", 1570: "NSValidationMissingMandatoryPropertyError",
-        1580: "NSValidationRelationshipLacksMinimumCountError", 1590: "NSValidationRelationshipExceedsMaximumCountError",
+        1580: "NSValidationRelationshipLacksMinimumCountError",
+        1590: "NSValidationRelationshipExceedsMaximumCountError",
         1600: "NSValidationRelationshipDeniedDeleteError", 1610: "NSValidationNumberTooLargeError",
         1620: "NSValidationNumberTooSmallError", 1630: "NSValidationDateTooLateError",
         1640: "NSValidationDateTooSoonError", 1650: "NSValidationInvalidDateError",
@@ -68,15 +69,31 @@ extension CoreDataError.Code {
     @available(*, deprecated, renamed: "fileReadUnknown")
     public static var fileRead: CoreDataError.Code { .fileReadUnknown }
     /// No longer a code: 134000 is NSPersistentStoreInvalidTypeError.
-    @available(*, unavailable, message: "134000 is NSPersistentStoreInvalidTypeError (.persistentStoreInvalidType); an invalid model is the exception NSInvalidArgumentException (error.exceptionName == .invalidArgument), or 259 (.fileReadCorruptFile) for a model file")
+    @available(
+        *, unavailable,
+        message:
+            "134000 is NSPersistentStoreInvalidTypeError (.persistentStoreInvalidType); an invalid model is the exception NSInvalidArgumentException (error.exceptionName == .invalidArgument), or 259 (.fileReadCorruptFile) for a model file"
+    )
     public static var invalidModel: CoreDataError.Code { .persistentStoreInvalidType }
     /// No longer a code: 134010 is NSPersistentStoreTypeMismatchError.
-    @available(*, unavailable, message: "134010 is NSPersistentStoreTypeMismatchError (.persistentStoreTypeMismatch); a wrong entity, key or value is an exception: match error.exceptionName")
+    @available(
+        *, unavailable,
+        message:
+            "134010 is NSPersistentStoreTypeMismatchError (.persistentStoreTypeMismatch); a wrong entity, key or value is an exception: match error.exceptionName"
+    )
     public static var invalidArgument: CoreDataError.Code { .persistentStoreTypeMismatch }
     /// No longer a code: 134020 is NSPersistentStoreIncompatibleSchemaError.
-    @available(*, unavailable, message: "134020 is NSPersistentStoreIncompatibleSchemaError (.persistentStoreIncompatibleSchema); a fetch the SQLite store cannot translate is the exception NSInvalidArgumentException (error.exceptionName == .invalidArgument)")
+    @available(
+        *, unavailable,
+        message:
+            "134020 is NSPersistentStoreIncompatibleSchemaError (.persistentStoreIncompatibleSchema); a fetch the SQLite store cannot translate is the exception NSInvalidArgumentException (error.exceptionName == .invalidArgument)"
+    )
     public static var unsupportedOperation: CoreDataError.Code { .persistentStoreIncompatibleSchema }
     /// No longer a code: 134080 is NSPersistentStoreOpenError.
-    @available(*, unavailable, message: "134080 is NSPersistentStoreOpenError (.persistentStoreOpen); a store added twice is 134081, .persistentStoreAlreadyAdded")
+    @available(
+        *, unavailable,
+        message:
+            "134080 is NSPersistentStoreOpenError (.persistentStoreOpen); a store added twice is 134081, .persistentStoreAlreadyAdded"
+    )
     public static var persistentStoreIncompatibleType: CoreDataError.Code { .persistentStoreAlreadyAdded }
 }

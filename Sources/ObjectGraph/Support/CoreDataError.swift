@@ -54,9 +54,13 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     public let exceptionName: ExceptionName?
 
     /// Creates an error with Core Data's code.
-    public init(_ code: Code, _ message: String, objectURI: String? = nil, key: String? = nil,
-                detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil) {
-        self.init(.error(code), message, objectURI: objectURI, key: key, detailedErrors: detailedErrors, sqliteCode: sqliteCode)
+    public init(
+        _ code: Code, _ message: String, objectURI: String? = nil, key: String? = nil,
+        detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil
+    ) {
+        self.init(
+            .error(code), message, objectURI: objectURI, key: key, detailedErrors: detailedErrors,
+            sqliteCode: sqliteCode)
     }
 
     /// Creates the error for a failure Core Data raises as the exception `name`.
@@ -65,8 +69,10 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Creates an error of either kind; use it to pass on another error's kind with a new message.
-    public init(_ kind: Kind, _ message: String, objectURI: String? = nil, key: String? = nil,
-                detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil) {
+    public init(
+        _ kind: Kind, _ message: String, objectURI: String? = nil, key: String? = nil,
+        detailedErrors: [CoreDataError] = [], sqliteCode: Int32? = nil
+    ) {
         self.kind = kind
         switch kind {
         case .error(let code): (self.code, self.exceptionName) = (code, nil)

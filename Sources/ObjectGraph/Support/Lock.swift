@@ -27,7 +27,8 @@ final class Lock<State>: @unchecked Sendable {
     /// Runs `body` with the mutex held, lending it the state.
     @inline(__always)
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        mutex.lock(); defer { mutex.unlock() }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&state)
     }
 
@@ -35,7 +36,8 @@ final class Lock<State>: @unchecked Sendable {
     /// uses, since its holder may run again inside `body`.
     @inline(__always)
     func run<R>(_ body: () throws -> R) rethrows -> R {
-        mutex.lock(); defer { mutex.unlock() }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body()
     }
 }

@@ -161,14 +161,16 @@ public final class UndoManager {
         defer { isRedoing = false }
         let undoGroup = collect { group.run() }
         undoGroup.actionName = group.actionName
-        if !undoGroup.isEmpty { undoStack.append(undoGroup); trim() }
+        if !undoGroup.isEmpty {
+            undoStack.append(undoGroup)
+            trim()
+        }
     }
 
     /// Names the group being recorded, or else the last one on the undo stack, for an Undo
     /// menu item (setActionName(_:)).
     public func setActionName(_ actionName: String) {
-        if let open = openGroups.last { open.actionName = actionName }
-        else { undoStack.last?.actionName = actionName }
+        if let open = openGroups.last { open.actionName = actionName } else { undoStack.last?.actionName = actionName }
     }
 
     /// The name of the group ``undo()`` would undo (undoActionName).
@@ -183,7 +185,10 @@ public final class UndoManager {
     /// Forgets every action, closes every group, and enables registration
     /// (removeAllActions).
     public func removeAllActions() {
-        undoStack = []; redoStack = []; openGroups = []; disabledCount = 0
+        undoStack = []
+        redoStack = []
+        openGroups = []
+        disabledCount = 0
     }
 
     /// Forgets every action registered with one target (removeAllActions(withTarget:)).

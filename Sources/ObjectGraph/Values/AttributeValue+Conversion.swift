@@ -73,7 +73,8 @@ extension AttributeValue {
         guard let value = unwrapOptional(value) else { return nil }
         // A value that already has the stored type, the common case, is kept as is.
         switch (a.attributeType, Swift.type(of: value)) {
-        case (.string, is String.Type), (.integer64, is Int.Type), (.double, is Double.Type), (.boolean, is Bool.Type), (.date, is Date.Type):
+        case (.string, is String.Type), (.integer64, is Int.Type), (.double, is Double.Type), (.boolean, is Bool.Type),
+            (.date, is Date.Type):
             return value
         case (.integer16, is Int.Type), (.integer32, is Int.Type):
             if a.attributeType.integerRange!.contains(value as! Int) { return value }
@@ -82,13 +83,18 @@ extension AttributeValue {
         }
         guard !(value is NSNull) else { return nil }
         func wrongType() -> CoreDataError {
-            CoreDataError(exception: .invalidArgument, "Unacceptable type of value for attribute: property = \"\(a.name)\"; desired type = \(a.attributeType.xcodeName); given = \(describeArgument(value)) (entity \(entity))", key: a.name)
+            CoreDataError(
+                exception: .invalidArgument,
+                "Unacceptable type of value for attribute: property = \"\(a.name)\"; desired type = \(a.attributeType.xcodeName); given = \(describeArgument(value)) (entity \(entity))",
+                key: a.name)
         }
         switch a.attributeType {
         case .integer16, .integer32, .integer64:
             guard !(value is Bool), let n = Number(value), let i = n.exactInt else { throw wrongType() }
             guard a.attributeType.integerRange!.contains(i) else {
-                throw CoreDataError(exception: .invalidArgument, "\(i) does not fit in \(entity).\(a.name), an \(a.attributeType.xcodeName) attribute", key: a.name)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "\(i) does not fit in \(entity).\(a.name), an \(a.attributeType.xcodeName) attribute", key: a.name)
             }
             return i
         case .double, .float:
@@ -98,7 +104,10 @@ extension AttributeValue {
             let f = Float(d)
             // A finite Double beyond Float's range would become an infinity.
             guard f.isFinite || !d.isFinite else {
-                throw CoreDataError(exception: .invalidArgument, "\(d) does not fit in \(entity).\(a.name), a Float attribute (largest magnitude \(Float.greatestFiniteMagnitude))", key: a.name)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "\(d) does not fit in \(entity).\(a.name), a Float attribute (largest magnitude \(Float.greatestFiniteMagnitude))",
+                    key: a.name)
             }
             return Double(f)
         case .decimal:
@@ -109,7 +118,10 @@ extension AttributeValue {
             // 19.98999999999999488); NaN, the infinities and magnitudes beyond Decimal's
             // range have no Decimal, and Foundation's Decimal(Double) traps on them.
             guard let d = n.exactDecimal else {
-                throw CoreDataError(exception: .invalidArgument, "\(describeArgument(value)) cannot be the value of \(entity).\(a.name), a Decimal attribute: a Decimal holds finite numbers of at most 38 digits, with exponents from -128 to 127; use a Double attribute for infinities", key: a.name)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "\(describeArgument(value)) cannot be the value of \(entity).\(a.name), a Decimal attribute: a Decimal holds finite numbers of at most 38 digits, with exponents from -128 to 127; use a Double attribute for infinities",
+                    key: a.name)
             }
             return d
         case .boolean:

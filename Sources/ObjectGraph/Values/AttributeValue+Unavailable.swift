@@ -5,7 +5,10 @@ import GRDB
 // string, a number or an ID). These overloads are more specific than the `Any?` functions they
 // shadow, so such a call does not compile: read the value with `.any`, or use the case.
 
-@available(*, deprecated, message: "AttributeValue passed as Any: an AttributeValue is not an optional: use .isNull, .any or the case")
+@available(
+    *, deprecated,
+    message: "AttributeValue passed as Any: an AttributeValue is not an optional: use .isNull, .any or the case"
+)
 func unwrapOptional(_ value: AttributeValue) -> Any? { fatalError() }
 
 @available(*, deprecated, message: "AttributeValue passed as Any: pass .any, or convert with AttributeValue(_:)")
@@ -18,7 +21,9 @@ extension ManagedObject {
 
 extension ValueComparison {
     @available(*, deprecated, message: "AttributeValue passed as Any: use AttributeValue.same, or pass .any")
-    static func equal(_ a: AttributeValue, _ b: AttributeValue, _ options: ComparisonPredicate.Options) -> Bool { fatalError() }
+    static func equal(_ a: AttributeValue, _ b: AttributeValue, _ options: ComparisonPredicate.Options) -> Bool {
+        fatalError()
+    }
     @available(*, deprecated, message: "AttributeValue passed as Any: pass .any")
     static func normalize(_ value: AttributeValue) -> Any? { fatalError() }
 }

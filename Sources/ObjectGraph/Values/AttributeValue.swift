@@ -75,27 +75,48 @@ enum AttributeValue {
     /// attribute value, an object ID, a set of them), by the value's exact type: what
     /// ``any`` gives back is the same value. Anything else is `other`.
     init(_ value: Any?) {
-        guard let value else { self = .null; return }
-        let t = type(of: value)
-        if t == String.self { self = .string(value as! String) }
-        else if t == Int.self { self = .int(value as! Int) }
-        else if t == Double.self { self = .double(value as! Double) }
-        else if t == Bool.self { self = .bool(value as! Bool) }
-        else if t == Date.self { self = .date(value as! Date) }
-        else if t == ManagedObjectID.self { self = .objectID(value as! ManagedObjectID) }
-        else if t == Set<ManagedObjectID>.self { self = .objectIDs(value as! Set<ManagedObjectID>) }
-        else if t == Decimal.self { self = .decimal(value as! Decimal) }
-        else if t == Data.self { self = .data(value as! Data) }
-        else if t == UUID.self { self = .uuid(value as! UUID) }
-        else if t == URL.self { self = .url(value as! URL) }
-        else if let nested = value as? AttributeValue { self = nested }
-        else if let unwrapped = unwrapOptional(value) {
-            if unwrapped is NSNull { self = .null }
-            // An optional inside the `Any`: its payload decides the case.
-            else if Swift.type(of: unwrapped) != t { self = AttributeValue(unwrapped) }
-            else { self = .other(value) }
+        guard let value else {
+            self = .null
+            return
         }
-        else { self = .null }
+        let t = type(of: value)
+        if t == String.self {
+            self = .string(value as! String)
+        } else if t == Int.self {
+            self = .int(value as! Int)
+        } else if t == Double.self {
+            self = .double(value as! Double)
+        } else if t == Bool.self {
+            self = .bool(value as! Bool)
+        } else if t == Date.self {
+            self = .date(value as! Date)
+        } else if t == ManagedObjectID.self {
+            self = .objectID(value as! ManagedObjectID)
+        } else if t == Set<ManagedObjectID>.self {
+            self = .objectIDs(value as! Set<ManagedObjectID>)
+        } else if t == Decimal.self {
+            self = .decimal(value as! Decimal)
+        } else if t == Data.self {
+            self = .data(value as! Data)
+        } else if t == UUID.self {
+            self = .uuid(value as! UUID)
+        } else if t == URL.self {
+            self = .url(value as! URL)
+        } else if let nested = value as? AttributeValue {
+            self = nested
+        } else if let unwrapped = unwrapOptional(value) {
+            if unwrapped is NSNull {
+                self = .null
+            }
+            // An optional inside the `Any`: its payload decides the case.
+            else if Swift.type(of: unwrapped) != t {
+                self = AttributeValue(unwrapped)
+            } else {
+                self = .other(value)
+            }
+        } else {
+            self = .null
+        }
     }
 
     /// Whether there is no value.

@@ -81,7 +81,8 @@ enum BinaryPropertyList {
         let bytes = [UInt8](data)
         guard let found = trailer(of: bytes) else { return }
         let (offsetSize, referenceSize, objectCount, topObject, tableOffset) = found
-        let count = Int(objectCount), end = Int(tableOffset)
+        let count = Int(objectCount)
+        let end = Int(tableOffset)
         /// The position of an object, or nil for damage.
         func place(_ index: Int) -> Int? {
             let offset = bigEndian(bytes, end + index * offsetSize, offsetSize)
@@ -96,9 +97,12 @@ enum BinaryPropertyList {
                 throw FormatError(reason: "the binary property list holds a set, which a property list cannot")
             }
             guard [0xA, 0xB, 0xC, 0xD].contains(marker >> 4) else { return [] }
-            var n = Int(marker & 0x0F), start = position + 1
+            var n = Int(marker & 0x0F)
+            var start = position + 1
             if n == 0x0F {
-                guard position + 2 <= end, bytes[position + 1] & 0xF0 == 0x10, bytes[position + 1] & 0x0F <= 3 else { return nil }
+                guard position + 2 <= end, bytes[position + 1] & 0xF0 == 0x10, bytes[position + 1] & 0x0F <= 3 else {
+                    return nil
+                }
                 let size = 1 << Int(bytes[position + 1] & 0x0F)
                 guard position + 2 + size <= end else { return nil }
                 let value = bigEndian(bytes, position + 2, size)
@@ -114,7 +118,10 @@ enum BinaryPropertyList {
                 for key in refs.prefix(n / 2) {
                     guard key < count, let at = place(key) else { return nil }
                     guard [0x5, 0x6].contains(bytes[at] >> 4) else {
-                        throw FormatError(reason: "a dictionary key of the binary property list is not a string, which a property list requires")
+                        throw FormatError(
+                            reason:
+                                "a dictionary key of the binary property list is not a string, which a property list requires"
+                        )
                     }
                 }
             }
@@ -123,7 +130,7 @@ enum BinaryPropertyList {
         let limit = maximumValues(forByteCount: bytes.count)
         // Values under each object, each reference counted, found depth first without recursion.
         var values = [Int](repeating: 0, count: count)
-        var state = [UInt8](repeating: 0, count: count)   // 0 not met, 1 open, 2 counted
+        var state = [UInt8](repeating: 0, count: count) // 0 not met, 1 open, 2 counted
         var stack: [(object: Int, children: [Int], next: Int, values: Int)] = []
         guard let top = try children(Int(topObject)) else { return }
         state[Int(topObject)] = 1
@@ -145,11 +152,16 @@ enum BinaryPropertyList {
                 stack.removeLast()
                 values[last.object] = last.values
                 state[last.object] = 2
-                if !stack.isEmpty { stack[stack.count - 1].values = min(limit + 1, stack[stack.count - 1].values + last.values) }
+                if !stack.isEmpty {
+                    stack[stack.count - 1].values = min(limit + 1, stack[stack.count - 1].values + last.values)
+                }
             }
         }
         guard values[Int(topObject)] <= limit else {
-            throw FormatError(reason: "the binary property list refers to more than \(limit) values in its \(bytes.count) bytes (its containers hold the same objects over and over), which no real file does")
+            throw FormatError(
+                reason:
+                    "the binary property list refers to more than \(limit) values in its \(bytes.count) bytes (its containers hold the same objects over and over), which no real file does"
+            )
         }
     }
 
@@ -168,7 +180,9 @@ enum BinaryPropertyList {
         offsets.reserveCapacity(Int(objectCount))
         for i in 0..<Int(objectCount) {
             let offset = bigEndian(bytes, Int(tableOffset) + i * offsetSize, offsetSize)
-            guard offset >= 8, offset < tableOffset else { throw FormatError(reason: "object \(i) of the binary property list lies outside its objects") }
+            guard offset >= 8, offset < tableOffset else {
+                throw FormatError(reason: "object \(i) of the binary property list lies outside its objects")
+            }
             offsets.append(Int(offset))
         }
         var reader = Reader(bytes: bytes, offsets: offsets, referenceSize: referenceSize, end: Int(tableOffset))
@@ -179,7 +193,8 @@ enum BinaryPropertyList {
     /// are not a binary property list or its trailer is damaged. The bounds are checked in
     /// this order: each before the sum that relies on it, which then cannot overflow.
     private static func trailer(of bytes: [UInt8])
-        -> (offsetSize: Int, referenceSize: Int, objectCount: UInt64, topObject: UInt64, tableOffset: UInt64)? {
+        -> (offsetSize: Int, referenceSize: Int, objectCount: UInt64, topObject: UInt64, tableOffset: UInt64)?
+    {
         guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else { return nil }
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6])
@@ -188,8 +203,9 @@ enum BinaryPropertyList {
         let topObject = bigEndian(bytes, trailer + 16, 8)
         let tableOffset = bigEndian(bytes, trailer + 24, 8)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
-              objectCount <= UInt64(bytes.count), topObject < objectCount, tableOffset >= 8,
-              tableOffset <= UInt64(trailer), tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer) else { return nil }
+            objectCount <= UInt64(bytes.count), topObject < objectCount, tableOffset >= 8,
+            tableOffset <= UInt64(trailer), tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer)
+        else { return nil }
         return (offsetSize, referenceSize, objectCount, topObject, tableOffset)
     }
 
@@ -209,7 +225,9 @@ enum BinaryPropertyList {
         var open: Set<Int> = []
 
         func need(_ count: Int, at position: Int) throws {
-            guard count >= 0, position + count <= end else { throw FormatError(reason: "an object of the binary property list runs past its end") }
+            guard count >= 0, position + count <= end else {
+                throw FormatError(reason: "an object of the binary property list runs past its end")
+            }
         }
 
         func integer(at position: Int, size: Int) throws -> UInt64 {
@@ -223,10 +241,14 @@ enum BinaryPropertyList {
             guard low == 0x0F else { return (low, position + 1) }
             try need(1, at: position + 1)
             let intMarker = bytes[position + 1]
-            guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else { throw FormatError(reason: "a count of the binary property list is not an integer") }
+            guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
+                throw FormatError(reason: "a count of the binary property list is not an integer")
+            }
             let size = 1 << Int(intMarker & 0x0F)
             let value = try integer(at: position + 2, size: size)
-            guard value <= UInt64(bytes.count) else { throw FormatError(reason: "a count of the binary property list is larger than the data") }
+            guard value <= UInt64(bytes.count) else {
+                throw FormatError(reason: "a count of the binary property list is larger than the data")
+            }
             return (Int(value), position + 2 + size)
         }
 
@@ -234,12 +256,19 @@ enum BinaryPropertyList {
             try need(count * referenceSize, at: position)
             // Clamped: an eight-byte reference past Int.max trapped here (found by Fuzz/run.sh
             // keyedarchive); object(_:depth:) refuses it as pointing at no object.
-            return (0..<count).map { Int(clamping: BinaryPropertyList.bigEndian(bytes, position + $0 * referenceSize, referenceSize)) }
+            return (0..<count).map {
+                Int(clamping: BinaryPropertyList.bigEndian(bytes, position + $0 * referenceSize, referenceSize))
+            }
         }
 
         mutating func object(_ index: Int, depth: Int) throws -> Value {
-            guard index >= 0, index < offsets.count else { throw FormatError(reason: "a reference of the binary property list points at no object (\(index))") }
-            guard depth < BinaryPropertyList.maximumDepth else { throw FormatError(reason: "the binary property list nests deeper than \(BinaryPropertyList.maximumDepth) levels") }
+            guard index >= 0, index < offsets.count else {
+                throw FormatError(reason: "a reference of the binary property list points at no object (\(index))")
+            }
+            guard depth < BinaryPropertyList.maximumDepth else {
+                throw FormatError(
+                    reason: "the binary property list nests deeper than \(BinaryPropertyList.maximumDepth) levels")
+            }
             let position = offsets[index]
             let marker = bytes[position]
             switch marker >> 4 {
@@ -248,7 +277,9 @@ enum BinaryPropertyList {
                 case 0x00: return .null
                 case 0x08: return .boolean(false)
                 case 0x09: return .boolean(true)
-                default: throw FormatError(reason: "unknown marker 0x\(String(marker, radix: 16)) in the binary property list")
+                default:
+                    throw FormatError(
+                        reason: "unknown marker 0x\(String(marker, radix: 16)) in the binary property list")
                 }
             case 0x1:
                 let size = 1 << Int(marker & 0x0F)
@@ -256,10 +287,14 @@ enum BinaryPropertyList {
                     // A 128-bit integer: Apple writes unsigned 64-bit values this way.
                     let high = try integer(at: position + 1, size: 8)
                     let low = try integer(at: position + 9, size: 8)
-                    guard high == 0, low <= UInt64(Int64.max) else { throw FormatError(reason: "an integer of the binary property list does not fit in 64 bits") }
+                    guard high == 0, low <= UInt64(Int64.max) else {
+                        throw FormatError(reason: "an integer of the binary property list does not fit in 64 bits")
+                    }
                     return .integer(Int64(low))
                 }
-                guard size <= 8 else { throw FormatError(reason: "an integer of the binary property list has \(size) bytes") }
+                guard size <= 8 else {
+                    throw FormatError(reason: "an integer of the binary property list has \(size) bytes")
+                }
                 let raw = try integer(at: position + 1, size: size)
                 // 8-byte integers are signed; shorter ones are unsigned.
                 return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
@@ -272,7 +307,10 @@ enum BinaryPropertyList {
                 default: throw FormatError(reason: "a real of the binary property list has \(size) bytes")
                 }
             case 0x3:
-                guard marker == 0x33 else { throw FormatError(reason: "unknown marker 0x\(String(marker, radix: 16)) in the binary property list") }
+                guard marker == 0x33 else {
+                    throw FormatError(
+                        reason: "unknown marker 0x\(String(marker, radix: 16)) in the binary property list")
+                }
                 return .date(Double(bitPattern: try integer(at: position + 1, size: 8)))
             case 0x4:
                 let (n, start) = try count(marker, at: position)
@@ -293,7 +331,9 @@ enum BinaryPropertyList {
             case 0xA, 0xC:
                 let (n, start) = try count(marker, at: position)
                 let refs = try references(n, at: start)
-                guard open.insert(index).inserted else { throw FormatError(reason: "a container of the binary property list contains itself") }
+                guard open.insert(index).inserted else {
+                    throw FormatError(reason: "a container of the binary property list contains itself")
+                }
                 defer { open.remove(index) }
                 var items: [Value] = []
                 items.reserveCapacity(n)
@@ -303,7 +343,9 @@ enum BinaryPropertyList {
                 let (n, start) = try count(marker, at: position)
                 let keys = try references(n, at: start)
                 let values = try references(n, at: start + n * referenceSize)
-                guard open.insert(index).inserted else { throw FormatError(reason: "a container of the binary property list contains itself") }
+                guard open.insert(index).inserted else {
+                    throw FormatError(reason: "a container of the binary property list contains itself")
+                }
                 defer { open.remove(index) }
                 var pairs: [(key: String, value: Value)] = []
                 pairs.reserveCapacity(n)
@@ -346,7 +388,8 @@ enum BinaryPropertyList {
         let offsetSize = tableOffset < 256 ? 1 : tableOffset < 65_536 ? 2 : tableOffset < 1 << 32 ? 4 : 8
         for offset in offsets { out += bigEndianBytes(UInt64(offset), offsetSize) }
         out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        out += bigEndianBytes(UInt64(objects.count), 8) + bigEndianBytes(UInt64(top), 8)
+        out +=
+            bigEndianBytes(UInt64(objects.count), 8) + bigEndianBytes(UInt64(top), 8)
             + bigEndianBytes(UInt64(tableOffset), 8)
         return Data(out)
     }
@@ -369,7 +412,11 @@ enum BinaryPropertyList {
             case .array(let items), .set(let items):
                 encoded.append(.leaf(.null))
                 let refs = items.map { flatten($0) }
-                if case .set = value { encoded[index] = .array(refs, isSet: true) } else { encoded[index] = .array(refs, isSet: false) }
+                if case .set = value {
+                    encoded[index] = .array(refs, isSet: true)
+                } else {
+                    encoded[index] = .array(refs, isSet: false)
+                }
             case .dictionary(let pairs):
                 encoded.append(.leaf(.null))
                 let keys = pairs.map { flatten(.string($0.key)) }
@@ -402,9 +449,11 @@ enum BinaryPropertyList {
     private static func encode(_ object: Flat, referenceSize: Int) -> [UInt8] {
         switch object {
         case .array(let refs, let isSet):
-            return marker(isSet ? 0xC : 0xA, count: refs.count) + refs.flatMap { bigEndianBytes(UInt64($0), referenceSize) }
+            return marker(isSet ? 0xC : 0xA, count: refs.count)
+                + refs.flatMap { bigEndianBytes(UInt64($0), referenceSize) }
         case .dictionary(let keys, let values):
-            return marker(0xD, count: keys.count) + (keys + values).flatMap { bigEndianBytes(UInt64($0), referenceSize) }
+            return marker(0xD, count: keys.count)
+                + (keys + values).flatMap { bigEndianBytes(UInt64($0), referenceSize) }
         case .leaf(let value):
             switch value {
             case .null: return [0x00]
@@ -421,7 +470,7 @@ enum BinaryPropertyList {
                 let size = u <= 0xFF ? 1 : u <= 0xFFFF ? 2 : u <= 0xFFFF_FFFF ? 4 : 8
                 return [0x80 | UInt8(size - 1)] + bigEndianBytes(u, size)
             case .array, .set, .dictionary:
-                return []   // flattened by the Writer, never a leaf
+                return [] // flattened by the Writer, never a leaf
             }
         }
     }

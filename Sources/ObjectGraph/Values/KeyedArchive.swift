@@ -28,7 +28,9 @@ public enum KeyedArchive {
 
     /// Every class this reader builds a Swift value for (the secure ones and NSOrderedSet):
     /// what NSKeyedUnarchiveFromData, which checks no class, reads here.
-    public static let foundationClassNames: Set<String> = secureCodingClassNames.union(["NSOrderedSet", "NSMutableOrderedSet"])
+    public static let foundationClassNames: Set<String> = secureCodingClassNames.union([
+        "NSOrderedSet", "NSMutableOrderedSet",
+    ])
 
     /// Why an archive could not be read or a value could not be archived.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -59,7 +61,9 @@ public enum KeyedArchive {
 
         /// `<Class text = "...">`.
         public var description: String {
-            "<\(className) " + fields.keys.sorted().map { "\($0) = \(fields[$0].map { $0.map { "\($0)" } ?? "nil" } ?? "nil")" }.joined(separator: ", ") + ">"
+            "<\(className) "
+                + fields.keys.sorted().map { "\($0) = \(fields[$0].map { $0.map { "\($0)" } ?? "nil" } ?? "nil")" }
+                .joined(separator: ", ") + ">"
         }
     }
 
@@ -67,7 +71,9 @@ public enum KeyedArchive {
 
     /// The root value of an archive, reading only objects whose class is in `allowedClassNames`
     /// (nil: any class); nil for an archive of nil.
-    public static func unarchivedValue(from data: Data, allowedClassNames: Set<String>? = secureCodingClassNames) throws -> Any? {
+    public static func unarchivedValue(from data: Data, allowedClassNames: Set<String>? = secureCodingClassNames) throws
+        -> Any?
+    {
         let plist: BinaryPropertyList.Value
         do { plist = try BinaryPropertyList.read(data) } catch let error as BinaryPropertyList.FormatError {
             throw Failure("the data is not a keyed archive: \(error.reason)")
@@ -78,8 +84,9 @@ public enum KeyedArchive {
         guard case .array(let objects)? = plist["$objects"], case .uid(let root)? = plist["$top"]?["root"] else {
             throw Failure("the keyed archive has no $objects or no $top root")
         }
-        var reader = Reader(objects: objects, allowed: allowedClassNames,
-                            remaining: BinaryPropertyList.maximumValues(forByteCount: data.count))
+        var reader = Reader(
+            objects: objects, allowed: allowedClassNames,
+            remaining: BinaryPropertyList.maximumValues(forByteCount: data.count))
         return try reader.value(root, depth: 0)
     }
 
@@ -92,23 +99,33 @@ public enum KeyedArchive {
         var remaining: Int
 
         func object(_ uid: UInt64) throws -> BinaryPropertyList.Value {
-            guard uid < UInt64(objects.count) else { throw Failure("the keyed archive refers to object \(uid) of \(objects.count)") }
+            guard uid < UInt64(objects.count) else {
+                throw Failure("the keyed archive refers to object \(uid) of \(objects.count)")
+            }
             return objects[Int(uid)]
         }
 
         func uids(_ value: BinaryPropertyList.Value?, _ key: String, of className: String) throws -> [UInt64] {
-            guard case .array(let items)? = value else { throw Failure("the archived \(className) has no \(key) array") }
+            guard case .array(let items)? = value else {
+                throw Failure("the archived \(className) has no \(key) array")
+            }
             return try items.map {
-                guard case .uid(let u) = $0 else { throw Failure("the \(key) of an archived \(className) holds something other than references") }
+                guard case .uid(let u) = $0 else {
+                    throw Failure("the \(key) of an archived \(className) holds something other than references")
+                }
                 return u
             }
         }
 
         mutating func value(_ uid: UInt64, depth: Int) throws -> Any? {
-            guard depth < BinaryPropertyList.maximumDepth else { throw Failure("the keyed archive nests deeper than \(BinaryPropertyList.maximumDepth) levels") }
+            guard depth < BinaryPropertyList.maximumDepth else {
+                throw Failure("the keyed archive nests deeper than \(BinaryPropertyList.maximumDepth) levels")
+            }
             remaining -= 1
             guard remaining >= 0 else {
-                throw Failure("the keyed archive refers to its objects so many times over (objects holding the same objects, level after level) that reading it would make more values than its size allows, which no real archive does")
+                throw Failure(
+                    "the keyed archive refers to its objects so many times over (objects holding the same objects, level after level) that reading it would make more values than its size allows, which no real archive does"
+                )
             }
             let item = try object(uid)
             switch item {
@@ -120,18 +137,25 @@ public enum KeyedArchive {
             case .date(let d): return Date(timeIntervalSinceReferenceDate: d)
             case .uid(let u): return try value(u, depth: depth + 1)
             case .null: return nil
-            case .array, .set: throw Failure("object \(uid) of the keyed archive is a bare array, which NSKeyedArchiver never writes")
+            case .array, .set:
+                throw Failure("object \(uid) of the keyed archive is a bare array, which NSKeyedArchiver never writes")
             case .dictionary:
-                guard open.insert(uid).inserted else { throw Failure("the archived object \(uid) contains itself, which no Swift value can") }
+                guard open.insert(uid).inserted else {
+                    throw Failure("the archived object \(uid) contains itself, which no Swift value can")
+                }
                 defer { open.remove(uid) }
                 return try classObject(item, uid: uid, depth: depth)
             }
         }
 
         mutating func classObject(_ item: BinaryPropertyList.Value, uid: UInt64, depth: Int) throws -> Any? {
-            guard case .uid(let classUID)? = item["$class"] else { throw Failure("the archived object \(uid) has no $class") }
+            guard case .uid(let classUID)? = item["$class"] else {
+                throw Failure("the archived object \(uid) has no $class")
+            }
             let classInfo = try object(classUID)
-            guard case .string(let className)? = classInfo["$classname"] else { throw Failure("the class of archived object \(uid) has no $classname") }
+            guard case .string(let className)? = classInfo["$classname"] else {
+                throw Failure("the class of archived object \(uid) has no $classname")
+            }
             var classNames = [className]
             if case .array(let names)? = classInfo["$classes"] {
                 let listed = names.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
@@ -141,7 +165,9 @@ public enum KeyedArchive {
                 classNames = listed.first == className ? listed : [className] + listed
             }
             if let allowed, !classNames.contains(where: allowed.contains) {
-                throw Failure("the archive holds an object of class \(className), which is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                throw Failure(
+                    "the archive holds an object of class \(className), which is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))"
+                )
             }
             func field(_ key: String) throws -> Any? {
                 guard let v = item[key] else { return nil }
@@ -150,7 +176,9 @@ public enum KeyedArchive {
             }
             switch className {
             case "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet":
-                return try uids(item["NS.objects"], "NS.objects", of: className).map { try value($0, depth: depth + 1) ?? NSNull() }
+                return try uids(item["NS.objects"], "NS.objects", of: className).map {
+                    try value($0, depth: depth + 1) ?? NSNull()
+                }
             case "NSSet", "NSMutableSet":
                 var set = Set<AnyHashable>()
                 for u in try uids(item["NS.objects"], "NS.objects", of: className) {
@@ -163,14 +191,19 @@ public enum KeyedArchive {
             case "NSDictionary", "NSMutableDictionary":
                 let keys = try uids(item["NS.keys"], "NS.keys", of: className)
                 let values = try uids(item["NS.objects"], "NS.objects", of: className)
-                guard keys.count == values.count else { throw Failure("an archived \(className) has \(keys.count) keys and \(values.count) values") }
+                guard keys.count == values.count else {
+                    throw Failure("an archived \(className) has \(keys.count) keys and \(values.count) values")
+                }
                 var pairs: [(AnyHashable, Any)] = []
                 for (k, v) in zip(keys, values) {
-                    guard let key = try value(k, depth: depth + 1) as? AnyHashable else { throw Failure("an archived \(className) has a key that is not hashable") }
+                    guard let key = try value(k, depth: depth + 1) as? AnyHashable else {
+                        throw Failure("an archived \(className) has a key that is not hashable")
+                    }
                     pairs.append((key, try value(v, depth: depth + 1) ?? NSNull()))
                 }
                 if pairs.allSatisfy({ $0.0.base is String }) {
-                    return Dictionary(pairs.map { ($0.0.base as! String, $0.1) }, uniquingKeysWith: { first, _ in first })
+                    return Dictionary(
+                        pairs.map { ($0.0.base as! String, $0.1) }, uniquingKeysWith: { first, _ in first })
                 }
                 return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
             case "NSString", "NSMutableString":
@@ -178,20 +211,34 @@ public enum KeyedArchive {
                 if let d = try field("NS.bytes") as? Data, let s = String(data: d, encoding: .utf8) { return s }
                 throw Failure("an archived \(className) has no NS.string")
             case "NSDate":
-                guard let t = try field("NS.time") as? Double ?? (try field("NS.time") as? Int).map(Double.init) else { throw Failure("an archived NSDate has no NS.time") }
+                guard let t = try field("NS.time") as? Double ?? (try field("NS.time") as? Int).map(Double.init) else {
+                    throw Failure("an archived NSDate has no NS.time")
+                }
                 return Date(timeIntervalSinceReferenceDate: t)
             case "NSData", "NSMutableData":
-                guard let d = try field("NS.data") as? Data else { throw Failure("an archived \(className) has no NS.data") }
+                guard let d = try field("NS.data") as? Data else {
+                    throw Failure("an archived \(className) has no NS.data")
+                }
                 return d
             case "NSURL":
-                guard let relative = try field("NS.relative") as? String else { throw Failure("an archived NSURL has no NS.relative string") }
+                guard let relative = try field("NS.relative") as? String else {
+                    throw Failure("an archived NSURL has no NS.relative string")
+                }
                 let base = try field("NS.base") as? URL
-                guard let url = URL(string: relative, relativeTo: base) else { throw Failure("an archived NSURL holds \(relative), which is not a URL") }
+                guard let url = URL(string: relative, relativeTo: base) else {
+                    throw Failure("an archived NSURL holds \(relative), which is not a URL")
+                }
                 return base == nil ? url : url.absoluteURL
             case "NSUUID":
-                guard let d = try field("NS.uuidbytes") as? Data, d.count == 16 else { throw Failure("an archived NSUUID has no 16 NS.uuidbytes") }
+                guard let d = try field("NS.uuidbytes") as? Data, d.count == 16 else {
+                    throw Failure("an archived NSUUID has no 16 NS.uuidbytes")
+                }
                 let b = [UInt8](d)
-                return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+                return UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    ))
             case "NSNull":
                 return NSNull()
             case "NSDecimalNumber":
@@ -199,7 +246,11 @@ public enum KeyedArchive {
             default:
                 var fields: [String: Any?] = [:]
                 for (key, v) in item.dictionaryPairs where key != "$class" {
-                    if case .uid(let u) = v { fields[key] = try value(u, depth: depth + 1) } else { fields[key] = try plain(v, key, className) }
+                    if case .uid(let u) = v {
+                        fields[key] = try value(u, depth: depth + 1)
+                    } else {
+                        fields[key] = try plain(v, key, className)
+                    }
                 }
                 return ArchivedObject(classNames: classNames, fields: fields)
             }
@@ -224,7 +275,8 @@ public enum KeyedArchive {
         /// an exponent and a sign (NSDecimal's layout).
         func decimal(_ item: BinaryPropertyList.Value, field: (String) throws -> Any?) throws -> Decimal {
             guard let exponent = try field("NS.exponent") as? Int, let negative = try field("NS.negative") as? Bool,
-                  let mantissa = try field("NS.mantissa") as? Data else {
+                let mantissa = try field("NS.mantissa") as? Data
+            else {
                 throw Failure("an archived NSDecimalNumber lacks NS.exponent, NS.negative or NS.mantissa")
             }
             let bytes = [UInt8](mantissa)
@@ -234,7 +286,9 @@ public enum KeyedArchive {
                 let word = UInt16(bytes[2 * w]) | UInt16(bytes[2 * w + 1]) << 8
                 result = result * 65_536 + Decimal(Int(word))
             }
-            guard (-128...127).contains(exponent) else { throw Failure("an archived NSDecimalNumber has the exponent \(exponent), beyond a Decimal's") }
+            guard (-128...127).contains(exponent) else {
+                throw Failure("an archived NSDecimalNumber has the exponent \(exponent), beyond a Decimal's")
+            }
             var scaled = Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: result)
             if (try field("NS.length") as? Int) == 0, negative { scaled = .nan }
             return scaled
@@ -245,7 +299,9 @@ public enum KeyedArchive {
 
     /// An archive of `value`, as NSKeyedArchiver writes it; objects of a class not in
     /// `allowedClassNames` (nil: any) are refused.
-    public static func archivedData(withRootValue value: Any, allowedClassNames: Set<String>? = secureCodingClassNames) throws -> Data {
+    public static func archivedData(withRootValue value: Any, allowedClassNames: Set<String>? = secureCodingClassNames)
+        throws -> Data
+    {
         var writer = Writer(allowed: allowedClassNames)
         let root = try writer.encode(value, depth: 0)
         let top: BinaryPropertyList.Value = .dictionary([
@@ -269,17 +325,22 @@ public enum KeyedArchive {
 
         mutating func classReference(_ names: [String]) throws -> UInt64 {
             if let allowed, !names.contains(where: allowed.contains) {
-                throw Failure("a value of class \(names[0]) is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                throw Failure(
+                    "a value of class \(names[0]) is not allowed here (allowed: \(allowed.sorted().joined(separator: ", ")))"
+                )
             }
             if let known = classes[names[0]] { return known }
-            let uid = append(.dictionary([("$classes", .array(names.map { .string($0) })), ("$classname", .string(names[0]))]))
+            let uid = append(
+                .dictionary([("$classes", .array(names.map { .string($0) })), ("$classname", .string(names[0]))]))
             classes[names[0]] = uid
             return uid
         }
 
         /// An object dictionary: its slot is taken first and its fields encoded after it, then
         /// its class, in the order NSKeyedArchiver writes them.
-        mutating func object(_ names: [String], _ fields: (inout Writer) throws -> [(String, BinaryPropertyList.Value)]) throws -> UInt64 {
+        mutating func object(_ names: [String], _ fields: (inout Writer) throws -> [(String, BinaryPropertyList.Value)])
+            throws -> UInt64
+        {
             let uid = append(.null)
             var pairs = try fields(&self)
             pairs.append(("$class", .uid(try classReference(names))))
@@ -288,7 +349,9 @@ public enum KeyedArchive {
         }
 
         mutating func encode(_ value: Any?, depth: Int) throws -> UInt64 {
-            guard depth < BinaryPropertyList.maximumDepth else { throw Failure("the value nests deeper than \(BinaryPropertyList.maximumDepth) levels") }
+            guard depth < BinaryPropertyList.maximumDepth else {
+                throw Failure("the value nests deeper than \(BinaryPropertyList.maximumDepth) levels")
+            }
             guard let value = unwrapOptional(value) else { return 0 }
             switch value {
             case let s as String:
@@ -302,18 +365,25 @@ public enum KeyedArchive {
             case let f as Float:
                 return append(.real(Double(f)))
             case let d as Date:
-                return try object(["NSDate", "NSObject"]) { _ in [("NS.time", .real(d.timeIntervalSinceReferenceDate))] }
+                return try object(["NSDate", "NSObject"]) { _ in [("NS.time", .real(d.timeIntervalSinceReferenceDate))]
+                }
             case let d as Data:
                 return append(.data(d))
             case let u as URL:
-                return try object(["NSURL", "NSObject"]) { w in [("NS.base", .uid(0)), ("NS.relative", .uid(w.append(.string(u.absoluteString))))] }
+                return try object(["NSURL", "NSObject"]) { w in
+                    [("NS.base", .uid(0)), ("NS.relative", .uid(w.append(.string(u.absoluteString))))]
+                }
             case let u as UUID:
-                return try object(["NSUUID", "NSObject"]) { _ in [("NS.uuidbytes", .data(withUnsafeBytes(of: u.uuid) { Data($0) }))] }
+                return try object(["NSUUID", "NSObject"]) { _ in
+                    [("NS.uuidbytes", .data(withUnsafeBytes(of: u.uuid) { Data($0) }))]
+                }
             case is NSNull:
                 return try object(["NSNull", "NSObject"]) { _ in [] }
             case let o as ArchivedObject:
                 return try object(o.classNames.isEmpty ? ["NSObject"] : o.classNames) { w in
-                    try o.fields.keys.sorted().map { key in (key, .uid(try w.encode(o.fields[key] ?? nil, depth: depth + 1))) }
+                    try o.fields.keys.sorted().map { key in
+                        (key, .uid(try w.encode(o.fields[key] ?? nil, depth: depth + 1)))
+                    }
                 }
             case let array as [Any]:
                 return try object(["NSArray", "NSObject"]) { w in
@@ -329,19 +399,25 @@ public enum KeyedArchive {
                 let keys = dictionary.keys.sorted()
                 return try object(["NSDictionary", "NSObject"]) { w in
                     let k = try keys.map { BinaryPropertyList.Value.uid(try w.encode($0, depth: depth + 1)) }
-                    let v = try keys.map { BinaryPropertyList.Value.uid(try w.encode(dictionary[$0], depth: depth + 1)) }
+                    let v = try keys.map {
+                        BinaryPropertyList.Value.uid(try w.encode(dictionary[$0], depth: depth + 1))
+                    }
                     return [("NS.keys", .array(k)), ("NS.objects", .array(v))]
                 }
             case let dictionary as [AnyHashable: Any]:
                 let keys = dictionary.keys.sorted { "\($0.base)" < "\($1.base)" }
                 return try object(["NSDictionary", "NSObject"]) { w in
                     let k = try keys.map { BinaryPropertyList.Value.uid(try w.encode($0.base, depth: depth + 1)) }
-                    let v = try keys.map { BinaryPropertyList.Value.uid(try w.encode(dictionary[$0], depth: depth + 1)) }
+                    let v = try keys.map {
+                        BinaryPropertyList.Value.uid(try w.encode(dictionary[$0], depth: depth + 1))
+                    }
                     return [("NS.keys", .array(k)), ("NS.objects", .array(v))]
                 }
             default:
                 if let n = Number(value), case .int(let i) = n { return append(.integer(Int64(i))) }
-                throw Failure("a value of type \(type(of: value)) has no keyed archive here (archivable: String, numbers, Bool, Date, Data, URL, UUID, NSNull, arrays, sets and dictionaries of them, and KeyedArchive.ArchivedObject)")
+                throw Failure(
+                    "a value of type \(type(of: value)) has no keyed archive here (archivable: String, numbers, Bool, Date, Data, URL, UUID, NSNull, arrays, sets and dictionaries of them, and KeyedArchive.ArchivedObject)"
+                )
             }
         }
     }

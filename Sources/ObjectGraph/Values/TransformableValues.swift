@@ -22,9 +22,13 @@ enum TransformableValues {
 
     /// The registered transformer for an attribute, or why there is none.
     static func transformer(for attribute: AttributeDescription) throws(Failure) -> ValueTransformer {
-        let name = ValueTransformerName(attribute.valueTransformerName ?? ValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue)
+        let name = ValueTransformerName(
+            attribute.valueTransformerName ?? ValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue)
         guard let transformer = ValueTransformer.valueTransformer(forName: name) else {
-            throw Failure(reason: "no ValueTransformer is registered under the name \(name.rawValue); register one with ValueTransformer.setValueTransformer(_:forName:) before reading or saving this attribute")
+            throw Failure(
+                reason:
+                    "no ValueTransformer is registered under the name \(name.rawValue); register one with ValueTransformer.setValueTransformer(_:forName:) before reading or saving this attribute"
+            )
         }
         return transformer
     }
@@ -33,11 +37,16 @@ enum TransformableValues {
     static func data(for value: Any, attribute: AttributeDescription) throws(Failure) -> Data {
         let transformer = try transformer(for: attribute)
         if let unarchiving = transformer as? UnarchivingValueTransformer {
-            do { return try unarchiving.archive(value) } catch { throw Failure(reason: "its value \(describeArgument(value)) could not be archived: \(error)") }
+            do { return try unarchiving.archive(value) } catch {
+                throw Failure(reason: "its value \(describeArgument(value)) could not be archived: \(error)")
+            }
         }
         let result = transformer.transformedValue(value)
         guard let data = result as? Data else {
-            throw Failure(reason: "its transformer \(type(of: transformer)) turned \(describeArgument(value)) into \(result.map { "a \(type(of: $0))" } ?? "nil"), not the Data a store keeps")
+            throw Failure(
+                reason:
+                    "its transformer \(type(of: transformer)) turned \(describeArgument(value)) into \(result.map { "a \(type(of: $0))" } ?? "nil"), not the Data a store keeps"
+            )
         }
         return data
     }
@@ -46,9 +55,12 @@ enum TransformableValues {
     static func value(from data: Data, attribute: AttributeDescription) throws(Failure) -> Any? {
         let transformer = try transformer(for: attribute)
         if let unarchiving = transformer as? UnarchivingValueTransformer {
-            do { return try unarchiving.unarchive(data) } catch { throw Failure(reason: "its \(data.count) bytes could not be unarchived: \(error)") }
+            do { return try unarchiving.unarchive(data) } catch {
+                throw Failure(reason: "its \(data.count) bytes could not be unarchived: \(error)")
+            }
         }
-        guard type(of: transformer).allowsReverseTransformation(), let value = transformer.reverseTransformedValue(data) else {
+        guard type(of: transformer).allowsReverseTransformation(), let value = transformer.reverseTransformedValue(data)
+        else {
             throw Failure(reason: "its transformer \(type(of: transformer)) gave no value for its \(data.count) bytes")
         }
         return value

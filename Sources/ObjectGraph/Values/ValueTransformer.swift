@@ -2,7 +2,9 @@ import Foundation
 
 /// The name a ``ValueTransformer`` is registered under (NSValueTransformerName): what a
 /// transformable attribute's ``AttributeDescription/valueTransformerName`` names.
-public struct ValueTransformerName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct ValueTransformerName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// The name as a string.
     public let rawValue: String
     /// A name.
@@ -94,12 +96,14 @@ open class ValueTransformer: @unchecked Sendable {
         ]
 
         func set(_ transformer: ValueTransformer?, _ name: ValueTransformerName) {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             transformers[name] = transformer
         }
 
         func get(_ name: ValueTransformerName) -> ValueTransformer? {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             if let found = transformers[name] { return found }
             // Apple: a name nothing is registered under is tried as the name of a
             // NSValueTransformer subclass, which is made and registered under it. Xcode's model
@@ -111,7 +115,8 @@ open class ValueTransformer: @unchecked Sendable {
         }
 
         func names() -> [ValueTransformerName] {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             return Array(transformers.keys)
         }
     }
@@ -124,13 +129,17 @@ open class ValueTransformer: @unchecked Sendable {
 open class UnarchivingValueTransformer: ValueTransformer, @unchecked Sendable {
     /// Data to the value it archives, or why not (the store's error says it).
     func unarchive(_ data: Data) throws -> Any? {
-        guard let value = transformedValue(data) else { throw KeyedArchive.Failure("\(type(of: self)) gave no value for the data") }
+        guard let value = transformedValue(data) else {
+            throw KeyedArchive.Failure("\(type(of: self)) gave no value for the data")
+        }
         return value
     }
 
     /// A value to its archive, or why not.
     func archive(_ value: Any) throws -> Data {
-        guard let data = reverseTransformedValue(value) as? Data else { throw KeyedArchive.Failure("\(type(of: self)) gave no data for the value") }
+        guard let data = reverseTransformedValue(value) as? Data else {
+            throw KeyedArchive.Failure("\(type(of: self)) gave no data for the value")
+        }
         return data
     }
 
@@ -175,13 +184,17 @@ final class KeyedUnarchiveFromDataTransformer: SecureUnarchiveFromDataTransforme
 final class UnarchiveFromDataTransformer: UnarchivingValueTransformer, @unchecked Sendable {
     override func unarchive(_ data: Data) throws -> Any? {
         guard data.starts(with: Array("bplist".utf8)) else {
-            throw KeyedArchive.Failure("the data is an NSArchiver (typedstream) archive, which ObjectGraph cannot read; register a ValueTransformer for NSUnarchiveFromData that can")
+            throw KeyedArchive.Failure(
+                "the data is an NSArchiver (typedstream) archive, which ObjectGraph cannot read; register a ValueTransformer for NSUnarchiveFromData that can"
+            )
         }
         return try KeyedArchive.unarchivedValue(from: data, allowedClassNames: KeyedArchive.foundationClassNames)
     }
 
     override func archive(_ value: Any) throws -> Data {
-        throw KeyedArchive.Failure("NSUnarchiveFromData writes NSArchiver's typedstream format, which ObjectGraph cannot write; use NSSecureUnarchiveFromData")
+        throw KeyedArchive.Failure(
+            "NSUnarchiveFromData writes NSArchiver's typedstream format, which ObjectGraph cannot write; use NSSecureUnarchiveFromData"
+        )
     }
 }
 

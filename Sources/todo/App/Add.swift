@@ -32,8 +32,12 @@ extension ToDoCommand {
             // merged property by property; a category deleted meanwhile fails the add.
             stack.context.mergePolicy = ToDoMergePolicy(number: 0)
             try stack.context.save()
-            stack.say("Added #\(ToDoStack.number(of: todo)): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))")
-            if let dueDate, let warning = When.pastWarning(dueDate, number: ToDoStack.number(of: todo), environment: environment) {
+            stack.say(
+                "Added #\(ToDoStack.number(of: todo)): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))"
+            )
+            if let dueDate,
+                let warning = When.pastWarning(dueDate, number: ToDoStack.number(of: todo), environment: environment)
+            {
                 stack.say(warning)
             }
         }

@@ -13,7 +13,8 @@ extension ToDoCommand {
 
     /// `todo categories list`: each category with how many to-dos it holds.
     struct ListCategories: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List categories and their to-do counts.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List categories and their to-do counts.")
         @OptionGroup var options: StoreOptions
 
         func run() throws { try ToDoStack.open(options, access: .reading) { try run(with: $0) } }
@@ -21,7 +22,9 @@ extension ToDoCommand {
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
             let request = Category.fetchRequest()
-            request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)]
+            request.sortDescriptors = [
+                NSSortDescriptor(key: "name", ascending: true, comparator: .localizedStandardCompare)
+            ]
             let categories = try stack.context.fetch(request)
             guard !categories.isEmpty else {
                 stack.say("No categories yet. Add one: todo categories add Home")
@@ -42,7 +45,9 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name: todo categories add Home") }
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ToDoError("A category needs a name: todo categories add Home")
+            }
             if (try? stack.category(named: name)) != nil { throw ToDoError("There is already a category \"\(name)\".") }
             let category = Category(context: stack.context)
             category.name = name
@@ -62,11 +67,17 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            guard !newName.trimmingCharacters(in: .whitespaces).isEmpty else { throw ToDoError("A category needs a name; give a new name with some text") }
+            guard !newName.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ToDoError("A category needs a name; give a new name with some text")
+            }
             // Fetched again on each attempt: another process may rename or delete it meanwhile.
-            try stack.changeCategory(command: "todo categories rename \(ToDoStack.quoted(name)) \(ToDoStack.quoted(newName))") {
+            try stack.changeCategory(
+                command: "todo categories rename \(ToDoStack.quoted(name)) \(ToDoStack.quoted(newName))"
+            ) {
                 let category = try stack.category(named: name)
-                if newName != name, (try? stack.category(named: newName)) != nil { throw ToDoError("There is already a category \"\(newName)\".") }
+                if newName != name, (try? stack.category(named: newName)) != nil {
+                    throw ToDoError("There is already a category \"\(newName)\".")
+                }
                 category.name = newName
             }
             stack.say("Renamed category \(name) to \(newName)")
@@ -76,7 +87,9 @@ extension ToDoCommand {
     /// `todo categories delete NAME`: Core Data applies the model's delete rule for
     /// `Category.todos`, and the command says what that rule did.
     struct DeleteCategory: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a category; the model's delete rule decides what happens to its to-dos.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a category; the model's delete rule decides what happens to its to-dos.")
         @Argument(help: "Its name.") var name: String
         @OptionGroup var options: StoreOptions
 
@@ -84,7 +97,8 @@ extension ToDoCommand {
 
         /// The command, on the opened store.
         func run(with stack: ToDoStack) throws {
-            let rule = stack.model.entitiesByName["Category"]?.relationshipsByName["todos"]?.deleteRule ?? .nullifyDeleteRule
+            let rule =
+                stack.model.entitiesByName["Category"]?.relationshipsByName["todos"]?.deleteRule ?? .nullifyDeleteRule
             var todos = 0
             do {
                 // Fetched again on each attempt: another process may add a to-do to it meanwhile.
@@ -96,15 +110,26 @@ extension ToDoCommand {
                     try stack.context.checkedDelete(category)
                 }
             } catch let error where (error as NSError).code == NSValidationRelationshipDeniedDeleteError {
-                throw ToDoError("Can't delete category \(name): the model's delete rule for Category.todos is Deny, and it still holds \(Self.count(todos)). Move or delete them first.")
+                throw ToDoError(
+                    "Can't delete category \(name): the model's delete rule for Category.todos is Deny, and it still holds \(Self.count(todos)). Move or delete them first."
+                )
             }
             stack.say("Deleted category \(name).")
             let what: String
             // A switch names ObjectGraph's cases: Apple's long names (.nullifyDeleteRule) are
             // static members here, which a switch cannot check for exhaustiveness.
             switch rule {
-            case .nullify: what = todos == 0 ? "it held no to-dos." : todos == 1 ? "its to-do stays, now in no category." : "its \(todos) to-dos stay, now in no category."
-            case .cascade: what = todos == 0 ? "it held no to-dos." : todos == 1 ? "its to-do was deleted with it." : "its \(todos) to-dos were deleted with it."
+            case .nullify:
+                what =
+                    todos == 0
+                    ? "it held no to-dos."
+                    : todos == 1
+                        ? "its to-do stays, now in no category." : "its \(todos) to-dos stay, now in no category."
+            case .cascade:
+                what =
+                    todos == 0
+                    ? "it held no to-dos."
+                    : todos == 1 ? "its to-do was deleted with it." : "its \(todos) to-dos were deleted with it."
             case .deny: what = "it held no to-dos, so nothing stopped the delete."
             case .noAction: what = "its to-dos were left pointing at nothing; Core Data leaves that to you."
             }

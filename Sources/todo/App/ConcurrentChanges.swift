@@ -53,7 +53,9 @@ extension ToDoStack {
     /// Returns the to-do as saved, whose values are the store's at the moment of the save, and
     /// the properties another process changed meanwhile (kept, as the merge policy says).
     /// `command` is the command line to run again when other processes kept changing it.
-    func change(todo number: Int64, command: String, _ change: (ToDo) throws -> Void) throws -> (todo: ToDo, keptFromOthers: [String]) {
+    func change(todo number: Int64, command: String, _ change: (ToDo) throws -> Void) throws -> (
+        todo: ToDo, keptFromOthers: [String]
+    ) {
         context.mergePolicy = ToDoMergePolicy(number: number)
         var todo: ToDo?
         var intended: ToDoItem?
@@ -62,7 +64,7 @@ extension ToDoStack {
                 let fetched: ToDo
                 do {
                     fetched = try self.todo(number: number)
-                } catch where intended != nil {
+                } catch  where intended != nil {
                     // It was there at the first attempt.
                     throw ToDoMergePolicy.deleted(number: number)
                 }
@@ -74,7 +76,9 @@ extension ToDoStack {
         } catch is ConflictPersisted {
             throw Self.keptChanging(number: number, command: command)
         }
-        guard let todo, let intended else { throw ToDoError("There is no to-do #\(number). `todo list` shows their numbers.") }
+        guard let todo, let intended else {
+            throw ToDoError("There is no to-do #\(number). `todo list` shows their numbers.")
+        }
         return (todo, try ToDoItem(todo, version: version).differences(from: intended))
     }
 
@@ -86,7 +90,8 @@ extension ToDoStack {
         do {
             try saveRetrying(attempt)
         } catch is ConflictPersisted {
-            throw ToDoError("""
+            throw ToDoError(
+                """
                 Other processes kept changing this category while the command ran (\(Self.changeAttempts) tries); \
                 nothing was changed. Run it again: \(command)
                 """)
@@ -96,7 +101,8 @@ extension ToDoStack {
     /// The error of a command that gave up because other processes kept saving to-do
     /// #`number` in between: it says to run `command` again.
     static func keptChanging(number: Int64, command: String) -> ToDoError {
-        ToDoError("""
+        ToDoError(
+            """
             Other processes kept changing #\(number) while this command ran (\(changeAttempts) tries); \
             nothing was changed. Run it again: \(command)
             """)
@@ -134,7 +140,8 @@ final class ToDoMergePolicy: NSMergePolicy, @unchecked Sendable {
             if let category = object as? Category {
                 // Its row is gone: a fault could not be loaded, and it has no name to give.
                 let name = (try? category.loaded())?.name ?? ""
-                throw ToDoError("Another process deleted the category \"\(name)\" while this command ran; nothing was changed.")
+                throw ToDoError(
+                    "Another process deleted the category \"\(name)\" while this command ran; nothing was changed.")
             }
             throw Self.deleted(number: object is ToDo ? ToDoStack.number(of: object) : number)
         }

@@ -20,9 +20,13 @@ extension ToDoCommand {
 
         func validate() throws {
             if due != nil && noDue { throw ValidationError("--due and --no-due exclude each other; give one") }
-            if category != nil && noCategory { throw ValidationError("--category and --no-category exclude each other; give one") }
+            if category != nil && noCategory {
+                throw ValidationError("--category and --no-category exclude each other; give one")
+            }
             if title == nil && due == nil && !noDue && category == nil && !noCategory && !undone && doNotAlert == nil {
-                throw ValidationError("Say what to change: --title, --due, --no-due, --category, --no-category, --undone or --do-not-alert")
+                throw ValidationError(
+                    "Say what to change: --title, --due, --no-due, --category, --no-category, --undone or --do-not-alert"
+                )
             }
         }
 
@@ -56,9 +60,12 @@ extension ToDoCommand {
                     if !doNotAlert { todo.lastAlertDate = nil }
                 }
             }
-            stack.say("Changed #\(id): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))")
+            stack.say(
+                "Changed #\(id): \(try ToDoItem(todo, version: stack.version).summary(timeZone: environment.timeZone))")
             if let line = ToDoStack.keptLine(kept, number: id) { stack.say(line) }
-            if let dueDate, let warning = When.pastWarning(dueDate, number: id, environment: environment) { stack.say(warning) }
+            if let dueDate, let warning = When.pastWarning(dueDate, number: id, environment: environment) {
+                stack.say(warning)
+            }
         }
 
         /// The command as typed, for a message that says to run it again.
@@ -114,7 +121,7 @@ extension ToDoCommand {
                     let todo: ToDo
                     do {
                         todo = try stack.todo(number: id)
-                    } catch where title != nil {
+                    } catch  where title != nil {
                         return
                     }
                     title = try ToDoItem(todo, version: stack.version).title
@@ -123,7 +130,8 @@ extension ToDoCommand {
                     try stack.context.checkedDelete(todo)
                 }
             } catch is ToDoStack.ConflictPersisted {
-                throw ToDoStack.keptChanging(number: id, command: (["todo delete \(id)"] + options.words()).joined(separator: " "))
+                throw ToDoStack.keptChanging(
+                    number: id, command: (["todo delete \(id)"] + options.words()).joined(separator: " "))
             }
             stack.say("Deleted #\(id): \(title ?? "")")
         }

@@ -9,20 +9,32 @@ public struct StoreOptions: ParsableArguments {
     /// Creates the options with their defaults.
     public init() {}
 
-    @Option(name: .long, help: ArgumentHelp("The store file, or a postgres:// URL.", discussion:
-        "Default: $XDG_DATA_HOME/todo/ToDo.xml (or ToDo.sqlite), else ~/.local/share/todo/. "
-            + "A URL postgres://USER@HOST/DATABASE?schema=todo keeps the to-dos in that schema of a "
-            + "PostgreSQL database (the password in PGPASSWORD).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The store file, or a postgres:// URL.",
+            discussion:
+                "Default: $XDG_DATA_HOME/todo/ToDo.xml (or ToDo.sqlite), else ~/.local/share/todo/. "
+                + "A URL postgres://USER@HOST/DATABASE?schema=todo keeps the to-dos in that schema of a "
+                + "PostgreSQL database (the password in PGPASSWORD).", valueName: "path"))
     var store: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The store type: xml, as in the article, sqlite, or postgres (read from a postgres:// --store).", discussion:
-        "Default: an existing file's own type (a SQLite file begins with \"SQLite format 3\"); for a new file, sqlite when its name ends in .sqlite, .sqlite3 or .db, else xml."))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The store type: xml, as in the article, sqlite, or postgres (read from a postgres:// --store).",
+            discussion:
+                "Default: an existing file's own type (a SQLite file begins with \"SQLite format 3\"); for a new file, sqlite when its name ends in .sqlite, .sqlite3 or .db, else xml."
+        ))
     var storeType: ToDoStoreType?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Run as the article's version 1 or 2 of the application.", discussion:
-        "Version 1 alerts an item every minute while it is due; version 2 alerts it once. A version 1 store is migrated to version 2 the first time version 2 opens it."))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run as the article's version 1 or 2 of the application.",
+            discussion:
+                "Version 1 alerts an item every minute while it is due; version 2 alerts it once. A version 1 store is migrated to version 2 the first time version 2 opens it."
+        ))
     var modelVersion: Int = 2
 
     /// Checks the model version.
@@ -52,20 +64,24 @@ public struct StoreOptions: ParsableArguments {
     func storeType(at url: URL) throws -> ToDoStoreType {
         if !url.isFileURL {
             if let storeType, storeType != .postgres {
-                throw ToDoError("The store \(ToDoStack.describe(url)) is a PostgreSQL store, "
-                                + "not \(storeType.rawValue). Leave out --store-type.")
+                throw ToDoError(
+                    "The store \(ToDoStack.describe(url)) is a PostgreSQL store, "
+                        + "not \(storeType.rawValue). Leave out --store-type.")
             }
             return .postgres
         }
         if let detected = ToDoStoreType(contentsOf: url) {
             if let storeType, storeType != detected {
-                throw ToDoError("The store at \(url.path) is a\(detected == .xml ? "n" : "") \(detected.rawValue) store, not \(storeType.rawValue). Leave out --store-type: todo reads the type from the file.")
+                throw ToDoError(
+                    "The store at \(url.path) is a\(detected == .xml ? "n" : "") \(detected.rawValue) store, not \(storeType.rawValue). Leave out --store-type: todo reads the type from the file."
+                )
             }
             return detected
         }
         if storeType == .postgres {
-            throw ToDoError("A PostgreSQL store is named by its URL: "
-                            + "--store postgres://USER@HOST/DATABASE?schema=todo")
+            throw ToDoError(
+                "A PostgreSQL store is named by its URL: "
+                    + "--store postgres://USER@HOST/DATABASE?schema=todo")
         }
         if let storeType { return storeType }
         return ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased()) ? .sqlite : .xml
@@ -89,7 +105,9 @@ public struct StoreOptions: ParsableArguments {
         var words: [String] = []
         if let store { words.append("--store \(ToDoStack.quoted(store))") }
         if let storeType { words.append("--store-type \(storeType.rawValue)") }
-        if let version = modelVersion ?? (self.modelVersion == 2 ? nil : self.modelVersion) { words.append("--model-version \(version)") }
+        if let version = modelVersion ?? (self.modelVersion == 2 ? nil : self.modelVersion) {
+            words.append("--model-version \(version)")
+        }
         return words
     }
 }
@@ -121,7 +139,9 @@ public enum ToDoStoreType: String, ExpressibleByArgument, CaseIterable, Sendable
         guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
         if head == Data("SQLite format 3\0".utf8) {
             self = .sqlite
-        } else if let text = String(data: head, encoding: .utf8)?.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }), text.hasPrefix("<") {
+        } else if let text = String(data: head, encoding: .utf8)?.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }),
+            text.hasPrefix("<")
+        {
             self = .xml
         } else {
             return nil

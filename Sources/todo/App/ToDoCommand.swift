@@ -12,8 +12,10 @@ public struct ToDoCommand: ParsableCommand {
             (2026-11-22T14:30), a time today (14:30) or an offset from now (+15m, +2h, +1d; -1d \
             for a day ago).
             """,
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Done.self, Delete.self,
-                      Categories.self, Watch.self, Migrate.self])
+        subcommands: [
+            Add.self, List.self, Show.self, Edit.self, Done.self, Delete.self,
+            Categories.self, Watch.self, Migrate.self,
+        ])
 
     /// Creates the command.
     public init() {}

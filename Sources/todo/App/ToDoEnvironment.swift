@@ -17,8 +17,10 @@ public struct ToDoEnvironment: Sendable {
     public var write: @Sendable (String) -> Void
 
     /// Creates an environment.
-    public init(clock: any ToDoClock, timeZone: TimeZone, variables: [String: String], isTerminal: Bool,
-                write: @escaping @Sendable (String) -> Void) {
+    public init(
+        clock: any ToDoClock, timeZone: TimeZone, variables: [String: String], isTerminal: Bool,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.clock = clock
         self.timeZone = timeZone
         self.variables = variables

@@ -1,9 +1,10 @@
 import ArgumentParser
 import CoreData
+import WorkbookSupport
+
 // ObjectGraph's MigrationStep too: one step of the versioned model's migration, run on its own
 // with a progress handler, where Apple's Core Data migrates only inside addPersistentStore.
 import struct ObjectGraph.MigrationStep
-import WorkbookSupport
 
 /// How `todo migrate` moves a version 1 store to version 2.
 public enum ToDoMigrationPolicy: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -17,8 +18,10 @@ public enum ToDoMigrationPolicy: String, ExpressibleByArgument, CaseIterable, Se
 /// Migrates the program's store from one model version to the next, drawing a progress bar
 /// for a person at a terminal, and says in one line what happened.
 enum ToDoMigration {
-    static func migrate(storeAt url: URL, type: NSPersistentStore.StoreType, from: Int, to: Int, policy: ToDoMigrationPolicy,
-                        environment: ToDoEnvironment) throws {
+    static func migrate(
+        storeAt url: URL, type: NSPersistentStore.StoreType, from: Int, to: Int, policy: ToDoMigrationPolicy,
+        environment: ToDoEnvironment
+    ) throws {
         let names = ToDoModels.versionNames
         let versions = try ToDoModels.versionedModel()
         let step: MigrationStep
@@ -26,16 +29,19 @@ enum ToDoMigration {
         case .defaultMapping:
             step = try versions.migrationStep(from: names[from - 1], to: names[to - 1])
         case .doNotAlertForA:
-            step = MigrationStep(sourceVersionName: names[from - 1], destinationVersionName: names[to - 1],
-                                 sourceModel: try ToDoModels.model(version: from), destinationModel: try ToDoModels.model(version: to),
-                                 mappingModel: try ToDoModels.doNotAlertMappingModel())
+            step = MigrationStep(
+                sourceVersionName: names[from - 1], destinationVersionName: names[to - 1],
+                sourceModel: try ToDoModels.model(version: from), destinationModel: try ToDoModels.model(version: to),
+                mappingModel: try ToDoModels.doNotAlertMappingModel())
         }
         let bar = ProgressBar(isShown: environment.isTerminal)
         try step.migrateStore(at: url, type: type, progress: { bar.update($0.fractionCompleted) })
         bar.finish()
         let (todos, categories) = try counts(at: url, type: type, model: step.destinationModel)
         let how = policy == .defaultMapping ? "a lightweight migration" : "the doNotAlertForA policy"
-        environment.write("Migrated \(url.lastPathComponent) from version \(from) to version \(to) of the ToDo model by \(how): \(Self.count(todos, "to-do", "to-dos")), \(Self.count(categories, "category", "categories")).")
+        environment.write(
+            "Migrated \(url.lastPathComponent) from version \(from) to version \(to) of the ToDo model by \(how): \(Self.count(todos, "to-do", "to-dos")), \(Self.count(categories, "category", "categories"))."
+        )
         // A migration through a mapping model writes a new store, whose objects get new keys,
         // as Core Data's do: the numbers `todo list` shows are not the old ones.
         if !(step.isLightweight && type == NSSQLiteStoreType) {
@@ -47,13 +53,16 @@ enum ToDoMigration {
     static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     /// How many to-dos and categories the migrated store holds.
-    static func counts(at url: URL, type: NSPersistentStore.StoreType, model: NSManagedObjectModel) throws -> (Int, Int) {
+    static func counts(at url: URL, type: NSPersistentStore.StoreType, model: NSManagedObjectModel) throws -> (Int, Int)
+    {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: type, at: url)
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        return (try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ToDo")),
-                try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Category")))
+        return (
+            try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ToDo")),
+            try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Category"))
+        )
     }
 }
 
@@ -83,7 +92,8 @@ final class ProgressBar {
         let clamped = max(0, min(1, fraction))
         let filled = Int((clamped * Float(width)).rounded(.down))
         let percent = Int((clamped * 100).rounded(.down))
-        return "Migrating [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
+        return "Migrating [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            + "] "
             + String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
     }
 }

@@ -10,8 +10,10 @@ final class ToDoStack {
     let context: NSManagedObjectContext
     let store: NSPersistentStore
 
-    private init(environment: ToDoEnvironment, version: Int, model: NSManagedObjectModel,
-                 context: NSManagedObjectContext, store: NSPersistentStore) {
+    private init(
+        environment: ToDoEnvironment, version: Int, model: NSManagedObjectModel,
+        context: NSManagedObjectContext, store: NSPersistentStore
+    ) {
         self.environment = environment
         self.version = version
         self.model = model
@@ -36,8 +38,10 @@ final class ToDoStack {
     /// version of the model is migrated first, and the program says so. When `body` fails,
     /// a store this call made is removed again, with the folders made for it: a failed
     /// command leaves no file behind.
-    static func open(_ options: StoreOptions, access: Access = .existing, environment: ToDoEnvironment = .current,
-                     _ body: (ToDoStack) throws -> Void) throws {
+    static func open(
+        _ options: StoreOptions, access: Access = .existing, environment: ToDoEnvironment = .current,
+        _ body: (ToDoStack) throws -> Void
+    ) throws {
         let url = options.storeURL(in: environment)
         // A PostgreSQL store is a schema, made when first added: no file, no folder to prepare.
         guard url.isFileURL else {
@@ -70,7 +74,8 @@ final class ToDoStack {
     /// Whether the store at `url` holds no to-do and no category (or is not there at all).
     private static func isEmptyStore(at url: URL, options: StoreOptions) throws -> Bool {
         guard storeExists(at: url) else { return true }
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try typedModel(version: options.modelVersion))
+        let coordinator = NSPersistentStoreCoordinator(
+            managedObjectModel: try typedModel(version: options.modelVersion))
         try coordinator.addPersistentStore(type: try options.storeType(at: url).storeType, at: url)
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -82,11 +87,15 @@ final class ToDoStack {
     private static func prepare(_ url: URL, options: StoreOptions, access: Access) throws -> [URL] {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw ToDoError("\(url.path) is a folder, not a store file. Name a file in it: --store \(quoted(url.appendingPathComponent("ToDo.xml").path))")
+            throw ToDoError(
+                "\(url.path) is a folder, not a store file. Name a file in it: --store \(quoted(url.appendingPathComponent("ToDo.xml").path))"
+            )
         }
         if storeExists(at: url) { return [] }
         if access != .creating, options.store != nil {
-            throw ToDoError("There is no store at \(url.path). Check the path; to make a new store there, add a to-do: \(options.addCommand())")
+            throw ToDoError(
+                "There is no store at \(url.path). Check the path; to make a new store there, add a to-do: \(options.addCommand())"
+            )
         }
         var missing: [URL] = []
         var folder = url.deletingLastPathComponent()
@@ -95,10 +104,13 @@ final class ToDoStack {
             folder = folder.deletingLastPathComponent()
         }
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             for made in missing { try? FileManager.default.removeItem(at: made) }
-            throw ToDoError("Can't make the folder \(url.deletingLastPathComponent().path) for the store: \(error.localizedDescription). Give another --store.")
+            throw ToDoError(
+                "Can't make the folder \(url.deletingLastPathComponent().path) for the store: \(error.localizedDescription). Give another --store."
+            )
         }
         return missing
     }
@@ -113,13 +125,16 @@ final class ToDoStack {
 
     /// The stack on `model`: a coordinator, the store `add` gives it, and a confinement context
     /// (the command uses it on its one thread, as a command-line program may).
-    private static func stack(model: NSManagedObjectModel, _ options: StoreOptions, environment: ToDoEnvironment,
-                              adding add: (NSPersistentStoreCoordinator) throws -> NSPersistentStore) throws -> ToDoStack {
+    private static func stack(
+        model: NSManagedObjectModel, _ options: StoreOptions, environment: ToDoEnvironment,
+        adding add: (NSPersistentStoreCoordinator) throws -> NSPersistentStore
+    ) throws -> ToDoStack {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let store = try add(coordinator)
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        return ToDoStack(environment: environment, version: options.modelVersion, model: model, context: context, store: store)
+        return ToDoStack(
+            environment: environment, version: options.modelVersion, model: model, context: context, store: store)
     }
 
     /// Opens the store at `url`, migrating it first when an older version of the model wrote it.
@@ -129,15 +144,17 @@ final class ToDoStack {
         if Self.storeExists(at: url) {
             let storeVersion = try Self.version(ofStoreAt: url, type: type)
             if storeVersion > options.modelVersion {
-                throw ToDoError("""
+                throw ToDoError(
+                    """
                     The store at \(url.path) was written by version \(storeVersion) of the ToDo model, \
                     and version \(options.modelVersion) cannot read it (Core Data error 134100). \
                     Run without --model-version \(options.modelVersion), or use another --store.
                     """)
             }
             if storeVersion < options.modelVersion {
-                try ToDoMigration.migrate(storeAt: url, type: type, from: storeVersion, to: options.modelVersion,
-                                          policy: .defaultMapping, environment: environment)
+                try ToDoMigration.migrate(
+                    storeAt: url, type: type, from: storeVersion, to: options.modelVersion,
+                    policy: .defaultMapping, environment: environment)
             }
         }
         // SQLite and PostgreSQL stores keep persistent history, so that `todo watch` learns what other
@@ -175,7 +192,8 @@ final class ToDoStack {
         do {
             metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         } catch let error where (error as NSError).code == NSPersistentStoreInvalidTypeError {
-            throw ToDoError("Can't open the ToDo store: \(url.path) is neither a SQLite nor an XML store. Use another --store.")
+            throw ToDoError(
+                "Can't open the ToDo store: \(url.path) is neither a SQLite nor an XML store. Use another --store.")
         } catch let error where (error as NSError).domain == NSCocoaErrorDomain {
             throw ToDoError("Can't open the ToDo store: \(error.localizedDescription). Use another --store.")
         }
@@ -183,10 +201,14 @@ final class ToDoStack {
         // The compatibility check, not a plain comparison: a store that an earlier ObjectGraph
         // wrote, with its old hashes, is still that version's (opening it rewrites them).
         for number in ToDoModels.versionNames.indices.map({ $0 + 1 })
-        where try ToDoModels.model(version: number).isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) {
+        where try ToDoModels.model(version: number).isConfiguration(
+            withName: nil, compatibleWithStoreMetadata: metadata)
+        {
             return number
         }
-        throw ToDoError("The store at \(url.path) was not written by any version of the ToDo model (its entities are \(hashes.keys.sorted().joined(separator: ", "))). Use another --store.")
+        throw ToDoError(
+            "The store at \(url.path) was not written by any version of the ToDo model (its entities are \(hashes.keys.sorted().joined(separator: ", "))). Use another --store."
+        )
     }
 
     /// The to-do whose number (`#N` in `todo list`) is `number`.
@@ -199,17 +221,22 @@ final class ToDoStack {
         let request = Category.fetchRequest()
         request.predicate = NSPredicate(format: "name == %@", name)
         guard let category = try context.fetch(request).first else {
-            throw ToDoError("There is no category \"\(name)\". `todo categories` lists them; `todo categories add \(Self.quoted(name))` adds it.")
+            throw ToDoError(
+                "There is no category \"\(name)\". `todo categories` lists them; `todo categories add \(Self.quoted(name))` adds it."
+            )
         }
         return category
     }
 
-    private func object<Object: NSManagedObject>(_ type: Object.Type, number: Int64, kind: String, listCommand: String) throws -> Object {
+    private func object<Object: NSManagedObject>(_ type: Object.Type, number: Int64, kind: String, listCommand: String)
+        throws -> Object
+    {
         let entity = Object.entity().name
         // The store's identifier comes from its file: a URI that does not parse finds no object.
         guard number > 0, let uri = URL(string: "x-coredata://\(store.identifier)/\(entity)/p\(number)"),
-              let id = context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri),
-              let object = try? context.existingObject(with: id) as? Object else {
+            let id = context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri),
+            let object = try? context.existingObject(with: id) as? Object
+        else {
             throw ToDoError("There is no \(kind) #\(number). `\(listCommand)` shows their numbers.")
         }
         return object
@@ -219,7 +246,9 @@ final class ToDoStack {
     static func number(of object: NSManagedObject) -> Int64 { number(of: object.objectID) }
 
     /// The number of the object an ID names: its primary key, the end of its URI (`.../ToDo/p12`).
-    static func number(of id: NSManagedObjectID) -> Int64 { Int64(id.uriRepresentation().lastPathComponent.dropFirst()) ?? 0 }
+    static func number(of id: NSManagedObjectID) -> Int64 {
+        Int64(id.uriRepresentation().lastPathComponent.dropFirst()) ?? 0
+    }
 
     /// A name quoted for the shell when it needs it.
     static func quoted(_ text: String) -> String {

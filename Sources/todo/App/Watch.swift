@@ -33,7 +33,8 @@ extension ToDoCommand {
             // and an item deleted meanwhile stays deleted: the other command is the user's
             // newer intent, and the alert has already been shown.
             stack.context.mergePolicy = NSMergeByPropertyStoreTrumpMergePolicy
-            let version = stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
+            let version =
+                stack.version == 1 ? "version 1: alerts repeat every minute" : "version 2: each to-do alerts once"
             let url = options.storeURL(in: environment)
             let place = url.isFileURL ? url.lastPathComponent : ToDoStack.describe(url)
             stack.say("Watching \(place) (\(version)). Ctrl-C stops.")
@@ -46,16 +47,19 @@ extension ToDoCommand {
                 let start = environment.clock.now
                 do {
                     try Self.alert(stack: stack, at: start, history: history)
-                } catch where stack.store.type == .postgres && Self.isUnreachable(error as NSError) {
+                } catch  where stack.store.type == .postgres && Self.isUnreachable(error as NSError) {
                     // A database server restarting costs this tick, not the timer: the store
                     // reconnects, and the next tick's history merge brings what was saved
                     // meanwhile. What this tick could not record is dropped, to alert again.
                     stack.context.rollback()
-                    stack.say("Can't reach the store this minute (\(error.localizedDescription)); "
-                              + "trying again at the next check.")
+                    stack.say(
+                        "Can't reach the store this minute (\(error.localizedDescription)); "
+                            + "trying again at the next check.")
                 }
                 tick += 1
-                if ticks.map({ tick < $0 }) ?? true { environment.clock.sleep(until: start.addingTimeInterval(interval)) }
+                if ticks.map({ tick < $0 }) ?? true {
+                    environment.clock.sleep(until: start.addingTimeInterval(interval))
+                }
             }
         }
 
@@ -71,10 +75,12 @@ extension ToDoCommand {
             let request = ToDo.fetchRequest()
             let soon = now.addingTimeInterval(5 * 60)
             if stack.version == 1 {
-                request.predicate = NSPredicate(format: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now as NSDate, soon as NSDate)
+                request.predicate = NSPredicate(
+                    format: "completed == NO AND dueDate >= %@ AND dueDate <= %@", now as NSDate, soon as NSDate)
             } else {
                 request.predicate = NSPredicate(
-                    format: "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil",
+                    format:
+                        "completed == NO AND dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND lastAlertDate == nil",
                     now as NSDate, soon as NSDate)
             }
             request.sortDescriptors = [NSSortDescriptor(key: "dueDate", ascending: true)]
@@ -96,7 +102,9 @@ extension ToDoCommand {
                 guard let due = item.dueDate else { continue }
                 let minutes = Int((due.timeIntervalSince(now) / 60).rounded(.up))
                 let when = minutes <= 0 ? "now" : minutes == 1 ? "in 1 minute" : "in \(minutes) minutes"
-                stack.say("\(bell)[\(When.format(now, timeZone: zone))] Due \(when): #\(item.number) \(item.title) (at \(When.format(due, timeZone: zone)))")
+                stack.say(
+                    "\(bell)[\(When.format(now, timeZone: zone))] Due \(when): #\(item.number) \(item.title) (at \(When.format(due, timeZone: zone)))"
+                )
                 alerted.append(todo.objectID)
             }
             if stack.version >= 2 && !alerted.isEmpty { try record(alerted, at: now, stack: stack) }
@@ -117,7 +125,9 @@ extension ToDoCommand {
                 }
             } catch is ToDoStack.ConflictPersisted {
                 let numbers = alerted.map { "#\(ToDoStack.number(of: $0))" }.joined(separator: ", ")
-                stack.say("Could not record that \(numbers) \(alerted.count == 1 ? "was" : "were") alerted: other processes kept changing \(alerted.count == 1 ? "it" : "them") (\(ToDoStack.changeAttempts) tries); \(alerted.count == 1 ? "it" : "they") may alert again.")
+                stack.say(
+                    "Could not record that \(numbers) \(alerted.count == 1 ? "was" : "were") alerted: other processes kept changing \(alerted.count == 1 ? "it" : "them") (\(ToDoStack.changeAttempts) tries); \(alerted.count == 1 ? "it" : "they") may alert again."
+                )
             }
         }
     }
@@ -145,7 +155,9 @@ final class OtherProcessesChanges {
     /// Merges the transactions saved since the last call into the context.
     func merge() throws {
         let request = NSPersistentHistoryChangeRequest.fetchHistory(after: token)
-        guard let transactions = (try stack.context.execute(request) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryTransaction]
+        guard
+            let transactions = (try stack.context.execute(request) as? NSPersistentHistoryResult)?.result
+                as? [NSPersistentHistoryTransaction]
         else { return }
         for transaction in transactions {
             if transaction.author != author {

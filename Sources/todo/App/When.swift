@@ -23,7 +23,8 @@ public enum When {
             if let date = calendar.date(from: day) { return date }
         }
         if let date = isoDate(trimmed, timeZone: timeZone) { return date }
-        throw ToDoError("""
+        throw ToDoError(
+            """
             Can't read the time "\(text)". Write an ISO date-time (2026-11-22T14:30), a time \
             today (14:30), or an offset from now (+15m, +2h, +1d).
             """)
@@ -57,16 +58,19 @@ public enum When {
     static func timeOfDay(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              let hour = Int(parts[0]), let minute = Int(parts[1]),
-              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+            let hour = Int(parts[0]), let minute = Int(parts[1]),
+            (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
         return (hour, minute)
     }
 
     /// An ISO 8601 date or date-time, with `T` or a space, with or without seconds and zone.
     static func isoDate(_ text: String, timeZone: TimeZone) -> Date? {
         let normalized = text.replacingOccurrences(of: " ", with: "T")
-        let formats = ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
-                       "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"]
+        let formats = [
+            "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
+            "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd",
+        ]
         for format in formats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -84,7 +88,8 @@ public enum When {
     /// ("14:30" typed at 15:00) is most often meant for tomorrow.
     static func pastWarning(_ due: Date, number: Int64, environment: ToDoEnvironment) -> String? {
         guard due < environment.clock.now else { return nil }
-        return "Warning: its due time, \(format(due, timeZone: environment.timeZone)), has already passed, so `todo watch` will not alert it. To move it: todo edit \(number) --due WHEN (+1d: a day from now)."
+        return
+            "Warning: its due time, \(format(due, timeZone: environment.timeZone)), has already passed, so `todo watch` will not alert it. To move it: todo edit \(number) --due WHEN (+1d: a day from now)."
     }
 
     /// How the program prints a date: `2026-11-22 14:30` in the user's time zone.

@@ -3,8 +3,17 @@ import Foundation
 /// Draws the book's Mermaid `erDiagram` blocks as SVG, so the rendered book shows diagrams
 /// offline without Mermaid's JavaScript. It reads only the subset `ERDiagram` writes.
 enum ERDiagramSVG {
-    struct Entity { var name: String; var lines: [String] = [] }
-    struct Link { var from: String; var to: String; var label: String; var leftMany: Bool; var rightMany: Bool }
+    struct Entity {
+        var name: String
+        var lines: [String] = []
+    }
+    struct Link {
+        var from: String
+        var to: String
+        var label: String
+        var leftMany: Bool
+        var rightMany: Bool
+    }
 
     static let boxWidth = 230, lineHeight = 18, headHeight = 26
 
@@ -23,7 +32,9 @@ enum ERDiagramSVG {
             } else if current != nil {
                 let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
                 var text = parts.count >= 2 ? "\(parts[1]): \(parts[0])" : line
-                if parts.count == 3 { text += " (" + parts[2].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + ")" }
+                if parts.count == 3 {
+                    text += " (" + parts[2].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + ")"
+                }
                 if parts.first == "abstract" { text = "«abstract»" }
                 current?.lines.append(text)
             } else {
@@ -32,8 +43,10 @@ enum ERDiagramSVG {
                 let ends = halves[0].split(separator: " ").map(String.init)
                 guard ends.count == 3 else { continue }
                 let label = halves.count > 1 ? halves[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
-                links.append(Link(from: ends[0], to: ends[2], label: label,
-                                  leftMany: ends[1].hasPrefix("}"), rightMany: ends[1].hasSuffix("{")))
+                links.append(
+                    Link(
+                        from: ends[0], to: ends[2], label: label,
+                        leftMany: ends[1].hasPrefix("}"), rightMany: ends[1].hasSuffix("{")))
             }
         }
         return (entities, links)
@@ -49,7 +62,8 @@ enum ERDiagramSVG {
         let wide = svg(entities: entities, links: links)
         guard entities.count > 1 else { return "<figure class=\"diagram\">\(wide.svg)</figure>" }
         let fit = fitWidth(wide.width)
-        return "<figure class=\"diagram fit-\(fit)\">\(wide.svg)\(stackedSVG(entities: entities, links: links))</figure>"
+        return
+            "<figure class=\"diagram fit-\(fit)\">\(wide.svg)\(stackedSVG(entities: entities, links: links))</figure>"
     }
 
     /// The column width under which a side-by-side drawing `width` wide gives way to the
@@ -79,8 +93,13 @@ enum ERDiagramSVG {
             return stride(from: 0, to: entities.count, by: 3).map { Array($0..<min($0 + 3, entities.count)) }
         }
         func depth(_ i: Int) -> Int {
-            var d = 0, current = i, seen: Set<Int> = [i]
-            while let p = parent[current], seen.insert(p).inserted { d += 1; current = p }
+            var d = 0
+            var current = i
+            var seen: Set<Int> = [i]
+            while let p = parent[current], seen.insert(p).inserted {
+                d += 1
+                current = p
+            }
             return d
         }
         var rows: [[Int]] = []
@@ -92,7 +111,11 @@ enum ERDiagramSVG {
         // Sub-entities in the order of their parents above them.
         for r in rows.indices.dropFirst() {
             let above = rows[r - 1]
-            rows[r].sort { (above.firstIndex(of: parent[$0] ?? -1) ?? .max, $0) < (above.firstIndex(of: parent[$1] ?? -1) ?? .max, $1) }
+            rows[r].sort {
+                (above.firstIndex(of: parent[$0] ?? -1) ?? .max, $0) < (
+                    above.firstIndex(of: parent[$1] ?? -1) ?? .max, $1
+                )
+            }
         }
         return rows
     }
@@ -126,15 +149,18 @@ enum ERDiagramSVG {
         // It shrinks with a narrow column, but not below 70% (9 px text): where the stacked
         // drawing cannot stand in (no container queries), the figure scrolls sideways rather
         // than show text too small to read.
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-wide\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" style=\"min-width: \(width * 7 / 10)px\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-wide\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" style=\"min-width: \(width * 7 / 10)px\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
         if links.contains(where: { $0.label == "inherits" }) { out += arrowhead(id: marker) }
         for link in links {
             guard let a = positions[link.from], let b = positions[link.to] else { continue }
             if link.label == "inherits", b.y > a.y {
                 // From the sub-entity's top, up to the middle of the gap, across, into the parent.
-                let (cx, top) = (b.x + boxWidth / 2, b.y), (px, bottom) = (a.x + boxWidth / 2, a.y + a.h)
+                let (cx, top) = (b.x + boxWidth / 2, b.y)
+                let (px, bottom) = (a.x + boxWidth / 2, a.y + a.h)
                 let bus = top - gapY / 2
-                out += "<path d=\"M\(cx) \(top)V\(bus)H\(px)V\(bottom)\" class=\"link\" fill=\"none\" marker-end=\"url(#\(marker))\"\(dash(link))/>"
+                out +=
+                    "<path d=\"M\(cx) \(top)V\(bus)H\(px)V\(bottom)\" class=\"link\" fill=\"none\" marker-end=\"url(#\(marker))\"\(dash(link))/>"
                 out += "<text x=\"\(cx + 6)\" y=\"\(top - 8)\" class=\"label\">\(HTML.escape(labelText(link)))</text>"
             } else if a.y == b.y {
                 // One row: level, between the facing sides, at the middle of the shorter box.
@@ -142,11 +168,14 @@ enum ERDiagramSVG {
                 let y = a.y + min(a.h, b.h) / 2
                 let (x1, x2) = (left.x + boxWidth, right.x)
                 out += "<line x1=\"\(x1)\" y1=\"\(y)\" x2=\"\(x2)\" y2=\"\(y)\" class=\"link\"\(dash(link))/>"
-                out += "<text x=\"\((x1 + x2) / 2)\" y=\"\(y - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
+                out +=
+                    "<text x=\"\((x1 + x2) / 2)\" y=\"\(y - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
             } else {
-                let (x1, y1) = (a.x + boxWidth / 2, a.y + a.h / 2), (x2, y2) = (b.x + boxWidth / 2, b.y + b.h / 2)
+                let (x1, y1) = (a.x + boxWidth / 2, a.y + a.h / 2)
+                let (x2, y2) = (b.x + boxWidth / 2, b.y + b.h / 2)
                 out += "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" class=\"link\"\(dash(link))/>"
-                out += "<text x=\"\((x1 + x2) / 2)\" y=\"\((y1 + y2) / 2 - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
+                out +=
+                    "<text x=\"\((x1 + x2) / 2)\" y=\"\((y1 + y2) / 2 - 6)\" class=\"label\" text-anchor=\"middle\">\(HTML.escape(labelText(link)))</text>"
             }
         }
         for e in entities {
@@ -177,7 +206,8 @@ enum ERDiagramSVG {
 
     /// The label a link carries: its names and, for a relationship, its ends' cardinality.
     static func labelText(_ link: Link) -> String {
-        link.label == "inherits" ? link.label : link.label + " (\(link.leftMany ? "many" : "one") to \(link.rightMany ? "many" : "one"))"
+        link.label == "inherits"
+            ? link.label : link.label + " (\(link.leftMany ? "many" : "one") to \(link.rightMany ? "many" : "one"))"
     }
 
     /// Inheritance is dashed, a relationship solid.
@@ -188,10 +218,15 @@ enum ERDiagramSVG {
     /// One entity's box: the title bar (rounded at the top only, so no notch shows where it
     /// meets the box) and its attributes.
     static func box(_ e: Entity, x: Int, y: Int, height: Int) -> String {
-        let r = 6, right = x + boxWidth, bottom = y + headHeight
-        var out = "<g><rect x=\"\(x)\" y=\"\(y)\" width=\"\(boxWidth)\" height=\"\(height)\" rx=\"\(r)\" class=\"box\"/>"
-        out += "<path d=\"M\(x) \(bottom)V\(y + r)Q\(x) \(y) \(x + r) \(y)H\(right - r)Q\(right) \(y) \(right) \(y + r)V\(bottom)Z\" class=\"head\"/>"
-        out += "<text x=\"\(x + boxWidth / 2)\" y=\"\(y + 18)\" class=\"title\" text-anchor=\"middle\">\(HTML.escape(e.name))</text>"
+        let r = 6
+        let right = x + boxWidth
+        let bottom = y + headHeight
+        var out =
+            "<g><rect x=\"\(x)\" y=\"\(y)\" width=\"\(boxWidth)\" height=\"\(height)\" rx=\"\(r)\" class=\"box\"/>"
+        out +=
+            "<path d=\"M\(x) \(bottom)V\(y + r)Q\(x) \(y) \(x + r) \(y)H\(right - r)Q\(right) \(y) \(right) \(y + r)V\(bottom)Z\" class=\"head\"/>"
+        out +=
+            "<text x=\"\(x + boxWidth / 2)\" y=\"\(y + 18)\" class=\"title\" text-anchor=\"middle\">\(HTML.escape(e.name))</text>"
         for (i, line) in e.lines.enumerated() {
             out += "<text x=\"\(x + 10)\" y=\"\(y + 44 + i * lineHeight)\" class=\"attr\">\(HTML.escape(line))</text>"
         }

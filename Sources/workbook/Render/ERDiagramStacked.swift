@@ -13,7 +13,9 @@ extension ERDiagramSVG {
         var placed: Set<String> = []
         while order.count < entities.count {
             // Start (again) from the most linked box not yet placed; ties keep the source order.
-            guard let start = entities.filter({ !placed.contains($0.name) }).max(by: { degree($0) < degree($1) }) else { break }
+            guard let start = entities.filter({ !placed.contains($0.name) }).max(by: { degree($0) < degree($1) }) else {
+                break
+            }
             var queue = [start]
             placed.insert(start.name)
             while !queue.isEmpty {
@@ -41,11 +43,14 @@ extension ERDiagramSVG {
             return (link, min(a, b), max(a, b))
         }
         // Shorter spans take the lanes nearer the boxes, so links from one box nest instead of crossing.
-        let lanes = spans.indices.sorted { (spans[$0].lower - spans[$0].upper, $0) < (spans[$1].lower - spans[$1].upper, $1) }
+        let lanes = spans.indices.sorted {
+            (spans[$0].lower - spans[$0].upper, $0) < (spans[$1].lower - spans[$1].upper, $1)
+        }
         var lane = [Int](repeating: 0, count: spans.count)
         for (n, i) in lanes.enumerated() { lane[i] = n }
         let labelsAbove = (0..<order.count).map { box in spans.indices.filter { spans[$0].lower == box } }
-        let x = 20, labelStep = 16
+        let x = 20
+        let labelStep = 16
         var tops: [Int] = []
         var y = 20
         for (i, e) in order.enumerated() {
@@ -57,20 +62,25 @@ extension ERDiagramSVG {
         let laneX = { (n: Int) in x + boxWidth + 14 * (n + 1) }
         let longestLabel = spans.map { labelText($0.link).count }.max() ?? 0
         let width = max(laneX(spans.count) + 20, x + 4 + longestLabel * 7 + 20)
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-stacked\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"er er-stacked\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" role=\"img\" aria-label=\"Entity-relationship diagram\">"
         let marker = "inherits-" + fingerprint(order.map(\.name).joined(separator: ",")) + "-stacked"
         if spans.contains(where: { $0.link.label == "inherits" }) { out += arrowhead(id: marker) }
         for (i, span) in spans.enumerated() {
-            let from = tops[span.upper] + headHeight / 2, to = tops[span.lower] + headHeight / 2
+            let from = tops[span.upper] + headHeight / 2
+            let to = tops[span.lower] + headHeight / 2
             // The parent is the upper box (stackOrder): its end of the line gets the arrowhead.
-            let arrow = span.link.label == "inherits" && index[span.link.from] == span.upper
+            let arrow =
+                span.link.label == "inherits" && index[span.link.from] == span.upper
                 ? " marker-start=\"url(#\(marker))\"" : ""
-            out += "<path d=\"M\(x + boxWidth) \(from)H\(laneX(lane[i]))V\(to)H\(x + boxWidth)\" class=\"link\" fill=\"none\"\(dash(span.link))\(arrow)/>"
+            out +=
+                "<path d=\"M\(x + boxWidth) \(from)H\(laneX(lane[i]))V\(to)H\(x + boxWidth)\" class=\"link\" fill=\"none\"\(dash(span.link))\(arrow)/>"
         }
         for (box, labels) in labelsAbove.enumerated() {
             for (n, i) in labels.enumerated() {
                 let baseline = tops[box] - 8 - labelStep * (labels.count - 1 - n)
-                out += "<text x=\"\(x + 4)\" y=\"\(baseline)\" class=\"label\">\(HTML.escape(labelText(spans[i].link)))</text>"
+                out +=
+                    "<text x=\"\(x + 4)\" y=\"\(baseline)\" class=\"label\">\(HTML.escape(labelText(spans[i].link)))</text>"
             }
         }
         for (i, e) in order.enumerated() { out += box(e, x: x, y: tops[i], height: boxHeight(e)) }

@@ -31,7 +31,9 @@ struct SiteRenderer {
             let url = bookDirectory.appendingPathComponent(name)
             if !order.contains(url) && FileManager.default.fileExists(atPath: url.path) { order.append(url) }
         }
-        for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) where !order.contains(file) { order.append(file) }
+        for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) where !order.contains(file) {
+            order.append(file)
+        }
         return order
     }
 
@@ -41,11 +43,14 @@ struct SiteRenderer {
     func chapterNumbers() throws -> [String: Int] {
         let readme = bookDirectory.appendingPathComponent("README.md")
         let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
-        let regex = try NSRegularExpression(pattern: "^([0-9]+)\\. \\[[^\\]]*\\]\\(([A-Za-z0-9_-]+\\.md)\\)", options: [.anchorsMatchLines])
+        let regex = try NSRegularExpression(
+            pattern: "^([0-9]+)\\. \\[[^\\]]*\\]\\(([A-Za-z0-9_-]+\\.md)\\)", options: [.anchorsMatchLines])
         var numbers: [String: Int] = [:]
         for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            guard let numberRange = Range(match.range(at: 1), in: text), let nameRange = Range(match.range(at: 2), in: text),
-                  let number = Int(text[numberRange]) else { continue }
+            guard let numberRange = Range(match.range(at: 1), in: text),
+                let nameRange = Range(match.range(at: 2), in: text),
+                let number = Int(text[numberRange])
+            else { continue }
             let name = String(text[nameRange])
             if numbers[name] == nil { numbers[name] = number }
         }
@@ -54,38 +59,51 @@ struct SiteRenderer {
 
     func render(progress: (String) -> Void) throws -> Int {
         var parser = MarkdownParser()
-        parser.addModifier(Modifier(target: .codeBlocks) { _, markdown in
-            let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
-            let language = lines.first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`~ ")) } ?? ""
-            var body = lines.dropFirst()
-            if let last = body.last, last.trimmingCharacters(in: .whitespaces).hasPrefix("```") { body = body.dropLast() }
-            let code = body.joined(separator: "\n")
-            switch language {
-            case "swift":
-                return "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
-            case "mermaid": return ERDiagramSVG.figure(code)
-            case "text": return "<pre class=\"output\"><code>\(Self.outputHTML(code))</code></pre>"
-            default:
-                let html = code.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.escape(String($0)) }
-                return "<pre class=\"code\"><code>\(Self.listingLines(code, html: html))</code></pre>"
-            }
-        })
+        parser.addModifier(
+            Modifier(target: .codeBlocks) { _, markdown in
+                let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+                let language = lines.first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`~ ")) } ?? ""
+                var body = lines.dropFirst()
+                if let last = body.last, last.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                    body = body.dropLast()
+                }
+                let code = body.joined(separator: "\n")
+                switch language {
+                case "swift":
+                    return
+                        "<pre class=\"code swift\"><code>\(Self.listingLines(code, html: SwiftHighlighter.htmlLines(code)))</code></pre>"
+                case "mermaid": return ERDiagramSVG.figure(code)
+                case "text": return "<pre class=\"output\"><code>\(Self.outputHTML(code))</code></pre>"
+                default:
+                    let html = code.split(separator: "\n", omittingEmptySubsequences: false).map {
+                        HTML.escape(String($0))
+                    }
+                    return "<pre class=\"code\"><code>\(Self.listingLines(code, html: html))</code></pre>"
+                }
+            })
         var pages: [Page] = []
         let numbers = try chapterNumbers()
         for url in try pageOrder() {
             progress("rendering book/\(url.lastPathComponent)")
             let markdown = try String(contentsOf: url, encoding: .utf8)
-            let title = markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? url.deletingPathExtension().lastPathComponent
-            let htmlName = url.lastPathComponent == "README.md" ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
+            let title =
+                markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
+                ?? url.deletingPathExtension().lastPathComponent
+            let htmlName =
+                url.lastPathComponent == "README.md"
+                ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
             var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
-            (page.body, page.sections) = Self.addHeadingIDs(Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
+            (page.body, page.sections) = Self.addHeadingIDs(
+                Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
             // After the search index took the text, so a search for a whole name still finds it.
             page.body = Self.proseCodeBreaks(Self.breakableTableCode(page.body))
             pages.append(page)
         }
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         for (i, page) in pages.enumerated() {
-            let html = Self.template(page: page, pages: pages, previous: i > 0 ? pages[i - 1] : nil, next: i + 1 < pages.count ? pages[i + 1] : nil)
+            let html = Self.template(
+                page: page, pages: pages, previous: i > 0 ? pages[i - 1] : nil,
+                next: i + 1 < pages.count ? pages[i + 1] : nil)
             try html.write(to: outputDirectory.appendingPathComponent(page.htmlName), atomically: true, encoding: .utf8)
         }
         try (SiteAssets.css + "\n" + ERDiagramSVG.containerRules(fits: Self.diagramFits(pages.map(\.body))))
@@ -114,9 +132,18 @@ struct SiteRenderer {
         var joinable = false
         for line in markdown.components(separatedBy: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("```") { inFence.toggle(); out.append(line); joinable = false; continue }
-            if inFence { out.append(line); continue }
-            let startsBlock = trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("<") || trimmed.hasPrefix("|")
+            if trimmed.hasPrefix("```") {
+                inFence.toggle()
+                out.append(line)
+                joinable = false
+                continue
+            }
+            if inFence {
+                out.append(line)
+                continue
+            }
+            let startsBlock =
+                trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("<") || trimmed.hasPrefix("|")
                 || trimmed.hasPrefix(">") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ")
                 || trimmed.range(of: "^[0-9]+\\. ", options: .regularExpression) != nil
             if joinable && !startsBlock {
@@ -149,8 +176,10 @@ struct SiteRenderer {
             // An arrow stays with the result it points to (`→ (none)`), not at a line's end.
             // A long selector or key path breaks between its parts (`...EntityNamed:` /
             // `predicateString:`), not wherever the line ends; `09:00` and `1.5` stay whole.
-            let broken = breakableName(Substring(HTML.escape(lines[n])), humpsAbove: longestUnbroken, beforeDigits: false)
-            let line = broken.replacingOccurrences(of: "→ ([^ ]+)", with: "<span class=\"nowrap\">→ $1</span>", options: .regularExpression)
+            let broken = breakableName(
+                Substring(HTML.escape(lines[n])), humpsAbove: longestUnbroken, beforeDigits: false)
+            let line = broken.replacingOccurrences(
+                of: "→ ([^ ]+)", with: "<span class=\"nowrap\">→ $1</span>", options: .regularExpression)
             out += "<span class=\"line\" style=\"--indent:\(indent)\">" + line + "</span>"
             n += 1
         }
@@ -180,7 +209,8 @@ struct SiteRenderer {
                 lead = "<span class=\"indent\">" + text.prefix(indent) + "</span>"
                 text = text.dropFirst(indent)
             }
-            return "<span class=\"line\" style=\"--indent:\(indent)\">\(lead)\(keepHyphenatedWordsWhole(breakOpportunities(String(text))))</span>"
+            return
+                "<span class=\"line\" style=\"--indent:\(indent)\">\(lead)\(keepHyphenatedWordsWhole(breakOpportunities(String(text))))</span>"
         }.joined()
     }
 
@@ -190,26 +220,48 @@ struct SiteRenderer {
     /// entities are left whole.
     static func breakOpportunities(_ html: String) -> String {
         var out = ""
-        var tag = "", inTag = false, inEntity = false, inProse = false
+        var tag = ""
+        var inTag = false
+        var inEntity = false
+        var inProse = false
         var previous: Character = " "
         var longName = false
         let chars = Array(html)
         func isNamePart(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
         for (i, c) in chars.enumerated() {
             if inTag {
-                out.append(c); tag.append(c)
+                out.append(c)
+                tag.append(c)
                 if c == ">" {
                     inTag = false
                     // Comments and strings are prose: they wrap at their spaces only.
                     // (`string nowrap` too: an interpolation, which does not wrap at all.)
-                    if tag.hasPrefix("<span class=\"comment\"") || tag.hasPrefix("<span class=\"string") { inProse = true }
+                    if tag.hasPrefix("<span class=\"comment\"") || tag.hasPrefix("<span class=\"string") {
+                        inProse = true
+                    }
                     if tag == "</span>" { inProse = false }
                 }
                 continue
             }
-            if inEntity { out.append(c); if c == ";" { inEntity = false; previous = "x" }; continue }
-            if c == "<" { inTag = true; tag = "<"; out.append(c); continue }
-            if c == "&" { inEntity = true; out.append(c); continue }
+            if inEntity {
+                out.append(c)
+                if c == ";" {
+                    inEntity = false
+                    previous = "x"
+                }
+                continue
+            }
+            if c == "<" {
+                inTag = true
+                tag = "<"
+                out.append(c)
+                continue
+            }
+            if c == "&" {
+                inEntity = true
+                out.append(c)
+                continue
+            }
             if !inProse && c == "." && (previous.isLetter || previous == ")") { out += "<wbr>" }
             // A name too long to be sure of fitting a line may also break between its words
             // (`migratePersistentStores<wbr>Automatically`), not wherever the line ends. A
@@ -252,13 +304,23 @@ struct SiteRenderer {
                 // A comment marker does not count: its word alone must fit.
                 let marker = word.hasPrefix("# ") ? 2 : word.hasPrefix("// ") ? 3 : 0
                 let whole = word.contains("-") || marker > 0
-                out += whole && length > 1 && length - marker <= longestUnbroken ? "<span class=\"nowrap\">\(word)</span>" : word
+                out +=
+                    whole && length > 1 && length - marker <= longestUnbroken
+                    ? "<span class=\"nowrap\">\(word)</span>" : word
                 word = ""
             }
             for c in text {
                 // A comment's `#` or `//` stays with its first word, not stranded at a line's end.
-                if c == " " && (word == "#" || word == "//") { word.append(c); continue }
-                if c == " " { flush(); out.append(c) } else { word.append(c) }
+                if c == " " && (word == "#" || word == "//") {
+                    word.append(c)
+                    continue
+                }
+                if c == " " {
+                    flush()
+                    out.append(c)
+                } else {
+                    word.append(c)
+                }
             }
             flush()
         }
@@ -278,12 +340,13 @@ struct SiteRenderer {
             case (nil, nil): return wasOpen
             case (_?, nil): return true
             case (nil, _?): return false
-            case let (o?, c?): return o > c
+            case (let o?, let c?): return o > c
             }
         }
         var out = ""
         var rest = Substring(html)
-        var inPre = false, inTable = false
+        var inPre = false
+        var inTable = false
         while let open = rest.range(of: "<code>") {
             let before = rest[..<open.lowerBound]
             out += before
@@ -388,7 +451,10 @@ struct SiteRenderer {
             out.append(c)
             // Only inside a name: after `foo(`, not after a lone `(` or the `///` of a URI.
             if "_.:(,/".contains(c), i > 0, i + 1 < code.count, isNamePart(code[i - 1]) || ")]".contains(code[i - 1]),
-               code[i + 1].isLetter || (beforeDigits && code[i + 1].isNumber) || code[i + 1] == "_" { out += "<wbr>" }
+                code[i + 1].isLetter || (beforeDigits && code[i + 1].isNumber) || code[i + 1] == "_"
+            {
+                out += "<wbr>"
+            }
         }
         return out
     }
@@ -399,8 +465,10 @@ struct SiteRenderer {
         var sections: [(id: String, title: String, text: String)] = []
         var rest = Substring(html)
         var used: Set<String> = []
-        while let open = rest.range(of: "<h", options: []), let level = rest[open.upperBound...].first, level == "1" || level == "2",
-              let close = rest[open.upperBound...].range(of: "</h\(level)>") {
+        while let open = rest.range(of: "<h", options: []), let level = rest[open.upperBound...].first,
+            level == "1" || level == "2",
+            let close = rest[open.upperBound...].range(of: "</h\(level)>")
+        {
             let before = rest[..<open.lowerBound]
             out += before
             if !sections.isEmpty { sections[sections.count - 1].text += plain(String(before)) }
@@ -431,8 +499,10 @@ struct SiteRenderer {
         var entries: [[String: String]] = []
         for page in pages {
             for section in page.sections {
-                entries.append(["page": page.title, "title": section.title, "url": page.htmlName + "#" + section.id,
-                                "text": String(section.text.prefix(4000))])
+                entries.append([
+                    "page": page.title, "title": section.title, "url": page.htmlName + "#" + section.id,
+                    "text": String(section.text.prefix(4000)),
+                ])
             }
         }
         let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("[]".utf8)
@@ -452,20 +522,31 @@ struct SiteRenderer {
         let chapters = pages.filter { $0.number != nil }
         let others = pages.filter { $0.number == nil && $0.htmlName != "index.html" }
         var html = ""
-        if !introduction.isEmpty { html += "<ul class=\"contents intro\">\n" + introduction.map(item).joined(separator: "\n") + "\n</ul>\n" }
-        if !chapters.isEmpty { html += "<ol class=\"contents chapters\">\n" + chapters.map(item).joined(separator: "\n") + "\n</ol>\n" }
+        if !introduction.isEmpty {
+            html += "<ul class=\"contents intro\">\n" + introduction.map(item).joined(separator: "\n") + "\n</ul>\n"
+        }
+        if !chapters.isEmpty {
+            html += "<ol class=\"contents chapters\">\n" + chapters.map(item).joined(separator: "\n") + "\n</ol>\n"
+        }
         if !others.isEmpty {
-            html += "<h4>Appendices</h4>\n<ul class=\"contents appendices\">\n" + others.map(item).joined(separator: "\n") + "\n</ul>\n"
+            html +=
+                "<h4>Appendices</h4>\n<ul class=\"contents appendices\">\n" + others.map(item).joined(separator: "\n")
+                + "\n</ul>\n"
         }
         return html
     }
 
     static func template(page: Page, pages: [Page], previous: Page?, next: Page?) -> String {
         let contents = contentsHTML(pages: pages, current: page)
-        let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined(separator: "\n")
+        let onThisPage = page.sections.dropFirst().map { "<li><a href=\"#\($0.id)\">\(HTML.escape($0.title))</a></li>" }
+            .joined(separator: "\n")
         // A no-break space ties each arrow to the title, so a wrapped title never leaves it alone on a line.
-        let previousLink = previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">←&nbsp;\(HTML.escape($0.title))</a>" } ?? "<span></span>"
-        let nextLink = next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title))&nbsp;→</a>" } ?? "<span></span>"
+        let previousLink =
+            previous.map { "<a class=\"prev\" href=\"\($0.htmlName)\">←&nbsp;\(HTML.escape($0.title))</a>" }
+            ?? "<span></span>"
+        let nextLink =
+            next.map { "<a class=\"next\" href=\"\($0.htmlName)\">\(HTML.escape($0.title))&nbsp;→</a>" }
+            ?? "<span></span>"
         // On a phone the top bar's button shows and hides the sidebar (search.js); the `js`
         // class set first thing lets the stylesheet hide it only when that script can run.
         // Without script the link jumps to the sidebar's search box, the sidebar following the text.

@@ -30,7 +30,10 @@ enum SwiftHighlighter {
     ]
 
     enum Kind: Equatable { case word, number, string, comment, space, punct }
-    struct Token { var kind: Kind; var text: String }
+    struct Token {
+        var kind: Kind
+        var text: String
+    }
 
     /// The code as HTML: each token escaped, coloured ones in a `span` with their class.
     static func html(_ code: String) -> String {
@@ -38,7 +41,11 @@ enum SwiftHighlighter {
         let classes = classify(tokens)
         var out = ""
         for (token, cls) in zip(tokens, classes) {
-            if let cls { out += "<span class=\"\(cls)\">\(HTML.escape(token.text))</span>" } else { out += HTML.escape(token.text) }
+            if let cls {
+                out += "<span class=\"\(cls)\">\(HTML.escape(token.text))</span>"
+            } else {
+                out += HTML.escape(token.text)
+            }
         }
         return out
     }
@@ -70,12 +77,15 @@ enum SwiftHighlighter {
     /// that does not wrap: a listing wrapped right after the `\` reads as a line continuation,
     /// and one wrapped inside the parentheses leaves a lone `)` or `}` on a line.
     static func stringHTML(_ text: String) -> String {
-        var out = "", plain = "", i = text.startIndex
+        var out = ""
+        var plain = ""
+        var i = text.startIndex
         func flush(_ cls: String, _ part: String) {
             if !part.isEmpty { out += "<span class=\"\(cls)\">\(HTML.escape(part))</span>" }
         }
         while i < text.endIndex {
-            guard text[i...].hasPrefix("\\("), let end = interpolationEnd(in: text, from: text.index(i, offsetBy: 2)) else {
+            guard text[i...].hasPrefix("\\("), let end = interpolationEnd(in: text, from: text.index(i, offsetBy: 2))
+            else {
                 plain.append(text[i])
                 i = text.index(after: i)
                 continue
@@ -91,7 +101,8 @@ enum SwiftHighlighter {
 
     /// The index after the `)` that closes an interpolation whose contents start at `start`.
     private static func interpolationEnd(in text: String, from start: String.Index) -> String.Index? {
-        var depth = 1, i = start
+        var depth = 1
+        var i = start
         while i < text.endIndex {
             if text[i] == "(" { depth += 1 }
             if text[i] == ")" {
@@ -108,7 +119,10 @@ enum SwiftHighlighter {
         let chars = Array(code)
         var tokens: [Token] = []
         var i = 0
-        func take(_ kind: Kind, upTo j: Int) { tokens.append(Token(kind: kind, text: String(chars[i..<j]))); i = j }
+        func take(_ kind: Kind, upTo j: Int) {
+            tokens.append(Token(kind: kind, text: String(chars[i..<j])))
+            i = j
+        }
         func at(_ k: Int, _ s: String) -> Bool {
             let needle = Array(s)
             return k + needle.count <= chars.count && Array(chars[k..<(k + needle.count)]) == needle
@@ -129,10 +143,17 @@ enum SwiftHighlighter {
                 take(.string, upTo: min(j + 3, chars.count))
             } else if c == "\"" {
                 var j = i + 1
-                var depth = 0  // inside \( ... ) a quote does not end the string
+                var depth = 0 // inside \( ... ) a quote does not end the string
                 while j < chars.count && chars[j] != "\n" && (chars[j] != "\"" || depth > 0) {
-                    if chars[j] == "\\" && j + 1 < chars.count && chars[j + 1] == "(" { depth += 1; j += 2; continue }
-                    if chars[j] == "\\" { j += 2; continue }
+                    if chars[j] == "\\" && j + 1 < chars.count && chars[j + 1] == "(" {
+                        depth += 1
+                        j += 2
+                        continue
+                    }
+                    if chars[j] == "\\" {
+                        j += 2
+                        continue
+                    }
                     if depth > 0 && chars[j] == "(" { depth += 1 }
                     if depth > 0 && chars[j] == ")" { depth -= 1 }
                     j += 1
@@ -144,8 +165,10 @@ enum SwiftHighlighter {
                 take(.word, upTo: j)
             } else if c.isNumber {
                 var j = i
-                while j < chars.count && (chars[j].isNumber || chars[j] == "_"
-                                          || (chars[j] == "." && j + 1 < chars.count && chars[j + 1].isNumber)) { j += 1 }
+                while j < chars.count
+                    && (chars[j].isNumber || chars[j] == "_"
+                        || (chars[j] == "." && j + 1 < chars.count && chars[j + 1].isNumber))
+                { j += 1 }
                 take(.number, upTo: j)
             } else if c.isWhitespace {
                 var j = i
@@ -172,14 +195,14 @@ enum SwiftHighlighter {
             let from = n > 0 ? significant[n - 1] + 1 : 0
             return tokens[from..<significant[n]].contains { $0.text.contains("\n") }
         }
-        var closureSignature: [Bool] = []  // one entry per open brace: could an `in` still end its signature?
+        var closureSignature: [Bool] = [] // one entry per open brace: could an `in` still end its signature?
         var forLoopAwaitsIn = false
         for (n, index) in significant.enumerated() {
             let token = tokens[index]
             switch token.kind {
             case .string: classes[index] = "string"
             case .number: classes[index] = "number"
-            case .comment, .space: break  // not significant: classified above
+            case .comment, .space: break // not significant: classified above
             case .punct:
                 switch token.text {
                 case "{": closureSignature.append(true)
@@ -189,12 +212,15 @@ enum SwiftHighlighter {
                 }
             case .word:
                 let word = token.text
-                let previous = text(n - 1), next = text(n + 1)
+                let previous = text(n - 1)
+                let next = text(n + 1)
                 let isMember = previous == "." && !memberKeywords.contains(word)
                 // `count(for: request)`, `func fetch(_ r: R, in context: C)`: a label, not a keyword.
-                let isLabel = (previous == "(" || previous == ",")
+                let isLabel =
+                    (previous == "(" || previous == ",")
                     && (next == ":" || (kind(n + 1) == .word && text(n + 2) == ":"))
-                let atStatementStart = previous == nil || previous == "{" || previous == "}" || previous == ";"
+                let atStatementStart =
+                    previous == nil || previous == "{" || previous == "}" || previous == ";"
                     || previous == ":" || newlineBefore(n)
                 var isKeyword = false
                 if !isMember && !isLabel && previous != "`" {
@@ -202,17 +228,24 @@ enum SwiftHighlighter {
                         isKeyword = atStatementStart
                         if isKeyword { forLoopAwaitsIn = true }
                     } else if word == "in" {
-                        if forLoopAwaitsIn { isKeyword = true; forLoopAwaitsIn = false }
-                        else if closureSignature.last == true { isKeyword = true }
+                        if forLoopAwaitsIn {
+                            isKeyword = true
+                            forLoopAwaitsIn = false
+                        } else if closureSignature.last == true {
+                            isKeyword = true
+                        }
                     } else if reserved.contains(word) {
                         isKeyword = true
                     } else if modifiers.contains(word) {
-                        isKeyword = next.map { declarationStarts.contains($0) || modifiers.contains($0) } ?? false
-                            || ((word == "weak" || word == "unowned") && kind(n + 1) == .word && (previous == "[" || previous == ","))
+                        isKeyword =
+                            next.map { declarationStarts.contains($0) || modifiers.contains($0) } ?? false
+                            || ((word == "weak" || word == "unowned") && kind(n + 1) == .word
+                                && (previous == "[" || previous == ","))
                     } else if word == "some" || word == "any" {
                         isKeyword = kind(n + 1) == .word && next?.first?.isUppercase == true
                     } else if word == "get" || word == "set" || word == "willSet" || word == "didSet" {
-                        isKeyword = next == "{" || next == "}" || ["get", "set", "async", "throws"].contains(next ?? "")
+                        isKeyword =
+                            next == "{" || next == "}" || ["get", "set", "async", "throws"].contains(next ?? "")
                             || (next == "(" && (previous == "{" || previous == "}"))
                     } else if word == "async" {
                         isKeyword = previous == ")" || ["let", "var", "throws", "rethrows", "->"].contains(next ?? "")
@@ -228,10 +261,13 @@ enum SwiftHighlighter {
                 // A closure's signature holds names, types and a few keywords; anything else
                 // (`let`, `return`, a call's result) means the braces are not a closure's.
                 if !closureSignature.isEmpty && word != "in" && (isKeyword || word.first == "#")
-                    && !closureSignatureWords.contains(word) {
+                    && !closureSignatureWords.contains(word)
+                {
                     closureSignature[closureSignature.count - 1] = false
                 }
-                if word == "in" && isKeyword && !closureSignature.isEmpty { closureSignature[closureSignature.count - 1] = false }
+                if word == "in" && isKeyword && !closureSignature.isEmpty {
+                    closureSignature[closureSignature.count - 1] = false
+                }
             }
         }
         return classes

@@ -1,24 +1,30 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 // Acceptance: the models of the stores Apple's Core Data wrote (fixtures/apple-stores) load,
 // hash as Core Data hashed them, entity by entity, and open their stores without migration.
 @Suite struct AppleModelTests {
     /// The model version that wrote a fixture store.
     static func model(of store: AppleFixtures.Store) throws -> ManagedObjectModel {
-        guard let url = AppleFixtures.bundleURL(store), let version = store.version else { return try SampleModel2.version1() }
+        guard let url = AppleFixtures.bundleURL(store), let version = store.version else {
+            return try SampleModel2.version1()
+        }
         let bundle = try XcodeModelLoader().loadBundle(at: url)
         return try #require(bundle.model(named: version), "\(store): no version \(version) in \(bundle.versionNames)")
     }
 
     /// Checks a model's hashes and the metadata's digest and checksum against a store's metadata.
-    static func expectHashes(of model: ManagedObjectModel, equal metadata: [String: Any], _ store: AppleFixtures.Store) throws {
+    static func expectHashes(of model: ManagedObjectModel, equal metadata: [String: Any], _ store: AppleFixtures.Store)
+        throws
+    {
         let stored = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data], "\(store)")
         #expect(Set(stored.keys) == Set(model.entityVersionHashesByName.keys), "\(store): entities")
         for (name, hash) in stored.sorted(by: { $0.key < $1.key }) {
-            #expect(model.entityVersionHashesByName[name] == hash,
-                    "\(store): \(name) is \(model.entityVersionHashesByName[name]?.base64EncodedString() ?? "missing"), the store has \(hash.base64EncodedString())")
+            #expect(
+                model.entityVersionHashesByName[name] == hash,
+                "\(store): \(name) is \(model.entityVersionHashesByName[name]?.base64EncodedString() ?? "missing"), the store has \(hash.base64EncodedString())"
+            )
             #expect(model.entitiesByName[name]?.versionHash == hash)
         }
         #expect(metadata["NSStoreModelVersionHashesVersion"] as? Int == 3, "\(store)")
@@ -45,7 +51,9 @@ import ObjectGraph
             let loader = XcodeModelLoader()
             let bundle = try loader.loadBundle(at: url)
             versions += bundle.versions.count
-            for version in bundle.versions { #expect(!version.model.entities.isEmpty, "\(url.lastPathComponent) \(version.name)") }
+            for version in bundle.versions {
+                #expect(!version.model.entities.isEmpty, "\(url.lastPathComponent) \(version.name)")
+            }
         }
         // Every version of every bundle: the older ones are real migration sources.
         #expect(versions == 26)
@@ -77,7 +85,9 @@ import ObjectGraph
         try coordinator.remove(opened)
         // Opening changed nothing of the store's metadata.
         let after = try AppleFixtures.rawMetadata(at: url)
-        #expect(after["NSStoreModelVersionHashes"] as? [String: Data] == before["NSStoreModelVersionHashes"] as? [String: Data])
+        #expect(
+            after["NSStoreModelVersionHashes"] as? [String: Data] == before["NSStoreModelVersionHashes"]
+                as? [String: Data])
         #expect(NSDictionary(dictionary: after).isEqual(to: before))
     }
 

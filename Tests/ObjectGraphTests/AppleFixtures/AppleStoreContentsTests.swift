@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import ObjectGraph
+import Testing
 
 /// CoreDataPlus's Cover and Content (SampleModel2_V1): archives of its test classes, which a
 /// Linux app reads through transformers it registers, as here. They come back as
@@ -62,13 +62,17 @@ final class CoreDataPlusArchiveTransformer: SecureUnarchiveFromDataTransformer, 
         let context = ManagedObjectContext(coordinator: coordinator)
         let raw = try RawStore(url)
         defer { raw.close() }
-        var objectsCompared = 0, valuesCompared = 0, linksCompared = 0
+        var objectsCompared = 0
+        var valuesCompared = 0
+        var linksCompared = 0
         for entity in model.entities {
             let rows = try raw.rows(of: entity, in: model)
             let request = FetchRequest(entityName: entity.name)
             request.includesSubentities = false
             let objects = try context.fetch(request)
-            #expect(objects.count == rows.count, "\(store): \(entity.name) has \(rows.count) rows, ObjectGraph fetched \(objects.count)")
+            #expect(
+                objects.count == rows.count,
+                "\(store): \(entity.name) has \(rows.count) rows, ObjectGraph fetched \(objects.count)")
             for object in objects {
                 let key = object.objectID.primaryKey
                 guard let row = rows[key] else {
@@ -82,23 +86,34 @@ final class CoreDataPlusArchiveTransformer: SecureUnarchiveFromDataTransformer, 
                     let mine = try object.checkedValue(forKey: a.name)
                     if a.attributeType == .transformable {
                         let rawValue = try (Data.fromDatabaseValue(dbValue)).map(Self.rawTransformable) ?? nil
-                        #expect(Self.sameTransformable(mine, rawValue), "\(store): \(entity.name).\(a.name) of \(key): \(String(describing: mine)) vs \(String(describing: rawValue))")
+                        #expect(
+                            Self.sameTransformable(mine, rawValue),
+                            "\(store): \(entity.name).\(a.name) of \(key): \(String(describing: mine)) vs \(String(describing: rawValue))"
+                        )
                     } else {
                         let rawValue = RawStore.value(dbValue, type: a.attributeType)
-                        #expect(Self.same(mine, rawValue), "\(store): \(entity.name).\(a.name) of \(key): \(String(describing: mine)) vs \(String(describing: rawValue))")
+                        #expect(
+                            Self.same(mine, rawValue),
+                            "\(store): \(entity.name).\(a.name) of \(key): \(String(describing: mine)) vs \(String(describing: rawValue))"
+                        )
                     }
                     valuesCompared += 1
                 }
                 for r in entity.relationships where !r.isTransient {
                     let value = try object.checkedValue(forKey: r.name)
                     if r.isToMany {
-                        let members = (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? []
+                        let members =
+                            (value as? Set<ManagedObject>).map(Array.init) ?? (value as? [ManagedObject]) ?? []
                         let expected = try raw.toManyKeys(of: key, entity: entity, relationship: r, model: model)
-                        #expect(Set(members.map(\.objectID.primaryKey)) == expected, "\(store): \(entity.name).\(r.name) of \(key)")
+                        #expect(
+                            Set(members.map(\.objectID.primaryKey)) == expected,
+                            "\(store): \(entity.name).\(r.name) of \(key)")
                         linksCompared += expected.count
                     } else {
                         let rawKey = Int64.fromDatabaseValue(row["Z" + r.name.uppercased()])
-                        #expect((value as? ManagedObject)?.objectID.primaryKey == rawKey, "\(store): \(entity.name).\(r.name) of \(key)")
+                        #expect(
+                            (value as? ManagedObject)?.objectID.primaryKey == rawKey,
+                            "\(store): \(entity.name).\(r.name) of \(key)")
                         if rawKey != nil { linksCompared += 1 }
                     }
                 }
@@ -107,10 +122,14 @@ final class CoreDataPlusArchiveTransformer: SecureUnarchiveFromDataTransformer, 
         // Every row of every table of the model was an object of some entity.
         for table in Set(model.entities.map { RawStore.table(of: $0.name, in: model) }) {
             let total = try raw.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
-            let counted = try model.entities.filter { RawStore.table(of: $0.name, in: model) == table }.reduce(0) { $0 + (try raw.rows(of: $1, in: model).count) }
+            let counted = try model.entities.filter { RawStore.table(of: $0.name, in: model) == table }.reduce(0) {
+                $0 + (try raw.rows(of: $1, in: model).count)
+            }
             #expect(total == counted, "\(store): \(table) has rows of no entity")
         }
-        print("\(store): \(objectsCompared) objects, \(valuesCompared) values, \(linksCompared) relationship ends compared with the tables")
+        print(
+            "\(store): \(objectsCompared) objects, \(valuesCompared) values, \(linksCompared) relationship ends compared with the tables"
+        )
     }
 
     @Test func rowsOnlyInTheWALAreRead() throws {
@@ -118,8 +137,8 @@ final class CoreDataPlusArchiveTransformer: SecureUnarchiveFromDataTransformer, 
         Self.registerTransformers()
         // The rows the fixtures' README counts, which are only in the stores' -wal files.
         let expected: [(AppleFixtures.Store, [String: Int])] = [
-            (AppleFixtures.storesWithModelFiles[3], ["Post": 84, "Color": 84]),          // all in the -wal
-            (AppleFixtures.storesWithModelFiles[4], ["JournalEntry": 5000]),             // in the -wal, with the Mac's -shm
+            (AppleFixtures.storesWithModelFiles[3], ["Post": 84, "Color": 84]), // all in the -wal
+            (AppleFixtures.storesWithModelFiles[4], ["JournalEntry": 5000]), // in the -wal, with the Mac's -shm
         ]
         for (store, counts) in expected {
             let directory = try TemporaryDirectory()

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import ObjectGraph
+import Testing
 
 // The files of Apple-written stores: rows only in a -wal are read (wibosco's 168, SurfJournal's
 // 5000 with the Mac's -shm), and a read-only open (the metadata, a store added with
@@ -15,7 +15,8 @@ import ObjectGraph
     static func files(_ directory: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            result[name] = name.hasSuffix("-shm") ? Data() : try Data(contentsOf: directory.appendingPathComponent(name))
+            result[name] =
+                name.hasSuffix("-shm") ? Data() : try Data(contentsOf: directory.appendingPathComponent(name))
         }
         return result
     }
@@ -32,12 +33,17 @@ import ObjectGraph
         let model = try AppleModelTests.model(of: store)
         do {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            let added = try coordinator.addPersistentStore(type: .sqlite, at: url, options: [StoreOption.readOnly: true])
+            let added = try coordinator.addPersistentStore(
+                type: .sqlite, at: url, options: [StoreOption.readOnly: true])
             let context = ManagedObjectContext(coordinator: coordinator)
             let entity = try #require(model.entities.first { !$0.isAbstract })
             let objects = try context.fetch(FetchRequest(entityName: entity.name))
             // Reading works; writing is refused, and nothing is written.
-            if let object = objects.first, let attribute = entity.attributes.first(where: { $0.attributeType == .string && !$0.isDerived && !$0.isTransient }) {
+            if let object = objects.first,
+                let attribute = entity.attributes.first(where: {
+                    $0.attributeType == .string && !$0.isDerived && !$0.isTransient
+                })
+            {
                 try object.checkedSetValue("changed", forKey: attribute.name)
                 let error = #expect(throws: CoreDataError.self) { try context.save() }
                 #expect(error?.code == .persistentStoreSave)
@@ -46,7 +52,9 @@ import ObjectGraph
             try coordinator.remove(added)
         }
         let after = try Self.files(directory.url)
-        #expect(after == before, "\(store): \(Set(after.keys).subtracting(before.keys).sorted()) appeared or a file changed")
+        #expect(
+            after == before, "\(store): \(Set(after.keys).subtracting(before.keys).sorted()) appeared or a file changed"
+        )
     }
 
     @Test func theWALFixtureRowsAreReadAndKeptWhenTheStoreIsWritten() throws {
@@ -59,7 +67,9 @@ import ObjectGraph
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try AppleModelTests.model(of: Self.wal))
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        #expect(try context.count(for: FetchRequest(entityName: "Post")) + context.count(for: FetchRequest(entityName: "Color")) == 168)
+        #expect(
+            try context.count(for: FetchRequest(entityName: "Post"))
+                + context.count(for: FetchRequest(entityName: "Color")) == 168)
         let post = try context.insertNewObject(forEntityName: "Post")
         try post.checkedSetValue("new", forKey: "postID")
         try post.checkedSetValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "date")

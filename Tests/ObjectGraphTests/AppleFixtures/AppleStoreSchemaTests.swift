@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 // Acceptance: an empty store created here for each fixture's model has the schema and the
 // metadata of the store Apple's Core Data wrote with that model: the same tables, columns (in
@@ -12,15 +12,24 @@ import ObjectGraph
     /// differ: each names a store written by an older Core Data, or with an option.
     static let knownDifferences: [String: [(difference: String, reason: String)]] = [
         "kodecocodes-cdt-materials-SurfJournal": [
-            ("table Z_MODELCACHE extra: Z_CONTENT BLOB",
-             "the store was written by Core Data 519 (NSPersistenceFrameworkVersion; iOS 7 era), before Core Data kept a copy of the model in Z_MODELCACHE; a current Core Data creates that table, as this store does"),
+            (
+                "table Z_MODELCACHE extra: Z_CONTENT BLOB",
+                "the store was written by Core Data 519 (NSPersistenceFrameworkVersion; iOS 7 era), before Core Data kept a copy of the model in Z_MODELCACHE; a current Core Data creates that table, as this store does"
+            )
         ],
         "alemar11-CoreDataPlus-SampleModel2_V1": [
             "table ACHANGE", "table ATRANSACTION", "table ATRANSACTIONSTRING",
-            "index ACHANGE_ZTRANSACTIONID_INDEX", "index ATRANSACTION_ZAUTHORTS_INDEX", "index ATRANSACTION_ZBUNDLEIDTS_INDEX",
-            "index ATRANSACTION_ZCONTEXTNAMETS_INDEX", "index ATRANSACTION_ZPROCESSIDTS_INDEX", "index Z_TRANSACTIONSTRING_UNIQUE_NAME",
+            "index ACHANGE_ZTRANSACTIONID_INDEX", "index ATRANSACTION_ZAUTHORTS_INDEX",
+            "index ATRANSACTION_ZBUNDLEIDTS_INDEX",
+            "index ATRANSACTION_ZCONTEXTNAMETS_INDEX", "index ATRANSACTION_ZPROCESSIDTS_INDEX",
+            "index Z_TRANSACTIONSTRING_UNIQUE_NAME",
             "index Z_TRANSACTION_TransactionAuthorIndex", "index Z_TRANSACTION_TransactionTimestampIndex",
-        ].map { ($0 + " missing", "persistent history: Core Data creates these tables and indexes only in a store added with NSPersistentHistoryTrackingKey, as CoreDataPlus's tests added this one; ObjectGraph has no history tracking yet, so a new store here is what Core Data makes without the option (the tables of a store that has them are left intact)") },
+        ].map {
+            (
+                $0 + " missing",
+                "persistent history: Core Data creates these tables and indexes only in a store added with NSPersistentHistoryTrackingKey, as CoreDataPlus's tests added this one; ObjectGraph has no history tracking yet, so a new store here is what Core Data makes without the option (the tables of a store that has them are left intact)"
+            )
+        },
     ]
 
     @Test(arguments: AppleFixtures.storesWithModelFiles + [AppleFixtures.sampleModel2])
@@ -39,7 +48,9 @@ import ObjectGraph
         }
         // Each known difference is still there: the list says what is true.
         for k in known {
-            #expect(differences.contains { $0.hasPrefix(k.difference) }, "\(store): \(k.difference) is no longer a difference; remove it from the list")
+            #expect(
+                differences.contains { $0.hasPrefix(k.difference) },
+                "\(store): \(k.difference) is no longer a difference; remove it from the list")
         }
     }
 
@@ -56,15 +67,19 @@ import ObjectGraph
         #expect(ours["NSPersistenceFrameworkVersion"] as? Int == 1344)
         for (key, value) in apple where key != "NSPersistenceFrameworkVersion" {
             let mine = try #require(ours[key], "\(store): \(key) missing")
-            #expect(NSDictionary(dictionary: [key: mine]).isEqual(to: [key: value]), "\(store): \(key) is \(mine), Apple wrote \(value)")
+            #expect(
+                NSDictionary(dictionary: [key: mine]).isEqual(to: [key: value]),
+                "\(store): \(key) is \(mine), Apple wrote \(value)")
         }
         // Keys Core Data added after the build that wrote the store: the digest came with
         // build 1044 or earlier (SampleModel_V1 has it, EasyLife's 849 has not), the checksum
         // after 1044 (contentful's 1327 has it).
         for key in Set(ours.keys).subtracting(apple.keys).sorted() {
             switch key {
-            case "NSStoreModelVersionHashesDigest": #expect(version < 1044, "\(store): build \(version) writes the digest")
-            case "NSStoreModelVersionChecksumKey": #expect(version <= 1044, "\(store): build \(version) writes the checksum")
+            case "NSStoreModelVersionHashesDigest":
+                #expect(version < 1044, "\(store): build \(version) writes the digest")
+            case "NSStoreModelVersionChecksumKey":
+                #expect(version <= 1044, "\(store): build \(version) writes the checksum")
             default: Issue.record("\(store): \(key) is a key Core Data did not write")
             }
         }

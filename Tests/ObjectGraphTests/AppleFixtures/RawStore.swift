@@ -15,7 +15,10 @@ struct RawStore {
         configuration.readonly = true
         queue = try DatabaseQueue(path: url.path, configuration: configuration)
         entityNumbers = try queue.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int) }, uniquingKeysWith: { a, _ in a })
+            Dictionary(
+                try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map {
+                    ($0[0] as String, $0[1] as Int)
+                }, uniquingKeysWith: { a, _ in a })
         }
     }
 
@@ -39,7 +42,10 @@ struct RawStore {
         guard let n = number(of: entity) else { return [:] }
         let table = Self.table(of: entity.name, in: model)
         return try queue.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE Z_ENT = ?", arguments: [n]).map { ($0["Z_PK"] as Int64, $0) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db, sql: "SELECT * FROM \(table) WHERE Z_ENT = ?", arguments: [n]
+                ).map { ($0["Z_PK"] as Int64, $0) })
         }
     }
 
@@ -47,18 +53,28 @@ struct RawStore {
     /// destination's key column (one-to-many) or the join table (many-to-many), whose columns
     /// are `Z_<entity><INVERSE>` for the source and `Z_<destination><NAME>` for the
     /// destination, whichever side names the table.
-    func toManyKeys(of key: Int64, entity: EntityDescription, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<Int64> {
-        guard let inverse = model.inverseRelationship(of: r), let destination = model.entitiesByName[r.destinationEntityName] else { return [] }
+    func toManyKeys(
+        of key: Int64, entity: EntityDescription, relationship r: RelationshipDescription, model: ManagedObjectModel
+    ) throws -> Set<Int64> {
+        guard let inverse = model.inverseRelationship(of: r),
+            let destination = model.entitiesByName[r.destinationEntityName]
+        else { return [] }
         if !inverse.isToMany {
             let table = Self.table(of: destination.name, in: model)
-            return try queue.read { db in Set(try Int64.fetchAll(db, sql: "SELECT Z_PK FROM \(table) WHERE Z\(inverse.name.uppercased()) = ?", arguments: [key])) }
+            return try queue.read { db in
+                Set(
+                    try Int64.fetchAll(
+                        db, sql: "SELECT Z_PK FROM \(table) WHERE Z\(inverse.name.uppercased()) = ?", arguments: [key]))
+            }
         }
         guard let mine = number(of: entity), let theirs = number(of: destination) else { return [] }
-        let source = "Z_\(mine)\(inverse.name.uppercased())", target = "Z_\(theirs)\(r.name.uppercased())"
+        let source = "Z_\(mine)\(inverse.name.uppercased())"
+        let target = "Z_\(theirs)\(r.name.uppercased())"
         let candidates = ["Z_\(mine)\(r.name.uppercased())", "Z_\(theirs)\(inverse.name.uppercased())"]
         return try queue.read { db in
             for table in candidates where try db.tableExists(table) {
-                return Set(try Int64.fetchAll(db, sql: "SELECT \(target) FROM \(table) WHERE \(source) = ?", arguments: [key]))
+                return Set(
+                    try Int64.fetchAll(db, sql: "SELECT \(target) FROM \(table) WHERE \(source) = ?", arguments: [key]))
             }
             return []
         }
@@ -87,7 +103,11 @@ struct RawStore {
         case .blob(let data):
             if type == .uuid, data.count == 16 {
                 let b = [UInt8](data)
-                return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+                return UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    ))
             }
             return data
         }

@@ -17,19 +17,25 @@ enum SampleModel2 {
             EntityDescription("Author", parent: "Writer", uniquenessConstraints: [["alias"]]) {
                 AttributeDescription("alias", .string, optional: false)
                 AttributeDescription("siteURL", .uri)
-                RelationshipDescription("books", toMany: "Book", inverse: "author", deleteRule: .cascade, maxCount: Int.max)
+                RelationshipDescription(
+                    "books", toMany: "Book", inverse: "author", deleteRule: .cascade, maxCount: Int.max)
             }
             EntityDescription("Book", uniquenessConstraints: [["uniqueID"]]) {
                 AttributeDescription("uniqueID", .uuid, optional: false)
                 AttributeDescription("title", .string, optional: false)
                 AttributeDescription("price", .decimal, optional: false)
-                AttributeDescription("cover", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive", attributeValueClassName: "Cover")
+                AttributeDescription(
+                    "cover", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive",
+                    attributeValueClassName: "Cover")
                 AttributeDescription("publishedAt", .date, optional: false)
-                AttributeDescription("pagesCount", .integer64, derivationExpression: try! Expression(checkedFormat: "pages.@count"))
-                RelationshipDescription(name: "author", destination: "Author", inverse: "books", toMany: false, optional: false,
-                                        minCount: 1, maxCount: 1, deleteRule: .nullify)
-                RelationshipDescription(name: "pages", destination: "Page", inverse: "book", toMany: true, optional: false,
-                                        minCount: 1, maxCount: 10_000, deleteRule: .cascade)
+                AttributeDescription(
+                    "pagesCount", .integer64, derivationExpression: try! Expression(checkedFormat: "pages.@count"))
+                RelationshipDescription(
+                    name: "author", destination: "Author", inverse: "books", toMany: false, optional: false,
+                    minCount: 1, maxCount: 1, deleteRule: .nullify)
+                RelationshipDescription(
+                    name: "pages", destination: "Page", inverse: "book", toMany: true, optional: false,
+                    minCount: 1, maxCount: 10_000, deleteRule: .cascade)
             }
             EntityDescription("GraphicNovel", parent: "Book") {
                 AttributeDescription("isBlackAndWhite", .boolean, optional: false, defaultValue: false)
@@ -37,9 +43,12 @@ enum SampleModel2 {
             EntityDescription("Page") {
                 AttributeDescription("isBookmarked", .boolean, optional: false, defaultValue: false)
                 AttributeDescription("number", .integer32, optional: false)
-                AttributeDescription("content", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive", attributeValueClassName: "Content")
-                RelationshipDescription(name: "book", destination: "Book", inverse: "pages", toMany: false, optional: false,
-                                        minCount: 1, maxCount: 1, deleteRule: .nullify)
+                AttributeDescription(
+                    "content", .transformable, optional: false, valueTransformerName: "CoreDataPlusArchive",
+                    attributeValueClassName: "Content")
+                RelationshipDescription(
+                    name: "book", destination: "Book", inverse: "pages", toMany: false, optional: false,
+                    minCount: 1, maxCount: 1, deleteRule: .nullify)
             }
             EntityDescription("Feedback") {
                 AttributeDescription("authorAlias", .string, optional: false)

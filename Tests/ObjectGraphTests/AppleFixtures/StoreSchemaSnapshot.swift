@@ -18,12 +18,18 @@ struct StoreSchemaSnapshot: Equatable {
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         try queue.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") {
-                let type: String = row[0], name: String = row[1], table: String = row[2]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+            {
+                let type: String = row[0]
+                let name: String = row[1]
+                let table: String = row[2]
                 switch type {
                 case "table":
-                    tables[name] = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?) ORDER BY cid", arguments: [name])
-                        .map { "\($0[0] as String) \($0[1] as String)" }
+                    tables[name] = try Row.fetchAll(
+                        db, sql: "SELECT name, type FROM pragma_table_info(?) ORDER BY cid", arguments: [name]
+                    )
+                    .map { "\($0[0] as String) \($0[1] as String)" }
                 case "index":
                     let sql: String = row[3] ?? ""
                     let columns = sql.firstIndex(of: "(").map { String(sql[$0...]) } ?? ""
@@ -46,7 +52,8 @@ struct StoreSchemaSnapshot: Equatable {
             case (nil, let theirs?): result.append("table \(name) missing: \(theirs.joined(separator: ", "))")
             case (let mine?, nil): result.append("table \(name) extra: \(mine.joined(separator: ", "))")
             case (let mine?, let theirs?) where mine != theirs:
-                result.append("table \(name) columns: \(mine.joined(separator: ", ")) | Apple: \(theirs.joined(separator: ", "))")
+                result.append(
+                    "table \(name) columns: \(mine.joined(separator: ", ")) | Apple: \(theirs.joined(separator: ", "))")
             default: break
             }
         }
@@ -54,11 +61,13 @@ struct StoreSchemaSnapshot: Equatable {
             switch (indexes[name], apple.indexes[name]) {
             case (nil, let theirs?): result.append("index \(name) missing: \(theirs)")
             case (let mine?, nil): result.append("index \(name) extra: \(mine)")
-            case (let mine?, let theirs?) where mine != theirs: result.append("index \(name): \(mine) | Apple: \(theirs)")
+            case (let mine?, let theirs?) where mine != theirs:
+                result.append("index \(name): \(mine) | Apple: \(theirs)")
             default: break
             }
         }
-        for name in triggers.union(apple.triggers).sorted() where triggers.contains(name) != apple.triggers.contains(name) {
+        for name in triggers.union(apple.triggers).sorted()
+        where triggers.contains(name) != apple.triggers.contains(name) {
             result.append("trigger \(name) \(triggers.contains(name) ? "extra" : "missing")")
         }
         return result

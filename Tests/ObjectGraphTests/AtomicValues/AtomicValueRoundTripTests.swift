@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Every value an attribute accepts comes back equal from the XML and the binary store, read by
@@ -22,9 +23,11 @@ import Foundation
 
     /// Every C0 control character, the scalars XML 1.0 forbids, and the text around them.
     static let strings: [String] = {
-        var corpus = ["", " ", "  two spaces  ", "\n", "\t\n\r", "\r\n", "beep\u{7}then", "nul\u{0}inside", "\u{0}",
-                      "\u{FFFE}", "\u{FFFF}", "a\u{FFFE}b\u{FFFF}c", "\u{D7FF}\u{E000}\u{FFFD}\u{10000}\u{10FFFF}",
-                      "<tag attr=\"x\">&amp;</tag>", "]]>", "é e\u{301} 😀 𝄞", "\u{7F}\u{80}\u{9F}", "\u{85}\u{2028}\u{2029}"]
+        var corpus = [
+            "", " ", "  two spaces  ", "\n", "\t\n\r", "\r\n", "beep\u{7}then", "nul\u{0}inside", "\u{0}",
+            "\u{FFFE}", "\u{FFFF}", "a\u{FFFE}b\u{FFFF}c", "\u{D7FF}\u{E000}\u{FFFD}\u{10000}\u{10FFFF}",
+            "<tag attr=\"x\">&amp;</tag>", "]]>", "é e\u{301} 😀 𝄞", "\u{7F}\u{80}\u{9F}", "\u{85}\u{2028}\u{2029}",
+        ]
         corpus.append(String((0..<32).map { Character(Unicode.Scalar(UInt8($0))) }))
         for c in 0..<32 { corpus.append("C0 \(c): [\(Character(Unicode.Scalar(UInt8(c))))]") }
         return corpus
@@ -34,14 +37,20 @@ import Foundation
         Decimal(string: "12345678901234567890123456789012345678")!,
         Decimal(string: "-12345678901234567890123456789012345678")!,
         Decimal(string: "-0.5")!, Decimal(0), Decimal(string: "3.14159265358979323846264338327950288")!,
-        Decimal(sign: .plus, exponent: -100, significand: 1), Decimal(sign: .minus, exponent: -60, significand: 123456789),
-        Decimal(sign: .plus, exponent: 100, significand: 7), .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.greatestFiniteMagnitude,
+        Decimal(sign: .plus, exponent: -100, significand: 1),
+        Decimal(sign: .minus, exponent: -60, significand: 123_456_789),
+        Decimal(sign: .plus, exponent: 100, significand: 7), .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+        -.greatestFiniteMagnitude,
     ]
 
-    static let integers: [Int] = [0, 1, -1, 1 << 53, (1 << 53) + 1, -(1 << 53), Int(Int64.max), Int(Int64.min), Int(Int32.max) + 1]
+    static let integers: [Int] = [
+        0, 1, -1, 1 << 53, (1 << 53) + 1, -(1 << 53), Int(Int64.max), Int(Int64.min), Int(Int32.max) + 1,
+    ]
 
-    static let reals: [Double] = [0.0, -0.0, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
-                                  .leastNormalMagnitude / 3, .greatestFiniteMagnitude, 0.1, 1.0 / 3.0, 9007199254740992, 4503599627370497.5]
+    static let reals: [Double] = [
+        0.0, -0.0, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+        .leastNormalMagnitude / 3, .greatestFiniteMagnitude, 0.1, 1.0 / 3.0, 9_007_199_254_740_992, 4503599627370497.5,
+    ]
 
     /// Writes one object per value, reads them back in a new coordinator, by label.
     func roundTrip(_ type: StoreType, _ values: [(label: String, key: String, value: Any)]) throws -> [String: Any?] {
@@ -73,14 +82,17 @@ import Foundation
         let read = try roundTrip(type, Self.strings.enumerated().map { ("s\($0.offset)", "text", $0.element) })
         for (n, string) in Self.strings.enumerated() {
             let back = read["s\(n)"] as? String
-            #expect(back.map { Array($0.unicodeScalars) } == Array(string.unicodeScalars), "\(type): \(string.debugDescription) came back as \(back.debugDescription)")
+            #expect(
+                back.map { Array($0.unicodeScalars) } == Array(string.unicodeScalars),
+                "\(type): \(string.debugDescription) came back as \(back.debugDescription)")
         }
     }
 
     @Test(arguments: fileTypes)
     func tenMegabyteValuesComeBack(_ type: StoreType) throws {
-        let big = String(repeating: "0123456789abcdef<&>\u{1}", count: 600_000)   // 12 MB, with characters XML cannot carry
-        let plain = String(repeating: "plain text ", count: 1_000_000)             // 11 MB of ordinary text
+        // 12 MB, with characters XML cannot carry
+        let big = String(repeating: "0123456789abcdef<&>\u{1}", count: 600_000)
+        let plain = String(repeating: "plain text ", count: 1_000_000) // 11 MB of ordinary text
         let bytes = Data((0..<(11 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
         let read = try roundTrip(type, [("big", "text", big), ("plain", "text", plain), ("bytes", "bytes", bytes)])
         #expect(read["big"] as? String == big)
@@ -90,7 +102,10 @@ import Foundation
 
     @Test(arguments: fileTypes)
     func arbitraryBytesComeBack(_ type: StoreType) throws {
-        let samples = [Data(), Data([0]), Data((0...255).map { UInt8($0) }), Data([0xED, 0xA0, 0x80]), Data("\u{FFFE}".utf8), Data([0xFF, 0xFE, 0x00, 0xD8])]
+        let samples = [
+            Data(), Data([0]), Data((0...255).map { UInt8($0) }), Data([0xED, 0xA0, 0x80]), Data("\u{FFFE}".utf8),
+            Data([0xFF, 0xFE, 0x00, 0xD8]),
+        ]
         let read = try roundTrip(type, samples.enumerated().map { ("d\($0.offset)", "bytes", $0.element) })
         for (n, data) in samples.enumerated() { #expect(read["d\(n)"] as? Data == data, "\(type): bytes \(n)") }
     }
@@ -103,7 +118,9 @@ import Foundation
         values += Self.reals.enumerated().map { ("real\($0.offset)", "real", $0.element) }
         let read = try roundTrip(type, values)
         for (n, decimal) in Self.decimals.enumerated() {
-            #expect(read["dec\(n)"] as? Decimal == decimal, "\(type): \(decimal) came back as \(String(describing: read["dec\(n)"] ?? nil))")
+            #expect(
+                read["dec\(n)"] as? Decimal == decimal,
+                "\(type): \(decimal) came back as \(String(describing: read["dec\(n)"] ?? nil))")
         }
         for (n, integer) in Self.integers.enumerated() {
             #expect(read["int\(n)"] as? Int == integer, "\(type): \(integer)")
@@ -111,7 +128,9 @@ import Foundation
         for (n, real) in Self.reals.enumerated() {
             let back = try #require(read["real\(n)"] as? Double, "\(type): \(real)")
             // Bit for bit: -0.0 stays negative, a NaN stays a NaN.
-            #expect(back.bitPattern == real.bitPattern || (back.isNaN && real.isNaN), "\(type): \(real) came back as \(back)")
+            #expect(
+                back.bitPattern == real.bitPattern || (back.isNaN && real.isNaN),
+                "\(type): \(real) came back as \(back)")
         }
     }
 

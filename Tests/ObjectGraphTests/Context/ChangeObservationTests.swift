@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 /// The notifications one context posts, collected as they come (from any thread). Observes
@@ -11,8 +12,10 @@ final class NotificationRecorder: @unchecked Sendable {
     private var posts: [[String: Any]] = []
     private var token: NSObjectProtocol?
 
-    init(_ name: Notification.Name, of context: ManagedObjectContext, onPost: (@Sendable (Notification) -> Void)? = nil) {
-        token = NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) { [weak self] notification in
+    init(_ name: Notification.Name, of context: ManagedObjectContext, onPost: (@Sendable (Notification) -> Void)? = nil)
+    {
+        token = NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) {
+            [weak self] notification in
             onPost?(notification)
             var info: [String: Any] = [:]
             for (key, value) in notification.userInfo ?? [:] { if let key = key as? String { info[key] = value } }
@@ -49,7 +52,9 @@ final class NotificationRecorder: @unchecked Sendable {
         return (fixture, ManagedObjectContext(coordinator: fixture.coordinator))
     }
 
-    @Test("objectsDidChange lists each event's inserted, updated and deleted objects (NSManagedObjectContext.objectsDidChangeNotification, processPendingChanges())")
+    @Test(
+        "objectsDidChange lists each event's inserted, updated and deleted objects (NSManagedObjectContext.objectsDidChangeNotification, processPendingChanges())"
+    )
     func eventsPostTheirChanges() throws {
         let (_, context) = try Self.seeded()
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: context)
@@ -107,13 +112,17 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(recorder.names(ManagedObjectContext.insertedObjectsKey) == ["D", "E"])
     }
 
-    @Test("willSave comes before anything is written, and what its observer changes is saved (NSManagedObjectContext.willSaveNotification)")
+    @Test(
+        "willSave comes before anything is written, and what its observer changes is saved (NSManagedObjectContext.willSaveNotification)"
+    )
     func willSaveComesFirst() throws {
         let (fixture, context) = try Self.seeded()
         let storedWhenWillSave = LockedLines()
         let coordinator = fixture.coordinator
         let recorder = NotificationRecorder(ManagedObjectContext.willSaveNotification, of: context) { notification in
-            storedWhenWillSave.append((try? NestedContextFixture.titles(in: ManagedObjectContext(coordinator: coordinator)).joined(separator: ",")) ?? "error")
+            storedWhenWillSave.append(
+                (try? NestedContextFixture.titles(in: ManagedObjectContext(coordinator: coordinator)).joined(
+                    separator: ",")) ?? "error")
             // The observer runs on the saving thread: it may change the context, as an app
             // setting modification dates does.
             guard let context = notification.object as? ManagedObjectContext else { return }
@@ -129,7 +138,8 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(try fixture.storedTitles() == ["A", "B", "C", "D (stamped)"])
     }
 
-    @Test("didSave carries the saved objects and their IDs (didSaveNotification, NSManagedObjectContext.NotificationKey)")
+    @Test(
+        "didSave carries the saved objects and their IDs (didSaveNotification, NSManagedObjectContext.NotificationKey)")
     func didSaveCarriesObjects() throws {
         let (_, context) = try Self.seeded()
         let recorder = NotificationRecorder(ManagedObjectContext.didSaveNotification, of: context)
@@ -142,7 +152,10 @@ final class NotificationRecorder: @unchecked Sendable {
         try context.save()
         let info = try #require(recorder.all.first)
         #expect(info[ManagedObjectContext.insertedObjectsKey] as? Set<ManagedObject> == [d])
-        #expect(info[ManagedObjectContext.updatedObjectsKey] as? Set<ManagedObject> == [a, try #require(a.checkedValue(forKey: "publisher") as? ManagedObject)])
+        #expect(
+            info[ManagedObjectContext.updatedObjectsKey] as? Set<ManagedObject> == [
+                a, try #require(a.checkedValue(forKey: "publisher") as? ManagedObject),
+            ])
         #expect(info[ManagedObjectContext.deletedObjectsKey] as? Set<ManagedObject> == [c])
         #expect(info[ManagedObjectContext.insertedObjectIDsKey] as? Set<ManagedObjectID> == [d.objectID])
         #expect(!d.objectID.isTemporaryID, "the objects carry their permanent IDs")
@@ -150,14 +163,17 @@ final class NotificationRecorder: @unchecked Sendable {
     }
 
     /// A did-save notification of `saver` rebuilt with the keys asked for.
-    static func notification(from info: [String: Any], of saver: ManagedObjectContext, objects: Bool, ids: Bool) -> Notification {
+    static func notification(from info: [String: Any], of saver: ManagedObjectContext, objects: Bool, ids: Bool)
+        -> Notification
+    {
         var kept: [String: Any] = [:]
         for (key, value) in info where (key.hasSuffix("_objectIDs") ? ids : objects) { kept[key] = value }
         return Notification(name: ManagedObjectContext.didSaveNotification, object: saver, userInfo: kept)
     }
 
-    @Test("checkedMergeChanges(fromContextDidSave:) takes objects, IDs, or both, and posts its own objectsDidChange (checkedMergeChanges(fromContextDidSave:))",
-          arguments: [(true, false), (false, true), (true, true)])
+    @Test(
+        "checkedMergeChanges(fromContextDidSave:) takes objects, IDs, or both, and posts its own objectsDidChange (checkedMergeChanges(fromContextDidSave:))",
+        arguments: [(true, false), (false, true), (true, true)])
     func mergeTakesObjectsOrIDs(objects: Bool, ids: Bool) throws {
         let (_, reader) = try Self.seeded()
         let writer = ManagedObjectContext(coordinator: reader.persistentStoreCoordinator)
@@ -172,18 +188,22 @@ final class NotificationRecorder: @unchecked Sendable {
         try writer.save()
 
         let changes = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: reader)
-        try reader.checkedMergeChanges(fromContextDidSave: Self.notification(from: saves.all[0], of: writer, objects: objects, ids: ids))
+        try reader.checkedMergeChanges(
+            fromContextDidSave: Self.notification(from: saves.all[0], of: writer, objects: objects, ids: ids))
         #expect(try a.checkedValue(forKey: "salesRank") as? Int == 20, "the updated object is refreshed")
         #expect(b.managedObjectContext == nil, "the deleted object left the context")
         #expect(changes.all.count == 1)
         #expect(changes.names(ManagedObjectContext.refreshedObjectsKey) == ["A"])
         #expect((changes.all[0][ManagedObjectContext.deletedObjectsKey] as? Set<ManagedObject>) == [b])
         let inserted = try #require(changes.all[0][ManagedObjectContext.insertedObjectsKey] as? Set<ManagedObject>)
-        #expect(inserted.count == 1 && inserted.first?.managedObjectContext === reader, "the inserted object is faulted in")
+        #expect(
+            inserted.count == 1 && inserted.first?.managedObjectContext === reader, "the inserted object is faulted in")
         #expect(try inserted.first?.checkedValue(forKey: "title") as? String == "D")
     }
 
-    @Test("An automatic merge posts its own objectsDidChange (automaticallyMergesChangesFromParent, objectsDidChangeNotification)")
+    @Test(
+        "An automatic merge posts its own objectsDidChange (automaticallyMergesChangesFromParent, objectsDidChangeNotification)"
+    )
     func automaticMergePosts() throws {
         let (_, reader) = try Self.seeded()
         reader.automaticallyMergesChangesFromParent = true
@@ -199,7 +219,9 @@ final class NotificationRecorder: @unchecked Sendable {
         #expect(try a.checkedValue(forKey: "salesRank") as? Int == 40)
     }
 
-    @Test("refresh(_:mergeChanges:) posts the object as refreshed; reset() invalidates all (refresh(_:mergeChanges:), reset(), NSInvalidatedAllObjectsKey)")
+    @Test(
+        "refresh(_:mergeChanges:) posts the object as refreshed; reset() invalidates all (refresh(_:mergeChanges:), reset(), NSInvalidatedAllObjectsKey)"
+    )
     func refreshAndReset() throws {
         let (_, context) = try Self.seeded()
         let recorder = NotificationRecorder(ManagedObjectContext.objectsDidChangeNotification, of: context)

@@ -1,6 +1,7 @@
-import Testing
-import TestSupport
 import Foundation
+import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // Contexts on different threads: each confined to its own queue through perform and
@@ -33,7 +34,9 @@ import Foundation
     @Test func performRunsOnTheContextsQueue() async throws {
         let context = try inMemoryContext()
         #expect(!context.isOnContextQueue)
-        let inside = context.performAndWait { context.isOnContextQueue && context.performAndWait { context.isOnContextQueue } }
+        let inside = context.performAndWait {
+            context.isOnContextQueue && context.performAndWait { context.isOnContextQueue }
+        }
         #expect(inside)
         let id = try await context.perform {
             let book = try context.insertNewObject(forEntityName: "Book")
@@ -67,7 +70,9 @@ import Foundation
     /// Adds one to the counter `times` times, in its own context on its own queue, each time
     /// reading the value the store has and retrying when another writer saved first (133020).
     /// Returns how many saves were retried.
-    static func increment(_ id: ManagedObjectID, on coordinator: PersistentStoreCoordinator, times: Int) async throws -> Int {
+    static func increment(_ id: ManagedObjectID, on coordinator: PersistentStoreCoordinator, times: Int) async throws
+        -> Int
+    {
         let context = ManagedObjectContext(coordinator: coordinator)
         return try await context.perform {
             var retries = 0
@@ -100,13 +105,17 @@ import Foundation
         // Conflicts do happen: on this machine tens of retries on SQLite, hundreds on XML.
         _ = try await first + second
         let reader = ManagedObjectContext(coordinator: coordinator)
-        let value = try reader.performAndWait { try reader.existingObject(with: id).checkedValue(forKey: "value") as? Int }
+        let value = try reader.performAndWait {
+            try reader.existingObject(with: id).checkedValue(forKey: "value") as? Int
+        }
         #expect(value == 2 * Self.increments)
     }
 
     /// Adds one to the counter's `key` `times` times with a property merge policy and no
     /// retries: the other writer's property is merged in at each conflict.
-    static func increment(_ key: String, of id: ManagedObjectID, on coordinator: PersistentStoreCoordinator, times: Int) async throws {
+    static func increment(_ key: String, of id: ManagedObjectID, on coordinator: PersistentStoreCoordinator, times: Int)
+        async throws
+    {
         let context = ManagedObjectContext(coordinator: coordinator)
         context.mergePolicy = .mergeByPropertyObjectTrump
         try await context.perform {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 // When a merge policy resolves a constraint conflict by collapsing duplicates (Apple's
 // NSMergePolicy resolve(constraintConflicts:); NSMergeByPropertyObjectTrumpMergePolicy,
@@ -41,11 +41,15 @@ import ObjectGraph
         func stored() throws -> (people: [String], cars: [String]) {
             let context = context()
             let people = try context.fetch(FetchRequest(entityName: "Person")).map { person in
-                let plates = try (person.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }
-                return "\(try person.checkedValue(forKey: "name") as? String ?? "-"): \(plates.sorted().joined(separator: ","))"
+                let plates = try (person.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []).map {
+                    try $0.checkedValue(forKey: "numberPlate") as? String ?? "-"
+                }
+                return
+                    "\(try person.checkedValue(forKey: "name") as? String ?? "-"): \(plates.sorted().joined(separator: ","))"
             }
             let cars = try context.fetch(FetchRequest(entityName: "Car")).map { car in
-                let owner = try (car.checkedValue(forKey: "owner") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+                let owner =
+                    try (car.checkedValue(forKey: "owner") as? ManagedObject)?.checkedValue(forKey: "name") as? String
                 return "\(try car.checkedValue(forKey: "numberPlate") as? String ?? "-") of \(owner ?? "nobody")"
             }
             return (people.sorted(), cars.sorted())
@@ -72,7 +76,9 @@ import ObjectGraph
 
     // Two new people named Ann collapse into one (the first inserted survives): each car's
     // to-one owner that named the discarded Ann names the survivor, whose to-many holds both.
-    @Test("Cars of a discarded duplicate move to the survivor (NSMergePolicy resolve(constraintConflicts:))", arguments: storeTypes)
+    @Test(
+        "Cars of a discarded duplicate move to the survivor (NSMergePolicy resolve(constraintConflicts:))",
+        arguments: storeTypes)
     func carsOfADiscardedDuplicateMoveToTheSurvivor(type: StoreType) throws {
         for policy in [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite] {
             let stack = try Stack(type)
@@ -93,7 +99,9 @@ import ObjectGraph
 
     // Two new cars with one plate: the discarded car's membership in its owner's cars moves to
     // the survivor, which had no owner; the owner's to-many names no discarded object.
-    @Test("A discarded duplicate's place in another object's to-many moves to the survivor (NSMergePolicy)", arguments: storeTypes)
+    @Test(
+        "A discarded duplicate's place in another object's to-many moves to the survivor (NSMergePolicy)",
+        arguments: storeTypes)
     func membershipOfADiscardedDuplicateMovesToTheSurvivor(type: StoreType) throws {
         for policy in [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump] {
             let stack = try Stack(type)
@@ -114,7 +122,9 @@ import ObjectGraph
     // Both duplicates have an owner: a to-one holds one object, so the policy picks (object
     // trump: the later object's; store trump: the earlier's), and the owner not picked loses
     // the car from its to-many rather than keep a dangling member.
-    @Test("Conflicting to-ones follow the merge policy, inverses agree (NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy)", arguments: storeTypes)
+    @Test(
+        "Conflicting to-ones follow the merge policy, inverses agree (NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy)",
+        arguments: storeTypes)
     func conflictingToOnesFollowThePolicy(type: StoreType) throws {
         for (policy, owner) in [(MergePolicy.mergeByPropertyObjectTrump, "Bob"), (.mergeByPropertyStoreTrump, "Ann")] {
             let stack = try Stack(type)
@@ -133,7 +143,9 @@ import ObjectGraph
 
     // An upsert of a person: the new Ann takes over the stored Ann's row; the stored car stays
     // hers and the new car joins it, in the store and in the context.
-    @Test("An upsert keeps the stored row's to-many members and adds the new ones (NSMergeByPropertyObjectTrumpMergePolicy)", arguments: storeTypes)
+    @Test(
+        "An upsert keeps the stored row's to-many members and adds the new ones (NSMergeByPropertyObjectTrumpMergePolicy)",
+        arguments: storeTypes)
     func upsertKeepsStoredMembersAndAddsNewOnes(type: StoreType) throws {
         let stack = try Stack(type)
         let first = stack.context()
@@ -146,7 +158,10 @@ import ObjectGraph
         try context.save()
         #expect(ann.objectID == storedAnn.objectID)
         #expect(try car.checkedValue(forKey: "owner") as? ManagedObject === ann)
-        #expect(try Self.cars(of: ann).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }.sorted() == ["A-1", "B-2"])
+        #expect(
+            try Self.cars(of: ann).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }.sorted() == [
+                "A-1", "B-2",
+            ])
         let stored = try stack.stored()
         #expect(stored.people == ["Ann: A-1,B-2"])
         #expect(stored.cars == ["A-1 of Ann", "B-2 of Ann"])
@@ -157,8 +172,10 @@ import ObjectGraph
     // owner's to-many drops the car.
     @Test("An upsert's to-one against the stored row's follows the policy (NSMergePolicy)", arguments: storeTypes)
     func upsertToOneFollowsThePolicy(type: StoreType) throws {
-        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, (["Ann: ", "Bob: AB-1"], ["AB-1 of Bob"])),
-                                   (.mergeByPropertyStoreTrump, (["Ann: AB-1", "Bob: "], ["AB-1 of Ann"]))] {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, (["Ann: ", "Bob: AB-1"], ["AB-1 of Bob"])),
+            (.mergeByPropertyStoreTrump, (["Ann: AB-1", "Bob: "], ["AB-1 of Ann"])),
+        ] {
             let stack = try Stack(type)
             let first = stack.context()
             try Self.car("AB-1", owner: try Self.person("Ann", in: first), in: first)
@@ -171,14 +188,18 @@ import ObjectGraph
             #expect(stored.people == expected.0, "\(policy)")
             #expect(stored.cars == expected.1, "\(policy)")
             let owner = try car.checkedValue(forKey: "owner") as? ManagedObject
-            #expect(try owner?.checkedValue(forKey: "name") as? String == (policy.mergeType == .mergeByPropertyObjectTrump ? "Bob" : "Ann"))
+            #expect(
+                try owner?.checkedValue(forKey: "name") as? String
+                    == (policy.mergeType == .mergeByPropertyObjectTrump ? "Bob" : "Ann"))
             #expect(try Self.cars(of: bob) == (owner === bob ? [car] : []), "\(policy)")
         }
     }
 
     // NSRollbackMergePolicy: the new car is discarded and the stored row stays; the new owner's
     // to-many, which held the discarded car, holds the stored car instead.
-    @Test("Rollback moves references to a discarded new object to the stored one (NSRollbackMergePolicy)", arguments: storeTypes)
+    @Test(
+        "Rollback moves references to a discarded new object to the stored one (NSRollbackMergePolicy)",
+        arguments: storeTypes)
     func rollbackMovesReferencesToTheStoredObject(type: StoreType) throws {
         let stack = try Stack(type)
         let first = stack.context()
@@ -197,10 +218,14 @@ import ObjectGraph
 
     // A stored car changed to another stored car's plate merges into that car (whose row has
     // the plate) and is deleted; its owner follows the policy and the owner not picked loses it.
-    @Test("A changed stored duplicate merges into the stored row, its owner following the policy (NSMergePolicy)", arguments: storeTypes)
+    @Test(
+        "A changed stored duplicate merges into the stored row, its owner following the policy (NSMergePolicy)",
+        arguments: storeTypes)
     func aChangedStoredDuplicateMergesIntoTheStoredRow(type: StoreType) throws {
-        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, (["Ann: ", "Bob: A-1"], ["A-1 of Bob"])),
-                                   (.mergeByPropertyStoreTrump, (["Ann: A-1", "Bob: "], ["A-1 of Ann"]))] {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, (["Ann: ", "Bob: A-1"], ["A-1 of Bob"])),
+            (.mergeByPropertyStoreTrump, (["Ann: A-1", "Bob: "], ["A-1 of Ann"])),
+        ] {
             let stack = try Stack(type)
             let first = stack.context()
             try Self.car("A-1", owner: try Self.person("Ann", in: first), in: first)
@@ -242,8 +267,10 @@ import ObjectGraph
             try object.checkedSetValue(value, forKey: key)
             return object
         }
-        let red = try insert("Tag", "name", "red"), duplicate = try insert("Tag", "name", "red")
-        let a = try insert("Car", "numberPlate", "A-1"), b = try insert("Car", "numberPlate", "B-2")
+        let red = try insert("Tag", "name", "red")
+        let duplicate = try insert("Tag", "name", "red")
+        let a = try insert("Car", "numberPlate", "A-1")
+        let b = try insert("Car", "numberPlate", "B-2")
         try a.checkedSetValue(Set([red]), forKey: "tags")
         try b.checkedSetValue(Set([duplicate]), forKey: "tags")
         try context.save()
@@ -252,7 +279,9 @@ import ObjectGraph
         let fresh = ManagedObjectContext(coordinator: coordinator)
         let tags = try fresh.fetch(FetchRequest(entityName: "Tag"))
         #expect(tags.count == 1)
-        let plates = try (tags.first?.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []).map { try $0.checkedValue(forKey: "numberPlate") as? String ?? "-" }
+        let plates = try (tags.first?.checkedValue(forKey: "cars") as? Set<ManagedObject> ?? []).map {
+            try $0.checkedValue(forKey: "numberPlate") as? String ?? "-"
+        }
         #expect(plates.sorted() == ["A-1", "B-2"])
     }
 
@@ -283,7 +312,9 @@ import ObjectGraph
         try context.save()
         #expect(try garage.checkedValue(forKey: "favourite") as? ManagedObject === survivor)
         let fresh = ManagedObjectContext(coordinator: coordinator)
-        let favourite = try fresh.fetch(FetchRequest(entityName: "Garage")).first?.checkedValue(forKey: "favourite") as? ManagedObject
+        let favourite =
+            try fresh.fetch(FetchRequest(entityName: "Garage")).first?.checkedValue(forKey: "favourite")
+            as? ManagedObject
         #expect(try favourite?.checkedValue(forKey: "numberPlate") as? String == "AB-1")
         #expect(try fresh.count(for: FetchRequest(entityName: "Car")) == 1)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 // Uniqueness constraints enforced at save on every store type (Apple's NSConstraintConflict:
 // "A constraint conflict occurs when your data model is using unique constraints and one or
@@ -24,7 +24,8 @@ import ObjectGraph
             }
             directory = try TemporaryDirectory()
             coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Cars.\(type.rawValue)"))
+            try coordinator.addPersistentStore(
+                type: type, at: type == .inMemory ? nil : directory.file("Cars.\(type.rawValue)"))
         }
         func context(_ policy: MergePolicy = .error) -> ManagedObjectContext {
             let context = ManagedObjectContext(coordinator: coordinator)
@@ -36,13 +37,16 @@ import ObjectGraph
             let request = FetchRequest(entityName: "Car")
             request.sortDescriptors = [SortDescriptor(key: "numberPlate"), SortDescriptor(key: "maker")]
             return try context().fetch(request).map { car in
-                try ["numberPlate", "maker", "colour"].map { try car.checkedValue(forKey: $0) as? String ?? "-" }.joined(separator: " ")
+                try ["numberPlate", "maker", "colour"].map { try car.checkedValue(forKey: $0) as? String ?? "-" }
+                    .joined(separator: " ")
             }
         }
     }
 
     @discardableResult
-    static func car(_ plate: String?, _ maker: String?, _ colour: String? = nil, in context: ManagedObjectContext) throws -> ManagedObject {
+    static func car(_ plate: String?, _ maker: String?, _ colour: String? = nil, in context: ManagedObjectContext)
+        throws -> ManagedObject
+    {
         let car = try context.insertNewObject(forEntityName: "Car")
         try car.checkedSetValue(plate, forKey: "numberPlate")
         try car.checkedSetValue(maker, forKey: "maker")
@@ -64,7 +68,9 @@ import ObjectGraph
         #expect(error?.detailedErrors.count == 1)
         let message = error?.message ?? ""
         #expect(message.contains("Car (numberPlate) with numberPlate = \"AB-1\""), "\(message)")
-        #expect(message.contains(a.objectID.uriRepresentation().absoluteString) && message.contains(b.objectID.uriRepresentation().absoluteString), "\(message)")
+        #expect(
+            message.contains(a.objectID.uriRepresentation().absoluteString)
+                && message.contains(b.objectID.uriRepresentation().absoluteString), "\(message)")
         #expect(try stack.stored().isEmpty)
         #expect(context.hasChanges)
     }
@@ -134,7 +140,9 @@ import ObjectGraph
 
     // Within one save the conflicting objects collapse into one (the first inserted survives).
     @Test(arguments: storeTypes) func mergePoliciesCollapseNewObjectsIntoOne(type: StoreType) throws {
-        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, "AB-1 Seat blue"), (.mergeByPropertyStoreTrump, "AB-1 Fiat blue")] {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, "AB-1 Seat blue"), (.mergeByPropertyStoreTrump, "AB-1 Fiat blue"),
+        ] {
             let stack = try Stack(type)
             let context = stack.context(policy)
             let a = try Self.car("AB-1", "Fiat", nil, in: context)
@@ -190,9 +198,13 @@ import ObjectGraph
     // A stored object changed to a stored row's values, under the merging policies: the row
     // keeps its values and identity, the changed object merges into it by property and is
     // deleted, so no two rows share the plate (the SQLite store's UNIQUE index would refuse).
-    @Test("A changed stored object merges into the stored row with its values (NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy)", arguments: storeTypes)
+    @Test(
+        "A changed stored object merges into the stored row with its values (NSMergeByPropertyObjectTrumpMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy)",
+        arguments: storeTypes)
     func aChangedObjectMergesIntoTheStoredRow(type: StoreType) throws {
-        for (policy, expected) in [(MergePolicy.mergeByPropertyObjectTrump, "AB-1 Opel red"), (.mergeByPropertyStoreTrump, "AB-1 Fiat red")] {
+        for (policy, expected) in [
+            (MergePolicy.mergeByPropertyObjectTrump, "AB-1 Opel red"), (.mergeByPropertyStoreTrump, "AB-1 Fiat red"),
+        ] {
             let stack = try Stack(type)
             let context = stack.context(policy)
             let kept = try Self.car("AB-1", "Fiat", "red", in: context)
@@ -218,7 +230,8 @@ import ObjectGraph
             EntityDescription("Van", parent: "Vehicle") { AttributeDescription("load", .integer32) }
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Vehicles.\(type.rawValue)"))
+        try coordinator.addPersistentStore(
+            type: type, at: type == .inMemory ? nil : directory.file("Vehicles.\(type.rawValue)"))
         return coordinator
     }
 
@@ -234,7 +247,9 @@ import ObjectGraph
     // single report": a new Car conflicts with a stored Van of the same plate. An object
     // cannot change entity and merging would lose the properties only one entity has, so the
     // merging policies fail with 133021 naming both entities; rollback keeps the stored Van.
-    @Test("A new object conflicts with a stored row of another sub-entity (NSConstraintConflict, NSManagedObjectConstraintMergeError)", arguments: storeTypes)
+    @Test(
+        "A new object conflicts with a stored row of another sub-entity (NSConstraintConflict, NSManagedObjectConstraintMergeError)",
+        arguments: storeTypes)
     func aConflictAcrossSubEntitiesFailsNamingBoth(type: StoreType) throws {
         let directory = try TemporaryDirectory()
         let coordinator = try Self.vehicles(type, in: directory)
@@ -262,7 +277,9 @@ import ObjectGraph
     }
 
     // Within one save, a new Car and a new Van with one plate: the same refusal, naming both.
-    @Test("New objects of two sub-entities with one constrained value fail the save (NSConstraintConflict)", arguments: storeTypes)
+    @Test(
+        "New objects of two sub-entities with one constrained value fail the save (NSConstraintConflict)",
+        arguments: storeTypes)
     func newObjectsOfTwoSubEntitiesConflict(type: StoreType) throws {
         let directory = try TemporaryDirectory()
         let context = ManagedObjectContext(coordinator: try Self.vehicles(type, in: directory))
@@ -288,7 +305,9 @@ import ObjectGraph
     // store", so duplicates pass into the parent; the parent's save to the store finds them as
     // one context-level conflict, whose databaseObject is nil (NSMergePolicy.h: "May be null
     // if this is a context-level violation").
-    @Test("A child's duplicates are found by the parent's save, as a context-level conflict (NSConstraintConflict)", arguments: storeTypes)
+    @Test(
+        "A child's duplicates are found by the parent's save, as a context-level conflict (NSConstraintConflict)",
+        arguments: storeTypes)
     func aChildsDuplicatesAreFoundByTheParentsSave(type: StoreType) throws {
         let stack = try Stack(type)
         let parent = stack.context()

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // The container's contexts and Swift concurrency. Apple pages: NSPersistentContainer
@@ -67,7 +68,9 @@ import Foundation
             }
         }
         #expect(renamed)
-        let merged = try await view.perform(schedule: .enqueued) { try view.object(with: id).checkedValue(forKey: "name") as? String }
+        let merged = try await view.perform(schedule: .enqueued) {
+            try view.object(with: id).checkedValue(forKey: "name") as? String
+        }
         #expect(merged == "Renamed")
     }
 

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSManagedObjectContext and NSFetchRequest reference; Core Data Programming Guide,
@@ -39,10 +40,13 @@ import Foundation
         }
         #expect(statements.isEmpty)
         #expect(try other.existingObject(with: id).checkedValue(forKey: "name") as? String == "BookCo")
-        let missing = ManagedObjectID(uriRepresentation: URL(string: "x-coredata://00000000-0000-0000-0000-0000000000BB/Publisher/p99")!)!
+        let missing = ManagedObjectID(
+            uriRepresentation: URL(string: "x-coredata://00000000-0000-0000-0000-0000000000BB/Publisher/p99")!)!
         let error = #expect(throws: CoreDataError.self) { _ = try other.existingObject(with: missing) }
         #expect(error?.code == .referentialIntegrity)
-        #expect(fixture.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://OTHER-STORE/Publisher/p1")!) == nil)
+        #expect(
+            fixture.coordinator.managedObjectID(
+                forURIRepresentation: URL(string: "x-coredata://OTHER-STORE/Publisher/p1")!) == nil)
     }
 
     @Test(arguments: storeTypes)
@@ -108,7 +112,9 @@ import Foundation
 
         let other = fixture.secondContext()
         let received = LockedNotifications()
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil) {
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil
+        ) {
             received.append($0)
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -117,9 +123,15 @@ import Foundation
         try other.save()
 
         let notification = try #require(received.all.first)
-        #expect((notification.userInfo?[ManagedObjectContext.deletedObjectIDsKey] as? Set<ManagedObjectID>) == [doomed.objectID])
+        #expect(
+            (notification.userInfo?[ManagedObjectContext.deletedObjectIDsKey] as? Set<ManagedObjectID>) == [
+                doomed.objectID
+            ])
         // Deleting the book also changed its publisher's books, so the publisher is updated too.
-        #expect((notification.userInfo?[ManagedObjectContext.updatedObjectIDsKey] as? Set<ManagedObjectID>) == [survivor.objectID, publisher.objectID])
+        #expect(
+            (notification.userInfo?[ManagedObjectContext.updatedObjectIDsKey] as? Set<ManagedObjectID>) == [
+                survivor.objectID, publisher.objectID,
+            ])
         try fixture.context.checkedMergeChanges(fromContextDidSave: notification)
         #expect(doomed.managedObjectContext == nil)
         #expect(try survivor.checkedValue(forKey: "title") as? String == "B, second edition")
@@ -175,10 +187,12 @@ import Foundation
         request.relationshipKeyPathsForPrefetching = ["books"]
         var publishers: [ManagedObject] = []
         let fetchSQL = try fixture.sql { publishers = try context.fetch(request) }
-        #expect(fetchSQL.count == 3)  // publishers, their book IDs, the books' rows
+        #expect(fetchSQL.count == 3) // publishers, their book IDs, the books' rows
         let readSQL = try fixture.sql {
             for publisher in publishers {
-                for book in try publisher.checkedValue(forKey: "books") as! Set<ManagedObject> { _ = try book.checkedValue(forKey: "title") }
+                for book in try publisher.checkedValue(forKey: "books") as! Set<ManagedObject> {
+                    _ = try book.checkedValue(forKey: "title")
+                }
             }
         }
         #expect(readSQL.isEmpty)
@@ -188,6 +202,14 @@ import Foundation
 final class LockedNotifications: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Notification] = []
-    func append(_ n: Notification) { lock.lock(); items.append(n); lock.unlock() }
-    var all: [Notification] { lock.lock(); defer { lock.unlock() }; return items }
+    func append(_ n: Notification) {
+        lock.lock()
+        items.append(n)
+        lock.unlock()
+    }
+    var all: [Notification] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }

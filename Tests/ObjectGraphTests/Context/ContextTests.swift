@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSManagedObjectContext reference and Core Data Programming Guide: inserting, saving,
@@ -20,27 +21,32 @@ import Foundation
         try context.save()
         #expect(!context.hasChanges)
         #expect(!book.objectID.isTemporaryID)
-        #expect(book.objectID.uriRepresentation().absoluteString == "x-coredata://00000000-0000-0000-0000-000000000001/Book/p1")
+        #expect(
+            book.objectID.uriRepresentation().absoluteString
+                == "x-coredata://00000000-0000-0000-0000-000000000001/Book/p1")
 
         let request = FetchRequest(entityName: "Book")
         request.predicate = try Predicate(checkedFormat: "publisher.name == %@", "BookCo")
         let books = try context.fetch(request)
         #expect(books.count == 1)
-        #expect(books[0] === book)  // one instance per object ID in a context
+        #expect(books[0] === book) // one instance per object ID in a context
     }
 
     @Test func fetchIncludesPendingChanges() throws {
         let context = try inMemoryContext()
         for (title, rank) in [("A", 3), ("B", 1), ("C", 2)] {
             let b = try context.insertNewObject(forEntityName: "Book")
-            try b.checkedSetValue(title, forKey: "title"); try b.checkedSetValue(rank, forKey: "salesRank")
+            try b.checkedSetValue(title, forKey: "title")
+            try b.checkedSetValue(rank, forKey: "salesRank")
         }
         try context.save()
         let d = try context.insertNewObject(forEntityName: "Book")
-        try d.checkedSetValue("D", forKey: "title"); try d.checkedSetValue(0, forKey: "salesRank")
+        try d.checkedSetValue("D", forKey: "title")
+        try d.checkedSetValue(0, forKey: "salesRank")
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "title") as! String } == ["D", "B", "C", "A"])
+        #expect(
+            try context.fetch(request).map { try $0.checkedValue(forKey: "title") as! String } == ["D", "B", "C", "A"])
         request.includesPendingChanges = false
         #expect(try context.count(for: request) == 3)
         request.includesPendingChanges = true

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// A ManagedObject subclass that records each lifecycle hook the context calls on it, in order,
@@ -19,13 +20,38 @@ final class TrackedNote: ManagedObject {
 
     func count(_ event: String) -> Int { events.filter { $0 == event }.count }
 
-    override func awakeFromInsert() { super.awakeFromInsert(); events.append("awakeFromInsert") }
-    override func awakeFromFetch() { super.awakeFromFetch(); events.append("awakeFromFetch"); onAwakeFromFetch?(self) }
-    override func willSave() { super.willSave(); events.append("willSave"); onWillSave?(self) }
-    override func didSave() { super.didSave(); events.append("didSave") }
-    override func prepareForDeletion() { super.prepareForDeletion(); events.append("prepareForDeletion"); onPrepareForDeletion?(self) }
-    override func willTurnIntoFault() { super.willTurnIntoFault(); events.append("willTurnIntoFault"); onWillTurnIntoFault?(self) }
-    override func didTurnIntoFault() { super.didTurnIntoFault(); events.append("didTurnIntoFault") }
+    override func awakeFromInsert() {
+        super.awakeFromInsert()
+        events.append("awakeFromInsert")
+    }
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        events.append("awakeFromFetch")
+        onAwakeFromFetch?(self)
+    }
+    override func willSave() {
+        super.willSave()
+        events.append("willSave")
+        onWillSave?(self)
+    }
+    override func didSave() {
+        super.didSave()
+        events.append("didSave")
+    }
+    override func prepareForDeletion() {
+        super.prepareForDeletion()
+        events.append("prepareForDeletion")
+        onPrepareForDeletion?(self)
+    }
+    override func willTurnIntoFault() {
+        super.willTurnIntoFault()
+        events.append("willTurnIntoFault")
+        onWillTurnIntoFault?(self)
+    }
+    override func didTurnIntoFault() {
+        super.didTurnIntoFault()
+        events.append("didTurnIntoFault")
+    }
 
     override func validateForInsert() throws {
         events.append("validateForInsert")
@@ -57,7 +83,9 @@ final class TrackedNote: ManagedObject {
     private func throwAll(_ errors: [any Error]) throws {
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 {
-            let detailed = errors.compactMap { $0 as? CoreDataError }.flatMap { $0.code == .multipleErrors ? $0.detailedErrors : [$0] }
+            let detailed = errors.compactMap { $0 as? CoreDataError }.flatMap {
+                $0.code == .multipleErrors ? $0.detailedErrors : [$0]
+            }
             throw CoreDataError(.multipleErrors, "Multiple validation errors occurred", detailedErrors: detailed)
         }
     }
@@ -74,8 +102,14 @@ final class TrackedNotebook: ManagedObject {
         // The relationships are still whole here: the delete rules have not run yet.
         notesAtPrepareForDeletion = ((try? checkedValue(forKey: "notes")) as? Set<ManagedObject>)?.count
     }
-    override func willSave() { super.willSave(); events.append("willSave") }
-    override func didSave() { super.didSave(); events.append("didSave") }
+    override func willSave() {
+        super.willSave()
+        events.append("willSave")
+    }
+    override func didSave() {
+        super.didSave()
+        events.append("didSave")
+    }
 }
 
 /// A store with notes (TrackedNote) and notebooks (TrackedNotebook).
@@ -103,7 +137,8 @@ struct LifecycleFixture {
     init(_ type: StoreType = .sqlite) throws {
         directory = try TemporaryDirectory()
         coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
-        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Notes.\(type.rawValue.lowercased())"))
+        try coordinator.addPersistentStore(
+            type: type, at: type == .inMemory ? nil : directory.file("Notes.\(type.rawValue.lowercased())"))
         context = ManagedObjectContext(coordinator: coordinator)
     }
 
@@ -122,6 +157,8 @@ struct LifecycleFixture {
 
 /// The object as a TrackedNote, or an error saying what it was.
 func requireNote(_ object: ManagedObject) throws -> TrackedNote {
-    guard let note = object as? TrackedNote else { throw CoreDataError(.validation, "expected a TrackedNote, got \(type(of: object))") }
+    guard let note = object as? TrackedNote else {
+        throw CoreDataError(.validation, "expected a TrackedNote, got \(type(of: object))")
+    }
     return note
 }

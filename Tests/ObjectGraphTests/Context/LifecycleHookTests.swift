@@ -1,12 +1,15 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // The lifecycle hooks of NSManagedObject, called when and as often as Apple's documentation of
 // each says (awakeFromInsert(), awakeFromFetch(), willSave(), didSave(), prepareForDeletion(),
 // willTurnIntoFault(), didTurnIntoFault()).
 @Suite struct LifecycleHookTests {
-    @Test("awakeFromInsert runs once in the object's lifetime, not again at save or fetch (NSManagedObject.awakeFromInsert)")
+    @Test(
+        "awakeFromInsert runs once in the object's lifetime, not again at save or fetch (NSManagedObject.awakeFromInsert)"
+    )
     func awakeFromInsertRunsOnce() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Groceries")
@@ -42,8 +45,9 @@ import Foundation
         #expect(try fixture.storedNoteCount() == 1)
     }
 
-    @Test("awakeFromFetch runs when a fault is fulfilled, once, not per fetch of a loaded object (NSManagedObject.awakeFromFetch)",
-          arguments: [StoreType.sqlite, .xml, .inMemory])
+    @Test(
+        "awakeFromFetch runs when a fault is fulfilled, once, not per fetch of a loaded object (NSManagedObject.awakeFromFetch)",
+        arguments: [StoreType.sqlite, .xml, .inMemory])
     func awakeFromFetchRunsWhenAFaultFires(_ type: StoreType) throws {
         let fixture = try LifecycleFixture(type)
         _ = try fixture.insertNote("Groceries")
@@ -65,7 +69,9 @@ import Foundation
         #expect(fault.events == ["awakeFromFetch"])
     }
 
-    @Test("Values set in awakeFromFetch don't make the object or its context changed (NSManagedObject.awakeFromFetch: change processing is disabled)")
+    @Test(
+        "Values set in awakeFromFetch don't make the object or its context changed (NSManagedObject.awakeFromFetch: change processing is disabled)"
+    )
     func awakeFromFetchDoesNotDirty() throws {
         let fixture = try LifecycleFixture()
         _ = try fixture.insertNote("Groceries")
@@ -80,7 +86,9 @@ import Foundation
             try? note.checkedSetValue(title?.uppercased(), forKey: "shout")
         }
         let received = LockedNotifications()
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: reader, queue: nil) { received.append($0) }
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: reader, queue: nil
+        ) { received.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         #expect(try fault.checkedValue(forKey: "shout") as? String == "GROCERIES")
         #expect(!reader.hasChanges)
@@ -93,8 +101,9 @@ import Foundation
         #expect(reader.updatedObjects == [fault])
     }
 
-    @Test("willSave runs before the store is written and didSave after, for inserted, updated and deleted objects (NSManagedObject.willSave, didSave)",
-          arguments: [StoreType.sqlite, .binary])
+    @Test(
+        "willSave runs before the store is written and didSave after, for inserted, updated and deleted objects (NSManagedObject.willSave, didSave)",
+        arguments: [StoreType.sqlite, .binary])
     func willSaveAndDidSaveSurroundTheSave(_ type: StoreType) throws {
         let fixture = try LifecycleFixture(type)
         let kept = try fixture.insertNote("Kept")
@@ -107,7 +116,8 @@ import Foundation
         added.onWillSave = { _ in storedAtWillSave = try? fixture.storedNoteCount() }
         try kept.checkedSetValue("Kept, renamed", forKey: "title")
         try fixture.context.checkedDelete(gone)
-        kept.events = []; gone.events = []
+        kept.events = []
+        gone.events = []
         try fixture.context.save()
 
         #expect(storedAtWillSave == 2, "willSave runs before anything is written")
@@ -130,11 +140,14 @@ import Foundation
         }
         try fixture.context.save()
         #expect(note.count("willSave") == 4, "three rounds that changed the note and one that did not")
-        let stored = try #require(try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note")).first)
+        let stored = try #require(
+            try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note")).first)
         #expect(try stored.checkedValue(forKey: "stamp") as? Int == 3)
     }
 
-    @Test("A willSave that never stops changing fails the save after 100 rounds, writing nothing (NSManagedObject.willSave; Core Data's 'still dirty after 100 attempts')")
+    @Test(
+        "A willSave that never stops changing fails the save after 100 rounds, writing nothing (NSManagedObject.willSave; Core Data's 'still dirty after 100 attempts')"
+    )
     func willSaveThatNeverSettlesFails() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Restless")
@@ -151,7 +164,9 @@ import Foundation
         #expect(fixture.context.hasChanges, "the changes stay, to fix and save again")
     }
 
-    @Test("Objects a willSave inserts are saved and get willSave themselves (NSManagedObjectContextWillSave: insert additional objects)")
+    @Test(
+        "Objects a willSave inserts are saved and get willSave themselves (NSManagedObjectContextWillSave: insert additional objects)"
+    )
     func objectsInsertedInWillSaveAreSaved() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Parent")
@@ -169,7 +184,9 @@ import Foundation
         #expect(try fixture.storedNoteCount() == 2)
     }
 
-    @Test("A willSave that changes another object calls that object's willSave again; objects inserted and deleted before the save get none (NSManagedObject.willSave)")
+    @Test(
+        "A willSave that changes another object calls that object's willSave again; objects inserted and deleted before the save get none (NSManagedObject.willSave)"
+    )
     func willSaveFollowsChangesToOtherObjects() throws {
         let fixture = try LifecycleFixture()
         let first = try fixture.insertNote("First")
@@ -177,22 +194,28 @@ import Foundation
         try fixture.context.save()
         let transient = try fixture.insertNote("Never saved")
         try fixture.context.checkedDelete(transient)
-        first.events = []; second.events = []
+        first.events = []
+        second.events = []
         try first.checkedSetValue("First, edited", forKey: "title")
         first.onWillSave = { _ in
             // Touches the second note once: its willSave must run after the change.
-            if ((try? second.checkedValue(forKey: "stamp")) as? Int ?? 0) == 0 { try? second.checkedSetValue(1, forKey: "stamp") }
+            if ((try? second.checkedValue(forKey: "stamp")) as? Int ?? 0) == 0 {
+                try? second.checkedSetValue(1, forKey: "stamp")
+            }
         }
         try fixture.context.save()
         #expect(first.count("willSave") == 1)
-        #expect(second.count("willSave") == 1, "it joined the save in the first round, so its willSave ran in the second")
+        #expect(
+            second.count("willSave") == 1, "it joined the save in the first round, so its willSave ran in the second")
         #expect(second.count("didSave") == 1)
         #expect(transient.count("willSave") == 0 && transient.count("didSave") == 0)
         let stored = try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note"))
         #expect(try stored.compactMap { try $0.checkedValue(forKey: "stamp") as? Int }.sorted() == [0, 1])
     }
 
-    @Test("prepareForDeletion runs in delete(_:), before the delete rules tear relationships down, once per object cascaded (NSManagedObject.prepareForDeletion)")
+    @Test(
+        "prepareForDeletion runs in delete(_:), before the delete rules tear relationships down, once per object cascaded (NSManagedObject.prepareForDeletion)"
+    )
     func prepareForDeletionRunsBeforeDeleteRules() throws {
         let fixture = try LifecycleFixture()
         let notebook = try #require(try fixture.context.insertNewObject(forEntityName: "Notebook") as? TrackedNotebook)
@@ -204,11 +227,15 @@ import Foundation
 
         notebook.events = []
         var notebookOfFirstAtPrepare: ManagedObject?
-        first.onPrepareForDeletion = { note in notebookOfFirstAtPrepare = (try? note.checkedValue(forKey: "notebook")) as? ManagedObject }
+        first.onPrepareForDeletion = { note in
+            notebookOfFirstAtPrepare = (try? note.checkedValue(forKey: "notebook")) as? ManagedObject
+        }
         try fixture.context.checkedDelete(notebook)
         #expect(notebook.events == ["prepareForDeletion"])
         #expect(notebook.notesAtPrepareForDeletion == 2)
-        #expect(first.count("prepareForDeletion") == 1 && second.count("prepareForDeletion") == 1, "the cascade deletes each note, and each is told")
+        #expect(
+            first.count("prepareForDeletion") == 1 && second.count("prepareForDeletion") == 1,
+            "the cascade deletes each note, and each is told")
         #expect(notebookOfFirstAtPrepare === notebook)
         try fixture.context.checkedDelete(notebook)
         #expect(notebook.events == ["prepareForDeletion"], "deleting a deleted object again does nothing")
@@ -216,7 +243,9 @@ import Foundation
         #expect(try fixture.storedNoteCount() == 0)
     }
 
-    @Test("refresh(_:mergeChanges: false) calls willTurnIntoFault with the values readable, then didTurnIntoFault (NSManagedObject.willTurnIntoFault, didTurnIntoFault)")
+    @Test(
+        "refresh(_:mergeChanges: false) calls willTurnIntoFault with the values readable, then didTurnIntoFault (NSManagedObject.willTurnIntoFault, didTurnIntoFault)"
+    )
     func refreshTurnsIntoAFault() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Draft")
@@ -239,7 +268,9 @@ import Foundation
         #expect(note.events.last == "awakeFromFetch")
     }
 
-    @Test("A child context's save calls willSave and didSave on the child's objects; the parent's copies get theirs when the parent saves (NSManagedObject.willSave, didSave; NSManagedObjectContext.save)")
+    @Test(
+        "A child context's save calls willSave and didSave on the child's objects; the parent's copies get theirs when the parent saves (NSManagedObject.willSave, didSave; NSManagedObjectContext.save)"
+    )
     func childSaveCallsHooksInEachContext() throws {
         let fixture = try LifecycleFixture()
         let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: fixture.coordinator)
@@ -262,7 +293,9 @@ import Foundation
         #expect(try fixture.storedNoteCount() == 1)
     }
 
-    @Test("Plain ManagedObject objects (no subclass) save exactly as before: hooks are skipped, not needed (NSManagedObject)")
+    @Test(
+        "Plain ManagedObject objects (no subclass) save exactly as before: hooks are skipped, not needed (NSManagedObject)"
+    )
     func plainObjectsNeedNoHooks() throws {
         let fixture = try StackFixture(.sqlite)
         try fixture.seedBooks(["A", "B"])
@@ -270,7 +303,9 @@ import Foundation
         try books[0].checkedSetValue("A2", forKey: "title")
         try fixture.context.checkedDelete(books[1])
         try fixture.context.save()
-        let titles = try fixture.secondContext().fetch(FetchRequest(entityName: "Book")).map { try $0.checkedValue(forKey: "title") as? String }
+        let titles = try fixture.secondContext().fetch(FetchRequest(entityName: "Book")).map {
+            try $0.checkedValue(forKey: "title") as? String
+        }
         #expect(titles == ["A2"])
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSManagedObjectID: an object's ID is equal to another exactly when both name the same
@@ -16,7 +17,8 @@ import Foundation
     @Test("IDs made from equal text are equal and hash alike (NSManagedObjectID isEqual:)")
     func equalTextMakesEqualIDs() {
         let a = ManagedObjectID(entityName: "ReallyLongEntityNameOverSixteen", storeIdentifier: store, primaryKey: 42)
-        let b = ManagedObjectID(entityName: fresh("ReallyLongEntityNameOverSixteen"), storeIdentifier: fresh(store), primaryKey: 42)
+        let b = ManagedObjectID(
+            entityName: fresh("ReallyLongEntityNameOverSixteen"), storeIdentifier: fresh(store), primaryKey: 42)
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         #expect(Set([a, b]).count == 1)
@@ -30,7 +32,10 @@ import Foundation
     func anyPartMakesADifferentID() {
         let id = ManagedObjectID(entityName: "Book", storeIdentifier: store, primaryKey: 7)
         #expect(id != ManagedObjectID(entityName: "Author", storeIdentifier: store, primaryKey: 7))
-        #expect(id != ManagedObjectID(entityName: "Book", storeIdentifier: "11111111-2222-3333-4444-555555555555", primaryKey: 7))
+        #expect(
+            id
+                != ManagedObjectID(
+                    entityName: "Book", storeIdentifier: "11111111-2222-3333-4444-555555555555", primaryKey: 7))
         #expect(id != ManagedObjectID(entityName: "Book", storeIdentifier: store, primaryKey: 8))
         #expect(id != ManagedObjectID(temporaryFor: "Book", number: 7))
         // Alternating entities and stores (the recent-name cache is refilled each time) keeps every answer right.
@@ -53,7 +58,8 @@ import Foundation
         #expect(back == id)
     }
 
-    @Test("uriRepresentation() round-trips, an entity name with a space included (NSManagedObjectID.uriRepresentation())")
+    @Test(
+        "uriRepresentation() round-trips, an entity name with a space included (NSManagedObjectID.uriRepresentation())")
     func uriRoundTrip() throws {
         let id = ManagedObjectID(entityName: "Rare Book", storeIdentifier: store, primaryKey: 12)
         let uri = id.uriRepresentation()
@@ -74,7 +80,8 @@ import Foundation
                 group.addTask {
                     (0..<500).map { k in
                         let entity = ["Book", "Author", "Publisher", "Entity\(t % 3)"][k % 4]
-                        return ManagedObjectID(entityName: entity, storeIdentifier: k % 2 == 0 ? store : "S\(t % 2)", primaryKey: Int64(k))
+                        return ManagedObjectID(
+                            entityName: entity, storeIdentifier: k % 2 == 0 ? store : "S\(t % 2)", primaryKey: Int64(k))
                     }
                 }
             }
@@ -86,7 +93,8 @@ import Foundation
         for batch in ids {
             for (k, id) in batch.enumerated() {
                 #expect(id.primaryKey == Int64(k))
-                let again = ManagedObjectID(entityName: id.entityName, storeIdentifier: id.storeIdentifier, primaryKey: id.primaryKey)
+                let again = ManagedObjectID(
+                    entityName: id.entityName, storeIdentifier: id.storeIdentifier, primaryKey: id.primaryKey)
                 #expect(again == id)
             }
         }

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Two contexts on one coordinator change the same book; the first saves, then the second.
@@ -37,7 +38,10 @@ import Foundation
         /// The book as a fresh context reads it from the store: title, rank, ISBN.
         func stored() throws -> (String?, Int?, String?) {
             let book = try fixture.stack.secondContext().existingObject(with: fixture.bookID)
-            return (try book.checkedValue(forKey: "title") as? String, try book.checkedValue(forKey: "salesRank") as? Int, try book.checkedValue(forKey: "isbn") as? String)
+            return (
+                try book.checkedValue(forKey: "title") as? String, try book.checkedValue(forKey: "salesRank") as? Int,
+                try book.checkedValue(forKey: "isbn") as? String
+            )
         }
     }
 
@@ -53,7 +57,10 @@ import Foundation
         #expect(error?.code == .merge)
         #expect(error?.objectURI == uri)
         #expect(error?.key == "title")
-        #expect(error?.message.contains("\(uri) (version 1 read, 2 in the store; title changed here and in the store; isbn changed here; salesRank changed in the store)") == true)
+        #expect(
+            error?.message.contains(
+                "\(uri) (version 1 read, 2 in the store; title changed here and in the store; isbn changed here; salesRank changed in the store)"
+            ) == true)
         #expect(error?.message.contains("mergePolicy") == true)
         #expect(error?.detailedErrors.map(\.key) == ["title"])
         #expect(race.secondContext.hasChanges)
@@ -117,7 +124,9 @@ import Foundation
     // store-trump and rollback keep the other context's version.
     @Test(arguments: storeTypes)
     func deletingAnObjectAnotherContextChanged(_ type: StoreType) throws {
-        for policy in [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback] {
+        for policy in [
+            MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback,
+        ] {
             let race = try Race(type)
             race.secondContext.mergePolicy = policy
             try race.first.checkedSetValue("First", forKey: "title")
@@ -126,7 +135,10 @@ import Foundation
             if policy.mergeType == .error {
                 let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
                 #expect(error?.code == .merge)
-                #expect(error?.message.contains("\(race.fixture.bookID.uriString) (version 1 read, 2 in the store; deleted here; title changed in the store)") == true)
+                #expect(
+                    error?.message.contains(
+                        "\(race.fixture.bookID.uriString) (version 1 read, 2 in the store; deleted here; title changed in the store)"
+                    ) == true)
                 continue
             }
             try race.secondContext.save()
@@ -145,7 +157,9 @@ import Foundation
     // overwrite save the in-memory object again under its ID.
     @Test(arguments: storeTypes)
     func changingAnObjectAnotherContextDeleted(_ type: StoreType) throws {
-        for policy in [MergePolicy.error, .mergeByPropertyStoreTrump, .rollback, .mergeByPropertyObjectTrump, .overwrite] {
+        for policy in [
+            MergePolicy.error, .mergeByPropertyStoreTrump, .rollback, .mergeByPropertyObjectTrump, .overwrite,
+        ] {
             let race = try Race(type)
             race.secondContext.mergePolicy = policy
             try race.fixture.context.checkedDelete(race.first)
@@ -154,7 +168,10 @@ import Foundation
             if policy.mergeType == .error {
                 let error = #expect(throws: CoreDataError.self) { try race.secondContext.save() }
                 #expect(error?.code == .merge)
-                #expect(error?.message.contains("\(race.fixture.bookID.uriString) was deleted by another context while this one changed its title (version 1 read, deleted in the store)") == true)
+                #expect(
+                    error?.message.contains(
+                        "\(race.fixture.bookID.uriString) was deleted by another context while this one changed its title (version 1 read, deleted in the store)"
+                    ) == true)
                 continue
             }
             try race.secondContext.save()
@@ -198,16 +215,21 @@ import Foundation
         let extra = try race.secondContext.insertNewObject(forEntityName: "Book")
         try extra.checkedSetValue("Extra", forKey: "title")
         try extra.checkedSetValue(secondPublisher, forKey: "publisher")
-        try race.second.mutableSetValue(forKey: "authors").insert(try race.secondContext.existingObject(with: bob.objectID))
+        try race.second.mutableSetValue(forKey: "authors").insert(
+            try race.secondContext.existingObject(with: bob.objectID))
         try race.secondContext.save()
 
         let reader = race.fixture.stack.secondContext()
-        let books = try #require(try reader.existingObject(with: publisher.objectID).checkedValue(forKey: "books") as? Set<ManagedObject>)
+        let books = try #require(
+            try reader.existingObject(with: publisher.objectID).checkedValue(forKey: "books") as? Set<ManagedObject>)
         let titles = Set(try books.map { try $0.checkedValue(forKey: "title") as? String })
         #expect(titles == ["T", "Extra"])
-        let authors = try #require(try reader.existingObject(with: race.fixture.bookID).checkedValue(forKey: "authors") as? Set<ManagedObject>)
+        let authors = try #require(
+            try reader.existingObject(with: race.fixture.bookID).checkedValue(forKey: "authors") as? Set<ManagedObject>)
         #expect(Set(try authors.map { try $0.checkedValue(forKey: "name") as? String }) == ["Ann", "Bob"])
-        #expect((try race.secondContext.existingObject(with: publisher.objectID).checkedValue(forKey: "books") as? Set<ManagedObject>)?.count == 2)
+        #expect(
+            (try race.secondContext.existingObject(with: publisher.objectID).checkedValue(forKey: "books")
+                as? Set<ManagedObject>)?.count == 2)
     }
 
     // NSMergeConflict: the policy sees each conflict with its snapshots and versions; a

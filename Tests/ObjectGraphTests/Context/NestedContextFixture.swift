@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// A coordinator on a fresh store (in its own temporary directory) with three books of one
@@ -10,8 +11,9 @@ struct NestedContextFixture {
     init(_ type: StoreType, titles: [String] = ["A", "B", "C"]) throws {
         directory = try TemporaryDirectory()
         coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
-        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Store.\(type.rawValue.lowercased())"),
-                                           options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000CC"])
+        try coordinator.addPersistentStore(
+            type: type, at: type == .inMemory ? nil : directory.file("Store.\(type.rawValue.lowercased())"),
+            options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000CC"])
         let seed = ManagedObjectContext(coordinator: coordinator)
         let publisher = try seed.insertNewObject(forEntityName: "Publisher")
         try publisher.checkedSetValue("BookCo", forKey: "name")

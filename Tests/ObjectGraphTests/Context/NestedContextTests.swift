@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Child contexts. Apple pages: NSManagedObjectContext, "Parent store" and parent; save() ("If a
@@ -62,7 +63,8 @@ import Foundation
             #expect(e.objectID.isTemporaryID)
             #expect(try e.checkedValue(forKey: "salesRank") as? Int == 10)
             // To-many relationships as the parent holds them: B is gone from its publisher.
-            let publisher = try #require(try (NestedContextFixture.book("A", in: child))?.checkedValue(forKey: "publisher") as? ManagedObject)
+            let publisher = try #require(
+                try (NestedContextFixture.book("A", in: child))?.checkedValue(forKey: "publisher") as? ManagedObject)
             let books = try #require(try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)
             #expect(Set(try books.map { try $0.checkedValue(forKey: "title") as? String }) == ["A", "C"])
         }
@@ -113,7 +115,7 @@ import Foundation
         let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: fixture.coordinator)
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
         try child.performAndWait {
-            _ = try child.insertNewObject(forEntityName: "Book")   // no title: 1570
+            _ = try child.insertNewObject(forEntityName: "Book") // no title: 1570
             let error = #expect(throws: CoreDataError.self) { try child.save() }
             #expect(error?.code == .missingMandatoryProperty)
             #expect(child.hasChanges)
@@ -152,13 +154,16 @@ import Foundation
         try context.obtainPermanentIDs(for: [book])
         let permanent = book.objectID
         #expect(!permanent.isTemporaryID)
-        #expect(permanent.uriRepresentation().absoluteString == "x-coredata://00000000-0000-0000-0000-0000000000CC/Book/p4")
+        #expect(
+            permanent.uriRepresentation().absoluteString == "x-coredata://00000000-0000-0000-0000-0000000000CC/Book/p4")
         #expect(context.insertedObjects.contains(book))
         // The old ID still finds the object.
         #expect(context.object(with: temporary) === book)
         try context.save()
         #expect(book.objectID == permanent)
-        #expect(try ManagedObjectContext(coordinator: fixture.coordinator).existingObject(with: permanent).checkedValue(forKey: "title") as? String == "D")
+        #expect(
+            try ManagedObjectContext(coordinator: fixture.coordinator).existingObject(with: permanent).checkedValue(
+                forKey: "title") as? String == "D")
     }
 
     // obtainPermanentIDs(for:) in a child: the ID holds in the parent and in the store, and
@@ -183,14 +188,18 @@ import Foundation
         try parent.performAndWait {
             let book = parent.object(with: bookID)
             #expect(parent.insertedObjects.contains(book))
-            #expect(try (book.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String == "New")
+            #expect(
+                try (book.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+                    == "New")
             try parent.save()
             #expect(book.objectID == bookID)
             #expect(!parent.object(with: publisherID).objectID.isTemporaryID)
         }
         let reader = ManagedObjectContext(coordinator: fixture.coordinator)
         let stored = try reader.existingObject(with: bookID)
-        #expect(try (stored.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String == "New")
+        #expect(
+            try (stored.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+                == "New")
         // The child, whose publisher kept its temporary ID, still reads it through the parent.
         try child.performAndWait { () throws in
             #expect(try child.existingObject(with: publisherID).checkedValue(forKey: "name") as? String == "New")
@@ -216,7 +225,9 @@ import Foundation
             try writer.save()
         }
         // The merge was enqueued on the viewer's queue during the save: a block after it sees it.
-        let merged = try await viewer.perform(schedule: .enqueued) { try viewer.object(with: aID).checkedValue(forKey: "salesRank") as? Int }
+        let merged = try await viewer.perform(schedule: .enqueued) {
+            try viewer.object(with: aID).checkedValue(forKey: "salesRank") as? Int
+        }
         #expect(merged == 7)
 
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: viewer)
@@ -228,7 +239,9 @@ import Foundation
             try viewer.object(with: aID).checkedSetValue(8, forKey: "salesRank")
             try viewer.save()
         }
-        let mergedInChild = try await child.perform(schedule: .enqueued) { try child.object(with: aID).checkedValue(forKey: "salesRank") as? Int }
+        let mergedInChild = try await child.perform(schedule: .enqueued) {
+            try child.object(with: aID).checkedValue(forKey: "salesRank") as? Int
+        }
         #expect(mergedInChild == 8)
 
         // Turned off, nothing more is merged.
@@ -237,7 +250,9 @@ import Foundation
             try viewer.object(with: aID).checkedSetValue(9, forKey: "salesRank")
             try viewer.save()
         }
-        let notMerged = try await child.perform(schedule: .enqueued) { try child.object(with: aID).checkedValue(forKey: "salesRank") as? Int }
+        let notMerged = try await child.perform(schedule: .enqueued) {
+            try child.object(with: aID).checkedValue(forKey: "salesRank") as? Int
+        }
         #expect(notMerged == 8)
     }
 

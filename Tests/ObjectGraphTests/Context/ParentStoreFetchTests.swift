@@ -1,6 +1,7 @@
-import Testing
-import TestSupport
 import Foundation
+import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // What a fetch asks of the coordinator as parent store. Apple pages: NSManagedObjectContext
@@ -27,8 +28,12 @@ import Foundation
     // merged result, not to each store's; counts and IDs agree with it.
     @Test func sortOffsetAndLimitApplyToTheMergedResultOfTwoStores() throws {
         let directory = try TemporaryDirectory()
-        try makeStore(at: directory.file("One.sqlite"), uuid: "00000000-0000-0000-0000-0000000000A1", ranks: [1, 4, 5, 8], prefix: "one-")
-        try makeStore(at: directory.file("Two.sqlite"), uuid: "00000000-0000-0000-0000-0000000000A2", ranks: [2, 3, 6, 7], prefix: "two-")
+        try makeStore(
+            at: directory.file("One.sqlite"), uuid: "00000000-0000-0000-0000-0000000000A1", ranks: [1, 4, 5, 8],
+            prefix: "one-")
+        try makeStore(
+            at: directory.file("Two.sqlite"), uuid: "00000000-0000-0000-0000-0000000000A2", ranks: [2, 3, 6, 7],
+            prefix: "two-")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("One.sqlite"))
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Two.sqlite"))
@@ -36,7 +41,10 @@ import Foundation
 
         let request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [SortDescriptor(key: "salesRank")]
-        #expect(try context.fetch(request).map { try $0.checkedValue(forKey: "salesRank") as? Int } == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(
+            try context.fetch(request).map { try $0.checkedValue(forKey: "salesRank") as? Int } == [
+                1, 2, 3, 4, 5, 6, 7, 8,
+            ])
         request.fetchOffset = 2
         request.fetchLimit = 3
         let window = try context.fetch(request)
@@ -44,7 +52,10 @@ import Foundation
         #expect(try context.count(for: request) == 3)
         #expect(try context.fetchObjectIDs(request) == window.map(\.objectID))
         // Each object keeps its own store's identity.
-        #expect(Set(window.map(\.objectID.storeIdentifier)) == ["00000000-0000-0000-0000-0000000000A1", "00000000-0000-0000-0000-0000000000A2"])
+        #expect(
+            Set(window.map(\.objectID.storeIdentifier)) == [
+                "00000000-0000-0000-0000-0000000000A1", "00000000-0000-0000-0000-0000000000A2",
+            ])
         // A predicate and a descending sort, merged the same way.
         request.predicate = try Predicate(checkedFormat: "salesRank > 2")
         request.sortDescriptors = [SortDescriptor(key: "salesRank", ascending: false)]
@@ -67,7 +78,8 @@ import Foundation
         let request = FetchRequest(entityName: "Book")
         request.predicate = Predicate(block: { object, _ in
             // A managed object, as Core Data hands an atomic store's fetch.
-            guard let book = object as? ManagedObject, let rank = try? book.checkedValue(forKey: "salesRank") as? Int else { return false }
+            guard let book = object as? ManagedObject, let rank = try? book.checkedValue(forKey: "salesRank") as? Int
+            else { return false }
             return rank % 2 == 0
         })
         let fetched = try context.fetch(request)

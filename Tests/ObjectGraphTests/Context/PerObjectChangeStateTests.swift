@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Per-object change state. Apple pages: NSManagedObject isInserted, isUpdated, isDeleted,
@@ -16,24 +17,31 @@ import Foundation
         return (fixture, context, a)
     }
 
-    @Test("isInserted, isUpdated, isDeleted and hasChanges before and after save (NSManagedObject.isInserted, isUpdated, isDeleted, hasChanges)")
+    @Test(
+        "isInserted, isUpdated, isDeleted and hasChanges before and after save (NSManagedObject.isInserted, isUpdated, isDeleted, hasChanges)"
+    )
     func flagsFollowTheObject() throws {
         let (_, context, a) = try Self.seeded()
         #expect(!a.isInserted && !a.isUpdated && !a.isDeleted && !a.hasChanges)
         let d = try context.insertNewObject(forEntityName: "Book")
         try d.checkedSetValue("D", forKey: "title")
-        #expect(d.isInserted && !d.isUpdated && d.hasChanges, "an inserted object that changes stays inserted, not updated")
+        #expect(
+            d.isInserted && !d.isUpdated && d.hasChanges, "an inserted object that changes stays inserted, not updated")
         try a.checkedSetValue(8, forKey: "salesRank")
         #expect(a.isUpdated && a.hasChanges && !a.isInserted)
         let b = try #require(try NestedContextFixture.book("B", in: context))
         try context.checkedDelete(b)
         #expect(b.isDeleted && !b.isUpdated && b.hasChanges)
         try context.save()
-        for object in [a, d] { #expect(!object.isInserted && !object.isUpdated && !object.isDeleted && !object.hasChanges) }
+        for object in [a, d] {
+            #expect(!object.isInserted && !object.isUpdated && !object.isDeleted && !object.hasChanges)
+        }
         #expect(!b.isDeleted && b.managedObjectContext == nil, "a saved deletion leaves the context")
     }
 
-    @Test("changedValues() and hasPersistentChangedValues against the last saved values (changedValues(), hasPersistentChangedValues)")
+    @Test(
+        "changedValues() and hasPersistentChangedValues against the last saved values (changedValues(), hasPersistentChangedValues)"
+    )
     func changedValuesAgainstCommitted() throws {
         let (_, context, a) = try Self.seeded()
         let publisher = try #require(a.checkedValue(forKey: "publisher") as? ManagedObject)
@@ -67,7 +75,9 @@ import Foundation
         try a.checkedSetValue(5, forKey: "salesRank")
         #expect(a.changedValuesForCurrentEvent()["salesRank"] as? Int == 1)
         try a.checkedSetValue(6, forKey: "salesRank")
-        #expect(a.changedValuesForCurrentEvent()["salesRank"] as? Int == 1, "the value at the start of the event, not the previous one")
+        #expect(
+            a.changedValuesForCurrentEvent()["salesRank"] as? Int == 1,
+            "the value at the start of the event, not the previous one")
         context.processPendingChanges()
         #expect(a.changedValuesForCurrentEvent().isEmpty)
         try a.checkedSetValue("A2", forKey: "title")
@@ -83,7 +93,9 @@ import Foundation
         #expect(d.changedValuesForCurrentEvent()["title"] as? String == "D")
     }
 
-    @Test("committedValues(forKeys:) ignores unsaved changes; rollback and refresh clear the changes (committedValues(forKeys:), rollback(), refresh(_:mergeChanges:))")
+    @Test(
+        "committedValues(forKeys:) ignores unsaved changes; rollback and refresh clear the changes (committedValues(forKeys:), rollback(), refresh(_:mergeChanges:))"
+    )
     func committedValuesAndClearing() throws {
         let (fixture, context, a) = try Self.seeded()
         try a.checkedSetValue(5, forKey: "salesRank")

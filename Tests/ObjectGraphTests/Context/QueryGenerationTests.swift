@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // Query generations, as Apple's "Accessing data when the store changes" and the rules in
@@ -124,8 +125,9 @@ struct QueryGenerationTests {
         let writer = ManagedObjectContext(coordinator: fixture.coordinator)
         try #require(try NestedContextFixture.book("C", in: writer)).checkedSetValue(33, forKey: "salesRank")
         try writer.save()
-        let saved = Notification(name: ManagedObjectContext.didSaveNotification, object: writer,
-                                 userInfo: [ManagedObjectContext.updatedObjectIDsKey: Set([c.objectID])])
+        let saved = Notification(
+            name: ManagedObjectContext.didSaveNotification, object: writer,
+            userInfo: [ManagedObjectContext.updatedObjectIDsKey: Set([c.objectID])])
         try merging.checkedMergeChanges(fromContextDidSave: saved)
         #expect(try c.checkedValue(forKey: "salesRank") as? Int == 33)
     }
@@ -166,8 +168,9 @@ struct QueryGenerationTests {
     func storesWithoutGenerations() throws {
         let directory = try TemporaryDirectory()
         let rollbackJournal = PersistentStoreCoordinator(managedObjectModel: try booksModel())
-        try rollbackJournal.addPersistentStore(type: .sqlite, at: directory.file("Journal.sqlite"),
-                                               options: [StoreOption.sqlitePragmas: ["journal_mode": "DELETE"]])
+        try rollbackJournal.addPersistentStore(
+            type: .sqlite, at: directory.file("Journal.sqlite"),
+            options: [StoreOption.sqlitePragmas: ["journal_mode": "DELETE"]])
         let context = ManagedObjectContext(coordinator: rollbackJournal)
         let error = try #require(throws: CoreDataError.self) { try context.setQueryGenerationFrom(.current) }
         #expect(error.exceptionName == .invalidArgument)

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Keeping a context's objects up to date with what other contexts saved, on every store type.

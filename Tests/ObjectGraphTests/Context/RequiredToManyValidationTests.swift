@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSRelationshipDescription.maxCount
@@ -18,7 +19,8 @@ import Testing
         try ManagedObjectModel {
             EntityDescription("Team") {
                 AttributeDescription("name", .string)
-                RelationshipDescription("players", toMany: "Player", inverse: "team", optional: false, minCount: minimum)
+                RelationshipDescription(
+                    "players", toMany: "Player", inverse: "team", optional: false, minCount: minimum)
                 RelationshipDescription("coach", toOne: "Coach", inverse: "teams", optional: false)
             }
             EntityDescription("Player") {

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// Something an undo manager's actions change, for the manager's own tests.
@@ -27,7 +28,7 @@ private final class Counter {
         let manager = UndoManager()
         let counter = Counter()
         #expect(!manager.canUndo && !manager.canRedo)
-        counter.set(1, with: manager)                    // groupsByEvent opens a group
+        counter.set(1, with: manager) // groupsByEvent opens a group
         #expect(manager.groupingLevel == 1 && manager.canUndo)
         manager.setActionName("One")
         manager.endUndoGrouping()
@@ -56,11 +57,14 @@ private final class Counter {
         #expect(counter.value == 1)
     }
 
-    @Test("UndoManager: isUndoing during undo, disabled registration, levelsOfUndo, removeAllActions(withTarget:) (Foundation UndoManager)")
+    @Test(
+        "UndoManager: isUndoing during undo, disabled registration, levelsOfUndo, removeAllActions(withTarget:) (Foundation UndoManager)"
+    )
     func undoManagerStates() {
         let manager = UndoManager()
-        manager.groupsByEvent = false                    // each registration is a step
-        let counter = Counter(), other = Counter()
+        manager.groupsByEvent = false // each registration is a step
+        let counter = Counter()
+        let other = Counter()
         var sawUndoing = false
         manager.registerUndo(withTarget: counter) { _ in sawUndoing = manager.isUndoing && !manager.isRedoing }
         manager.undo()
@@ -73,7 +77,9 @@ private final class Counter {
 
         manager.levelsOfUndo = 2
         for n in 2...5 { counter.set(n, with: manager) }
-        manager.undo(); manager.undo(); manager.undo()
+        manager.undo()
+        manager.undo()
+        manager.undo()
         #expect(counter.value == 3, "only the last two steps are kept")
 
         manager.removeAllActions()
@@ -94,7 +100,9 @@ private final class Counter {
         return (fixture, context, manager)
     }
 
-    @Test("Each event is one undo step; undo and redo attribute changes (NSManagedObjectContext.undo(), redo(), processPendingChanges())")
+    @Test(
+        "Each event is one undo step; undo and redo attribute changes (NSManagedObjectContext.undo(), redo(), processPendingChanges())"
+    )
     func attributeChangesByEvent() throws {
         let (_, context, manager) = try Self.context()
         let a = try #require(try NestedContextFixture.book("A", in: context))
@@ -105,13 +113,15 @@ private final class Counter {
         context.processPendingChanges()
         #expect(manager.canUndo)
         context.undo()
-        #expect(try a.checkedValue(forKey: "salesRank") as? Int == 10 && a.checkedValue(forKey: "title") as? String == "A")
+        #expect(
+            try a.checkedValue(forKey: "salesRank") as? Int == 10 && a.checkedValue(forKey: "title") as? String == "A")
         context.undo()
         #expect(try a.checkedValue(forKey: "salesRank") as? Int == 1)
         #expect(!manager.canUndo)
         context.redo()
         context.redo()
-        #expect(try a.checkedValue(forKey: "salesRank") as? Int == 20 && a.checkedValue(forKey: "title") as? String == "A2")
+        #expect(
+            try a.checkedValue(forKey: "salesRank") as? Int == 20 && a.checkedValue(forKey: "title") as? String == "A2")
         // The pending event is registered first: undo right after a change undoes it.
         try a.checkedSetValue(30, forKey: "salesRank")
         context.undo()
@@ -121,7 +131,8 @@ private final class Counter {
     @Test("Undo of inserts, deletes and relationship changes, inverses included (NSManagedObjectContext.undo())")
     func insertsDeletesAndRelationships() throws {
         let (_, context, _) = try Self.context()
-        let publisher = try #require(try NestedContextFixture.book("A", in: context)?.checkedValue(forKey: "publisher") as? ManagedObject)
+        let publisher = try #require(
+            try NestedContextFixture.book("A", in: context)?.checkedValue(forKey: "publisher") as? ManagedObject)
         let d = try context.insertNewObject(forEntityName: "Book")
         try d.checkedSetValue("D", forKey: "title")
         try d.checkedSetValue(publisher, forKey: "publisher")
@@ -142,12 +153,16 @@ private final class Counter {
         context.undo()
         #expect(!b.isDeleted && !context.deletedObjects.contains(b))
         #expect(try b.checkedValue(forKey: "publisher") as? ManagedObject === publisher)
-        #expect((try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)?.contains(b) == true, "the nullified inverse comes back")
+        #expect(
+            (try publisher.checkedValue(forKey: "books") as? Set<ManagedObject>)?.contains(b) == true,
+            "the nullified inverse comes back")
         context.redo()
         #expect(b.isDeleted)
     }
 
-    @Test("An open undo group spans events; rollback() empties the stack (beginUndoGrouping(), NSManagedObjectContext.rollback())")
+    @Test(
+        "An open undo group spans events; rollback() empties the stack (beginUndoGrouping(), NSManagedObjectContext.rollback())"
+    )
     func groupsAndRollback() throws {
         let (_, context, manager) = try Self.context()
         let a = try #require(try NestedContextFixture.book("A", in: context))

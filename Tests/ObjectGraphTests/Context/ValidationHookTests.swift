@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// An error of the application's own, as a subclass's validation throws it.
@@ -11,7 +12,9 @@ struct NoteRuleError: Error, Equatable { let reason: String }
 // implementation ... and should combine any error returned by super's implementation with
 // their own").
 @Suite struct ValidationHookTests {
-    @Test("A save asks validateForInsert of new objects and validateForUpdate of changed ones, each once (NSManagedObject.validateForInsert, validateForUpdate)")
+    @Test(
+        "A save asks validateForInsert of new objects and validateForUpdate of changed ones, each once (NSManagedObject.validateForInsert, validateForUpdate)"
+    )
     func saveCallsTheRightHook() throws {
         let fixture = try LifecycleFixture()
         let old = try fixture.insertNote("Old")
@@ -24,7 +27,9 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         #expect(old.count("validateForInsert") == 1 && old.count("validateForUpdate") == 1)
     }
 
-    @Test("An error thrown by validateForInsert fails the save with that error, and nothing is written (NSManagedObject.validateForInsert)")
+    @Test(
+        "An error thrown by validateForInsert fails the save with that error, and nothing is written (NSManagedObject.validateForInsert)"
+    )
     func validateForInsertErrorFailsTheSave() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Too early")
@@ -37,11 +42,13 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         #expect(try fixture.storedNoteCount() == 1)
     }
 
-    @Test("super's model errors and the subclass's own combine into 1560, each listed (NSManagedObject.validateForInsert; NSValidationMultipleErrorsError)")
+    @Test(
+        "super's model errors and the subclass's own combine into 1560, each listed (NSManagedObject.validateForInsert; NSValidationMultipleErrorsError)"
+    )
     func superErrorsCombineWithTheSubclasses() throws {
         let fixture = try LifecycleFixture()
-        let note = try requireNote(fixture.context.insertNewObject(forEntityName: "Note"))   // no title: 1570
-        try note.checkedSetValue(9.5, forKey: "rating")                                           // above 5: 1610
+        let note = try requireNote(fixture.context.insertNewObject(forEntityName: "Note")) // no title: 1570
+        try note.checkedSetValue(9.5, forKey: "rating") // above 5: 1610
         note.validateInsert = { _ in throw CoreDataError(.validation, "Note: a rating needs a title") }
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.code == .multipleErrors)
@@ -56,7 +63,10 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         let note = try fixture.insertNote("Fixed")
         try fixture.context.save()
         note.validateUpdate = { note in
-            if (try? note.checkedValue(forKey: "title")) as? String != "Fixed" { throw CoreDataError(.validation, "Note.title can't change once saved", objectURI: note.objectID.uriString, key: "title") }
+            if (try? note.checkedValue(forKey: "title")) as? String != "Fixed" {
+                throw CoreDataError(
+                    .validation, "Note.title can't change once saved", objectURI: note.objectID.uriString, key: "title")
+            }
         }
         try note.checkedSetValue("Changed", forKey: "title")
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
@@ -65,12 +75,16 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         #expect(try note.checkedValue(forKey: "title") as? String == "Fixed")
     }
 
-    @Test("validateForDelete: the Deny rule by default (1600), and a subclass's own refusal (NSManagedObject.validateForDelete)")
+    @Test(
+        "validateForDelete: the Deny rule by default (1600), and a subclass's own refusal (NSManagedObject.validateForDelete)"
+    )
     func validateForDeleteRefuses() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Pinned")
         try fixture.context.save()
-        note.validateDelete = { note in throw CoreDataError(.validation, "\(note.objectID.uriString) is pinned", objectURI: note.objectID.uriString) }
+        note.validateDelete = { note in
+            throw CoreDataError(.validation, "\(note.objectID.uriString) is pinned", objectURI: note.objectID.uriString)
+        }
         try fixture.context.checkedDelete(note)
         let error = try #require(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(error.code == .validation)
@@ -99,7 +113,9 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         #expect(tagged.count("validateForDelete") == 1)
     }
 
-    @Test("validateValue(_:forKey:) checks one key against the model and coerces the value (NSManagedObject.validateValue(_:forKey:))")
+    @Test(
+        "validateValue(_:forKey:) checks one key against the model and coerces the value (NSManagedObject.validateValue(_:forKey:))"
+    )
     func validateValueChecksAndCoerces() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("Any")
@@ -119,7 +135,9 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         #expect(try note.checkedValue(forKey: "rating") == nil)
     }
 
-    @Test("Per-key validation (Core Data's validate<Key>:error:): an override of validateValue(_:forKey:) for one key runs at each save, for every property, after the model's checks (NSManagedObject.validateValue(_:forKey:))")
+    @Test(
+        "Per-key validation (Core Data's validate<Key>:error:): an override of validateValue(_:forKey:) for one key runs at each save, for every property, after the model's checks (NSManagedObject.validateValue(_:forKey:))"
+    )
     func perKeyValidationRunsAtSave() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("ok")
@@ -138,17 +156,22 @@ struct NoteRuleError: Error, Equatable { let reason: String }
         #expect(note.validatedKeys.filter { $0 == "title" }.count == 1)
     }
 
-    @Test("A save does not store a value validateValue replaced: validation checks, willSave changes (NSManagedObject.validateValue(_:forKey:), willSave)")
+    @Test(
+        "A save does not store a value validateValue replaced: validation checks, willSave changes (NSManagedObject.validateValue(_:forKey:), willSave)"
+    )
     func validationDoesNotChangeSavedValues() throws {
         let fixture = try LifecycleFixture()
         let note = try fixture.insertNote("lower")
         note.validateTitle = { value in (value as? String)?.capitalized }
         try fixture.context.save()
-        let stored = try #require(try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note")).first)
+        let stored = try #require(
+            try ManagedObjectContext(coordinator: fixture.coordinator).fetch(FetchRequest(entityName: "Note")).first)
         #expect(try stored.checkedValue(forKey: "title") as? String == "lower")
     }
 
-    @Test("A child context validates through the same hooks before pushing into its parent (NSManagedObject.validateForInsert; NSManagedObjectContext.save)")
+    @Test(
+        "A child context validates through the same hooks before pushing into its parent (NSManagedObject.validateForInsert; NSManagedObjectContext.save)"
+    )
     func childSaveValidatesThroughHooks() throws {
         let fixture = try LifecycleFixture()
         let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: fixture.coordinator)

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, CoreDataErrors.h (Core Data Constants: validation error codes) and NSPropertyDescription
@@ -56,8 +57,12 @@ import Foundation
         let orphan = try fixture.context.insertNewObject(forEntityName: "Player")
         let several = #expect(throws: CoreDataError.self) { try fixture.context.save() }
         #expect(several?.code == .multipleErrors)
-        #expect(several?.detailedErrors.compactMap(\.code).sorted { $0.rawValue < $1.rawValue } == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
-        #expect(several?.detailedErrors.contains { $0.objectURI == orphan.objectID.uriString && $0.key == "team" } == true)
+        #expect(
+            several?.detailedErrors.compactMap(\.code).sorted { $0.rawValue < $1.rawValue } == [
+                .missingMandatoryProperty, .relationshipExceedsMaximumCount,
+            ])
+        #expect(
+            several?.detailedErrors.contains { $0.objectURI == orphan.objectID.uriString && $0.key == "team" } == true)
     }
 
     // A failed save writes nothing: the transaction rolls back every statement of it.

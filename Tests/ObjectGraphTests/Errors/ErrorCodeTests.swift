@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ObjectGraph
 
 // Core Data's error codes as CoreDataErrors.h and FoundationErrors.h define them, and the
@@ -95,7 +96,9 @@ import Testing
         #expect(future.description == "134999")
         #expect(future != .persistentStoreOpen)
         #expect(Code.persistentStoreOpen.description == "134080 (NSPersistentStoreOpenError)")
-        #expect(CoreDataError(future, "from a newer Core Data").description == "Core Data error 134999: from a newer Core Data")
+        #expect(
+            CoreDataError(future, "from a newer Core Data").description
+                == "Core Data error 134999: from a newer Core Data")
     }
 
     // What a user writes: a switch with a default compiles whatever codes are added later, and
@@ -120,9 +123,13 @@ import Testing
     @Test func catchMatchesACodeAndAKind() throws {
         let conflict = CoreDataError(.merge, "Could not merge changes")
         var caught = ""
-        do { throw conflict } catch let error as CoreDataError where error.code == .merge { caught = "merge" } catch { caught = "other" }
+        do { throw conflict } catch let error as CoreDataError where error.code == .merge { caught = "merge" } catch {
+            caught = "other"
+        }
         #expect(caught == "merge")
-        do { throw conflict } catch let error as CoreDataError where error.code == .persistentStoreOpen { caught = "open" } catch { caught = "other" }
+        do { throw conflict } catch let error as CoreDataError where error.code == .persistentStoreOpen {
+            caught = "open"
+        } catch { caught = "other" }
         #expect(caught == "other")
         // A kind matches with an enum pattern whose code matches by value.
         switch conflict.kind {
@@ -139,7 +146,9 @@ import Testing
         #expect(error.exceptionName == .invalidArgument)
         #expect(error.kind == .exception(.invalidArgument))
         #expect(error.key == "pages")
-        #expect(error.description == "Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book")
+        #expect(
+            error.description
+                == "Core Data exception NSInvalidArgumentException: keypath pages not found in entity Book")
         #expect(CoreDataError.ExceptionName.undefinedKey.rawValue == "NSUnknownKeyException")
         #expect(CoreDataError.ExceptionName.internalInconsistency.rawValue == "NSInternalInconsistencyException")
         #expect(CoreDataError.ExceptionName.objectInaccessible.rawValue == "NSObjectInaccessibleException")
@@ -150,7 +159,9 @@ import Testing
     // MARK: What the stack throws
 
     func thrown(_ body: () throws -> Void) -> CoreDataError? {
-        do { try body() } catch let error as CoreDataError { return error } catch { Issue.record("not a CoreDataError: \(error)") }
+        do { try body() } catch let error as CoreDataError { return error } catch {
+            Issue.record("not a CoreDataError: \(error)")
+        }
         return nil
     }
 
@@ -159,8 +170,10 @@ import Testing
     // an NSEntityDescription for entity name ..."); it has no error code for it.
     @Test func anUnknownEntityIsAnInternalInconsistency() throws {
         let context = try inMemoryContext()
-        for error in [thrown { _ = try context.insertNewObject(forEntityName: "Magazine") },
-                      thrown { _ = try context.fetch(FetchRequest(entityName: "Magazine")) }] {
+        for error in [
+            thrown { _ = try context.insertNewObject(forEntityName: "Magazine") },
+            thrown { _ = try context.fetch(FetchRequest(entityName: "Magazine")) },
+        ] {
             #expect(error?.exceptionName == .internalInconsistency)
             #expect(error?.code == nil)
             #expect(error?.message.hasPrefix("The model has no entity named Magazine") == true)
@@ -199,7 +212,8 @@ import Testing
     // "This NSPersistentStoreCoordinator has no persistent stores" is an
     // NSInternalInconsistencyException in Core Data; here inserting needs a store already.
     @Test func aContextWithoutAStoreIsAnInternalInconsistency() throws {
-        let context = ManagedObjectContext(coordinator: PersistentStoreCoordinator(managedObjectModel: try booksModel()))
+        let context = ManagedObjectContext(
+            coordinator: PersistentStoreCoordinator(managedObjectModel: try booksModel()))
         let error = thrown { _ = try context.insertNewObject(forEntityName: "Publisher") }
         #expect(error?.exceptionName == .internalInconsistency)
         #expect(error?.message.contains("addPersistentStore") == true)
@@ -215,27 +229,42 @@ import Testing
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("BookCo", forKey: "name")
         try context.save()
-        #expect(thrown { try coordinator.addPersistentStore(type: .xml, at: url) }?.code == .persistentStoreAlreadyAdded)
+        #expect(
+            thrown { try coordinator.addPersistentStore(type: .xml, at: url) }?.code == .persistentStoreAlreadyAdded)
         // An XML store added as a binary one: NSPersistentStoreTypeMismatchError.
-        let mismatch = thrown { try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .binary, at: url) }
+        let mismatch = thrown {
+            try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .binary, at: url)
+        }
         #expect(mismatch?.code == .persistentStoreTypeMismatch)
         #expect(mismatch?.message.contains("add it with type .xml") == true)
         // Text that is no store of any type: NSPersistentStoreInvalidTypeError.
         let text = directory.file("notes.xml")
         try Data("my notes".utf8).write(to: text)
-        #expect(thrown { try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .xml, at: text) }?.code == .persistentStoreInvalidType)
+        #expect(
+            thrown {
+                try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .xml, at: text)
+            }?.code == .persistentStoreInvalidType)
         // A SQLite database that is not a Core Data store: the same.
         let database = directory.file("Other.sqlite")
         let sqlite = try DatabaseQueue(path: database.path)
         try sqlite.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
         try sqlite.close()
-        #expect(thrown { try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: database) }?.code == .persistentStoreInvalidType)
+        #expect(
+            thrown {
+                try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(
+                    type: .sqlite, at: database)
+            }?.code == .persistentStoreInvalidType)
         // No file at all: NSFileReadNoSuchFileError.
-        let missing = thrown { _ = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: directory.file("Missing.sqlite")) }
+        let missing = thrown {
+            _ = try PersistentStoreCoordinator.metadataForPersistentStore(
+                type: .sqlite, at: directory.file("Missing.sqlite"))
+        }
         #expect(missing?.code == .fileReadNoSuchFile)
         // Moving a store onto a file that is there: NSFileWriteFileExistsError, and nothing moves.
         let store = try #require(coordinator.persistentStores.first)
-        #expect(thrown { try coordinator.migratePersistentStore(store, to: text, type: .xml) }?.code == .fileWriteFileExists)
+        #expect(
+            thrown { try coordinator.migratePersistentStore(store, to: text, type: .xml) }?.code == .fileWriteFileExists
+        )
         #expect(try String(contentsOf: text, encoding: .utf8) == "my notes")
     }
 
@@ -248,7 +277,9 @@ import Testing
         let broken = thrown { _ = try XcodeModelLoader().loadModel(at: folder) }
         #expect(broken?.code == .fileReadCorruptFile)
         #expect(broken?.message.hasPrefix(folder.appendingPathComponent("contents").path + ":") == true)
-        #expect(thrown { _ = try XcodeModelLoader().loadModel(at: directory.file("Missing.xcdatamodel")) }?.code == .fileReadNoSuchFile)
+        #expect(
+            thrown { _ = try XcodeModelLoader().loadModel(at: directory.file("Missing.xcdatamodel")) }?.code
+                == .fileReadNoSuchFile)
         // Writing where a file stands in the way of the folder: 512.
         let blocker = directory.file("Blocker")
         try Data("x".utf8).write(to: blocker)

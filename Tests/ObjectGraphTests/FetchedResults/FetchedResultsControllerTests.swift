@@ -1,14 +1,19 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // NSFetchedResultsController and NSFetchedResultsControllerDelegate: sections, index paths, and
 // the delegate calls as the context changes, in Apple's order with Apple's index-path rules.
 @Suite struct FetchedResultsControllerTests {
-    @Test("performFetch groups the sorted objects into sections with names, index titles and counts (NSFetchedResultsController.sections, sectionIndexTitles)")
+    @Test(
+        "performFetch groups the sorted objects into sections with names, index titles and counts (NSFetchedResultsController.sections, sectionIndexTitles)"
+    )
     func performFetchMakesSections() throws {
         let fixture = try FetchedResultsFixture()
-        let controller = FetchedResultsController(fetchRequest: FetchedResultsFixture.request(), managedObjectContext: fixture.context, sectionNameKeyPath: "group", cacheName: "Items")
+        let controller = FetchedResultsController(
+            fetchRequest: FetchedResultsFixture.request(), managedObjectContext: fixture.context,
+            sectionNameKeyPath: "group", cacheName: "Items")
         #expect(controller.fetchedObjects == nil && controller.sections == nil)
         try controller.performFetch()
         #expect(FetchedResultsFixture.names(controller) == [["a1", "a2", "a3"], ["b1", "b2"]])
@@ -21,7 +26,9 @@ import Foundation
         #expect(controller.cacheName == "Items")
     }
 
-    @Test("object(at:) and indexPath(forObject:) agree; an index path outside the results throws instead of trapping (NSFetchedResultsController.object(at:), indexPath(forObject:))")
+    @Test(
+        "object(at:) and indexPath(forObject:) agree; an index path outside the results throws instead of trapping (NSFetchedResultsController.object(at:), indexPath(forObject:))"
+    )
     func objectsByIndexPath() throws {
         let fixture = try FetchedResultsFixture()
         let controller = try fixture.controller(delegate: nil)
@@ -29,14 +36,18 @@ import Foundation
         #expect(try b2.checkedValue(forKey: "name") as? String == "b2")
         #expect(controller.indexPath(forObject: b2) == IndexPath(row: 1, section: 1))
         #expect(controller.indexPath(forObject: try fixture.context.insertNewObject(forEntityName: "Other")) == nil)
-        let error = try #require(throws: CoreDataError.self) { try controller.checkedObject(at: IndexPath(row: 2, section: 1)) }
+        let error = try #require(throws: CoreDataError.self) {
+            try controller.checkedObject(at: IndexPath(row: 2, section: 1))
+        }
         #expect(error.exceptionName?.rawValue == "NSRangeException")
         #expect(error.message.contains("[3, 2]"))
         #expect(throws: CoreDataError.self) { try controller.checkedObject(at: IndexPath(row: 0, section: 5)) }
         #expect(throws: CoreDataError.self) { try controller.checkedObject(at: IndexPath(index: 0)) }
     }
 
-    @Test("Section index titles: the name's first letter capitalized by default, the delegate's when it gives one; section(forSectionIndexTitle:at:) finds the section (NSFetchedResultsController.sectionIndexTitle(forSectionName:))")
+    @Test(
+        "Section index titles: the name's first letter capitalized by default, the delegate's when it gives one; section(forSectionIndexTitle:at:) finds the section (NSFetchedResultsController.sectionIndexTitle(forSectionName:))"
+    )
     func sectionIndexTitles() throws {
         let fixture = try FetchedResultsFixture()
         try FetchedResultsFixture.insert("c1", group: "cats", rank: 1, in: fixture.context)
@@ -61,16 +72,21 @@ import Foundation
         #expect(FetchedResultsFixture.names(controller) == [["a1", "a2", "a3", "b1", "b2"]])
     }
 
-    @Test("performFetch refuses a request without sort descriptors, and objects out of section order (NSFetchedResultsController.init, performFetch)")
+    @Test(
+        "performFetch refuses a request without sort descriptors, and objects out of section order (NSFetchedResultsController.init, performFetch)"
+    )
     func performFetchRefusesBadRequests() throws {
         let fixture = try FetchedResultsFixture()
-        let unsorted = FetchedResultsController(fetchRequest: FetchRequest(entityName: "Item"), managedObjectContext: fixture.context, sectionNameKeyPath: nil, cacheName: nil)
+        let unsorted = FetchedResultsController(
+            fetchRequest: FetchRequest(entityName: "Item"), managedObjectContext: fixture.context,
+            sectionNameKeyPath: nil, cacheName: nil)
         let noSort = try #require(throws: CoreDataError.self) { try unsorted.performFetch() }
         #expect(noSort.exceptionName == .invalidArgument && noSort.message.contains("sort descriptors"))
 
         let byRank = FetchRequest(entityName: "Item")
         byRank.sortDescriptors = [SortDescriptor(key: "rank")]
-        let outOfOrder = FetchedResultsController(fetchRequest: byRank, managedObjectContext: fixture.context, sectionNameKeyPath: "group", cacheName: nil)
+        let outOfOrder = FetchedResultsController(
+            fetchRequest: byRank, managedObjectContext: fixture.context, sectionNameKeyPath: "group", cacheName: nil)
         let error = try #require(throws: CoreDataError.self) { try outOfOrder.performFetch() }
         #expect(error.message.contains("out of order section name"))
         #expect(outOfOrder.fetchedObjects == nil)
@@ -78,7 +94,9 @@ import Foundation
 
     // MARK: Through the context's own notifications
 
-    @Test("Changes made in the controller's context reach the delegate when the event ends, with Apple's index paths (NSManagedObjectContext.processPendingChanges; NSFetchedResultsControllerDelegate)")
+    @Test(
+        "Changes made in the controller's context reach the delegate when the event ends, with Apple's index paths (NSManagedObjectContext.processPendingChanges; NSFetchedResultsControllerDelegate)"
+    )
     func changesInItsContext() throws {
         let fixture = try FetchedResultsFixture()
         let delegate = RecordingResultsDelegate()
@@ -90,15 +108,16 @@ import Foundation
         try fixture.item("b2").checkedSetValue("b2 renamed", forKey: "name")
         #expect(delegate.lines.isEmpty, "nothing is told before the event ends")
         context.processPendingChanges()
-        #expect(delegate.take() == [
-            "will",
-            "section insert 2 C",
-            "delete a2 [0, 1] -> nil",
-            "insert c1 nil -> [2, 0]",
-            "move a3 [0, 2] -> [0, 0]",
-            "update b2 renamed [1, 1] -> [1, 1]",
-            "did",
-        ])
+        #expect(
+            delegate.take() == [
+                "will",
+                "section insert 2 C",
+                "delete a2 [0, 1] -> nil",
+                "insert c1 nil -> [2, 0]",
+                "move a3 [0, 2] -> [0, 0]",
+                "update b2 renamed [1, 1] -> [1, 1]",
+                "did",
+            ])
         #expect(FetchedResultsFixture.names(controller) == [["a3", "a1"], ["b1", "b2 renamed"], ["c1"]])
         // Saving changes nothing in the results: the objects stay, their IDs become permanent.
         try context.save()
@@ -106,8 +125,9 @@ import Foundation
         #expect(controller.fetchedObjects?.allSatisfy { !$0.objectID.isTemporaryID } == true)
     }
 
-    @Test("A save in another context merged with checkedMergeChanges(fromContextDidSave:) reaches the delegate (NSManagedObjectContext.checkedMergeChanges(fromContextDidSave:); NSFetchedResultsController)",
-          arguments: [StoreType.sqlite, .xml])
+    @Test(
+        "A save in another context merged with checkedMergeChanges(fromContextDidSave:) reaches the delegate (NSManagedObjectContext.checkedMergeChanges(fromContextDidSave:); NSFetchedResultsController)",
+        arguments: [StoreType.sqlite, .xml])
     func mergedSaveOfAnotherContext(_ type: StoreType) throws {
         let fixture = try FetchedResultsFixture(type)
         let delegate = RecordingResultsDelegate()
@@ -115,30 +135,37 @@ import Foundation
         let other = ManagedObjectContext(coordinator: fixture.coordinator)
         let request = FetchRequest(entityName: "Item")
         request.sortDescriptors = [SortDescriptor(key: "name")]
-        let theirs = try other.fetch(request)                     // a1 a2 a3 b1 b2
-        try other.checkedDelete(theirs[2])                               // a3
-        try theirs[3].checkedSetValue("b1 renamed", forKey: "name")      // b1, same place
-        try theirs[4].checkedSetValue("A", forKey: "group")              // b2 → A, rank 2: after a2
+        let theirs = try other.fetch(request) // a1 a2 a3 b1 b2
+        try other.checkedDelete(theirs[2]) // a3
+        try theirs[3].checkedSetValue("b1 renamed", forKey: "name") // b1, same place
+        try theirs[4].checkedSetValue("A", forKey: "group") // b2 → A, rank 2: after a2
         try FetchedResultsFixture.insert("a0", group: "A", rank: 0, in: other)
         let received = LockedNotifications()
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil) { received.append($0) }
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveNotification, object: other, queue: nil
+        ) { received.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         try other.save()
         try fixture.context.checkedMergeChanges(fromContextDidSave: try #require(received.all.first))
-        #expect(delegate.take() == [
-            "will",
-            "delete a3 [0, 2] -> nil",
-            "insert a0 nil -> [0, 0]",
-            "move b2 [1, 1] -> [0, 3]",
-            "update b1 renamed [1, 0] -> [1, 0]",
-            "did",
-        ])
+        #expect(
+            delegate.take() == [
+                "will",
+                "delete a3 [0, 2] -> nil",
+                "insert a0 nil -> [0, 0]",
+                "move b2 [1, 1] -> [0, 3]",
+                "update b1 renamed [1, 0] -> [1, 0]",
+                "did",
+            ])
         #expect(FetchedResultsFixture.names(controller) == [["a0", "a1", "a2", "b2"], ["b1 renamed"]])
     }
 
-    @Test("A controller on a context that merges its parent store's saves automatically follows another context's saves (NSManagedObjectContext.automaticallyMergesChangesFromParent)")
+    @Test(
+        "A controller on a context that merges its parent store's saves automatically follows another context's saves (NSManagedObjectContext.automaticallyMergesChangesFromParent)"
+    )
     func automaticMerges() throws {
-        let fixture = try FetchedResultsFixture(context: { ManagedObjectContext(concurrencyType: .privateQueue, coordinator: $0) })
+        let fixture = try FetchedResultsFixture(context: {
+            ManagedObjectContext(concurrencyType: .privateQueue, coordinator: $0)
+        })
         let view = fixture.context
         let delegate = RecordingResultsDelegate()
         let controller = try view.performAndWait { () throws -> FetchedResultsController in
@@ -153,10 +180,15 @@ import Foundation
         // The merge runs on the view context's queue after the save; this block runs after it.
         let lines = view.performAndWait { delegate.take() }
         #expect(lines == ["will", "insert b3 nil -> [1, 2]", "did"])
-        #expect(view.performAndWait { FetchedResultsFixture.names(controller) } == [["a1", "a2", "a3"], ["b1", "b2", "b3"]])
+        #expect(
+            view.performAndWait { FetchedResultsFixture.names(controller) } == [
+                ["a1", "a2", "a3"], ["b1", "b2", "b3"],
+            ])
     }
 
-    @Test("A child context's save into the controller's context is an event of that context (NSManagedObjectContext.save with a parent context; NSFetchedResultsController)")
+    @Test(
+        "A child context's save into the controller's context is an event of that context (NSManagedObjectContext.save with a parent context; NSFetchedResultsController)"
+    )
     func childSaveIntoItsContext() throws {
         let fixture = try FetchedResultsFixture()
         let delegate = RecordingResultsDelegate()
@@ -171,7 +203,9 @@ import Foundation
         #expect(controller.fetchedObjects?.count == 6)
     }
 
-    @Test("reset() invalidates every object: the controller's results become what the store holds (NSManagedObjectContext.reset; NSInvalidatedAllObjectsKey)")
+    @Test(
+        "reset() invalidates every object: the controller's results become what the store holds (NSManagedObjectContext.reset; NSInvalidatedAllObjectsKey)"
+    )
     func resetRefetches() throws {
         let fixture = try FetchedResultsFixture()
         let delegate = RecordingResultsDelegate()
@@ -182,7 +216,8 @@ import Foundation
         fixture.context.reset()
         let lines = delegate.take()
         #expect(lines.first == "will" && lines.last == "did")
-        #expect(lines.filter { $0.hasPrefix("delete") }.count == 6 && lines.filter { $0.hasPrefix("insert") }.count == 5)
+        #expect(
+            lines.filter { $0.hasPrefix("delete") }.count == 6 && lines.filter { $0.hasPrefix("insert") }.count == 5)
         #expect(FetchedResultsFixture.names(controller) == [["a1", "a2", "a3", "b1", "b2"]])
         #expect(controller.fetchedObjects?.allSatisfy { $0.managedObjectContext === fixture.context } == true)
     }

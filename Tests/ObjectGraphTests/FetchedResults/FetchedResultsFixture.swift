@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// Writes down each delegate call, in order, as a line a test compares exactly:
@@ -10,21 +11,32 @@ final class RecordingResultsDelegate: FetchedResultsControllerDelegate {
 
     func controllerWillChangeContent(_ controller: FetchedResultsController) { lines.append("will") }
     func controllerDidChangeContent(_ controller: FetchedResultsController) { lines.append("did") }
-    func controller(_ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
+    func controller(
+        _ controller: FetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {
         lines.append("section \(type) \(sectionIndex) \(sectionInfo.name)")
     }
-    func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         let name = (try? (anObject as? ManagedObject)?.checkedValue(forKey: "name")) as? String ?? "?"
         lines.append("\(type) \(name) \(Self.text(indexPath)) -> \(Self.text(newIndexPath))")
     }
-    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
+    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String)
+        -> String?
+    {
         indexTitles[sectionName]
     }
 
     static func text(_ path: IndexPath?) -> String { path.map { "[\($0.section), \($0.row)]" } ?? "nil" }
 
     /// The lines so far, and none kept.
-    func take() -> [String] { defer { lines = [] }; return lines }
+    func take() -> [String] {
+        defer { lines = [] }
+        return lines
+    }
 }
 
 /// A delegate that takes the diffable form: each snapshot, in order.
@@ -32,10 +44,15 @@ final class SnapshotResultsDelegate: FetchedResultsControllerSnapshotDelegate {
     var snapshots: [FetchedResultsSnapshot] = []
     var otherCalls = 0
 
-    func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot) { snapshots.append(snapshot) }
+    func controller(_ controller: FetchedResultsController, didChangeContentWith snapshot: FetchedResultsSnapshot) {
+        snapshots.append(snapshot)
+    }
     func controllerWillChangeContent(_ controller: FetchedResultsController) { otherCalls += 1 }
     func controllerDidChangeContent(_ controller: FetchedResultsController) { otherCalls += 1 }
-    func controller(_ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) { otherCalls += 1 }
+    func controller(
+        _ controller: FetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) { otherCalls += 1 }
 }
 
 /// A store of items in groups: A holds a1, a2, a3 (ranks 1 to 3), B holds b1, b2 (ranks 1, 2).
@@ -57,10 +74,13 @@ struct FetchedResultsFixture {
         }
     }
 
-    init(_ type: StoreType = .sqlite, context makeContext: ((PersistentStoreCoordinator) -> ManagedObjectContext)? = nil) throws {
+    init(
+        _ type: StoreType = .sqlite, context makeContext: ((PersistentStoreCoordinator) -> ManagedObjectContext)? = nil
+    ) throws {
         directory = try TemporaryDirectory()
         coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
-        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Items.\(type.rawValue.lowercased())"))
+        try coordinator.addPersistentStore(
+            type: type, at: type == .inMemory ? nil : directory.file("Items.\(type.rawValue.lowercased())"))
         let seed = ManagedObjectContext(coordinator: coordinator)
         for (name, group, rank) in [("a1", "A", 1), ("a2", "A", 2), ("a3", "A", 3), ("b1", "B", 1), ("b2", "B", 2)] {
             try Self.insert(name, group: group, rank: rank, in: seed)
@@ -70,7 +90,9 @@ struct FetchedResultsFixture {
     }
 
     @discardableResult
-    static func insert(_ name: String, group: String?, rank: Int, in context: ManagedObjectContext) throws -> ManagedObject {
+    static func insert(_ name: String, group: String?, rank: Int, in context: ManagedObjectContext) throws
+        -> ManagedObject
+    {
         let item = try context.insertNewObject(forEntityName: "Item")
         try item.checkedSetValue(name, forKey: "name")
         try item.checkedSetValue(group, forKey: "group")
@@ -87,9 +109,13 @@ struct FetchedResultsFixture {
     }
 
     /// A controller on the fixture's context, sectioned by group, fetched.
-    func controller(sectioned: Bool = true, predicate: ObjectGraph.Predicate? = nil, delegate: (any FetchedResultsControllerDelegate)?) throws -> FetchedResultsController {
-        let controller = FetchedResultsController(fetchRequest: Self.request(predicate: predicate), managedObjectContext: context,
-                                                  sectionNameKeyPath: sectioned ? "group" : nil, cacheName: nil)
+    func controller(
+        sectioned: Bool = true, predicate: ObjectGraph.Predicate? = nil,
+        delegate: (any FetchedResultsControllerDelegate)?
+    ) throws -> FetchedResultsController {
+        let controller = FetchedResultsController(
+            fetchRequest: Self.request(predicate: predicate), managedObjectContext: context,
+            sectionNameKeyPath: sectioned ? "group" : nil, cacheName: nil)
         controller.delegate = delegate
         try controller.performFetch()
         return controller
@@ -99,12 +125,16 @@ struct FetchedResultsFixture {
     func item(_ name: String) throws -> ManagedObject {
         let request = FetchRequest(entityName: "Item")
         request.predicate = try Predicate(checkedFormat: "name == %@", name)
-        guard let item = try context.fetch(request).first else { throw CoreDataError(.validation, "no item named \(name)") }
+        guard let item = try context.fetch(request).first else {
+            throw CoreDataError(.validation, "no item named \(name)")
+        }
         return item
     }
 
     /// The names in each section of a controller's results.
     static func names(_ controller: FetchedResultsController) -> [[String]] {
-        (controller.sections ?? []).map { section in (section.objects ?? []).map { (try? $0.checkedValue(forKey: "name")) as? String ?? "?" } }
+        (controller.sections ?? []).map { section in
+            (section.objects ?? []).map { (try? $0.checkedValue(forKey: "name")) as? String ?? "?" }
+        }
     }
 }

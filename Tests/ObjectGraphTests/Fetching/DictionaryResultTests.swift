@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSFetchRequest reference (resultType, propertiesToFetch, propertiesToGroupBy,
@@ -11,13 +12,14 @@ import Foundation
     /// Five books of two publishers; nil when PostgreSQL is not installed.
     func fixture(_ type: StoreType, test: String = #function) throws -> StackFixture? {
         guard let fixture = try StackFixture.ifAvailable(type, test: test) else { return nil }
-        try fixture.seedBooks(["A", "B", "C"], publisher: "BookCo")   // ranks 1, 2, 3
-        try fixture.seedBooks(["D", "E"], publisher: "Tomes")         // ranks 1, 2
+        try fixture.seedBooks(["A", "B", "C"], publisher: "BookCo") // ranks 1, 2, 3
+        try fixture.seedBooks(["D", "E"], publisher: "Tomes") // ranks 1, 2
         return fixture
     }
 
     func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> AnyFetchRequest.Property {
-        .expression(ExpressionDescription(name: name, expression: try Expression(checkedFormat: format), resultType: type))
+        .expression(
+            ExpressionDescription(name: name, expression: try Expression(checkedFormat: format), resultType: type))
     }
 
     @Test(arguments: storeTypes)
@@ -84,7 +86,10 @@ import Foundation
         request.propertiesToFetch = [.named("title")]
         #expect(try fixture.context.fetchDictionaries(request).count == 5)
         request.resultType = .count
-        guard case .count(let n) = try fixture.context.execute(request) else { Issue.record("not a count"); return }
+        guard case .count(let n) = try fixture.context.execute(request) else {
+            Issue.record("not a count")
+            return
+        }
         #expect(n == 6)
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import ObjectGraph
+import Testing
 
 // Apple, NSSortDescriptor reference and Core Data Programming Guide, "Fetching Managed
 // Objects": sort descriptors apply in order, later ones breaking ties; the SQLite store
@@ -23,15 +23,18 @@ import ObjectGraph
     }
 
     @Test func caseInsensitiveCompareIsStableForTies() throws {
-        let sorted = try SortDescriptor.sort(people, by: [SortDescriptor(key: "name", comparator: .caseInsensitiveCompare)])
+        let sorted = try SortDescriptor.sort(
+            people, by: [SortDescriptor(key: "name", comparator: .caseInsensitiveCompare)])
         #expect(names(sorted) == ["nil", "Alice", "bob", "Bob", "carol"])
     }
 
     @Test func laterDescriptorsBreakTies() throws {
-        let sorted = try SortDescriptor.sort(people, by: [
-            SortDescriptor(key: "age", ascending: false),
-            SortDescriptor(key: "name", ascending: true),
-        ])
+        let sorted = try SortDescriptor.sort(
+            people,
+            by: [
+                SortDescriptor(key: "age", ascending: false),
+                SortDescriptor(key: "name", ascending: true),
+            ])
         #expect(names(sorted) == ["Bob", "bob", "carol", "Alice", "nil"])
     }
 
@@ -43,7 +46,9 @@ import ObjectGraph
 
     @Test func printsAsApple() {
         #expect(SortDescriptor(key: "title", ascending: true).description == "(title, ascending, compare:)")
-        #expect(SortDescriptor(key: "title", ascending: false, comparator: .caseInsensitiveCompare).description == "(title, descending, caseInsensitiveCompare:)")
+        #expect(
+            SortDescriptor(key: "title", ascending: false, comparator: .caseInsensitiveCompare).description
+                == "(title, descending, caseInsensitiveCompare:)")
     }
 
     @Test func localizedStandardCompareOrdersNumbersByValue() {

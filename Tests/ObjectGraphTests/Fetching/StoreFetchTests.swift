@@ -1,9 +1,10 @@
-import Testing
 import Foundation
 import GRDB
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
 
 /// Fetches through a whole store, on SQLite and on PostgreSQL with one body: objects with
 /// predicates, sorts, limits and offsets, IDs, counts, dictionaries (properties, expressions,
@@ -23,8 +24,13 @@ import ObjectGraphPostgres
         let context: ManagedObjectContext
         let store: PersistentStore
 
-        init(directory: TemporaryDirectory, fixture: SQLFixture, coordinator: PersistentStoreCoordinator, context: ManagedObjectContext, store: PersistentStore) {
-            (self.directory, self.fixture, self.coordinator, self.context, self.store) = (directory, fixture, coordinator, context, store)
+        init(
+            directory: TemporaryDirectory, fixture: SQLFixture, coordinator: PersistentStoreCoordinator,
+            context: ManagedObjectContext, store: PersistentStore
+        ) {
+            (self.directory, self.fixture, self.coordinator, self.context, self.store) = (
+                directory, fixture, coordinator, context, store
+            )
         }
 
         // The store's connections close with it.
@@ -44,7 +50,9 @@ import ObjectGraphPostgres
         let coordinator = PersistentStoreCoordinator(managedObjectModel: fixture.model)
         let store = try coordinator.addPersistentStore(with: description)
         let objects = ["Publisher", "Author", "Book"].flatMap { fixture.objects[$0]! }
-        let statements = objects.flatMap { SQLFixture.insertStatements($0, model: fixture.model, schema: fixture.schema) }
+        let statements = objects.flatMap {
+            SQLFixture.insertStatements($0, model: fixture.model, schema: fixture.schema)
+        }
         switch kind {
         case .sqlite:
             let queue = try DatabaseQueue(path: description.url!.path)
@@ -57,16 +65,21 @@ import ObjectGraphPostgres
             let wire = try PostgresWires.connector()(description.url!, 1, 30)
             defer { wire.close() }
             try wire.withConnection { connection in
-                for (sql, values) in statements { _ = try connection.query(PostgresStatements.numberingPlaceholders(sql), values) }
+                for (sql, values) in statements {
+                    _ = try connection.query(PostgresStatements.numberingPlaceholders(sql), values)
+                }
             }
         }
-        return Loaded(directory: directory, fixture: fixture, coordinator: coordinator,
-                      context: ManagedObjectContext(coordinator: coordinator), store: store)
+        return Loaded(
+            directory: directory, fixture: fixture, coordinator: coordinator,
+            context: ManagedObjectContext(coordinator: coordinator), store: store)
     }
 
     /// The keys the evaluator selects, sorted and windowed as the request says.
     static func expected(_ request: ObjectGraph.AnyFetchRequest, _ fixture: SQLFixture) throws -> [Int64] {
-        var objects = try fixture.objects[request.entityName]!.filter { try request.predicate?.checkedEvaluate(with: $0) ?? true }
+        var objects = try fixture.objects[request.entityName]!.filter {
+            try request.predicate?.checkedEvaluate(with: $0) ?? true
+        }
         objects = try ObjectGraph.SortDescriptor.sort(objects, by: request.sortDescriptors)
         var keys = objects.map(\.id.primaryKey)
         if request.fetchOffset > 0 { keys = Array(keys.dropFirst(request.fetchOffset)) }
@@ -101,10 +114,16 @@ import ObjectGraphPostgres
             answered += 1
             let format = request.predicate?.predicateFormat ?? "nil"
             func inOrder(_ keys: [Int64]) -> [Int64] { sorted ? keys : keys.sorted() }
-            #expect(inOrder(objects.map(\.objectID.primaryKey)) == inOrder(expected), "\(kind): \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)")
+            #expect(
+                inOrder(objects.map(\.objectID.primaryKey)) == inOrder(expected),
+                "\(kind): \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)"
+            )
             #expect(try loaded.context.count(for: request) == expected.count, "\(kind): count of \(format)")
             let ids = try loaded.context.fetchObjectIDs(request).map(\.primaryKey)
-            #expect(inOrder(ids) == inOrder(expected), "\(kind): IDs of \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)")
+            #expect(
+                inOrder(ids) == inOrder(expected),
+                "\(kind): IDs of \(format) sorted by \(request.sortDescriptors) limit \(request.fetchLimit) offset \(request.fetchOffset)"
+            )
         }
         #expect(answered > 80)
     }
@@ -116,13 +135,18 @@ import ObjectGraphPostgres
     func dictionariesAgreeWithTheObjects(kind: StoreKind) throws {
         guard let loaded = try Self.load(kind) else { return }
         let books = loaded.fixture.objects["Book"]!
-        func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> ObjectGraph.AnyFetchRequest.Property {
-            .expression(ExpressionDescription(name: name, expression: try Expression(checkedFormat: format), resultType: type))
+        func expression(_ name: String, _ format: String, _ type: AttributeType) throws
+            -> ObjectGraph.AnyFetchRequest.Property
+        {
+            .expression(
+                ExpressionDescription(name: name, expression: try Expression(checkedFormat: format), resultType: type))
         }
         let request = FetchRequest(entityName: "Book")
         request.resultType = .dictionary
-        request.propertiesToFetch = [try expression("books", "count:(title)", .integer64), try expression("top", "max:(salesRank)", .integer32),
-                                     try expression("total", "sum:(salesRank)", .integer64), try expression("low", "min:(price)", .double)]
+        request.propertiesToFetch = [
+            try expression("books", "count:(title)", .integer64), try expression("top", "max:(salesRank)", .integer32),
+            try expression("total", "sum:(salesRank)", .integer64), try expression("low", "min:(price)", .double),
+        ]
         let whole = try loaded.context.fetchDictionaries(request)
         #expect(whole.count == 1)
         let ranks = books.compactMap { $0.values["salesRank"] as? Int }
@@ -156,8 +180,12 @@ import ObjectGraphPostgres
         let sorted = try ObjectGraph.SortDescriptor.sort(books, by: across.sortDescriptors).dropFirst(2).prefix(5)
         let fetched = try loaded.context.fetchDictionaries(across)
         #expect(fetched.map { $0["title"] as? String } == sorted.map { $0.values["title"] as? String })
-        #expect(fetched.map { $0["publisher.name"] as? String } == sorted.map { ($0.values["publisher"] as? TestObject)?.values["name"] as? String })
-        #expect(fetched.map { ($0["publisher"] as? ManagedObjectID)?.primaryKey } == sorted.map { ($0.values["publisher"] as? TestObject)?.id.primaryKey })
+        #expect(
+            fetched.map { $0["publisher.name"] as? String }
+                == sorted.map { ($0.values["publisher"] as? TestObject)?.values["name"] as? String })
+        #expect(
+            fetched.map { ($0["publisher"] as? ManagedObjectID)?.primaryKey }
+                == sorted.map { ($0.values["publisher"] as? TestObject)?.id.primaryKey })
     }
 
     // Rows by ID, to-many relationships both ways (one-to-many and many-to-many), and the
@@ -173,7 +201,9 @@ import ObjectGraphPostgres
             let entity = model.entitiesByName[book.id.entityName]!
             let title = entity.attributes.firstIndex { $0.name == "title" }!
             #expect(row.entityName == book.id.entityName)
-            #expect(row.values[title].any as? String == book.values["title"] as? String, "\(kind): title of \(book.id.primaryKey)")
+            #expect(
+                row.values[title].any as? String == book.values["title"] as? String,
+                "\(kind): title of \(book.id.primaryKey)")
         }
         #expect(try backend.rows(for: books.map(\.id), model: model).count == books.count)
 
@@ -187,7 +217,9 @@ import ObjectGraphPostgres
         let authorsOfBook = model.entitiesByName["Book"]!.relationship(named: "authors")!
         for book in books {
             let expected = Set((book.values["authors"] as! [TestObject]).map(\.id))
-            #expect(try backend.relatedIDs(of: book.id, relationship: authorsOfBook, model: model) == expected, "\(kind): authors of \(book.id.primaryKey)")
+            #expect(
+                try backend.relatedIDs(of: book.id, relationship: authorsOfBook, model: model) == expected,
+                "\(kind): authors of \(book.id.primaryKey)")
         }
 
         let request = FetchRequest(entityName: "Book")

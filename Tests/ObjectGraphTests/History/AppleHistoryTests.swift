@@ -1,13 +1,16 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ObjectGraph
 
 /// Persistent history as Apple's Core Data wrote it: the CoreDataPlus SampleModel2_V1 store
 /// (fixtures/apple-stores) holds one transaction of 5468 inserts made by `xctest`.
 @Suite("Persistent history of a store Apple's Core Data wrote")
 struct AppleHistoryTests {
-    @Test("fetchHistory(after: nil) reads Apple's transaction and every change (NSPersistentHistoryChangeRequest.fetchHistory(after:), NSPersistentHistoryTransaction)")
+    @Test(
+        "fetchHistory(after: nil) reads Apple's transaction and every change (NSPersistentHistoryChangeRequest.fetchHistory(after:), NSPersistentHistoryTransaction)"
+    )
     func readsApplesHistory() throws {
         if AppleFixtures.skipping() { return }
         AppleStoreContentsTests.registerTransformers()
@@ -45,11 +48,15 @@ struct AppleHistoryTests {
         // The first change of Apple's table: Page 221.
         #expect(changes[0].changedObjectID.uriString == "x-coredata://\(store.identifier)/Page/p221")
 
-        #expect(try coordinator.currentPersistentHistoryToken() == PersistentHistoryToken(storeTokens: [store.identifier: 1]))
+        #expect(
+            try coordinator.currentPersistentHistoryToken()
+                == PersistentHistoryToken(storeTokens: [store.identifier: 1]))
         #expect(try HistoryModel.history(context, .fetchHistory(after: transaction)).isEmpty)
     }
 
-    @Test("A store ObjectGraph makes with NSPersistentHistoryTrackingKey has Apple's history tables, indexes and Z_PRIMARYKEY rows")
+    @Test(
+        "A store ObjectGraph makes with NSPersistentHistoryTrackingKey has Apple's history tables, indexes and Z_PRIMARYKEY rows"
+    )
     func trackedStoreHasApplesSchema() throws {
         if AppleFixtures.skipping() { return }
         let directory = try TemporaryDirectory()
@@ -60,8 +67,16 @@ struct AppleHistoryTests {
             let queue = try DatabaseQueue(path: url.path)
             defer { try? queue.close() }
             return try queue.read { db in
-                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING') ORDER BY name")
-                + String.fetchAll(db, sql: "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT")
+                try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT sql FROM sqlite_master WHERE tbl_name IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING') ORDER BY name"
+                )
+                    + String.fetchAll(
+                        db,
+                        sql:
+                            "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT"
+                    )
             }
         }
         let expected = try schema(apple)
@@ -69,7 +84,9 @@ struct AppleHistoryTests {
         #expect(try schema(ours) == expected)
     }
 
-    @Test("Saving to Apple's store with tracking on continues its history: transaction 2, change keys after Z_MAX (NSPersistentHistoryTrackingKey)")
+    @Test(
+        "Saving to Apple's store with tracking on continues its history: transaction 2, change keys after Z_MAX (NSPersistentHistoryTrackingKey)"
+    )
     func savingContinuesApplesHistory() throws {
         if AppleFixtures.skipping() { return }
         AppleStoreContentsTests.registerTransformers()
@@ -85,7 +102,9 @@ struct AppleHistoryTests {
         try feedback.checkedSetValue(before + 1, forKey: "rating")
         try context.save()
 
-        let transactions = try HistoryModel.history(context, .fetchHistory(after: PersistentHistoryToken(storeTokens: [coordinator.persistentStores[0].identifier: 1])))
+        let transactions = try HistoryModel.history(
+            context,
+            .fetchHistory(after: PersistentHistoryToken(storeTokens: [coordinator.persistentStores[0].identifier: 1])))
         let transaction = try #require(transactions.first)
         #expect(transactions.count == 1)
         #expect(transaction.transactionNumber == 2)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ObjectGraph
 
 /// Batch requests in persistent history: Apple's "Consuming Relevant Store Changes" notes that
@@ -8,7 +9,9 @@ import Testing
 /// contexts learn of them (NSBatchInsertRequest, NSBatchUpdateRequest, NSBatchDeleteRequest).
 @Suite("Batch requests in persistent history")
 struct BatchRequestHistoryTests {
-    @Test("A batch insert, update and delete are each one transaction with the context's author (NSPersistentHistoryTransaction)", arguments: StoreKind.allCases)
+    @Test(
+        "A batch insert, update and delete are each one transaction with the context's author (NSPersistentHistoryTransaction)",
+        arguments: StoreKind.allCases)
     func batchRequestsAreTransactions(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let store = try HistoryModel.newStore(kind, in: directory) else { return }
@@ -17,7 +20,9 @@ struct BatchRequestHistoryTests {
         context.name = "importer"
         context.transactionAuthor = "batch"
 
-        let insert = BatchInsertRequest(entityName: "Note", objects: [["title": "a", "rank": 1], ["title": "b", "rank": 2], ["title": "c", "rank": 3]])
+        let insert = BatchInsertRequest(
+            entityName: "Note",
+            objects: [["title": "a", "rank": 1], ["title": "b", "rank": 2], ["title": "c", "rank": 3]])
         insert.resultType = .objectIDs
         let inserted = try #require((try context.execute(insert) as? BatchInsertResult)?.result as? [ManagedObjectID])
         let update = BatchUpdateRequest(entityName: "Note")

@@ -21,21 +21,28 @@ enum HistoryModel {
     }
 
     /// A coordinator with the SQLite store at `url`, tracking history unless told not to.
-    static func coordinator(_ url: URL, model: ManagedObjectModel? = nil, tracking: Bool = true) throws -> PersistentStoreCoordinator {
+    static func coordinator(_ url: URL, model: ManagedObjectModel? = nil, tracking: Bool = true) throws
+        -> PersistentStoreCoordinator
+    {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? make())
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: tracking ? [StoreOption.persistentHistoryTracking: true] : [:])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url, options: tracking ? [StoreOption.persistentHistoryTracking: true] : [:])
         return coordinator
     }
 
     /// A new store of `kind` for one test (SQLite: `name` in `directory`); nil, having said
     /// why, when PostgreSQL is not installed.
-    static func newStore(_ kind: StoreKind, in directory: TemporaryDirectory, name: String = "Notes.sqlite", test: String = #function) throws -> PersistentStoreDescription? {
+    static func newStore(
+        _ kind: StoreKind, in directory: TemporaryDirectory, name: String = "Notes.sqlite", test: String = #function
+    ) throws -> PersistentStoreDescription? {
         try kind.newStore(in: directory, name: name, test: test)
     }
 
     /// A coordinator with the store a description names (again), tracking history unless told not to.
-    static func coordinator(_ description: PersistentStoreDescription, model: ManagedObjectModel? = nil, tracking: Bool = true,
-                            options: [String: Any] = [:]) throws -> PersistentStoreCoordinator {
+    static func coordinator(
+        _ description: PersistentStoreDescription, model: ManagedObjectModel? = nil, tracking: Bool = true,
+        options: [String: Any] = [:]
+    ) throws -> PersistentStoreCoordinator {
         var again = StoreKind.sameStore(as: description)
         again.isPersistentHistoryTrackingEnabled = tracking
         for (key, value) in options { try again.setOption(value, forKey: key) }
@@ -45,7 +52,9 @@ enum HistoryModel {
     }
 
     /// The transactions a history request returns.
-    static func history(_ context: ManagedObjectContext, _ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
+    static func history(_ context: ManagedObjectContext, _ request: PersistentHistoryChangeRequest) throws
+        -> [PersistentHistoryTransaction]
+    {
         let result = try context.execute(request) as? PersistentHistoryResult
         return result?.transactions ?? []
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ObjectGraph
 
 /// Tombstones from an Xcode model's "Preserve After Deletion", and the store's entry point for
@@ -18,7 +19,9 @@ struct HistoryRecordingTests {
         </model>
         """
 
-    @Test("An Xcode model's preserveAfterDeletion attributes are a deletion's tombstone, with their types (NSPersistentHistoryChange.tombstone, preservesValueInHistoryOnDeletion)", arguments: StoreKind.allCases)
+    @Test(
+        "An Xcode model's preserveAfterDeletion attributes are a deletion's tombstone, with their types (NSPersistentHistoryChange.tombstone, preservesValueInHistoryOnDeletion)",
+        arguments: StoreKind.allCases)
     func xcodeModelTombstones(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         let modelURL = directory.file("Diary.xcdatamodel")
@@ -32,7 +35,8 @@ struct HistoryRecordingTests {
         let coordinator = try HistoryModel.coordinator(store, model: model)
         let context = ManagedObjectContext(coordinator: coordinator)
         let entry = try context.insertNewObject(forEntityName: "Entry")
-        let uuid = UUID(), day = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let uuid = UUID()
+        let day = Date(timeIntervalSinceReferenceDate: 800_000_000)
         try entry.checkedSetValue("Rain", forKey: "text")
         try entry.checkedSetValue(uuid, forKey: "uuid")
         try entry.checkedSetValue(day, forKey: "day")
@@ -40,7 +44,9 @@ struct HistoryRecordingTests {
         try context.checkedDelete(entry)
         try context.save()
 
-        let deletion = try #require(try HistoryModel.history(context, .fetchHistory(after: nil as PersistentHistoryToken?)).last?.changes?.first)
+        let deletion = try #require(
+            try HistoryModel.history(context, .fetchHistory(after: nil as PersistentHistoryToken?)).last?.changes?.first
+        )
         #expect(deletion.changeType == .delete)
         #expect(deletion.tombstone?.count == 2)
         #expect(deletion.tombstone?["uuid"] as? UUID == uuid)
@@ -53,7 +59,9 @@ struct HistoryRecordingTests {
         #expect(try queue.read { db in try SQLiteHistorySchema.tombstoneColumns(db) } == 2)
     }
 
-    @Test("Rows a batch writes in SQL are recorded as one transaction in the same database transaction (recordHistory, as Apple records NSBatchUpdateRequest)")
+    @Test(
+        "Rows a batch writes in SQL are recorded as one transaction in the same database transaction (recordHistory, as Apple records NSBatchUpdateRequest)"
+    )
     func batchRowsAreOneTransaction() throws {
         let saved = try #require(try PersistentHistoryTests.threeSaves())
         let store = try #require(saved.coordinator.persistentStores.first?.backend as? SQLiteStore)
@@ -62,8 +70,9 @@ struct HistoryRecordingTests {
         try store.database.write { db in
             try db.execute(sql: "UPDATE ZNOTE SET ZRANK = 7 WHERE Z_PK = ?", arguments: [saved.first.primaryKey])
             let tombstone = try store.tombstoneValues(of: saved.first, db: db)
-            try store.recordHistory(inserted: [], updated: [(saved.first, ["rank"])], deleted: [],
-                                    transaction: HistoryTransactionInfo(author: "batch"), db: db)
+            try store.recordHistory(
+                inserted: [], updated: [(saved.first, ["rank"])], deleted: [],
+                transaction: HistoryTransactionInfo(author: "batch"), db: db)
             #expect(tombstone.count == 1)
         }
         let transactions = try HistoryModel.history(saved.context, .fetchHistory(after: before))
@@ -81,7 +90,10 @@ struct HistoryRecordingTests {
         let note = try #require(model.entitiesByName["Note"])
         // body, folder, rank, title: rank and title are bits 2 and 3.
         #expect(SQLiteHistoryRecorder.propertyBitmap(["title", "rank"], of: note) == Data([0b1100]))
-        #expect(SQLiteHistoryRecorder.properties(inBitmap: Data([0b1100]), of: note).map(\.name).sorted() == ["rank", "title"])
+        #expect(
+            SQLiteHistoryRecorder.properties(inBitmap: Data([0b1100]), of: note).map(\.name).sorted() == [
+                "rank", "title",
+            ])
         // Bits past the entity's properties (another model version's) are ignored.
         #expect(SQLiteHistoryRecorder.properties(inBitmap: Data([0xFF, 0xFF]), of: note).count == 4)
     }

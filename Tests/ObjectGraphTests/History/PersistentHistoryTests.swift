@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import ObjectGraph
 
 /// Recording and reading persistent history (Apple's "Consuming Relevant Store Changes" and
@@ -36,22 +37,32 @@ struct PersistentHistoryTests {
         context.transactionAuthor = "cleanup"
         try context.checkedDelete(second)
         try context.save()
-        return Saved(directory: directory, coordinator: coordinator, context: context, first: first.objectID, second: second.objectID)
+        return Saved(
+            directory: directory, coordinator: coordinator, context: context, first: first.objectID,
+            second: second.objectID)
     }
 
-    @Test("Each save is a transaction with its author, context name and changes (NSPersistentHistoryTransaction, transactionAuthor, NSPersistentHistoryChange)", arguments: StoreKind.allCases)
+    @Test(
+        "Each save is a transaction with its author, context name and changes (NSPersistentHistoryTransaction, transactionAuthor, NSPersistentHistoryChange)",
+        arguments: StoreKind.allCases)
     func savesAreTransactions(_ kind: StoreKind) throws {
         guard let saved = try Self.threeSaves(kind) else { return }
         let transactions = try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?))
         #expect(transactions.map(\.transactionNumber) == [1, 2, 3])
         #expect(transactions.map(\.author) == ["app", "app", "cleanup"])
-        #expect(transactions.allSatisfy { $0.contextName == "viewContext" && $0.processID == ProcessInfo.processInfo.processName })
+        #expect(
+            transactions.allSatisfy {
+                $0.contextName == "viewContext" && $0.processID == ProcessInfo.processInfo.processName
+            })
         #expect(transactions.allSatisfy { $0.storeID == saved.coordinator.persistentStores[0].identifier })
         #expect(zip(transactions, transactions.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
 
         let inserts = try #require(transactions[0].changes)
         #expect(inserts.map(\.changeType) == [.insert, .insert, .insert])
-        #expect(Set(inserts.map(\.changedObjectID)) == Set([saved.first, saved.second]).union(inserts.filter { $0.changedObjectID.entityName == "Folder" }.map(\.changedObjectID)))
+        #expect(
+            Set(inserts.map(\.changedObjectID))
+                == Set([saved.first, saved.second]).union(
+                    inserts.filter { $0.changedObjectID.entityName == "Folder" }.map(\.changedObjectID)))
 
         let update = try #require(transactions[1].changes?.first)
         #expect(transactions[1].changes?.count == 1)
@@ -69,7 +80,9 @@ struct PersistentHistoryTests {
         #expect(delete.tombstone?["title"] as? String == "Taxes")
     }
 
-    @Test("The rows are Core Data's: strings once in ATRANSACTIONSTRING, ZCOLUMNS only on updates, ZTOMBSTONE0 on deletes, Z_MAX of 16001-16003")
+    @Test(
+        "The rows are Core Data's: strings once in ATRANSACTIONSTRING, ZCOLUMNS only on updates, ZTOMBSTONE0 on deletes, Z_MAX of 16001-16003"
+    )
     func rowsAreCoreDatas() throws {
         let saved = try #require(try Self.threeSaves())
         let queue = try DatabaseQueue(path: saved.directory.file("Notes.sqlite").path)
@@ -78,19 +91,32 @@ struct PersistentHistoryTests {
             let strings = try String.fetchAll(db, sql: "SELECT ZNAME FROM ATRANSACTIONSTRING ORDER BY Z_PK")
             #expect(strings.count == Set(strings).count)
             #expect(strings.contains("app") && strings.contains("cleanup") && strings.contains("viewContext"))
-            let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, ZCHANGETYPE, ZCOLUMNS IS NULL, ZTOMBSTONE0, Z_OPT IS NULL FROM ACHANGE ORDER BY Z_PK")
+            let rows = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT Z_ENT, ZCHANGETYPE, ZCOLUMNS IS NULL, ZTOMBSTONE0, Z_OPT IS NULL FROM ACHANGE ORDER BY Z_PK"
+            )
             #expect(rows.map { $0[0] as Int } == Array(repeating: 16001, count: 5))
             #expect(rows.map { $0[1] as Int } == [0, 0, 0, 1, 2])
             #expect(rows.map { $0[2] as Bool } == [true, true, true, false, true])
             #expect(rows[4][3] as String? == "Taxes")
             #expect(rows.allSatisfy { $0[4] as Bool })
-            let maxes = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT").map { [$0[0] as Int64, $0[1] as Int64] }
+            let maxes = try Row.fetchAll(
+                db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT"
+            ).map { [$0[0] as Int64, $0[1] as Int64] }
             #expect(maxes == [[16001, 5], [16002, 3], [16003, Int64(strings.count)]])
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_ENT = 16002 AND ZAUTHORTS IS NOT NULL AND ZPROCESSIDTS IS NOT NULL") == 3)
+            #expect(
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT COUNT(*) FROM ATRANSACTION WHERE Z_ENT = 16002 AND ZAUTHORTS IS NOT NULL AND ZPROCESSIDTS IS NOT NULL"
+                ) == 3)
         }
     }
 
-    @Test("fetchHistory(after:) a token, a transaction or a date gives the later transactions; tokens are Codable (NSPersistentHistoryToken)", arguments: StoreKind.allCases)
+    @Test(
+        "fetchHistory(after:) a token, a transaction or a date gives the later transactions; tokens are Codable (NSPersistentHistoryToken)",
+        arguments: StoreKind.allCases)
     func fetchAfterTokenTransactionAndDate(_ kind: StoreKind) throws {
         guard let saved = try Self.threeSaves(kind) else { return }
         let all = try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?))
@@ -98,16 +124,24 @@ struct PersistentHistoryTests {
         let data = try JSONEncoder().encode(token)
         let decoded = try JSONDecoder().decode(PersistentHistoryToken.self, from: data)
         #expect(decoded == token)
-        #expect(try HistoryModel.history(saved.context, .fetchHistory(after: decoded)).map(\.transactionNumber) == [2, 3])
+        #expect(
+            try HistoryModel.history(saved.context, .fetchHistory(after: decoded)).map(\.transactionNumber) == [2, 3])
         #expect(try HistoryModel.history(saved.context, .fetchHistory(after: all[1])).map(\.transactionNumber) == [3])
-        #expect(try HistoryModel.history(saved.context, .fetchHistory(after: all[1].timestamp)).map(\.transactionNumber) == [3])
+        #expect(
+            try HistoryModel.history(saved.context, .fetchHistory(after: all[1].timestamp)).map(\.transactionNumber)
+                == [3])
         #expect(try HistoryModel.history(saved.context, .fetchHistory(after: Date.distantPast)).count == 3)
         #expect(try saved.coordinator.currentPersistentHistoryToken(fromStores: nil) == all[2].token)
         // A token of another store says nothing of this one: all of its history.
-        #expect(try HistoryModel.history(saved.context, .fetchHistory(after: PersistentHistoryToken(storeTokens: ["other": 9]))).count == 3)
+        #expect(
+            try HistoryModel.history(
+                saved.context, .fetchHistory(after: PersistentHistoryToken(storeTokens: ["other": 9]))
+            ).count == 3)
     }
 
-    @Test("Result types: count, object IDs, transactions only, changes only, status (NSPersistentHistoryResultType)", arguments: StoreKind.allCases)
+    @Test(
+        "Result types: count, object IDs, transactions only, changes only, status (NSPersistentHistoryResultType)",
+        arguments: StoreKind.allCases)
     func resultTypes(_ kind: StoreKind) throws {
         guard let saved = try Self.threeSaves(kind) else { return }
         func run(_ type: PersistentHistoryResultType) throws -> Any? {
@@ -126,18 +160,27 @@ struct PersistentHistoryTests {
         #expect(ids.count == 3 && ids.contains(saved.first) && ids.contains(saved.second))
     }
 
-    @Test("deleteHistory(before:) a token, transaction or date purges the transactions up to it and their changes (NSPersistentHistoryChangeRequest.deleteHistory(before:))")
+    @Test(
+        "deleteHistory(before:) a token, transaction or date purges the transactions up to it and their changes (NSPersistentHistoryChangeRequest.deleteHistory(before:))"
+    )
     func deleteHistory() throws {
         let saved = try #require(try Self.threeSaves())
         let all = try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?))
         let request = PersistentHistoryChangeRequest.deleteHistory(before: all[0].token)
         request.resultType = .count
         #expect((try saved.context.execute(request) as? PersistentHistoryResult)?.result as? Int == 1)
-        #expect(try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?)).map(\.transactionNumber) == [2, 3])
+        #expect(
+            try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?)).map(
+                \.transactionNumber) == [2, 3])
         // Purging leaves the token where it was, and what follows it.
-        #expect(try HistoryModel.history(saved.context, .fetchHistory(after: all[0].token)).map(\.transactionNumber) == [2, 3])
+        #expect(
+            try HistoryModel.history(saved.context, .fetchHistory(after: all[0].token)).map(\.transactionNumber) == [
+                2, 3,
+            ])
         _ = try saved.context.execute(PersistentHistoryChangeRequest.deleteHistory(before: all[1]))
-        #expect(try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?)).map(\.transactionNumber) == [3])
+        #expect(
+            try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?)).map(
+                \.transactionNumber) == [3])
         _ = try saved.context.execute(PersistentHistoryChangeRequest.deleteHistory(before: Date.distantFuture))
         #expect(try HistoryModel.history(saved.context, .fetchHistory(after: nil as PersistentHistoryToken?)).isEmpty)
         let queue = try DatabaseQueue(path: saved.directory.file("Notes.sqlite").path)
@@ -150,7 +193,9 @@ struct PersistentHistoryTests {
         #expect(try saved.coordinator.currentPersistentHistoryToken()?.storeTokens.values.first == 4)
     }
 
-    @Test("objectIDNotification() merges another coordinator's saves into a live context (NSPersistentHistoryTransaction.objectIDNotification())", arguments: StoreKind.allCases)
+    @Test(
+        "objectIDNotification() merges another coordinator's saves into a live context (NSPersistentHistoryTransaction.objectIDNotification())",
+        arguments: StoreKind.allCases)
     func objectIDNotificationMerges(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let url = try HistoryModel.newStore(kind, in: directory) else { return }
@@ -186,7 +231,8 @@ struct PersistentHistoryTests {
         #expect(try HistoryModel.history(reader, .fetchHistory(after: token)).isEmpty)
     }
 
-    @Test("Without NSPersistentHistoryTrackingKey a store has no history tables and the same metadata and version hashes")
+    @Test(
+        "Without NSPersistentHistoryTrackingKey a store has no history tables and the same metadata and version hashes")
     func noTrackingNoTables() throws {
         let directory = try TemporaryDirectory()
         let plain = try HistoryModel.coordinator(directory.file("Plain.sqlite"), tracking: false)
@@ -194,8 +240,12 @@ struct PersistentHistoryTests {
         let plainMetadata = plain.persistentStores[0].metadata
         let trackedMetadata = tracked.persistentStores[0].metadata
         #expect(Set(plainMetadata.keys) == Set(trackedMetadata.keys))
-        #expect(plainMetadata["NSStoreModelVersionHashes"] as? [String: Data] == trackedMetadata["NSStoreModelVersionHashes"] as? [String: Data])
-        #expect(plainMetadata["NSStoreModelVersionHashesDigest"] as? String == trackedMetadata["NSStoreModelVersionHashesDigest"] as? String)
+        #expect(
+            plainMetadata["NSStoreModelVersionHashes"] as? [String: Data] == trackedMetadata[
+                "NSStoreModelVersionHashes"] as? [String: Data])
+        #expect(
+            plainMetadata["NSStoreModelVersionHashesDigest"] as? String == trackedMetadata[
+                "NSStoreModelVersionHashesDigest"] as? String)
         let context = ManagedObjectContext(coordinator: plain)
         try context.insertNewObject(forEntityName: "Note").checkedSetValue("x", forKey: "title")
         try context.save()
@@ -206,7 +256,9 @@ struct PersistentHistoryTests {
         #expect(try queue.read { db in try db.tableExists("ATRANSACTION") } == false)
     }
 
-    @Test("Turning tracking on for an existing store adds the tables; its data stays (NSPersistentHistoryTrackingKey)", arguments: StoreKind.allCases)
+    @Test(
+        "Turning tracking on for an existing store adds the tables; its data stays (NSPersistentHistoryTrackingKey)",
+        arguments: StoreKind.allCases)
     func trackingAddedLater(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let url = try HistoryModel.newStore(kind, in: directory) else { return }
@@ -231,7 +283,8 @@ struct PersistentHistoryTests {
         try queue.write { db in try db.execute(sql: "UPDATE ACHANGE SET ZENTITY = 99 WHERE Z_PK = 4") }
         try queue.close()
         #expect {
-            _ = try saved.context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?))
+            _ = try saved.context.execute(
+                PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?))
         } throws: { error in
             let message = (error as? CoreDataError)?.message ?? ""
             return message.contains("Z_PK = 4") && message.contains("ZENTITY = 99")

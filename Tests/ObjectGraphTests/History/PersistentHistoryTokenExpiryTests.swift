@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSPersistentHistoryTokenExpiredError
@@ -11,11 +12,14 @@ import Testing
 struct PersistentHistoryTokenExpiryTests {
     /// Fetches history after `token`, returning the error it throws (nil when it fetched).
     static func expiry(_ context: ManagedObjectContext, after token: PersistentHistoryToken?) -> CoreDataError? {
-        return #expect(throws: CoreDataError.self) { _ = try HistoryModel.history(context, .fetchHistory(after: token)) }
+        return #expect(throws: CoreDataError.self) {
+            _ = try HistoryModel.history(context, .fetchHistory(after: token))
+        }
     }
 
-    @Test("History after a token older than a purge fails with 134301; after the purge's own token it is whole",
-          arguments: StoreKind.allCases)
+    @Test(
+        "History after a token older than a purge fails with 134301; after the purge's own token it is whole",
+        arguments: StoreKind.allCases)
     func aTokenBeforeAPurgeHasExpired(_ kind: StoreKind) throws {
         guard let saved = try PersistentHistoryTests.threeSaves(kind) else { return }
         let context = saved.context
@@ -38,8 +42,9 @@ struct PersistentHistoryTokenExpiryTests {
         #expect(try HistoryModel.history(context, .fetchHistory(after: foreign)).count == 1)
     }
 
-    @Test("After every transaction is purged, only the newest token is still good; new saves follow it",
-          arguments: StoreKind.allCases)
+    @Test(
+        "After every transaction is purged, only the newest token is still good; new saves follow it",
+        arguments: StoreKind.allCases)
     func purgingEverythingExpiresAllButTheLastToken(_ kind: StoreKind) throws {
         guard let saved = try PersistentHistoryTests.threeSaves(kind) else { return }
         let context = saved.context

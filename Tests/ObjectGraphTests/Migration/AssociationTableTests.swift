@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 // The association tables of NSMigrationManager (associateSourceInstance:withDestinationInstance:
 // forEntityMapping:, destinationInstancesForEntityMappingNamed:sourceInstances: and
@@ -34,7 +35,9 @@ private struct Reference {
 
 /// Pairs by destination, then source.
 private func byDestination(_ pairs: [Pair]) -> [Pair] {
-    pairs.sorted { (a: Pair, b: Pair) -> Bool in a.destination != b.destination ? a.destination < b.destination : a.source < b.source }
+    pairs.sorted { (a: Pair, b: Pair) -> Bool in
+        a.destination != b.destination ? a.destination < b.destination : a.source < b.source
+    }
 }
 
 /// Source keys `sources` of a mapping with destination keys `offset` further.
@@ -42,28 +45,41 @@ private func span(_ mapping: Int, _ sources: ClosedRange<Int64>, offset: Int64, 
     sources.map { (s: Int64) -> Pair in pair(mapping, s, s + offset, sourceEntity: sourceEntity) }
 }
 
-private func pair(_ mapping: Int, _ source: Int64, _ destination: Int64, sourceEntity: Int = 1, destinationEntity: Int = 2) -> Pair {
-    Pair(mapping: mapping, source: source, sourceEntity: sourceEntity, destination: destination, destinationEntity: destinationEntity)
+private func pair(
+    _ mapping: Int, _ source: Int64, _ destination: Int64, sourceEntity: Int = 1, destinationEntity: Int = 2
+) -> Pair {
+    Pair(
+        mapping: mapping, source: source, sourceEntity: sourceEntity, destination: destination,
+        destinationEntity: destinationEntity)
 }
 
 /// Every answer of the table agrees with the reference, for every key and every batch size.
-private func expectAgreement(_ table: AssociationTable, _ reference: Reference, sourceLocation: SourceLocation = #_sourceLocation) throws {
+private func expectAgreement(
+    _ table: AssociationTable, _ reference: Reference, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     let mappings = Set(reference.pairs.map(\.mapping)).sorted()
     let sources = Set(reference.pairs.map(\.source)).union([0, 999_999])
     let destinations = Set(reference.pairs.map(\.destination)).union([0, 999_999])
     for m in mappings {
         for key in sources.sorted() {
             let found = byDestination(try table.pairs(mappings: [m], sources: [key]))
-            #expect(found == reference.bySource(m, key),
-                    "mapping \(m), source \(key)", sourceLocation: sourceLocation)
+            #expect(
+                found == reference.bySource(m, key),
+                "mapping \(m), source \(key)", sourceLocation: sourceLocation)
         }
         for key in destinations.sorted() {
             let found = try table.pairs(mapping: m, destinations: [key])
-            #expect(found.sorted { $0.source < $1.source } == reference.byDestination(m, key), "mapping \(m), destination \(key)", sourceLocation: sourceLocation)
+            #expect(
+                found.sorted { $0.source < $1.source } == reference.byDestination(m, key),
+                "mapping \(m), destination \(key)", sourceLocation: sourceLocation)
         }
         let all = byDestination(reference.pairs.filter { $0.mapping == m })
-        #expect(try table.pairs(mapping: m, destinations: nil) == all, "mapping \(m), every destination", sourceLocation: sourceLocation)
-        #expect(try table.pairs(mappings: [m], sources: nil) == all, "mapping \(m), every source", sourceLocation: sourceLocation)
+        #expect(
+            try table.pairs(mapping: m, destinations: nil) == all, "mapping \(m), every destination",
+            sourceLocation: sourceLocation)
+        #expect(
+            try table.pairs(mappings: [m], sources: nil) == all, "mapping \(m), every source",
+            sourceLocation: sourceLocation)
         for limit in [1, 2, 3, 7, 1000] {
             var batches: [Pair] = []
             var after: Int64 = 0
@@ -74,9 +90,12 @@ private func expectAgreement(_ table: AssociationTable, _ reference: Reference, 
                 guard let last = batch.last, batch.count == limit else { break }
                 after = last.destination
             }
-            #expect(batches == reference.destinations(m), "mapping \(m), batches of \(limit)", sourceLocation: sourceLocation)
+            #expect(
+                batches == reference.destinations(m), "mapping \(m), batches of \(limit)",
+                sourceLocation: sourceLocation)
         }
-        #expect(table.countByMapping[m] == reference.pairs.filter { $0.mapping == m }.count, sourceLocation: sourceLocation)
+        #expect(
+            table.countByMapping[m] == reference.pairs.filter { $0.mapping == m }.count, sourceLocation: sourceLocation)
     }
 }
 
@@ -122,10 +141,10 @@ struct AssociationTableTests {
         var reference = Reference()
         let batches: [[Pair]] = [
             span(0, 1...10, offset: 0),
-            span(0, 5...14, offset: 100),                 // the same sources again
-            span(0, 20...25, offset: -15),                // destinations 5...10 again
+            span(0, 5...14, offset: 100), // the same sources again
+            span(0, 20...25, offset: -15), // destinations 5...10 again
             span(0, 30...33, offset: 0, sourceEntity: 3), // another source entity
-            span(2, 1...4, offset: 0),                    // another mapping, same keys
+            span(2, 1...4, offset: 0), // another mapping, same keys
         ]
         for batch in batches {
             try table.insert(batch)
@@ -143,7 +162,8 @@ struct AssociationTableTests {
         var generator = SeededGenerator(seed: 17)
         for _ in 0..<4 {
             var batch: [Pair] = []
-            var source = Int64.random(in: 1...60, using: &generator), destination = Int64.random(in: 1...60, using: &generator)
+            var source = Int64.random(in: 1...60, using: &generator)
+            var destination = Int64.random(in: 1...60, using: &generator)
             for _ in 0..<25 {
                 // Mostly consecutive, with jumps that break and overlap runs.
                 if Int.random(in: 0..<5, using: &generator) == 0 {
@@ -151,7 +171,8 @@ struct AssociationTableTests {
                     destination = Int64.random(in: 1...60, using: &generator)
                 }
                 batch.append(pair(Int.random(in: 0...1, using: &generator), source, destination))
-                source += 1; destination += 1
+                source += 1
+                destination += 1
             }
             try table.insert(batch)
             reference.pairs += batch

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import ObjectGraph
+import Testing
 import ZarraToDo
+
+@testable import ObjectGraph
 
 // Apple, "Lightweight Migration": Core Data migrates a SQLite store in situ, and a migration
 // that fails leaves the store as it was. Both stores run the same plan in one transaction:
@@ -12,9 +13,12 @@ import ZarraToDo
         let directory = try TemporaryDirectory()
         guard let store = try kind.newStore(in: directory, name: "ToDo.sqlite") else { return }
         try ToDoModels.seed(store)
-        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+        let v1 = try ToDoModels.version1()
+        let v2 = try ToDoModels.version2()
         let mapping = try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
-        var plan = try #require(SQLiteMigrationPlan(source: v1, destination: v2, mapping: mapping, dialect: kind == .sqlite ? .sqlite : .postgres))
+        var plan = try #require(
+            SQLiteMigrationPlan(
+                source: v1, destination: v2, mapping: mapping, dialect: kind == .sqlite ? .sqlite : .postgres))
         // The plan's own statements first (ZTODO gains columns), then one that fails.
         #expect(plan.statements.contains { $0.sql.contains("ADD COLUMN ZDONOTALERT") })
         plan.statements.append(("fail", "INSERT INTO ZTODO (Z_PK) VALUES (1)"))
@@ -35,10 +39,12 @@ import ZarraToDo
     }
 
     @Test func postgresWordsForTheSamePlan() throws {
-        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+        let v1 = try ToDoModels.version1()
+        let v2 = try ToDoModels.version2()
         let mapping = try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
         let sqlite = try #require(SQLiteMigrationPlan(source: v1, destination: v2, mapping: mapping))
-        let postgres = try #require(SQLiteMigrationPlan(source: v1, destination: v2, mapping: mapping, dialect: .postgres))
+        let postgres = try #require(
+            SQLiteMigrationPlan(source: v1, destination: v2, mapping: mapping, dialect: .postgres))
         // The same steps, in the same order; only the column types differ.
         #expect(sqlite.statements.map(\.label) == postgres.statements.map(\.label))
         #expect(sqlite.statements.contains { $0.sql == "ALTER TABLE ZTODO ADD COLUMN ZDONOTALERT INTEGER DEFAULT 0" })
@@ -59,8 +65,10 @@ import ZarraToDo
     }
 
     static func versions(custom: Bool) throws -> VersionedModel {
-        try VersionedModel(name: "ToDo", versions: [("1", ToDoModels.version1()), ("2", ToDoModels.version2())], currentVersionName: "2",
-                           mappingModels: custom ? [ToDoModels.doNotAlertMappingModel()] : [])
+        try VersionedModel(
+            name: "ToDo", versions: [("1", ToDoModels.version1()), ("2", ToDoModels.version2())],
+            currentVersionName: "2",
+            mappingModels: custom ? [ToDoModels.doNotAlertMappingModel()] : [])
     }
 
     @Test func aScratchSchemaOfAKilledMigrationGoesAtTheNextOpen() throws {
@@ -69,7 +77,8 @@ import ZarraToDo
         let url = try MigrationStores.url(store)
         let scratch = try PostgresMigration.migratingURL(for: url)
         // What a migration killed halfway leaves: a destination store, partly written.
-        try ToDoModels.seed(StoreKind.sameStore(as: PersistentStoreDescription(type: .postgres, url: scratch)), count: 3)
+        try ToDoModels.seed(
+            StoreKind.sameStore(as: PersistentStoreDescription(type: .postgres, url: scratch)), count: 3)
         #expect(try MigrationStores.schemas(beside: store).count == 2)
         let coordinator = PersistentStoreCoordinator(versionedModel: try Self.versions(custom: true))
         try coordinator.addPersistentStore(with: MigrationStores.reopen(store, migrate: true, infer: true))
@@ -78,7 +87,7 @@ import ZarraToDo
         #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == 7)
         let alerts = FetchRequest(entityName: "ToDo")
         alerts.predicate = try Predicate(checkedFormat: "doNotAlert == YES")
-        #expect(try context.count(for: alerts) == 3)   // Answer mail, apply patch, archive photos
+        #expect(try context.count(for: alerts) == 3) // Answer mail, apply patch, archive photos
     }
 
     @Test(arguments: [false, true]) func storesOpenedAtOnceMigrateOnce(custom: Bool) throws {
@@ -95,7 +104,8 @@ import ZarraToDo
                 let coordinator = PersistentStoreCoordinator(versionedModel: versions)
                 // Migrates automatically (shouldMigrateStoreAutomatically, inferring) by default.
                 try coordinator.addPersistentStore(with: .postgres(url: url))
-                results.append(try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "ToDo")))
+                results.append(
+                    try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "ToDo")))
             } catch {
                 results.append(error)
             }
@@ -115,7 +125,10 @@ import ZarraToDo
         }
         #expect(error?.message.contains(long) == true)
         #expect(error?.message.contains("53 bytes") == true)
-        #expect(PostgresNames.schemaName(of: try PostgresMigration.migratingURL(for: URL(string: "postgres://u@localhost/db?schema=app")!)) == "app_migrating")
+        #expect(
+            PostgresNames.schemaName(
+                of: try PostgresMigration.migratingURL(for: URL(string: "postgres://u@localhost/db?schema=app")!))
+                == "app_migrating")
     }
 }
 

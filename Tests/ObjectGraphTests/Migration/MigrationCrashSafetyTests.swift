@@ -1,8 +1,9 @@
-import Testing
 import Foundation
 import TestSupport
-@testable import ObjectGraph
+import Testing
 import ZarraToDo
+
+@testable import ObjectGraph
 
 // Apple, "Core Data Model Versioning and Data Migration" (the source store is left untouched
 // until a migration succeeds), and beyond Core Data: a child process migrating a store is
@@ -24,7 +25,9 @@ import ZarraToDo
 
     /// Runs the child on the store; kills it after `delay` unless it ended.
     /// Returns whether it finished by itself.
-    private func run(_ child: URL, store: URL, mode: String, killAfter delay: Double?) throws -> (finished: Bool, seconds: Double) {
+    private func run(_ child: URL, store: URL, mode: String, killAfter delay: Double?) throws -> (
+        finished: Bool, seconds: Double
+    ) {
         let process = Process()
         process.executableURL = child
         process.arguments = [store.isFileURL ? store.path : store.absoluteString, mode]
@@ -43,9 +46,12 @@ import ZarraToDo
     /// Puts a copy of the pristine store at `to`: its files, or its tables in a new schema
     /// (the store's schema and any scratch schema a killed migration left are dropped first).
     private func copyStore(_ from: PersistentStoreDescription, to: PersistentStoreDescription) throws {
-        let source = try MigrationStores.url(from), target = try MigrationStores.url(to)
+        let source = try MigrationStores.url(from)
+        let target = try MigrationStores.url(to)
         if from.type == .sqlite {
-            for suffix in ["", "-wal", "-shm", ".migrating"] { try? FileManager.default.removeItem(atPath: target.path + suffix) }
+            for suffix in ["", "-wal", "-shm", ".migrating"] {
+                try? FileManager.default.removeItem(atPath: target.path + suffix)
+            }
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source.path + suffix) {
                 try FileManager.default.copyItem(atPath: source.path + suffix, toPath: target.path + suffix)
             }
@@ -56,25 +62,34 @@ import ZarraToDo
             _ = try MigrationStores.query("DROP SCHEMA \(PostgresNames.quoted(schema)) CASCADE", [], at: target)
         }
         _ = try MigrationStores.query("CREATE SCHEMA \(PostgresNames.quoted(copy))", [], at: target)
-        let tables = try MigrationStores.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
-                                               [pristine.databaseValue], at: source)
+        let tables = try MigrationStores.query(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
+            [pristine.databaseValue], at: source)
         for case .string(let table) in tables.values.map(\.storage) {
-            let (from, into) = ("\(PostgresNames.quoted(pristine)).\(PostgresNames.quoted(table))", "\(PostgresNames.quoted(copy)).\(PostgresNames.quoted(table))")
+            let (from, into) = (
+                "\(PostgresNames.quoted(pristine)).\(PostgresNames.quoted(table))",
+                "\(PostgresNames.quoted(copy)).\(PostgresNames.quoted(table))"
+            )
             _ = try MigrationStores.query("CREATE TABLE \(into) (LIKE \(from) INCLUDING ALL)", [], at: target)
             _ = try MigrationStores.query("INSERT INTO \(into) SELECT * FROM \(from)", [], at: target)
         }
     }
 
-    @Test(.enabled(if: childURL != nil, "the objectgraph-migration-child executable is built by `swift build --build-tests`"),
-          arguments: StoreKind.allCases)
+    @Test(
+        .enabled(
+            if: childURL != nil, "the objectgraph-migration-child executable is built by `swift build --build-tests`"),
+        arguments: StoreKind.allCases)
     func killedMigrationsLeaveVersion1OrVersion2(kind: StoreKind) throws {
         let child = try #require(Self.childURL)
         let directory = try TemporaryDirectory()
         guard let pristine = try kind.newStore(in: directory, name: "Pristine.sqlite") else { return }
         try ToDoModels.seed(pristine, count: Self.todoCount)
-        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+        let v1 = try ToDoModels.version1()
+        let v2 = try ToDoModels.version2()
         var outcomes: [String: Int] = [:]
-        let expectedAlerts = (0..<Self.todoCount).filter { ToDoModels.titles[$0 % ToDoModels.titles.count].lowercased().hasPrefix("a") }.count
+        let expectedAlerts = (0..<Self.todoCount).filter {
+            ToDoModels.titles[$0 % ToDoModels.titles.count].lowercased().hasPrefix("a")
+        }.count
         for mode in ["custom", "lightweight"] {
             // One undisturbed run measures how long a migration takes.
             let store = try #require(try kind.newStore(in: directory, name: "\(mode).sqlite"))
@@ -82,7 +97,9 @@ import ZarraToDo
             try copyStore(pristine, to: store)
             let calibration = try run(child, store: url, mode: mode, killAfter: nil)
             #expect(calibration.finished, "\(mode): the child migrates when left alone")
-            print("migration crash calibration (\(kind) \(mode)): the child migrated \(Self.todoCount) to-dos in \(String(format: "%.2f", calibration.seconds)) s")
+            print(
+                "migration crash calibration (\(kind) \(mode)): the child migrated \(Self.todoCount) to-dos in \(String(format: "%.2f", calibration.seconds)) s"
+            )
             for trial in 0..<Self.trials {
                 try copyStore(pristine, to: store)
                 // Kill moments spread over the child's whole life, fixed so each run is the same test.
@@ -95,19 +112,27 @@ import ZarraToDo
                 outcomes["\(mode) \(isV2 ? "v2" : "v1")\(finished ? " finished" : "")", default: 0] += 1
                 // Whichever it is, it opens with that model and holds every object.
                 let context = try MigrationStores.context(store, model: isV2 ? v2 : v1)
-                #expect(try context.count(for: FetchRequest(entityName: "ToDo")) == Self.todoCount, "\(mode) trial \(trial)")
+                #expect(
+                    try context.count(for: FetchRequest(entityName: "ToDo")) == Self.todoCount, "\(mode) trial \(trial)"
+                )
                 let homeRequest = FetchRequest(entityName: "ToDo")
                 homeRequest.predicate = try Predicate(checkedFormat: "category.name == 'Home'")
                 #expect(try context.count(for: homeRequest) == Self.todoCount / 2, "\(mode) trial \(trial)")
                 if isV2 {
                     let alerts = FetchRequest(entityName: "ToDo")
                     alerts.predicate = try Predicate(checkedFormat: "doNotAlert == YES")
-                    #expect(try context.count(for: alerts) == (mode == "custom" ? expectedAlerts : 0), "\(mode) trial \(trial)")
+                    #expect(
+                        try context.count(for: alerts) == (mode == "custom" ? expectedAlerts : 0),
+                        "\(mode) trial \(trial)")
                 }
                 if kind == .sqlite {
-                    #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating") || !isV2, "\(mode) trial \(trial): no scratch file after success")
+                    #expect(
+                        !FileManager.default.fileExists(atPath: url.path + ".migrating") || !isV2,
+                        "\(mode) trial \(trial): no scratch file after success")
                 } else if isV2 {
-                    #expect(try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)], "\(mode) trial \(trial): no scratch schema after success")
+                    #expect(
+                        try MigrationStores.schemas(beside: store) == [PostgresNames.schemaName(of: url)],
+                        "\(mode) trial \(trial): no scratch schema after success")
                 }
             }
             // A killed migration is finished by the next one, which removes what the killed one left.

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 import ZarraToDo
 
 // The second pass of a mapping-model migration (NSEntityMigrationPolicy
@@ -10,43 +10,59 @@ import ZarraToDo
 // to-one already holding its object is not written again. On SQLite and on PostgreSQL.
 
 /// Each migrated to-do's title with its category's name, and each row's Z_OPT, by title.
-private func migratedToDos(_ store: PersistentStoreDescription) throws -> (categories: [String: String?], versions: [String: Int64]) {
+private func migratedToDos(_ store: PersistentStoreDescription) throws -> (
+    categories: [String: String?], versions: [String: Int64]
+) {
     let context = try MigrationStores.context(store, model: try ToDoModels.version2())
     var categories: [String: String?] = [:]
     for todo in try context.fetch(FetchRequest(entityName: "ToDo")) {
         let title = try #require(try todo.checkedValue(forKey: "title") as? String)
-        categories[title] = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+        categories[title] =
+            try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
     }
     return (categories, try MigrationStores.versions(in: "ZTODO", by: "ZTITLE", of: store))
 }
 
-private func migrate(_ source: PersistentStoreDescription, to destination: PersistentStoreDescription, with mapping: MappingModel) throws {
+private func migrate(
+    _ source: PersistentStoreDescription, to destination: PersistentStoreDescription, with mapping: MappingModel
+) throws {
     let manager = MigrationManager(sourceModel: try ToDoModels.version1(), destinationModel: try ToDoModels.version2())
-    manager.batchSize = 3   // several batches, so lookups cross saved batches
-    try manager.migrateStore(from: MigrationStores.url(source), type: source.type, with: mapping, to: MigrationStores.url(destination), type: destination.type)
+    manager.batchSize = 3 // several batches, so lookups cross saved batches
+    try manager.migrateStore(
+        from: MigrationStores.url(source), type: source.type, with: mapping, to: MigrationStores.url(destination),
+        type: destination.type)
 }
 
 /// Zarra's policy, which also gives each new to-do its category in the first pass.
 final class CategoryInFirstPassPolicy: DoNotAlertForAPolicy {
-    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+    override func createDestinationInstances(
+        forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
-        guard let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first else {
+        guard
+            let todo = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
+                .first
+        else {
             throw CoreDataError(.migration, "the to-do just created for \(source.objectID) is not associated")
         }
         guard let category = try source.checkedValue(forKey: "category") as? ManagedObject else { return }
-        try todo.checkedSetValue(try manager.destinationInstances(forEntityMappingName: "CategoryToCategory", sourceInstances: [category]).first, forKey: "category")
+        try todo.checkedSetValue(
+            try manager.destinationInstances(forEntityMappingName: "CategoryToCategory", sourceInstances: [category])
+                .first, forKey: "category")
     }
 }
 
 @Suite("The second pass of a custom migration (NSEntityMigrationPolicy createRelationships)")
 struct MigrationSecondPassTests {
-    @Test("Xcode's default relationship expression finds what the same lookup finds evaluated (destinationInstancesForEntityMappingNamed:sourceInstances:)",
-          arguments: StoreKind.allCases)
+    @Test(
+        "Xcode's default relationship expression finds what the same lookup finds evaluated (destinationInstancesForEntityMappingNamed:sourceInstances:)",
+        arguments: StoreKind.allCases)
     func defaultLookupMatchesTheEvaluator(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let source = try kind.newStore(in: directory, name: "v1.sqlite"),
-              let directStore = try kind.newStore(in: directory, name: "direct.sqlite"),
-              let evaluatedStore = try kind.newStore(in: directory, name: "evaluated.sqlite") else { return }
+            let directStore = try kind.newStore(in: directory, name: "direct.sqlite"),
+            let evaluatedStore = try kind.newStore(in: directory, name: "evaluated.sqlite")
+        else { return }
         try ToDoModels.seed(source, count: 11)
         let direct = try ToDoModels.doNotAlertMappingModel()
         try migrate(source, to: directStore, with: direct)
@@ -54,26 +70,36 @@ struct MigrationSecondPassTests {
         let evaluated = try ToDoModels.doNotAlertMappingModel()
         let todos = try #require(evaluated.entityMappingsByName["ToDoToToDo"])
         let index = try #require(todos.relationshipMappings.firstIndex { $0.name == "category" })
-        todos.relationshipMappings[index] = try PropertyMapping(name: "category", valueExpressionFormat:
-            #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", {$source.category})"#)
+        todos.relationshipMappings[index] = try PropertyMapping(
+            name: "category",
+            valueExpressionFormat:
+                #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", {$source.category})"#
+        )
         try migrate(source, to: evaluatedStore, with: evaluated)
-        let a = try migratedToDos(directStore), b = try migratedToDos(evaluatedStore)
+        let a = try migratedToDos(directStore)
+        let b = try migratedToDos(evaluatedStore)
         #expect(a.categories.count == 7)
         #expect(a.categories.values.allSatisfy { $0 == "Home" || $0 == "Work" })
         #expect(a.categories == b.categories)
         #expect(a.versions == b.versions)
     }
 
-    @Test("A to-one set in the first pass is not written again by the second (Z_OPT stays 1)", arguments: StoreKind.allCases)
+    @Test(
+        "A to-one set in the first pass is not written again by the second (Z_OPT stays 1)",
+        arguments: StoreKind.allCases)
     func relationshipSetInTheFirstPassIsNotRewritten(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let source = try kind.newStore(in: directory, name: "v1.sqlite"),
-              let zarraStore = try kind.newStore(in: directory, name: "zarra.sqlite"),
-              let firstPassStore = try kind.newStore(in: directory, name: "first-pass.sqlite") else { return }
+            let zarraStore = try kind.newStore(in: directory, name: "zarra.sqlite"),
+            let firstPassStore = try kind.newStore(in: directory, name: "first-pass.sqlite")
+        else { return }
         try ToDoModels.seed(source, count: 11)
         try migrate(source, to: zarraStore, with: try ToDoModels.doNotAlertMappingModel())
-        try migrate(source, to: firstPassStore, with: try ToDoModels.doNotAlertMappingModel(policy: CategoryInFirstPassPolicy.self))
-        let zarra = try migratedToDos(zarraStore), firstPass = try migratedToDos(firstPassStore)
+        try migrate(
+            source, to: firstPassStore,
+            with: try ToDoModels.doNotAlertMappingModel(policy: CategoryInFirstPassPolicy.self))
+        let zarra = try migratedToDos(zarraStore)
+        let firstPass = try migratedToDos(firstPassStore)
         #expect(firstPass.categories == zarra.categories)
         #expect(zarra.categories.values.allSatisfy { $0 != nil })
         // Zarra's to-dos get their category in the second pass, a second write; those that

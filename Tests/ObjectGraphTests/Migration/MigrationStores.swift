@@ -1,18 +1,21 @@
 import Foundation
 import GRDB
-import Testing
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+import Testing
 import ZarraToDo
+
+@testable import ObjectGraph
 
 /// What the migration suites ask of a store whatever its kind (``StoreKind``): open it again,
 /// read its metadata and its columns, tell whether it exists, all through its description.
 enum MigrationStores {
     /// The description that adds `store` again: without migration unless asked, as
     /// `addPersistentStore(type:at:)` without options does.
-    static func reopen(_ store: PersistentStoreDescription, migrate: Bool = false, infer: Bool = false,
-                       progress: MigrationProgressHandler? = nil) -> PersistentStoreDescription {
+    static func reopen(
+        _ store: PersistentStoreDescription, migrate: Bool = false, infer: Bool = false,
+        progress: MigrationProgressHandler? = nil
+    ) -> PersistentStoreDescription {
         var description = StoreKind.sameStore(as: store)
         description.shouldMigrateStoreAutomatically = migrate
         description.shouldInferMappingModelAutomatically = infer
@@ -41,24 +44,31 @@ enum MigrationStores {
     static func columns(of table: String, in store: PersistentStoreDescription) throws -> Set<String> {
         let url = try url(store)
         if store.type == .sqlite {
-            return Set(try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map { $0.name.uppercased() } })
+            return Set(
+                try DatabaseQueue(path: url.path).read { db in try db.columns(in: table).map { $0.name.uppercased() } })
         }
-        let result = try query("SELECT upper(column_name) FROM information_schema.columns WHERE table_schema = $1 AND upper(table_name) = $2",
-                               [PostgresNames.schemaName(of: url).databaseValue, table.uppercased().databaseValue], at: url)
+        let result = try query(
+            "SELECT upper(column_name) FROM information_schema.columns WHERE table_schema = $1 AND upper(table_name) = $2",
+            [PostgresNames.schemaName(of: url).databaseValue, table.uppercased().databaseValue], at: url)
         return Set(result.values.compactMap { $0.storage.value as? String })
     }
 
     /// Each row's Z_OPT of a table, by the text in `column`.
-    static func versions(in table: String, by column: String, of store: PersistentStoreDescription) throws -> [String: Int64] {
+    static func versions(in table: String, by column: String, of store: PersistentStoreDescription) throws -> [String:
+        Int64]
+    {
         let url = try url(store)
         let sql = "SELECT \(column), Z_OPT FROM \(table)"
         var pairs: [(String, Int64)] = []
         if store.type == .sqlite {
-            pairs = try DatabaseQueue(path: url.path).read { db in try Row.fetchAll(db, sql: sql).map { ($0[0] as String, $0[1] as Int64) } }
+            pairs = try DatabaseQueue(path: url.path).read { db in
+                try Row.fetchAll(db, sql: sql).map { ($0[0] as String, $0[1] as Int64) }
+            }
         } else {
             let result = try query(sql, [], at: url)
             for i in 0..<result.rowCount {
-                guard case .string(let text) = result[i, 0].storage, case .int64(let version) = result[i, 1].storage else { continue }
+                guard case .string(let text) = result[i, 0].storage, case .int64(let version) = result[i, 1].storage
+                else { continue }
                 pairs.append((text, version))
             }
         }
@@ -69,14 +79,17 @@ enum MigrationStores {
     static func exists(_ store: PersistentStoreDescription) throws -> Bool {
         let url = try url(store)
         if store.type == .sqlite { return FileManager.default.fileExists(atPath: url.path) }
-        return try query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresNames.schemaName(of: url).databaseValue], at: url).rowCount > 0
+        return try query(
+            "SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresNames.schemaName(of: url).databaseValue], at: url
+        ).rowCount > 0
     }
 
     /// The schemas whose names begin with the store's schema's (its scratch schemas included).
     static func schemas(beside store: PersistentStoreDescription) throws -> [String] {
         let url = try url(store)
-        let result = try query("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname",
-                               [PostgresNames.schemaName(of: url).databaseValue], at: url)
+        let result = try query(
+            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname",
+            [PostgresNames.schemaName(of: url).databaseValue], at: url)
         return result.values.compactMap { $0.storage.value as? String }
     }
 

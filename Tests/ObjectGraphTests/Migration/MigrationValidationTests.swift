@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSMigrationManager: the third pass validates the destination objects; a migration
@@ -16,7 +17,9 @@ import TestSupport
     }
 
     /// A source store with one note per text.
-    func sourceStore(_ kind: StoreKind, _ directory: TemporaryDirectory, texts: [String?]) throws -> PersistentStoreDescription? {
+    func sourceStore(_ kind: StoreKind, _ directory: TemporaryDirectory, texts: [String?]) throws
+        -> PersistentStoreDescription?
+    {
         guard let store = try kind.newStore(in: directory, name: "Notes.sqlite") else { return nil }
         let context = try MigrationStores.context(store, model: try Self.models().0)
         for text in texts {
@@ -26,22 +29,26 @@ import TestSupport
         return store
     }
 
-    @Test(arguments: StoreKind.allCases, [
-        ([nil, "fine"] as [String?], 1570),            // a required value left nil
-        (["far too long for ten"] as [String?], 1660), // longer than the maximum length
-        ([nil, "far too long for ten"] as [String?], 1560), // several: each in detailedErrors
-    ])
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            ([nil, "fine"] as [String?], 1570), // a required value left nil
+            (["far too long for ten"] as [String?], 1660), // longer than the maximum length
+            ([nil, "far too long for ten"] as [String?], 1560), // several: each in detailedErrors
+        ])
     func invalidDestinationObjectsStopTheMigration(kind: StoreKind, example: ([String?], Int)) throws {
         let (texts, code) = example
         let directory = try TemporaryDirectory()
         guard let source = try sourceStore(kind, directory, texts: texts),
-              let destination = try kind.newStore(in: directory, name: "Migrated.sqlite") else { return }
+            let destination = try kind.newStore(in: directory, name: "Migrated.sqlite")
+        else { return }
         let (from, to) = try Self.models()
         let manager = MigrationManager(sourceModel: from, destinationModel: to)
         let error = #expect(throws: CoreDataError.self) {
-            try manager.migrateStore(from: MigrationStores.url(source), type: kind.storeType,
-                                     with: MappingModel.defaultMappingModel(forSourceModel: from, destinationModel: to),
-                                     to: MigrationStores.url(destination), type: kind.storeType)
+            try manager.migrateStore(
+                from: MigrationStores.url(source), type: kind.storeType,
+                with: MappingModel.defaultMappingModel(forSourceModel: from, destinationModel: to),
+                to: MigrationStores.url(destination), type: kind.storeType)
         }
         #expect(error?.code?.rawValue == code, "\(error.map { "\($0)" } ?? "no error")")
         if code == 1560 { #expect(error?.detailedErrors.compactMap(\.code?.rawValue).sorted() == [1570, 1660]) }
@@ -56,10 +63,12 @@ import TestSupport
     @Test(arguments: StoreKind.allCases) func validObjectsMigrate(kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let source = try sourceStore(kind, directory, texts: ["one", "two"]),
-              let destination = try kind.newStore(in: directory, name: "Migrated.sqlite") else { return }
+            let destination = try kind.newStore(in: directory, name: "Migrated.sqlite")
+        else { return }
         let (from, to) = try Self.models()
         try MigrationManager(sourceModel: from, destinationModel: to).migrateStore(
-            from: MigrationStores.url(source), type: kind.storeType, with: MappingModel.defaultMappingModel(forSourceModel: from, destinationModel: to),
+            from: MigrationStores.url(source), type: kind.storeType,
+            with: MappingModel.defaultMappingModel(forSourceModel: from, destinationModel: to),
             to: MigrationStores.url(destination), type: kind.storeType)
         #expect(try MigrationStores.context(destination, model: to).count(for: FetchRequest(entityName: "Note")) == 2)
     }

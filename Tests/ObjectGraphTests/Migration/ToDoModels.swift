@@ -26,5 +26,7 @@ extension ToDoModels {
         }
     }
 
-    static let titles = ["Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk"]
+    static let titles = [
+        "Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk",
+    ]
 }

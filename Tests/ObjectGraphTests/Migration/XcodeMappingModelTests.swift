@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The ToDo model's mapping from version 1 to 2 gives each to-do its policy's `doNotAlert`.
@@ -36,13 +37,16 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let mapping = try MappingModel(contentsOf: Self.fixture)
         let (v1, v2) = try Self.models()
         #expect(mapping.entityMappings.map(\.name) == ["CategoryToCategory", "ToDoToToDo"])
-        let categories = mapping.entityMappings[0], todos = mapping.entityMappings[1]
+        let categories = mapping.entityMappings[0]
+        let todos = mapping.entityMappings[1]
 
-        #expect(categories.mappingType == .copy)   // Category's hash is the same in both versions
+        #expect(categories.mappingType == .copy) // Category's hash is the same in both versions
         #expect(categories.sourceEntityName == "Category" && categories.destinationEntityName == "Category")
         #expect(categories.sourceEntityVersionHash == v1.entityVersionHashesByName["Category"])
         #expect(categories.destinationEntityVersionHash == v2.entityVersionHashesByName["Category"])
-        #expect(categories.sourceExpression == EntityMapping.fetchSourceExpression(entityName: "Category", predicate: #"name != "Trash""#))
+        #expect(
+            categories.sourceExpression
+                == EntityMapping.fetchSourceExpression(entityName: "Category", predicate: #"name != "Trash""#))
         #expect(categories.entityMigrationPolicyClassName == nil && categories.userInfo.isEmpty)
         #expect(categories.attributeMappings == [PropertyMapping(name: "name", valueExpression: Self.source("name"))])
         let throughToDos = ObjectGraph.Expression.customFunction(
@@ -56,15 +60,17 @@ private final class AlertPolicy: EntityMigrationPolicy {
         #expect(todos.sourceExpression == EntityMapping.fetchSourceExpression(entityName: "ToDo"))
         #expect(todos.entityMigrationPolicyClassName == "ToDoMigration.AlertPolicy")
         #expect(todos.userInfo == ["article": "Core Data Versioning"])
-        let doNotAlert = ObjectGraph.Expression.customFunction(receiver: .variable("entityPolicy"), selector: "doNotAlertForTitle:",
-                                                   arguments: [Self.source("title")])
-        #expect(todos.attributeMappings == [
-            PropertyMapping(name: "title", valueExpression: Self.source("title")),
-            PropertyMapping(name: "dueDate", valueExpression: Self.source("dueDate")),
-            PropertyMapping(name: "completed", valueExpression: Self.source("completed")),
-            PropertyMapping(name: "lastAlertDate", valueExpression: Self.source("dueDate")),
-            PropertyMapping(name: "doNotAlert", valueExpression: doNotAlert),
-        ])
+        let doNotAlert = ObjectGraph.Expression.customFunction(
+            receiver: .variable("entityPolicy"), selector: "doNotAlertForTitle:",
+            arguments: [Self.source("title")])
+        #expect(
+            todos.attributeMappings == [
+                PropertyMapping(name: "title", valueExpression: Self.source("title")),
+                PropertyMapping(name: "dueDate", valueExpression: Self.source("dueDate")),
+                PropertyMapping(name: "completed", valueExpression: Self.source("completed")),
+                PropertyMapping(name: "lastAlertDate", valueExpression: Self.source("dueDate")),
+                PropertyMapping(name: "doNotAlert", valueExpression: doNotAlert),
+            ])
         let throughCategories = ObjectGraph.Expression.customFunction(
             receiver: .variable("manager"), selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
             arguments: [.constant(.string("CategoryToCategory")), Self.source("category")])
@@ -78,7 +84,9 @@ private final class AlertPolicy: EntityMigrationPolicy {
     @Test func theFixturesArchivesAreTheGeneratorsBytes() throws {
         let text = try String(contentsOf: Self.fixture.appendingPathComponent("xcmapping.xml"), encoding: .utf8)
         for (placeholder, data) in try XcodeMappingArchives.fixtureArchives().sorted(by: { $0.key < $1.key }) {
-            #expect(text.contains(">\(data.base64EncodedString())</attribute>"), "\(placeholder): \(data.base64EncodedString())")
+            #expect(
+                text.contains(">\(data.base64EncodedString())</attribute>"),
+                "\(placeholder): \(data.base64EncodedString())")
         }
     }
 
@@ -87,11 +95,15 @@ private final class AlertPolicy: EntityMigrationPolicy {
     // reads as `$source.author`.
     @Test func anArchiveInXcodesOwnLayoutReads() throws {
         typealias V = BinaryPropertyList.Value
-        func classes(_ names: [String]) -> V { .dictionary([("$classname", .string(names[0])), ("$classes", .array(names.map { .string($0) }))]) }
+        func classes(_ names: [String]) -> V {
+            .dictionary([("$classname", .string(names[0])), ("$classes", .array(names.map { .string($0) }))])
+        }
         let objects: [V] = [
             .string("$null"),
-            .dictionary([("NSOperand", .uid(3)), ("NSSelectorName", .uid(2)), ("NSExpressionType", .integer(4)),
-                         ("NSArguments", .uid(6)), ("$class", .uid(11))]),
+            .dictionary([
+                ("NSOperand", .uid(3)), ("NSSelectorName", .uid(2)), ("NSExpressionType", .integer(4)),
+                ("NSArguments", .uid(6)), ("$class", .uid(11)),
+            ]),
             .string("valueForKeyPath:"),
             .dictionary([("NSVariable", .uid(4)), ("NSExpressionType", .integer(2)), ("$class", .uid(5))]),
             .string("source"),
@@ -103,10 +115,11 @@ private final class AlertPolicy: EntityMigrationPolicy {
             classes(["NSMutableArray", "NSArray", "NSObject"]),
             classes(["NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject"]),
         ]
-        let archive = BinaryPropertyList.write(.dictionary([
-            ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")),
-            ("$top", .dictionary([("root", .uid(1))])), ("$objects", .array(objects)),
-        ]))
+        let archive = BinaryPropertyList.write(
+            .dictionary([
+                ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")),
+                ("$top", .dictionary([("root", .uid(1))])), ("$objects", .array(objects)),
+            ]))
         #expect(try ArchivedExpression.expression(from: archive) == Self.source("author"))
     }
 
@@ -116,11 +129,13 @@ private final class AlertPolicy: EntityMigrationPolicy {
         EntityMigrationPolicy.register(AlertPolicy.self, as: "ToDoMigration.AlertPolicy")
         let directory = try TemporaryDirectory()
         let (v1, v2) = try Self.models()
-        let sourceURL = directory.file("ToDo.sqlite"), destinationURL = directory.file("ToDo2.sqlite")
+        let sourceURL = directory.file("ToDo.sqlite")
+        let destinationURL = directory.file("ToDo2.sqlite")
         try Self.seed(sourceURL, model: v1)
         let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
-        try manager.migrateStore(from: sourceURL, type: .sqlite, with: try MappingModel(contentsOf: Self.fixture),
-                                 to: destinationURL, type: .sqlite)
+        try manager.migrateStore(
+            from: sourceURL, type: .sqlite, with: try MappingModel(contentsOf: Self.fixture),
+            to: destinationURL, type: .sqlite)
         try Self.expectMigrated(destinationURL, model: v2)
     }
 
@@ -132,7 +147,8 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let (v1, v2) = try Self.models()
         let forward = try MappingModel(contentsOf: Self.fixture)
         let backward = MappingModel.defaultMappingModel(forSourceModel: v2, destinationModel: v1)
-        try XcodeMappingArchives.compiled(backward.entityMappings, archive: XcodeMappingArchives.archive).write(to: directory.file("A.cdm"))
+        try XcodeMappingArchives.compiled(backward.entityMappings, archive: XcodeMappingArchives.archive).write(
+            to: directory.file("A.cdm"))
         try Data("not a mapping model".utf8).write(to: directory.file("B.cdm"))
         try XcodeMappingArchives.compiled(forward.entityMappings, archive: XcodeMappingArchives.archive)
             .write(to: directory.file("ToDo1To2.cdm"))
@@ -143,8 +159,12 @@ private final class AlertPolicy: EntityMigrationPolicy {
             #expect(read.mappingType == written.mappingType && read.sourceExpression == written.sourceExpression)
             #expect(read.sourceEntityVersionHash == written.sourceEntityVersionHash)
             #expect(read.destinationEntityVersionHash == written.destinationEntityVersionHash)
-            #expect(read.attributeMappings == written.attributeMappings && read.relationshipMappings == written.relationshipMappings)
-            #expect(read.entityMigrationPolicyClassName == written.entityMigrationPolicyClassName && read.userInfo == written.userInfo)
+            #expect(
+                read.attributeMappings == written.attributeMappings
+                    && read.relationshipMappings == written.relationshipMappings)
+            #expect(
+                read.entityMigrationPolicyClassName == written.entityMigrationPolicyClassName
+                    && read.userInfo == written.userInfo)
         }
         let back = try #require(MappingModel(from: [directory.url], forSourceModel: v2, destinationModel: v1))
         #expect(back.entityMappings.map(\.name) == backward.entityMappings.map(\.name))
@@ -165,7 +185,8 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let url = directory.file("ToDo.sqlite")
         try Self.seed(url, model: try #require(versions.model(named: "ToDo")))
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [StoreOption.migratePersistentStoresAutomatically: true])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url, options: [StoreOption.migratePersistentStoresAutomatically: true])
         try Self.expectMigrated(url, model: versions.currentModel)
     }
 
@@ -176,7 +197,10 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let (v1, v2) = try Self.models()
         let xml = try Data(contentsOf: Self.fixture.appendingPathComponent("xcmapping.xml"))
         func failure(_ url: URL) -> CoreDataError? {
-            do { _ = try MappingModel(contentsOf: url, sourceModel: v1, destinationModel: v2); return nil } catch { return error as? CoreDataError }
+            do {
+                _ = try MappingModel(contentsOf: url, sourceModel: v1, destinationModel: v2)
+                return nil
+            } catch { return error as? CoreDataError }
         }
 
         let missing = failure(directory.file("Missing.xcmappingmodel"))
@@ -187,11 +211,15 @@ private final class AlertPolicy: EntityMigrationPolicy {
         try xml.prefix(xml.count / 2).write(to: truncated.appendingPathComponent("xcmapping.xml"))
         let cut = failure(truncated)
         #expect(cut?.code == .fileReadCorruptFile)
-        #expect(cut?.message.contains("Truncated.xcmappingmodel/xcmapping.xml") == true && cut?.message.contains("not well formed") == true)
+        #expect(
+            cut?.message.contains("Truncated.xcmappingmodel/xcmapping.xml") == true
+                && cut?.message.contains("not well formed") == true)
 
         let text = directory.file("Notes.cdm")
         try Data("just some notes".utf8).write(to: text)
-        #expect(failure(text)?.code == .fileReadCorruptFile && failure(text)?.message.contains("is not a mapping model") == true)
+        #expect(
+            failure(text)?.code == .fileReadCorruptFile
+                && failure(text)?.message.contains("is not a mapping model") == true)
 
         let array = directory.file("Array.cdm")
         try XcodeMappingArchives.data(["a", "b"] as [Any]).write(to: array)
@@ -215,8 +243,11 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let xml = try String(contentsOf: Self.fixture.appendingPathComponent("xcmapping.xml"), encoding: .utf8)
         let folder = directory.file("Odd.xcmappingmodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(xml.replacingOccurrences(of: title, with: dictionary).utf8).write(to: folder.appendingPathComponent("xcmapping.xml"))
-        let error = #expect(throws: CoreDataError.self) { try MappingModel(contentsOf: folder, sourceModel: v1, destinationModel: v2) }
+        try Data(xml.replacingOccurrences(of: title, with: dictionary).utf8).write(
+            to: folder.appendingPathComponent("xcmapping.xml"))
+        let error = #expect(throws: CoreDataError.self) {
+            try MappingModel(contentsOf: folder, sourceModel: v1, destinationModel: v2)
+        }
         #expect(error?.code == .fileReadCorruptFile)
         #expect(error?.message.contains("Odd.xcmappingmodel") == true)
         #expect(error?.message.contains("ToDoToToDo.title is not an archived NSExpression") == true)
@@ -233,7 +264,9 @@ private final class AlertPolicy: EntityMigrationPolicy {
             try category.checkedSetValue(name, forKey: "name")
             categories.append(category)
         }
-        for (i, title) in ["Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk"].enumerated() {
+        for (i, title) in [
+            "Answer mail", "buy milk", "Call Alice", "apply patch", "Write article", "archive photos", "Back up disk",
+        ].enumerated() {
             let todo = try context.insertNewObject(forEntityName: "ToDo")
             try todo.checkedSetValue(title, forKey: "title")
             try todo.checkedSetValue(Date(timeIntervalSinceReferenceDate: Double(i) * 86_400), forKey: "dueDate")
@@ -249,16 +282,26 @@ private final class AlertPolicy: EntityMigrationPolicy {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let categories = try context.fetch(FetchRequest(entityName: "Category")).compactMap { try $0.checkedValue(forKey: "name") as? String }
+        let categories = try context.fetch(FetchRequest(entityName: "Category")).compactMap {
+            try $0.checkedValue(forKey: "name") as? String
+        }
         #expect(categories.sorted() == ["Home", "Work"])
         let todos = try context.fetch(FetchRequest(entityName: "ToDo"))
         #expect(todos.count == 7)
         for todo in todos {
             let title = try #require(try todo.checkedValue(forKey: "title") as? String)
-            #expect(try todo.checkedValue(forKey: "doNotAlert") as? Bool == title.lowercased().hasPrefix("a"), "\(title)")
-            #expect(try todo.checkedValue(forKey: "lastAlertDate") as? Date == todo.checkedValue(forKey: "dueDate") as? Date)
-            let category = try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
-            #expect(category == (["Answer mail", "Call Alice", "Write article", "Back up disk"].contains(title) ? "Home" : "Work"), "\(title)")
+            #expect(
+                try todo.checkedValue(forKey: "doNotAlert") as? Bool == title.lowercased().hasPrefix("a"), "\(title)")
+            #expect(
+                try todo.checkedValue(forKey: "lastAlertDate") as? Date == todo.checkedValue(forKey: "dueDate") as? Date
+            )
+            let category =
+                try (todo.checkedValue(forKey: "category") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+            #expect(
+                category
+                    == (["Answer mail", "Call Alice", "Write article", "Back up disk"].contains(title)
+                        ? "Home" : "Work"),
+                "\(title)")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import GRDB
 import ObjectGraph
+import TestSupport
+import Testing
 import ZarraToDo
 
 // Stores this package wrote before it computed Core Data's version hashes still open with the
@@ -11,7 +11,8 @@ import ZarraToDo
 // version 1 of the ToDo model wrote them with the old hashes.
 @Suite struct LegacyVersionHashTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Chapters/Versioning/Chapter/Fixtures")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Chapters/Versioning/Chapter/Fixtures")
 
     /// A copy of a fixture store in `directory`.
     static func copy(_ name: String, to directory: TemporaryDirectory) throws -> URL {
@@ -36,7 +37,9 @@ import ZarraToDo
         coordinator.sqlLog.handler = { lines.append($0) }
         try coordinator.addPersistentStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).compactMap { try $0.checkedValue(forKey: "title") as? String }
+        let titles = try context.fetch(FetchRequest(entityName: "ToDo")).compactMap {
+            try $0.checkedValue(forKey: "title") as? String
+        }
         #expect(titles.count == 4 && titles.contains("Pay rent"), "\(titles)")
         let notes = lines.all.filter { $0.contains("had the version hashes ObjectGraph wrote before") }
         #expect(notes.count == 1, "\(lines.all)")
@@ -50,7 +53,8 @@ import ZarraToDo
             let queue = try DatabaseQueue(path: url.path)
             let data = try queue.read { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") }
             try queue.close()
-            let raw = try PropertyListSerialization.propertyList(from: try #require(data), format: nil) as? [String: Any]
+            let raw =
+                try PropertyListSerialization.propertyList(from: try #require(data), format: nil) as? [String: Any]
             #expect(raw?["NSStoreModelVersionHashes"] as? [String: Data] == model.entityVersionHashesByName)
         }
 
@@ -66,25 +70,32 @@ import ZarraToDo
     func migrationFindsTheSourceOfAnOldStore(_ name: String, _ type: StoreType) throws {
         let directory = try TemporaryDirectory()
         let url = try Self.copy(name, to: directory)
-        let versions = try VersionedModel(name: "ToDo", versions: [("ToDo", try ToDoModels.version1()), ("ToDo 2", try ToDoModels.version2())],
-                                          currentVersionName: "ToDo 2")
+        let versions = try VersionedModel(
+            name: "ToDo", versions: [("ToDo", try ToDoModels.version1()), ("ToDo 2", try ToDoModels.version2())],
+            currentVersionName: "ToDo 2")
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         #expect(versions.versionName(forStoreMetadata: metadata) == "ToDo")
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
-        try coordinator.addPersistentStore(type: type, at: url, options: [
-            StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,
-        ])
+        try coordinator.addPersistentStore(
+            type: type, at: url,
+            options: [
+                StoreOption.migratePersistentStoresAutomatically: true,
+                StoreOption.inferMappingModelAutomatically: true,
+            ])
         let todos = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
         #expect(todos.count == 4)
         let after = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
-        #expect(after["NSStoreModelVersionHashes"] as? [String: Data] == (try ToDoModels.version2()).entityVersionHashesByName)
+        #expect(
+            after["NSStoreModelVersionHashes"] as? [String: Data]
+                == (try ToDoModels.version2()).entityVersionHashesByName)
     }
 
     @Test func theOldHashesOfAnotherModelAreNotAccepted() throws {
         let directory = try TemporaryDirectory()
         let url = try Self.copy("ToDo.sqlite", to: directory)
         let error = #expect(throws: CoreDataError.self) {
-            try PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version2()).addPersistentStore(type: .sqlite, at: url)
+            try PersistentStoreCoordinator(managedObjectModel: try ToDoModels.version2()).addPersistentStore(
+                type: .sqlite, at: url)
         }
         #expect(error?.code == .persistentStoreIncompatibleVersionHash)
     }

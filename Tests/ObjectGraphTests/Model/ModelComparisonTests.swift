@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 import ZarraToDo
 
 // StoreInspection.comparison(with:): a store's hashes beside a model's, entity by entity.
@@ -8,10 +8,13 @@ import ZarraToDo
     @Test func aStoreWrittenByTheModelMatchesItAndAnotherVersionDoesNot() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("ToDo.sqlite")
-        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+        let v1 = try ToDoModels.version1()
+        let v2 = try ToDoModels.version2()
         try PersistentStoreCoordinator(managedObjectModel: v1).addPersistentStore(type: .sqlite, at: url)
         let inspection = try StoreInspection(at: url)
-        #expect(inspection.versionHashes.map(\.hash) == ["Category", "ToDo"].map { v1.entityVersionHashesByName[$0]!.base64EncodedString() })
+        #expect(
+            inspection.versionHashes.map(\.hash)
+                == ["Category", "ToDo"].map { v1.entityVersionHashesByName[$0]!.base64EncodedString() })
 
         let same = inspection.comparison(with: v1)
         #expect(same.isCompatible)
@@ -27,7 +30,8 @@ import ZarraToDo
             EntityDescription("Category") { AttributeDescription("name", .string) }
             EntityDescription("Tag") { AttributeDescription("name", .string) }
         }
-        #expect(inspection.comparison(with: renamed).entities.map { "\($0.name) \($0.state)" }
+        #expect(
+            inspection.comparison(with: renamed).entities.map { "\($0.name) \($0.state)" }
                 == ["Category different", "Tag onlyInModel", "ToDo onlyInStore"])
     }
 
@@ -38,6 +42,9 @@ import ZarraToDo
         #expect(comparison.isCompatible)
         #expect(comparison.entities.map(\.state) == [.legacy, .legacy])
         // Inspecting never changes the file.
-        #expect(try StoreInspection(at: url).comparison(with: try ToDoModels.version1()).entities.map(\.state) == [.legacy, .legacy])
+        #expect(
+            try StoreInspection(at: url).comparison(with: try ToDoModels.version1()).entities.map(\.state) == [
+                .legacy, .legacy,
+            ])
     }
 }

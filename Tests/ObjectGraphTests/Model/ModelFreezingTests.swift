@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Models built in code as Apple's documentation builds them: reference-type descriptions, a
@@ -75,7 +76,8 @@ import Testing
         let model = ManagedObjectModel()
         model.entities = [book]
         let error = #expect(throws: CoreDataError.self) { try model.checkValidity() }
-        #expect(error?.message
+        #expect(
+            error?.message
                 == "Relationship Book.writer points to the entity Author, which the model does not declare")
     }
 

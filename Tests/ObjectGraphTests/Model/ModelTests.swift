@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSEntityDescription and NSRelationshipDescription reference: entities, properties,
@@ -15,7 +16,10 @@ import Testing
         #expect(manager.attributes.map(\.name) == ["name", "salary", "reports"])
         #expect(manager.rootEntityName == "Person")
         // Roots in name order, each followed by its sub-entities (coredata.md 4.4).
-        #expect(model.entities.map { "\($0.name)=\($0.entityNumber)" }.sorted() == ["Account=1", "Employee=3", "Manager=4", "Person=2"])
+        #expect(
+            model.entities.map { "\($0.name)=\($0.entityNumber)" }.sorted() == [
+                "Account=1", "Employee=3", "Manager=4", "Person=2",
+            ])
         #expect(model.entityAndSubentities(of: "Person").map(\.name) == ["Person", "Employee", "Manager"])
         #expect(model.isEntity("Manager", kindOf: "Person"))
         #expect(!model.isEntity("Person", kindOf: "Manager"))
@@ -31,14 +35,25 @@ import Testing
         let error = #expect(throws: CoreDataError.self) {
             switch kind {
             case "unknown destination":
-                _ = try ManagedObjectModel { EntityDescription("Book") { RelationshipDescription("publisher", toOne: "Nowhere", inverse: "books") } }
+                _ = try ManagedObjectModel {
+                    EntityDescription("Book") {
+                        RelationshipDescription("publisher", toOne: "Nowhere", inverse: "books")
+                    }
+                }
             case "missing inverse":
                 _ = try ManagedObjectModel {
-                    EntityDescription("Book") { RelationshipDescription("publisher", toOne: "Publisher", inverse: "titles") }
+                    EntityDescription("Book") {
+                        RelationshipDescription("publisher", toOne: "Publisher", inverse: "titles")
+                    }
                     EntityDescription("Publisher") { AttributeDescription("name", .string) }
                 }
             case "duplicate property":
-                _ = try ManagedObjectModel { EntityDescription("Book") { AttributeDescription("title", .string); AttributeDescription("title", .string) } }
+                _ = try ManagedObjectModel {
+                    EntityDescription("Book") {
+                        AttributeDescription("title", .string)
+                        AttributeDescription("title", .string)
+                    }
+                }
             default:
                 _ = try ManagedObjectModel { EntityDescription("Book", parent: "Ghost") }
             }
@@ -54,7 +69,9 @@ import Testing
                     RelationshipDescription("publisher", toOne: "Publisher", inverse: "books")
                     RelationshipDescription("editor", toOne: "Publisher", inverse: "books")
                 }
-                EntityDescription("Publisher") { RelationshipDescription("books", toMany: "Book", inverse: "publisher") }
+                EntityDescription("Publisher") {
+                    RelationshipDescription("books", toMany: "Book", inverse: "publisher")
+                }
             }
         }
         #expect(error?.message.contains("do not match") == true)
@@ -63,7 +80,9 @@ import Testing
     // Core Data Model Versioning guide: the hash changes with the type, not with a default value.
     @Test func versionHashesFollowStorageNotDefaults() throws {
         func model(_ type: AttributeType, default value: Any?) throws -> ManagedObjectModel {
-            try ManagedObjectModel { EntityDescription("Item") { AttributeDescription("n", type, defaultValue: value) } }
+            try ManagedObjectModel {
+                EntityDescription("Item") { AttributeDescription("n", type, defaultValue: value) }
+            }
         }
         let base = try model(.integer32, default: nil).entityVersionHashesByName["Item"]
         #expect(base?.count == 32)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Finding a property by its key, the lookup behind every `value(forKey:)` and
@@ -42,7 +43,9 @@ import Testing
         #expect(long.entity.attribute(named: "field7")?.attributeType == .integer32)
     }
 
-    @Test("A key that names no property throws NSUnknownKeyException naming the entity and key (NSKeyValueCoding valueForUndefinedKey:)")
+    @Test(
+        "A key that names no property throws NSUnknownKeyException naming the entity and key (NSKeyValueCoding valueForUndefinedKey:)"
+    )
     func anUnknownKeyThrows() throws {
         let context = try context()
         for (entity, key) in [("Short", "titles"), ("Short", "Title"), ("Short", ""), ("Long", "field20")] {
@@ -58,7 +61,9 @@ import Testing
         }
     }
 
-    @Test("A key in another Unicode normalization finds the property, as String equality does (NSEntityDescription.propertiesByName)")
+    @Test(
+        "A key in another Unicode normalization finds the property, as String equality does (NSEntityDescription.propertiesByName)"
+    )
     func anotherNormalizationFindsTheProperty() throws {
         let entity = EntityDescription("Menu")
         var index: [String: Int] = [:]

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 // Every element Xcode writes that Core Data loads survives model file -> ObjectGraph -> model
 // file -> ObjectGraph: the Everything fixture, every version of every Apple fixture bundle,
@@ -9,7 +9,9 @@ import ObjectGraph
     static let everything = ModelFixtures.folder.appendingPathComponent("Everything.xcdatamodel")
 
     /// Writes a model as an `.xcdatamodel` and reads it back, with the loader's warnings.
-    static func roundTrip(_ model: ManagedObjectModel, in directory: TemporaryDirectory, name: String = "Copy") throws -> (ManagedObjectModel, [ModelFileWarning]) {
+    static func roundTrip(_ model: ManagedObjectModel, in directory: TemporaryDirectory, name: String = "Copy") throws
+        -> (ManagedObjectModel, [ModelFileWarning])
+    {
         let url = directory.file("\(name).xcdatamodel")
         try model.writeXcodeModel(to: url)
         let loader = XcodeModelLoader()
@@ -35,11 +37,13 @@ import ObjectGraph
         let loader = XcodeModelLoader()
         let model = try loader.loadModel(at: Self.everything)
         // Xcode's warnings, kept: the relationship without an inverse, the index Core Data ignores.
-        #expect(loader.warnings.map(\.message).sorted() == [
-            "fetch index Library.byItems names the to-many relationship items; it is kept, but no store index comes of it (Core Data ignores it too)",
-            "relationship Library.featured should have an inverse; without one, Core Data (and ObjectGraph) cannot keep the objects at the other end consistent",
-        ])
-        let library = try model.entity(named: "Library"), book = try model.entity(named: "Book")
+        #expect(
+            loader.warnings.map(\.message).sorted() == [
+                "fetch index Library.byItems names the to-many relationship items; it is kept, but no store index comes of it (Core Data ignores it too)",
+                "relationship Library.featured should have an inverse; without one, Core Data (and ObjectGraph) cannot keep the objects at the other end consistent",
+            ])
+        let library = try model.entity(named: "Library")
+        let book = try model.entity(named: "Book")
         #expect(library.renamingIdentifier == "Archive" && library.versionHashModifier == "lib2")
         #expect(library.attribute(named: "name")?.renamingIdentifier == "title")
         #expect(library.attribute(named: "name")?.versionHashModifier == "n1")
@@ -47,9 +51,13 @@ import ObjectGraph
         #expect(library.attribute(named: "logo")?.allowsExternalBinaryDataStorage == true)
         #expect(library.attribute(named: "code")?.preservesValueInHistoryOnDeletion == true)
         let settings = try #require(library.attribute(named: "settings"))
-        #expect(settings.attributeType == .transformable && settings.valueTransformerName == "NSSecureUnarchiveFromDataTransformer")
+        #expect(
+            settings.attributeType == .transformable
+                && settings.valueTransformerName == "NSSecureUnarchiveFromDataTransformer")
         #expect(settings.attributeValueClassName == "[String: String]")
-        #expect(library.attribute(named: "itemCount")?.derivationExpression == (try Expression(checkedFormat: "items.@count")))
+        #expect(
+            library.attribute(named: "itemCount")?.derivationExpression
+                == (try Expression(checkedFormat: "items.@count")))
         let address = try #require(library.attribute(named: "address"))
         #expect(address.attributeType == .composite && address.compositeTypeName == "Address")
         #expect(address.elements.map(\.name) == ["city", "street"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 /// The fixtures folder, read in place (tests never write there).
 enum ModelFixtures {
@@ -59,35 +59,46 @@ final class ModelFileNote: ManagedObject {}
         let v2ToDo = try v2.entity(named: "ToDo")
         #expect(v2ToDo.attribute(named: "lastAlertDate")?.isOptional == true)
         let doNotAlert = try #require(v2ToDo.attribute(named: "doNotAlert"))
-        #expect(doNotAlert.attributeType == .boolean && !doNotAlert.isOptional && doNotAlert.defaultConstant == .bool(false))
+        #expect(
+            doNotAlert.attributeType == .boolean && !doNotAlert.isOptional && doNotAlert.defaultConstant == .bool(false)
+        )
         // Adding attributes changes ToDo's hash; Category is untouched (migration.md 1.2).
         #expect(v1.entityVersionHashesByName["ToDo"] != v2.entityVersionHashesByName["ToDo"])
         #expect(v1.entityVersionHashesByName["Category"] == v2.entityVersionHashesByName["Category"])
     }
 
     @Test func aFileAndTheSameModelInSwiftHashAlike() throws {
-        let file = try ManagedObjectModel(contentsOf: ModelFixtures.toDo.appendingPathComponent("ToDo.xcdatamodel"), classes: [:])
+        let file = try ManagedObjectModel(
+            contentsOf: ModelFixtures.toDo.appendingPathComponent("ToDo.xcdatamodel"), classes: [:])
         let swift = try Self.toDoVersion1()
         #expect(file.entityVersionHashesByName == swift.entityVersionHashesByName)
         #expect(file.entities == swift.entities)
         // The bundle's path loads its current version.
-        #expect(try ManagedObjectModel(contentsOf: ModelFixtures.toDo, classes: [:]).entitiesByName["ToDo"]?.attribute(named: "doNotAlert") != nil)
+        #expect(
+            try ManagedObjectModel(contentsOf: ModelFixtures.toDo, classes: [:]).entitiesByName["ToDo"]?.attribute(
+                named: "doNotAlert") != nil)
     }
 
     @Test func aRelationshipToNowhereIsAnErrorWithFileAndLine() throws {
         let contents = ModelFixtures.dangling.appendingPathComponent("contents")
         let before = try Data(contentsOf: contents)
-        let error = #expect(throws: CoreDataError.self) { _ = try ManagedObjectModel(contentsOf: ModelFixtures.dangling, classes: [:]) }
+        let error = #expect(throws: CoreDataError.self) {
+            _ = try ManagedObjectModel(contentsOf: ModelFixtures.dangling, classes: [:])
+        }
         #expect(error?.code == .fileReadCorruptFile)
         #expect(error?.message.hasPrefix("\(contents.path):5: ") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains("ToDo.project points to the entity Project, which the file does not declare") == true)
+        #expect(
+            error?.message.contains("ToDo.project points to the entity Project, which the file does not declare")
+                == true)
         #expect(try Data(contentsOf: contents) == before)
     }
 
     @Test func malformedXMLIsAnErrorWithFileAndLine() throws {
         let contents = ModelFixtures.malformed.appendingPathComponent("contents")
         let before = try Data(contentsOf: contents)
-        let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: ModelFixtures.malformed) }
+        let error = #expect(throws: CoreDataError.self) {
+            _ = try XcodeModelLoader().loadModel(at: ModelFixtures.malformed)
+        }
         #expect(error?.code == .fileReadCorruptFile)
         let message = error?.message ?? ""
         #expect(message.hasPrefix("\(contents.path):6:") || message.hasPrefix("\(contents.path):5:"), "\(message)")
@@ -99,7 +110,8 @@ final class ModelFileNote: ManagedObject {}
         let dir = try TemporaryDirectory()
         let file = dir.file("contents")
         func model(inverseOfB: String) throws -> Data {
-            Data("""
+            Data(
+                """
                 <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
                 <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                     <entity name="A" syncable="YES">
@@ -115,7 +127,9 @@ final class ModelFileNote: ManagedObject {}
         // An inverse that does not exist: Core Data refuses it too.
         try model(inverseOfB: "inverseName=\"as\"").write(to: file)
         let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: file) }
-        #expect(error?.message.contains("A.b names the inverse B.as, which does not exist") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("A.b names the inverse B.as, which does not exist") == true,
+            "\(error?.message ?? "")")
         #expect(error?.message.hasPrefix("\(file.path):4: ") == true)
         // No inverse at all: Core Data loads it, and Xcode warns; so does the loader.
         try model(inverseOfB: "").write(to: file)
@@ -129,7 +143,8 @@ final class ModelFileNote: ManagedObject {}
     @Test func everythingCoreDataModelsIsKeptTheRestBecomesWarnings() throws {
         let dir = try TemporaryDirectory()
         let file = dir.file("contents")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                 <entity name="Note" representedClassName=".ModelFileNote" syncable="YES">
@@ -144,7 +159,8 @@ final class ModelFileNote: ManagedObject {}
                 <fetchRequest name="all" entity="Note"/>
                 <configuration name="Cloud"><memberEntity name="Note"/></configuration>
             </model>
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let loader = XcodeModelLoader(classes: ["ModelFileNote": ModelFileNote.self])
         let model = try loader.loadModel(at: file)
         let note = try model.entity(named: "Note")
@@ -176,13 +192,16 @@ final class ModelFileNote: ManagedObject {}
     @Test func anUnknownTypeIsAnError() throws {
         let dir = try TemporaryDirectory()
         let file = dir.file("contents")
-        try Data("""
+        try Data(
+            """
             <model type="com.apple.IDECoreDataModeler.DataModel">
                 <entity name="A"><attribute name="n" attributeType="Integer 8"/></entity>
             </model>
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let error = #expect(throws: CoreDataError.self) { _ = try XcodeModelLoader().loadModel(at: file) }
-        #expect(error?.message.contains(":2: attribute A.n has the type \"Integer 8\"") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(":2: attribute A.n has the type \"Integer 8\"") == true, "\(error?.message ?? "")")
     }
 
     @Test func theCurrentVersionFallsBackToTheBundleName() throws {
@@ -193,10 +212,15 @@ final class ModelFileNote: ManagedObject {}
         try model.writeXcodeModel(to: bundle.appendingPathComponent("Shop 2.xcdatamodel"))
         #expect(try ModelBundle(contentsOf: bundle).currentVersionName == "Shop")
 
-        try Data("<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Shop 9.xcdatamodel</string></dict></plist>".utf8)
-            .write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        try Data(
+            "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>Shop 9.xcdatamodel</string></dict></plist>"
+                .utf8
+        )
+        .write(to: bundle.appendingPathComponent(".xccurrentversion"))
         let error = #expect(throws: CoreDataError.self) { _ = try ModelBundle(contentsOf: bundle) }
-        #expect(error?.message.contains("the current version is Shop 9.xcdatamodel, which the bundle does not hold") == true)
+        #expect(
+            error?.message.contains("the current version is Shop 9.xcdatamodel, which the bundle does not hold") == true
+        )
     }
 
     @Test func uniquenessConstraintsChangeTheHashIndexesDoNot() throws {
@@ -245,9 +269,12 @@ final class ModelFileNote: ManagedObject {}
         try context.save()
 
         let coordinator = PersistentStoreCoordinator(versionedModel: versions)
-        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
-            StoreOption.migratePersistentStoresAutomatically: true, StoreOption.inferMappingModelAutomatically: true,
-        ])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: url,
+            options: [
+                StoreOption.migratePersistentStoresAutomatically: true,
+                StoreOption.inferMappingModelAutomatically: true,
+            ])
         let migrated = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "ToDo"))
         #expect(migrated.count == 1)
         #expect(try migrated.first?.checkedValue(forKey: "title") as? String == "Pay rent")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import ObjectGraph
 import GRDB
+import ObjectGraph
+import Testing
 
 final class RoundTripPerson: ManagedObject {}
 
@@ -9,17 +9,23 @@ final class RoundTripPerson: ManagedObject {}
 @Suite struct XcodeModelRoundTripTests {
     static func everything() throws -> ManagedObjectModel {
         try ManagedObjectModel(versionIdentifier: "3") {
-            EntityDescription("Party", abstract: true, renamingIdentifier: "Actor", versionHashModifier: "v2",
-                              userInfo: ["note": "a \"quoted\" <value> & more"]) {
-                AttributeDescription("name", .string, optional: false, defaultValue: "Anonymous", indexed: true,
-                                     minValue: 1, maxValue: 80, regularExpression: "[A-Z].*")
+            EntityDescription(
+                "Party", abstract: true, renamingIdentifier: "Actor", versionHashModifier: "v2",
+                userInfo: ["note": "a \"quoted\" <value> & more"]
+            ) {
+                AttributeDescription(
+                    "name", .string, optional: false, defaultValue: "Anonymous", indexed: true,
+                    minValue: 1, maxValue: 80, regularExpression: "[A-Z].*")
             }
-            EntityDescription("Person", parent: "Party", class: RoundTripPerson.self,
-                              indexes: [FetchIndexDescription("byBorn", [.init("born", ascending: false), .init("height")])],
-                              uniquenessConstraints: [["email"], ["name", "born"]]) {
+            EntityDescription(
+                "Person", parent: "Party", class: RoundTripPerson.self,
+                indexes: [FetchIndexDescription("byBorn", [.init("born", ascending: false), .init("height")])],
+                uniquenessConstraints: [["email"], ["name", "born"]]
+            ) {
                 AttributeDescription("email", .string)
-                AttributeDescription("born", .date, defaultValue: Date(timeIntervalSinceReferenceDate: 86_400.5),
-                                     minValue: -1_000_000, maxValue: 1e9)
+                AttributeDescription(
+                    "born", .date, defaultValue: Date(timeIntervalSinceReferenceDate: 86_400.5),
+                    minValue: -1_000_000, maxValue: 1e9)
                 AttributeDescription("height", .float, defaultValue: 1.75)
                 AttributeDescription("shoe", .integer16, defaultValue: 42, minValue: 20, maxValue: 50)
                 AttributeDescription("visits", .integer32, defaultValue: -3)
@@ -28,17 +34,21 @@ final class RoundTripPerson: ManagedObject {}
                 AttributeDescription("ratio", .double, defaultValue: 0.1)
                 AttributeDescription("active", .boolean, optional: false, defaultValue: true)
                 AttributeDescription("photo", .binaryData)
-                AttributeDescription("key", .uuid, defaultValue: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+                AttributeDescription(
+                    "key", .uuid, defaultValue: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
                 AttributeDescription("home", .uri, defaultValue: URL(string: "https://example.com/a?b=c&d=e"))
-                AttributeDescription("mood", .string, transient: true, renamingIdentifier: "feeling",
-                                     versionHashModifier: "m1", userInfo: ["k": "v", "line": "one\ntwo"])
-                RelationshipDescription("pets", toMany: "Pet", inverse: "owner", deleteRule: .deny, minCount: 1, maxCount: 5,
-                                        renamingIdentifier: "animals", versionHashModifier: "p", userInfo: ["x": "y"])
+                AttributeDescription(
+                    "mood", .string, transient: true, renamingIdentifier: "feeling",
+                    versionHashModifier: "m1", userInfo: ["k": "v", "line": "one\ntwo"])
+                RelationshipDescription(
+                    "pets", toMany: "Pet", inverse: "owner", deleteRule: .deny, minCount: 1, maxCount: 5,
+                    renamingIdentifier: "animals", versionHashModifier: "p", userInfo: ["x": "y"])
                 RelationshipDescription("friends", toMany: "Person", inverse: "friends", deleteRule: .noAction)
             }
             EntityDescription("Pet") {
                 AttributeDescription("name", .string)
-                RelationshipDescription("owner", toOne: "Person", inverse: "pets", deleteRule: .cascade, optional: false)
+                RelationshipDescription(
+                    "owner", toOne: "Person", inverse: "pets", deleteRule: .cascade, optional: false)
             }
         }
     }
@@ -69,12 +79,15 @@ final class RoundTripPerson: ManagedObject {}
         let original = try ModelBundle(contentsOf: ModelFixtures.toDo)
         try original.write(to: url)
         let plist = try String(contentsOf: url.appendingPathComponent(".xccurrentversion"), encoding: .utf8)
-        #expect(plist.contains("<key>_XCCurrentVersionName</key>") && plist.contains("<string>ToDo 2.xcdatamodel</string>"))
+        #expect(
+            plist.contains("<key>_XCCurrentVersionName</key>") && plist.contains("<string>ToDo 2.xcdatamodel</string>"))
         let read = try ModelBundle(contentsOf: url)
         #expect(read.versionNames == ["ToDo", "ToDo 2"])
         #expect(read.currentVersionName == "ToDo 2")
         for name in read.versionNames {
-            #expect(read.model(named: name)?.entityVersionHashesByName == original.model(named: name)?.entityVersionHashesByName)
+            #expect(
+                read.model(named: name)?.entityVersionHashesByName
+                    == original.model(named: name)?.entityVersionHashesByName)
             #expect(read.model(named: name)?.entities == original.model(named: name)?.entities)
         }
     }
@@ -84,8 +97,10 @@ final class RoundTripPerson: ManagedObject {}
         let error = #expect(throws: CoreDataError.self) {
             _ = try ModelBundle(versions: [(name: "ToDo", model: model)], currentVersionName: "ToDo 2")
         }
-        #expect(error?.message.contains("The current version ToDo 2 is not one of the bundle's versions (ToDo)") == true)
-        let numeric = try ModelBundle(versions: [("M 10", model), ("M 2", model), ("M", model)], currentVersionName: "M 10")
+        #expect(
+            error?.message.contains("The current version ToDo 2 is not one of the bundle's versions (ToDo)") == true)
+        let numeric = try ModelBundle(
+            versions: [("M 10", model), ("M 2", model), ("M", model)], currentVersionName: "M 10")
         #expect(numeric.versionNames == ["M", "M 2", "M 10"])
     }
 }
@@ -95,15 +110,24 @@ final class RoundTripPerson: ManagedObject {}
     @Test func theSQLiteStoreCreatesFetchIndexes() throws {
         let directory = try TemporaryDirectory()
         let model = try ManagedObjectModel {
-            EntityDescription("Item", indexes: [FetchIndexDescription("byRankAndCode", [.init("rank", ascending: false), .init("code")]),
-                                                FetchIndexDescription("byScratch", [.init("scratch")])]) {
+            EntityDescription(
+                "Item",
+                indexes: [
+                    FetchIndexDescription("byRankAndCode", [.init("rank", ascending: false), .init("code")]),
+                    FetchIndexDescription("byScratch", [.init("scratch")]),
+                ]
+            ) {
                 AttributeDescription("code", .string)
                 AttributeDescription("rank", .integer32)
                 AttributeDescription("scratch", .string, transient: true)
             }
         }
         let bad = #expect(throws: CoreDataError.self) {
-            _ = try ManagedObjectModel { EntityDescription("Item", indexes: [FetchIndexDescription("by rank", [.init("rank")])]) { AttributeDescription("rank", .integer32) } }
+            _ = try ManagedObjectModel {
+                EntityDescription("Item", indexes: [FetchIndexDescription("by rank", [.init("rank")])]) {
+                    AttributeDescription("rank", .integer32)
+                }
+            }
         }
         #expect(bad?.message.contains("Fetch index name \"by rank\" of Item is not a valid name") == true)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -114,9 +138,11 @@ final class RoundTripPerson: ManagedObject {}
         try context.save()
         let queue = try DatabaseQueue(path: url.path)
         let sql = try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z\\_Item\\_%' ESCAPE '\\'")
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z\\_Item\\_%' ESCAPE '\\'")
         }
-        #expect(sql == ["CREATE INDEX Z_Item_byRankAndCode ON ZITEM (ZRANK COLLATE BINARY DESC, ZCODE COLLATE BINARY ASC)"])
+        #expect(
+            sql == ["CREATE INDEX Z_Item_byRankAndCode ON ZITEM (ZRANK COLLATE BINARY DESC, ZCODE COLLATE BINARY ASC)"])
         try queue.close()
     }
 }

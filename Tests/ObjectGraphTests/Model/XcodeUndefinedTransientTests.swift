@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSAttributeType.undefinedAttributeType
@@ -9,7 +10,8 @@ import Testing
 @Suite struct XcodeUndefinedTransientTests {
     /// A model file with a Note entity, and `extra` inside it.
     static func contents(_ extra: String) -> Data {
-        Data("""
+        Data(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
                 <entity name="Note" syncable="YES">

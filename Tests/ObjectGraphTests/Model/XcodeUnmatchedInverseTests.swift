@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // Apple, NSRelationshipDescription.inverseRelationship
@@ -11,7 +12,8 @@ import Testing
 @Suite struct XcodeUnmatchedInverseTests {
     /// Person.car names Car.driver as its inverse, but Car.driver is the inverse of
     /// Person.passenger: the pair passenger/driver is whole, car is one-way.
-    static let toOne = Data("""
+    static let toOne = Data(
+        """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
             <entity name="Car" syncable="YES">
@@ -54,7 +56,8 @@ import Testing
         // Written back, the file says what it said, and loads the same.
         let again = dir.file("again")
         try model.xcodeModelContents().write(to: again, atomically: true, encoding: .utf8)
-        #expect(try XcodeModelLoader().loadModel(at: again).entityVersionHashesByName == model.entityVersionHashesByName)
+        #expect(
+            try XcodeModelLoader().loadModel(at: again).entityVersionHashesByName == model.entityVersionHashesByName)
     }
 
     @Test(arguments: [StoreType.sqlite, .xml, .binary, .inMemory, .postgres])
@@ -96,7 +99,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let file = dir.file("contents")
         // Shelf.books names Book.shelf, whose inverse is Shelf.featured: books is one-way.
-        try Data("""
+        try Data(
+            """
             <model type="com.apple.IDECoreDataModeler.DataModel">
                 <entity name="Shelf">
                     <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/>
@@ -106,7 +110,8 @@ import Testing
                     <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="featured" inverseEntity="Shelf"/>
                 </entity>
             </model>
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let loader = XcodeModelLoader()
         let model = try loader.loadModel(at: file)
         #expect(try model.entity(named: "Shelf").relationship(named: "books")?.inverseName == nil)

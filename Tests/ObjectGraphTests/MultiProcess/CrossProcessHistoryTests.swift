@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // Two or more processes on one SQLite or PostgreSQL store with persistent history: one learns of the others'
@@ -12,12 +13,18 @@ import TestSupport
 @Suite struct CrossProcessHistoryTests {
     static var tracking: [String: Any] { [StoreOption.persistentHistoryTracking: true] }
 
-    static func history(_ context: ManagedObjectContext, after token: PersistentHistoryToken?) throws -> [PersistentHistoryTransaction] {
-        (try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)) as? PersistentHistoryResult)?.transactions ?? []
+    static func history(_ context: ManagedObjectContext, after token: PersistentHistoryToken?) throws
+        -> [PersistentHistoryTransaction]
+    {
+        (try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)) as? PersistentHistoryResult)?
+            .transactions ?? []
     }
 
-    @Test("Every increment of three processes is one transaction in history, and merging them brings a live context up to date (NSPersistentHistoryChangeRequest, objectIDNotification())",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"), arguments: StoreKind.allCases)
+    @Test(
+        "Every increment of three processes is one transaction in history, and merging them brings a live context up to date (NSPersistentHistoryChangeRequest, objectIDNotification())",
+        .enabled(
+            if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"),
+        arguments: StoreKind.allCases)
     func incrementsOfOtherProcessesMergeFromHistory(_ kind: StoreKind) throws {
         for trial in 1...MultiProcessTests.trials {
             let directory = try TemporaryDirectory()
@@ -32,23 +39,35 @@ import TestSupport
             #expect(try counter.checkedValue(forKey: "value") as? Int == 0)
             var token = try live.persistentStoreCoordinator.currentPersistentHistoryToken()
 
-            let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
-                ["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment", "\(MultiProcessTests.operations)"]
-            })
+            let results = try MultiProcessTests.run(
+                (0..<MultiProcessTests.processes).map { _ in
+                    [
+                        "\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment",
+                        "\(MultiProcessTests.operations)",
+                    ]
+                })
             for result in results { #expect(result.status == 0, "trial \(trial): \(result.errors)") }
             let lines = results.flatMap(\.lines)
             let total = MultiProcessTests.processes * MultiProcessTests.operations
             // No update lost: each confirmed increment saw a value no other did.
-            let confirmed = lines.filter { $0.hasPrefix("increment ") }.compactMap { Int($0.split(separator: " ").last ?? "") }
+            let confirmed = lines.filter { $0.hasPrefix("increment ") }.compactMap {
+                Int($0.split(separator: " ").last ?? "")
+            }
             #expect(confirmed.sorted() == Array(1...total), "trial \(trial)")
             // A refused save is 133020 and leaves no transaction behind.
             #expect(lines.filter { $0.hasPrefix("conflict ") }.allSatisfy { $0 == "conflict 133020" }, "trial \(trial)")
 
             let transactions = try Self.history(live, after: token)
             #expect(transactions.count == total, "trial \(trial)")
-            #expect(transactions.allSatisfy { $0.changes?.count == 1 && $0.changes?.first?.changeType == .update && $0.changes?.first?.changedObjectID == counter.objectID })
+            #expect(
+                transactions.allSatisfy {
+                    $0.changes?.count == 1 && $0.changes?.first?.changeType == .update
+                        && $0.changes?.first?.changedObjectID == counter.objectID
+                })
             #expect(transactions.allSatisfy { $0.changes?.first?.updatedProperties?.map(\.name) == ["value"] })
-            #expect(Set(transactions.compactMap(\.author)).count == MultiProcessTests.processes, "trial \(trial): one author per process")
+            #expect(
+                Set(transactions.compactMap(\.author)).count == MultiProcessTests.processes,
+                "trial \(trial): one author per process")
             // The live context still shows 0 until it merges what history told it.
             #expect(try counter.checkedValue(forKey: "value") as? Int == 0)
             for transaction in transactions {
@@ -60,8 +79,11 @@ import TestSupport
         }
     }
 
-    @Test("Inserts of three processes arrive through history with their writers as authors and their own object IDs (NSPersistentHistoryTransaction.author)",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"), arguments: StoreKind.allCases)
+    @Test(
+        "Inserts of three processes arrive through history with their writers as authors and their own object IDs (NSPersistentHistoryTransaction.author)",
+        .enabled(
+            if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"),
+        arguments: StoreKind.allCases)
     func insertsOfOtherProcessesArriveThroughHistory(_ kind: StoreKind) throws {
         for trial in 1...MultiProcessTests.trials {
             let directory = try TemporaryDirectory()
@@ -69,27 +91,36 @@ import TestSupport
             let live = try writerContext(kind.storeType, url, options: Self.tracking)
             let token = try live.persistentStoreCoordinator.currentPersistentHistoryToken()
             #expect(token == nil)
-            let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { n in
-                ["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "insert", "\(MultiProcessTests.operations)", "w\(n)"]
-            })
+            let results = try MultiProcessTests.run(
+                (0..<MultiProcessTests.processes).map { n in
+                    [
+                        "\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "insert",
+                        "\(MultiProcessTests.operations)", "w\(n)",
+                    ]
+                })
             for result in results { #expect(result.status == 0, "trial \(trial): \(result.errors)") }
             // "insert <writer> <index> <primary key>", as each child confirmed it.
-            let confirmed = Set(results.flatMap(\.lines).map { line -> String in
-                let parts = line.split(separator: " ")
-                return "\(parts[1]) \(parts[3])"
-            })
+            let confirmed = Set(
+                results.flatMap(\.lines).map { line -> String in
+                    let parts = line.split(separator: " ")
+                    return "\(parts[1]) \(parts[3])"
+                })
             let transactions = try Self.history(live, after: token)
             #expect(transactions.count == MultiProcessTests.processes * MultiProcessTests.operations, "trial \(trial)")
-            let recorded = Set(transactions.flatMap { transaction in
-                (transaction.changes ?? []).map { "\(transaction.author ?? "?") \($0.changedObjectID.primaryKey)" }
-            })
+            let recorded = Set(
+                transactions.flatMap { transaction in
+                    (transaction.changes ?? []).map { "\(transaction.author ?? "?") \($0.changedObjectID.primaryKey)" }
+                })
             #expect(recorded == confirmed, "trial \(trial)")
             #expect(transactions.allSatisfy { $0.changes?.allSatisfy { $0.changeType == .insert } == true })
         }
     }
 
-    @Test("A save over another process's change fails with 133020; after merging history the update is applied on top, none lost (NSMergeConflict, NSManagedObjectMergeError)",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"), arguments: StoreKind.allCases)
+    @Test(
+        "A save over another process's change fails with 133020; after merging history the update is applied on top, none lost (NSMergeConflict, NSManagedObjectMergeError)",
+        .enabled(
+            if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"),
+        arguments: StoreKind.allCases)
     func conflictingSaveOfTwoProcessesLosesNoUpdate(_ kind: StoreKind) throws {
         let directory = try TemporaryDirectory()
         guard let url = try writerStoreURL(kind.storeType, in: directory, name: "Counter") else { return }
@@ -101,7 +132,9 @@ import TestSupport
 
         // This process changes the counter; meanwhile another process adds 1 and saves.
         try counter.checkedSetValue(100, forKey: "value")
-        let results = try MultiProcessTests.run([["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment", "1"]])
+        let results = try MultiProcessTests.run([
+            ["\(writerTypeName(kind.storeType))-history", writerLocation(kind.storeType, url), "increment", "1"]
+        ])
         #expect(results.first?.status == 0, "\(results.first?.errors ?? "")")
         #expect(results.first?.lines == ["increment 1"])
 
@@ -121,6 +154,7 @@ import TestSupport
         try counter.checkedSetValue(now + 100, forKey: "value")
         try live.save()
         let check = try writerContext(kind.storeType, url)
-        #expect(try check.fetch(FetchRequest(entityName: "Counter")).first?.checkedValue(forKey: "value") as? Int == 101)
+        #expect(
+            try check.fetch(FetchRequest(entityName: "Counter")).first?.checkedValue(forKey: "value") as? Int == 101)
     }
 }

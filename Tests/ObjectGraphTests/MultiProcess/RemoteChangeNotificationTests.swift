@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // Other processes' saves reach this process promptly on the PostgreSQL store: each save that
@@ -14,8 +15,10 @@ import TestSupport
 @Suite struct RemoteChangeNotificationTests {
     static var options: [String: Any] { [StoreOption.persistentHistoryTracking: true] }
 
-    @Test("Each save of three other processes posts NSPersistentStoreRemoteChange to this coordinator (LISTEN/NOTIFY), with its transaction's token; merging the history they point to brings a live context up to date",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
+    @Test(
+        "Each save of three other processes posts NSPersistentStoreRemoteChange to this coordinator (LISTEN/NOTIFY), with its transaction's token; merging the history they point to brings a live context up to date",
+        .enabled(
+            if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
     func otherProcessesSavesArriveAsRemoteChanges() throws {
         for trial in 1...MultiProcessTests.trials {
             let directory = try TemporaryDirectory()
@@ -34,18 +37,24 @@ import TestSupport
             let arrived = Lock<[Int64]>([])
             let storeID = coordinator.persistentStores[0].identifier
             let signal = DispatchSemaphore(value: 0)
-            let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil) { notification in
+            let observer = NotificationCenter.default.addObserver(
+                forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil
+            ) { notification in
                 let info = notification.userInfo ?? [:]
                 guard info[PersistentStoreCoordinator.remoteChangeStoreUUIDKey] as? String == storeID,
-                      let number = (info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken)?.transactionNumber(forStore: storeID) else { return }
+                    let number =
+                        (info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken)?
+                        .transactionNumber(forStore: storeID)
+                else { return }
                 arrived.withLock { $0.append(number) }
                 signal.signal()
             }
             defer { NotificationCenter.default.removeObserver(observer) }
 
-            let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
-                ["postgres-history", url.absoluteString, "increment", "\(MultiProcessTests.operations)"]
-            })
+            let results = try MultiProcessTests.run(
+                (0..<MultiProcessTests.processes).map { _ in
+                    ["postgres-history", url.absoluteString, "increment", "\(MultiProcessTests.operations)"]
+                })
             for result in results { #expect(result.status == 0, "trial \(trial): \(result.errors)") }
             let total = MultiProcessTests.processes * MultiProcessTests.operations
             // One notification per committed save; a generous bound, not a speed test.
@@ -68,8 +77,10 @@ import TestSupport
     }
 
     // https://developer.apple.com/documentation/coredata/consuming_relevant_store_changes
-    @Test("Other processes' saves to a SQLite store post NSPersistentStoreRemoteChange, the last carrying the latest transaction's token",
-          .enabled(if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
+    @Test(
+        "Other processes' saves to a SQLite store post NSPersistentStoreRemoteChange, the last carrying the latest transaction's token",
+        .enabled(
+            if: MultiProcessTests.childURL != nil, "objectgraph-writer-child is built by `swift build --build-tests`"))
     func otherProcessesSavesToSQLiteArriveAsRemoteChanges() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Counter.sqlite")
@@ -82,17 +93,22 @@ import TestSupport
         let coordinator: PersistentStoreCoordinator = live.persistentStoreCoordinator
         let storeID = coordinator.persistentStores[0].identifier
         let tokens = Lock<[Int64]>([])
-        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil) { notification in
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil
+        ) { notification in
             let info = notification.userInfo ?? [:]
             guard (info[PersistentStoreCoordinator.remoteChangeStoreURLKey] as? URL)?.path == url.path,
-                  let number = (info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken)?.transactionNumber(forStore: storeID) else { return }
+                let number = (info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] as? PersistentHistoryToken)?
+                    .transactionNumber(forStore: storeID)
+            else { return }
             tokens.withLock { $0.append(number) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
 
-        let results = try MultiProcessTests.run((0..<MultiProcessTests.processes).map { _ in
-            ["sqlite-history", url.path, "increment", "\(MultiProcessTests.operations)"]
-        })
+        let results = try MultiProcessTests.run(
+            (0..<MultiProcessTests.processes).map { _ in
+                ["sqlite-history", url.path, "increment", "\(MultiProcessTests.operations)"]
+            })
         for result in results { #expect(result.status == 0, "\(result.errors)") }
         let last = try #require(try CrossProcessHistoryTests.history(live, after: nil).last?.transactionNumber)
         // Commits within one polling interval post once: the last notification names the last
@@ -104,8 +120,9 @@ import TestSupport
         #expect(numbers == numbers.sorted() && !numbers.isEmpty)
     }
 
-    @Test("Without NSPersistentStoreRemoteChangeNotificationPostOptionKey no remote change is posted; history still records the saves",
-          arguments: [StoreType.sqlite, .postgres])
+    @Test(
+        "Without NSPersistentStoreRemoteChangeNotificationPostOptionKey no remote change is posted; history still records the saves",
+        arguments: [StoreType.sqlite, .postgres])
     func noOptionNoNotification(_ type: StoreType) throws {
         let directory = try TemporaryDirectory()
         guard let url = try writerStoreURL(type, in: directory, name: "Quiet") else { return }
@@ -116,9 +133,15 @@ import TestSupport
         let posted = Lock<[ObjectIdentifier]>([])
         let signal = DispatchSemaphore(value: 0)
         // Only this test's two coordinators: other tests' stores post at the same time.
-        let mine: Set<ObjectIdentifier> = [ObjectIdentifier(loud.persistentStoreCoordinator), ObjectIdentifier(quiet.persistentStoreCoordinator)]
-        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: nil, queue: nil) { notification in
-            guard let object = notification.object as AnyObject?, mine.contains(ObjectIdentifier(object)) else { return }
+        let mine: Set<ObjectIdentifier> = [
+            ObjectIdentifier(loud.persistentStoreCoordinator), ObjectIdentifier(quiet.persistentStoreCoordinator),
+        ]
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: nil, queue: nil
+        ) { notification in
+            guard let object = notification.object as AnyObject?, mine.contains(ObjectIdentifier(object)) else {
+                return
+            }
             posted.withLock { $0.append(ObjectIdentifier(object)) }
             signal.signal()
         }

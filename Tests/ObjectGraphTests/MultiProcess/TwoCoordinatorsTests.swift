@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Two coordinators on one XML or binary file in one process behave as two processes: each
@@ -10,7 +11,9 @@ import Foundation
 
     /// A store with one counter (value 0) and records "a" and "b", and two contexts on it,
     /// each on its own coordinator, that have both fetched everything.
-    func twoContexts(_ type: StoreType, in directory: TemporaryDirectory, options: [String: Any] = [:]) throws -> (ManagedObjectContext, ManagedObjectContext, URL) {
+    func twoContexts(_ type: StoreType, in directory: TemporaryDirectory, options: [String: Any] = [:]) throws -> (
+        ManagedObjectContext, ManagedObjectContext, URL
+    ) {
         let url = directory.file("Shared.\(writerTypeName(type))")
         let seed = try writerContext(type, url)
         try seed.insertNewObject(forEntityName: "Counter").checkedSetValue(0, forKey: "value")
@@ -20,7 +23,8 @@ import Foundation
             try record.checkedSetValue(0, forKey: "index")
         }
         try seed.save()
-        let first = try writerContext(type, url, options: options), second = try writerContext(type, url, options: options)
+        let first = try writerContext(type, url, options: options)
+        let second = try writerContext(type, url, options: options)
         for context in [first, second] {
             _ = try context.fetch(FetchRequest(entityName: "Counter"))
             _ = try context.fetch(FetchRequest(entityName: "Record"))
@@ -98,7 +102,9 @@ import Foundation
         try first.save()
         try second.save()
         #expect(Set(inserted.map(\.objectID.primaryKey)).count == 3)
-        let names = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map { try $0.checkedValue(forKey: "writer") as? String }
+        let names = try writerContext(type, url).fetch(FetchRequest(entityName: "Record")).map {
+            try $0.checkedValue(forKey: "writer") as? String
+        }
         #expect(names.compactMap { $0 }.sorted() == ["a", "b", "c", "d", "e"])
         // And the first context sees the second's object without being added again.
         #expect(try first.count(for: FetchRequest(entityName: "Record")) == 5)

@@ -33,7 +33,9 @@ func writerContext(_ type: StoreType, _ url: URL, options: [String: Any] = [:]) 
 
 /// Where a test's writers meet: the file `name` in `directory`, or for PostgreSQL a new schema
 /// on the test server; nil, having said why, when PostgreSQL is not installed.
-func writerStoreURL(_ type: StoreType, in directory: TemporaryDirectory, name: String, test: String = #function) throws -> URL? {
+func writerStoreURL(_ type: StoreType, in directory: TemporaryDirectory, name: String, test: String = #function) throws
+    -> URL?
+{
     guard type == .postgres else { return directory.file("\(name).\(writerTypeName(type))") }
     return try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema(), for: test)
 }

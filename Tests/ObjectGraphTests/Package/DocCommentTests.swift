@@ -1,12 +1,15 @@
-import Testing
 import Foundation
+import Testing
 
 // The house rule: every public type and method has a one-line doc comment.
 @Suite struct DocCommentTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let skipped = ["public static func ==", "public func hash(into", "public var description", "public init(rawValue", "public let rawValue"]
+    static let skipped = [
+        "public static func ==", "public func hash(into", "public var description", "public init(rawValue",
+        "public let rawValue",
+    ]
 
     @Test func everyPublicDeclarationHasADocComment() throws {
         let sources = Self.packageRoot.appendingPathComponent("Sources")
@@ -23,7 +26,9 @@ import Foundation
                 var j = i - 1
                 while j >= 0 && lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("@") { j -= 1 }
                 if j < 0 || !lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("///") {
-                    missing.append("\(file.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")):\(i + 1): \(text)")
+                    missing.append(
+                        "\(file.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")):\(i + 1): \(text)"
+                    )
                 }
             }
         }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import Testing
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
 
 /// The PostgreSQL store when its server fails: crashed during a save, a connection dropped
 /// between statements, every connection busy, a statement timed out, a restart under a LISTEN;
@@ -29,9 +30,12 @@ import ObjectGraphPostgres
     }
 
     /// A coordinator with the store at `url`.
-    static func coordinator(_ url: URL, poolSize: Int = 2,
-                            configure: (inout PersistentStoreDescription) -> Void = { _ in })
-        throws -> PersistentStoreCoordinator {
+    static func coordinator(
+        _ url: URL, poolSize: Int = 2,
+        configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    )
+        throws -> PersistentStoreCoordinator
+    {
         var description = PersistentStoreDescription.postgres(url: url, poolSize: poolSize)
         configure(&description)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
@@ -79,8 +83,10 @@ import ObjectGraphPostgres
     }
 
     /// A saved account with `balance`, and its context.
-    static func seeded(_ coordinator: PersistentStoreCoordinator,
-                       balance: Int = 100) throws -> (ManagedObjectContext, ManagedObject) {
+    static func seeded(
+        _ coordinator: PersistentStoreCoordinator,
+        balance: Int = 100
+    ) throws -> (ManagedObjectContext, ManagedObject) {
         let context = ManagedObjectContext(coordinator: coordinator)
         let account = try context.insertNewObject(forEntityName: "Account")
         try account.checkedSetValue("main", forKey: "name")
@@ -204,7 +210,8 @@ import ObjectGraphPostgres
     @Test func aStatementTimeoutFailsTheSaveAndWritesNothing() throws {
         guard let plain = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema()) else { return }
         var components = try #require(URLComponents(url: plain, resolvingAgainstBaseURL: false))
-        components.queryItems = (components.queryItems ?? [])
+        components.queryItems =
+            (components.queryItems ?? [])
             + [URLQueryItem(name: "statement_timeout", value: "300ms")]
         let url = try #require(components.url)
         let coordinator = try Self.coordinator(url)
@@ -224,8 +231,10 @@ import ObjectGraphPostgres
         try context.save()
         #expect(try Self.integer(plain, "SELECT count(*) FROM ZENTRY") == 3)
         // A statement_timeout the server refuses fails when the store is added.
-        components.queryItems = [URLQueryItem(name: "schema", value: PostgresTestServer.uniqueSchema()),
-                                 URLQueryItem(name: "statement_timeout", value: "soon'; DROP TABLE x; --")]
+        components.queryItems = [
+            URLQueryItem(name: "schema", value: PostgresTestServer.uniqueSchema()),
+            URLQueryItem(name: "statement_timeout", value: "soon'; DROP TABLE x; --"),
+        ]
         let refused = #expect(throws: CoreDataError.self) { _ = try Self.coordinator(try #require(components.url)) }
         #expect(refused?.message.contains("statement_timeout") == true, "\(refused?.message ?? "")")
     }
@@ -292,8 +301,9 @@ import ObjectGraphPostgres
         #expect(try context.count(for: FetchRequest(entityName: "Entry")) == 3)
         let namespaces = try query("SELECT count(*) FROM pg_namespace WHERE nspname = $1", [name.databaseValue])
         #expect(namespaces.values == [1.databaseValue])
-        let found = try query("SELECT upper(table_name) FROM information_schema.tables "
-                              + "WHERE table_schema = $1 ORDER BY 1", [name.databaseValue])
+        let found = try query(
+            "SELECT upper(table_name) FROM information_schema.tables "
+                + "WHERE table_schema = $1 ORDER BY 1", [name.databaseValue])
         let tables = ["ZACCOUNT", "ZENTRY", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"]
         #expect(found.values == tables.map(\.databaseValue))
         #expect(try query("SELECT count(*) FROM \(victim).victim").values == [0.databaseValue])
@@ -368,7 +378,10 @@ import ObjectGraphPostgres
             }
             finished.withLock { $0 = true }
         }
-        var acknowledged: [Int] = [], failures = 0, batch = 0, kinds: Set<String> = []
+        var acknowledged: [Int] = []
+        var failures = 0
+        var batch = 0
+        var kinds: Set<String> = []
         while !finished.withLock({ $0 }) {
             batch += 1
             // A context per batch: after a failure, what the server holds is fetched afresh.
@@ -385,8 +398,10 @@ import ObjectGraphPostgres
                 try context.save()
                 acknowledged.append(batch)
             } catch let error as CoreDataError {
-                let expected: [CoreDataError.Code?] = [.persistentStoreSave, .persistentStoreOpen,
-                                                      .persistentStoreTimeout]
+                let expected: [CoreDataError.Code?] = [
+                    .persistentStoreSave, .persistentStoreOpen,
+                    .persistentStoreTimeout,
+                ]
                 #expect(expected.contains(error.code), "\(error)")
                 failures += 1
                 // Each kind of failure once, numbers left out, for the run's report.
@@ -402,9 +417,10 @@ import ObjectGraphPostgres
         let partial = kept.values.filter { $0 != Int64(batchSize) }.count
         let lost = acknowledged.filter { kept[Int64($0)] == nil }.count
         let counter = try Self.integer(url, "SELECT ZBALANCE FROM ZACCOUNT")
-        print("◇ \(kills) crashes: \(batch) saves, \(acknowledged.count) acknowledged, \(failures) failed, "
-              + "\(kept.count) kept, "
-              + "\(partial) partial, \(lost) lost, counter \(counter ?? -1)")
+        print(
+            "◇ \(kills) crashes: \(batch) saves, \(acknowledged.count) acknowledged, \(failures) failed, "
+                + "\(kept.count) kept, "
+                + "\(partial) partial, \(lost) lost, counter \(counter ?? -1)")
         for kind in kinds.sorted() { print("  ◇ \(kind)") }
         #expect(partial == 0)
         #expect(lost == 0)

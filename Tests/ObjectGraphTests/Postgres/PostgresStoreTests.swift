@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import Testing
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
 
 /// The PostgreSQL store's own behaviour: a store per schema laid out as Core Data lays out a
 /// SQLite store, its metadata, its keys, its saves.
@@ -44,7 +45,9 @@ import ObjectGraphPostgres
         #expect(store.metadata["NSStoreType"] as? String == "PostgreSQL")
         let hashes = try #require(store.metadata["NSStoreModelVersionHashes"] as? [String: Any])
         #expect(hashes["Book"] as? Data == model.entitiesByName["Book"]?.versionHash)
-        let tables = try Self.query(description, "SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
+        let tables = try Self.query(
+            description,
+            "SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
         #expect(tables.values == ["ZBOOK", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"].map(\.databaseValue))
         // Opening it again reads the same store.
         let again = PersistentStoreCoordinator(managedObjectModel: model)
@@ -73,9 +76,13 @@ import ObjectGraphPostgres
             try book.checkedSetValue(Decimal(string: "12.5")!, forKey: "price")
         }
         try context.save()
-        let rows = try Self.query(description, "SELECT Z_PK, Z_ENT, Z_OPT, ZTITLE, ZPAGES, ZPRICE FROM ZBOOK ORDER BY Z_PK")
+        let rows = try Self.query(
+            description, "SELECT Z_PK, Z_ENT, Z_OPT, ZTITLE, ZPAGES, ZPRICE FROM ZBOOK ORDER BY Z_PK")
         #expect(rows.rowCount == 3)
-        let first: [DatabaseValue] = [1.databaseValue, 1.databaseValue, 1.databaseValue, "Book 1".databaseValue, 100.databaseValue, 12.5.databaseValue]
+        let first: [DatabaseValue] = [
+            1.databaseValue, 1.databaseValue, 1.databaseValue, "Book 1".databaseValue, 100.databaseValue,
+            12.5.databaseValue,
+        ]
         #expect(Array(rows.values.prefix(6)) == first)
         let max = try Self.query(description, "SELECT Z_MAX FROM Z_PRIMARYKEY")
         #expect(max.values == [3.databaseValue])
@@ -104,7 +111,9 @@ import ObjectGraphPostgres
         DispatchQueue.concurrentPerform(iterations: 20) { i in
             let coordinator = i.isMultiple(of: 2) ? first : second
             let store = coordinator.persistentStores[0].backend
-            if let batch = try? store.allocatePrimaryKeys(for: entity, count: 7, model: model) { keys.withLock { $0 += batch } }
+            if let batch = try? store.allocatePrimaryKeys(for: entity, count: 7, model: model) {
+                keys.withLock { $0 += batch }
+            }
         }
         let all = keys.withLock { $0 }
         #expect(all.count == 140)
@@ -123,7 +132,9 @@ import ObjectGraphPostgres
         }
         wire.close()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
-        let error = #expect(throws: CoreDataError.self) { try coordinator.addPersistentStore(with: .postgres(url: url)) }
+        let error = #expect(throws: CoreDataError.self) {
+            try coordinator.addPersistentStore(with: .postgres(url: url))
+        }
         #expect(error?.message.contains("no Z_METADATA") == true)
     }
 }

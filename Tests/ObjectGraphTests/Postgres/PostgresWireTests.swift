@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import Testing
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
 
 /// The connections ObjectGraphPostgres gives the PostgreSQL store: values both ways, errors with
 /// their SQLSTATE, the pool, notifications.
@@ -17,12 +18,18 @@ import ObjectGraphPostgres
     @Test func valuesGoAndComeBackAsTheyWere() throws {
         guard let wire = try wire() else { return }
         defer { wire.close() }
-        let values: [DatabaseValue] = [.null, 42.databaseValue, Int64.min.databaseValue, 2.5.databaseValue,
-                                       "straße ｈｅｌｌｏ".databaseValue, Data([0, 1, 255]).databaseValue]
-        let result = try wire.withConnection { try $0.query("SELECT $1::bigint, $2::bigint, $3::bigint, $4::float8, $5::text, $6::bytea", values) }
+        let values: [DatabaseValue] = [
+            .null, 42.databaseValue, Int64.min.databaseValue, 2.5.databaseValue,
+            "straße ｈｅｌｌｏ".databaseValue, Data([0, 1, 255]).databaseValue,
+        ]
+        let result = try wire.withConnection {
+            try $0.query("SELECT $1::bigint, $2::bigint, $3::bigint, $4::float8, $5::text, $6::bytea", values)
+        }
         #expect(result.rowCount == 1)
         #expect(result.values == values)
-        let sums = try wire.withConnection { try $0.query("SELECT SUM(x), AVG(x), true, false FROM (VALUES (1::bigint), (2::bigint)) AS v(x)", []) }
+        let sums = try wire.withConnection {
+            try $0.query("SELECT SUM(x), AVG(x), true, false FROM (VALUES (1::bigint), (2::bigint)) AS v(x)", [])
+        }
         #expect(sums.values == [3.databaseValue, 1.5.databaseValue, 1.databaseValue, 0.databaseValue])
     }
 
@@ -50,7 +57,9 @@ import ObjectGraphPostgres
             }
         }
         // The one connection is back, outside any transaction, and the table never was.
-        let tables = try wire.withConnection { try $0.query("SELECT count(*) FROM pg_tables WHERE schemaname = $1", [schema.databaseValue]) }
+        let tables = try wire.withConnection {
+            try $0.query("SELECT count(*) FROM pg_tables WHERE schemaname = $1", [schema.databaseValue])
+        }
         #expect(tables.values == [0.databaseValue])
     }
 
@@ -81,6 +90,14 @@ final class TestLines: @unchecked Sendable {
     // @unchecked Sendable: `storage` is touched only with `lock` held.
     private let lock = NSLock()
     private var storage: [String] = []
-    func append(_ line: String) { lock.lock(); storage.append(line); lock.unlock() }
-    var lines: [String] { lock.lock(); defer { lock.unlock() }; return storage }
+    func append(_ line: String) {
+        lock.lock()
+        storage.append(line)
+        lock.unlock()
+    }
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
 }

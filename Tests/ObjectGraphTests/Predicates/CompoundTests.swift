@@ -13,7 +13,10 @@ private typealias Predicate = ObjectGraph.Predicate
 private typealias PredicateError = ObjectGraph.PredicateError
 
 private func thrownError(_ body: () throws -> Void) -> PredicateError? {
-    do { try body(); return nil } catch let error as PredicateError { return error } catch { return nil }
+    do {
+        try body()
+        return nil
+    } catch let error as PredicateError { return error } catch { return nil }
 }
 
 /// A predicate whose evaluation throws (an invalid regular expression).
@@ -28,8 +31,16 @@ private func subpredicates(of p: Predicate) -> [Predicate]? {
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
-    func increment() { lock.lock(); n += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+    func increment() {
+        lock.lock()
+        n += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return n
+    }
 }
 
 @Suite("Compound predicates")
@@ -38,7 +49,8 @@ struct CompoundTests {
     // the truth of its subpredicates."
     @Test(arguments: [(false, false), (false, true), (true, false), (true, true)])
     func truthTable(a: Bool, b: Bool) throws {
-        let pa = Predicate(value: a), pb = Predicate(value: b)
+        let pa = Predicate(value: a)
+        let pb = Predicate(value: b)
         #expect(try Predicate.and([pa, pb]).checkedEvaluate(with: nil) == (a && b))
         #expect(try Predicate.or([pa, pb]).checkedEvaluate(with: nil) == (a || b))
         #expect(try Predicate.not(pa).checkedEvaluate(with: nil) == !a)
@@ -56,7 +68,8 @@ struct CompoundTests {
     // predicate with no subpredicates evaluates to false." They print TRUEPREDICATE and
     // FALSEPREDICATE.
     @Test func emptyAndOr() throws {
-        let and = Predicate.and([]), or = Predicate.or([])
+        let and = Predicate.and([])
+        let or = Predicate.or([])
         #expect(try and.checkedEvaluate(with: nil))
         #expect(try !or.checkedEvaluate(with: nil))
         #expect(and.predicateFormat == "TRUEPREDICATE")
@@ -85,15 +98,22 @@ struct CompoundTests {
         #expect(try !Predicate(checkedFormat: "SELF == 'y' AND SELF MATCHES '('").checkedEvaluate(with: "x"))
         #expect(try Predicate(checkedFormat: "SELF == 'x' OR SELF MATCHES '('").checkedEvaluate(with: "x"))
         // When the first operand does not decide, the second runs (and throws).
-        #expect(thrownError { _ = try Predicate.and([.truePredicate, throwing()]).checkedEvaluate(with: "x") }?.code == .invalidPattern)
-        #expect(thrownError { _ = try Predicate.or([.falsePredicate, throwing()]).checkedEvaluate(with: "x") }?.code == .invalidPattern)
+        #expect(
+            thrownError { _ = try Predicate.and([.truePredicate, throwing()]).checkedEvaluate(with: "x") }?.code
+                == .invalidPattern)
+        #expect(
+            thrownError { _ = try Predicate.or([.falsePredicate, throwing()]).checkedEvaluate(with: "x") }?.code
+                == .invalidPattern)
     }
 
     // pUsing, "Performance Considerations": left to right, so later subpredicates are not even
     // called once the answer is known.
     @Test func evaluationOrderIsLeftToRight() throws {
         let counter = Counter()
-        let counted = Predicate(block: { _, _ in counter.increment(); return true })
+        let counted = Predicate(block: { _, _ in
+            counter.increment()
+            return true
+        })
         #expect(try !Predicate.and([.falsePredicate, counted, counted]).checkedEvaluate(with: nil))
         #expect(try Predicate.or([counted, counted]).checkedEvaluate(with: nil))
         #expect(counter.value == 1)
@@ -121,7 +141,9 @@ struct CompoundTests {
     // subpredicates looks only at the first; the rest are never evaluated.
     @Test(arguments: [(false, true), (true, false)])
     func notWithSeveralSubpredicatesUsesTheFirst(first: Bool, expected: Bool) throws {
-        let p = Predicate.compound(try CompoundPredicate(type: .not, subpredicates: [Predicate(value: first), Predicate(value: !first), try throwing()]))
+        let p = Predicate.compound(
+            try CompoundPredicate(
+                type: .not, subpredicates: [Predicate(value: first), Predicate(value: !first), try throwing()]))
         #expect(try p.checkedEvaluate(with: "x") == expected)
     }
 
@@ -155,7 +177,9 @@ struct CompoundTests {
 
     // NSCompoundPredicate: compounds nest; a nested compound prints in parentheses.
     @Test func nestedCompounds() throws {
-        let a = try Predicate(checkedFormat: "a == 1"), b = try Predicate(checkedFormat: "b == 2"), c = try Predicate(checkedFormat: "c == 3")
+        let a = try Predicate(checkedFormat: "a == 1")
+        let b = try Predicate(checkedFormat: "b == 2")
+        let c = try Predicate(checkedFormat: "c == 3")
         let p = Predicate.and([.or([a, b]), c])
         #expect(p.predicateFormat == "(a == 1 OR b == 2) AND c == 3")
         #expect(subpredicates(of: p)?.count == 2)
@@ -167,12 +191,16 @@ struct CompoundTests {
     // pUsing, "Using Predicates": a compound predicate filters a collection in memory.
     @Test func filtering() throws {
         let people: [[String: Any]] = [
-            ["name": "Ann", "age": 31], ["name": "Bob", "age": 17], ["name": "Alf", "age": 12], ["name": "Cy", "age": 40],
+            ["name": "Ann", "age": 31], ["name": "Bob", "age": 17], ["name": "Alf", "age": 12],
+            ["name": "Cy", "age": 40],
         ]
-        let p = Predicate.and([try Predicate(checkedFormat: "name BEGINSWITH 'A'"), .not(try Predicate(checkedFormat: "age < 18"))])
+        let p = Predicate.and([
+            try Predicate(checkedFormat: "name BEGINSWITH 'A'"), .not(try Predicate(checkedFormat: "age < 18")),
+        ])
         let names = try people.filter { try p.checkedEvaluate(with: $0) }.compactMap { $0["name"] as? String }
         #expect(names == ["Ann"])
         let q = Predicate.or([try Predicate(checkedFormat: "age > 35"), try Predicate(checkedFormat: "name == 'Bob'")])
-        #expect(try people.filter { try q.checkedEvaluate(with: $0) }.compactMap { $0["name"] as? String } == ["Bob", "Cy"])
+        #expect(
+            try people.filter { try q.checkedEvaluate(with: $0) }.compactMap { $0["name"] as? String } == ["Bob", "Cy"])
     }
 }

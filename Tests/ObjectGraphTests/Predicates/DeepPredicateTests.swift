@@ -17,7 +17,8 @@ private let deep = 100_000
 private let marker = "<nested deeper than \(Predicate.maximumDepth) levels: not printed>"
 
 /// `salesRank >= 0`: two levels (the comparison and its expressions).
-let deepLeaf = Predicate.comparison(ComparisonPredicate(.keyPath("salesRank"), .greaterThanOrEqualTo, .constant(.int(0))))
+let deepLeaf = Predicate.comparison(
+    ComparisonPredicate(.keyPath("salesRank"), .greaterThanOrEqualTo, .constant(.int(0))))
 
 /// The shapes of deep trees, each `levels` deep as TreeDepth counts.
 enum DeepShape: String, CaseIterable, CustomTestStringConvertible {
@@ -70,7 +71,10 @@ enum DeepShape: String, CaseIterable, CustomTestStringConvertible {
 /// Releases a tree that nests deep in expressions one node at a time, leaving `root`
 /// TRUEPREDICATE, holding each node's children before the node is released. (Trees nested in
 /// compound predicates need no help.)
-private enum Dismantled { case p(Predicate), e(Expression) }
+private enum Dismantled {
+    case p(Predicate)
+    case e(Expression)
+}
 
 private func dismantle(_ root: inout Predicate) {
     let node = Dismantled.p(root)
@@ -116,7 +120,8 @@ private func dismantle(_ array: inout [Any]) {
 /// What a thread's body returned or threw, handed back after the thread signalled.
 final class Outcome<T>: @unchecked Sendable { var result: Result<T, Error>? }
 
-/// Runs `body` on a thread with a 2 MB stack (a quarter of a Linux thread's default) and returns what it returned or threw.
+/// Runs `body` on a thread with a 2 MB stack (a quarter of a Linux thread's default) and returns what it returned or
+/// threw.
 func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
     let outcome = Outcome<T>()
     let done = DispatchSemaphore(value: 0)
@@ -131,7 +136,10 @@ func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throw
 }
 
 private func predicateError(_ body: () throws -> Void) -> PredicateError? {
-    do { try body(); return nil } catch let error as PredicateError { return error } catch { return nil }
+    do {
+        try body()
+        return nil
+    } catch let error as PredicateError { return error } catch { return nil }
 }
 
 @Suite("Deep predicates built through the API")
@@ -143,7 +151,9 @@ struct DeepPredicateTests {
         let atLimit = predicateError { _ = try p.checkedEvaluate(with: ["salesRank": 1, "authors": [] as [Any]]) }
         #expect(atLimit?.code != .nestedTooDeeply)
         // One level more is refused.
-        let over = shape == .subqueries ? shape.predicate(levels: Predicate.maximumDepth + 3) : shape.predicate(levels: Predicate.maximumDepth + 1)
+        let over =
+            shape == .subqueries
+            ? shape.predicate(levels: Predicate.maximumDepth + 3) : shape.predicate(levels: Predicate.maximumDepth + 1)
         #expect(predicateError { _ = try over.checkedEvaluate(with: ["salesRank": 1]) }?.code == .nestedTooDeeply)
     }
 
@@ -206,15 +216,22 @@ struct DeepPredicateTests {
         #expect(error.code == .nestedTooDeeply)
         #expect(error.message.contains("\(Predicate.maximumDepth) levels"))
         #expect(error.message.contains("nests \(TreeDepthProbe.levels(shape, deep)) levels deep"))
-        #expect(predicateError { _ = try p.checkedEvaluate(with: nil, substitutionVariables: [:]) }?.code == .nestedTooDeeply)
+        #expect(
+            predicateError { _ = try p.checkedEvaluate(with: nil, substitutionVariables: [:]) }?.code
+                == .nestedTooDeeply)
         #expect(predicateError { _ = try p.checkedWithSubstitutionVariables(["x": 1]) }?.code == .nestedTooDeeply)
     }
 
     @Test(arguments: DeepShape.allCases)
     func deepTreesCompareAndHash(_ shape: DeepShape) throws {
-        var p = shape.predicate(levels: deep), q = shape.predicate(levels: deep)
+        var p = shape.predicate(levels: deep)
+        var q = shape.predicate(levels: deep)
         var shorter = shape.predicate(levels: deep - 3)
-        defer { release(&p, shape); release(&q, shape); release(&shorter, shape) }
+        defer {
+            release(&p, shape)
+            release(&q, shape)
+            release(&shorter, shape)
+        }
         #expect(p == q)
         #expect(p.hashValue == q.hashValue)
         #expect(p != shorter)
@@ -261,7 +278,9 @@ struct DeepPredicateTests {
         defer { dismantle(&e) }
         #expect(predicateError { _ = try e.expressionValue(with: nil) }?.code == .nestedTooDeeply)
         let printed = e.description
-        #expect(printed == String(repeating: "abs:(", count: Predicate.maximumDepth) + marker + String(repeating: ")", count: Predicate.maximumDepth))
+        #expect(
+            printed == String(repeating: "abs:(", count: Predicate.maximumDepth) + marker
+                + String(repeating: ")", count: Predicate.maximumDepth))
     }
 
     @Test(arguments: [StoreType.sqlite, .postgres, .inMemory, .xml])
@@ -271,8 +290,15 @@ struct DeepPredicateTests {
         for shape in [DeepShape.alternatingChain, .notChain, .functions] {
             let request = FetchRequest(entityName: "Book")
             request.predicate = shape.predicate(levels: deep)
-            defer { if var p = request.predicate { request.predicate = nil; release(&p, shape) } }
-            for attempt in [{ _ = try fixture.context.fetch(request) }, { _ = try fixture.context.count(for: request) }] {
+            defer {
+                if var p = request.predicate {
+                    request.predicate = nil
+                    release(&p, shape)
+                }
+            }
+            for attempt in [
+                { _ = try fixture.context.fetch(request) }, { _ = try fixture.context.count(for: request) },
+            ] {
                 do {
                     try attempt()
                     Issue.record("a predicate \(deep) levels deep was accepted")
@@ -297,7 +323,9 @@ struct DeepPredicateTests {
         let parsed = predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", nested) }
         #expect(parsed?.code == .nestedTooDeeply)
         #expect(parsed?.message.contains("argument 1 nests collections \(deep + 2) levels deep") == true)
-        #expect(predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", argumentArray: [nested]) }?.code == .nestedTooDeeply)
+        #expect(
+            predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", argumentArray: [nested]) }?.code
+                == .nestedTooDeeply)
         #expect(predicateError { _ = try Expression(checkedFormat: "%@", nested) }?.code == .nestedTooDeeply)
         #expect(predicateError { _ = try Expression.constant(value: nested) }?.code == .nestedTooDeeply)
         let withVariable = try Predicate(checkedFormat: "salesRank IN $ranks")
@@ -307,7 +335,9 @@ struct DeepPredicateTests {
         // Dictionaries and sets count too.
         var dictionary: [String: Any] = ["k": 1]
         for _ in 0..<200 { dictionary = ["k": dictionary] }
-        #expect(predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", dictionary) }?.code == .nestedTooDeeply)
+        #expect(
+            predicateError { _ = try Predicate(checkedFormat: "salesRank IN %@", dictionary) }?.code == .nestedTooDeeply
+        )
     }
 
     @Test func shallowArgumentsStillWork() throws {
@@ -315,7 +345,9 @@ struct DeepPredicateTests {
         #expect(p.predicateFormat == "salesRank IN {{1, 2}, {3}}")
         let flat = try Predicate(checkedFormat: "salesRank IN %@", Array(0..<100_000))
         #expect(try flat.checkedEvaluate(with: ["salesRank": 99_999]))
-        let substituted = try Predicate(checkedFormat: "salesRank IN $r").checkedWithSubstitutionVariables(["r": [1, 2]])
+        let substituted = try Predicate(checkedFormat: "salesRank IN $r").checkedWithSubstitutionVariables([
+            "r": [1, 2]
+        ])
         #expect(substituted.predicateFormat == "salesRank IN {1, 2}")
     }
 }

@@ -4,12 +4,14 @@ import Testing
 
 // Evaluation semantics of the format language, each checked against what Apple documents.
 // The pages cited (reference/predicates.md, "Main sources"):
-//   pSyntax   https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pSyntax.html
+// pSyntax   https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pSyntax.html
 //   pBNF      https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pBNF.html
-//   pCreating https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pCreating.html
-//   pUsing    https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pUsing.html
+// pCreating
+// https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pCreating.html
+// pUsing    https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pUsing.html
 //   NSExpression https://developer.apple.com/documentation/foundation/nsexpression
-//   init(forFunction:arguments:) https://developer.apple.com/documentation/foundation/nsexpression/init(forfunction:arguments:)
+// init(forFunction:arguments:)
+// https://developer.apple.com/documentation/foundation/nsexpression/init(forfunction:arguments:)
 //   Options   https://developer.apple.com/documentation/foundation/nscomparisonpredicate/options-swift.struct
 //
 // `Predicate` alone is ambiguous with Foundation's macro type, hence `ObjectGraph.Predicate`.
@@ -25,7 +27,8 @@ private func valueOf(_ format: String, _ arguments: Any?..., object: Any? = nil)
 }
 
 /// The error a throwing evaluation raises, or nil if it does not throw a ObjectGraph.PredicateError.
-private func evaluationError(_ format: String, _ arguments: Any?..., object: Any? = nil) -> ObjectGraph.PredicateError? {
+private func evaluationError(_ format: String, _ arguments: Any?..., object: Any? = nil) -> ObjectGraph.PredicateError?
+{
     do {
         _ = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments).checkedEvaluate(with: object)
         return nil
@@ -142,7 +145,9 @@ struct StringSensitivityTests {
     // Options page: [c] and [d] fold with Foundation's case and diacritic folding. ASCII
     // strings take a shortcut; it must agree with Foundation for every ASCII character, and
     // mixed ASCII / non-ASCII comparisons must agree with it.
-    @Test(arguments: [ComparisonPredicate.Options.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]])
+    @Test(arguments: [
+        ComparisonPredicate.Options.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+    ])
     func asciiFoldingAgreesWithFoundation(options: ComparisonPredicate.Options) throws {
         var foundation: String.CompareOptions = [.widthInsensitive]
         if options.contains(.caseInsensitive) { foundation.insert(.caseInsensitive) }
@@ -151,9 +156,15 @@ struct StringSensitivityTests {
         #expect(StringComparison.fold(ascii, options) == ascii.folding(options: foundation, locale: nil))
         #expect(StringComparison.equal("ÉCOLE", "école", options) == options.contains(.caseInsensitive))
         #expect(StringComparison.equal("ecole", "école", options) == options.contains(.diacriticInsensitive))
-        #expect(StringComparison.beginsWith("École", "ECO", options) == (options == [.caseInsensitive, .diacriticInsensitive]))
-        #expect(StringComparison.endsWith("hôtel", "OTEL", options) == (options == [.caseInsensitive, .diacriticInsensitive]))
-        #expect(StringComparison.compare("a", "B", options) == (options.contains(.caseInsensitive) ? .orderedAscending : .orderedDescending))
+        #expect(
+            StringComparison.beginsWith("École", "ECO", options)
+                == (options == [.caseInsensitive, .diacriticInsensitive]))
+        #expect(
+            StringComparison.endsWith("hôtel", "OTEL", options)
+                == (options == [.caseInsensitive, .diacriticInsensitive]))
+        #expect(
+            StringComparison.compare("a", "B", options)
+                == (options.contains(.caseInsensitive) ? .orderedAscending : .orderedDescending))
     }
 
     // pSyntax, "Basic Comparisons": `==` is not a wildcard match.
@@ -405,7 +416,10 @@ struct NullTests {
 struct NumberTests {
     // pSyntax, "Literals" (TRUE/YES are logical true) and "Basic Comparisons": an NSNumber
     // bool equals 1, so `isMale == YES`, `== 1` and `== true` are the same test.
-    @Test(arguments: ["isMale == YES", "isMale == yes", "isMale == TRUE", "isMale == true", "isMale == 1", "isMale == 1.0", "isMale != NO", "isMale != 0"])
+    @Test(arguments: [
+        "isMale == YES", "isMale == yes", "isMale == TRUE", "isMale == true", "isMale == 1", "isMale == 1.0",
+        "isMale != NO", "isMale != 0",
+    ])
     func booleansAreNumbers(format: String) throws {
         #expect(try holds(format, object: ["isMale": true]))
         #expect(try holds(format, object: ["isMale": 1]))
@@ -655,7 +669,9 @@ struct AggregateQualifierTests {
     // pUsing, "Using Predicates with Key-Paths": a to-many relationship is tested with ANY,
     // e.g. `ANY employees.firstName like 'Matthew'`.
     @Test func toManyThroughKeyValueCoding() throws {
-        let department: [String: Any] = ["employees": [Employee(firstName: "Matthew", age: 30), Employee(firstName: "Ann", age: 40)]]
+        let department: [String: Any] = [
+            "employees": [Employee(firstName: "Matthew", age: 30), Employee(firstName: "Ann", age: 40)]
+        ]
         #expect(try holds("ANY employees.firstName like 'Matthew'", object: department))
         #expect(try !holds("ALL employees.firstName like 'Matthew'", object: department))
         #expect(try holds("ANY employees.age >= 40", object: department))
@@ -759,7 +775,10 @@ struct KeyPathTests {
 @Suite("Collection operators")
 struct CollectionOperatorTests {
     static var order: [String: Any] {
-        ["items": [["price": 3, "qty": 1], ["price": 1.5, "qty": 2], ["price": 4, "qty": 1]], "tags": Set(["a", "b"])]
+        [
+            "items": [["price": 3, "qty": 1], ["price": 1.5, "qty": 2], ["price": 4, "qty": 1]],
+            "tags": Set(["a", "b"]),
+        ]
     }
 
     // pBNF, keypath_expression "@" identifier, and NSExpression (key paths with KVC collection
@@ -841,7 +860,8 @@ struct FunctionTests {
         #expect(number(sd).map { abs($0 - 3.2185982973959) < 1e-9 } == true)
         #expect(try holds("stddev(x) > 3.2185 AND stddev(x) < 3.2186", object: ["x": [1, 2, 3, 4, 4, 5, 9, 11]]))
         #expect(try holds("mode({1, 2, 2, 3}) == {2}"))
-        #expect(try holds("sum(x) == 6 AND count(x) == 3 AND max(x) == 3 AND average(x) == 2", object: ["x": [1, 2, 3]]))
+        #expect(
+            try holds("sum(x) == 6 AND count(x) == 3 AND max(x) == 3 AND average(x) == 2", object: ["x": [1, 2, 3]]))
     }
 
     // init(forFunction:arguments:): uppercase: and lowercase:.
@@ -857,8 +877,12 @@ struct FunctionTests {
         #expect(try holds("4 + 5 - 2**3 == 1"))
         #expect(try holds("4 > 2 + 1"))
         #expect(try holds("3 > 5 OR 2 + 1 == 3"))
-        #expect(try ObjectGraph.Predicate(checkedFormat: "$a ** 3 == 8.0").checkedEvaluate(with: nil, substitutionVariables: ["a": 2]))
-        #expect(try ObjectGraph.Predicate(checkedFormat: "($a + 1) ** 3 == 8.0").checkedEvaluate(with: nil, substitutionVariables: ["a": 1]))
+        #expect(
+            try ObjectGraph.Predicate(checkedFormat: "$a ** 3 == 8.0").checkedEvaluate(
+                with: nil, substitutionVariables: ["a": 2]))
+        #expect(
+            try ObjectGraph.Predicate(checkedFormat: "($a + 1) ** 3 == 8.0").checkedEvaluate(
+                with: nil, substitutionVariables: ["a": 1]))
         #expect(try holds("salary * 1.1 > 100", object: ["salary": 100]))
         #expect(try holds("-x == -3", object: ["x": 3]))
         #expect(try holds("1 << 3 == 8 AND 8 >> 2 == 2 AND 2 & 1 == 0 AND 2 | 1 == 3 AND 2 ^ 1 == 3"))
@@ -931,7 +955,9 @@ struct IndexTests {
         ("e[SIZE] == 0", true),
     ])
     func indexing(format: String, expected: Bool) throws {
-        let object: [String: Any] = ["a": [1, 2, 3], "d": ["k": "v", "z": "w"], "dict": ["4": ["key": "value"]], "e": [Int]()]
+        let object: [String: Any] = [
+            "a": [1, 2, 3], "d": ["k": "v", "z": "w"], "dict": ["4": ["key": "value"]], "e": [Int](),
+        ]
         #expect(try holds(format, object: object) == expected)
     }
 
@@ -953,8 +979,12 @@ struct IndexTests {
         let substituted = try p.checkedWithSubstitutionVariables(["a": ["a": "ABC"], "b": "a"])
         #expect(try substituted.checkedEvaluate(with: nil))
         // After a key path, and with a number naming a dictionary key.
-        #expect(try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(with: ["d": ["k": "v"]], substitutionVariables: ["k": "k"]))
-        #expect(try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(with: ["d": ["4": "v"]], substitutionVariables: ["k": 4]))
+        #expect(
+            try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(
+                with: ["d": ["k": "v"]], substitutionVariables: ["k": "k"]))
+        #expect(
+            try ObjectGraph.Predicate(checkedFormat: "d.$k == 'v'").checkedEvaluate(
+                with: ["d": ["4": "v"]], substitutionVariables: ["k": 4]))
         // A missing variable is an error, as everywhere.
         #expect(evaluationError("$a.$b == 'ABC'")?.code == .missingVariable)
     }
@@ -971,19 +1001,27 @@ struct IndexTests {
 @Suite("SUBQUERY, CAST and TERNARY")
 struct ExpressionFormTests {
     static var project: [String: Any] {
-        ["tasks": [
-            ["user": "Alex", "completionDate": Date(timeIntervalSinceReferenceDate: 0)],
-            ["user": "Alex", "completionDate": NSNull()],
-            ["user": "Sam", "completionDate": Date(timeIntervalSinceReferenceDate: 0)],
-        ]]
+        [
+            "tasks": [
+                ["user": "Alex", "completionDate": Date(timeIntervalSinceReferenceDate: 0)],
+                ["user": "Alex", "completionDate": NSNull()],
+                ["user": "Sam", "completionDate": Date(timeIntervalSinceReferenceDate: 0)],
+            ]
+        ]
     }
 
     // NSExpression, init(forSubquery:usingIteratorVariable:predicate:): the elements of the
     // collection for which the predicate holds, with $variable bound to each; usually followed
     // by .@count.
     @Test func subquery() throws {
-        #expect(try holds("SUBQUERY(tasks, $task, $task.completionDate != nil AND $task.user = 'Alex').@count > 0", object: Self.project))
-        #expect(try holds("SUBQUERY(tasks, $task, $task.completionDate != nil AND $task.user = 'Alex').@count == 1", object: Self.project))
+        #expect(
+            try holds(
+                "SUBQUERY(tasks, $task, $task.completionDate != nil AND $task.user = 'Alex').@count > 0",
+                object: Self.project))
+        #expect(
+            try holds(
+                "SUBQUERY(tasks, $task, $task.completionDate != nil AND $task.user = 'Alex').@count == 1",
+                object: Self.project))
         #expect(try holds("SUBQUERY(tasks, $t, $t.user == 'Nobody').@count == 0", object: Self.project))
         #expect(try holds("SUBQUERY(x, $v, $v > 1) == {2, 3}", object: ["x": [1, 2, 3]]))
         #expect(try holds("SUBQUERY(x, $v, $v > 1).@count == 0", object: ["x": [Int]()]))
@@ -1007,6 +1045,9 @@ struct ExpressionFormTests {
     @Test(arguments: [(20, "adult"), (10, "minor")])
     func ternary(age: Int, expected: String) throws {
         #expect(try holds("TERNARY(age >= 18, 'adult', 'minor') == %@", expected, object: ["age": age]))
-        #expect(try ObjectGraph.Expression(checkedFormat: "TERNARY(age >= 18, 'adult', 'minor')").expressionValue(with: ["age": age]) as? String == expected)
+        #expect(
+            try ObjectGraph.Expression(checkedFormat: "TERNARY(age >= 18, 'adult', 'minor')").expressionValue(with: [
+                "age": age
+            ]) as? String == expected)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 // Random numbers and random predicates for the round-trip and fuzz tests of the format
@@ -35,14 +36,20 @@ struct FormatLanguageRandom: RandomNumberGenerator {
 struct PredicateASTGenerator {
     var random: FormatLanguageRandom
     /// Keys: identifiers, words that must print with `#`, and words that merely look special.
-    static let keys = ["name", "age", "a", "b_2", "_x", "SIZE", "first", "self", "AND", "in", "like", "NULL", "yes",
-                       "FUNCTION", "cast", "TERNARY", "subquery", "TRUEPREDICATE", "sum", "now", "count", "CI", "UTI"]
+    static let keys = [
+        "name", "age", "a", "b_2", "_x", "SIZE", "first", "self", "AND", "in", "like", "NULL", "yes",
+        "FUNCTION", "cast", "TERNARY", "subquery", "TRUEPREDICATE", "sum", "now", "count", "CI", "UTI",
+    ]
     static let collectionOperators = ["@count", "@sum", "@avg", "@min", "@max", "@distinctUnionOfObjects"]
     static let variables = ["v", "x", "AND", "now", "FIRST", "a1"]
-    static let strings = ["", "a", "Zoë", "\"", "'", "\\", "a\\\"b", "%@", "$x", "line\nbreak", "tab\t", "\u{301}x", "x\u{301}",
-                          "e\u{301}", "日本", "😀", "\u{0}", "\r\n", "*?", "\\d{3}", "{1, 2}", "nil", "TRUEPREDICATE"]
-    static let doubles: [Double] = [0.5, -0.5, 2.5, 1e-7, 1.0, -0.0, 1e16, 1e300, -1e-300, 0.1, 1.0 / 3, 123456.789,
-                                    Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 4503599627370497]
+    static let strings = [
+        "", "a", "Zoë", "\"", "'", "\\", "a\\\"b", "%@", "$x", "line\nbreak", "tab\t", "\u{301}x", "x\u{301}",
+        "e\u{301}", "日本", "😀", "\u{0}", "\r\n", "*?", "\\d{3}", "{1, 2}", "nil", "TRUEPREDICATE",
+    ]
+    static let doubles: [Double] = [
+        0.5, -0.5, 2.5, 1e-7, 1.0, -0.0, 1e16, 1e300, -1e-300, 0.1, 1.0 / 3, 123456.789,
+        Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 4_503_599_627_370_497,
+    ]
     static let ints = [0, 1, -1, 42, -5, Int.max, Int.min, 1 << 53 + 1, 255]
 
     /// A generator for a seed.
@@ -65,12 +72,15 @@ struct PredicateASTGenerator {
     mutating func comparison(depth: Int) -> ComparisonPredicate {
         var options: ComparisonPredicate.Options = []
         if random.chance(30) {
-            for option in [ComparisonPredicate.Options.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive]
+            for option in [
+                ComparisonPredicate.Options.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive,
+            ]
             where random.chance(40) { options.insert(option) }
         }
         let modifier = random.pick([ComparisonPredicate.Modifier.direct, .direct, .direct, .any, .all])
-        return ComparisonPredicate(expression(depth: depth), random.pick(ComparisonPredicate.Operator.allCases),
-                                   expression(depth: depth), modifier: modifier, options: options)
+        return ComparisonPredicate(
+            expression(depth: depth), random.pick(ComparisonPredicate.Operator.allCases),
+            expression(depth: depth), modifier: modifier, options: options)
     }
 
     mutating func keyComponent(allowVariable: Bool) -> String {
@@ -89,7 +99,8 @@ struct PredicateASTGenerator {
         case 0: return .null
         case 1: return .bool(random.chance(50))
         case 2: return .int(random.chance(50) ? random.pick(Self.ints) : random.int(2000) - 1000)
-        case 3: return .double(random.chance(50) ? random.pick(Self.doubles) : Double(random.int(100_000) - 50_000) / 64)
+        case 3:
+            return .double(random.chance(50) ? random.pick(Self.doubles) : Double(random.int(100_000) - 50_000) / 64)
         case 4, 5: return .string(random.pick(Self.strings))
         case 6:
             let seconds = random.pick([0, -978_307_200, 86400.5, 1e-7, 123_456_789.123_456_7, -1.25, 1e20])
@@ -123,24 +134,31 @@ struct PredicateASTGenerator {
             _ = symbol
             return .function(selector, [expression(depth: d), expression(depth: d)])
         case 7:
-            let selector = random.pick(["sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "sqrt:",
-                                        "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "uppercase:",
-                                        "lowercase:", "length:", "onesComplement:", "now", "random", "modulus:by:", "randomn:"])
+            let selector = random.pick([
+                "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:", "sqrt:",
+                "log:", "ln:", "exp:", "floor:", "ceiling:", "abs:", "trunc:", "uppercase:",
+                "lowercase:", "length:", "onesComplement:", "now", "random", "modulus:by:", "randomn:",
+            ])
             let arity = BuiltinFunctions.function(forSelector: selector)!.arity
             return .function(selector, (0..<arity).map { _ in expression(depth: d) })
         case 8:
             let selectors = ["uppercaseString", "stringByAppendingString:", "pow:", "a \"quoted\" selector"]
-            return .customFunction(receiver: expression(depth: d), selector: random.pick(selectors),
-                                   arguments: (0..<random.int(3)).map { _ in expression(depth: d) })
+            return .customFunction(
+                receiver: expression(depth: d), selector: random.pick(selectors),
+                arguments: (0..<random.int(3)).map { _ in expression(depth: d) })
         case 9:
-            let selector: ObjectGraph.Expression.IndexSelector = random.pick([.first, .last, .size, .expression(expression(depth: d))])
+            let selector: ObjectGraph.Expression.IndexSelector = random.pick([
+                .first, .last, .size, .expression(expression(depth: d)),
+            ])
             return .index(expression(depth: d), selector)
         case 10:
             var elements = (0..<random.int(3)).map { _ in expression(depth: d) }
             elements.insert(.keyPath(keyPath(firstMayBeVariable: false)), at: random.int(elements.count + 1))
             return .aggregate(elements)
         case 11:
-            return .subquery(collection: expression(depth: d), variable: random.pick(Self.variables), predicate: predicate(depth: min(d, 1)))
+            return .subquery(
+                collection: expression(depth: d), variable: random.pick(Self.variables),
+                predicate: predicate(depth: min(d, 1)))
         case 12:
             var value = expression(depth: d)
             if case .constant(let c) = value, c.isNumber { value = .keyPath("seconds") }

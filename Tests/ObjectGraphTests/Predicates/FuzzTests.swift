@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 // A bounded fuzz of the format language in the suite (the full run is `bash Fuzz/run.sh
 // 1000000`). Design rule from reference/predicates.md section 4: a malformed format string
@@ -11,12 +12,18 @@ import Testing
 struct FuzzTests {
     /// Pieces random strings are made of: tokens of the language and some noise.
     static let pieces = [
-        "a", "name", "$x", "$a.$b", "SELF", "#SIZE", "@count", ".", "1", "-", "0x1F", "2.5e-3", "'s'", "\"t\"", "'\\u00e9'",
-        "==", "=", "!=", "<>", "<", "<=", "=>", ">", "IN", "CONTAINS", "LIKE", "MATCHES", "BEGINSWITH", "ENDSWITH", "BETWEEN",
-        "[cd]", "[n]", "ANY", "ALL", "NONE", "SOME", "AND", "OR", "NOT", "&&", "||", "!", "TRUEPREDICATE", "FALSEPREDICATE",
-        "(", ")", "{", "}", "[", "]", ",", "+", "*", "/", "**", "&", "|", "^", "~", "<<", ">>", ":=", "sum:", "raise:toPower:",
-        "max(", "now()", "FUNCTION(", "CAST(", "SUBQUERY(", "TERNARY(", "FIRST", "LAST", "SIZE", "NULL", "YES", "%@", "%K",
-        "%d", "%%", "'", "\"", "\\", "#", "@", "$", "é", "\u{301}", "\n", " ", " ", " ", "?", "`", "%k", "99999999999999999999",
+        "a", "name", "$x", "$a.$b", "SELF", "#SIZE", "@count", ".", "1", "-", "0x1F", "2.5e-3", "'s'", "\"t\"",
+        "'\\u00e9'",
+        "==", "=", "!=", "<>", "<", "<=", "=>", ">", "IN", "CONTAINS", "LIKE", "MATCHES", "BEGINSWITH", "ENDSWITH",
+        "BETWEEN",
+        "[cd]", "[n]", "ANY", "ALL", "NONE", "SOME", "AND", "OR", "NOT", "&&", "||", "!", "TRUEPREDICATE",
+        "FALSEPREDICATE",
+        "(", ")", "{", "}", "[", "]", ",", "+", "*", "/", "**", "&", "|", "^", "~", "<<", ">>", ":=", "sum:",
+        "raise:toPower:",
+        "max(", "now()", "FUNCTION(", "CAST(", "SUBQUERY(", "TERNARY(", "FIRST", "LAST", "SIZE", "NULL", "YES", "%@",
+        "%K",
+        "%d", "%%", "'", "\"", "\\", "#", "@", "$", "é", "\u{301}", "\n", " ", " ", " ", "?", "`", "%k",
+        "99999999999999999999",
     ]
     /// Well-formed starting points for mutation.
     static let seeds = [
@@ -27,7 +34,8 @@ struct FuzzTests {
         "$x := 3 == 3 AND NONE tags CONTAINS 'z'", "name MATCHES '\\\\w+' || d['k'] IN {1, 2, a}",
     ]
     nonisolated(unsafe) static let object: [String: Any] = [
-        "name": "Zoë", "age": 42, "score": 2.5, "tags": ["a", "B"], "numbers": [1, 2, 3], "when": Date(timeIntervalSinceReferenceDate: 0),
+        "name": "Zoë", "age": 42, "score": 2.5, "tags": ["a", "B"], "numbers": [1, 2, 3],
+        "when": Date(timeIntervalSinceReferenceDate: 0),
         "d": ["k": 1], "dept": ["staff": [["age": 30], ["age": 51]]],
     ]
     /// Strings are keys made of identifiers: `%K` prints its key as given, as Apple does, so
@@ -41,7 +49,10 @@ struct FuzzTests {
         do {
             p = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: Array(arguments.prefix(percents)))
         } catch let error as ObjectGraph.PredicateError {
-            if error.code == .unparseable && (!error.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars) || error.offset == nil) {
+            if error.code == .unparseable
+                && (!error.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars)
+                    || error.offset == nil)
+            {
                 return "bad parse error for \(format.debugDescription): \(error.message)"
             }
             return nil
@@ -59,7 +70,8 @@ struct FuzzTests {
         var random = FormatLanguageRandom(seed: 2024)
         var problems: [String] = []
         for _ in 0..<3000 {
-            let format = (0...random.int(12)).map { _ in random.pick(Self.pieces) }.joined(separator: random.chance(70) ? " " : "")
+            let format = (0...random.int(12)).map { _ in random.pick(Self.pieces) }.joined(
+                separator: random.chance(70) ? " " : "")
             if let problem = Self.check(format) { problems.append(problem) }
             if problems.count >= 5 { break }
         }
@@ -78,7 +90,10 @@ struct FuzzTests {
                 switch random.int(4) {
                 case 0: scalars.insert(contentsOf: random.pick(Self.pieces).unicodeScalars, at: at)
                 case 1: if at < scalars.count { scalars.remove(at: at) }
-                case 2: if at < scalars.count { scalars[at] = random.pick(Array("()[]{}'\",.$#@%!=<>-*\\ é".unicodeScalars)) }
+                case 2:
+                    if at < scalars.count {
+                        scalars[at] = random.pick(Array("()[]{}'\",.$#@%!=<>-*\\ é".unicodeScalars))
+                    }
                 default: scalars = Array(scalars[at...] + scalars[..<at])
                 }
             }
@@ -94,8 +109,10 @@ struct FuzzTests {
     @Test(arguments: [
         String(repeating: "(", count: 5000) + "a == 1", String(repeating: "NOT ", count: 5000) + "a == 1",
         "a == " + String(repeating: "-", count: 5000) + "1", "a == " + String(repeating: "{", count: 5000),
-        "a == " + Array(repeating: "1", count: 5000).joined(separator: " + "), "a" + String(repeating: "[0]", count: 5000) + " == 1",
-        String(repeating: "a == 1 AND ", count: 5000) + "b == 2", "a == " + String(repeating: "2 ** ", count: 5000) + "2",
+        "a == " + Array(repeating: "1", count: 5000).joined(separator: " + "),
+        "a" + String(repeating: "[0]", count: 5000) + " == 1",
+        String(repeating: "a == 1 AND ", count: 5000) + "b == 2",
+        "a == " + String(repeating: "2 ** ", count: 5000) + "2",
     ])
     func deepNesting(format: String) {
         let error = parseError(format)

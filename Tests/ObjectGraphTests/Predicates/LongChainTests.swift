@@ -28,7 +28,9 @@ private struct Chain: Sendable {
     let type: CompoundPredicate.LogicalType
     let shape: ChainShape
 
-    static let cases: [(CompoundPredicate.LogicalType, ChainShape)] = [(.and, .leftDeep), (.and, .rightDeep), (.or, .leftDeep), (.or, .rightDeep)]
+    static let cases: [(CompoundPredicate.LogicalType, ChainShape)] = [
+        (.and, .leftDeep), (.and, .rightDeep), (.or, .leftDeep), (.or, .rightDeep),
+    ]
 
     /// The term in the middle that decides: `salesRank >= <rank>` in an AND (the other terms
     /// hold for every book), `salesRank == <rank>` in an OR (the others hold for none).
@@ -92,7 +94,8 @@ private func chainCases() -> [(CompoundPredicate.LogicalType, ChainShape)] { Cha
 @Suite("Long AND and OR chains")
 struct LongChainTests {
     @Test(arguments: chainCases())
-    func aLongChainIsOneLevelAndEvaluatesDictionaries(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws {
+    func aLongChainIsOneLevelAndEvaluatesDictionaries(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws
+    {
         let chain = Chain(type: type, shape: shape)
         let selected = try onSmallStack { () -> [Int] in
             let p = chain.predicate()
@@ -109,7 +112,9 @@ struct LongChainTests {
         let selected = try onSmallStack { () -> [Int] in
             let books = try context.fetch(FetchRequest(entityName: "Book"))
             let p = chain.predicate()
-            return try books.filter { try p.checkedEvaluate(with: $0) }.compactMap { try $0.checkedValue(forKey: "salesRank") as? Int }.sorted()
+            return try books.filter { try p.checkedEvaluate(with: $0) }.compactMap {
+                try $0.checkedValue(forKey: "salesRank") as? Int
+            }.sorted()
         }
         #expect(selected == chain.expectedRanks)
     }
@@ -127,7 +132,10 @@ struct LongChainTests {
         let (same, selected) = try onSmallStack { () -> (Bool, [Int]) in
             let withVariable = chain.predicate(rank: .variable("rank"))
             let substituted = try withVariable.checkedWithSubstitutionVariables(["rank": 2])
-            let selected = try (1...3).filter { try withVariable.checkedEvaluate(with: ["salesRank": $0, "title": "T"], substitutionVariables: ["rank": 2]) }
+            let selected = try (1...3).filter {
+                try withVariable.checkedEvaluate(
+                    with: ["salesRank": $0, "title": "T"], substitutionVariables: ["rank": 2])
+            }
             return (substituted == chain.predicate(), selected)
         }
         #expect(same)
@@ -138,7 +146,8 @@ struct LongChainTests {
     func aLongChainComparesAndHashes(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws {
         let chain = Chain(type: type, shape: shape)
         let (equal, sameHash, differs) = try onSmallStack { () -> (Bool, Bool, Bool) in
-            let p = chain.predicate(), q = chain.predicate()
+            let p = chain.predicate()
+            let q = chain.predicate()
             let other = chain.predicate(rank: .constant(.int(3)))
             return (p == q, p.hashValue == q.hashValue, p != other)
         }
@@ -148,14 +157,16 @@ struct LongChainTests {
     }
 
     @Test(arguments: chainCases())
-    func aLongChainFetchesTheSameFromSQLiteAndMemory(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws {
+    func aLongChainFetchesTheSameFromSQLiteAndMemory(_ type: CompoundPredicate.LogicalType, _ shape: ChainShape) throws
+    {
         let chain = Chain(type: type, shape: shape)
         for storeType in [StoreType.sqlite, .inMemory] {
             let context = try StackFixture.threeRankedBooks(storeType).context
             let (ranks, count) = try onSmallStack { () -> ([Int], Int) in
                 let request = FetchRequest(entityName: "Book")
                 request.predicate = chain.predicate()
-                let ranks = try context.fetch(request).compactMap { try $0.checkedValue(forKey: "salesRank") as? Int }.sorted()
+                let ranks = try context.fetch(request).compactMap { try $0.checkedValue(forKey: "salesRank") as? Int }
+                    .sorted()
                 return (ranks, try context.count(for: request))
             }
             #expect(ranks == chain.expectedRanks, "\(storeType)")
@@ -172,8 +183,12 @@ struct LongChainTests {
         // NOT, the chain, its comparisons and their expressions: 4 levels, plus 496 alternations.
         #expect(throws: Never.self) { try p.checkedEvaluate(with: ["salesRank": 2, "title": "B"]) }
         // An AND around p (whose top is an AND) joins its chain and adds no level; the OR does.
-        #expect(throws: Never.self) { try Predicate.and([deepLeaf, p]).checkedEvaluate(with: ["salesRank": 2, "title": "B"]) }
+        #expect(throws: Never.self) {
+            try Predicate.and([deepLeaf, p]).checkedEvaluate(with: ["salesRank": 2, "title": "B"])
+        }
         let over = Predicate.or([deepLeaf, .and([deepLeaf, p])])
-        #expect(throws: ObjectGraph.PredicateError.self) { try over.checkedEvaluate(with: ["salesRank": 2, "title": "B"]) }
+        #expect(throws: ObjectGraph.PredicateError.self) {
+            try over.checkedEvaluate(with: ["salesRank": 2, "title": "B"])
+        }
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 // The parser on expressions: arithmetic, collection operators, indexes, functions, FUNCTION,
 // CAST, SUBQUERY, TERNARY and assignment. reference/predicates.md section 1.10, following
-//   pBNF         https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pBNF.html
+// pBNF         https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pBNF.html
 //   NSExpression https://developer.apple.com/documentation/foundation/nsexpression
-//   init(forFunction:arguments:) https://developer.apple.com/documentation/foundation/nsexpression/init(forfunction:arguments:)
+// init(forFunction:arguments:)
+// https://developer.apple.com/documentation/foundation/nsexpression/init(forfunction:arguments:)
 
 private typealias E = ObjectGraph.Expression
 
@@ -25,7 +27,12 @@ struct ParserArithmeticTests {
         ("a ** b", .function("raise:toPower:", [key("a"), key("b")])),
         ("-a", .function("from:subtract:", [int(0), key("a")])),
         // Precedence: ** over * / over + - (section 1.10, assumed); left-associative.
-        ("4 + 5 - 2**3", .function("from:subtract:", [.function("add:to:", [int(4), int(5)]), .function("raise:toPower:", [int(2), int(3)])])),
+        (
+            "4 + 5 - 2**3",
+            .function(
+                "from:subtract:",
+                [.function("add:to:", [int(4), int(5)]), .function("raise:toPower:", [int(2), int(3)])])
+        ),
         ("a + b * c", .function("add:to:", [key("a"), .function("multiply:by:", [key("b"), key("c")])])),
         ("(a + b) * c", .function("multiply:by:", [.function("add:to:", [key("a"), key("b")]), key("c")])),
         ("a - b - c", .function("from:subtract:", [.function("from:subtract:", [key("a"), key("b")]), key("c")])),
@@ -34,8 +41,10 @@ struct ParserArithmeticTests {
         ("-2 ** 2", .function("raise:toPower:", [int(-2), int(2)])),
         ("2 ** -1", .function("raise:toPower:", [int(2), int(-1)])),
         // Bitwise operators (section 1.10, OBS daydreamboy).
-        ("1 << 3", .function("leftshift:by:", [int(1), int(3)])), ("8 >> 2", .function("rightshift:by:", [int(8), int(2)])),
-        ("2 & 1", .function("bitwiseAnd:with:", [int(2), int(1)])), ("2 | 1", .function("bitwiseOr:with:", [int(2), int(1)])),
+        ("1 << 3", .function("leftshift:by:", [int(1), int(3)])),
+        ("8 >> 2", .function("rightshift:by:", [int(8), int(2)])),
+        ("2 & 1", .function("bitwiseAnd:with:", [int(2), int(1)])),
+        ("2 | 1", .function("bitwiseOr:with:", [int(2), int(1)])),
         ("2 ^ 1", .function("bitwiseXor:with:", [int(2), int(1)])), ("~a", .function("onesComplement:", [key("a")])),
     ])
     func arithmetic(format: String, expected: ObjectGraph.Expression) throws {
@@ -89,8 +98,10 @@ struct ParserFunctionTests {
     }
 
     // Two-argument functions with their full selectors.
-    @Test(arguments: ["raise:toPower:", "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:",
-                      "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:"])
+    @Test(arguments: [
+        "raise:toPower:", "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:",
+        "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
+    ])
     func twoArguments(selector: String) throws {
         #expect(try parsedExpression("\(selector)(a, 2)") == .function(selector, [key("a"), int(2)]))
     }
@@ -105,7 +116,9 @@ struct ParserFunctionTests {
     // pSyntax's example MAX(1, 5, 10): several bare arguments to a statistics function form
     // its one collection ([UNC] how Apple maps them).
     @Test func statisticsOverBareArguments() throws {
-        #expect(try parsedExpression("MAX(1, 5, 10)") == .function("max:", [.constant(.array([.int(1), .int(5), .int(10)]))]))
+        #expect(
+            try parsedExpression("MAX(1, 5, 10)")
+                == .function("max:", [.constant(.array([.int(1), .int(5), .int(10)]))]))
         #expect(try parsedExpression("sum(a, 2)") == .function("sum:", [.aggregate([key("a"), int(2)])]))
         #expect(try parsedExpression("max(1, 5, 10)").expressionValue(with: nil) as? Int == 10)
     }
@@ -121,34 +134,49 @@ struct ParserFunctionTests {
 struct ParserSpecialFormTests {
     // NSExpression: FUNCTION(receiver, 'selectorName', arguments...).
     @Test func function() throws {
-        #expect(try parsedExpression("FUNCTION(name, 'uppercaseString')") == .customFunction(receiver: key("name"), selector: "uppercaseString", arguments: []))
-        #expect(try parsedExpression("function(a, \"pow:\", 3, b)") == .customFunction(receiver: key("a"), selector: "pow:", arguments: [int(3), key("b")]))
-        #expect(try parsedExpression("FUNCTION(0x41414141, 'intValue')") == .customFunction(receiver: int(0x4141_4141), selector: "intValue", arguments: []))
+        #expect(
+            try parsedExpression("FUNCTION(name, 'uppercaseString')")
+                == .customFunction(receiver: key("name"), selector: "uppercaseString", arguments: []))
+        #expect(
+            try parsedExpression("function(a, \"pow:\", 3, b)")
+                == .customFunction(receiver: key("a"), selector: "pow:", arguments: [int(3), key("b")]))
+        #expect(
+            try parsedExpression("FUNCTION(0x41414141, 'intValue')")
+                == .customFunction(receiver: int(0x4141_4141), selector: "intValue", arguments: []))
     }
 
     // NSExpression CAST(value, 'Type'); CAST(<number>, "NSDate") is a date constant, since that
     // is how dates print (section 3.1 rule 5).
     @Test func cast() throws {
-        #expect(try parsedExpression("CAST('5', 'NSNumber')") == .cast(.constant(.string("5")), .constant(.string("NSNumber"))))
+        #expect(
+            try parsedExpression("CAST('5', 'NSNumber')")
+                == .cast(.constant(.string("5")), .constant(.string("NSNumber"))))
         #expect(try parsedExpression("CAST(a, \"NSString\")") == .cast(key("a"), .constant(.string("NSString"))))
-        #expect(try parsedExpression("CAST(-978250148.000000, \"NSDate\")") == .constant(.date(Date(timeIntervalSinceReferenceDate: -978_250_148))))
+        #expect(
+            try parsedExpression("CAST(-978250148.000000, \"NSDate\")")
+                == .constant(.date(Date(timeIntervalSinceReferenceDate: -978_250_148))))
         #expect(try parsedExpression("CAST(a, 'NSDate')") == .cast(key("a"), .constant(.string("NSDate"))))
     }
 
     // pSyntax and NSExpression: SUBQUERY(collection, $x, predicate), usually with .@count.
     @Test func subquery() throws {
         let inner = ObjectGraph.Predicate.and([
-            .comparison(ComparisonPredicate(.member(.variable("task"), "completionDate"), .notEqualTo, .constant(.null))),
+            .comparison(
+                ComparisonPredicate(.member(.variable("task"), "completionDate"), .notEqualTo, .constant(.null))),
             .comparison(ComparisonPredicate(.member(.variable("task"), "user"), .equalTo, .constant(.string("Alex")))),
         ])
-        let e = try parsedExpression("SUBQUERY(tasks, $task, $task.completionDate != nil AND $task.user = 'Alex').@count")
+        let e = try parsedExpression(
+            "SUBQUERY(tasks, $task, $task.completionDate != nil AND $task.user = 'Alex').@count")
         #expect(e == .member(.subquery(collection: key("tasks"), variable: "task", predicate: inner), "@count"))
     }
 
     // NSExpression(forConditional:trueExpression:falseExpression:), written TERNARY [UNC].
     @Test func ternary() throws {
-        let condition = ObjectGraph.Predicate.comparison(ComparisonPredicate(key("age"), .greaterThanOrEqualTo, int(18)))
-        #expect(try parsedExpression("TERNARY(age >= 18, 'adult', 'minor')") == .conditional(condition, .constant(.string("adult")), .constant(.string("minor"))))
+        let condition = ObjectGraph.Predicate.comparison(
+            ComparisonPredicate(key("age"), .greaterThanOrEqualTo, int(18)))
+        #expect(
+            try parsedExpression("TERNARY(age >= 18, 'adult', 'minor')")
+                == .conditional(condition, .constant(.string("adult")), .constant(.string("minor"))))
     }
 
     // pBNF assignment_expression: predicate_variable ":=" expression.

@@ -4,9 +4,10 @@ import Testing
 
 // The parser on literals, key paths, format specifiers and variables: reference/predicates.md
 // sections 1.1 to 1.6, which follow Apple's pages
-//   pSyntax   https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pSyntax.html
+// pSyntax   https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pSyntax.html
 //   pBNF      https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pBNF.html
-//   pCreating https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pCreating.html
+// pCreating
+// https://developer.apple.com/library/archive/documentation/Cocoa/Conceptual/Predicates/Articles/pCreating.html
 
 @Suite("Parser: string literals")
 struct ParserStringTests {
@@ -50,7 +51,8 @@ struct ParserNumberTests {
     @Test(arguments: [
         ("0", "int(0)"), ("1", "int(1)"), ("27", "int(27)"), ("2.71828", "double(2.71828)"), ("19.75", "double(19.75)"),
         ("9.2e-5", "double(9.2e-05)"), ("1e3", "double(1000.0)"), ("1E+2", "double(100.0)"), ("2.5e0", "double(2.5)"),
-        ("0x1F", "int(31)"), ("0XfF", "int(255)"), ("0o17", "int(15)"), ("0O7", "int(7)"), ("0b101", "int(5)"), ("0B1", "int(1)"),
+        ("0x1F", "int(31)"), ("0XfF", "int(255)"), ("0o17", "int(15)"), ("0O7", "int(7)"), ("0b101", "int(5)"),
+        ("0B1", "int(1)"),
         ("9223372036854775807", "int(9223372036854775807)"), ("18446744073709551616", "double(1.8446744073709552e+19)"),
     ])
     func literals(text: String, kind: String) throws {
@@ -59,7 +61,9 @@ struct ParserNumberTests {
 
     // Section 1.3, negative literals (`self.speed <= -5`, OBS WinObjC): unary minus on a number
     // literal gives a negative constant.
-    @Test(arguments: [("-5", "int(-5)"), ("-2.5", "double(-2.5)"), ("- 7", "int(-7)"), ("--3", "int(3)"), ("-0x10", "int(-16)")])
+    @Test(arguments: [
+        ("-5", "int(-5)"), ("-2.5", "double(-2.5)"), ("- 7", "int(-7)"), ("--3", "int(3)"), ("-0x10", "int(-16)"),
+    ])
     func negative(text: String, kind: String) throws {
         #expect(exactly(try literal(text)) == kind)
     }
@@ -70,7 +74,8 @@ struct ParserKeywordTests {
     // pSyntax "Literals": FALSE, NO; TRUE, YES; NULL, NIL; SELF. pSyntax: "case insensitive with
     // respect to keywords".
     @Test(arguments: [
-        ("TRUE", ObjectGraph.Expression.constant(.bool(true))), ("true", .constant(.bool(true))), ("YES", .constant(.bool(true))),
+        ("TRUE", ObjectGraph.Expression.constant(.bool(true))), ("true", .constant(.bool(true))),
+        ("YES", .constant(.bool(true))),
         ("yes", .constant(.bool(true))), ("FALSE", .constant(.bool(false))), ("No", .constant(.bool(false))),
         ("NULL", .constant(.null)), ("nil", .constant(.null)), ("NIL", .constant(.null)),
         ("SELF", .evaluatedObject), ("self", .evaluatedObject),
@@ -119,7 +124,8 @@ struct ParserKeywordTests {
         #expect(try parsedComparison("SELF.name == 1")?.leftExpression == .member(.evaluatedObject, "name"))
         #expect(try parsedComparison("$x.age.years == 1")?.leftExpression == .member(.variable("x"), "age.years"))
         #expect(try parsedComparison("(a).b == 1")?.leftExpression == .keyPath("a.b"))
-        #expect(try parsedComparison("'abc'.length == 3")?.leftExpression == .member(.constant(.string("abc")), "length"))
+        #expect(
+            try parsedComparison("'abc'.length == 3")?.leftExpression == .member(.constant(.string("abc")), "length"))
         #expect(try parsedComparison("$a.$b == 1")?.leftExpression == .member(.variable("a"), "$b"))
     }
 }
@@ -135,17 +141,24 @@ struct ParserSpecifierTests {
         #expect(try parsedComparison("a.%K == 1", "b")?.leftExpression == .keyPath("a.b"))
         #expect(try literal("%@", [1, "x"]) == .constant(.array([.int(1), .string("x")])))
         #expect(try literal("%@", nil) == .constant(.null))
-        #expect(try literal("%@", Date(timeIntervalSinceReferenceDate: 5)) == .constant(.date(Date(timeIntervalSinceReferenceDate: 5))))
+        #expect(
+            try literal("%@", Date(timeIntervalSinceReferenceDate: 5))
+                == .constant(.date(Date(timeIntervalSinceReferenceDate: 5))))
     }
 
     // Section 1.5: printf-style conversions become number constants (`a == %d` with 99 prints
     // `a == 99`, OBS pyobjc); %d truncates a double, %f makes a double of an integer.
     @Test(arguments: [
-        ("%d", 99 as any Sendable, "int(99)"), ("%i", 7 as any Sendable, "int(7)"), ("%ld", 123_456_789_012 as any Sendable, "int(123456789012)"),
-        ("%u", 3 as any Sendable, "int(3)"), ("%d", 2.9 as any Sendable, "int(2)"), ("%d", true as any Sendable, "int(1)"),
-        ("%f", 2.5 as any Sendable, "double(2.5)"), ("%lf", 3 as any Sendable, "double(3.0)"), ("%f", Float(0.5) as any Sendable, "double(0.5)"),
-        ("%lu", UInt64(9) as any Sendable, "int(9)"), ("%lld", Int64(-4) as any Sendable, "int(-4)"), ("%hd", Int16(12) as any Sendable, "int(12)"),
-        ("%x", 255 as any Sendable, "int(255)"), ("%e", 1 as any Sendable, "double(1.0)"), ("%g", 0.25 as any Sendable, "double(0.25)"),
+        ("%d", 99 as any Sendable, "int(99)"), ("%i", 7 as any Sendable, "int(7)"),
+        ("%ld", 123_456_789_012 as any Sendable, "int(123456789012)"),
+        ("%u", 3 as any Sendable, "int(3)"), ("%d", 2.9 as any Sendable, "int(2)"),
+        ("%d", true as any Sendable, "int(1)"),
+        ("%f", 2.5 as any Sendable, "double(2.5)"), ("%lf", 3 as any Sendable, "double(3.0)"),
+        ("%f", Float(0.5) as any Sendable, "double(0.5)"),
+        ("%lu", UInt64(9) as any Sendable, "int(9)"), ("%lld", Int64(-4) as any Sendable, "int(-4)"),
+        ("%hd", Int16(12) as any Sendable, "int(12)"),
+        ("%x", 255 as any Sendable, "int(255)"), ("%e", 1 as any Sendable, "double(1.0)"),
+        ("%g", 0.25 as any Sendable, "double(0.25)"),
     ])
     func printfConversions(specifier: String, argument: any Sendable, kind: String) throws {
         #expect(exactly(try literal(specifier, argument)) == kind)
@@ -157,7 +170,8 @@ struct ParserSpecifierTests {
     // pBNF format_argument lists "%": `%%` is a literal percent sign [section 1.5, exact lexing UNC].
     @Test func percent() throws {
         #expect(try literal("%%") == .constant(.string("%")))
-        #expect(try parsedPredicate("name ENDSWITH %% AND n == %d", 5).predicateFormat == "name ENDSWITH \"%\" AND n == 5")
+        #expect(
+            try parsedPredicate("name ENDSWITH %% AND n == %d", 5).predicateFormat == "name ENDSWITH \"%\" AND n == 5")
     }
 
     // pCreating "Substitution Variables": `$NAME` is a variable expression.

@@ -14,11 +14,14 @@ private typealias Predicate = ObjectGraph.Predicate
 struct ParserComparisonTests {
     // pSyntax "Basic Comparisons" and "String Comparisons": every spelling, and its operator.
     @Test(arguments: [
-        ("=", ComparisonPredicate.Operator.equalTo), ("==", .equalTo), (">=", .greaterThanOrEqualTo), ("=>", .greaterThanOrEqualTo),
-        ("<=", .lessThanOrEqualTo), ("=<", .lessThanOrEqualTo), (">", .greaterThan), ("<", .lessThan), ("!=", .notEqualTo),
+        ("=", ComparisonPredicate.Operator.equalTo), ("==", .equalTo), (">=", .greaterThanOrEqualTo),
+        ("=>", .greaterThanOrEqualTo),
+        ("<=", .lessThanOrEqualTo), ("=<", .lessThanOrEqualTo), (">", .greaterThan), ("<", .lessThan),
+        ("!=", .notEqualTo),
         ("<>", .notEqualTo), ("BETWEEN", .between), ("IN", .in), ("CONTAINS", .contains), ("BEGINSWITH", .beginsWith),
         ("ENDSWITH", .endsWith), ("LIKE", .like), ("MATCHES", .matches), ("between", .between), ("in", .in),
-        ("contains", .contains), ("beginsWith", .beginsWith), ("endswith", .endsWith), ("like", .like), ("Matches", .matches),
+        ("contains", .contains), ("beginsWith", .beginsWith), ("endswith", .endsWith), ("like", .like),
+        ("Matches", .matches),
     ])
     func spellings(spelling: String, expected: ComparisonPredicate.Operator) throws {
         let c = try parsedComparison("a \(spelling) b")
@@ -35,7 +38,8 @@ struct ParserComparisonTests {
         ("[c]", ComparisonPredicate.Options.caseInsensitive), ("[d]", .diacriticInsensitive),
         ("[cd]", ComparisonPredicate.Options([.caseInsensitive, .diacriticInsensitive])),
         ("[dc]", ComparisonPredicate.Options([.caseInsensitive, .diacriticInsensitive])),
-        ("[n]", .normalized), ("[l]", .localeSensitive), ("[CD]", ComparisonPredicate.Options([.caseInsensitive, .diacriticInsensitive])),
+        ("[n]", .normalized), ("[l]", .localeSensitive),
+        ("[CD]", ComparisonPredicate.Options([.caseInsensitive, .diacriticInsensitive])),
         ("[cdn]", ComparisonPredicate.Options([.caseInsensitive, .diacriticInsensitive, .normalized])),
     ])
     func options(brackets: String, expected: ComparisonPredicate.Options) throws {
@@ -67,17 +71,20 @@ struct ParserCompoundTests {
 
     // pSyntax "Basic Compound Predicates": AND/&&, OR/||, NOT/!; keywords in any case.
     @Test(arguments: [
-        ("a == 1 AND b == 2", Predicate.and([a, b])), ("a == 1 && b == 2", .and([a, b])), ("a == 1 and b == 2", .and([a, b])),
+        ("a == 1 AND b == 2", Predicate.and([a, b])), ("a == 1 && b == 2", .and([a, b])),
+        ("a == 1 and b == 2", .and([a, b])),
         ("a == 1 OR b == 2", .or([a, b])), ("a == 1 || b == 2", .or([a, b])), ("a == 1 Or b == 2", .or([a, b])),
         ("NOT a == 1", .not(a)), ("!a == 1", .not(a)), ("not (a == 1)", .not(a)), ("!(a == 1)", .not(a)),
         ("NOT NOT a == 1", .not(.not(a))),
         // A chain of one operator is one compound predicate (section 1.9, OBS objc.io).
         ("a == 1 AND b == 2 AND c == 3", .and([a, b, c])), ("a == 1 || b == 2 OR c == 3", .or([a, b, c])),
         // NOT binds tightest, then AND, then OR (section 1.9, [UNC] precedence).
-        ("a == 1 OR b == 2 AND c == 3", .or([a, .and([b, c])])), ("a == 1 AND b == 2 OR c == 3", .or([.and([a, b]), c])),
+        ("a == 1 OR b == 2 AND c == 3", .or([a, .and([b, c])])),
+        ("a == 1 AND b == 2 OR c == 3", .or([.and([a, b]), c])),
         ("NOT a == 1 AND b == 2", .and([.not(a), b])), ("NOT (a == 1 AND b == 2)", .not(.and([a, b]))),
         // Parentheses group; an explicitly parenthesised group stays a group ([UNC] in 1.9).
-        ("(a == 1 OR b == 2) AND c == 3", .and([.or([a, b]), c])), ("(a == 1 AND b == 2) AND c == 3", .and([.and([a, b]), c])),
+        ("(a == 1 OR b == 2) AND c == 3", .and([.or([a, b]), c])),
+        ("(a == 1 AND b == 2) AND c == 3", .and([.and([a, b]), c])),
         ("((a == 1))", a),
     ])
     func compounds(format: String, expected: ObjectGraph.Predicate) throws {
@@ -88,7 +95,9 @@ struct ParserCompoundTests {
     @Test func booleanPredicates() throws {
         #expect(try parsedPredicate("TRUEPREDICATE") == .truePredicate)
         #expect(try parsedPredicate("falsepredicate") == .falsePredicate)
-        #expect(try parsedPredicate("TRUEPREDICATE AND NOT FALSEPREDICATE") == .and([.truePredicate, .not(.falsePredicate)]))
+        #expect(
+            try parsedPredicate("TRUEPREDICATE AND NOT FALSEPREDICATE")
+                == .and([.truePredicate, .not(.falsePredicate)]))
     }
 
     // pBNF: "(" NSPredicate ")"; a parenthesis can also open an expression, `(a + b) > 3`.

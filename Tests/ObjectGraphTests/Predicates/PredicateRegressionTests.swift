@@ -21,7 +21,9 @@ struct PredicateRegressionTests {
         let (q, text) = try reprinted(p)
         #expect(q == p)
         #expect(text == p.predicateFormat)
-        #expect(try parsedPredicate("name == '\\u0301x'") == .comparison(ComparisonPredicate(.keyPath("name"), .equalTo, .constant(.string("\u{301}x")))))
+        #expect(
+            try parsedPredicate("name == '\\u0301x'")
+                == .comparison(ComparisonPredicate(.keyPath("name"), .equalTo, .constant(.string("\u{301}x")))))
     }
 
     // A date with more than six decimals printed with %f lost them (CAST(0.123457, "NSDate")):
@@ -31,16 +33,21 @@ struct PredicateRegressionTests {
         let p = try parsedPredicate("d == %@", date)
         #expect(p.predicateFormat == "d == CAST(0.1234567, \"NSDate\")")
         #expect(try reprinted(p).0 == p)
-        #expect(try parsedPredicate("d == %@", Date(timeIntervalSinceReferenceDate: 86400.5)).predicateFormat == "d == CAST(86400.500000, \"NSDate\")")
+        #expect(
+            try parsedPredicate("d == %@", Date(timeIntervalSinceReferenceDate: 86400.5)).predicateFormat
+                == "d == CAST(86400.500000, \"NSDate\")")
     }
 
     // A negative number or a one's complement before `.key` or `[index]` printed `-5.x`, which
     // reads as `-(5.x)`; it now keeps its parentheses.
     @Test func negativeAndComplementBases() throws {
-        let negative = ObjectGraph.Predicate.comparison(ComparisonPredicate(.member(.constant(.int(-5)), "x"), .equalTo, .constant(.int(1))))
+        let negative = ObjectGraph.Predicate.comparison(
+            ComparisonPredicate(.member(.constant(.int(-5)), "x"), .equalTo, .constant(.int(1))))
         #expect(negative.predicateFormat == "(-5).x == 1")
         #expect(try reprinted(negative).0 == negative)
-        let complement = ObjectGraph.Predicate.comparison(ComparisonPredicate(.index(.function("onesComplement:", [.keyPath("a")]), .first), .equalTo, .constant(.int(1))))
+        let complement = ObjectGraph.Predicate.comparison(
+            ComparisonPredicate(
+                .index(.function("onesComplement:", [.keyPath("a")]), .first), .equalTo, .constant(.int(1))))
         #expect(complement.predicateFormat == "(~a)[FIRST] == 1")
         #expect(try reprinted(complement).0 == complement)
     }
@@ -69,7 +76,8 @@ struct PredicateRegressionTests {
     // still start with Apple's prefix, scalar by scalar.
     @Test func errorPrefixBeforeCombiningMark() {
         let error = parseError("\u{301} == 1")
-        #expect(error?.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars) == true)
+        #expect(
+            error?.message.unicodeScalars.starts(with: "Unable to parse the format string \"".unicodeScalars) == true)
         #expect(error?.offset == 0)
     }
 
@@ -88,9 +96,11 @@ struct PredicateRegressionTests {
     // `~`, arrays, compounds, all at the deepest allowed level.
     @Test(arguments: [
         String(repeating: "~", count: 98) + "a == 1", "a == " + String(repeating: "1 ** ", count: 97) + "1",
-        "a == " + String(repeating: "1 * 2 + ", count: 97) + "1", "a == " + String(repeating: "{", count: 98) + String(repeating: "}", count: 98),
+        "a == " + String(repeating: "1 * 2 + ", count: 97) + "1",
+        "a == " + String(repeating: "{", count: 98) + String(repeating: "}", count: 98),
         String(repeating: "(a == 1 AND ", count: 98) + "b == 1" + String(repeating: ")", count: 98),
-        "a" + String(repeating: "[0]", count: 97) + " == 1", String(repeating: "NOT (a == 1 OR ", count: 49) + "b == 1" + String(repeating: ")", count: 49),
+        "a" + String(repeating: "[0]", count: 97) + " == 1",
+        String(repeating: "NOT (a == 1 OR ", count: 49) + "b == 1" + String(repeating: ")", count: 49),
     ])
     func deepestTreesRoundTrip(format: String) throws {
         let p = try parsedPredicate(format)
@@ -98,8 +108,10 @@ struct PredicateRegressionTests {
     }
 
     // One level more than the limit is refused with the parse error, whether the text nests or not.
-    @Test(arguments: [String(repeating: "!", count: 100) + "a == 1", String(repeating: "~", count: 99) + "a == 1",
-                      "a == " + String(repeating: "{", count: 100) + String(repeating: "}", count: 100)])
+    @Test(arguments: [
+        String(repeating: "!", count: 100) + "a == 1", String(repeating: "~", count: 99) + "a == 1",
+        "a == " + String(repeating: "{", count: 100) + String(repeating: "}", count: 100),
+    ])
     func tooDeepIsAParseError(format: String) {
         let error = parseError(format)
         #expect(error?.code == .unparseable)

@@ -23,7 +23,8 @@ struct PrinterComparisonTests {
     @Test(arguments: [
         ("a = 1", "a == 1"), ("a=>1", "a >= 1"), ("a =< 1", "a <= 1"), ("a <> 1", "a != 1"), ("a>1", "a > 1"),
         ("a   <   1", "a < 1"), ("a between {1,2}", "a BETWEEN {1, 2}"), ("a in {1}", "a IN {1}"),
-        ("a contains 'x'", "a CONTAINS \"x\""), ("a beginswith 'x'", "a BEGINSWITH \"x\""), ("a endsWith 'x'", "a ENDSWITH \"x\""),
+        ("a contains 'x'", "a CONTAINS \"x\""), ("a beginswith 'x'", "a BEGINSWITH \"x\""),
+        ("a endsWith 'x'", "a ENDSWITH \"x\""),
         ("a like 'x'", "a LIKE \"x\""), ("a matches 'x'", "a MATCHES \"x\""),
         ("name like[cd] 'x'", "name LIKE[cd] \"x\""), ("text ==[c] 'x'", "text ==[c] \"x\""),
         ("a CONTAINS [dc] 'x'", "a CONTAINS[cd] \"x\""), ("a MATCHES[n] 'x'", "a MATCHES[n] \"x\""),
@@ -62,7 +63,8 @@ struct PrinterConstantTests {
     @Test(arguments: [
         ("score BETWEEN {1.0, 10.0}", "score BETWEEN {1, 10}"), ("a == 42", "a == 42"), ("a == 10.5", "a == 10.5"),
         ("a == 13.39657778010461", "a == 13.39657778010461"), ("a == 0x10", "a == 16"), ("a == -5", "a == -5"),
-        ("isMale == YES", "isMale == 1"), ("isMale == true", "isMale == 1"), ("b == NO", "b == 0"), ("b == FALSE", "b == 0"),
+        ("isMale == YES", "isMale == 1"), ("isMale == true", "isMale == 1"), ("b == NO", "b == 0"),
+        ("b == FALSE", "b == 0"),
     ])
     func numbers(format: String, expected: String) throws {
         #expect(try printed(format) == expected)
@@ -79,7 +81,9 @@ struct PrinterConstantTests {
     @Test func nullValues() throws {
         #expect(try printed("name == NULL") == "name == nil")
         #expect(try printed("name == %@", nil) == "name == nil")
-        #expect(try Predicate(checkedFormat: "date = $DATE").checkedWithSubstitutionVariables(["DATE": NSNull()]).predicateFormat == "date == <null>")
+        #expect(
+            try Predicate(checkedFormat: "date = $DATE").checkedWithSubstitutionVariables(["DATE": NSNull()])
+                .predicateFormat == "date == <null>")
         #expect(try printed("NOT name == nil") == "NOT name == nil")
     }
 
@@ -115,7 +119,8 @@ struct PrinterExpressionTests {
     // Rule 7: key paths as written; `self` prints SELF (OBS flapjack); variables as $name;
     // reserved-word components with `#` ([DEC]: `%K == 1` with "size" prints `#size == 1`).
     @Test(arguments: [
-        ("department.name == 1", "department.name == 1"), ("self == 1", "SELF == 1"), ("SELF.name == 1", "SELF.name == 1"),
+        ("department.name == 1", "department.name == 1"), ("self == 1", "SELF == 1"),
+        ("SELF.name == 1", "SELF.name == 1"),
         ("$VAR == 1", "$VAR == 1"), ("children.@count == 1", "children.@count == 1"), ("#size == 1", "#size == 1"),
         ("a.#first.b == 1", "a.#first.b == 1"),
     ])
@@ -131,8 +136,10 @@ struct PrinterExpressionTests {
     // Rule 9: binary operators infix; an operand that is itself binary is parenthesised,
     // whatever the precedence ([DEC]; NSHipster's `4 + 5 - 2**3`).
     @Test(arguments: [
-        ("4 + 5 - 2**3 == 1", "(4 + 5) - (2 ** 3) == 1"), ("a+b == c*d", "a + b == c * d"), ("a + b * c == 1", "a + (b * c) == 1"),
-        ("a ** b ** c == 1", "a ** (b ** c) == 1"), ("1 << 3 == 8", "1 << 3 == 8"), ("2 & 1 | 4 == 0", "(2 & 1) | 4 == 0"),
+        ("4 + 5 - 2**3 == 1", "(4 + 5) - (2 ** 3) == 1"), ("a+b == c*d", "a + b == c * d"),
+        ("a + b * c == 1", "a + (b * c) == 1"),
+        ("a ** b ** c == 1", "a ** (b ** c) == 1"), ("1 << 3 == 8", "1 << 3 == 8"),
+        ("2 & 1 | 4 == 0", "(2 & 1) | 4 == 0"),
         ("-a == 1", "0 - a == 1"), ("(a) + ((b)) == 1", "a + b == 1"),
     ])
     func arithmetic(format: String, expected: String) throws {
@@ -158,7 +165,8 @@ struct PrinterExpressionTests {
     @Test(arguments: [
         ("count:(tracks.events) > 0", "count:(tracks.events) > 0"), ("sum(amount) > 0", "sum:(amount) > 0"),
         ("date < now()", "date < now()"), ("raise:toPower:(2, 3) == 8", "2 ** 3 == 8"),
-        ("modulus:by:(7, 2) == 1", "modulus:by:(7, 2) == 1"), ("maki == lowercase('THEATRE')", "maki == lowercase:(\"THEATRE\")"),
+        ("modulus:by:(7, 2) == 1", "modulus:by:(7, 2) == 1"),
+        ("maki == lowercase('THEATRE')", "maki == lowercase:(\"THEATRE\")"),
         ("MAX(1, 5, 10) == 10", "max:({1, 5, 10}) == 10"),
     ])
     func functions(format: String, expected: String) throws {
@@ -174,15 +182,19 @@ struct PrinterExpressionTests {
     // comma (OBS daydreamboy: `FUNCTION(a, "pow:" , 3) == 8`).
     @Test func functionQuirk() throws {
         #expect(try printed("FUNCTION(a, 'pow:', 3) == 8") == "FUNCTION(a, \"pow:\" , 3) == 8")
-        #expect(try printed("FUNCTION(name, 'uppercaseString') == 'A'") == "FUNCTION(name, \"uppercaseString\") == \"A\"")
+        #expect(
+            try printed("FUNCTION(name, 'uppercaseString') == 'A'") == "FUNCTION(name, \"uppercaseString\") == \"A\"")
         #expect(try printed("FUNCTION(a, 'f:g:', 1, 2) == 8") == "FUNCTION(a, \"f:g:\" , 1, 2) == 8")
     }
 
     // SUBQUERY and TERNARY print their parts in order (section 1.10; TERNARY [UNC]).
     @Test func subqueryAndTernary() throws {
-        #expect(try printed("SUBQUERY(tasks, $t, $t.done == YES AND $t.user = 'Alex').@count > 0")
+        #expect(
+            try printed("SUBQUERY(tasks, $t, $t.done == YES AND $t.user = 'Alex').@count > 0")
                 == "SUBQUERY(tasks, $t, $t.done == 1 AND $t.user == \"Alex\").@count > 0")
-        #expect(try printed("TERNARY(age >= 18, 'adult', 'minor') == 'adult'") == "TERNARY(age >= 18, \"adult\", \"minor\") == \"adult\"")
+        #expect(
+            try printed("TERNARY(age >= 18, 'adult', 'minor') == 'adult'")
+                == "TERNARY(age >= 18, \"adult\", \"minor\") == \"adult\"")
     }
 }
 
@@ -208,7 +220,8 @@ struct PrinterCompoundTests {
     // Rule 19 with objc.io's fetch: parentheses of the input are not kept.
     @Test func inputParenthesesAreNotKept() throws {
         let format = "(%@ <= longitude) AND (longitude <= %@) AND (%@ <= latitude) AND (latitude <= %@)"
-        #expect(try printed(format, 13.3, 13.39657778010461, 52.5, 52.6)
+        #expect(
+            try printed(format, 13.3, 13.39657778010461, 52.5, 52.6)
                 == "13.3 <= longitude AND longitude <= 13.39657778010461 AND 52.5 <= latitude AND latitude <= 52.6")
     }
 
@@ -234,7 +247,8 @@ struct PrinterCompoundTests {
 
     // Rule 17: a NOT of several subpredicates joins them with NOT ([DEC]; it does not parse back).
     @Test func notOfSeveral() throws {
-        let p = Predicate.compound(try CompoundPredicate(type: .not, subpredicates: [Self.a, Self.b, .and([Self.a, Self.b])]))
+        let p = Predicate.compound(
+            try CompoundPredicate(type: .not, subpredicates: [Self.a, Self.b, .and([Self.a, Self.b])]))
         #expect(p.predicateFormat == "a == 1 NOT b == 2 NOT (a == 1 AND b == 2)")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 // Parsing what `predicateFormat` prints gives an equal predicate: reference/predicates.md
 // section 3.1 (the printed form is Apple's canonical text, which Apple's own parser reads;
@@ -13,8 +14,12 @@ struct RoundTripTests {
         let printed = predicate.predicateFormat
         do {
             let reparsed = try ObjectGraph.Predicate(checkedFormat: printed)
-            if reparsed != predicate { return "differs after reparsing: \(printed)\n  tree:     \(predicate)\n  reparsed: \(reparsed)" }
-            if reparsed.predicateFormat != printed { return "prints differently the second time: \(printed) / \(reparsed.predicateFormat)" }
+            if reparsed != predicate {
+                return "differs after reparsing: \(printed)\n  tree:     \(predicate)\n  reparsed: \(reparsed)"
+            }
+            if reparsed.predicateFormat != printed {
+                return "prints differently the second time: \(printed) / \(reparsed.predicateFormat)"
+            }
             return nil
         } catch {
             return "does not parse: \(printed)\n  \(error)"
@@ -58,7 +63,8 @@ struct RoundTripTests {
         "name like[c] 'jo*' and age =< 21", "NONE tags == 'x' || !(a <> 1)", "a => 1 && b =< 2 && c = 3",
         "SUBQUERY(kids, $k, $k.age > 3 or $k.name beginswith 'A').@count == 0",
         "FUNCTION(a, 'pow:', 3) == 8", "TERNARY(a == 1, 'x', 'y') IN {'x', \"y\"}", "-a.b[FIRST] ** -2 == 0x10",
-        "CAST('1', 'NSNumber') BETWEEN {0.5, 1.5e0}", "$x := 2 == $x AND $a.$b == 'ABC'", "~(1 | 2 ^ 3 & 4 << 1 >> 1) < 0",
+        "CAST('1', 'NSNumber') BETWEEN {0.5, 1.5e0}", "$x := 2 == $x AND $a.$b == 'ABC'",
+        "~(1 | 2 ^ 3 & 4 << 1 >> 1) < 0",
     ])
     func handWritten(format: String) throws {
         let p = try ObjectGraph.Predicate(checkedFormat: format)

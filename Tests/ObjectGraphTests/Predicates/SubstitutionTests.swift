@@ -13,7 +13,10 @@ private typealias PredicateError = ObjectGraph.PredicateError
 
 /// The PredicateError an operation throws, or nil.
 private func thrownError(_ body: () throws -> Void) -> PredicateError? {
-    do { try body(); return nil } catch let error as PredicateError { return error } catch { return nil }
+    do {
+        try body()
+        return nil
+    } catch let error as PredicateError { return error } catch { return nil }
 }
 
 @Suite("Substitution variables")
@@ -62,7 +65,9 @@ struct SubstitutionTests {
         let substituting = thrownError { _ = try template.checkedWithSubstitutionVariables(["AGE": 3]) }
         #expect(substituting?.code == .missingVariable)
         #expect(substituting?.message.contains("$LAST_NAME") == true)
-        let evaluating = thrownError { _ = try template.checkedEvaluate(with: ["lastName": "x"], substitutionVariables: ["LAST_NAME": "x"]) }
+        let evaluating = thrownError {
+            _ = try template.checkedEvaluate(with: ["lastName": "x"], substitutionVariables: ["LAST_NAME": "x"])
+        }
         #expect(evaluating?.code == .missingVariable)
         #expect(evaluating?.message.contains("$AGE") == true)
         let noVariables = thrownError { _ = try template.checkedEvaluate(with: ["lastName": "x"]) }
@@ -75,7 +80,8 @@ struct SubstitutionTests {
         let template = try Predicate(checkedFormat: "a == $A")
         let p = try template.checkedWithSubstitutionVariables(["A": 1, "UNUSED": NotAConstant()])
         #expect(p.predicateFormat == "a == 1")
-        #expect(try template.checkedEvaluate(with: ["a": 1], substitutionVariables: ["A": 1, "UNUSED": NotAConstant()]))
+        #expect(
+            try template.checkedEvaluate(with: ["a": 1], substitutionVariables: ["A": 1, "UNUSED": NotAConstant()]))
     }
 
     // pCreating / pUsing "Using Null Values": to match null, substitute NSNull; `date = $DATE`
@@ -86,9 +92,13 @@ struct SubstitutionTests {
         #expect(try p.checkedEvaluate(with: [String: Any]()))
         #expect(try p.checkedEvaluate(with: ["date": NSNull()]))
         #expect(try !p.checkedEvaluate(with: ["date": Date(timeIntervalSinceReferenceDate: 0)]))
-        #expect(try Predicate(checkedFormat: "date == $DATE").checkedEvaluate(with: [String: Any](), substitutionVariables: ["DATE": NSNull()]))
+        #expect(
+            try Predicate(checkedFormat: "date == $DATE").checkedEvaluate(
+                with: [String: Any](), substitutionVariables: ["DATE": NSNull()]))
         // A Swift nil boxed in the dictionary is nil as well.
-        let swiftNil = try Predicate(checkedFormat: "date == $DATE").checkedWithSubstitutionVariables(["DATE": Optional<Date>.none as Any])
+        let swiftNil = try Predicate(checkedFormat: "date == $DATE").checkedWithSubstitutionVariables([
+            "DATE": Optional<Date>.none as Any
+        ])
         #expect(swiftNil.predicateFormat == "date == nil")
         #expect(try swiftNil.checkedEvaluate(with: [String: Any]()))
     }
@@ -108,7 +118,9 @@ struct SubstitutionTests {
     // pCreating: values of other kinds print by the predicateFormat rules once substituted.
     @Test func substitutedValuesPrint() throws {
         let p = try Predicate(checkedFormat: "name IN $NAMES AND born < $DATE AND score == $SCORE")
-            .withSubstitutionVariables(["NAMES": ["Ann", "Bob"], "DATE": Date(timeIntervalSinceReferenceDate: 0), "SCORE": 1.5])
+            .withSubstitutionVariables([
+                "NAMES": ["Ann", "Bob"], "DATE": Date(timeIntervalSinceReferenceDate: 0), "SCORE": 1.5,
+            ])
         #expect(p.predicateFormat == #"name IN {"Ann", "Bob"} AND born < CAST(0.000000, "NSDate") AND score == 1.5"#)
     }
 
@@ -124,7 +136,8 @@ struct SubstitutionTests {
         #expect(try !p.checkedEvaluate(with: ["items": [["price": 3]]]))
         // At evaluation time too, $x is each element, not the dictionary's 100.
         #expect(try template.checkedEvaluate(with: order, substitutionVariables: ["MIN": 5, "x": 100]))
-        #expect(try !template.checkedEvaluate(with: ["items": [["price": 3]]], substitutionVariables: ["MIN": 5, "x": 100]))
+        #expect(
+            try !template.checkedEvaluate(with: ["items": [["price": 3]]], substitutionVariables: ["MIN": 5, "x": 100]))
         // Without MIN it is still missing.
         #expect(thrownError { _ = try template.checkedWithSubstitutionVariables(["x": 1]) }?.code == .missingVariable)
     }
@@ -142,7 +155,8 @@ struct SubstitutionTests {
     // pCreating: substitution reaches into compound predicates, functions, indexes and
     // aggregates.
     @Test func substitutionReachesEveryExpression() throws {
-        let template = try Predicate(checkedFormat: "(a == $A OR NOT b == $B) AND abs($C) == 2 AND {$A, 2} CONTAINS 1 AND $D[0] == 9")
+        let template = try Predicate(
+            checkedFormat: "(a == $A OR NOT b == $B) AND abs($C) == 2 AND {$A, 2} CONTAINS 1 AND $D[0] == 9")
         let p = try template.checkedWithSubstitutionVariables(["A": 1, "B": 2, "C": -2, "D": [9]])
         #expect(!p.predicateFormat.contains("$"))
         #expect(try p.checkedEvaluate(with: ["a": 1, "b": 2]))

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 /// NSBatchDeleteRequest and NSBatchDeleteResult, as Apple documents them, on every store type.
 @Suite("Batch delete (NSBatchDeleteRequest)")
 struct BatchDeleteRequestTests {
-    @Test("deletes what a fetch request matches and counts it (initWithFetchRequest:, NSBatchDeleteResultTypeCount)", arguments: batchRequestStoreTypes)
+    @Test(
+        "deletes what a fetch request matches and counts it (initWithFetchRequest:, NSBatchDeleteResultTypeCount)",
+        arguments: batchRequestStoreTypes)
     func deletesMatching(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
-        _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: (1...6).map { ["code": "i\($0)", "count": $0] }))
+        _ = try fixture.context.execute(
+            BatchInsertRequest(entityName: "Item", objects: (1...6).map { ["code": "i\($0)", "count": $0] }))
         let fetch = FetchRequest(entityName: "Item")
         fetch.predicate = try Predicate(checkedFormat: "count > %@", 2)
         let request = BatchDeleteRequest(fetchRequest: fetch)
@@ -17,7 +20,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.storedValues("Item", key: "code") == ["i1", "i2"])
     }
 
-    @Test("deletes by object ID; the deleted objects leave a context they are merged into (initWithObjectIDs:, mergeChanges(fromRemoteContextSave:into:))", arguments: batchRequestStoreTypes)
+    @Test(
+        "deletes by object ID; the deleted objects leave a context they are merged into (initWithObjectIDs:, mergeChanges(fromRemoteContextSave:into:))",
+        arguments: batchRequestStoreTypes)
     func deletesByIDAndMerges(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A", "B", "C"])
@@ -28,12 +33,15 @@ struct BatchDeleteRequestTests {
         let ids = try #require(try fixture.context.execute(request).result as? [ManagedObjectID])
         #expect(Set(ids) == Set(doomed.map(\.objectID)))
         #expect(try fixture.storedValues("Book", key: "title") == ["B"])
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: ids], into: [fixture.context])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: ids], into: [fixture.context])
         #expect(doomed.allSatisfy { $0.managedObjectContext == nil })
         #expect(try fixture.context.fetch(FetchRequest(entityName: "Book")).count == 1)
     }
 
-    @Test("object IDs of two entities are refused, as Apple says mixing entity types is an error (NSBatchDeleteRequest)", arguments: batchRequestStoreTypes)
+    @Test(
+        "object IDs of two entities are refused, as Apple says mixing entity types is an error (NSBatchDeleteRequest)",
+        arguments: batchRequestStoreTypes)
     func refusesMixedEntities(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type) else { return }
         let publisher = try fixture.seedBooks(["A"])
@@ -48,7 +56,9 @@ struct BatchDeleteRequestTests {
     // NSBatchDeleteRequest.h: "It is up to the developer creating the request to ensure that
     // changes made by the request to the underlying store do not violate any validation rules
     // specified in the model beyond basic delete rules" - the basic delete rules apply.
-    @Test("Cascade deletes the related objects too (NSBatchDeleteRequest.h: basic delete rules apply)", arguments: batchRequestStoreTypes)
+    @Test(
+        "Cascade deletes the related objects too (NSBatchDeleteRequest.h: basic delete rules apply)",
+        arguments: batchRequestStoreTypes)
     func cascades(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A", "B"], publisher: "Gone")
@@ -63,7 +73,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.storedValues("Publisher", key: "name") == ["Kept"])
     }
 
-    @Test("Nullify clears the related objects' to-one key and many-to-many links (NSBatchDeleteRequest.h: basic delete rules apply)", arguments: batchRequestStoreTypes)
+    @Test(
+        "Nullify clears the related objects' to-one key and many-to-many links (NSBatchDeleteRequest.h: basic delete rules apply)",
+        arguments: batchRequestStoreTypes)
     func nullifies(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let department = try fixture.context.insertNewObject(forEntityName: "Department")
@@ -74,7 +86,9 @@ struct BatchDeleteRequestTests {
             try employee.checkedSetValue(department, forKey: "department")
         }
         try fixture.context.save()
-        #expect(try fixture.context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Department"))).result as? Bool == true)
+        #expect(
+            try fixture.context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Department"))).result
+                as? Bool == true)
         let fresh = fixture.secondContext()
         let employees = try fresh.fetch(FetchRequest(entityName: "Employee"))
         #expect(employees.count == 2)
@@ -94,7 +108,9 @@ struct BatchDeleteRequestTests {
         #expect((try stored.checkedValue(forKey: "books") as? Set<ManagedObject>)?.isEmpty == true)
     }
 
-    @Test("Deny refuses the delete with 1600 while a related object would remain, and deletes nothing (NSValidationRelationshipDeniedDeleteError)", arguments: batchRequestStoreTypes)
+    @Test(
+        "Deny refuses the delete with 1600 while a related object would remain, and deletes nothing (NSValidationRelationshipDeniedDeleteError)",
+        arguments: batchRequestStoreTypes)
     func denies(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type) else { return }
         try fixture.seedBooks(["A"])
@@ -111,7 +127,9 @@ struct BatchDeleteRequestTests {
         #expect(try fixture.storedValues("Author", key: "name") == ["Zarra"])
     }
 
-    @Test("No Action leaves the related objects alone; an XML or binary file cannot keep a reference to a deleted object, so there it fails with 133020 (NSDeleteRule.noActionDeleteRule)", arguments: batchRequestStoreTypes)
+    @Test(
+        "No Action leaves the related objects alone; an XML or binary file cannot keep a reference to a deleted object, so there it fails with 133020 (NSDeleteRule.noActionDeleteRule)",
+        arguments: batchRequestStoreTypes)
     func noAction(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let owner = try fixture.context.insertNewObject(forEntityName: "Owner")

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 /// NSBatchInsertRequest, as Apple documents it, on every store type.
 @Suite("Batch insert (NSBatchInsertRequest)")
 struct BatchInsertRequestTests {
-    @Test("inserts dictionaries and returns their IDs (NSBatchInsertRequest, NSBatchInsertRequestResultType.objectIDs)", arguments: batchRequestStoreTypes)
+    @Test(
+        "inserts dictionaries and returns their IDs (NSBatchInsertRequest, NSBatchInsertRequestResultType.objectIDs)",
+        arguments: batchRequestStoreTypes)
     func insertsDictionaries(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
-        let request = BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "Apple", "count": 3], ["code": "b"]])
+        let request = BatchInsertRequest(
+            entityName: "Item", objects: [["code": "a", "name": "Apple", "count": 3], ["code": "b"]])
         request.resultType = .objectIDs
         let ids = try #require(try fixture.context.execute(request).result as? [ManagedObjectID])
         #expect(ids.count == 2)
@@ -23,7 +26,9 @@ struct BatchInsertRequestTests {
         #expect(later.objectID.primaryKey > ids.map(\.primaryKey).max()!)
     }
 
-    @Test("a dictionary handler is called until it returns true (initWithEntityName:dictionaryHandler:, resultType count)", arguments: batchRequestStoreTypes)
+    @Test(
+        "a dictionary handler is called until it returns true (initWithEntityName:dictionaryHandler:, resultType count)",
+        arguments: batchRequestStoreTypes)
     func dictionaryHandler(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         var n = 0
@@ -38,7 +43,9 @@ struct BatchInsertRequestTests {
         #expect(try fixture.storedValues("Item", key: "code") == (0..<5).map { "code-\($0)" })
     }
 
-    @Test("a managed-object handler sets values on a new object per call (initWithEntityName:managedObjectHandler:)", arguments: batchRequestStoreTypes)
+    @Test(
+        "a managed-object handler sets values on a new object per call (initWithEntityName:managedObjectHandler:)",
+        arguments: batchRequestStoreTypes)
     func managedObjectHandler(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         var n = 0
@@ -54,29 +61,41 @@ struct BatchInsertRequestTests {
         #expect(!fixture.context.hasChanges)
     }
 
-    @Test("a bad value, an unknown key or a missing mandatory value names entity, key and index, and writes nothing", arguments: batchRequestStoreTypes)
+    @Test(
+        "a bad value, an unknown key or a missing mandatory value names entity, key and index, and writes nothing",
+        arguments: batchRequestStoreTypes)
     func refusesBadDictionaries(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         let cases: [([[String: Any]], String)] = [
             ([["code": "a"], ["code": "b", "count": "many"]], "\"count\" in the dictionary at index 1"),
-            ([["code": "a"], ["code": "b"], ["code": "c", "colour": "red"]], "unknown key \"colour\" in the dictionary at index 2"),
+            (
+                [["code": "a"], ["code": "b"], ["code": "c", "colour": "red"]],
+                "unknown key \"colour\" in the dictionary at index 2"
+            ),
             ([["name": "no code"]], "mandatory attribute \"code\" in the dictionary at index 0"),
         ]
         for (objects, fragment) in cases {
-            let error = try #require(throws: CoreDataError.self) { try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: objects)) }
+            let error = try #require(throws: CoreDataError.self) {
+                try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: objects))
+            }
             #expect(error.message.contains("Item"))
             #expect(error.message.contains(fragment), "\(error.message)")
         }
         #expect(try fixture.storedValues("Item", key: "code").isEmpty)
     }
 
-    @Test("uniqueness constraints: .error fails with 133021, object trump upserts, store trump keeps the stored object (NSBatchInsertRequest with constraints)", arguments: batchRequestStoreTypes)
+    @Test(
+        "uniqueness constraints: .error fails with 133021, object trump upserts, store trump keeps the stored object (NSBatchInsertRequest with constraints)",
+        arguments: batchRequestStoreTypes)
     func constraints(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
-        _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "First", "count": 1]]))
+        _ = try fixture.context.execute(
+            BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "First", "count": 1]]))
 
         let duplicate = [["code": "a", "name": "Second"], ["code": "b", "name": "Bee"]]
-        let error = try #require(throws: CoreDataError.self) { try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: duplicate)) }
+        let error = try #require(throws: CoreDataError.self) {
+            try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: duplicate))
+        }
         #expect(error.code == .constraintMerge)
         #expect(try fixture.storedValues("Item", key: "name") == ["First"])
 
@@ -85,7 +104,12 @@ struct BatchInsertRequestTests {
         #expect(try fixture.storedValues("Item", key: "name") == ["Bee", "First"])
 
         fixture.context.mergePolicy = .mergeByPropertyObjectTrump
-        _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "Third"], ["code": "c", "name": "Sea"], ["code": "c", "name": "See"]]))
+        _ = try fixture.context.execute(
+            BatchInsertRequest(
+                entityName: "Item",
+                objects: [
+                    ["code": "a", "name": "Third"], ["code": "c", "name": "Sea"], ["code": "c", "name": "See"],
+                ]))
         #expect(try fixture.storedValues("Item", key: "name") == ["Bee", "See", "Third"])
         // The upsert kept the values the dictionary did not give.
         #expect(try fixture.storedValues("Item", key: "count") == ["0", "0", "1"])

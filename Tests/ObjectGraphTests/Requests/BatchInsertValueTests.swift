@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A batch insert writes values through its own checks and the store's insert, not a context:
@@ -12,7 +13,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let (model, url, coordinator) = try ValueCorpus.store(type, in: directory)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let objects = ValueCorpus.values.enumerated().map { ordinal, entry -> [String: Any] in ["ordinal": ordinal, entry.key: entry.value] }
+        let objects = ValueCorpus.values.enumerated().map { ordinal, entry -> [String: Any] in
+            ["ordinal": ordinal, entry.key: entry.value]
+        }
         let request = BatchInsertRequest(entityName: "Holder", objects: objects)
         request.resultType = .count
         #expect((try context.execute(request) as? BatchInsertResult)?.result as? Int == objects.count)

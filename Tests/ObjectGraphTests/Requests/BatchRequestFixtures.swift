@@ -47,7 +47,9 @@ extension StackFixture {
     /// A context on a fresh store of `type`: a file (or memory) as ``init(_:model:)`` makes,
     /// or for PostgreSQL a schema of its own on the test server; nil, having said why, when
     /// PostgreSQL is not installed.
-    static func batch(_ type: StoreType, model: ManagedObjectModel? = nil, options: [String: Any] = [:], test: String = #function) throws -> StackFixture? {
+    static func batch(
+        _ type: StoreType, model: ManagedObjectModel? = nil, options: [String: Any] = [:], test: String = #function
+    ) throws -> StackFixture? {
         guard type == .postgres else { return try StackFixture(type, model: model) }
         let directory = try TemporaryDirectory()
         guard var description = try StoreKind.postgres.newStore(in: directory, test: test) else { return nil }
@@ -66,6 +68,7 @@ extension StackFixture {
     /// The titles of every object of an entity in a new context, sorted: what the store holds.
     func storedValues(_ entity: String, key: String) throws -> [String] {
         let fresh = secondContext()
-        return try fresh.fetch(FetchRequest(entityName: entity)).map { "\(try $0.checkedValue(forKey: key) ?? "nil")" }.sorted()
+        return try fresh.fetch(FetchRequest(entityName: entity)).map { "\(try $0.checkedValue(forKey: key) ?? "nil")" }
+            .sorted()
     }
 }

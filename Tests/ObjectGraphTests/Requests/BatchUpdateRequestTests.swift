@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 /// NSBatchUpdateRequest and NSBatchUpdateResult, as Apple documents them, on every store type.
 @Suite("Batch update (NSBatchUpdateRequest)")
@@ -8,11 +8,14 @@ struct BatchUpdateRequestTests {
     /// Five items, counts 1 to 5, codes i1 to i5.
     private func seeded(_ type: StoreType, test: String = #function) throws -> StackFixture? {
         guard let fixture = try StackFixture.batch(type, model: try batchModel(), test: test) else { return nil }
-        _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: (1...5).map { ["code": "i\($0)", "count": $0] }))
+        _ = try fixture.context.execute(
+            BatchInsertRequest(entityName: "Item", objects: (1...5).map { ["code": "i\($0)", "count": $0] }))
         return fixture
     }
 
-    @Test("updates the objects a predicate matches, to constants and expressions (propertiesToUpdate, updatedObjectsCountResultType)", arguments: batchRequestStoreTypes)
+    @Test(
+        "updates the objects a predicate matches, to constants and expressions (propertiesToUpdate, updatedObjectsCountResultType)",
+        arguments: batchRequestStoreTypes)
     func updatesMatching(_ type: StoreType) throws {
         guard let fixture = try seeded(type) else { return }
         let request = BatchUpdateRequest(entityName: "Item")
@@ -24,7 +27,9 @@ struct BatchUpdateRequestTests {
         #expect(try fixture.storedValues("Item", key: "done") == ["false", "false", "true", "true", "true"])
     }
 
-    @Test("updatedObjectIDsResultType lists the updated objects; merged, they show the new values (NSUpdatedObjectIDsResultType, mergeChanges(fromRemoteContextSave:into:))", arguments: batchRequestStoreTypes)
+    @Test(
+        "updatedObjectIDsResultType lists the updated objects; merged, they show the new values (NSUpdatedObjectIDsResultType, mergeChanges(fromRemoteContextSave:into:))",
+        arguments: batchRequestStoreTypes)
     func idsAndMerge(_ type: StoreType) throws {
         guard let fixture = try seeded(type) else { return }
         let held = try fixture.context.fetch(FetchRequest(entityName: "Item"))
@@ -37,11 +42,14 @@ struct BatchUpdateRequestTests {
         #expect(ids == [i2.objectID])
         // The context is not told by the update itself, as Apple documents.
         #expect(try i2.checkedValue(forKey: "name") == nil)
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.updatedObjectsKey: ids], into: [fixture.context])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.updatedObjectsKey: ids], into: [fixture.context])
         #expect(try i2.checkedValue(forKey: "name") as? String == "Renamed")
     }
 
-    @Test("a batch update raises row versions: a context holding a changed object gets 133020 at save (NSBatchUpdateRequest, NSMergeConflict)", arguments: batchRequestStoreTypes)
+    @Test(
+        "a batch update raises row versions: a context holding a changed object gets 133020 at save (NSBatchUpdateRequest, NSMergeConflict)",
+        arguments: batchRequestStoreTypes)
     func bumpsVersions(_ type: StoreType) throws {
         guard let fixture = try seeded(type) else { return }
         let item = try #require(try fixture.context.fetch(FetchRequest(entityName: "Item")).first)
@@ -53,11 +61,14 @@ struct BatchUpdateRequestTests {
         #expect(error.code == .merge)
     }
 
-    @Test("includesSubentities false leaves sub-entities' objects alone (NSBatchUpdateRequest.includesSubentities)", arguments: batchRequestStoreTypes)
+    @Test(
+        "includesSubentities false leaves sub-entities' objects alone (NSBatchUpdateRequest.includesSubentities)",
+        arguments: batchRequestStoreTypes)
     func subentities(_ type: StoreType) throws {
         guard let fixture = try StackFixture.batch(type, model: try batchModel()) else { return }
         _ = try fixture.context.execute(BatchInsertRequest(entityName: "Task", objects: [["title": "task"]]))
-        _ = try fixture.context.execute(BatchInsertRequest(entityName: "Chore", objects: [["title": "chore", "room": "kitchen"]]))
+        _ = try fixture.context.execute(
+            BatchInsertRequest(entityName: "Chore", objects: [["title": "chore", "room": "kitchen"]]))
         let request = BatchUpdateRequest(entityName: "Task")
         request.includesSubentities = false
         request.propertiesToUpdate = ["priority": 5]
@@ -66,7 +77,9 @@ struct BatchUpdateRequestTests {
         #expect(try fixture.storedValues("Task", key: "priority") == ["1", "5"])
     }
 
-    @Test("an unknown key or a value of the wrong type is an error naming the entity and key; nothing changes", arguments: batchRequestStoreTypes)
+    @Test(
+        "an unknown key or a value of the wrong type is an error naming the entity and key; nothing changes",
+        arguments: batchRequestStoreTypes)
     func refusesBadProperties(_ type: StoreType) throws {
         guard let fixture = try seeded(type) else { return }
         for properties in [["colour": "red"], ["count": "many"], ["code": NSNull()]] as [[String: Any]] {

@@ -1,15 +1,18 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 /// mergeChanges(fromRemoteContextSave:into:), and the fetch request's returnsObjectsAsFaults
 /// and includesPropertyValues, as Apple documents them.
 @Suite("Remote merges and fetched faults")
 struct RemoteMergeTests {
-    @Test("URI representations merge as object IDs do, into several contexts, each on its queue (mergeChanges(fromRemoteContextSave:into:): NSArray of NSManagedObjectID or NSURL)", arguments: [StoreType.sqlite, .inMemory])
+    @Test(
+        "URI representations merge as object IDs do, into several contexts, each on its queue (mergeChanges(fromRemoteContextSave:into:): NSArray of NSManagedObjectID or NSURL)",
+        arguments: [StoreType.sqlite, .inMemory])
     func urisIntoSeveralContexts(_ type: StoreType) throws {
         let fixture = try StackFixture(type, model: try batchModel())
-        _ = try fixture.context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "Old"], ["code": "b"]]))
+        _ = try fixture.context.execute(
+            BatchInsertRequest(entityName: "Item", objects: [["code": "a", "name": "Old"], ["code": "b"]]))
         let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: fixture.coordinator)
         let held = try fixture.context.fetch(FetchRequest(entityName: "Item"))
         let backgroundHeld: [ManagedObjectID] = try background.performAndWait {
@@ -22,36 +25,49 @@ struct RemoteMergeTests {
         update.propertiesToUpdate = ["name": "New"]
         update.resultType = .updatedObjectIDs
         let updated = try #require(try fixture.context.execute(update).result as? [ManagedObjectID])
-        let delete = BatchDeleteRequest(fetchRequest: { let r = FetchRequest(entityName: "Item"); r.predicate = try? Predicate(checkedFormat: "code == %@", "b"); return r }())
+        let delete = BatchDeleteRequest(
+            fetchRequest: {
+                let r = FetchRequest(entityName: "Item")
+                r.predicate = try? Predicate(checkedFormat: "code == %@", "b")
+                return r
+            }())
         delete.resultType = .objectIDs
         let deleted = try #require(try fixture.context.execute(delete).result as? [ManagedObjectID])
 
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [
-            ManagedObjectContext.updatedObjectsKey: updated.map { $0.uriRepresentation() },
-            ManagedObjectContext.deletedObjectIDsKey: Set(deleted),
-        ], into: [fixture.context, background])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [
+                ManagedObjectContext.updatedObjectsKey: updated.map { $0.uriRepresentation() },
+                ManagedObjectContext.deletedObjectIDsKey: Set(deleted),
+            ], into: [fixture.context, background])
 
         let a = try #require(held.first { (try? $0.checkedValue(forKey: "code") as? String) == "a" })
         #expect(try a.checkedValue(forKey: "name") as? String == "New")
         #expect(held.filter { $0.managedObjectContext != nil }.count == 1)
         let names: [String] = try background.performAndWait {
-            try background.fetch(FetchRequest(entityName: "Item")).map { try $0.checkedValue(forKey: "name") as? String ?? "nil" }
+            try background.fetch(FetchRequest(entityName: "Item")).map {
+                try $0.checkedValue(forKey: "name") as? String ?? "nil"
+            }
         }
         #expect(names == ["New"])
     }
 
-    @Test("an inserted object's ID is fetched by the next fetch after a merge (mergeChanges(fromRemoteContextSave:into:), NSInsertedObjectsKey)")
+    @Test(
+        "an inserted object's ID is fetched by the next fetch after a merge (mergeChanges(fromRemoteContextSave:into:), NSInsertedObjectsKey)"
+    )
     func insertedIDs() throws {
         let fixture = try StackFixture(.sqlite, model: try batchModel())
         #expect(try fixture.context.fetch(FetchRequest(entityName: "Item")).isEmpty)
         let insert = BatchInsertRequest(entityName: "Item", objects: [["code": "n"]])
         insert.resultType = .objectIDs
         let ids = try #require(try fixture.context.execute(insert).result as? [ManagedObjectID])
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.insertedObjectsKey: ids], into: [fixture.context])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.insertedObjectsKey: ids], into: [fixture.context])
         #expect(try fixture.context.fetch(FetchRequest(entityName: "Item")).map(\.objectID) == ids)
     }
 
-    @Test("includesPropertyValues false fetches IDs only: on SQLite the objects are faults until used (NSFetchRequest.includesPropertyValues)", arguments: batchStoreTypes)
+    @Test(
+        "includesPropertyValues false fetches IDs only: on SQLite the objects are faults until used (NSFetchRequest.includesPropertyValues)",
+        arguments: batchStoreTypes)
     func withoutPropertyValues(_ type: StoreType) throws {
         let fixture = try StackFixture(type)
         try fixture.seedBooks(["A", "B"])
@@ -71,7 +87,9 @@ struct RemoteMergeTests {
         if type == .sqlite { #expect(sql.first?.contains("SELECT t0.Z_PK, t0.Z_ENT FROM ZBOOK") == true) }
     }
 
-    @Test("returnsObjectsAsFaults false returns every object loaded, a batch size notwithstanding (NSFetchRequest.returnsObjectsAsFaults)", arguments: batchStoreTypes)
+    @Test(
+        "returnsObjectsAsFaults false returns every object loaded, a batch size notwithstanding (NSFetchRequest.returnsObjectsAsFaults)",
+        arguments: batchStoreTypes)
     func notAsFaults(_ type: StoreType) throws {
         let fixture = try StackFixture(type)
         try fixture.seedBooks(["A", "B", "C"])

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
-import ZarraToDo
 import Testing
+import ZarraToDo
 
 // Scratch files of interrupted migrations (association tables, named with their process's
 // id) are removed the next time a store in their directory is opened or migrated; those of
@@ -33,13 +33,17 @@ struct MigrationScratchFileTests {
         for name in [live, dead, oldUnattributed, recentUnattributed] {
             #expect(FileManager.default.createFile(atPath: directory.file(name).path, contents: Data("scratch".utf8)))
         }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: directory.file(oldUnattributed).path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: directory.file(oldUnattributed).path)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Store.sqlite"))
         #expect(try scratchFiles(in: directory.url) == [live, recentUnattributed].sorted())
     }
 
-    @Test(.enabled(if: MigrationCrashSafetyTests.childURL != nil, "the objectgraph-migration-child executable is built by `swift build --build-tests`"))
+    @Test(
+        .enabled(
+            if: MigrationCrashSafetyTests.childURL != nil,
+            "the objectgraph-migration-child executable is built by `swift build --build-tests`"))
     func aKilledMigrationsAssociationTableGoesAtTheNextOpen() throws {
         let child = try #require(MigrationCrashSafetyTests.childURL)
         let directory = try TemporaryDirectory()
@@ -47,7 +51,9 @@ struct MigrationScratchFileTests {
         try ToDoModels.seed(pristine, count: 2_500)
         let store = directory.file("Store.sqlite")
         func copyPristine() throws {
-            for suffix in ["", "-wal", "-shm", ".migrating"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+            for suffix in ["", "-wal", "-shm", ".migrating"] {
+                try? FileManager.default.removeItem(atPath: store.path + suffix)
+            }
             try FileManager.default.copyItem(at: pristine, to: store)
         }
         func run(killAfter delay: Double?) throws -> Double {
@@ -58,7 +64,10 @@ struct MigrationScratchFileTests {
             process.standardError = FileHandle.nullDevice
             let start = Date()
             try process.run()
-            if let delay { Thread.sleep(forTimeInterval: delay); kill(process.processIdentifier, SIGKILL) }
+            if let delay {
+                Thread.sleep(forTimeInterval: delay)
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
             return Date().timeIntervalSince(start)
         }
@@ -76,7 +85,8 @@ struct MigrationScratchFileTests {
         #expect(left.allSatisfy { $0.hasPrefix(prefix + "pid") })
         // The next open, with either version of the model, removes it.
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
-        let v1 = try ToDoModels.version1(), v2 = try ToDoModels.version2()
+        let v1 = try ToDoModels.version1()
+        let v2 = try ToDoModels.version2()
         let model = v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) ? v1 : v2
         try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .sqlite, at: store)
         #expect(try scratchFiles(in: directory.url).isEmpty)

@@ -23,9 +23,14 @@ extension SeededGenerator {
 /// Byte-level mutations, as libFuzzer's are, plus the structured ones a reader of nested
 /// text or counted binary must bound: nesting, size and numbers.
 enum ByteMutator {
-    static let edgeBytes: [UInt8] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0x0A, 0x3C, 0x3E, 0x22, 0x26, 0x25, 0x28, 0x5B, 0x7B, 0x2F, 0x3F]
-    static let edgeNumbers = ["0", "-1", "99999999999999999999", "18446744073709551615", "9223372036854775808", "2147483648",
-                              "-9223372036854775809", "-9223372036854775808", "9223372036854775807", "1e400", "nan", "0x7fffffff", "65536", "4294967296"]
+    static let edgeBytes: [UInt8] = [
+        0x00, 0xFF, 0x7F, 0x80, 0x01, 0x0A, 0x3C, 0x3E, 0x22, 0x26, 0x25, 0x28, 0x5B, 0x7B, 0x2F, 0x3F,
+    ]
+    static let edgeNumbers = [
+        "0", "-1", "99999999999999999999", "18446744073709551615", "9223372036854775808", "2147483648",
+        "-9223372036854775809", "-9223372036854775808", "9223372036854775807", "1e400", "nan", "0x7fffffff", "65536",
+        "4294967296",
+    ]
     static let edgeIntegers: [UInt64] = [0, 1, 0x7F, 0xFF, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x7FFF_FFFF_FFFF_FFFF, .max]
 
     /// One to three mutations of `data`; `other` is another seed to splice with.
@@ -41,7 +46,8 @@ enum ByteMutator {
         case 0 where at < bytes.count: bytes[at] ^= UInt8(1) << UInt8(random.int(8))
         case 1 where at < bytes.count: bytes[at] = random.pick(edgeBytes)
         case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + random.int(16)))
-        case 3: bytes.insert(contentsOf: (0...random.int(8)).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
+        case 3:
+            bytes.insert(contentsOf: (0...random.int(8)).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
         case 4 where !bytes.isEmpty:
             let start = random.int(bytes.count)
             let chunk = bytes[start..<min(bytes.count, start + 1 + random.int(64))]
@@ -58,7 +64,9 @@ enum ByteMutator {
         case 8:
             // A huge run: an attribute, a string or a count of 64 KB (four times the largest
             // input the libFuzzer runs try, and larger than any seed).
-            bytes.insert(contentsOf: [UInt8](repeating: random.pick([0x41, 0x20, 0x30, 0x3C, 0xFF] as [UInt8]), count: 65_536), at: at)
+            bytes.insert(
+                contentsOf: [UInt8](repeating: random.pick([0x41, 0x20, 0x30, 0x3C, 0xFF] as [UInt8]), count: 65_536),
+                at: at)
         case 9:
             // An edge number in place of the next run of digits.
             guard let start = bytes[at...].firstIndex(where: { (0x30...0x39).contains($0) }) else { return }
@@ -68,7 +76,9 @@ enum ByteMutator {
             // An edge integer over up to eight bytes (a binary plist's counts, offsets, sizes).
             let size = 1 + random.int(8)
             let value = random.pick(edgeIntegers)
-            for i in 0..<size where at + i < bytes.count { bytes[at + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(size - 1 - i))) }
+            for i in 0..<size where at + i < bytes.count {
+                bytes[at + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(size - 1 - i)))
+            }
         default:
             if bytes.count > 1 { bytes.swapAt(random.int(bytes.count), random.int(bytes.count)) }
         }
@@ -100,7 +110,9 @@ struct ReaderFuzzTests {
         var findings: [String] = []
         func run(_ data: Data, _ what: String) {
             let start = Date()
-            if let finding = reader.check(data, scratch) { findings.append("\(what): \(finding)\n  input: \(describeInput(data))") }
+            if let finding = reader.check(data, scratch) {
+                findings.append("\(what): \(finding)\n  input: \(describeInput(data))")
+            }
             let seconds = Date().timeIntervalSince(start)
             if seconds > Self.slowInput { findings.append("\(what) took \(Int(seconds)) s (\(data.count) bytes)") }
         }
@@ -108,7 +120,8 @@ struct ReaderFuzzTests {
         var random = SeededGenerator(seed: 0x0B7E_C76A_F00D ^ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         for n in 0..<(Self.mutations[name] ?? 300) where findings.count < 5 {
             let seed = random.pick(seeds)
-            let input = ByteMutator.mutate(seed.data, other: random.pick(seeds).data, random: &random).prefix(Self.maximumSize[name] ?? .max)
+            let input = ByteMutator.mutate(seed.data, other: random.pick(seeds).data, random: &random).prefix(
+                Self.maximumSize[name] ?? .max)
             run(input, "mutation \(n) of \(seed.name)")
         }
         #expect(findings.isEmpty, "\(name): \(findings.joined(separator: "\n"))")
@@ -117,7 +130,8 @@ struct ReaderFuzzTests {
     // Package.swift's list of libFuzzer targets, the checks and the folders agree.
     @Test func everyReaderHasATargetAndSeeds() throws {
         let fuzz = FuzzedReaders.fuzzDirectory
-        let manifest = try String(contentsOf: fuzz.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
+        let manifest = try String(
+            contentsOf: fuzz.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
         let line = try #require(manifest.split(separator: "\n").first { $0.hasPrefix("let fuzzedReaders = ") })
         let listed = line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         #expect(listed == FuzzedReaders.all.map(\.name))

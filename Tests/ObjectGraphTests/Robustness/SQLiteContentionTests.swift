@@ -24,9 +24,21 @@ private final class Outcomes: @unchecked Sendable {
     private let lock = NSLock()
     private var errors: [String] = []
     private var saves = 0
-    func saved() { lock.lock(); saves += 1; lock.unlock() }
-    func failed(_ error: Error) { lock.lock(); errors.append("\(error)"); lock.unlock() }
-    var result: (saves: Int, errors: [String]) { lock.lock(); defer { lock.unlock() }; return (saves, errors) }
+    func saved() {
+        lock.lock()
+        saves += 1
+        lock.unlock()
+    }
+    func failed(_ error: Error) {
+        lock.lock()
+        errors.append("\(error)")
+        lock.unlock()
+    }
+    var result: (saves: Int, errors: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (saves, errors)
+    }
 }
 
 @Suite("SQLite under contention")
@@ -35,7 +47,8 @@ struct SQLiteContentionTests {
         let directory = try TemporaryDirectory()
         let url = directory.file("Contended.sqlite")
         _ = try context(url)
-        let writers = 4, savesEach = 15
+        let writers = 4
+        let savesEach = 15
         let outcomes = Outcomes()
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             do {
@@ -57,7 +70,9 @@ struct SQLiteContentionTests {
         let books = try reader.fetch(FetchRequest(entityName: "Book"))
         #expect(books.count == writers * savesEach)
         #expect(Set(books.map(\.objectID)).count == books.count)
-        #expect(Set(try books.map { try #require($0.checkedValue(forKey: "title") as? String) }).count == writers * savesEach)
+        #expect(
+            Set(try books.map { try #require($0.checkedValue(forKey: "title") as? String) }).count == writers
+                * savesEach)
     }
 
     @Test func aSaveWaitsForALockReleasedWithinTheTimeout() throws {

@@ -44,8 +44,12 @@ struct SQLiteErrorAndFileTests {
         let migrating = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         let empty = directory.file("EmptyMigrating.sqlite")
         #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
-        try migrating.addPersistentStore(type: .sqlite, at: empty, options: [StoreOption.migratePersistentStoresAutomatically: true,
-                                                                            StoreOption.inferMappingModelAutomatically: true])
+        try migrating.addPersistentStore(
+            type: .sqlite, at: empty,
+            options: [
+                StoreOption.migratePersistentStoresAutomatically: true,
+                StoreOption.inferMappingModelAutomatically: true,
+            ])
         #expect(try ManagedObjectContext(coordinator: migrating).count(for: FetchRequest(entityName: "Book")) == 0)
     }
 
@@ -78,7 +82,7 @@ struct SQLiteErrorAndFileTests {
         let directory = try TemporaryDirectory()
         let url = directory.file("ReadOnly.sqlite")
         try seed(url, count: 1)
-        
+
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path) }
         let context = ManagedObjectContext(coordinator: try coordinator(url))
@@ -89,7 +93,7 @@ struct SQLiteErrorAndFileTests {
             Issue.record("a read-only store was written")
         } catch let error as CoreDataError {
             #expect(error.code == .sqlite)
-            #expect((error.sqliteCode ?? 0) & 0xFF == 8)  // SQLITE_READONLY
+            #expect((error.sqliteCode ?? 0) & 0xFF == 8) // SQLITE_READONLY
         }
     }
 

@@ -77,7 +77,8 @@ struct SQLiteStrangerFileTests {
         let directory = try TemporaryDirectory()
         let url = directory.file("Planted.sqlite")
         try seed(url)
-        try plant("""
+        try plant(
+            """
             CREATE TABLE STOLEN (TITLE TEXT);
             CREATE TRIGGER PLANTED AFTER INSERT ON ZBOOK
             BEGIN INSERT INTO STOLEN SELECT ZTITLE FROM ZBOOK WHERE OG_MATCHES(ZTITLE, '.*', 0); END
@@ -87,9 +88,12 @@ struct SQLiteStrangerFileTests {
         let error = try #require(throws: CoreDataError.self) { try context.save() }
         #expect(error.code == .sqlite && error.message.contains(url.path))
         #expect(error.message.contains("unsafe use of OG_MATCHES"))
-        let stolen = try DatabaseQueue(path: url.path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM STOLEN") }
+        let stolen = try DatabaseQueue(path: url.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM STOLEN")
+        }
         #expect(stolen == 0)
-        #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).count == 4)  // the insert is still pending
+        // the insert is still pending
+        #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).count == 4)
     }
 
     @Test func damageIsAnErrorThatNamesTheFileAndLeavesItUnchanged() throws {
@@ -114,8 +118,10 @@ struct SQLiteStrangerFileTests {
         let rows = directory.file("Rows.sqlite")
         try seed(rows)
         try plant("UPDATE ZBOOK SET Z_ENT = 99 WHERE Z_PK = 2", in: rows)
-        for (url, words) in [(truncated, "malformed"), (text, "not a database"), (metadata, "Z_METADATA"),
-                             (numbers, "Z_ENT"), (rows, "Z_ENT")] {
+        for (url, words) in [
+            (truncated, "malformed"), (text, "not a database"), (metadata, "Z_METADATA"),
+            (numbers, "Z_ENT"), (rows, "Z_ENT"),
+        ] {
             let before = try bytes(url)
             let error = try openingError(url)
             #expect(error.message.contains(url.path), "\(url.lastPathComponent): \(error.message)")
@@ -144,7 +150,9 @@ struct SQLiteStrangerFileTests {
         let wal = try Data(contentsOf: URL(fileURLWithPath: source.path + "-wal"))
         try wal.prefix(wal.count - 100).write(to: URL(fileURLWithPath: url.path + "-wal"))
         let reader = ManagedObjectContext(coordinator: try coordinator(url))
-        let titles = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Book")).compactMap { $0.value(forKey: "title") as? String }
+        let titles = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Book")).compactMap {
+            $0.value(forKey: "title") as? String
+        }
         #expect(titles == ["First"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 // XML written to attack its parser, in the three kinds of file ObjectGraph reads as XML: an
 // Xcode model (`contents`), a mapping model (`xcmapping.xml`) and Core Data's XML store. Each
@@ -24,7 +25,8 @@ struct XMLAttackTests {
             case .mapping: url = directory.file("Attack.xcmappingmodel/xcmapping.xml")
             case .store: url = directory.file("Attack.xml")
             }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(xml.utf8).write(to: url)
             let error = try #require(throws: CoreDataError.self) {
                 switch self {
@@ -32,7 +34,8 @@ struct XMLAttackTests {
                 case .mapping: _ = try MappingModel(contentsOf: url.deletingLastPathComponent())
                 case .store:
                     let model = try ManagedObjectModel { EntityDescription("A") { AttributeDescription("a", .string) } }
-                    _ = try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .xml, at: url)
+                    _ = try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(
+                        type: .xml, at: url)
                 }
             }
             return (error, url)
@@ -94,7 +97,8 @@ struct XMLAttackTests {
         for level in 1...10 {
             subset += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
         }
-        let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE \(reader.root) [\(subset)]>\n<\(reader.root)>&lol10;</\(reader.root)>"
+        let xml =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE \(reader.root) [\(subset)]>\n<\(reader.root)>&lol10;</\(reader.root)>"
         let directory = try TemporaryDirectory()
         let (error, url) = try reader.error(reading: xml, in: directory)
         #expect(reader.names(line: 2, of: url, in: error.message) && error.message.contains("internal subset"))
@@ -114,7 +118,8 @@ struct XMLAttackTests {
         // 100,000 levels parse in libxml2's huge mode; the tree built from them would be freed
         // by recursion deep enough to overflow the stack.
         let depth = 100_000
-        let xml = "<?xml version=\"1.0\"?>\n<\(reader.root)>\n" + String(repeating: "<a>", count: depth)
+        let xml =
+            "<?xml version=\"1.0\"?>\n<\(reader.root)>\n" + String(repeating: "<a>", count: depth)
             + String(repeating: "</a>", count: depth) + "</\(reader.root)>"
         let directory = try TemporaryDirectory()
         let (error, url) = try reader.error(reading: xml, in: directory)
@@ -125,7 +130,8 @@ struct XMLAttackTests {
     @Test(arguments: Reader.allCases)
     func aHugeAttributeValueIsRefused(reader: Reader) throws {
         // 20 MB in one attribute: over libxml2's 10 MB limit for a value.
-        let xml = "<?xml version=\"1.0\"?>\n<\(reader.root) name=\"" + String(repeating: "x", count: 20_000_000)
+        let xml =
+            "<?xml version=\"1.0\"?>\n<\(reader.root) name=\"" + String(repeating: "x", count: 20_000_000)
             + "\"></\(reader.root)>"
         let directory = try TemporaryDirectory()
         let (error, url) = try reader.error(reading: xml, in: directory)
@@ -146,7 +152,8 @@ struct XMLAttackTests {
         #expect(try String(contentsOf: url, encoding: .utf8).contains("<!DOCTYPE database SYSTEM"))
         let reopened = PersistentStoreCoordinator(managedObjectModel: model)
         try reopened.addPersistentStore(type: .xml, at: url)
-        let objects = try ManagedObjectContext(coordinator: reopened).fetch(FetchRequest<ManagedObject>(entityName: "A"))
+        let objects = try ManagedObjectContext(coordinator: reopened).fetch(
+            FetchRequest<ManagedObject>(entityName: "A"))
         #expect(objects.map { $0.value(forKey: "a") as? String } == ["kept"])
     }
 }

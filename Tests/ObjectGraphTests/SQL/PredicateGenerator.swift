@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// Random predicates over the SQL test model (``sqlTestModel()``), covering every operator,
@@ -6,7 +7,10 @@ import Foundation
 /// operators, IN, BETWEEN, nil, object IDs, SUBQUERY and AND/OR/NOT. Deterministic for a seed.
 struct PredicateGenerator {
     enum Kind: CaseIterable { case string, number, date, bool, uuid }
-    struct Key { let path: String; let kind: Kind }
+    struct Key {
+        let path: String
+        let kind: Kind
+    }
 
     var rng: SeededGenerator
     let entity: String
@@ -25,37 +29,58 @@ struct PredicateGenerator {
     ]
     static let keys: [String: [Key]] = [
         "Book": bookKeys, "Novel": bookKeys,
-        "Publisher": [Key(path: "name", kind: .string), Key(path: "rank", kind: .number), Key(path: "founded", kind: .date),
-                      Key(path: "revenue", kind: .number)],
+        "Publisher": [
+            Key(path: "name", kind: .string), Key(path: "rank", kind: .number), Key(path: "founded", kind: .date),
+            Key(path: "revenue", kind: .number),
+        ],
         "Author": [Key(path: "name", kind: .string), Key(path: "age", kind: .number)],
     ]
     /// To-many relationships and the key paths of their destination.
     static let toMany: [String: (relationship: String, destination: String, keys: [Key])] = [
         "Book": ("authors", "Author", [Key(path: "name", kind: .string), Key(path: "age", kind: .number)]),
         "Novel": ("authors", "Author", [Key(path: "name", kind: .string), Key(path: "age", kind: .number)]),
-        "Publisher": ("books", "Book", [Key(path: "title", kind: .string), Key(path: "salesRank", kind: .number),
-                                        Key(path: "price", kind: .number), Key(path: "published", kind: .date),
-                                        Key(path: "genre", kind: .string), Key(path: "publisher.name", kind: .string),
-                                        Key(path: "inPrint", kind: .bool)]),
-        "Author": ("books", "Book", [Key(path: "title", kind: .string), Key(path: "salesRank", kind: .number),
-                                     Key(path: "publisher.name", kind: .string), Key(path: "publisher.rank", kind: .number),
-                                     Key(path: "price", kind: .number), Key(path: "publisher.revenue", kind: .number)]),
+        "Publisher": (
+            "books", "Book",
+            [
+                Key(path: "title", kind: .string), Key(path: "salesRank", kind: .number),
+                Key(path: "price", kind: .number), Key(path: "published", kind: .date),
+                Key(path: "genre", kind: .string), Key(path: "publisher.name", kind: .string),
+                Key(path: "inPrint", kind: .bool),
+            ]
+        ),
+        "Author": (
+            "books", "Book",
+            [
+                Key(path: "title", kind: .string), Key(path: "salesRank", kind: .number),
+                Key(path: "publisher.name", kind: .string), Key(path: "publisher.rank", kind: .number),
+                Key(path: "price", kind: .number), Key(path: "publisher.revenue", kind: .number),
+            ]
+        ),
     ]
 
-    static let likePatterns = ["admin*", "*evil", "*\0*", "a\0*", "?\0?", "\0", "*b*c", "A?B*",
-                               "a*", "*c", "?bc", "a?c", "*", "?", "", "x%y", "x_y", "x*y", "a\\*b", "a\\?b", "*b*", "A*",
-                               "á*", "*ß*", "*[b]*", "a[b]c", "back\\\\slash", "abc\\", "ｈ*", "*o w*", "e", "É", "??", "x?y", "*l*o*"]
-    static let regexes = ["a.*", ".*c", "[aA]bc", "(", "a+", "h.*o w.*", "", ".*", "\\w+", "x.y", "[[:upper:]]+", "ab?c"]
-    static let affixes = ["a", "ab", "A", "Ab", "é", "É", "e", "x%", "_y", "*", "?", "c", "bc", "BÇ", "o", "", "ｈ", "ss", "ß", "\\", "[b]", "日本",
-                          "\0", "admin", "admin\0", "\0evil", "\0b", "a\0", "\u{1B}"]
+    static let likePatterns = [
+        "admin*", "*evil", "*\0*", "a\0*", "?\0?", "\0", "*b*c", "A?B*",
+        "a*", "*c", "?bc", "a?c", "*", "?", "", "x%y", "x_y", "x*y", "a\\*b", "a\\?b", "*b*", "A*",
+        "á*", "*ß*", "*[b]*", "a[b]c", "back\\\\slash", "abc\\", "ｈ*", "*o w*", "e", "É", "??", "x?y", "*l*o*",
+    ]
+    static let regexes = [
+        "a.*", ".*c", "[aA]bc", "(", "a+", "h.*o w.*", "", ".*", "\\w+", "x.y", "[[:upper:]]+", "ab?c",
+    ]
+    static let affixes = [
+        "a", "ab", "A", "Ab", "é", "É", "e", "x%", "_y", "*", "?", "c", "bc", "BÇ", "o", "", "ｈ", "ss", "ß", "\\",
+        "[b]", "日本",
+        "\0", "admin", "admin\0", "\0evil", "\0b", "a\0", "\u{1B}",
+    ]
 
     mutating func int(_ n: Int) -> Int { Int.random(in: 0..<n, using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
     mutating func pick<T>(_ pool: [T]) -> T { pool[int(pool.count)] }
 
     mutating func options() -> ComparisonPredicate.Options {
-        pick([[], [], [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive],
-              [.normalized], [.caseInsensitive, .normalized], [.localeSensitive]])
+        pick([
+            [], [], [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive],
+            [.normalized], [.caseInsensitive, .normalized], [.localeSensitive],
+        ])
     }
 
     mutating func constant(_ kind: Kind) -> ConstantValue {
@@ -63,24 +88,34 @@ struct PredicateGenerator {
         case .string: return .string(pick(SQLFixture.strings.compactMap { $0 } + Self.affixes))
         case .number:
             if chance(12) { return edgeNumber() }
-            return pick([.int(int(10) - 3), .int(int(10) - 3), .double(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0])),
-                         .bool(chance(50)), .decimal(Decimal(2))])
+            return pick([
+                .int(int(10) - 3), .int(int(10) - 3), .double(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0])),
+                .bool(chance(50)), .decimal(Decimal(2)),
+            ])
         case .date:
             if chance(15) { return .date(Date(timeIntervalSinceReferenceDate: 12345)) }
             return .date(pick(SQLFixture.dates.compactMap { $0 }))
         case .bool: return pick([.bool(true), .bool(false), .int(0), .int(1), .int(2)])
-        case .uuid: return chance(20) ? .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!) : .uuid(pick(SQLFixture.uuids.compactMap { $0 }))
+        case .uuid:
+            return chance(20)
+                ? .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+                : .uuid(pick(SQLFixture.uuids.compactMap { $0 }))
         }
     }
 
     /// Numbers where exactness shows: integers beyond 2^53 and at 64 bits, the Doubles next to
     /// them, the infinities and NaN, decimals a REAL holds (19.99) and does not.
     mutating func edgeNumber() -> ConstantValue {
-        pick([.int(1 << 53), .int((1 << 53) + 1), .int(Int.max), .int(Int.min), .int(Int.max - 1),
-              .double(9007199254740992.0), .double(9007199254740994.0), .double(9.223372036854775807e18), .double(-9.223372036854775808e18),
-              .double(.infinity), .double(-.infinity), .double(.nan), .double(19.99),
-              .decimal(Decimal(string: "19.99")!), .decimal(Decimal(string: "0.1")!), .decimal(Decimal(string: "9007199254740993")!),
-              .decimal(Decimal(string: "19.990000000000000000001")!), .decimal(Decimal(string: "123456789012345678")!), .decimal(.nan)])
+        pick([
+            .int(1 << 53), .int((1 << 53) + 1), .int(Int.max), .int(Int.min), .int(Int.max - 1),
+            .double(9007199254740992.0), .double(9007199254740994.0), .double(9.223372036854775807e18),
+            .double(-9.223372036854775808e18),
+            .double(.infinity), .double(-.infinity), .double(.nan), .double(19.99),
+            .decimal(Decimal(string: "19.99")!), .decimal(Decimal(string: "0.1")!),
+            .decimal(Decimal(string: "9007199254740993")!),
+            .decimal(Decimal(string: "19.990000000000000000001")!), .decimal(Decimal(string: "123456789012345678")!),
+            .decimal(.nan),
+        ])
     }
 
     /// A constant of the kind most of the time, of another kind or nil sometimes.
@@ -91,7 +126,8 @@ struct PredicateGenerator {
             switch op {
             case .like: return .string(pick(Self.likePatterns))
             case .matches: return .string(pick(Self.regexes))
-            case .beginsWith, .endsWith, .contains, .in: return .string(pick(Self.affixes + ["hello world", "abc", "straße"]))
+            case .beginsWith, .endsWith, .contains, .in:
+                return .string(pick(Self.affixes + ["hello world", "abc", "straße"]))
             default: break
             }
         }
@@ -101,8 +137,10 @@ struct PredicateGenerator {
     mutating func scalarOperator(_ kind: Kind) -> ComparisonPredicate.Operator {
         switch kind {
         case .string:
-            return pick([.equalTo, .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
-                         .beginsWith, .beginsWith, .endsWith, .contains, .contains, .like, .like, .matches, .in])
+            return pick([
+                .equalTo, .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
+                .beginsWith, .beginsWith, .endsWith, .contains, .contains, .like, .like, .matches, .in,
+            ])
         case .number, .date, .bool:
             if chance(4) { return pick([.beginsWith, .like, .contains, .matches]) }
             return pick([.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo])
@@ -120,12 +158,16 @@ struct PredicateGenerator {
         case 0..<38:
             let key = pick(keys)
             let op = scalarOperator(key.kind)
-            return .comparison(ComparisonPredicate(keyPath(key), op, .constant(operandConstant(key.kind, for: op)), options: options()))
+            return .comparison(
+                ComparisonPredicate(keyPath(key), op, .constant(operandConstant(key.kind, for: op)), options: options())
+            )
         case 38..<45:
             // The constant on the left.
             let key = pick(keys)
             let op = scalarOperator(key.kind)
-            return .comparison(ComparisonPredicate(.constant(operandConstant(key.kind, for: op)), op, keyPath(key), options: options()))
+            return .comparison(
+                ComparisonPredicate(.constant(operandConstant(key.kind, for: op)), op, keyPath(key), options: options())
+            )
         case 45..<53:
             // Two key paths, usually of one kind.
             let a = pick(keys)
@@ -141,9 +183,14 @@ struct PredicateGenerator {
         case 73..<79:
             let key = pick(keys)
             var elements: [ConstantValue] = []
-            for _ in 0..<int(5) { elements.append(chance(75) ? constant(key.kind) : (chance(50) ? .null : constant(pick(Kind.allCases)))) }
+            for _ in 0..<int(5) {
+                elements.append(chance(75) ? constant(key.kind) : (chance(50) ? .null : constant(pick(Kind.allCases))))
+            }
             let collection: ConstantValue = chance(20) ? .set(Set(elements)) : .array(elements)
-            if chance(25) { return .comparison(ComparisonPredicate(.constant(collection), .contains, keyPath(key), options: options())) }
+            if chance(25) {
+                return .comparison(
+                    ComparisonPredicate(.constant(collection), .contains, keyPath(key), options: options()))
+            }
             return .comparison(ComparisonPredicate(keyPath(key), .in, .constant(collection), options: options()))
         case 79..<84:
             let key = pick(keys.filter { $0.kind != .uuid })
@@ -163,7 +210,9 @@ struct PredicateGenerator {
         case 93..<95:
             let kind = pick(Kind.allCases)
             let op = scalarOperator(kind)
-            return .comparison(ComparisonPredicate(.constant(constant(kind)), op, .constant(operandConstant(kind, for: op)), options: options()))
+            return .comparison(
+                ComparisonPredicate(
+                    .constant(constant(kind)), op, .constant(operandConstant(kind, for: op)), options: options()))
         default:
             let key = pick(keys.filter { $0.kind == .string })
             let text = ConstantValue.string(pick(["hello world", "abc", "ABC", "straße", "x_y", "ｈｅｌｌｏ", ""]))
@@ -179,7 +228,9 @@ struct PredicateGenerator {
             let elements: [ConstantValue] = (0..<int(4)).map { _ in constant(.number) }
             let key = pick(Self.keys[entity]!.filter { $0.kind == .number })
             let modifier: ComparisonPredicate.Modifier = chance(50) ? .any : .all
-            return .comparison(ComparisonPredicate(.constant(.array(elements)), scalarOperator(.number), keyPath(key), modifier: modifier))
+            return .comparison(
+                ComparisonPredicate(
+                    .constant(.array(elements)), scalarOperator(.number), keyPath(key), modifier: modifier))
         }
         let many = throughToOne()
         let key = pick(many.keys)
@@ -193,9 +244,10 @@ struct PredicateGenerator {
         } else {
             right = operandConstant(key.kind, for: op)
         }
-        let comparison = ComparisonPredicate(.keyPath("\(many.relationship).\(key.path)"), op, .constant(right),
-                                             modifier: chance(55) ? .any : .all, options: options())
-        if comparison.modifier == .any && chance(30) { return .not(.comparison(comparison)) }   // NONE
+        let comparison = ComparisonPredicate(
+            .keyPath("\(many.relationship).\(key.path)"), op, .constant(right),
+            modifier: chance(55) ? .any : .all, options: options())
+        if comparison.modifier == .any && chance(30) { return .not(.comparison(comparison)) } // NONE
         return .comparison(comparison)
     }
 
@@ -215,14 +267,24 @@ struct PredicateGenerator {
         let left: String
         let kind: Kind
         switch int(6) {
-        case 0, 1: left = "\(many.relationship).@count"; kind = .number
-        case 2: left = "\(many.relationship).@sum.\(pick(numbers).path)"; kind = .number
-        case 3: left = "\(many.relationship).@avg.\(pick(numbers).path)"; kind = .number
+        case 0, 1:
+            left = "\(many.relationship).@count"
+            kind = .number
+        case 2:
+            left = "\(many.relationship).@sum.\(pick(numbers).path)"
+            kind = .number
+        case 3:
+            left = "\(many.relationship).@avg.\(pick(numbers).path)"
+            kind = .number
         default:
             let key = pick(many.keys.filter { $0.kind != .bool })
-            left = "\(many.relationship).\(chance(50) ? "@min" : "@max").\(key.path)"; kind = key.kind
+            left = "\(many.relationship).\(chance(50) ? "@min" : "@max").\(key.path)"
+            kind = key.kind
         }
-        let op = pick([ComparisonPredicate.Operator.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo])
+        let op = pick([
+            ComparisonPredicate.Operator.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan,
+            .greaterThanOrEqualTo,
+        ])
         var right = operandConstant(kind, for: op)
         if kind == .number && chance(50) { right = .int(int(4)) }
         if chance(15) && (entity == "Book" || entity == "Novel") {
@@ -233,14 +295,17 @@ struct PredicateGenerator {
     }
 
     mutating func objectID(_ entity: String, _ pk: Int64) -> ConstantValue {
-        ManagedObjectID(entityName: entity, storeIdentifier: SQLFixture.storeIdentifier, primaryKey: pk).predicateConstant
+        ManagedObjectID(entityName: entity, storeIdentifier: SQLFixture.storeIdentifier, primaryKey: pk)
+            .predicateConstant
     }
 
     /// `self == %@`, `self IN %@`, `publisher == %@`, `ANY authors == %@`, `%@ IN books`, with
     /// IDs of the right entity, a sibling entity, another store, or temporary.
     mutating func someID(_ entity: String) -> ConstantValue {
         switch int(12) {
-        case 0: return ManagedObjectID(entityName: entity, storeIdentifier: "OTHER", primaryKey: Int64(1 + int(8))).predicateConstant
+        case 0:
+            return ManagedObjectID(entityName: entity, storeIdentifier: "OTHER", primaryKey: Int64(1 + int(8)))
+                .predicateConstant
         case 1: return ManagedObjectID(temporaryFor: entity, number: 1).predicateConstant
         case 2: return objectID(pick(["Book", "Novel", "Author", "Publisher"]), Int64(1 + int(30)))
         case 3: return .string("x")
@@ -254,23 +319,28 @@ struct PredicateGenerator {
         let own = entity == "Novel" ? "Book" : entity
         switch int(6) {
         case 0:
-            return .comparison(ComparisonPredicate(.evaluatedObject, chance(70) ? .equalTo : .notEqualTo, .constant(someID(own))))
+            return .comparison(
+                ComparisonPredicate(.evaluatedObject, chance(70) ? .equalTo : .notEqualTo, .constant(someID(own))))
         case 1:
             let ids: [ConstantValue] = (0..<int(5)).map { _ in someID(own) }
             return .comparison(ComparisonPredicate(.evaluatedObject, .in, .constant(.array(ids))))
         case 2 where entity == "Book" || entity == "Novel":
             let right: ConstantValue = chance(25) ? .null : someID("Publisher")
-            return .comparison(ComparisonPredicate(.keyPath("publisher"), chance(70) ? .equalTo : .notEqualTo, .constant(right)))
+            return .comparison(
+                ComparisonPredicate(.keyPath("publisher"), chance(70) ? .equalTo : .notEqualTo, .constant(right)))
         case 3:
             let many = Self.toMany[entity]!
             let ids: [ConstantValue] = (0..<int(4)).map { _ in someID(many.destination) }
-            return .comparison(ComparisonPredicate(.keyPath(many.relationship), .in, .constant(.array(ids)), modifier: .any))
+            return .comparison(
+                ComparisonPredicate(.keyPath(many.relationship), .in, .constant(.array(ids)), modifier: .any))
         case 4:
             let many = Self.toMany[entity]!
-            return .comparison(ComparisonPredicate(.constant(someID(many.destination)), .in, .keyPath(many.relationship)))
+            return .comparison(
+                ComparisonPredicate(.constant(someID(many.destination)), .in, .keyPath(many.relationship)))
         default:
             let many = Self.toMany[entity]!
-            return .comparison(ComparisonPredicate(.keyPath(many.relationship), .contains, .constant(someID(many.destination))))
+            return .comparison(
+                ComparisonPredicate(.keyPath(many.relationship), .contains, .constant(someID(many.destination))))
         }
     }
 
@@ -281,10 +351,13 @@ struct PredicateGenerator {
             let key = pick(many.keys)
             let op = scalarOperator(key.kind)
             let left: ObjectGraph.Expression = chance(70) ? .member(.variable("x"), key.path) : .keyPath(key.path)
-            inner.append(.comparison(ComparisonPredicate(left, op, .constant(operandConstant(key.kind, for: op)), options: options())))
+            inner.append(
+                .comparison(
+                    ComparisonPredicate(left, op, .constant(operandConstant(key.kind, for: op)), options: options())))
         }
         let body: ObjectGraph.Predicate = inner.count == 1 ? inner[0] : (chance(50) ? .and(inner) : .or(inner))
-        let count = ObjectGraph.Expression.member(.subquery(collection: .keyPath(many.relationship), variable: "x", predicate: body), "@count")
+        let count = ObjectGraph.Expression.member(
+            .subquery(collection: .keyPath(many.relationship), variable: "x", predicate: body), "@count")
         let op = pick([ComparisonPredicate.Operator.equalTo, .greaterThan, .lessThan, .greaterThanOrEqualTo])
         return .comparison(ComparisonPredicate(count, op, .constant(.int(int(3)))))
     }
@@ -303,7 +376,9 @@ struct PredicateGenerator {
     mutating func sortDescriptors() -> [ObjectGraph.SortDescriptor] {
         let keys = Self.keys[entity]!.filter { $0.kind != .uuid }
         return (0..<(1 + int(3))).map { _ in
-            ObjectGraph.SortDescriptor(key: pick(keys).path, ascending: chance(50), comparator: pick(ObjectGraph.SortDescriptor.Comparator.allCases))
+            ObjectGraph.SortDescriptor(
+                key: pick(keys).path, ascending: chance(50),
+                comparator: pick(ObjectGraph.SortDescriptor.Comparator.allCases))
         }
     }
 }

@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import GRDB
+import Testing
+
 @testable import ObjectGraph
 
 /// Generated equivalence: random predicates and sort descriptors run through SQL and through
@@ -23,7 +24,10 @@ import GRDB
         var total: Int { agreed + bothThrew + sqlStricter + excluded.values.reduce(0, +) }
         var description: String {
             "agreed \(agreed) (\(nonEmpty) with matches), both threw \(bothThrew), SQL stricter \(sqlStricter)"
-                + (excluded.isEmpty ? "" : ", excluded " + excluded.sorted { $0.key < $1.key }.map { "\($0.value) (\($0.key))" }.joined(separator: ", "))
+                + (excluded.isEmpty
+                    ? ""
+                    : ", excluded "
+                        + excluded.sorted { $0.key < $1.key }.map { "\($0.value) (\($0.key))" }.joined(separator: ", "))
         }
     }
 
@@ -40,13 +44,17 @@ import GRDB
             let sql = Result { try fixture.sqlMatches(predicate, entity: entity) }
             switch (memory, sql) {
             case (.success(let expected), .success(let got)):
-                #expect(got.keys == expected, "\(entity): \(predicate.predicateFormat)\nSQL: \(got.joins) \(got.sql.sql) \(got.sql.arguments)")
+                #expect(
+                    got.keys == expected,
+                    "\(entity): \(predicate.predicateFormat)\nSQL: \(got.joins) \(got.sql.sql) \(got.sql.arguments)")
                 // Values are bound, never spliced into the SQL.
                 #expect(!got.sql.sql.contains("'"), "\(got.sql.sql)")
                 tally.agreed += 1
                 if !expected.isEmpty { tally.nonEmpty += 1 }
             case (.failure(let error), .success(let got)):
-                Issue.record("\(entity): the evaluator threw \(error) but SQL answered \(got.keys) for \(predicate.predicateFormat)\nSQL: \(got.sql.sql)")
+                Issue.record(
+                    "\(entity): the evaluator threw \(error) but SQL answered \(got.keys) for \(predicate.predicateFormat)\nSQL: \(got.sql.sql)"
+                )
             case (.failure, .failure):
                 tally.bothThrew += 1
             case (.success, .failure(let error)):
@@ -54,13 +62,19 @@ import GRDB
                 // evaluator would reject too, had it reached them, is allowed.
                 if let coreDataError = error as? CoreDataError {
                     Issue.record("\(entity): SQL refused \(predicate.predicateFormat): \(coreDataError.message)")
-                } else if !Self.leaves(of: predicate).contains(where: { leaf in (try? fixture.memoryMatches(leaf, entity: entity)) == nil }) {
+                } else if !Self.leaves(of: predicate).contains(where: { leaf in
+                    (try? fixture.memoryMatches(leaf, entity: entity)) == nil
+                }) {
                     // Only short-circuiting may keep the evaluator from an error: one of the
                     // comparisons must fail in memory on its own.
-                    Issue.record("\(entity): SQL threw \(error) for \(predicate.predicateFormat), which no comparison in it explains")
+                    Issue.record(
+                        "\(entity): SQL threw \(error) for \(predicate.predicateFormat), which no comparison in it explains"
+                    )
                 }
                 tally.sqlStricter += 1
-                if ProcessInfo.processInfo.environment["SQL_EQ_VERBOSE"] != nil { print("STRICTER \(predicate.predicateFormat) :: \(error)") }
+                if ProcessInfo.processInfo.environment["SQL_EQ_VERBOSE"] != nil {
+                    print("STRICTER \(predicate.predicateFormat) :: \(error)")
+                }
             }
         }
         return tally
@@ -72,23 +86,30 @@ import GRDB
         let format = predicate.predicateFormat
         // ICU's \w and character classes take combining marks (a decomposed "á" is a word),
         // PostgreSQL's regular expressions do not.
-        if format.contains("MATCHES"), format.contains("\\w") || format.contains("[:") { return "MATCHES with \\w or a class" }
+        if format.contains("MATCHES"), format.contains("\\w") || format.contains("[:") {
+            return "MATCHES with \\w or a class"
+        }
         // A pattern read from a column is data written for ICU's syntax, which PostgreSQL's
         // regular expressions read otherwise where the two differ.
-        if containsComparison(predicate, where: { $0.operatorType == .matches && !Self.isConstant($0.rightExpression) }) {
+        if containsComparison(predicate, where: { $0.operatorType == .matches && !Self.isConstant($0.rightExpression) })
+        {
             return "MATCHES with a pattern from a column"
         }
         return nil
     }
 
     /// Whether the predicate has a comparison (at any depth, SUBQUERY bodies included) for which `test` holds.
-    static func containsComparison(_ predicate: ObjectGraph.Predicate, where test: (ComparisonPredicate) -> Bool) -> Bool {
+    static func containsComparison(_ predicate: ObjectGraph.Predicate, where test: (ComparisonPredicate) -> Bool)
+        -> Bool
+    {
         switch predicate {
         case .compound(let c): return c.subpredicates.contains { containsComparison($0, where: test) }
         case .comparison(let c):
             if test(c) { return true }
             for expression in [c.leftExpression, c.rightExpression] {
-                if case .member(.subquery(_, _, let body), _) = expression, containsComparison(body, where: test) { return true }
+                if case .member(.subquery(_, _, let body), _) = expression, containsComparison(body, where: test) {
+                    return true
+                }
             }
             return false
         default: return false
@@ -112,11 +133,15 @@ import GRDB
             other.modifier = c.modifier == .any ? .all : .any
             return [predicate, .comparison(other)]
         case .comparison(var c):
-            guard case .member(.subquery(let collection, let variable, let body), let key) = c.leftExpression else { return [predicate] }
-            return [predicate] + leaves(of: body).map { inner in
-                c.leftExpression = .member(.subquery(collection: collection, variable: variable, predicate: inner), key)
-                return .comparison(c)
+            guard case .member(.subquery(let collection, let variable, let body), let key) = c.leftExpression else {
+                return [predicate]
             }
+            return [predicate]
+                + leaves(of: body).map { inner in
+                    c.leftExpression = .member(
+                        .subquery(collection: collection, variable: variable, predicate: inner), key)
+                    return .comparison(c)
+                }
         default:
             return [predicate]
         }
@@ -126,8 +151,15 @@ import GRDB
     // Null Values", "Aggregate Operations"; NSCompoundPredicate reference for AND/OR/NOT):
     // compound predicates of up to three levels mean the same in SQL and in memory. SQL may
     // refuse operands the evaluator only skipped by short-circuiting.
-    @Test(arguments: StoreKind.allCases, [("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700), ("Author", UInt64(14), 700)])
-    func generatedPredicatesAgreeWithTheEvaluator(kind: StoreKind, run: (entity: String, seed: UInt64, count: Int)) throws {
+    @Test(
+        arguments: StoreKind.allCases,
+        [
+            ("Book", UInt64(11), 2000), ("Novel", UInt64(12), 400), ("Publisher", UInt64(13), 700),
+            ("Author", UInt64(14), 700),
+        ])
+    func generatedPredicatesAgreeWithTheEvaluator(kind: StoreKind, run: (entity: String, seed: UInt64, count: Int))
+        throws
+    {
         let (entity, seed) = (run.entity, run.seed)
         // OBJECTGRAPH_LONG=1 (README, "For contributors"): 10,000 predicates per entity.
         let count = StoreEquivalenceTests.predicateCount > 1_000 ? 10_000 : run.count
@@ -143,7 +175,9 @@ import GRDB
 
     // The same documents, comparison by comparison: without short-circuiting, SQL refuses
     // exactly what the evaluator refuses (reference/predicates.md 2.3-2.13).
-    @Test(arguments: StoreKind.allCases, [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
+    @Test(
+        arguments: StoreKind.allCases,
+        [("Book", UInt64(21)), ("Novel", UInt64(22)), ("Publisher", UInt64(23)), ("Author", UInt64(24))])
     func generatedComparisonsAgreeWithTheEvaluator(kind: StoreKind, run: (entity: String, seed: UInt64)) throws {
         let (entity, seed) = (run.entity, run.seed)
         guard let fixture = try SQLFixture.make(kind, seed: seed &* 7) else { return }
@@ -158,12 +192,19 @@ import GRDB
     @Test(arguments: StoreKind.allCases)
     func generatedSortsAgreeWithSortDescriptor(kind: StoreKind) throws {
         guard let fixture = try SQLFixture.make(kind, seed: 99) else { return }
-        let stringKeys = Set(fixture.model.entities.flatMap(\.attributes).filter { $0.attributeType == .string }.map(\.name))
+        let stringKeys = Set(
+            fixture.model.entities.flatMap(\.attributes).filter { $0.attributeType == .string }.map(\.name))
         // PostgreSQL orders the localized comparators on strings with ICU's root collation,
         // close to Foundation's compare(_:options:range:locale:) but not the same: those
         // sorts are compared and their differences counted, not failed.
         var localized = (compared: 0, differed: 0)
-        defer { if kind == .postgres { print("SQL equivalence, sorts, postgres: a localized comparator on a string in \(localized.compared) of 450, differing in \(localized.differed)") } }
+        defer {
+            if kind == .postgres {
+                print(
+                    "SQL equivalence, sorts, postgres: a localized comparator on a string in \(localized.compared) of 450, differing in \(localized.differed)"
+                )
+            }
+        }
         for entity in ["Book", "Publisher", "Author"] {
             var generator = PredicateGenerator(seed: 5, entity: entity)
             let objects = fixture.objects[entity]!
@@ -172,9 +213,12 @@ import GRDB
                 let expected = try ObjectGraph.SortDescriptor.sort(objects, by: descriptors).map(\.id.primaryKey)
                 let got = try fixture.sqlOrder(descriptors, entity: entity)
                 // Numbers and dates ignore the comparator.
-                if kind == .postgres, descriptors.contains(where: {
-                    ![.compare, .caseInsensitiveCompare].contains($0.comparator) && stringKeys.contains(String($0.key.split(separator: ".").last ?? ""))
-                }) {
+                if kind == .postgres,
+                    descriptors.contains(where: {
+                        ![.compare, .caseInsensitiveCompare].contains($0.comparator)
+                            && stringKeys.contains(String($0.key.split(separator: ".").last ?? ""))
+                    })
+                {
                     localized.compared += 1
                     if got != expected { localized.differed += 1 }
                     continue

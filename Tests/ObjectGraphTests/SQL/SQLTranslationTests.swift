@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import GRDB
+import Testing
+
 @testable import ObjectGraph
 
 /// The SQL the translator writes for representative predicates, and what it refuses.
@@ -19,7 +20,9 @@ import GRDB
         return t
     }
 
-    func sql(_ format: String, _ arguments: Any?..., entity: String = "Book") throws -> (sql: String, arguments: [DatabaseValue], joins: [String]) {
+    func sql(_ format: String, _ arguments: Any?..., entity: String = "Book") throws -> (
+        sql: String, arguments: [DatabaseValue], joins: [String]
+    ) {
         var t = translator(entity)
         let fragment = try t.condition(for: try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments))
         return (fragment.sql, fragment.arguments, t.joins)
@@ -51,7 +54,8 @@ import GRDB
         #expect(try sql("title == nil").sql == "t0.ZTITLE IS NULL")
         #expect(try sql("title != nil").sql == "t0.ZTITLE IS NOT NULL")
         #expect(try sql("title ==[c] %@", "ÀB").sql == "OG_FOLD(t0.ZTITLE, 1) IS ?")
-        #expect(try sql("title ==[c] %@", "ÀB").arguments == [StringComparison.fold("ÀB", .caseInsensitive).databaseValue])
+        #expect(
+            try sql("title ==[c] %@", "ÀB").arguments == [StringComparison.fold("ÀB", .caseInsensitive).databaseValue])
         // [n]: the strings are compared as they are.
         #expect(try sql("title ==[cn] 'x'").sql == "t0.ZTITLE IS ?")
         #expect(try sql("title == isbn").sql == "t0.ZTITLE IS t0.ZISBN")
@@ -64,7 +68,9 @@ import GRDB
         #expect(try sql("3 < salesRank").sql == "(t0.ZSALESRANK > ? AND t0.ZSALESRANK IS NOT NULL)")
         #expect(try sql("salesRank < nil").sql == "0")
         #expect(try sql("salesRank <= nil").sql == "t0.ZSALESRANK IS NULL")
-        #expect(try sql("salesRank >= pages").sql == "ifnull(t0.ZSALESRANK >= t0.ZPAGES, t0.ZSALESRANK IS NULL AND t0.ZPAGES IS NULL)")
+        #expect(
+            try sql("salesRank >= pages").sql
+                == "ifnull(t0.ZSALESRANK >= t0.ZPAGES, t0.ZSALESRANK IS NULL AND t0.ZPAGES IS NULL)")
         #expect(try sql("published > %@", Date(timeIntervalSinceReferenceDate: 10)).arguments == [(10.0).databaseValue])
     }
 
@@ -85,11 +91,25 @@ import GRDB
     // for the sensitive forms.
     @Test func substringOperators() throws {
         // Bytes of a BLOB, not characters of TEXT: substr() of TEXT stops at a NUL.
-        #expect(try sql("title BEGINSWITH 'ab'") == ("substr(CAST(t0.ZTITLE AS BLOB), 1, ?) IS CAST(? AS BLOB)", [2.databaseValue, "ab".databaseValue], []))
-        #expect(try sql("title ENDSWITH 'bc'") == ("substr(CAST(t0.ZTITLE AS BLOB), ?) IS CAST(? AS BLOB)", [(-2).databaseValue, "bc".databaseValue], []))
-        #expect(try sql("title BEGINSWITH[cd] 'Á'") == ("substr(CAST(OG_FOLD(t0.ZTITLE, 3) AS BLOB), 1, ?) IS CAST(? AS BLOB)", [1.databaseValue, "a".databaseValue], []))
+        #expect(
+            try sql("title BEGINSWITH 'ab'") == (
+                "substr(CAST(t0.ZTITLE AS BLOB), 1, ?) IS CAST(? AS BLOB)", [2.databaseValue, "ab".databaseValue], []
+            ))
+        #expect(
+            try sql("title ENDSWITH 'bc'") == (
+                "substr(CAST(t0.ZTITLE AS BLOB), ?) IS CAST(? AS BLOB)", [(-2).databaseValue, "bc".databaseValue], []
+            ))
+        #expect(
+            try sql("title BEGINSWITH[cd] 'Á'") == (
+                "substr(CAST(OG_FOLD(t0.ZTITLE, 3) AS BLOB), 1, ?) IS CAST(? AS BLOB)",
+                [1.databaseValue, "a".databaseValue], []
+            ))
         #expect(try sql("title ENDSWITH 'é'").arguments == [(-2).databaseValue, "é".databaseValue])
-        #expect(try sql("title BEGINSWITH %@", "a\0") == ("substr(CAST(t0.ZTITLE AS BLOB), 1, ?) IS CAST(CAST(? AS TEXT) AS BLOB)", [2.databaseValue, Data("a\0".utf8).databaseValue], []))
+        #expect(
+            try sql("title BEGINSWITH %@", "a\0") == (
+                "substr(CAST(t0.ZTITLE AS BLOB), 1, ?) IS CAST(CAST(? AS TEXT) AS BLOB)",
+                [2.databaseValue, Data("a\0".utf8).databaseValue], []
+            ))
         #expect(try sql("title CONTAINS 'é'") == ("ifnull(instr(t0.ZTITLE, ?), 0) > 0", ["é".databaseValue], []))
         #expect(try sql("title BEGINSWITH ''").sql == "0")
         #expect(try sql("title CONTAINS nil").sql == "0")
@@ -101,11 +121,25 @@ import GRDB
     // reference/predicates.md 2.7 (escapes) and 7 (`%`, `_` must not become wildcards).
     @Test func likeBecomesGlob() throws {
         // GLOB reads text up to a NUL: text holding one goes through OG_LIKE.
-        #expect(try sql("title LIKE 'a%b_c*'") == ("(CASE WHEN instr(t0.ZTITLE, char(0)) > 0 THEN OG_LIKE(t0.ZTITLE, ?, 0) ELSE (t0.ZTITLE GLOB ? AND t0.ZTITLE IS NOT NULL) END)", ["a%b_c*".databaseValue, "a%b_c*".databaseValue], []))
-        #expect(try sql("title LIKE %@", "[x]\\*\\??") .arguments == ["[x]\\*\\??".databaseValue, "[[]x][*][?]?".databaseValue])
-        #expect(try sql("title LIKE[c] 'A*'") == ("(CASE WHEN instr(t0.ZTITLE, char(0)) > 0 THEN OG_LIKE(t0.ZTITLE, ?, 1) ELSE ifnull(OG_FOLD(t0.ZTITLE, 1) GLOB ?, 0) END)", ["A*".databaseValue, "a*".databaseValue], []))
+        #expect(
+            try sql("title LIKE 'a%b_c*'") == (
+                "(CASE WHEN instr(t0.ZTITLE, char(0)) > 0 THEN OG_LIKE(t0.ZTITLE, ?, 0) ELSE (t0.ZTITLE GLOB ? AND t0.ZTITLE IS NOT NULL) END)",
+                ["a%b_c*".databaseValue, "a%b_c*".databaseValue], []
+            ))
+        #expect(
+            try sql("title LIKE %@", "[x]\\*\\??").arguments == [
+                "[x]\\*\\??".databaseValue, "[[]x][*][?]?".databaseValue,
+            ])
+        #expect(
+            try sql("title LIKE[c] 'A*'") == (
+                "(CASE WHEN instr(t0.ZTITLE, char(0)) > 0 THEN OG_LIKE(t0.ZTITLE, ?, 1) ELSE ifnull(OG_FOLD(t0.ZTITLE, 1) GLOB ?, 0) END)",
+                ["A*".databaseValue, "a*".databaseValue], []
+            ))
         // A pattern with a NUL: only the registered function, the pattern bound whole.
-        #expect(try sql("title LIKE %@", "a\0*") == ("OG_LIKE(t0.ZTITLE, CAST(? AS TEXT), 0)", [Data("a\0*".utf8).databaseValue], []))
+        #expect(
+            try sql("title LIKE %@", "a\0*") == (
+                "OG_LIKE(t0.ZTITLE, CAST(? AS TEXT), 0)", [Data("a\0*".utf8).databaseValue], []
+            ))
         #expect(try sql("title LIKE ''").sql == "0")
         #expect(throws: ObjectGraph.PredicateError.self) { _ = try sql("title LIKE %@", "abc\\") }
     }
@@ -120,11 +154,20 @@ import GRDB
     // Apple, Predicate Programming Guide, "Comparisons": IN and BETWEEN (inclusive bounds);
     // reference/predicates.md 2.9 (options ignored for collections) and 2.10 (swapped bounds).
     @Test func inAndBetween() throws {
-        #expect(try sql("salesRank IN {1, 2, 'x', nil}") == ("(t0.ZSALESRANK IN (?, ?) AND t0.ZSALESRANK IS NOT NULL)", [1.databaseValue, 2.databaseValue], []))
-        #expect(try sql("title IN[c] {'A'}").sql == "(t0.ZSALESRANK = ? AND t0.ZSALESRANK IS NOT NULL)".replacingOccurrences(of: "ZSALESRANK", with: "ZTITLE"))
+        #expect(
+            try sql("salesRank IN {1, 2, 'x', nil}") == (
+                "(t0.ZSALESRANK IN (?, ?) AND t0.ZSALESRANK IS NOT NULL)", [1.databaseValue, 2.databaseValue], []
+            ))
+        #expect(
+            try sql("title IN[c] {'A'}").sql
+                == "(t0.ZSALESRANK = ? AND t0.ZSALESRANK IS NOT NULL)".replacingOccurrences(
+                    of: "ZSALESRANK", with: "ZTITLE"))
         #expect(try sql("salesRank IN {}").sql == "0")
         #expect(try sql("title IN 'hello'").sql == "OG_CONTAINS(?, t0.ZTITLE, 0)")
-        #expect(try sql("salesRank BETWEEN {5, 1}") == ("(t0.ZSALESRANK BETWEEN ? AND ? AND t0.ZSALESRANK IS NOT NULL)", [1.databaseValue, 5.databaseValue], []))
+        #expect(
+            try sql("salesRank BETWEEN {5, 1}") == (
+                "(t0.ZSALESRANK BETWEEN ? AND ? AND t0.ZSALESRANK IS NOT NULL)", [1.databaseValue, 5.databaseValue], []
+            ))
         #expect(throws: ObjectGraph.PredicateError.self) { _ = try sql("salesRank BETWEEN {1}") }
     }
 
@@ -132,15 +175,22 @@ import GRDB
     // managed objects or IDs); coredata.md 2.6. IDs of other stores and temporary IDs match
     // nothing; the entity is checked where the table holds several.
     @Test func objectIdentity() throws {
-        #expect(try sql("self == %@", id("Book", 3)) == ("(t0.Z_PK = ? AND t0.Z_ENT = ?)", [3.databaseValue, model.entitiesByName["Book"]!.entityNumber.databaseValue], []))
-        #expect(try sql("self IN %@", [id("Author", 3), id("Author", 5), "x"], entity: "Author").sql == "t0.Z_PK IN (?, ?)")
+        #expect(
+            try sql("self == %@", id("Book", 3)) == (
+                "(t0.Z_PK = ? AND t0.Z_ENT = ?)",
+                [3.databaseValue, model.entitiesByName["Book"]!.entityNumber.databaseValue], []
+            ))
+        #expect(
+            try sql("self IN %@", [id("Author", 3), id("Author", 5), "x"], entity: "Author").sql == "t0.Z_PK IN (?, ?)")
         #expect(try sql("self == %@", id("Author", 3, store: "OTHER"), entity: "Author").sql == "0")
         #expect(try sql("self == %@", ManagedObjectID(temporaryFor: "Author", number: 1), entity: "Author").sql == "0")
         #expect(try sql("self == %@", id("Publisher", 3)).sql == "0")
         #expect(try sql("publisher == %@", id("Publisher", 2)).sql == "ifnull(t0.ZPUBLISHER = ?, 0)")
         #expect(try sql("publisher == nil").sql == "t0.ZPUBLISHER IS NULL")
-        #expect(try sql("%@ IN authors", id("Author", 4)).sql
-                == "EXISTS (SELECT 1 FROM Z_1BOOKS t1 JOIN ZAUTHOR t2 ON t2.Z_PK = t1.Z_1AUTHORS WHERE t1.Z_2BOOKS = t0.Z_PK AND (t2.Z_PK = ?))")
+        #expect(
+            try sql("%@ IN authors", id("Author", 4)).sql
+                == "EXISTS (SELECT 1 FROM Z_1BOOKS t1 JOIN ZAUTHOR t2 ON t2.Z_PK = t1.Z_1AUTHORS WHERE t1.Z_2BOOKS = t0.Z_PK AND (t2.Z_PK = ?))"
+        )
     }
 
     // Apple, Predicate Programming Guide, "Using Predicates with Key-Paths": key paths across
@@ -158,29 +208,47 @@ import GRDB
     // NONE) and "Aggregate Operations" (@count); reference/predicates.md 2.11 (an empty
     // collection: ANY false, ALL true).
     @Test func toManyBecomesCorrelatedSubqueries() throws {
-        #expect(try sql("ANY authors.name == 'x'").sql
-                == "EXISTS (SELECT 1 FROM Z_1BOOKS t1 JOIN ZAUTHOR t2 ON t2.Z_PK = t1.Z_1AUTHORS WHERE t1.Z_2BOOKS = t0.Z_PK AND (t2.ZNAME IS ?))")
-        #expect(try sql("ALL books.price > 1", entity: "Publisher").sql
-                == "NOT EXISTS (SELECT 1 FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK AND (NOT ((t1.ZPRICE > ? AND t1.ZPRICE IS NOT NULL))))")
-        #expect(try sql("NONE books.title == 'x'", entity: "Publisher").sql
+        #expect(
+            try sql("ANY authors.name == 'x'").sql
+                == "EXISTS (SELECT 1 FROM Z_1BOOKS t1 JOIN ZAUTHOR t2 ON t2.Z_PK = t1.Z_1AUTHORS WHERE t1.Z_2BOOKS = t0.Z_PK AND (t2.ZNAME IS ?))"
+        )
+        #expect(
+            try sql("ALL books.price > 1", entity: "Publisher").sql
+                == "NOT EXISTS (SELECT 1 FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK AND (NOT ((t1.ZPRICE > ? AND t1.ZPRICE IS NOT NULL))))"
+        )
+        #expect(
+            try sql("NONE books.title == 'x'", entity: "Publisher").sql
                 == "NOT (EXISTS (SELECT 1 FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK AND (t1.ZTITLE IS ?)))")
-        #expect(try sql("books.@count > 2", entity: "Publisher").sql == "(SELECT COUNT(*) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?")
-        #expect(try sql("authors.@count == 0").sql == "(SELECT COUNT(*) FROM Z_1BOOKS t1 WHERE t1.Z_2BOOKS = t0.Z_PK) IS ?")
-        #expect(try sql("books.@sum.price > 2", entity: "Publisher").sql
-                == "ifnull((SELECT (CASE WHEN COUNT(t1.ZPRICE) = 0 THEN 0 ELSE OG_FSUM(t1.ZPRICE) END) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?, 0)")
+        #expect(
+            try sql("books.@count > 2", entity: "Publisher").sql
+                == "(SELECT COUNT(*) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?")
+        #expect(
+            try sql("authors.@count == 0").sql == "(SELECT COUNT(*) FROM Z_1BOOKS t1 WHERE t1.Z_2BOOKS = t0.Z_PK) IS ?")
+        #expect(
+            try sql("books.@sum.price > 2", entity: "Publisher").sql
+                == "ifnull((SELECT (CASE WHEN COUNT(t1.ZPRICE) = 0 THEN 0 ELSE OG_FSUM(t1.ZPRICE) END) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK) > ?, 0)"
+        )
         // Integers: exact, promoted to a REAL past 64 bits (IntegerSum).
-        #expect(try sql("books.@sum.salesRank > 2", entity: "Publisher").sql.contains("(SUM(t1.ZSALESRANK >> 32) + (SUM(t1.ZSALESRANK & 4294967295) >> 32))"))
+        #expect(
+            try sql("books.@sum.salesRank > 2", entity: "Publisher").sql.contains(
+                "(SUM(t1.ZSALESRANK >> 32) + (SUM(t1.ZSALESRANK & 4294967295) >> 32))"))
         // Joins needed inside the subquery stay inside it.
         let r = try sql("ANY books.publisher.name == 'x'", entity: "Author")
         #expect(r.joins.isEmpty)
-        #expect(r.sql.contains("JOIN ZBOOK t2 ON t2.Z_PK = t1.Z_2BOOKS LEFT OUTER JOIN ZPUBLISHER t3 ON t3.Z_PK = t2.ZPUBLISHER WHERE"))
+        #expect(
+            r.sql.contains(
+                "JOIN ZBOOK t2 ON t2.Z_PK = t1.Z_2BOOKS LEFT OUTER JOIN ZPUBLISHER t3 ON t3.Z_PK = t2.ZPUBLISHER WHERE")
+        )
     }
 
     // Apple, NSExpression reference (SUBQUERY) and the objc.io Core Data SQL it produces:
     // `(SELECT COUNT(...) FROM ... WHERE (t0.Z_PK = t1.Z... AND (...)))`.
     @Test func subqueryCount() throws {
         let r = try sql("SUBQUERY(books, $b, $b.price > 1 AND title BEGINSWITH 'a').@count > 0", entity: "Publisher")
-        #expect(r.sql == "(SELECT COUNT(*) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK AND ((((t1.ZPRICE > ? AND t1.ZPRICE IS NOT NULL)) AND (substr(CAST(t1.ZTITLE AS BLOB), 1, ?) IS CAST(? AS BLOB))))) > ?")
+        #expect(
+            r.sql
+                == "(SELECT COUNT(*) FROM ZBOOK t1 WHERE t1.ZPUBLISHER = t0.Z_PK AND ((((t1.ZPRICE > ? AND t1.ZPRICE IS NOT NULL)) AND (substr(CAST(t1.ZTITLE AS BLOB), 1, ?) IS CAST(? AS BLOB))))) > ?"
+        )
         #expect(r.arguments == [1.databaseValue, 1.databaseValue, "a".databaseValue, 0.databaseValue])
     }
 
@@ -213,9 +281,13 @@ import GRDB
         #expect(try refusal("ANY authors.books.title == 'x'") == "to-many key not allowed here")
         #expect(try refusal("ANY title == 'x'") == "unimplemented SQL generation for predicate : (ANY title == \"x\")")
         #expect(try refusal("title == $name") == "unimplemented SQL generation for predicate : (title == $name)")
-        #expect(try refusal("FUNCTION(title, 'uppercaseString') == 'X'").hasPrefix("Unsupported function expression FUNCTION("))
+        #expect(
+            try refusal("FUNCTION(title, 'uppercaseString') == 'X'").hasPrefix(
+                "Unsupported function expression FUNCTION("))
         #expect(try refusal("salesRank + 1 > 2") == "Unsupported function expression salesRank + 1")
-        #expect(try refusal("salesRank BETWEEN {pages, 3}").hasPrefix("unimplemented SQL generation for predicate : (salesRank BETWEEN"))
+        #expect(
+            try refusal("salesRank BETWEEN {pages, 3}").hasPrefix(
+                "unimplemented SQL generation for predicate : (salesRank BETWEEN"))
     }
 
     // Apple, "Core Data Programming Guide", "Persistent Store Types and Behaviors": the SQLite
@@ -229,10 +301,16 @@ import GRDB
             ObjectGraph.SortDescriptor(key: "publisher.name", comparator: .localizedStandardCompare),
             ObjectGraph.SortDescriptor(key: "salesRank", ascending: false, comparator: .localizedCompare),
         ])
-        #expect(terms == ["t0.ZTITLE", "OG_FOLD(t0.ZISBN, 1) DESC", "t1.ZNAME COLLATE OG_LOCALIZED_STANDARD", "t0.ZSALESRANK DESC"])
+        #expect(
+            terms == [
+                "t0.ZTITLE", "OG_FOLD(t0.ZISBN, 1) DESC", "t1.ZNAME COLLATE OG_LOCALIZED_STANDARD",
+                "t0.ZSALESRANK DESC",
+            ])
         #expect(t.joins == ["LEFT OUTER JOIN ZPUBLISHER t1 ON t1.Z_PK = t0.ZPUBLISHER"])
         #expect(throws: CoreDataError.self) { _ = try t.orderingTerms(for: [ObjectGraph.SortDescriptor(key: "nope")]) }
-        #expect(throws: CoreDataError.self) { _ = try t.orderingTerms(for: [ObjectGraph.SortDescriptor(key: "authors.name")]) }
+        #expect(throws: CoreDataError.self) {
+            _ = try t.orderingTerms(for: [ObjectGraph.SortDescriptor(key: "authors.name")])
+        }
         #expect(throws: CoreDataError.self) { _ = try t.orderingTerms(for: [ObjectGraph.SortDescriptor(key: "code")]) }
     }
 
@@ -247,10 +325,19 @@ import GRDB
         #expect(max.fragment.sql == "MAX(t0.ZSALESRANK)" && max.resultType == .integer32)
         let count = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "count:(title)"))
         #expect(count.fragment.sql == "COUNT(t0.ZTITLE)" && count.resultType == .integer64)
-        #expect(try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "sum:(salesRank)")).resultType == .integer64)
-        #expect(try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "average:(price)")).fragment.sql == "AVG(t0.ZPRICE)")
-        #expect(try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "min:(publisher.founded)")).fragment.sql == "MIN(t1.ZFOUNDED)")
-        #expect(throws: CoreDataError.self) { _ = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "median:(price)")) }
-        #expect(throws: CoreDataError.self) { _ = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "sum:(title)")) }
+        #expect(
+            try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "sum:(salesRank)")).resultType == .integer64)
+        #expect(
+            try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "average:(price)")).fragment.sql
+                == "AVG(t0.ZPRICE)")
+        #expect(
+            try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "min:(publisher.founded)")).fragment.sql
+                == "MIN(t1.ZFOUNDED)")
+        #expect(throws: CoreDataError.self) {
+            _ = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "median:(price)"))
+        }
+        #expect(throws: CoreDataError.self) {
+            _ = try t.aggregate(for: try ObjectGraph.Expression(checkedFormat: "sum:(title)"))
+        }
     }
 }

@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import GRDB
+import Testing
+
 @testable import ObjectGraph
 
 /// The functions and collations registered on the store's connection give the answers of
@@ -13,7 +14,9 @@ import GRDB
     }
 
     /// One value a query selects.
-    func select<T: DatabaseValueConvertible>(_ db: DatabaseQueue, _ sql: String, _ arguments: StatementArguments = []) throws -> T? {
+    func select<T: DatabaseValueConvertible>(_ db: DatabaseQueue, _ sql: String, _ arguments: StatementArguments = [])
+        throws -> T?
+    {
         try db.read { try T.fetchOne($0, sql: sql, arguments: arguments) }
     }
 
@@ -34,7 +37,8 @@ import GRDB
                 let expected = StringComparison.fold(s, options)
                 #expect(SQLiteFunctions.foldFast(s, options) == expected, "\(s.debugDescription) \(options)")
                 // Bound and read as bytes: GRDB's text stops at a NUL.
-                let sql: Data? = try select(db, "SELECT CAST(OG_FOLD(CAST(? AS TEXT), \(options.rawValue)) AS BLOB)", [Data(s.utf8)])
+                let sql: Data? = try select(
+                    db, "SELECT CAST(OG_FOLD(CAST(? AS TEXT), \(options.rawValue)) AS BLOB)", [Data(s.utf8)])
                 #expect(sql.map { String(decoding: $0, as: UTF8.self) } == expected, "\(s.debugDescription) \(options)")
             }
         }
@@ -56,18 +60,27 @@ import GRDB
                 // One query per string: the three substring functions for every needle.
                 let needles = ["a", "", "é", "A", "bc", "x%", "ｈ", "ss"]
                 // Strings bound as bytes made TEXT by CAST: GRDB's text stops at a NUL.
-                let sql = needles.map { _ in "OG_BEGINSWITH(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue)) || OG_ENDSWITH(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue)) || OG_CONTAINS(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue))" }
-                    .joined(separator: " || ")
+                let sql = needles.map { _ in
+                    "OG_BEGINSWITH(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue)) || OG_ENDSWITH(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue)) || OG_CONTAINS(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue))"
+                }
+                .joined(separator: " || ")
                 var arguments: [DatabaseValueConvertible] = [Data(s.utf8)]
                 for t in needles { arguments += [Data(t.utf8), Data(t.utf8), Data(t.utf8)] }
                 let got: String? = try select(db, "SELECT \(sql)", StatementArguments(arguments))
                 let expected = needles.map { t in
-                    [StringComparison.beginsWith(s, t, options), StringComparison.endsWith(s, t, options), StringComparison.contains(s, t, options)]
-                        .map { $0 ? "1" : "0" }.joined()
+                    [
+                        StringComparison.beginsWith(s, t, options), StringComparison.endsWith(s, t, options),
+                        StringComparison.contains(s, t, options),
+                    ]
+                    .map { $0 ? "1" : "0" }.joined()
                 }.joined()
                 #expect(got == expected, "\(s.debugDescription) \(options)")
-                let likes: String? = try select(db, "SELECT " + patterns.map { _ in "OG_LIKE(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue))" }.joined(separator: " || "),
-                                                StatementArguments(([s] + patterns).map { Data($0.utf8) }))
+                let likes: String? = try select(
+                    db,
+                    "SELECT "
+                        + patterns.map { _ in "OG_LIKE(CAST(?1 AS TEXT), CAST(? AS TEXT), \(options.rawValue))" }
+                        .joined(separator: " || "),
+                    StatementArguments(([s] + patterns).map { Data($0.utf8) }))
                 let expectedLikes = try patterns.map { try StringComparison.like(s, $0, options) ? "1" : "0" }.joined()
                 #expect(likes == expectedLikes, "\(s.debugDescription) LIKE \(patterns) \(options)")
             }
@@ -88,8 +101,11 @@ import GRDB
         let db = try database()
         let rows = try db.read { try Row.fetchAll($0, sql: "PRAGMA function_list") }
         let ours = rows.filter { ($0["name"] as String?)?.hasPrefix("og_") == true }
-        #expect(Set(ours.compactMap { $0["name"] as String? }) == ["og_fold", "og_beginswith", "og_endswith", "og_contains", "og_like", "og_matches", "og_fsum",
-                                                                  "og_lowercase", "og_uppercase"])
+        #expect(
+            Set(ours.compactMap { $0["name"] as String? }) == [
+                "og_fold", "og_beginswith", "og_endswith", "og_contains", "og_like", "og_matches", "og_fsum",
+                "og_lowercase", "og_uppercase",
+            ])
         for row in ours {
             let flags: Int = row["flags"]
             #expect(flags & 0x800 != 0, "\(row)")
@@ -103,11 +119,15 @@ import GRDB
         let strings = SQLFixture.strings.compactMap { $0 } + ["item 10", "item 9", "Item 1"]
         try db.write { db in
             try db.execute(sql: "CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT)")
-            for (i, s) in strings.enumerated() { try db.execute(sql: "INSERT INTO t VALUES (?, CAST(? AS TEXT))", arguments: [i, Data(s.utf8)]) }
+            for (i, s) in strings.enumerated() {
+                try db.execute(sql: "INSERT INTO t VALUES (?, CAST(? AS TEXT))", arguments: [i, Data(s.utf8)])
+            }
         }
         for comparator in ObjectGraph.SortDescriptor.Comparator.allCases {
             let collation = SQLiteFunctions.collation(for: comparator).map { " COLLATE \($0)" } ?? ""
-            let sql = try db.read { try Data.fetchAll($0, sql: "SELECT CAST(s AS BLOB) FROM t ORDER BY s\(collation), i") }.map { String(decoding: $0, as: UTF8.self) }
+            let sql = try db.read {
+                try Data.fetchAll($0, sql: "SELECT CAST(s AS BLOB) FROM t ORDER BY s\(collation), i")
+            }.map { String(decoding: $0, as: UTF8.self) }
             let memory = strings.enumerated().sorted { a, b in
                 let order = ObjectGraph.SortDescriptor.compareStrings(a.element, b.element, comparator)
                 return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending

@@ -1,6 +1,7 @@
-import Testing
-import TestSupport
 import Foundation
+import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // How the XML and binary stores number objects. Apple, NSAtomicStore newReferenceObject(for:):
@@ -60,7 +61,9 @@ import Foundation
         for title in ["A", "B", "C"] { try insert("Book", ["title": title], type: type, url: url) }
         // The last book goes, then every book: the count stays in the file.
         let context = try context(type, url)
-        let books = try context.fetch(FetchRequest(entityName: "Book")).sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
+        let books = try context.fetch(FetchRequest(entityName: "Book")).sorted {
+            $0.objectID.primaryKey < $1.objectID.primaryKey
+        }
         try context.checkedDelete(books[2])
         try context.save()
         #expect(try insert("Book", ["title": "D"], type: type, url: url) == 4)
@@ -79,13 +82,15 @@ import Foundation
         try insert("Publisher", ["name": "P"], type: .xml, url: url)
         for title in ["A", "B"] { try insert("Book", ["title": title], type: .xml, url: url) }
         let text = try String(contentsOf: url, encoding: .utf8)
-        #expect(text.contains("""
-                    <nextObjectID>3</nextObjectID>
-                    <primaryKeys>
-                        <primaryKey entity="Book" max="2"></primaryKey>
-                        <primaryKey entity="Publisher" max="1"></primaryKey>
-                    </primaryKeys>
-            """), "\(text)")
+        #expect(
+            text.contains(
+                """
+                        <nextObjectID>3</nextObjectID>
+                        <primaryKeys>
+                            <primaryKey entity="Book" max="2"></primaryKey>
+                            <primaryKey entity="Publisher" max="1"></primaryKey>
+                        </primaryKeys>
+                """), "\(text)")
         // A Publisher and a Book are both z1: a relationship's destination names the tree.
         #expect(text.contains("<object type=\"Publisher\" id=\"z1\""))
         #expect(text.contains("<object type=\"Book\" id=\"z1\""))
@@ -98,21 +103,23 @@ import Foundation
         let model = directory.file("Model.xml")
         try insert("Publisher", ["name": "P"], type: .xml, url: model)
         let written = try String(contentsOf: model, encoding: .utf8)
-        let text = try OneCountXMLStore.text(reusingHeaderOf: written, nextObjectID: 6, objects: """
-                <object type="Publisher" id="z1" version="1">
-                    <attribute name="name" type="string">P</attribute>
-                </object>
-                <object type="Book" id="z2" version="1">
-                    <attribute name="title" type="string">A</attribute>
-                    <relationship name="publisher" type="1/1" destination="Publisher" idrefs="z1"></relationship>
-                </object>
-                <object type="Author" id="z3" version="1">
-                    <attribute name="name" type="string">X</attribute>
-                </object>
-                <object type="Book" id="z4" version="1">
-                    <attribute name="title" type="string">B</attribute>
-                </object>
-            """)
+        let text = try OneCountXMLStore.text(
+            reusingHeaderOf: written, nextObjectID: 6,
+            objects: """
+                    <object type="Publisher" id="z1" version="1">
+                        <attribute name="name" type="string">P</attribute>
+                    </object>
+                    <object type="Book" id="z2" version="1">
+                        <attribute name="title" type="string">A</attribute>
+                        <relationship name="publisher" type="1/1" destination="Publisher" idrefs="z1"></relationship>
+                    </object>
+                    <object type="Author" id="z3" version="1">
+                        <attribute name="name" type="string">X</attribute>
+                    </object>
+                    <object type="Book" id="z4" version="1">
+                        <attribute name="title" type="string">B</attribute>
+                    </object>
+                """)
         try Data(text.utf8).write(to: url)
     }
 
@@ -130,7 +137,9 @@ import Foundation
         let id = try #require(context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri))
         let book = try context.existingObject(with: id)
         #expect(try book.checkedValue(forKey: "title") as? String == "A")
-        #expect(try (book.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String == "P")
+        #expect(
+            try (book.checkedValue(forKey: "publisher") as? ManagedObject)?.checkedValue(forKey: "name") as? String
+                == "P")
 
         #expect(try insert("Book", ["title": "C"], type: .xml, url: url) == 6)
         #expect(try insert("Publisher", ["name": "Q"], type: .xml, url: url) == 6)
@@ -147,6 +156,9 @@ import Foundation
         try Data(text.replacingOccurrences(of: "max=\"1\"", with: "max=\"one\"").utf8).write(to: url)
         let error = #expect(throws: CoreDataError.self) { _ = try context(.xml, url) }
         #expect(error?.code == .persistentStoreOpen)
-        #expect(error?.message == "The XML store at \(url.path) is damaged: <primaryKey> 1 in <primaryKeys> needs an entity and a max of 0 or more (entity=\"Book\" max=\"one\")")
+        #expect(
+            error?.message
+                == "The XML store at \(url.path) is damaged: <primaryKey> 1 in <primaryKeys> needs an entity and a max of 0 or more (entity=\"Book\" max=\"one\")"
+        )
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, Core Data Programming Guide, "Persistent Store Types and Behaviors": atomic stores
@@ -8,9 +9,12 @@ import Foundation
 @Suite struct AtomicStoreTests {
     static let fileTypes: [StoreType] = [.xml, .binary]
 
-    func coordinator(_ type: StoreType, _ url: URL?, model: ManagedObjectModel? = nil) throws -> PersistentStoreCoordinator {
+    func coordinator(_ type: StoreType, _ url: URL?, model: ManagedObjectModel? = nil) throws
+        -> PersistentStoreCoordinator
+    {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
-        try coordinator.addPersistentStore(type: type, at: url, options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000CC"])
+        try coordinator.addPersistentStore(
+            type: type, at: url, options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000CC"])
         return coordinator
     }
 
@@ -54,7 +58,8 @@ import Foundation
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
         #expect(metadata["NSStoreType"] as? String == type.rawValue)
         #expect(metadata["NSStoreUUID"] as? String == "00000000-0000-0000-0000-0000000000CC")
-        #expect(metadata["NSStoreModelVersionHashes"] as? [String: Data] == (try booksModel()).entityVersionHashesByName)
+        #expect(
+            metadata["NSStoreModelVersionHashes"] as? [String: Data] == (try booksModel()).entityVersionHashesByName)
     }
 
     // The XML store's file is readable XML in Core Data's shape (reference/coredata.md 3.5).
@@ -66,7 +71,10 @@ import Foundation
         #expect(text.contains("<database>"))
         #expect(text.contains("<UUID>00000000-0000-0000-0000-0000000000CC</UUID>"))
         #expect(text.contains("<attribute name=\"title\" type=\"string\">A</attribute>"))
-        #expect(text.contains("<relationship name=\"publisher\" type=\"1/1\" destination=\"Publisher\" idrefs=\"z1\"></relationship>"))
+        #expect(
+            text.contains(
+                "<relationship name=\"publisher\" type=\"1/1\" destination=\"Publisher\" idrefs=\"z1\"></relationship>")
+        )
         #expect(text.contains("<key>NSStoreModelVersionHashes</key>"))
     }
 
@@ -86,7 +94,10 @@ import Foundation
         #expect(before != nil && before != after)
         // No scratch file is left; the lock sidecar stays (removing a lock file races with a
         // process about to take it).
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["Store.\(type.rawValue)", "Store.\(type.rawValue).lock"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "Store.\(type.rawValue)", "Store.\(type.rawValue).lock",
+            ])
     }
 
     // A block predicate and a transient property work where the fetch is evaluated in memory,
@@ -110,7 +121,9 @@ import Foundation
         let items = try context.fetch(FetchRequest(entityName: "Item"))
         try items[1].checkedSetValue(true, forKey: "flag")
         let block = FetchRequest(entityName: "Item")
-        block.predicate = Predicate { object, _ in ((try? (object as? ManagedObject)?.checkedValue(forKey: "name")) as? String)?.count == 6 }
+        block.predicate = Predicate { object, _ in
+            ((try? (object as? ManagedObject)?.checkedValue(forKey: "name")) as? String)?.count == 6
+        }
         block.includesPendingChanges = false
         let transient = FetchRequest(entityName: "Item")
         transient.predicate = try Predicate(checkedFormat: "flag == YES")
@@ -121,7 +134,8 @@ import Foundation
             let transientError = #expect(throws: CoreDataError.self) { _ = try context.fetch(transient) }
             #expect(transientError?.message == "keypath flag not found in entity Item")
         } else {
-            #expect(try context.fetch(block).map { try $0.checkedValue(forKey: "name") as? String } == ["banana", "cherry"])
+            #expect(
+                try context.fetch(block).map { try $0.checkedValue(forKey: "name") as? String } == ["banana", "cherry"])
             #expect(try context.fetch(transient).map { try $0.checkedValue(forKey: "name") as? String } == ["banana"])
         }
     }
@@ -135,8 +149,11 @@ import Foundation
         try seed(context)
         let someID = try context.fetch(FetchRequest(entityName: "Book"))[0].objectID
         var store = coordinator.persistentStores[0]
-        for (type, name) in [(StoreType.xml, "Moved.xml"), (.binary, "Moved.binary"), (.inMemory, ""), (.sqlite, "Back.sqlite")] {
-            store = try coordinator.migratePersistentStore(store, to: name.isEmpty ? nil : directory.file(name), type: type)
+        for (type, name) in [
+            (StoreType.xml, "Moved.xml"), (.binary, "Moved.binary"), (.inMemory, ""), (.sqlite, "Back.sqlite"),
+        ] {
+            store = try coordinator.migratePersistentStore(
+                store, to: name.isEmpty ? nil : directory.file(name), type: type)
             #expect(coordinator.persistentStores.count == 1 && store.type == type)
             let fresh = ManagedObjectContext(coordinator: coordinator)
             try expectSeededGraph(fresh, "after moving to \(type)")
@@ -162,7 +179,8 @@ import Foundation
     // Bad files: each a clear error, and the file is left byte for byte as it was.
     @Test(arguments: [
         ("notes", StoreType.xml, "not a store"), ("notes", .binary, "not a store"),
-        ("xml-store", .binary, "is an XML store, not a Binary store"), ("sqlite-store", .xml, "is a SQLite store, not an XML store"),
+        ("xml-store", .binary, "is an XML store, not a Binary store"),
+        ("sqlite-store", .xml, "is a SQLite store, not an XML store"),
         ("truncated-xml", .xml, "is damaged"),
     ])
     func badFilesAreClearErrorsAndStayUntouched(_ kind: String, _ type: StoreType, _ expected: String) throws {
@@ -203,8 +221,11 @@ import Foundation
         #expect(metadataError?.code == .fileReadNoSuchFile, "the same answer as for a missing file: no store yet")
         let context = ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url))
         try AtomicStoreTests().seed(context)
-        try AtomicStoreTests().expectSeededGraph(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)["NSStoreType"] as? String == type.rawValue)
+        try AtomicStoreTests().expectSeededGraph(
+            ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
+        #expect(
+            try PersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)["NSStoreType"] as? String
+                == type.rawValue)
     }
 
     @Test(arguments: AtomicStoreTests.fileTypes)
@@ -219,11 +240,14 @@ import Foundation
         // The lock of a finished migration's scratch store (`<store>.migrating`, renamed into place).
         let migrationLock = directory.file("Store.\(type.rawValue).migrating.lock")
         for file in [dead, own, otherStore, migrationLock] { try Data("half a store".utf8).write(to: file) }
-        try AtomicStoreTests().expectSeededGraph(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
+        try AtomicStoreTests().expectSeededGraph(
+            ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(type, url)), "\(type)")
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(!FileManager.default.fileExists(atPath: own.path))
         #expect(!FileManager.default.fileExists(atPath: migrationLock.path))
-        #expect(FileManager.default.fileExists(atPath: otherStore.path), "another store's scratch is not this store's business")
+        #expect(
+            FileManager.default.fileExists(atPath: otherStore.path),
+            "another store's scratch is not this store's business")
     }
 
     @Test func duplicateObjectIDsAreAnErrorNamingTheID() throws {
@@ -236,7 +260,8 @@ import Foundation
         try #require(ids.count == 2)
         let firstID = text[ids[0].upperBound...].prefix { $0 != "\"" }
         let secondID = text[ids[1].upperBound...].prefix { $0 != "\"" }
-        text = text.replacingOccurrences(of: "<object type=\"Book\" id=\"z\(secondID)\"", with: "<object type=\"Book\" id=\"z\(firstID)\"")
+        text = text.replacingOccurrences(
+            of: "<object type=\"Book\" id=\"z\(secondID)\"", with: "<object type=\"Book\" id=\"z\(firstID)\"")
         try Data(text.utf8).write(to: url)
         let error = #expect(throws: CoreDataError.self) { _ = try AtomicStoreTests().coordinator(.xml, url) }
         #expect(error?.code == .persistentStoreOpen)
@@ -249,7 +274,12 @@ import Foundation
         let url = directory.file("Store.xml")
         try AtomicStoreTests().seed(ManagedObjectContext(coordinator: try AtomicStoreTests().coordinator(.xml, url)))
         let text = try String(contentsOf: url, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "<attribute name=\"title\" type=\"string\">A</attribute>", with: "<attribute name=\"title\" type=\"string\">A\u{1}</attribute>").utf8).write(to: url)
+        try Data(
+            text.replacingOccurrences(
+                of: "<attribute name=\"title\" type=\"string\">A</attribute>",
+                with: "<attribute name=\"title\" type=\"string\">A\u{1}</attribute>"
+            ).utf8
+        ).write(to: url)
         let error = #expect(throws: CoreDataError.self) { _ = try AtomicStoreTests().coordinator(.xml, url) }
         #expect(error?.code == .persistentStoreOpen)
         #expect(error?.message.contains("line ") == true, "\(error?.message ?? "")")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
 
 // What models Core Data loads can hold, and what the stores here do with it: an inverse
 // declared on a sub-entity works, a to-one without an inverse is stored, transient Undefined
@@ -13,7 +13,8 @@ import ObjectGraph
             EntityDescription("Library") {
                 AttributeDescription("name", .string)
                 AttributeDescription("scratch", .undefined, transient: true)
-                AttributeDescription("settings", .transformable, valueTransformerName: "NSSecureUnarchiveFromDataTransformer")
+                AttributeDescription(
+                    "settings", .transformable, valueTransformerName: "NSSecureUnarchiveFromDataTransformer")
                 RelationshipDescription("loans", toMany: "Item", inverse: "lender", inverseEntity: "Book")
                 RelationshipDescription("featured", toOne: "Item", inverse: nil)
             }
@@ -35,7 +36,7 @@ import ObjectGraph
             let context = ManagedObjectContext(coordinator: coordinator)
             let library = try context.insertNewObject(forEntityName: "Library")
             try library.checkedSetValue("City", forKey: "name")
-            try library.checkedSetValue(["any": 1], forKey: "scratch")   // transient Undefined: anything, never stored
+            try library.checkedSetValue(["any": 1], forKey: "scratch") // transient Undefined: anything, never stored
             let book = try context.insertNewObject(forEntityName: "Book")
             try book.checkedSetValue("Dune", forKey: "title")
             // Setting the sub-entity's side keeps the inverse, declared on the sub-entity, in step.
@@ -50,7 +51,9 @@ import ObjectGraph
         let library = try #require(try context.fetch(FetchRequest(entityName: "Library")).first)
         let loans = try library.mutableSetValue(forKey: "loans").objects()
         #expect(try loans.map { try $0.checkedValue(forKey: "title") as? String } == ["Dune"])
-        #expect(try (library.checkedValue(forKey: "featured") as? ManagedObject)?.checkedValue(forKey: "title") as? String == "Dune")
+        #expect(
+            try (library.checkedValue(forKey: "featured") as? ManagedObject)?.checkedValue(forKey: "title") as? String
+                == "Dune")
         #expect(try library.checkedValue(forKey: "scratch") == nil)
     }
 
@@ -69,7 +72,9 @@ import ObjectGraph
         #expect(error?.code == .persistentStoreSave)
         #expect(error?.key == "settings")
         #expect(error?.message.contains("Library.settings of x-coredata://") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains("Transformable attribute (value transformer NSSecureUnarchiveFromDataTransformer)") == true)
+        #expect(
+            error?.message.contains("Transformable attribute (value transformer NSSecureUnarchiveFromDataTransformer)")
+                == true)
     }
 
     @Test func aToManyWithoutInverseIsRefusedWhenTheStoreIsAdded() throws {
@@ -81,10 +86,13 @@ import ObjectGraph
         for type in [StoreType.sqlite, .xml, .inMemory] {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
             let error = #expect(throws: CoreDataError.self) {
-                try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("Shelf.\(type.rawValue)"))
+                try coordinator.addPersistentStore(
+                    type: type, at: type == .inMemory ? nil : directory.file("Shelf.\(type.rawValue)"))
             }
             #expect(error?.code == .persistentStoreIncompatibleSchema)
-            #expect(error?.message.contains("to-many relationship Shelf.books has no inverse") == true, "\(error?.message ?? "")")
+            #expect(
+                error?.message.contains("to-many relationship Shelf.books has no inverse") == true,
+                "\(error?.message ?? "")")
             #expect(coordinator.persistentStores.isEmpty)
         }
     }

@@ -1,8 +1,8 @@
-import Testing
 import Foundation
-import TestSupport
 import GRDB
 import ObjectGraph
+import TestSupport
+import Testing
 
 // Apple, NSManagedObjectContext save(): a save is all or nothing. A child process saves
 // batches of 50 objects in a loop and is killed with SIGKILL at varied moments; after each
@@ -12,7 +12,8 @@ import ObjectGraph
     /// tests find their executables).
     static var childURL: URL? { BuiltExecutable.url(named: "objectgraph-crash-child") }
 
-    @Test(.enabled(if: childURL != nil, "the objectgraph-crash-child executable is built by `swift build --build-tests`"))
+    @Test(
+        .enabled(if: childURL != nil, "the objectgraph-crash-child executable is built by `swift build --build-tests`"))
     func killedSavesLeaveWholeBatchesOrNothing() throws {
         let child = try #require(Self.childURL)
         let directory = try TemporaryDirectory()
@@ -32,7 +33,8 @@ import ObjectGraph
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let lastConfirmed = printed.split(separator: "\n").compactMap { Int($0.split(separator: " ").last ?? "") }.max()
+            let lastConfirmed = printed.split(separator: "\n").compactMap { Int($0.split(separator: " ").last ?? "") }
+                .max()
             if let lastConfirmed { confirmed = max(confirmed, lastConfirmed) }
 
             // The store opens with Core Data's API, and every batch is whole.
@@ -51,10 +53,14 @@ import ObjectGraph
             for record in records {
                 let batch = try #require(try record.checkedValue(forKey: "batch") as? Int)
                 let index = try #require(try record.checkedValue(forKey: "index") as? Int)
-                #expect(try record.checkedValue(forKey: "payload") as? String == String(repeating: "\(batch)-\(index);", count: 20), "trial \(trial)")
+                #expect(
+                    try record.checkedValue(forKey: "payload") as? String
+                        == String(repeating: "\(batch)-\(index);", count: 20), "trial \(trial)")
                 sizes[batch, default: 0] += 1
             }
-            #expect(sizes.values.allSatisfy { $0 == 50 }, "trial \(trial): partial batches \(sizes.filter { $0.value != 50 })")
+            #expect(
+                sizes.values.allSatisfy { $0 == 50 },
+                "trial \(trial): partial batches \(sizes.filter { $0.value != 50 })")
             // What the child reported saved is in the store.
             #expect((sizes.keys.max() ?? 0) >= confirmed, "trial \(trial)")
         }

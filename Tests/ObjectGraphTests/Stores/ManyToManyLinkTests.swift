@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // NSRelationshipDescription: a many-to-many relationship and its inverse are one relationship;
@@ -17,7 +18,8 @@ import Foundation
         try book.mutableSetValue(forKey: "authors").insert(try context.existingObject(with: author.objectID))
         try context.save()
         let reader = fixture.stack.secondContext()
-        let authors = try reader.existingObject(with: fixture.bookID).checkedValue(forKey: "authors") as? Set<ManagedObject>
+        let authors =
+            try reader.existingObject(with: fixture.bookID).checkedValue(forKey: "authors") as? Set<ManagedObject>
         #expect(try authors?.map { try $0.checkedValue(forKey: "name") as? String } == ["Ann"])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import ObjectGraph
+import Testing
 
 // Ordered to-many relationships in the SQLite store: Core Data keeps the order of a one-to-many
 // in the destination table's `Z_FOK_<INVERSE>` column and of a many-to-many in the join
@@ -36,7 +36,9 @@ import ObjectGraph
         try #require(value as? [ManagedObject]).map { try $0.checkedValue(forKey: "title") as? String ?? "?" }
     }
 
-    static func object(_ context: ManagedObjectContext, _ entity: String, _ key: String, _ value: String) throws -> ManagedObject {
+    static func object(_ context: ManagedObjectContext, _ entity: String, _ key: String, _ value: String) throws
+        -> ManagedObject
+    {
         let request = FetchRequest(entityName: entity)
         request.predicate = try Predicate(checkedFormat: "%K == %@", key, value)
         return try #require(try context.fetch(request).first)
@@ -97,8 +99,14 @@ import ObjectGraph
         // The order as plain SQL reads it: Z_FOK_PLAYLIST, right after ZPLAYLIST.
         let queue = try DatabaseQueue(path: url.path)
         try queue.read { (db: Database) throws -> Void in
-            #expect(try db.columns(in: "ZSONG").map(\.name).prefix(5) == ["Z_PK", "Z_ENT", "Z_OPT", "ZPLAYLIST", "Z_FOK_PLAYLIST"])
-            #expect(try String.fetchAll(db, sql: "SELECT ZTITLE FROM ZSONG ORDER BY Z_FOK_PLAYLIST") == ["Zebra", "Apple", "Mango"])
+            #expect(
+                try db.columns(in: "ZSONG").map(\.name).prefix(5) == [
+                    "Z_PK", "Z_ENT", "Z_OPT", "ZPLAYLIST", "Z_FOK_PLAYLIST",
+                ])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT ZTITLE FROM ZSONG ORDER BY Z_FOK_PLAYLIST") == [
+                    "Zebra", "Apple", "Mango",
+                ])
         }
         try queue.close()
 
@@ -115,7 +123,10 @@ import ObjectGraph
         #expect(try Self.titles(playlist.checkedValue(forKey: "songs")) == ["Mango", "Apple", "Kiwi"])
         try context.save()
         let again = try Self.open(url)
-        #expect(try Self.titles(Self.object(again, "Playlist", "name", "Road").checkedValue(forKey: "songs")) == ["Mango", "Apple", "Kiwi"])
+        #expect(
+            try Self.titles(Self.object(again, "Playlist", "name", "Road").checkedValue(forKey: "songs")) == [
+                "Mango", "Apple", "Kiwi",
+            ])
     }
 
     @Test func anOrderedManyToManyKeepsItsOrderInTheJoinTable() throws {
@@ -139,22 +150,28 @@ import ObjectGraph
         let queue = try DatabaseQueue(path: url.path)
         try queue.read { (db: Database) throws -> Void in
             #expect(try db.columns(in: "Z_2TAGS").map(\.name) == ["Z_2SONGS", "Z_3TAGS", "Z_FOK_3TAGS"])
-            let labels = try String.fetchAll(db, sql: "SELECT t.ZLABEL FROM Z_2TAGS j JOIN ZTAG t ON t.Z_PK = j.Z_3TAGS ORDER BY j.Z_FOK_3TAGS")
+            let labels = try String.fetchAll(
+                db, sql: "SELECT t.ZLABEL FROM Z_2TAGS j JOIN ZTAG t ON t.Z_PK = j.Z_3TAGS ORDER BY j.Z_FOK_3TAGS")
             #expect(labels == ["jazz", "rock", "calm"])
         }
         try queue.close()
         let context = try Self.open(url)
         let song = try Self.object(context, "Song", "title", "Blue")
-        let labels = try #require(try song.checkedValue(forKey: "tags") as? [ManagedObject]).map { try $0.checkedValue(forKey: "label") as? String }
+        let labels = try #require(try song.checkedValue(forKey: "tags") as? [ManagedObject]).map {
+            try $0.checkedValue(forKey: "label") as? String
+        }
         #expect(labels == ["jazz", "rock", "calm"])
         // Adding through the unordered inverse appends, as Core Data does.
         let tag = try context.insertNewObject(forEntityName: "Tag")
         try tag.checkedSetValue("new", forKey: "label")
         try tag.mutableSetValue(forKey: "songs").insert(song)
         try context.save()
-        let reopened = try Self.open(url)   // kept: objects need their context
+        let reopened = try Self.open(url) // kept: objects need their context
         let again = try Self.object(reopened, "Song", "title", "Blue")
-        #expect(try #require(try again.checkedValue(forKey: "tags") as? [ManagedObject]).map { try $0.checkedValue(forKey: "label") as? String } == ["jazz", "rock", "calm", "new"])
+        #expect(
+            try #require(try again.checkedValue(forKey: "tags") as? [ManagedObject]).map {
+                try $0.checkedValue(forKey: "label") as? String
+            } == ["jazz", "rock", "calm", "new"])
     }
 
     @Test func aStoreWithoutOrderColumnsStillOpensAndReadsInKeyOrder() throws {
@@ -183,6 +200,7 @@ import ObjectGraph
         try song.checkedSetValue(playlist, forKey: "playlist")
         try context.save()
         let reopened = try Self.open(url)
-        #expect(try Self.titles(Self.object(reopened, "Playlist", "name", "Old").checkedValue(forKey: "songs")).count == 3)
+        #expect(
+            try Self.titles(Self.object(reopened, "Playlist", "name", "Old").checkedValue(forKey: "songs")).count == 3)
     }
 }

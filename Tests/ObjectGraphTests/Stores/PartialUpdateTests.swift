@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import Testing
 import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // Core Data's SQLite store sets only the changed columns of a row and its version (its SQL log,
@@ -30,14 +31,17 @@ struct PartialUpdateTests {
     }
 
     /// A coordinator on a new SQLite store whose SQL log goes to `lines`.
-    static func coordinator(_ directory: TemporaryDirectory, lines: LockedLines? = nil, history: Bool = false) throws -> PersistentStoreCoordinator {
+    static func coordinator(_ directory: TemporaryDirectory, lines: LockedLines? = nil, history: Bool = false) throws
+        -> PersistentStoreCoordinator
+    {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
         if let lines {
             coordinator.sqlLog.includesTimings = false
             coordinator.sqlLog.handler = { lines.append($0) }
         }
-        try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"),
-                                           options: history ? [StoreOption.persistentHistoryTracking: true] : [:])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: directory.file("Books.sqlite"),
+            options: history ? [StoreOption.persistentHistoryTracking: true] : [:])
         return coordinator
     }
 
@@ -47,8 +51,14 @@ struct PartialUpdateTests {
         for line in lines.all.dropFirst(start) {
             if line.hasPrefix("CoreData: sql: ") {
                 let sql = String(line.dropFirst("CoreData: sql: ".count))
-                if sql.hasPrefix("UPDATE Z") && !sql.hasPrefix("UPDATE Z_") { result.append((sql, [])) } else if !result.isEmpty { result.append(("", [])) }
-            } else if line.hasPrefix("CoreData: details: SQLite bind["), !result.isEmpty, !result[result.count - 1].sql.isEmpty {
+                if sql.hasPrefix("UPDATE Z") && !sql.hasPrefix("UPDATE Z_") {
+                    result.append((sql, []))
+                } else if !result.isEmpty {
+                    result.append(("", []))
+                }
+            } else if line.hasPrefix("CoreData: details: SQLite bind["), !result.isEmpty,
+                !result[result.count - 1].sql.isEmpty
+            {
                 result[result.count - 1].binds.append(String(line.split(separator: "=", maxSplits: 1)[1].dropFirst()))
             }
         }
@@ -82,10 +92,16 @@ struct PartialUpdateTests {
     /// The stored row of a book, read with SQL.
     static func storedRow(_ coordinator: PersistentStoreCoordinator, _ id: ManagedObjectID) throws -> Row? {
         let store = try #require(coordinator.persistentStores.first?.backend as? SQLiteStore)
-        return try store.database.read { db in try Row.fetchOne(db, sql: "SELECT Z_OPT, ZTITLE, ZSALESRANK, ZPRICE FROM ZBOOK WHERE Z_PK = ?", arguments: [id.primaryKey]) }
+        return try store.database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT Z_OPT, ZTITLE, ZSALESRANK, ZPRICE FROM ZBOOK WHERE Z_PK = ?",
+                arguments: [id.primaryKey])
+        }
     }
 
-    @Test("An update of one attribute writes one column and the version (Core Data's SQLDebug log: UPDATE ZTODO SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?)")
+    @Test(
+        "An update of one attribute writes one column and the version (Core Data's SQLDebug log: UPDATE ZTODO SET ZCATEGORY = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?)"
+    )
     func oneAttributeOneColumn() throws {
         let directory = try TemporaryDirectory()
         let lines = LockedLines()
@@ -106,7 +122,10 @@ struct PartialUpdateTests {
         try book.checkedSetValue(12.25, forKey: "price")
         try book.checkedSetValue("Fetch Again", forKey: "title")
         try context.save()
-        #expect(Self.updates(lines, since: second).map(\.sql) == ["UPDATE ZBOOK SET ZTITLE = ?, ZPRICE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"])
+        #expect(
+            Self.updates(lines, since: second).map(\.sql) == [
+                "UPDATE ZBOOK SET ZTITLE = ?, ZPRICE = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+            ])
 
         // And the row holds every value, the unwritten ones untouched.
         let row = try #require(try Self.storedRow(coordinator, book.objectID))
@@ -128,12 +147,17 @@ struct PartialUpdateTests {
         try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")
         try book.checkedSetValue(1, forKey: "salesRank")
         try context.save()
-        #expect(Self.updates(lines, since: start).map(\.sql) == ["UPDATE ZBOOK SET ZSALESRANK = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"])
+        #expect(
+            Self.updates(lines, since: start).map(\.sql) == [
+                "UPDATE ZBOOK SET ZSALESRANK = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+            ])
         let row = try #require(try Self.storedRow(coordinator, book.objectID))
         #expect(row[1] as String == "Fetch, Clarus, Fetch")
     }
 
-    @Test("A to-one change writes the relationship's key column and its entity column together; the destination, changed only in its to-many, gets its version raised (NSRelationshipDescription)")
+    @Test(
+        "A to-one change writes the relationship's key column and its entity column together; the destination, changed only in its to-many, gets its version raised (NSRelationshipDescription)"
+    )
     func toOneWritesKeyAndEntityColumns() throws {
         let directory = try TemporaryDirectory()
         let lines = LockedLines()
@@ -150,11 +174,16 @@ struct PartialUpdateTests {
         try context.save()
         let updates = Self.updates(lines, since: start)
         let entityColumn = "Z\(folderEntity.entityNumber)_FOLDER"
-        #expect(updates.map(\.sql).contains("UPDATE ZBOOK SET ZFOLDER = ?, \(entityColumn) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"), "\(updates.map(\.sql))")
+        #expect(
+            updates.map(\.sql).contains(
+                "UPDATE ZBOOK SET ZFOLDER = ?, \(entityColumn) = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"),
+            "\(updates.map(\.sql))")
         let bookUpdate = try #require(updates.first { $0.sql.hasPrefix("UPDATE ZBOOK") })
         #expect(bookUpdate.binds.prefix(2) == ["\(smart.objectID.primaryKey)", "\(smartEntity.entityNumber)"])
         // The folder's row has no column for its to-many: only its version is written.
-        #expect(updates.map(\.sql).contains("UPDATE ZFOLDER SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"), "\(updates.map(\.sql))")
+        #expect(
+            updates.map(\.sql).contains("UPDATE ZFOLDER SET Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"),
+            "\(updates.map(\.sql))")
 
         let reader = ManagedObjectContext(coordinator: coordinator)
         let read = try reader.existingObject(with: book.objectID)
@@ -164,7 +193,9 @@ struct PartialUpdateTests {
         #expect(try read.checkedValue(forKey: "title") as? String == "Fetch, Clarus, Fetch")
     }
 
-    @Test("Two contexts changing different attributes of one row both keep their values through mergeByPropertyObjectTrump; the default policy still refuses with 133020 (NSMergeByPropertyObjectTrumpMergePolicy, NSManagedObjectMergeError)")
+    @Test(
+        "Two contexts changing different attributes of one row both keep their values through mergeByPropertyObjectTrump; the default policy still refuses with 133020 (NSMergeByPropertyObjectTrumpMergePolicy, NSManagedObjectMergeError)"
+    )
     func differentAttributesMerge() throws {
         let directory = try TemporaryDirectory()
         let lines = LockedLines()
@@ -197,7 +228,9 @@ struct PartialUpdateTests {
         #expect(row[0] as Int64 == 3)
     }
 
-    @Test("With NSOverwriteMergePolicy the object's whole state wins: what it read and did not change is written back over the other context's change (NSMergePolicy.overwrite)")
+    @Test(
+        "With NSOverwriteMergePolicy the object's whole state wins: what it read and did not change is written back over the other context's change (NSMergePolicy.overwrite)"
+    )
     func overwriteWritesTheObjectsState() throws {
         let directory = try TemporaryDirectory()
         let coordinator = try Self.coordinator(directory)
@@ -216,7 +249,9 @@ struct PartialUpdateTests {
         #expect(row[2] as Int64 == 3)
     }
 
-    @Test("Persistent history's updated properties (ZCOLUMNS) come from the save, the same as a comparison with the stored row gives (NSPersistentHistoryChange.updatedProperties)")
+    @Test(
+        "Persistent history's updated properties (ZCOLUMNS) come from the save, the same as a comparison with the stored row gives (NSPersistentHistoryChange.updatedProperties)"
+    )
     func historyColumnsFromTheSave() throws {
         let directory = try TemporaryDirectory()
         let lines = LockedLines()
@@ -229,12 +264,15 @@ struct PartialUpdateTests {
         let start = lines.all.count
         try book.checkedSetValue(1, forKey: "salesRank")
         try book.checkedSetValue("Draft", forKey: "title")
-        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title")   // back as it was: no change
+        try book.checkedSetValue("Fetch, Clarus, Fetch", forKey: "title") // back as it was: no change
         try book.checkedSetValue(folder, forKey: "folder")
         try context.save()
         // The stored row is not read before the update: the save knows what changed.
         #expect(try !Self.prepared(coordinator, "SELECT ZTITLE"))
-        #expect(Self.updates(lines, since: start).map(\.sql).contains("UPDATE ZBOOK SET ZSALESRANK = ?, ZFOLDER = ?, Z\(folder.entity.entityNumber)_FOLDER = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"))
+        #expect(
+            Self.updates(lines, since: start).map(\.sql).contains(
+                "UPDATE ZBOOK SET ZSALESRANK = ?, ZFOLDER = ?, Z\(folder.entity.entityNumber)_FOLDER = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+            ))
 
         let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
         let result = try context.execute(request) as? PersistentHistoryResult
@@ -246,7 +284,9 @@ struct PartialUpdateTests {
         #expect(folderChange.updatedProperties.map { $0.map(\.name) } == [])
     }
 
-    @Test("The store writes a row whole when a save does not say what changed (StoreChanges without updatedProperties), and the history compares with the stored row")
+    @Test(
+        "The store writes a row whole when a save does not say what changed (StoreChanges without updatedProperties), and the history compares with the stored row"
+    )
     func rowWithoutChangeInformationIsWrittenWhole() throws {
         let directory = try TemporaryDirectory()
         let lines = LockedLines()
@@ -265,17 +305,23 @@ struct PartialUpdateTests {
         let start = lines.all.count
         try store.save(changes, model: model, transaction: HistoryTransactionInfo(author: "test"))
         let folderNumber = try #require(model.entitiesByName["Folder"]).entityNumber
-        #expect(Self.updates(lines, since: start).map(\.sql) == ["UPDATE ZBOOK SET ZTITLE = ?, ZSALESRANK = ?, ZPRICE = ?, ZFOLDER = ?, Z\(folderNumber)_FOLDER = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"])
+        #expect(
+            Self.updates(lines, since: start).map(\.sql) == [
+                "UPDATE ZBOOK SET ZTITLE = ?, ZSALESRANK = ?, ZPRICE = ?, ZFOLDER = ?, Z\(folderNumber)_FOLDER = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?"
+            ])
         // Without the save's knowledge, history reads the stored row to compare.
         #expect(try Self.prepared(coordinator, "SELECT ZTITLE"))
         let stored = try #require(try Self.storedRow(coordinator, book.objectID))
         #expect(stored[1] as String == "Written whole")
         #expect(stored[2] as Int64 == 192)
-        let result = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)) as? PersistentHistoryResult
+        let result =
+            try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)) as? PersistentHistoryResult
         #expect(result?.transactions?.first?.changes?.first?.updatedProperties.map { $0.map(\.name) } == ["title"])
     }
 
-    @Test("For every attribute type, the updated properties taken from the save are the ones a comparison with the stored row finds (NSPersistentHistoryChange.updatedProperties)")
+    @Test(
+        "For every attribute type, the updated properties taken from the save are the ones a comparison with the stored row finds (NSPersistentHistoryChange.updatedProperties)"
+    )
     func historyNamesMatchTheStoredRowComparison() throws {
         let model = try ManagedObjectModel {
             EntityDescription("Owner") {
@@ -298,32 +344,42 @@ struct PartialUpdateTests {
         }
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Items.sqlite"), options: [StoreOption.persistentHistoryTracking: true])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: directory.file("Items.sqlite"), options: [StoreOption.persistentHistoryTracking: true])
         let store = try #require(coordinator.persistentStores.first?.backend as? SQLiteStore)
         let context = ManagedObjectContext(coordinator: coordinator)
         let owners = try (0..<2).map { _ in try context.insertNewObject(forEntityName: "Owner") }
         let item = try context.insertNewObject(forEntityName: "Item")
-        let initial: [String: Any] = ["text": "café", "count": 1, "small": 2, "ratio": 0.5, "single": Float(0.1), "flag": false,
-                                      "day": Date(timeIntervalSinceReferenceDate: 1000), "blob": Data([1, 2]), "id": UUID(),
-                                      "amount": Decimal(string: "1.25")!, "owner": owners[0]]
+        let initial: [String: Any] = [
+            "text": "café", "count": 1, "small": 2, "ratio": 0.5, "single": Float(0.1), "flag": false,
+            "day": Date(timeIntervalSinceReferenceDate: 1000), "blob": Data([1, 2]), "id": UUID(),
+            "amount": Decimal(string: "1.25")!, "owner": owners[0],
+        ]
         for (key, value) in initial { try item.checkedSetValue(value, forKey: key) }
         try context.save()
 
         // Each change, alone and then all together; some set a value the store keeps as it was.
         let changes: [[String: Any]] = [
             ["text": "cafe\u{301}"], ["count": 2], ["small": 2], ["ratio": 0.25], ["single": 0.1], ["single": 0.2],
-            ["flag": true], ["day": Date(timeIntervalSinceReferenceDate: 1000.5)], ["blob": Data([1, 3])], ["id": UUID()],
-            ["amount": Decimal(string: "1.5")!], ["owner": owners[1]], ["owner": NSNull()], ["text": NSNull(), "count": 9, "owner": owners[0]],
+            ["flag": true], ["day": Date(timeIntervalSinceReferenceDate: 1000.5)], ["blob": Data([1, 3])],
+            ["id": UUID()],
+            ["amount": Decimal(string: "1.5")!], ["owner": owners[1]], ["owner": NSNull()],
+            ["text": NSNull(), "count": 9, "owner": owners[0]],
         ]
         let plan = SQLiteWriter.plan(for: try #require(model.entitiesByName["Item"]), schema: store.schema)
         for change in changes {
             for (key, value) in change { try item.checkedSetValue(value is NSNull ? nil : value, forKey: key) }
             let properties = try #require(ManagedObjectContext.updatedProperties(of: item))
-            let row = StoreRow(entityName: "Item", primaryKey: item.objectID.primaryKey, version: item.version + 1, values: item.storage)
+            let row = StoreRow(
+                entityName: "Item", primaryKey: item.objectID.primaryKey, version: item.version + 1,
+                values: item.storage)
             let (fromSave, fromStore) = try store.database.read { db in
                 let writer = SQLiteWriter(db: db, model: model, log: SQLLog())
                 let before = try #require(try writer.storedValues(primaryKey: row.primaryKey, plan: plan))
-                return (writer.changedProperties(properties, to: row, plan: plan), writer.changedProperties(from: before, to: row, plan: plan))
+                return (
+                    writer.changedProperties(properties, to: row, plan: plan),
+                    writer.changedProperties(from: before, to: row, plan: plan)
+                )
             }
             #expect(fromSave == fromStore, "\(change)")
             try context.save()

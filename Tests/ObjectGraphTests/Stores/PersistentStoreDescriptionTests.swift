@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import GRDB
+import Testing
+
 @testable import ObjectGraph
 
 // Store options as typed properties. Apple pages: NSPersistentStoreDescription (type, url,
@@ -21,17 +22,21 @@ import GRDB
         try sqliteBackend(store).database.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
     }
 
-    @Test("An options dictionary is parsed into typed properties, and options gives it back (NSPersistentStoreDescription.options, setOption(_:forKey:))")
+    @Test(
+        "An options dictionary is parsed into typed properties, and options gives it back (NSPersistentStoreDescription.options, setOption(_:forKey:))"
+    )
     func dictionaryIsAViewOfTheTypedProperties() throws {
         let url = URL(fileURLWithPath: "/tmp/Books.sqlite")
-        let description = try PersistentStoreDescription(url: url, options: [
-            StoreOption.readOnly: true,
-            StoreOption.timeout: 30,                                   // an Int, as people write it
-            StoreOption.persistentHistoryTracking: NSNumber(value: true),
-            StoreOption.storeUUID: "00000000-0000-0000-0000-00000000000A",
-            StoreOption.sqlitePragmas: ["synchronous": "normal", "cache_size": -4000],
-            "SomeOtherOption": "kept",
-        ])
+        let description = try PersistentStoreDescription(
+            url: url,
+            options: [
+                StoreOption.readOnly: true,
+                StoreOption.timeout: 30, // an Int, as people write it
+                StoreOption.persistentHistoryTracking: NSNumber(value: true),
+                StoreOption.storeUUID: "00000000-0000-0000-0000-00000000000A",
+                StoreOption.sqlitePragmas: ["synchronous": "normal", "cache_size": -4000],
+                "SomeOtherOption": "kept",
+            ])
         #expect(description.isReadOnly)
         #expect(description.timeout == 30)
         #expect(description.isPersistentHistoryTrackingEnabled)
@@ -45,7 +50,8 @@ import GRDB
         #expect(options["SomeOtherOption"] as? String == "kept")
         #expect(options[StoreOption.readOnly] as? Bool == true)
         #expect(options[StoreOption.timeout] as? TimeInterval == 30)
-        #expect(options[StoreOption.sqlitePragmas] as? [String: String] == ["synchronous": "NORMAL", "cache_size": "-4000"])
+        #expect(
+            options[StoreOption.sqlitePragmas] as? [String: String] == ["synchronous": "NORMAL", "cache_size": "-4000"])
         // The view parses back into the same description.
         let again = try PersistentStoreDescription(url: url, options: options)
         #expect(again.isReadOnly && again.timeout == 30 && again.isPersistentHistoryTrackingEnabled)
@@ -53,7 +59,9 @@ import GRDB
         #expect(again.options["SomeOtherOption"] as? String == "kept")
     }
 
-    @Test("Setting a typed property shows in options, and setOption(nil) removes an option (NSPersistentStoreDescription.setOption(_:forKey:))")
+    @Test(
+        "Setting a typed property shows in options, and setOption(nil) removes an option (NSPersistentStoreDescription.setOption(_:forKey:))"
+    )
     func typedPropertiesShowInOptions() throws {
         var description = PersistentStoreDescription(url: nil)
         #expect(description.options[StoreOption.readOnly] == nil)
@@ -71,7 +79,8 @@ import GRDB
         #expect(description.timeout == StoreOption.defaultTimeout)
     }
 
-    @Test("A known key with a value of the wrong type is an error naming the key, and no store is added (Store options)")
+    @Test(
+        "A known key with a value of the wrong type is an error naming the key, and no store is added (Store options)")
     func wrongTypeIsAnErrorNamingTheKey() throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
@@ -85,7 +94,8 @@ import GRDB
         ]
         for (key, value) in cases {
             let error = try #require(throws: CoreDataError.self) {
-                try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"), options: [key: value])
+                try coordinator.addPersistentStore(
+                    type: .sqlite, at: directory.file("Books.sqlite"), options: [key: value])
             }
             #expect(error.exceptionName == .invalidArgument)
             #expect(error.key == key)
@@ -95,7 +105,9 @@ import GRDB
         #expect(!FileManager.default.fileExists(atPath: directory.file("Books.sqlite").path))
     }
 
-    @Test("setValue(_:forPragmaNamed:) takes the pragmas that tune a connection and refuses the rest, saying why (NSSQLitePragmasOption)")
+    @Test(
+        "setValue(_:forPragmaNamed:) takes the pragmas that tune a connection and refuses the rest, saying why (NSSQLitePragmasOption)"
+    )
     func pragmasAreChecked() throws {
         var description = PersistentStoreDescription(url: nil)
         try description.setValue("normal", forPragmaNamed: "synchronous")
@@ -106,7 +118,7 @@ import GRDB
         #expect(description.sqlitePragmas["fullfsync"] == nil)
 
         let refused: [(String, String, String)] = [
-            ("journal_mode", "OFF", "takes WAL, DELETE"),                  // a crash mid-save would damage the store
+            ("journal_mode", "OFF", "takes WAL, DELETE"), // a crash mid-save would damage the store
             ("journal_mode", "MEMORY", "takes WAL, DELETE"),
             ("synchronous", "FULL; DROP TABLE ZBOOK", "takes OFF, NORMAL"), // nothing but a keyword reaches SQL
             ("cache_size", "lots", "takes an integer"),
@@ -114,7 +126,9 @@ import GRDB
             ("foreign_keys", "ON", "not allowed"),
         ]
         for (name, value, says) in refused {
-            let error = try #require(throws: CoreDataError.self) { try description.setValue(value, forPragmaNamed: name) }
+            let error = try #require(throws: CoreDataError.self) {
+                try description.setValue(value, forPragmaNamed: name)
+            }
             #expect(error.exceptionName == .invalidArgument)
             #expect(error.key == "NSSQLitePragmasOption[\(name)]")
             #expect(error.message.contains(name) && error.message.contains(says), "\(error.message)")
@@ -123,7 +137,9 @@ import GRDB
         #expect(description.sqlitePragmas == ["synchronous": "NORMAL", "journal_mode": "DELETE"])
     }
 
-    @Test("sqlitePragmas run on the store's connection, and journal_mode DELETE leaves no WAL (NSPersistentStoreDescription.sqlitePragmas)")
+    @Test(
+        "sqlitePragmas run on the store's connection, and journal_mode DELETE leaves no WAL (NSPersistentStoreDescription.sqlitePragmas)"
+    )
     func pragmasAreApplied() throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
@@ -151,22 +167,27 @@ import GRDB
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         let error = try #require(throws: CoreDataError.self) {
-            try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"),
-                                               options: [StoreOption.sqlitePragmas: ["journal_mode": "OFF"]])
+            try coordinator.addPersistentStore(
+                type: .sqlite, at: directory.file("Books.sqlite"),
+                options: [StoreOption.sqlitePragmas: ["journal_mode": "OFF"]])
         }
         #expect(error.key == "NSSQLitePragmasOption[journal_mode]")
-        let store = try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"),
-                                                       options: [StoreOption.sqlitePragmas: ["temp_store": "MEMORY"]])
+        let store = try coordinator.addPersistentStore(
+            type: .sqlite, at: directory.file("Books.sqlite"),
+            options: [StoreOption.sqlitePragmas: ["temp_store": "MEMORY"]])
         #expect(try pragma("temp_store", of: store) == "2")
     }
 
-    @Test("timeout is the SQLite connection's busy timeout, and 0 fails at once with SQLITE_BUSY (NSPersistentStoreDescription.timeout)")
+    @Test(
+        "timeout is the SQLite connection's busy timeout, and 0 fails at once with SQLITE_BUSY (NSPersistentStoreDescription.timeout)"
+    )
     func timeoutIsTheBusyTimeout() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Books.sqlite")
         var description = PersistentStoreDescription(url: url)
         description.timeout = 30
-        let waiting = try PersistentStoreCoordinator(managedObjectModel: try booksModel()).addPersistentStore(with: description)
+        let waiting = try PersistentStoreCoordinator(managedObjectModel: try booksModel()).addPersistentStore(
+            with: description)
         guard case .timeout(let seconds) = try sqliteBackend(waiting).database.configuration.busyMode else {
             Issue.record("the connection does not wait for a lock")
             return
@@ -214,7 +235,9 @@ import GRDB
         #expect(error.code == .persistentStoreSave)
     }
 
-    @Test("History tracking and the store UUID come from the description, for SQLite and atomic stores (NSPersistentHistoryTrackingKey)")
+    @Test(
+        "History tracking and the store UUID come from the description, for SQLite and atomic stores (NSPersistentHistoryTrackingKey)"
+    )
     func historyAndUUIDFromTheDescription() throws {
         let directory = try TemporaryDirectory()
         var description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
@@ -235,7 +258,9 @@ import GRDB
         #expect(atomic.type == .xml)
     }
 
-    @Test("A dictionary without the migration keys does not migrate, as the coordinator's; a description does, as Apple's (shouldMigrateStoreAutomatically)")
+    @Test(
+        "A dictionary without the migration keys does not migrate, as the coordinator's; a description does, as Apple's (shouldMigrateStoreAutomatically)"
+    )
     func migrationDefaults() throws {
         let parsed = try PersistentStoreDescription.parsing(type: .sqlite, url: nil, options: [:])
         #expect(!parsed.shouldMigrateStoreAutomatically && !parsed.shouldInferMappingModelAutomatically)
@@ -243,7 +268,9 @@ import GRDB
         #expect(described.shouldMigrateStoreAutomatically && described.shouldInferMappingModelAutomatically)
     }
 
-    @Test("The container adds its descriptions with their typed options (NSPersistentContainer.persistentStoreDescriptions, loadPersistentStores)")
+    @Test(
+        "The container adds its descriptions with their typed options (NSPersistentContainer.persistentStoreDescriptions, loadPersistentStores)"
+    )
     func containerUsesTheDescription() throws {
         let directory = try TemporaryDirectory()
         let container = PersistentContainer(name: "Books", managedObjectModel: try booksModel())
@@ -262,7 +289,8 @@ import GRDB
         missing.isReadOnly = true
         failing.persistentStoreDescriptions = [missing]
         var reported: [(URL?, CoreDataError?)] = []
-        failing.loadPersistentStores { description, error in reported.append((description.url, error as? CoreDataError)) }
+        failing.loadPersistentStores { description, error in reported.append((description.url, error as? CoreDataError))
+        }
         #expect(reported.count == 1)
         #expect(reported.first?.0 == missing.url)
         #expect(reported.first?.1?.code == .persistentStoreOpen)
@@ -281,7 +309,9 @@ import GRDB
         let done = DispatchSemaphore(value: 0)
     }
 
-    @Test("shouldAddStoreAsynchronously adds the store on a background queue and calls the handler there (NSPersistentStoreDescription.shouldAddStoreAsynchronously)")
+    @Test(
+        "shouldAddStoreAsynchronously adds the store on a background queue and calls the handler there (NSPersistentStoreDescription.shouldAddStoreAsynchronously)"
+    )
     func addsOnABackgroundQueue() async throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
@@ -296,7 +326,10 @@ import GRDB
             outcome.done.signal()
         }
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { outcome.done.wait(); continuation.resume() }
+            DispatchQueue.global().async {
+                outcome.done.wait()
+                continuation.resume()
+            }
         }
         #expect(outcome.error == nil)
         #expect(outcome.identifier == "00000000-0000-0000-0000-0000000000D1")
@@ -304,7 +337,9 @@ import GRDB
         #expect(coordinator.persistentStores.map(\.identifier) == ["00000000-0000-0000-0000-0000000000D1"])
     }
 
-    @Test("Without shouldAddStoreAsynchronously the store is added, or the error reported, before the call returns (addPersistentStore(with:completionHandler:))")
+    @Test(
+        "Without shouldAddStoreAsynchronously the store is added, or the error reported, before the call returns (addPersistentStore(with:completionHandler:))"
+    )
     func addsSynchronouslyByDefault() throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
@@ -313,7 +348,9 @@ import GRDB
         missing.isReadOnly = true
         coordinator.addPersistentStore(with: missing) { _, error in outcome.error = error }
         #expect((outcome.error as? CoreDataError)?.code == .persistentStoreOpen)
-        coordinator.addPersistentStore(with: PersistentStoreDescription(url: directory.file("Books.sqlite"))) { _, error in outcome.error = error }
+        coordinator.addPersistentStore(with: PersistentStoreDescription(url: directory.file("Books.sqlite"))) {
+            _, error in outcome.error = error
+        }
         #expect(outcome.error == nil)
         #expect(coordinator.persistentStores.count == 1)
     }

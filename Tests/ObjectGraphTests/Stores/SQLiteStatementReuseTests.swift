@@ -1,7 +1,8 @@
-import Testing
 import Foundation
 import GRDB
 import GRDBSQLite
+import Testing
+
 @testable import ObjectGraph
 
 // SQLite, "Prepared Statement Objects" (sqlite3_prepare_v2, sqlite3_reset, sqlite3_stmt_status):
@@ -25,7 +26,9 @@ import GRDBSQLite
         }
     }
 
-    @Test("The INSERT, UPDATE and key allocation of a save are prepared once and run again by the next saves (sqlite3_prepare_v2, sqlite3_reset)")
+    @Test(
+        "The INSERT, UPDATE and key allocation of a save are prepared once and run again by the next saves (sqlite3_prepare_v2, sqlite3_reset)"
+    )
     func savesReuseTheirStatements() throws {
         let directory = try TemporaryDirectory()
         let model = try ManagedObjectModel {

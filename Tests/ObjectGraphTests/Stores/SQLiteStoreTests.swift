@@ -1,7 +1,8 @@
-import Testing
-import TestSupport
 import Foundation
 import GRDB
+import TestSupport
+import Testing
+
 @testable import ObjectGraph
 
 // Apple, Core Data Programming Guide, "Persistent Store Types and Behaviors", and the SQLite
@@ -9,8 +10,9 @@ import GRDB
 @Suite struct SQLiteStoreTests {
     func makeContext(_ directory: TemporaryDirectory, model: ManagedObjectModel? = nil) throws -> ManagedObjectContext {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
-        try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"),
-                                           options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000AA"])
+        try coordinator.addPersistentStore(
+            type: .sqlite, at: directory.file("Books.sqlite"),
+            options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000AA"])
         return ManagedObjectContext(coordinator: coordinator)
     }
 
@@ -51,12 +53,22 @@ import GRDB
         let queue = try DatabaseQueue(path: directory.file("Books.sqlite").path)
         try queue.read { (db: Database) throws -> Void in
             // Core Data's column order: integers and to-one keys, then strings (SQLiteColumnOrder).
-            #expect(try db.columns(in: "ZBOOK").map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "ZSALESRANK", "ZPUBLISHER", "ZISBN", "ZTITLE"])
-            #expect(try String.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["Author", "Book", "Publisher"])
+            #expect(
+                try db.columns(in: "ZBOOK").map(\.name) == [
+                    "Z_PK", "Z_ENT", "Z_OPT", "ZSALESRANK", "ZPUBLISHER", "ZISBN", "ZTITLE",
+                ])
+            #expect(
+                try String.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
+                    "Author", "Book", "Publisher",
+                ])
             #expect(try Int.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") == 1)
-            #expect(try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT, Z_OPT FROM ZBOOK") == ["Z_PK": 1, "Z_ENT": 2, "Z_OPT": 1])
+            #expect(
+                try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT, Z_OPT FROM ZBOOK") == [
+                    "Z_PK": 1, "Z_ENT": 2, "Z_OPT": 1,
+                ])
             #expect(try db.tableExists("Z_1BOOKS"))
-            #expect(try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA") == "00000000-0000-0000-0000-0000000000AA")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA") == "00000000-0000-0000-0000-0000000000AA")
         }
         try queue.close()
     }
@@ -88,7 +100,8 @@ import GRDB
     @Test func metadataIsReadableWithoutAddingTheStore() throws {
         let directory = try TemporaryDirectory()
         _ = try makeContext(directory)
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: directory.file("Books.sqlite"))
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(
+            type: .sqlite, at: directory.file("Books.sqlite"))
         #expect(metadata["NSStoreType"] as? String == "SQLite")
         #expect(metadata["NSStoreUUID"] as? String == "00000000-0000-0000-0000-0000000000AA")
         let hashes = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data])
@@ -121,7 +134,9 @@ import GRDB
         }
         let error = #expect(throws: CoreDataError.self) { _ = try makeContext(directory, model: changed) }
         #expect(error?.code == .persistentStoreIncompatibleVersionHash)
-        #expect(error?.message.contains("Author (only in the store), Book (changed), Publisher (only in the store)") == true)
+        #expect(
+            error?.message.contains("Author (only in the store), Book (changed), Publisher (only in the store)") == true
+        )
     }
 
     // Change Management guide: optimistic locking; the second of two conflicting saves fails.
@@ -152,9 +167,11 @@ import GRDB
         try context.save()
         _ = try context.fetch(FetchRequest(entityName: "Book"))
         let log = lines.all
-        #expect(log.contains("CoreData: sql: INSERT INTO ZBOOK(Z_PK, Z_ENT, Z_OPT, ZTITLE, ZSALESRANK, ZISBN, ZPUBLISHER) VALUES(?, ?, ?, ?, ?, ?, ?)"))
+        #expect(
+            log.contains(
+                "CoreData: sql: INSERT INTO ZBOOK(Z_PK, Z_ENT, Z_OPT, ZTITLE, ZSALESRANK, ZISBN, ZPUBLISHER) VALUES(?, ?, ?, ?, ?, ?, ?)"
+            ))
         #expect(log.contains("CoreData: details: SQLite bind[3] = \"Fetch\""))
         #expect(log.contains("CoreData: annotation: fetch returned 1 row."))
     }
 }
-

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 // Inspecting a store file needs no model and never changes the file.
@@ -10,7 +11,8 @@ import Foundation
         let url = directory.file("Store")
         do {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
-            try coordinator.addPersistentStore(type: type, at: url, options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000DD"])
+            try coordinator.addPersistentStore(
+                type: type, at: url, options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000DD"])
             let context = ManagedObjectContext(coordinator: coordinator)
             for title in ["A", "B", "C"] {
                 let book = try context.insertNewObject(forEntityName: "Book")
@@ -43,7 +45,8 @@ import Foundation
         // A folder printed NSCocoaErrorDomain Code=256 from FileHandle; now it says what to give.
         let folder = #expect(throws: CoreDataError.self) { _ = try StoreInspection(at: directory.url) }
         #expect(folder?.code == .persistentStoreInvalidType)
-        #expect(folder?.message == "\(directory.url.path) is a folder, not a store file: "
-            + "give the path of the store inside it (such as a .sqlite file)")
+        #expect(
+            folder?.message == "\(directory.url.path) is a folder, not a store file: "
+                + "give the path of the store inside it (such as a .sqlite file)")
     }
 }

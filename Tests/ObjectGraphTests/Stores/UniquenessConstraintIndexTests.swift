@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import ObjectGraph
+import Testing
 
 // Uniqueness constraints are Core Data's UNIQUE indexes (`Z_Car_UNIQUE_numberPlate`): a save
 // that breaks one fails with 133021, as Core Data's default merge policy fails it, and writes
@@ -27,11 +27,15 @@ import ObjectGraph
         let error = #expect(throws: CoreDataError.self) { try context.save() }
         #expect(error?.code == .constraintMerge)
         // The context finds the conflict before the UNIQUE index does (ConstraintTests).
-        #expect(error?.message.contains("Car (numberPlate) with numberPlate = \"AB-1\"") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("Car (numberPlate) with numberPlate = \"AB-1\"") == true, "\(error?.message ?? "")")
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZCAR") } == 1)
-        #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'Z_Car_UNIQUE_numberPlate'") }
+        #expect(
+            try queue.read { db in
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'Z_Car_UNIQUE_numberPlate'")
+            }
                 == "CREATE UNIQUE INDEX Z_Car_UNIQUE_numberPlate ON ZCAR (ZNUMBERPLATE COLLATE BINARY ASC)")
     }
 }

@@ -30,7 +30,8 @@ enum AppleFixtures {
     /// Why the fixtures cannot be used here, or nil when they can.
     static var skipReason: String? {
         FileManager.default.fileExists(atPath: folder.path)
-            ? nil : "skipped: the Apple-written fixture stores are not at \(folder.path) (a clone without ../shared/fixtures)"
+            ? nil
+            : "skipped: the Apple-written fixture stores are not at \(folder.path) (a clone without ../shared/fixtures)"
     }
 
     /// Prints why a test skips; true when it should.
@@ -43,25 +44,41 @@ enum AppleFixtures {
     /// Every store whose model is an Xcode model file, with the version that wrote it
     /// (fixtures/apple-stores/README.md).
     static let storesWithModelFiles: [Store] = [
-        Store(folder: "alemar11-CoreDataPlus-SampleModel_V1", file: "SampleModel_V1.sqlite", bundle: "SampleModel.xcdatamodeld", version: "SampleModel"),
-        Store(folder: "alemar11-CoreDataPlus-SampleModel_V2", file: "SampleModel_V2.sqlite", bundle: "SampleModel.xcdatamodeld", version: "SampleModel2"),
-        Store(folder: "wibosco-CoreDataMigration-Example-3", file: "CoreDataMigration_Example_3.sqlite", bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 3"),
-        Store(folder: "wibosco-CoreDataMigration-Example-WAL", file: "CoreDataMigration_Example_WAL.sqlite", bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 4"),
-        Store(folder: "kodecocodes-cdt-materials-SurfJournal", file: "SurfJournalModel.sqlite", bundle: "SurfJournalModel.xcdatamodeld", version: "SurfJournalModel"),
-        Store(folder: "larromba-EasyLife-1.5.0", file: "EasyLife 1.5.0.sqlite", bundle: "EasyLife.xcdatamodeld", version: "EasyLife 1.5.0"),
-        Store(folder: "richardpiazza-XCServerCoreData-1.2.0", file: "XCServerCoreData_1.2.0.sqlite", bundle: "XCServerCoreData.xcdatamodeld", version: "XCServerCoreData1.2.0"),
+        Store(
+            folder: "alemar11-CoreDataPlus-SampleModel_V1", file: "SampleModel_V1.sqlite",
+            bundle: "SampleModel.xcdatamodeld", version: "SampleModel"),
+        Store(
+            folder: "alemar11-CoreDataPlus-SampleModel_V2", file: "SampleModel_V2.sqlite",
+            bundle: "SampleModel.xcdatamodeld", version: "SampleModel2"),
+        Store(
+            folder: "wibosco-CoreDataMigration-Example-3", file: "CoreDataMigration_Example_3.sqlite",
+            bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 3"),
+        Store(
+            folder: "wibosco-CoreDataMigration-Example-WAL", file: "CoreDataMigration_Example_WAL.sqlite",
+            bundle: "CoreDataMigration_Example.xcdatamodeld", version: "CoreDataMigration_Example 4"),
+        Store(
+            folder: "kodecocodes-cdt-materials-SurfJournal", file: "SurfJournalModel.sqlite",
+            bundle: "SurfJournalModel.xcdatamodeld", version: "SurfJournalModel"),
+        Store(
+            folder: "larromba-EasyLife-1.5.0", file: "EasyLife 1.5.0.sqlite", bundle: "EasyLife.xcdatamodeld",
+            version: "EasyLife 1.5.0"),
+        Store(
+            folder: "richardpiazza-XCServerCoreData-1.2.0", file: "XCServerCoreData_1.2.0.sqlite",
+            bundle: "XCServerCoreData.xcdatamodeld", version: "XCServerCoreData1.2.0"),
         Store(folder: "contentful-persistence-Test", file: "Test.sqlite", bundle: "Test.xcdatamodeld", version: "Test"),
     ]
 
     /// The store whose model was built in Swift (CoreDataPlus's `SampleModel2+V1.swift`).
-    static let sampleModel2 = Store(folder: "alemar11-CoreDataPlus-SampleModel2_V1", file: "SampleModel2_V1.sqlite", bundle: nil, version: nil)
+    static let sampleModel2 = Store(
+        folder: "alemar11-CoreDataPlus-SampleModel2_V1", file: "SampleModel2_V1.sqlite", bundle: nil, version: nil)
 
     /// Every `.xcdatamodeld` bundle among the fixtures.
     static func bundles() throws -> [URL] {
         var result: [URL] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
             let sub = folder.appendingPathComponent(name)
-            for item in (try? FileManager.default.contentsOfDirectory(atPath: sub.path)) ?? [] where item.hasSuffix(".xcdatamodeld") {
+            for item in (try? FileManager.default.contentsOfDirectory(atPath: sub.path)) ?? []
+            where item.hasSuffix(".xcdatamodeld") {
                 result.append(sub.appendingPathComponent(item))
             }
         }
@@ -95,8 +112,12 @@ enum AppleFixtures {
     static func rawMetadata(at url: URL) throws -> [String: Any] {
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
-        let data = try queue.read { db in try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") }
-        guard let data, let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+        let data = try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        }
+        guard let data,
+            let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else {
             throw CocoaError(.propertyListReadCorrupt)
         }
         return plist

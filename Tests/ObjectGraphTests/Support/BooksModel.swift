@@ -24,6 +24,7 @@ func booksModel() throws -> ManagedObjectModel {
 
 func inMemoryContext() throws -> ManagedObjectContext {
     let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
-    try coordinator.addPersistentStore(type: .inMemory, options: [StoreOption.storeUUID: "00000000-0000-0000-0000-000000000001"])
+    try coordinator.addPersistentStore(
+        type: .inMemory, options: [StoreOption.storeUUID: "00000000-0000-0000-0000-000000000001"])
     return ManagedObjectContext(coordinator: coordinator)
 }

@@ -15,13 +15,16 @@ func parsedExpression(_ format: String, _ arguments: Any?...) throws -> ObjectGr
 
 /// The comparison a format string parses to, or nil if it is not a single comparison.
 func parsedComparison(_ format: String, _ arguments: Any?...) throws -> ComparisonPredicate? {
-    guard case .comparison(let c) = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments) else { return nil }
+    guard case .comparison(let c) = try ObjectGraph.Predicate(checkedFormat: format, argumentArray: arguments) else {
+        return nil
+    }
     return c
 }
 
 /// The right-hand side of `x == <literal>`: how the parser reads one literal.
 func literal(_ text: String, _ arguments: Any?...) throws -> ObjectGraph.Expression? {
-    guard case .comparison(let c) = try ObjectGraph.Predicate(checkedFormat: "x == " + text, argumentArray: arguments) else { return nil }
+    guard case .comparison(let c) = try ObjectGraph.Predicate(checkedFormat: "x == " + text, argumentArray: arguments)
+    else { return nil }
     return c.rightExpression
 }
 

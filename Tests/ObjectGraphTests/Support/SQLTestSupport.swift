@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+
+@testable import ObjectGraph
 
 /// The model the SQL translation tests share: publishers with many books (one-to-many, a
 /// to-one back), books with many authors (many-to-many), and novels, a sub-entity of book
@@ -124,13 +125,19 @@ struct SQLFixture {
         "admin", "admin\0evil", "\0", "a\0", "\0bc", "A\0B\u{1}c", "\u{1B}0m\t\r\u{7F}", "\u{FFFE}",
     ]
     /// Integers at the edges of exact Double comparison and of 64 bits.
-    static let bigIntegers: [Int] = [1 << 53, (1 << 53) + 1, (1 << 53) - 1, Int.max, Int.min, Int.max - 1, -(1 << 53) - 1]
+    static let bigIntegers: [Int] = [
+        1 << 53, (1 << 53) + 1, (1 << 53) - 1, Int.max, Int.min, Int.max - 1, -(1 << 53) - 1,
+    ]
     /// Doubles beyond every finite number.
     static let infinities: [Double] = [.infinity, -.infinity]
-    static let dates: [Date?] = [nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 86_400),
-                                 Date(timeIntervalSinceReferenceDate: 1_000_000), Date(timeIntervalSinceReferenceDate: -500.5)]
-    static let uuids: [UUID?] = [nil, UUID(uuidString: "00000000-0000-0000-0000-0000000000AA")!,
-                                 UUID(uuidString: "F0000000-0000-0000-0000-0000000000BB")!]
+    static let dates: [Date?] = [
+        nil, Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 86_400),
+        Date(timeIntervalSinceReferenceDate: 1_000_000), Date(timeIntervalSinceReferenceDate: -500.5),
+    ]
+    static let uuids: [UUID?] = [
+        nil, UUID(uuidString: "00000000-0000-0000-0000-0000000000AA")!,
+        UUID(uuidString: "F0000000-0000-0000-0000-0000000000BB")!,
+    ]
 
     /// PostgreSQL's text cannot hold a NUL: its fixture has each such string with U+2400
     /// (SYMBOL FOR NULL) in place of the NUL, at the same position of the pool, so the same
@@ -150,7 +157,10 @@ struct SQLFixture {
 
     /// The rows of a seed; with `textWithoutNUL` (always for PostgreSQL), strings from
     /// ``postgresStrings``.
-    init(seed: UInt64, postgres: PostgresFixtureDatabase? = nil, textWithoutNUL: Bool = false, publishers: Int = 6, books: Int = 30, authors: Int = 8) throws {
+    init(
+        seed: UInt64, postgres: PostgresFixtureDatabase? = nil, textWithoutNUL: Bool = false, publishers: Int = 6,
+        books: Int = 30, authors: Int = 8
+    ) throws {
         model = try sqlTestModel()
         schema = SQLiteSchema(model: model)
         self.postgres = postgres
@@ -168,8 +178,11 @@ struct SQLFixture {
             o.values["name"] = pick(strings)
             o.values["rank"] = maybe(Int.random(in: -2...5, using: &rng))
             o.values["founded"] = pick(Self.dates)
-            o.values["revenue"] = maybe(pick([Decimal(string: "1.5")!, Decimal(2), Decimal(string: "-3.25")!, Decimal(0),
-                                              Decimal(string: "19.99")!, Decimal(string: "0.1")!, Decimal(string: "123456789012345678")!]))
+            o.values["revenue"] = maybe(
+                pick([
+                    Decimal(string: "1.5")!, Decimal(2), Decimal(string: "-3.25")!, Decimal(0),
+                    Decimal(string: "19.99")!, Decimal(string: "0.1")!, Decimal(string: "123456789012345678")!,
+                ]))
             o.values["books"] = [TestObject]()
             publisherObjects.append(o)
         }
@@ -177,7 +190,8 @@ struct SQLFixture {
         for pk in 1...Int64(authors) {
             let o = TestObject(entity: "Author", primaryKey: pk)
             o.values["name"] = pick(strings)
-            o.values["age"] = maybe(Int.random(in: 0..<4, using: &rng) == 0 ? pick(Self.bigIntegers) : Int.random(in: 20...40, using: &rng))
+            o.values["age"] = maybe(
+                Int.random(in: 0..<4, using: &rng) == 0 ? pick(Self.bigIntegers) : Int.random(in: 20...40, using: &rng))
             o.values["books"] = [TestObject]()
             authorObjects.append(o)
         }
@@ -188,7 +202,8 @@ struct SQLFixture {
             o.values["title"] = pick(strings)
             o.values["isbn"] = pick(strings)
             o.values["salesRank"] = maybe(Int.random(in: -2...5, using: &rng))
-            o.values["price"] = maybe(pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0, 19.99, 9007199254740992.0] + Self.infinities))
+            o.values["price"] = maybe(
+                pick([0.5, 1.25, 2.0, -3.5, 4.75, 1.0, 19.99, 9007199254740992.0] + Self.infinities))
             o.values["published"] = pick(Self.dates)
             o.values["inPrint"] = maybe(Bool.random(using: &rng), nilOneIn: 4)
             o.values["code"] = pick(Self.uuids)
@@ -208,10 +223,13 @@ struct SQLFixture {
             o.values["authors"] = mine
             bookObjects.append(o)
         }
-        objects = ["Publisher": publisherObjects, "Author": authorObjects, "Book": bookObjects,
-                   "Novel": bookObjects.filter { $0.id.entityName == "Novel" }]
+        objects = [
+            "Publisher": publisherObjects, "Author": authorObjects, "Book": bookObjects,
+            "Novel": bookObjects.filter { $0.id.entityName == "Novel" },
+        ]
 
-        let model = self.model, schema = self.schema
+        let model = self.model
+        let schema = self.schema
         try db.write { db in
             for statement in schema.creationStatements { try db.execute(sql: statement) }
             for o in publisherObjects + authorObjects + bookObjects {
@@ -229,12 +247,16 @@ struct SQLFixture {
 
     /// The INSERTs of an object's row and its many-to-many links (from the side that owns the
     /// table), with `?` placeholders.
-    static func insertStatements(_ o: TestObject, model: ManagedObjectModel, schema: SQLiteSchema) -> [(String, [DatabaseValue])] {
+    static func insertStatements(_ o: TestObject, model: ManagedObjectModel, schema: SQLiteSchema) -> [(
+        String, [DatabaseValue]
+    )] {
         let entity = model.entitiesByName[o.id.entityName]!
         let mapping = schema.entities[entity.name]!
         var statements: [(String, [DatabaseValue])] = []
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values: [DatabaseValue] = [o.id.primaryKey.databaseValue, entity.entityNumber.databaseValue, 1.databaseValue]
+        var values: [DatabaseValue] = [
+            o.id.primaryKey.databaseValue, entity.entityNumber.databaseValue, 1.databaseValue,
+        ]
         for attribute in entity.attributes where !attribute.isTransient {
             columns.append(mapping.attributeColumns[attribute.name]!)
             values.append(SQLiteValues.databaseValue(o.values[attribute.name], type: attribute.attributeType))
@@ -242,17 +264,23 @@ struct SQLFixture {
         for relationship in entity.relationships {
             if relationship.isToMany {
                 guard let join = schema.joinTables["\(entity.rootEntityName).\(relationship.name)"],
-                      join.ownerEntity == entity.rootEntityName, join.ownerRelationship == relationship.name else { continue }
+                    join.ownerEntity == entity.rootEntityName, join.ownerRelationship == relationship.name
+                else { continue }
                 for other in o.values[relationship.name] as? [TestObject] ?? [] {
-                    statements.append(("INSERT INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?)",
-                                       [o.id.primaryKey.databaseValue, other.id.primaryKey.databaseValue]))
+                    statements.append(
+                        (
+                            "INSERT INTO \(join.name) (\(join.ownerColumn), \(join.destinationColumn)) VALUES (?, ?)",
+                            [o.id.primaryKey.databaseValue, other.id.primaryKey.databaseValue]
+                        ))
                 }
             } else {
                 columns.append(mapping.toOneColumns[relationship.name]!)
-                values.append((o.values[relationship.name] as? TestObject).map { $0.id.primaryKey.databaseValue } ?? .null)
+                values.append(
+                    (o.values[relationship.name] as? TestObject).map { $0.id.primaryKey.databaseValue } ?? .null)
             }
         }
-        let row = "INSERT INTO \(mapping.tableName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        let row =
+            "INSERT INTO \(mapping.tableName) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         return [(row, values)] + statements
     }
 
@@ -275,7 +303,9 @@ struct SQLFixture {
 
     /// The primary keys of the entity's rows (sub-entities included) for which the predicate
     /// holds in SQL, in key order.
-    func sqlMatches(_ predicate: ObjectGraph.Predicate, entity: String) throws -> (keys: [Int64], sql: SQLFragment, joins: [String]) {
+    func sqlMatches(_ predicate: ObjectGraph.Predicate, entity: String) throws -> (
+        keys: [Int64], sql: SQLFragment, joins: [String]
+    ) {
         let description = model.entitiesByName[entity]!
         var translator = SQLFetchTranslator(model: model, schema: schema, entity: description)
         translator.dialect = dialect
@@ -286,11 +316,15 @@ struct SQLFixture {
         return (try keys(sql, condition.arguments), condition, joins)
     }
 
-    static func select(schema: SQLiteSchema, entity: EntityDescription, model: ManagedObjectModel, joins: [String], condition: String, orderBy: [String] = []) -> String {
+    static func select(
+        schema: SQLiteSchema, entity: EntityDescription, model: ManagedObjectModel, joins: [String], condition: String,
+        orderBy: [String] = []
+    ) -> String {
         let mapping = schema.entities[entity.name]!
         let entities = mapping.entityNumbersWithSubentities.map(String.init).joined(separator: ", ")
         let order = (orderBy + ["t0.Z_PK"]).joined(separator: ", ")
-        return "SELECT t0.Z_PK FROM \(mapping.tableName) t0 \(joins.joined(separator: " ")) WHERE t0.Z_ENT IN (\(entities)) AND (\(condition)) ORDER BY \(order)"
+        return
+            "SELECT t0.Z_PK FROM \(mapping.tableName) t0 \(joins.joined(separator: " ")) WHERE t0.Z_ENT IN (\(entities)) AND (\(condition)) ORDER BY \(order)"
     }
 
     /// The primary keys for which the evaluator says the predicate holds; rethrows its error.
@@ -313,7 +347,9 @@ struct SQLFixture {
         var translator = SQLFetchTranslator(model: model, schema: schema, entity: description)
         translator.dialect = dialect
         let terms = try translator.orderingTerms(for: descriptors)
-        let sql = Self.select(schema: schema, entity: description, model: model, joins: translator.joins, condition: translator.truth(true).sql, orderBy: terms)
+        let sql = Self.select(
+            schema: schema, entity: description, model: model, joins: translator.joins,
+            condition: translator.truth(true).sql, orderBy: terms)
         return try keys(sql, [])
     }
 }

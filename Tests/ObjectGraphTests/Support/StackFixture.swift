@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
 import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
 
 /// A context on a fresh store of any type, in its own temporary directory.
 struct StackFixture {
@@ -12,16 +12,21 @@ struct StackFixture {
     init(_ type: StoreType, model: ManagedObjectModel? = nil, url: URL? = nil) throws {
         directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
-        try coordinator.addPersistentStore(type: type, at: url ?? (type == .inMemory ? nil : directory.file("Store.\(type.rawValue.lowercased())")),
-                                           options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000BB"])
+        try coordinator.addPersistentStore(
+            type: type, at: url ?? (type == .inMemory ? nil : directory.file("Store.\(type.rawValue.lowercased())")),
+            options: [StoreOption.storeUUID: "00000000-0000-0000-0000-0000000000BB"])
         context = ManagedObjectContext(coordinator: coordinator)
     }
 
     /// A fixture on a store of `type`: for `.postgres` a schema of its own on the test
     /// process's server, or nil (having said why) when PostgreSQL is not installed.
-    static func ifAvailable(_ type: StoreType, model: ManagedObjectModel? = nil, test: String = #function) throws -> StackFixture? {
+    static func ifAvailable(_ type: StoreType, model: ManagedObjectModel? = nil, test: String = #function) throws
+        -> StackFixture?
+    {
         guard type == .postgres else { return try StackFixture(type, model: model) }
-        guard let url = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema(), for: test) else { return nil }
+        guard let url = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema(), for: test) else {
+            return nil
+        }
         PostgresStoreType.register()
         return try StackFixture(type, model: model, url: url)
     }

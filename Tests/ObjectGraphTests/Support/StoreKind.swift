@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
 
 /// The store types whose SQL a suite runs against: the fetch and migration suites take one as
 /// an argument (`@Test(arguments: StoreKind.allCases)`), so each test runs on SQLite and on
@@ -20,12 +21,16 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `directory` for SQLite; for PostgreSQL a schema of its own on the test process's server
     /// (``PostgresTestServer``). Nil, having said why, when PostgreSQL is not installed (and
     /// not required: on CI that throws).
-    func newStore(in directory: TemporaryDirectory, name: String = "Store.sqlite", test: String = #function) throws -> PersistentStoreDescription? {
+    func newStore(in directory: TemporaryDirectory, name: String = "Store.sqlite", test: String = #function) throws
+        -> PersistentStoreDescription?
+    {
         switch self {
         case .sqlite:
             return PersistentStoreDescription(type: .sqlite, url: directory.file(name))
         case .postgres:
-            guard let url = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema(), for: test) else { return nil }
+            guard let url = try PostgresTestServer.url(schema: PostgresTestServer.uniqueSchema(), for: test) else {
+                return nil
+            }
             return .postgres(url: url)
         }
     }

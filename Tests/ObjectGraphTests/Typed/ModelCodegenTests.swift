@@ -1,6 +1,7 @@
-import Testing
-import Foundation
 import ExerciseRunner
+import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// The model files the codegen tests compile: each `.xcdatamodel` of the test fixtures (the
@@ -12,11 +13,19 @@ enum CodegenModels {
 
     /// Every `.xcdatamodel` folder under a folder, sorted, skipping `Broken`.
     static func models(under folder: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var found: [URL] = []
         for case let url as URL in walker {
-            if url.lastPathComponent == "Broken" { walker.skipDescendants(); continue }
-            if url.pathExtension == "xcdatamodel" { found.append(url); walker.skipDescendants() }
+            if url.lastPathComponent == "Broken" {
+                walker.skipDescendants()
+                continue
+            }
+            if url.pathExtension == "xcdatamodel" {
+                found.append(url)
+                walker.skipDescendants()
+            }
         }
         return found.sorted { $0.path < $1.path }
     }
@@ -24,7 +33,8 @@ enum CodegenModels {
     /// The fixture models, and the Apple-written ones when present.
     static var all: [URL] {
         if let reason = AppleFixtures.skipReason { print("codegen of the Apple-written models \(reason)") }
-        return models(under: testFixtures) + (AppleFixtures.skipReason == nil ? models(under: AppleFixtures.folder) : [])
+        return models(under: testFixtures)
+            + (AppleFixtures.skipReason == nil ? models(under: AppleFixtures.folder) : [])
     }
 
     /// The compiler and flags SwiftPM built the package with (Exercises/Runner/ExerciseToolchain.swift),
@@ -41,7 +51,9 @@ enum CodegenModels {
     }
 
     /// Runs a program, returning its exit status and output (standard output and error together).
-    static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -57,11 +69,16 @@ enum CodegenModels {
 
     /// Writes generated files into a fresh directory and type-checks them against the built
     /// ObjectGraph (`swiftc -typecheck`), returning swiftc's status and output.
-    static func typeCheck(_ files: [ModelCodegen.File], with toolchain: ExerciseToolchain) throws -> (status: Int32, output: String) {
+    static func typeCheck(_ files: [ModelCodegen.File], with toolchain: ExerciseToolchain) throws -> (
+        status: Int32, output: String
+    ) {
         let directory = try TemporaryDirectory()
         for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
-        let arguments = toolchain.moduleFlags + ["-typecheck", "-module-name", "Generated",
-                                                 "-module-cache-path", directory.file("ModuleCache").path]
+        let arguments =
+            toolchain.moduleFlags + [
+                "-typecheck", "-module-name", "Generated",
+                "-module-cache-path", directory.file("ModuleCache").path,
+            ]
             + files.map { directory.file($0.name).path }
         return try run(toolchain.swiftc, arguments, in: directory.url)
     }
@@ -74,7 +91,9 @@ enum CodegenModels {
     static let everything = CodegenModels.testFixtures.appendingPathComponent("Everything.xcdatamodel")
     static let toDo = CodegenModels.testFixtures.appendingPathComponent("ToDo.xcdatamodeld")
 
-    @Test("one file per entity, named by representedClassName, with its class, properties and accessors (Xcode Class Definition codegen)")
+    @Test(
+        "one file per entity, named by representedClassName, with its class, properties and accessors (Xcode Class Definition codegen)"
+    )
     func writesOneFilePerEntity() throws {
         let codegen = try ModelCodegen(modelAt: Self.everything)
         let files = codegen.files()
@@ -84,7 +103,9 @@ enum CodegenModels {
         #expect(book.contains("@Managed(\"pages\") public var pages: Int32"))
         #expect(book.contains("@Managed(\"lender\") public var lender: Library?"))
         #expect(book.contains("@Managed(\"related\") public var related: Set<Book>"))
-        #expect(book.contains("public func addToRelated(_ value: Book) { addObjects([value], toRelationship: \"related\") }"))
+        #expect(
+            book.contains(
+                "public func addToRelated(_ value: Book) { addObjects([value], toRelationship: \"related\") }"))
         let item = try #require(files.first { $0.name == "Item.swift" }).contents
         #expect(item.contains("public class Item: NSManagedObject {"))
         let library = try #require(files.first { $0.name == "Library.swift" }).contents
@@ -117,7 +138,9 @@ enum CodegenModels {
         #expect(ModelCodegen.propertyName("title") == "title")
     }
 
-    @Test("the generated classes of every fixture model type-check against ObjectGraph (swiftc -typecheck)", arguments: CodegenModels.all)
+    @Test(
+        "the generated classes of every fixture model type-check against ObjectGraph (swiftc -typecheck)",
+        arguments: CodegenModels.all)
     func generatedCodeTypeChecks(_ model: URL) throws {
         guard let toolchain = CodegenModels.toolchain() else { return }
         let result = try CodegenModels.typeCheck(try ModelCodegen(modelAt: model).files(), with: toolchain)
@@ -154,46 +177,48 @@ enum CodegenModels {
         let files = try ModelCodegen(modelAt: Self.toDo).files()
         for file in files { try file.contents.write(to: directory.file(file.name), atomically: true, encoding: .utf8) }
         try """
-            import CoreData
+        import CoreData
 
-            let model = try NSManagedObjectModel(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), classes: ToDoModelClasses.byName)
-            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
-                                               at: URL(fileURLWithPath: CommandLine.arguments[2]), options: nil)
-            let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-            context.persistentStoreCoordinator = coordinator
-            let home = Category(context: context)
-            home.name = "Home"
-            let rent = ToDo(context: context)
-            rent.title = "Pay rent"
-            rent.dueDate = Date(timeIntervalSinceReferenceDate: 1000)
-            rent.completed = true
-            let mail = ToDo(context: context)
-            mail.title = "Answer mail"
-            mail.dueDate = Date(timeIntervalSinceReferenceDate: 2000)
-            home.addToTodos(rent)
-            home.addToTodos([mail])
-            home.removeFromTodos(mail)
-            try context.save()
+        let model = try NSManagedObjectModel(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]), classes: ToDoModelClasses.byName)
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
+                                           at: URL(fileURLWithPath: CommandLine.arguments[2]), options: nil)
+        let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let home = Category(context: context)
+        home.name = "Home"
+        let rent = ToDo(context: context)
+        rent.title = "Pay rent"
+        rent.dueDate = Date(timeIntervalSinceReferenceDate: 1000)
+        rent.completed = true
+        let mail = ToDo(context: context)
+        mail.title = "Answer mail"
+        mail.dueDate = Date(timeIntervalSinceReferenceDate: 2000)
+        home.addToTodos(rent)
+        home.addToTodos([mail])
+        home.removeFromTodos(mail)
+        try context.save()
 
-            let other = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
-            other.persistentStoreCoordinator = coordinator
-            let request = ToDo.fetchRequest()
-            request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
-            for todo in try other.fetch(request) {
-                print(todo.title ?? "nil", todo.dueDate?.timeIntervalSinceReferenceDate ?? -1, todo.completed, todo.doNotAlert, todo.category?.name ?? "none", todo.category?.todos.count ?? 0)
-            }
-            """.write(to: directory.file("main.swift"), atomically: true, encoding: .utf8)
+        let other = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+        other.persistentStoreCoordinator = coordinator
+        let request = ToDo.fetchRequest()
+        request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+        for todo in try other.fetch(request) {
+            print(todo.title ?? "nil", todo.dueDate?.timeIntervalSinceReferenceDate ?? -1, todo.completed, todo.doNotAlert, todo.category?.name ?? "none", todo.category?.todos.count ?? 0)
+        }
+        """.write(to: directory.file("main.swift"), atomically: true, encoding: .utf8)
         let products = toolchain.productsDirectory.path
         let program = directory.file("program")
-        let arguments = toolchain.moduleFlags + [
-            "-module-name", "RoundTrip", "-Onone", "-module-cache-path", directory.file("ModuleCache").path,
-            "-L", products, "-lExerciseCatalog", "-Xlinker", "-rpath", "-Xlinker", products,
-            "-o", program.path,
-        ] + (files.map(\.name) + ["main.swift"]).map { directory.file($0).path }
+        let arguments =
+            toolchain.moduleFlags + [
+                "-module-name", "RoundTrip", "-Onone", "-module-cache-path", directory.file("ModuleCache").path,
+                "-L", products, "-lExerciseCatalog", "-Xlinker", "-rpath", "-Xlinker", products,
+                "-o", program.path,
+            ] + (files.map(\.name) + ["main.swift"]).map { directory.file($0).path }
         let build = try CodegenModels.run(toolchain.swiftc, arguments, in: directory.url)
         try #require(build.status == 0, "\(build.output)")
-        let run = try CodegenModels.run(program.path, [Self.toDo.path, directory.file("ToDo.sqlite").path], in: directory.url)
+        let run = try CodegenModels.run(
+            program.path, [Self.toDo.path, directory.file("ToDo.sqlite").path], in: directory.url)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output == "Answer mail 2000.0 false false none 0\nPay rent 1000.0 true false Home 1\n")
     }

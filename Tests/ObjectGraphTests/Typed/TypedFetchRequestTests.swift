@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// A class whose entity has another name than the class (Xcode: entity `Gizmo`, class `GizmoMO`).

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// A class with a property of every attribute type, scalars non-optional as Xcode declares them
@@ -18,7 +19,7 @@ final class TypedGadget: ManagedObject {
     @Managed("blob") var blob: Data?
     @Managed("code") var code: UUID?
     @Managed("link") var link: URL?
-    @Managed("level") var level: Int32          // has a default value in the model
+    @Managed("level") var level: Int32 // has a default value in the model
     @Managed("optionalLevel") var optionalLevel: Int32?
     @Managed("asNumber") var asNumber: NSNumber?
     @Managed("maker") var maker: TypedMaker?
@@ -100,7 +101,9 @@ func typedModel() throws -> ManagedObjectModel {
         #expect(gadget.parts.isEmpty)
     }
 
-    @Test("every attribute type round-trips through typed properties and a save (NSManaged properties)", arguments: storeTypes)
+    @Test(
+        "every attribute type round-trips through typed properties and a save (NSManaged properties)",
+        arguments: storeTypes)
     func everyAttributeTypeRoundTrips(_ type: StoreType) throws {
         let fixture = try StackFixture(type, model: try typedModel())
         let made = Date(timeIntervalSinceReferenceDate: 800_000_000.5)
@@ -149,7 +152,9 @@ func typedModel() throws -> ManagedObjectModel {
         #expect(fetched.name == nil)
     }
 
-    @Test("to-one properties are the destination class, to-many a Set of it, ordered ones an array (NSManaged relationships)", arguments: storeTypes)
+    @Test(
+        "to-one properties are the destination class, to-many a Set of it, ordered ones an array (NSManaged relationships)",
+        arguments: storeTypes)
     func relationshipsAreTyped(_ type: StoreType) throws {
         let fixture = try StackFixture(type, model: try typedModel())
         let maker = TypedMaker(context: fixture.context)
@@ -175,7 +180,9 @@ func typedModel() throws -> ManagedObjectModel {
         #expect(fetchedGadget.maker == nil)
     }
 
-    @Test("addObjects/removeObjects, what generated addTo…/removeFrom… helpers call, keep inverses and order (mutableSetValueForKey:)")
+    @Test(
+        "addObjects/removeObjects, what generated addTo…/removeFrom… helpers call, keep inverses and order (mutableSetValueForKey:)"
+    )
     func relationshipHelpers() throws {
         let fixture = try StackFixture(.inMemory, model: try typedModel())
         let maker = TypedMaker(context: fixture.context)
@@ -192,7 +199,7 @@ func typedModel() throws -> ManagedObjectModel {
         let second = TypedPart(context: fixture.context)
         a.addObjects([second], toRelationship: "parts")
         a.addObjects([first], toRelationship: "parts")
-        a.addObjects([second], toRelationship: "parts")   // already there: stays where it is
+        a.addObjects([second], toRelationship: "parts") // already there: stays where it is
         #expect(a.parts == [second, first])
         a.removeObjects([second], fromRelationship: "parts")
         #expect(a.parts == [first])

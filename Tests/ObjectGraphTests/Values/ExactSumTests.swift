@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import GRDB
+import Testing
+
 @testable import ObjectGraph
 
 // `@sum` and `@avg` of Doubles over a to-many relationship, which has no order: the answer
@@ -39,11 +40,15 @@ import GRDB
         try queue.write { db in
             SQLiteFunctions.register(on: db)
             try db.execute(sql: "CREATE TABLE t (x REAL)")
-            for x in [1.0, 9007199254740992.0, 1.0, 0.5] { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x]) }
+            for x in [1.0, 9007199254740992.0, 1.0, 0.5] {
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [x])
+            }
         }
         let memory = try #require(try Aggregates.sum([1.0, 9007199254740992.0, 1.0, 0.5], operator: "@sum") as? Double)
         for order in ["x", "-x", "rowid DESC"] {
-            let sql = try queue.read { db in try Double.fetchOne(db, sql: "SELECT OG_FSUM(x) FROM (SELECT x FROM t ORDER BY \(order))") }
+            let sql = try queue.read { db in
+                try Double.fetchOne(db, sql: "SELECT OG_FSUM(x) FROM (SELECT x FROM t ORDER BY \(order))")
+            }
             #expect(sql == memory, "ORDER BY \(order)")
         }
         #expect(memory == 9007199254740994.0)

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// One answer everywhere: for generated predicates over rows holding edge values (integers
@@ -28,11 +29,14 @@ import Foundation
     static func stack(_ fixture: SQLFixture, type: StoreType) throws -> Stack {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: fixture.model)
-        try coordinator.addPersistentStore(type: type, at: type == .inMemory ? nil : directory.file("equivalence.\(type.rawValue)"),
-                                           options: [StoreOption.storeUUID: SQLFixture.storeIdentifier])
+        try coordinator.addPersistentStore(
+            type: type, at: type == .inMemory ? nil : directory.file("equivalence.\(type.rawValue)"),
+            options: [StoreOption.storeUUID: SQLFixture.storeIdentifier])
         let context = ManagedObjectContext(coordinator: coordinator)
         var made: [String: ManagedObject] = [:]
-        func name(_ o: TestObject) -> String { "\(o.id.entityName == "Novel" ? "Book" : o.id.entityName)/\(o.id.primaryKey)" }
+        func name(_ o: TestObject) -> String {
+            "\(o.id.entityName == "Novel" ? "Book" : o.id.entityName)/\(o.id.primaryKey)"
+        }
         var pairs: [(TestObject, ManagedObject)] = []
         for root in ["Publisher", "Author", "Book"] {
             for o in fixture.objects[root]! {
@@ -46,7 +50,9 @@ import Foundation
         }
         for o in fixture.objects["Book"]! {
             let m = made[name(o)]!
-            if let p = o.values["publisher"] as? TestObject { try m.checkedSetValue(made[name(p)], forKey: "publisher") }
+            if let p = o.values["publisher"] as? TestObject {
+                try m.checkedSetValue(made[name(p)], forKey: "publisher")
+            }
             let authors = (o.values["authors"] as? [TestObject] ?? []).map { made[name($0)]! }
             try m.checkedSetValue(Set(authors), forKey: "authors")
         }
@@ -76,16 +82,26 @@ import Foundation
         #expect(sqlite.savedKeys == memory.savedKeys)
         var generator = PredicateGenerator(seed: seed, entity: entity)
         let count = Self.predicateCount
-        var agreed = 0, threw = 0, sqlStricter = 0, disagreements = 0, subentityKeys = 0
+        var agreed = 0
+        var threw = 0
+        var sqlStricter = 0
+        var disagreements = 0
+        var subentityKeys = 0
         for _ in 0..<count {
             let predicate = generator.predicate()
             let request = FetchRequest(entityName: entity)
             request.predicate = predicate
-            func keys(_ stack: Stack, _ objects: [ManagedObject]) -> [Int64] { objects.map { stack.keys[ObjectIdentifier($0)] ?? -1 }.sorted() }
+            func keys(_ stack: Stack, _ objects: [ManagedObject]) -> [Int64] {
+                objects.map { stack.keys[ObjectIdentifier($0)] ?? -1 }.sorted()
+            }
             // The reference: Predicate.evaluate on the managed objects (SQLEquivalenceTests
             // compares SQL with evaluation on plain objects).
-            let expected = Result { keys(memory, try memory.objects[entity, default: []].filter { try predicate.checkedEvaluate(with: $0) }) }
-            let evaluated = Result { keys(sqlite, try sqlite.objects[entity, default: []].filter { try predicate.checkedEvaluate(with: $0) }) }
+            let expected = Result {
+                keys(memory, try memory.objects[entity, default: []].filter { try predicate.checkedEvaluate(with: $0) })
+            }
+            let evaluated = Result {
+                keys(sqlite, try sqlite.objects[entity, default: []].filter { try predicate.checkedEvaluate(with: $0) })
+            }
             let memoryFetch = Result { keys(memory, try memory.context.fetch(request)) }
             let memoryCount = Result { try memory.context.count(for: request) }
             let sqlFetch = Result { keys(sqlite, try sqlite.context.fetch(request)) }
@@ -105,7 +121,9 @@ import Foundation
                 case (.failure, .success) where someLeafThrows: break
                 default:
                     agree = false
-                    Issue.record("\(entity): \(side) disagrees on \(predicate.predicateFormat): expected \(expected), got \(got)")
+                    Issue.record(
+                        "\(entity): \(side) disagrees on \(predicate.predicateFormat): expected \(expected), got \(got)"
+                    )
                 }
             }
             func checkCount(_ side: String, _ got: Result<Int, Error>, _ fetched: Result<[Int64], Error>) {
@@ -114,7 +132,9 @@ import Foundation
                 case (.failure, .failure): break
                 default:
                     agree = false
-                    Issue.record("\(entity): \(side) count(for:) \(got) disagrees with its fetch \(fetched) on \(predicate.predicateFormat)")
+                    Issue.record(
+                        "\(entity): \(side) count(for:) \(got) disagrees with its fetch \(fetched) on \(predicate.predicateFormat)"
+                    )
                 }
             }
             check("Predicate.evaluate on the SQLite store's objects", evaluated)
@@ -136,7 +156,8 @@ import Foundation
                     Issue.record("\(entity): SQL refused \(predicate.predicateFormat): \(error)")
                 }
                 sqlStricter += 1
-            case (.failure(let error as CoreDataError), .success) where error.exceptionName == .undefinedKey && error.message.contains("has no property named"):
+            case (.failure(let error as CoreDataError), .success)
+            where error.exceptionName == .undefinedKey && error.message.contains("has no property named"):
                 // A key of a sub-entity (`genre` of Novel in a fetch of Book): a managed
                 // object, and so the in-memory store, refuses it; SQL reads the column, NULL
                 // for the parent's rows. Not a question of values: counted apart.
@@ -144,11 +165,14 @@ import Foundation
                 continue
             case (.failure(let error), .success(let g)):
                 agree = false
-                Issue.record("\(entity): the evaluator threw \(error) but SQL answered \(g) for \(predicate.predicateFormat)")
+                Issue.record(
+                    "\(entity): the evaluator threw \(error) but SQL answered \(g) for \(predicate.predicateFormat)")
             }
             if agree { agreed += 1 } else { disagreements += 1 }
         }
-        print("Store equivalence, \(entity), \(count) predicates: \(agreed) agree (\(threw) threw everywhere, \(sqlStricter) refused by SQL only), \(subentityKeys) with a sub-entity's key, \(disagreements) disagree")
+        print(
+            "Store equivalence, \(entity), \(count) predicates: \(agreed) agree (\(threw) threw everywhere, \(sqlStricter) refused by SQL only), \(subentityKeys) with a sub-entity's key, \(disagreements) disagree"
+        )
         #expect(disagreements == 0)
         #expect(agreed > count * 3 / 4)
     }

@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 import GRDB
+import Testing
+
 @testable import ObjectGraph
 
 /// Values another program wrote into a store, of a storage class the attribute's type does
@@ -39,13 +40,15 @@ import GRDB
         SQLiteSchema(model: try ValueCorpus.model()).entities["Holder"]!.attributeColumns[key]!
     }
 
-    @Test(arguments: [("medium", "1e300", "REAL 1e+300"), ("medium", "9e999", "REAL inf"), ("medium", "3.5", "REAL 3.5"),
-                      ("medium", "'abc'", "TEXT \"abc\""), ("medium", "x'00ff'", "BLOB of 2 bytes"),
-                      ("small", "70000", "INTEGER 70000"), ("big", "-1e300", "REAL -1e+300"),
-                      ("when", "x'0102'", "BLOB of 2 bytes"), ("when", "'noon'", "TEXT \"noon\""),
-                      ("amount", "1e300", "REAL 1e+300"), ("amount", "'12abc'", "TEXT \"12abc\""),
-                      ("identifier", "x'01'", "BLOB of 1 bytes"), ("identifier", "'not a uuid'", "TEXT \"not a uuid\""),
-                      ("flag", "0.5", "REAL 0.5"), ("real", "'x'", "TEXT \"x\""), ("link", "x'00'", "BLOB of 1 bytes")])
+    @Test(arguments: [
+        ("medium", "1e300", "REAL 1e+300"), ("medium", "9e999", "REAL inf"), ("medium", "3.5", "REAL 3.5"),
+        ("medium", "'abc'", "TEXT \"abc\""), ("medium", "x'00ff'", "BLOB of 2 bytes"),
+        ("small", "70000", "INTEGER 70000"), ("big", "-1e300", "REAL -1e+300"),
+        ("when", "x'0102'", "BLOB of 2 bytes"), ("when", "'noon'", "TEXT \"noon\""),
+        ("amount", "1e300", "REAL 1e+300"), ("amount", "'12abc'", "TEXT \"12abc\""),
+        ("identifier", "x'01'", "BLOB of 1 bytes"), ("identifier", "'not a uuid'", "TEXT \"not a uuid\""),
+        ("flag", "0.5", "REAL 0.5"), ("real", "'x'", "TEXT \"x\""), ("link", "x'00'", "BLOB of 1 bytes"),
+    ])
     func aValueOfTheWrongTypeIsAnErrorNamingEntityKeyAndRow(key: String, literal: String, found: String) throws {
         let result = try fetchAfter("UPDATE ZHOLDER SET \(try column(key)) = \(literal) WHERE Z_PK = 1")
         guard case .failure(let failure) = result else {
@@ -66,8 +69,13 @@ import GRDB
     /// digits in a Decimal column, the text of a UUID.
     @Test func convertibleValuesAreConverted() throws {
         let cases: [(String, String, Any)] = [
-            ("medium", "3.0", 3), ("big", "CAST(4.0 AS REAL)", 4), ("real", "5", 5.0), ("amount", "'19.99'", Decimal(string: "19.99")!),
-            ("amount", "42", Decimal(42)), ("identifier", "'F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6'", UUID(uuidString: "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")!),
+            ("medium", "3.0", 3), ("big", "CAST(4.0 AS REAL)", 4), ("real", "5", 5.0),
+            ("amount", "'19.99'", Decimal(string: "19.99")!),
+            ("amount", "42", Decimal(42)),
+            (
+                "identifier", "'F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6'",
+                UUID(uuidString: "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")!
+            ),
             ("when", "10", Date(timeIntervalSinceReferenceDate: 10)), ("flag", "2", true),
         ]
         for (key, literal, expected) in cases {
@@ -94,7 +102,9 @@ import GRDB
 
     /// A NUL inside a string written by another program is part of the string.
     @Test func textWithANulWrittenElsewhereIsReadWhole() throws {
-        let objects = try fetchAfter("UPDATE ZHOLDER SET \(try column("text")) = CAST(x'61006200' AS TEXT) WHERE Z_PK = 1").get()
+        let objects = try fetchAfter(
+            "UPDATE ZHOLDER SET \(try column("text")) = CAST(x'61006200' AS TEXT) WHERE Z_PK = 1"
+        ).get()
         #expect(try objects.first?.checkedValue(forKey: "text") as? String == "a\0b\0")
     }
 }

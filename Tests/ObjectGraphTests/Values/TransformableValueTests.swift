@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import ObjectGraph
+import Testing
 
 /// A color stored as "r,g,b" text: a custom transformer, run forwards to save, as Core Data runs
 /// every transformer outside the "unarchive from data" family.
@@ -24,8 +24,9 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         try ManagedObjectModel {
             EntityDescription("Settings") {
                 AttributeDescription("name", .string)
-                AttributeDescription("preferences", .transformable)   // the default transformer
-                AttributeDescription("legacy", .transformable, valueTransformerName: "NSSecureUnarchiveFromDataTransformer")
+                AttributeDescription("preferences", .transformable) // the default transformer
+                AttributeDescription(
+                    "legacy", .transformable, valueTransformerName: "NSSecureUnarchiveFromDataTransformer")
                 AttributeDescription("color", .transformable, valueTransformerName: "RGBTransformer")
             }
         }
@@ -35,7 +36,9 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         ValueTransformer.setValueTransformer(RGBTransformer(), forName: ValueTransformerName("RGBTransformer"))
         let directory = try TemporaryDirectory()
         let url = directory.file("Settings.sqlite")
-        let preferences: [String: Any] = ["theme": "dark", "fontSize": 14, "recent": ["a", "b"], "since": Date(timeIntervalSinceReferenceDate: 3)]
+        let preferences: [String: Any] = [
+            "theme": "dark", "fontSize": 14, "recent": ["a", "b"], "since": Date(timeIntervalSinceReferenceDate: 3),
+        ]
         do {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
             try coordinator.addPersistentStore(type: .sqlite, at: url)
@@ -86,14 +89,16 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         #expect(error?.code == .persistentStoreSave)
         #expect(error?.key == "preferences")
         #expect(error?.message.contains("Settings.preferences of x-coredata://") == true, "\(error?.message ?? "")")
-        #expect(try context.count(for: FetchRequest(entityName: "Settings")) == 1)   // the unsaved insert only
+        #expect(try context.count(for: FetchRequest(entityName: "Settings")) == 1) // the unsaved insert only
         context.rollback()
         #expect(try context.count(for: FetchRequest(entityName: "Settings")) == 0)
     }
 
     @Test func anUnregisteredTransformerIsNamedInTheError() throws {
         let model = try ManagedObjectModel {
-            EntityDescription("Car") { AttributeDescription("color", .transformable, valueTransformerName: "NoSuchTransformer") }
+            EntityDescription("Car") {
+                AttributeDescription("color", .transformable, valueTransformerName: "NoSuchTransformer")
+            }
         }
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -101,7 +106,9 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.insertNewObject(forEntityName: "Car").checkedSetValue("red", forKey: "color")
         let error = #expect(throws: CoreDataError.self) { try context.save() }
-        #expect(error?.message.contains("no ValueTransformer is registered under the name NoSuchTransformer") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("no ValueTransformer is registered under the name NoSuchTransformer") == true,
+            "\(error?.message ?? "")")
     }
 
     @Test func dataThatDoesNotUnarchiveIsAnErrorNamingTheRowNotNil() throws {
@@ -128,7 +135,10 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
 
     @Test func theRegistryHasFoundationsTransformers() throws {
         let names = ValueTransformer.valueTransformerNames().map(\.rawValue)
-        for name in ["NSSecureUnarchiveFromData", "NSKeyedUnarchiveFromData", "NSUnarchiveFromData", "NSNegateBoolean", "NSIsNil", "NSIsNotNil"] {
+        for name in [
+            "NSSecureUnarchiveFromData", "NSKeyedUnarchiveFromData", "NSUnarchiveFromData", "NSNegateBoolean",
+            "NSIsNil", "NSIsNotNil",
+        ] {
             #expect(names.contains(name), "\(name)")
         }
         let negate = try #require(ValueTransformer.valueTransformer(forName: .negateBooleanTransformerName))
@@ -136,9 +146,11 @@ final class RGBTransformer: ValueTransformer, @unchecked Sendable {
         #expect(negate.reverseTransformedValue(false) as? Bool == true)
         let isNil = try #require(ValueTransformer.valueTransformer(forName: .isNilTransformerName))
         #expect(isNil.transformedValue(nil) as? Bool == true)
-        #expect(isNil.reverseTransformedValue(nil) == nil)   // one-way
+        #expect(isNil.reverseTransformedValue(nil) == nil) // one-way
         // A class name nothing is registered under finds the class, as Apple's lookup does.
-        #expect(ValueTransformer.valueTransformer(forName: "NSSecureUnarchiveFromDataTransformer") is SecureUnarchiveFromDataTransformer)
+        #expect(
+            ValueTransformer.valueTransformer(forName: "NSSecureUnarchiveFromDataTransformer")
+                is SecureUnarchiveFromDataTransformer)
         #expect(ValueTransformer.valueTransformer(forName: "NoSuchTransformer") == nil)
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import ObjectGraph
 
 /// Every value an attribute accepts comes back from a store exactly as it went in: the
@@ -45,7 +46,9 @@ import Foundation
                 #expect(error?.code == .validation, "\(entry.label): \(String(describing: error))")
                 #expect(error?.key == entry.key)
                 #expect(error?.objectURI?.hasPrefix("x-coredata://") == true, "\(String(describing: error))")
-                if type == .sqlite { #expect(error?.message.contains("Holder.\(entry.key)") == true, "\(String(describing: error))") }
+                if type == .sqlite {
+                    #expect(error?.message.contains("Holder.\(entry.key)") == true, "\(String(describing: error))")
+                }
                 let check = ManagedObjectContext(coordinator: coordinator)
                 let request = FetchRequest(entityName: "Holder")
                 request.predicate = try Predicate(checkedFormat: "ordinal == %@", ordinal)
@@ -56,7 +59,9 @@ import Foundation
                 let request = FetchRequest(entityName: "Holder")
                 request.predicate = try Predicate(checkedFormat: "ordinal == %@", ordinal)
                 let got = try check.fetch(request).first?.checkedValue(forKey: entry.key)
-                #expect(ValueCorpus.same(got, entry.value), "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
+                #expect(
+                    ValueCorpus.same(got, entry.value),
+                    "\(type): \(entry.label) came back as \(ValueCorpus.describe(got))")
             }
         }
     }
@@ -69,12 +74,16 @@ import Foundation
         try coordinator.addPersistentStore(type: .inMemory)
         let context = ManagedObjectContext(coordinator: coordinator)
         let object = try context.insertNewObject(forEntityName: "Holder")
-        let refused: [(String, Any)] = [("amount", Double.infinity), ("amount", -Double.infinity), ("amount", Double.nan),
-                                        ("amount", 1e300), ("medium", 1e300), ("medium", Double.infinity), ("medium", 1 << 40),
-                                        ("small", 40_000), ("big", 1e19), ("big", Double.nan), ("single", 1e300),
-                                        ("flag", 2), ("when", "yesterday"), ("text", 5)]
+        let refused: [(String, Any)] = [
+            ("amount", Double.infinity), ("amount", -Double.infinity), ("amount", Double.nan),
+            ("amount", 1e300), ("medium", 1e300), ("medium", Double.infinity), ("medium", 1 << 40),
+            ("small", 40_000), ("big", 1e19), ("big", Double.nan), ("single", 1e300),
+            ("flag", 2), ("when", "yesterday"), ("text", 5),
+        ]
         for (key, value) in refused {
-            let error = #expect(throws: CoreDataError.self, "\(key) = \(value)") { try object.checkedSetValue(value, forKey: key) }
+            let error = #expect(throws: CoreDataError.self, "\(key) = \(value)") {
+                try object.checkedSetValue(value, forKey: key)
+            }
             #expect(error?.key == key, "\(key) = \(value): \(String(describing: error))")
         }
         // What converts: a Double to the decimal of its shortest representation.

@@ -24,11 +24,11 @@ final class AtomicFileVersion {
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
             #if os(Linux)
-            modifiedSeconds = Int64(info.st_mtim.tv_sec)
-            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+                modifiedSeconds = Int64(info.st_mtim.tv_sec)
+                modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
             #else
-            modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
-            modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+                modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+                modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
             #endif
         }
     }
@@ -68,14 +68,16 @@ final class AtomicFileVersion {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw CoreDataError(.fileReadUnknown, "The store at \(url.path) could not be read: \(String(cString: strerror(errno)))")
+            throw CoreDataError(
+                .fileReadUnknown, "The store at \(url.path) could not be read: \(String(cString: strerror(errno)))")
         }
         let version = try AtomicFileVersion(descriptor: descriptor)
         do {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             return (version, try handle.readToEnd() ?? Data())
         } catch {
-            throw CoreDataError(.fileReadUnknown, "The store at \(url.path) could not be read: \(error.localizedDescription)")
+            throw CoreDataError(
+                .fileReadUnknown, "The store at \(url.path) could not be read: \(error.localizedDescription)")
         }
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 enum AtomicScratchFiles {
     /// The scratch file this process writes for the store at `url`.
     static func url(for storeURL: URL) -> URL {
-        storeURL.deletingLastPathComponent().appendingPathComponent(".\(storeURL.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        storeURL.deletingLastPathComponent().appendingPathComponent(
+            ".\(storeURL.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     }
 
     /// Removes the scratch files of the store at `url` that no save is writing. Called with the

@@ -89,7 +89,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         if try load(url, checkIdentifier: false) { return }
         // Reservations of a store that was at this path before are no longer anyone's.
         fileLock.setReservations([:], store: self.identifier)
-        fileVersion = try AtomicStoreFile.write(contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model)
+        fileVersion = try AtomicStoreFile.write(
+            contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model)
     }
 
     /// Reads the file at `url` into `contents`; false when there is no file or it is empty (a
@@ -99,12 +100,17 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         guard let (version, data) = try AtomicFileVersion.read(url), !data.isEmpty else { return false }
         let loaded = try AtomicStoreFile.parse(data, url: url, type: type, model: model)
         if checkIdentifier && loaded.identifier != identifier {
-            throw CoreDataError(.persistentStoreOpen, "The store file at \(url.path) was replaced by another store (UUID \(loaded.identifier), not \(identifier)); add it to a new coordinator")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The store file at \(url.path) was replaced by another store (UUID \(loaded.identifier), not \(identifier)); add it to a new coordinator"
+            )
         }
         readLegacyHashes = try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url) == .legacy
         let versionKeys = model.metadata(replacingVersionKeysOf: [:]).keys
         applicationMetadata.withLock {
-            $0 = loaded.metadata.filter { !versionKeys.contains($0.key) && $0.key != "NSStoreType" && $0.key != "NSStoreUUID" }
+            $0 = loaded.metadata.filter {
+                !versionKeys.contains($0.key) && $0.key != "NSStoreType" && $0.key != "NSStoreUUID"
+            }
         }
         var next = loaded.contents
         // Keys handed out by a save that failed are not handed out again.
@@ -123,7 +129,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         // Another process may have rewritten (or changed) it meanwhile: read it again first.
         _ = try load(url, checkIdentifier: true)
         guard readLegacyHashes else { return }
-        fileVersion = try AtomicStoreFile.write(contents, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        fileVersion = try AtomicStoreFile.write(
+            contents, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
         readLegacyHashes = false
         log.note(ManagedObjectModel.legacyHashesNote(url))
     }
@@ -162,7 +169,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     private func root(_ entityName: String) -> String { model.entitiesByName[entityName]?.rootEntityName ?? entityName }
 
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         return rowLocked(for: id)
     }
@@ -173,13 +181,17 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         return ids.compactMap { rowLocked(for: $0) }
     }
 
-    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
-        lock.lock(); defer { lock.unlock() }
+    func relatedIDs(of ids: [ManagedObjectID], relationship: RelationshipDescription, model: ManagedObjectModel) throws
+        -> [ManagedObjectID: Set<ManagedObjectID>]
+    {
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         var result: [ManagedObjectID: Set<ManagedObjectID>] = [:]
         for id in ids { result[id] = relatedIDsLocked(of: id, relationship: relationship) }
@@ -191,10 +203,14 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// inside a save, just before handing over its changes), and the count goes on from the
     /// file as it is now: no other writer can hand out the same keys.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let fileLock {
             try fileLock.acquire()
-            do { try refreshIfChanged() } catch { fileLock.release(); throw error }
+            do { try refreshIfChanged() } catch {
+                fileLock.release()
+                throw error
+            }
         }
         let rootName = entity.rootEntityName
         var reservations = fileLock?.reservations(store: identifier) ?? [:]
@@ -209,36 +225,47 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         return (0..<count).map { start + 1 + Int64($0) }
     }
 
-    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
-        lock.lock(); defer { lock.unlock() }
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription, model: ManagedObjectModel) throws
+        -> Set<ManagedObjectID>
+    {
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         return relatedIDsLocked(of: id, relationship: relationship)
     }
 
-    private func relatedIDsLocked(of id: ManagedObjectID, relationship r: RelationshipDescription) -> Set<ManagedObjectID> {
+    private func relatedIDsLocked(of id: ManagedObjectID, relationship r: RelationshipDescription) -> Set<
+        ManagedObjectID
+    > {
         guard let destination = model.entitiesByName[r.destinationEntityName],
-              let inverse = model.inverseRelationship(of: r) else { return [] }
+            let inverse = model.inverseRelationship(of: r)
+        else { return [] }
         if inverse.isToMany {
             let (key, ownerSide) = model.manyToManyKey(entity: id.entityName, relationship: r)
             var result: Set<ManagedObjectID> = []
             for pair in links[key] ?? [] {
                 let (mine, theirs) = ownerSide ? (pair[0], pair[1]) : (pair[1], pair[0])
                 guard mine == id.primaryKey, let row = rows[destination.rootEntityName]?[theirs] else { continue }
-                result.insert(ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: theirs))
+                result.insert(
+                    ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: theirs))
             }
             return result
         }
         var result: Set<ManagedObjectID> = []
-        for row in (rows[destination.rootEntityName] ?? [:]).values where model.isEntity(row.entityName, kindOf: destination.name) {
+        for row in (rows[destination.rootEntityName] ?? [:]).values
+        where model.isEntity(row.entityName, kindOf: destination.name) {
             guard let entity = model.entitiesByName[row.entityName], let i = entity.propertyIndex[inverse.name],
-                  let target = row.values[i].objectID, target == id else { continue }
-            result.insert(ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey))
+                let target = row.values[i].objectID, target == id
+            else { continue }
+            result.insert(
+                ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey))
         }
         return result
     }
 
     func fetchRows(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [StoreRow] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         var result = try matchingObjects(request).map(\.row)
         if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
@@ -247,7 +274,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func fetchDictionaries(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [[String: Any]] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         let entity = try model.entity(named: request.entityName)
         try DictionaryResults.validate(request, entity: entity)
@@ -259,7 +287,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// The rows of a request's entities that match its predicate, in its order (no window).
     private func matchingObjects(_ request: AnyFetchRequest) throws -> [RowObject] {
         let entity = try model.entity(named: request.entityName)
-        let accepted = Set((request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
+        let accepted = Set(
+            (request.includesSubentities ? model.entityAndSubentities(of: entity.name) : [entity]).map(\.name))
         var candidates = (rows[entity.rootEntityName] ?? [:]).values.filter { accepted.contains($0.entityName) }
         candidates.sort { $0.primaryKey < $1.primaryKey }
         var objects = candidates.map { RowObject(store: self, row: $0) }
@@ -273,7 +302,9 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func fetchIDs(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
-        try fetchRows(request, model: model).map { ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey) }
+        try fetchRows(request, model: model).map {
+            ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey)
+        }
     }
 
     func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int {
@@ -283,7 +314,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// Applies one save to the store as it is now: under the file's lock, after reading the
     /// file again if another writer replaced it.
     func save(_ changes: StoreChanges, model: ManagedObjectModel) throws {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try fileLock?.acquire()
         defer { fileLock?.release() }
         do {
@@ -301,7 +333,10 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     /// Gives back the keys of a save that failed for good, if no one reserved after them, so
     /// the next save (of any coordinator) counts on from where it would have.
     private func giveBackReservedKeys() {
-        guard let fileLock, fileLock.isHeld, !reservedKeys.isEmpty else { reservedKeys = [:]; return }
+        guard let fileLock, fileLock.isHeld, !reservedKeys.isEmpty else {
+            reservedKeys = [:]
+            return
+        }
         var reservations = fileLock.reservations(store: identifier)
         for (rootName, range) in reservedKeys where reservations[rootName] == range.upperBound {
             reservations[rootName] = range.lowerBound - 1
@@ -315,14 +350,17 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         try refreshIfChanged()
         if url != nil {
             try UnstorableModelParts.refuse(changes, storeType: type, storeIdentifier: identifier, model: model)
-            try AtomicValueCheck.refuseUnrepresentable(changes, storeType: type, storeIdentifier: identifier, model: model)
+            try AtomicValueCheck.refuseUnrepresentable(
+                changes, storeType: type, storeIdentifier: identifier, model: model)
         }
         // Optimistic locking: every changed or deleted row must still be at the version read.
         var conflicts: [String] = []
         for (row, expected) in changes.updated {
             let current = rows[root(row.entityName)]?[row.primaryKey]
             if current?.version != expected {
-                conflicts.append("\(ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey).uriString) (version \(expected) read, \(current.map { "\($0.version)" } ?? "deleted") in the store)")
+                conflicts.append(
+                    "\(ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey).uriString) (version \(expected) read, \(current.map { "\($0.version)" } ?? "deleted") in the store)"
+                )
             }
         }
         for (id, expected) in changes.deleted {
@@ -331,22 +369,31 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             }
         }
         guard conflicts.isEmpty else {
-            throw CoreDataError(.merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+            throw CoreDataError(
+                .merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         var next = contents
         // Keys were allocated under the lock from the file as it is, so a new row never meets
         // an old one; if it did (a file edited by hand meanwhile), nothing is written over.
         for row in changes.inserted {
             if let existing = next.rows[root(row.entityName)]?[row.primaryKey] {
-                let id = ManagedObjectID(entityName: existing.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
-                throw CoreDataError(.persistentStoreSave, "The key of a new \(row.entityName) is already used by \(id.uriString) in the store at \(url?.path ?? "memory"); nothing was written", objectURI: id.uriString)
+                let id = ManagedObjectID(
+                    entityName: existing.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+                throw CoreDataError(
+                    .persistentStoreSave,
+                    "The key of a new \(row.entityName) is already used by \(id.uriString) in the store at \(url?.path ?? "memory"); nothing was written",
+                    objectURI: id.uriString)
             }
         }
         for row in changes.inserted { next.rows[root(row.entityName), default: [:]][row.primaryKey] = row }
         for (row, _) in changes.updated { next.rows[root(row.entityName), default: [:]][row.primaryKey] = row }
         for (id, _) in changes.deleted { next.rows[root(id.entityName)]?[id.primaryKey] = nil }
-        for link in changes.linksRemoved { next.links[link.relationship]?.remove([link.source.primaryKey, link.destination.primaryKey]) }
-        for link in changes.linksAdded { next.links[link.relationship, default: []].insert([link.source.primaryKey, link.destination.primaryKey]) }
+        for link in changes.linksRemoved {
+            next.links[link.relationship]?.remove([link.source.primaryKey, link.destination.primaryKey])
+        }
+        for link in changes.linksAdded {
+            next.links[link.relationship, default: []].insert([link.source.primaryKey, link.destination.primaryKey])
+        }
         // Links whose ends were deleted go too.
         for (id, _) in changes.deleted {
             for key in next.links.keys {
@@ -354,14 +401,20 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             }
         }
         if url != nil { try refuseDanglingReferences(next, changes: changes) }
-        if let url { fileVersion = try AtomicStoreFile.write(next, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
+        if let url {
+            fileVersion = try AtomicStoreFile.write(
+                next, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        }
         contents = next
     }
 
     /// Refuses a save that would leave a to-one relationship pointing at an object that is not
     /// in the store (another writer deleted it): the file could not be read back.
     private func refuseDanglingReferences(_ next: AtomicContents, changes: StoreChanges) throws {
-        struct Key: Hashable { var root: String; var key: Int64 }
+        struct Key: Hashable {
+            var root: String
+            var key: Int64
+        }
         let deleted = Set(changes.deleted.map { Key(root: root($0.id.entityName), key: $0.id.primaryKey) })
         // Rows this save writes may point anywhere; other rows only at what this save deletes.
         var written = Set(changes.inserted.map { Key(root: root($0.entityName), key: $0.primaryKey) })
@@ -373,8 +426,12 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
                 let targetKey = Key(root: root(target.entityName), key: target.primaryKey)
                 if onlyDeleted && !deleted.contains(targetKey) { continue }
                 guard next.rows[targetKey.root]?[targetKey.key] == nil else { continue }
-                let source = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
-                throw CoreDataError(.merge, "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again", objectURI: source.uriString, key: r.name)
+                let source = ManagedObjectID(
+                    entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+                throw CoreDataError(
+                    .merge,
+                    "Could not merge changes: \(source.uriString) has \(r.name) pointing to \(target.uriString), which is no longer in the store at \(url?.path ?? "memory") (another writer deleted it, or this save deletes it while another writer made the reference); refresh and save again",
+                    objectURI: source.uriString, key: r.name)
             }
         }
         for row in changes.inserted { try check(row, onlyDeleted: false) }
@@ -388,31 +445,39 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func exportContents() throws -> AtomicContents {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try refreshIfChanged()
         return contents
     }
 
     func importContents(_ imported: AtomicContents) throws {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try fileLock?.acquire()
         defer { fileLock?.release() }
         let stamped = AtomicStoreFile.stamp(imported, identifier: identifier)
-        if let url { fileVersion = try AtomicStoreFile.write(stamped, identifier: identifier, metadata: metadata, to: url, type: type, model: model) }
+        if let url {
+            fileVersion = try AtomicStoreFile.write(
+                stamped, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        }
         contents = stamped
     }
 
     /// Releases the lock and the file, so the file can be moved or replaced; a later read
     /// opens it again.
     func close() throws {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         fileLock?.close()
         fileVersion = nil
     }
 
     private func linkTouches(key: String, pair: [Int64], id: ManagedObjectID) -> Bool {
         let parts = key.split(separator: ".").map(String.init)
-        guard let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { return false }
+        guard let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else {
+            return false
+        }
         if model.isEntity(id.entityName, kindOf: owner.name) && pair[0] == id.primaryKey { return true }
         if model.isEntity(id.entityName, kindOf: r.destinationEntityName) && pair[1] == id.primaryKey { return true }
         return false
@@ -423,7 +488,9 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         let store: AtomicStore
         let row: StoreRow
 
-        var id: ManagedObjectID { ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey) }
+        var id: ManagedObjectID {
+            ManagedObjectID(entityName: row.entityName, storeIdentifier: store.identifier, primaryKey: row.primaryKey)
+        }
         var predicateConstant: ConstantValue { id.predicateConstant }
 
         func checkedValue(forKey key: String) throws -> Any? {
@@ -436,12 +503,16 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             }
             let r = entity.relationships[i - entity.attributes.count]
             if r.isToMany {
-                return store.relatedIDsLocked(of: id, relationship: r).sorted { $0.primaryKey < $1.primaryKey }.compactMap { related in
-                    store.rows[store.root(related.entityName)]?[related.primaryKey].map { RowObject(store: store, row: $0) }
-                }
+                return store.relatedIDsLocked(of: id, relationship: r).sorted { $0.primaryKey < $1.primaryKey }
+                    .compactMap { related in
+                        store.rows[store.root(related.entityName)]?[related.primaryKey].map {
+                            RowObject(store: store, row: $0)
+                        }
+                    }
             }
             guard let target = row.values[i].objectID,
-                  let targetRow = store.rows[store.root(target.entityName)]?[target.primaryKey] else { return nil }
+                let targetRow = store.rows[store.root(target.entityName)]?[target.primaryKey]
+            else { return nil }
             return RowObject(store: store, row: targetRow)
         }
     }
@@ -465,10 +536,17 @@ struct AtomicContents {
         changes.inserted = rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
         for (key, pairs) in links {
             let parts = key.split(separator: ".").map(String.init)
-            guard parts.count == 2, let owner = model.entitiesByName[parts[0]], let r = owner.relationship(named: parts[1]) else { continue }
+            guard parts.count == 2, let owner = model.entitiesByName[parts[0]],
+                let r = owner.relationship(named: parts[1])
+            else { continue }
             for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) where pair.count == 2 {
-                changes.linksAdded.append((key, ManagedObjectID(entityName: owner.name, storeIdentifier: storeIdentifier, primaryKey: pair[0]),
-                                           ManagedObjectID(entityName: r.destinationEntityName, storeIdentifier: storeIdentifier, primaryKey: pair[1])))
+                changes.linksAdded.append(
+                    (
+                        key,
+                        ManagedObjectID(entityName: owner.name, storeIdentifier: storeIdentifier, primaryKey: pair[0]),
+                        ManagedObjectID(
+                            entityName: r.destinationEntityName, storeIdentifier: storeIdentifier, primaryKey: pair[1])
+                    ))
             }
         }
         return changes

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The XML store's file: Core Data's `<database>` document (the format is described on
@@ -11,15 +12,21 @@ extension AtomicStoreFile {
     final class WellFormedness: NSObject, XMLParserDelegate {
         var failure: String?
         private var depth = 0
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             depth += 1
             guard depth > XMLText.maximumDepth else { return }
-            if failure == nil { failure = "line \(parser.lineNumber): elements nested deeper than \(XMLText.maximumDepth)" }
+            if failure == nil {
+                failure = "line \(parser.lineNumber): elements nested deeper than \(XMLText.maximumDepth)"
+            }
             parser.abortParsing()
         }
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?
+        ) {
             depth -= 1
         }
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
@@ -32,7 +39,9 @@ extension AtomicStoreFile {
         do {
             parseable = try XMLText.parseable(data)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "line \(error.line): \(error.reason), which Core Data's XML store never is or holds")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "line \(error.line): \(error.reason), which Core Data's XML store never is or holds")
         }
         // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
         // document at once and fails on any document over 10 MB; a stream goes in pieces.
@@ -41,7 +50,8 @@ extension AtomicStoreFile {
         parser.delegate = checker
         // swift-corelibs-foundation's parse() can return true after reporting an error.
         if !parser.parse() || checker.failure != nil {
-            throw CoreDataError(.persistentStoreOpen, "the XML is not well formed at \(checker.failure ?? "line \(parser.lineNumber)")")
+            throw CoreDataError(
+                .persistentStoreOpen, "the XML is not well formed at \(checker.failure ?? "line \(parser.lineNumber)")")
         }
         do {
             // Never load an external entity, even if one got past XMLText.parseable.
@@ -54,39 +64,51 @@ extension AtomicStoreFile {
     static func plist(fromXMLElement element: XMLElement?) throws -> [String: Any] {
         guard let plistElement = element?.elements(forName: "plist").first else { return [:] }
         let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + plistElement.xmlString
-        guard let value = try? PropertyListSerialization.propertyList(from: Data(text.utf8), options: [], format: nil) as? [String: Any] else {
+        guard
+            let value = try? PropertyListSerialization.propertyList(from: Data(text.utf8), options: [], format: nil)
+                as? [String: Any]
+        else {
             throw CoreDataError(.persistentStoreOpen, "the metadata is not a property list")
         }
         return value
     }
 
-    static func xmlData(_ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel) throws -> Data {
+    static func xmlData(
+        _ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel
+    ) throws -> Data {
         var stored = metadata
         stored["NSStoreUUID"] = nil
         let plistData = try propertyListData(stored, format: .xml)
         var plistText = String(decoding: plistData, as: UTF8.self)
         if let start = plistText.range(of: "<plist") { plistText = String(plistText[start.lowerBound...]) }
-        var out = "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
+        var out =
+            "<?xml version=\"1.0\" standalone=\"yes\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n\n<database>\n"
         out += "    <databaseInfo>\n        <version>134481920</version>\n        <UUID>\(identifier)</UUID>\n"
         out += "        <nextObjectID>\(contents.lastKey + 1)</nextObjectID>\n"
         out += primaryKeysXML(contents.lastKeys)
-        out += "        <metadata>\(plistText.trimmingCharacters(in: .whitespacesAndNewlines))</metadata>\n    </databaseInfo>\n"
+        out +=
+            "        <metadata>\(plistText.trimmingCharacters(in: .whitespacesAndNewlines))</metadata>\n    </databaseInfo>\n"
         for object in fileObjects(contents, model: model) {
             let entity = model.entitiesByName[object.entity]!
-            out += "    <object type=\"\(escape(object.entity))\" id=\"z\(object.key)\" version=\"\(object.version)\">\n"
+            out +=
+                "    <object type=\"\(escape(object.entity))\" id=\"z\(object.key)\" version=\"\(object.version)\">\n"
             for a in entity.attributes where object.attributes[a.name] != nil {
                 let value = text(object.attributes[a.name]!, type: a.attributeType)
                 if a.attributeType == .string && !XMLText.canCarry(value) {
-                    out += "        <attribute name=\"\(escape(a.name))\" type=\"string\" encoding=\"base64\">\(Data(value.utf8).base64EncodedString())</attribute>\n"
+                    out +=
+                        "        <attribute name=\"\(escape(a.name))\" type=\"string\" encoding=\"base64\">\(Data(value.utf8).base64EncodedString())</attribute>\n"
                 } else {
-                    out += "        <attribute name=\"\(escape(a.name))\" type=\"\(xmlTypeName(a.attributeType))\">\(escape(value))</attribute>\n"
+                    out +=
+                        "        <attribute name=\"\(escape(a.name))\" type=\"\(xmlTypeName(a.attributeType))\">\(escape(value))</attribute>\n"
                 }
             }
             for r in entity.relationships {
                 if let key = object.toOne[r.name] {
-                    out += "        <relationship name=\"\(escape(r.name))\" type=\"1/1\" destination=\"\(escape(r.destinationEntityName))\" idrefs=\"z\(key)\"></relationship>\n"
+                    out +=
+                        "        <relationship name=\"\(escape(r.name))\" type=\"1/1\" destination=\"\(escape(r.destinationEntityName))\" idrefs=\"z\(key)\"></relationship>\n"
                 } else if let keys = object.toMany[r.name] {
-                    out += "        <relationship name=\"\(escape(r.name))\" type=\"0/0\" destination=\"\(escape(r.destinationEntityName))\" idrefs=\"\(keys.map { "z\($0)" }.joined(separator: " "))\"></relationship>\n"
+                    out +=
+                        "        <relationship name=\"\(escape(r.name))\" type=\"0/0\" destination=\"\(escape(r.destinationEntityName))\" idrefs=\"\(keys.map { "z\($0)" }.joined(separator: " "))\"></relationship>\n"
                 }
             }
             out += "    </object>\n"
@@ -102,8 +124,9 @@ extension AtomicStoreFile {
     static func readXML(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
         let document = try xmlDocument(data)
         guard let root = document.rootElement(), root.name == "database",
-              let info = root.elements(forName: "databaseInfo").first,
-              let uuid = info.elements(forName: "UUID").first?.stringValue else {
+            let info = root.elements(forName: "databaseInfo").first,
+            let uuid = info.elements(forName: "UUID").first?.stringValue
+        else {
             throw CoreDataError(.persistentStoreOpen, "it has no <database> with <databaseInfo> and <UUID>")
         }
         let metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
@@ -112,22 +135,33 @@ extension AtomicStoreFile {
         var objects: [FileObject] = []
         for element in root.elements(forName: "object") {
             guard let type = element.attribute(forName: "type")?.stringValue,
-                  let idText = element.attribute(forName: "id")?.stringValue, idText.hasPrefix("z"),
-                  let key = Int64(idText.dropFirst()) else {
+                let idText = element.attribute(forName: "id")?.stringValue, idText.hasPrefix("z"),
+                let key = Int64(idText.dropFirst())
+            else {
                 throw CoreDataError(.persistentStoreOpen, "an <object> has no type or no id of the form zN")
             }
             guard let entity = model.entitiesByName[type] else {
-                throw CoreDataError(.persistentStoreOpen, "object \(idText) is of the entity \(type), which the model does not have")
+                throw CoreDataError(
+                    .persistentStoreOpen, "object \(idText) is of the entity \(type), which the model does not have")
             }
-            var object = FileObject(entity: type, key: key, version: Int64(element.attribute(forName: "version")?.stringValue ?? "") ?? 1)
+            var object = FileObject(
+                entity: type, key: key, version: Int64(element.attribute(forName: "version")?.stringValue ?? "") ?? 1)
             for attribute in element.elements(forName: "attribute") {
-                guard let name = attribute.attribute(forName: "name")?.stringValue, let a = entity.attribute(named: name) else { continue }
+                guard let name = attribute.attribute(forName: "name")?.stringValue,
+                    let a = entity.attribute(named: name)
+                else { continue }
                 if let encoding = attribute.attribute(forName: "encoding")?.stringValue {
                     guard encoding == "base64", a.attributeType == .string else {
-                        throw CoreDataError(.persistentStoreOpen, "\(name) of object \(idText) has encoding=\"\(encoding)\", which only a string attribute may have, as base64")
+                        throw CoreDataError(
+                            .persistentStoreOpen,
+                            "\(name) of object \(idText) has encoding=\"\(encoding)\", which only a string attribute may have, as base64"
+                        )
                     }
-                    guard let bytes = Data(base64Encoded: attribute.stringValue ?? ""), let text = String(data: bytes, encoding: .utf8) else {
-                        throw CoreDataError(.persistentStoreOpen, "\(name) of object \(idText) is not base64 of UTF-8 text")
+                    guard let bytes = Data(base64Encoded: attribute.stringValue ?? ""),
+                        let text = String(data: bytes, encoding: .utf8)
+                    else {
+                        throw CoreDataError(
+                            .persistentStoreOpen, "\(name) of object \(idText) is not base64 of UTF-8 text")
                     }
                     object.attributes[name] = text
                     continue
@@ -135,9 +169,16 @@ extension AtomicStoreFile {
                 object.attributes[name] = try value(attribute.stringValue ?? "", type: a.attributeType)
             }
             for relationship in element.elements(forName: "relationship") {
-                guard let name = relationship.attribute(forName: "name")?.stringValue, let r = entity.relationship(named: name) else { continue }
-                let keys = (relationship.attribute(forName: "idrefs")?.stringValue ?? "").split(separator: " ").compactMap { Int64($0.dropFirst()) }
-                if r.isToMany { object.toMany[name] = keys } else if let first = keys.first { object.toOne[name] = first }
+                guard let name = relationship.attribute(forName: "name")?.stringValue,
+                    let r = entity.relationship(named: name)
+                else { continue }
+                let keys = (relationship.attribute(forName: "idrefs")?.stringValue ?? "").split(separator: " ")
+                    .compactMap { Int64($0.dropFirst()) }
+                if r.isToMany {
+                    object.toMany[name] = keys
+                } else if let first = keys.first {
+                    object.toOne[name] = first
+                }
             }
             objects.append(object)
         }
@@ -181,7 +222,10 @@ extension AtomicStoreFile {
             let entity = entry.attribute(forName: "entity")?.stringValue ?? ""
             let text = entry.attribute(forName: "max")?.stringValue ?? ""
             guard !entity.isEmpty, let last = Int64(text), last >= 0 else {
-                throw CoreDataError(.persistentStoreOpen, "<primaryKey> \(n + 1) in <primaryKeys> needs an entity and a max of 0 or more (entity=\"\(entity)\" max=\"\(text)\")")
+                throw CoreDataError(
+                    .persistentStoreOpen,
+                    "<primaryKey> \(n + 1) in <primaryKeys> needs an entity and a max of 0 or more (entity=\"\(entity)\" max=\"\(text)\")"
+                )
             }
             // Keys of an entity the model no longer has are kept: a later version may have it.
             lastKeys[entity] = max(lastKeys[entity, default: 0], last)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reading and writing the files of the XML and binary stores.
@@ -10,7 +11,8 @@ import FoundationXML
 /// store's `<primaryKeys>`, the last key of each inheritance tree) and one
 /// `<object type="Entity" id="zN">` per object, holding `<attribute>` and `<relationship>`
 /// elements. N is the object's key, unique within its inheritance tree, so a Category and a
-/// ToDo may both be z1: a relationship's `destination` says which tree its idrefs are in. Where Core Data upper-cases entity names and lower-cases property names, this
+/// ToDo may both be z1: a relationship's `destination` says which tree its idrefs are in. Where Core Data upper-cases
+/// entity names and lower-cases property names, this
 /// store keeps the model's names, so nothing is lost reading them back. The binary store is a
 /// binary property list of the same content (Apple's is a keyed archive, which Linux has no
 /// use for).
@@ -35,7 +37,11 @@ enum AtomicStoreFile {
     static func kind(of data: Data) -> StoreType? {
         if data.starts(with: Array("bplist00".utf8)) { return .binary }
         let head = String(decoding: data.prefix(256), as: UTF8.self)
-        if head.contains("<database") || (head.hasPrefix("<?xml") && String(decoding: data.prefix(4096), as: UTF8.self).contains("<database")) { return .xml }
+        if head.contains("<database")
+            || (head.hasPrefix("<?xml") && String(decoding: data.prefix(4096), as: UTF8.self).contains("<database"))
+        {
+            return .xml
+        }
         if data.starts(with: Array("SQLite format 3".utf8)) { return .sqlite }
         return nil
     }
@@ -45,7 +51,10 @@ enum AtomicStoreFile {
         let found = kind(of: data)
         guard found == type else {
             let what = found.map { "\($0.withArticle) store" } ?? "not a store"
-            throw CoreDataError(found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch, "The file at \(url.path) is \(what), not \(type.withArticle) store; add it with type \(found?.kind?.swiftName ?? type.rawValue) or choose another file")
+            throw CoreDataError(
+                found == nil ? .persistentStoreInvalidType : .persistentStoreTypeMismatch,
+                "The file at \(url.path) is \(what), not \(type.withArticle) store; add it with type \(found?.kind?.swiftName ?? type.rawValue) or choose another file"
+            )
         }
         do {
             switch type {
@@ -53,7 +62,9 @@ enum AtomicStoreFile {
             default: return try readBinary(data, model: model)
             }
         } catch let error as CoreDataError {
-            throw CoreDataError(error.code ?? .persistentStoreOpen, "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
+            throw CoreDataError(
+                error.code ?? .persistentStoreOpen,
+                "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
         }
     }
 
@@ -66,7 +77,9 @@ enum AtomicStoreFile {
         // An empty file is what a process killed while creating a store may leave: adding it
         // makes a new store, so it has no metadata yet, like a missing file.
         guard !data.isEmpty else {
-            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path) yet (the file is empty; adding it makes a new store)")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                "There is no store at \(url.path) yet (the file is empty; adding it makes a new store)")
         }
         guard kind(of: data) == type else {
             throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not \(type.withArticle) store")
@@ -87,12 +100,16 @@ enum AtomicStoreFile {
             metadata["NSStoreUUID"] = root["NSStoreUUID"] as? String ?? ""
             return metadata
         } catch let error as CoreDataError {
-            throw CoreDataError(error.code ?? .persistentStoreOpen, "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
+            throw CoreDataError(
+                error.code ?? .persistentStoreOpen,
+                "The \(type.rawValue) store at \(url.path) is damaged: \(error.message)")
         }
     }
 
     /// How the file's version hashes match the model; error 134100 when they do not.
-    static func checkCompatibility(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) throws -> ManagedObjectModel.StoreHashMatch {
+    static func checkCompatibility(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) throws
+        -> ManagedObjectModel.StoreHashMatch
+    {
         guard let match = model.hashMatch(withStoreMetadata: metadata) else {
             throw model.incompatibleStoreError(metadata, url: url)
         }
@@ -103,31 +120,43 @@ enum AtomicStoreFile {
     /// and flushes the folder; returns the new file's version, kept open. Called with the
     /// store's lock held, so the scratch file's name (by process id) is this writer's alone.
     @discardableResult
-    static func write(_ contents: AtomicContents, identifier: String, metadata: [String: Any], to url: URL, type: StoreType, model: ManagedObjectModel) throws -> AtomicFileVersion {
-        let data = type == .xml
+    static func write(
+        _ contents: AtomicContents, identifier: String, metadata: [String: Any], to url: URL, type: StoreType,
+        model: ManagedObjectModel
+    ) throws -> AtomicFileVersion {
+        let data =
+            type == .xml
             ? try xmlData(contents, identifier: identifier, metadata: metadata, model: model)
             : try binaryData(contents, identifier: identifier, metadata: metadata, model: model)
         let temporary = AtomicScratchFiles.url(for: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CoreDataError(.persistentStoreSave, "Could not write the store at \(url.path): \(temporary.path): \(String(cString: strerror(errno)))")
+            throw CoreDataError(
+                .persistentStoreSave,
+                "Could not write the store at \(url.path): \(temporary.path): \(String(cString: strerror(errno)))")
         }
         do {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             try handle.write(contentsOf: data)
             try handle.synchronize()
             guard rename(temporary.path, url.path) == 0 else {
-                throw CoreDataError(.persistentStoreSave, "Could not move the new store file into place at \(url.path): \(String(cString: strerror(errno)))")
+                throw CoreDataError(
+                    .persistentStoreSave,
+                    "Could not move the new store file into place at \(url.path): \(String(cString: strerror(errno)))")
             }
         } catch {
             closeDescriptor(descriptor)
             try? FileManager.default.removeItem(at: temporary)
             if let error = error as? CoreDataError { throw error }
-            throw CoreDataError(.persistentStoreSave, "Could not write the store at \(url.path): \(error.localizedDescription)")
+            throw CoreDataError(
+                .persistentStoreSave, "Could not write the store at \(url.path): \(error.localizedDescription)")
         }
         // The rename itself survives a power cut only once the folder is flushed.
         let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        if folder >= 0 { _ = fsync(folder); closeDescriptor(folder) }
+        if folder >= 0 {
+            _ = fsync(folder)
+            closeDescriptor(folder)
+        }
         // Kept open, with the identity the complete file has (size and time of the last write).
         return try AtomicFileVersion(descriptor: descriptor)
     }
@@ -149,22 +178,38 @@ enum AtomicStoreFile {
 
     /// An attribute value read back from text.
     static func value(_ text: String, type: AttributeType) throws -> Any {
-        func bad() -> CoreDataError { CoreDataError(.persistentStoreOpen, "\"\(text)\" is not a valid \(type.xcodeName) value") }
+        func bad() -> CoreDataError {
+            CoreDataError(.persistentStoreOpen, "\"\(text)\" is not a valid \(type.xcodeName) value")
+        }
         switch type {
-        case .integer16, .integer32, .integer64: guard let i = Int(text) else { throw bad() }; return i
+        case .integer16, .integer32, .integer64:
+            guard let i = Int(text) else { throw bad() }
+            return i
         case .boolean: return text == "1" || text.lowercased() == "true"
-        case .double, .float: guard let d = Double(text) else { throw bad() }; return d
-        case .decimal: guard let d = Decimal(string: text) else { throw bad() }; return d
+        case .double, .float:
+            guard let d = Double(text) else { throw bad() }
+            return d
+        case .decimal:
+            guard let d = Decimal(string: text) else { throw bad() }
+            return d
         case .string: return text
-        case .date: guard let t = Double(text) else { throw bad() }; return Date(timeIntervalSinceReferenceDate: t)
+        case .date:
+            guard let t = Double(text) else { throw bad() }
+            return Date(timeIntervalSinceReferenceDate: t)
         case .binaryData:
             // Core Data's XML store (and Xcode's xcmapping.xml) breaks base64 into lines.
             guard let d = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw bad() }
             return d
-        case .uuid: guard let u = UUID(uuidString: text) else { throw bad() }; return u
-        case .uri: guard let u = URL(string: text) else { throw bad() }; return u
+        case .uuid:
+            guard let u = UUID(uuidString: text) else { throw bad() }
+            return u
+        case .uri:
+            guard let u = URL(string: text) else { throw bad() }
+            return u
         case .undefined, .transformable, .objectID, .composite:
-            throw CoreDataError(.persistentStoreOpen, "The store holds a \(type.xcodeName) value, which ObjectGraph's atomic stores do not read yet")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The store holds a \(type.xcodeName) value, which ObjectGraph's atomic stores do not read yet")
         }
     }
 
@@ -215,7 +260,9 @@ enum AtomicStoreFile {
             }
             for (n, r) in entity.relationships.enumerated() {
                 if !r.isToMany {
-                    if let id = row.values[entity.attributes.count + n].objectID { object.toOne[r.name] = id.primaryKey }
+                    if let id = row.values[entity.attributes.count + n].objectID {
+                        object.toOne[r.name] = id.primaryKey
+                    }
                     continue
                 }
                 guard let inverse = model.inverseRelationship(of: r), inverse.isToMany else { continue }
@@ -235,12 +282,19 @@ enum AtomicStoreFile {
     /// write what they read); 2^62 leaves as many again.
     static let largestKey: Int64 = 1 << 62
 
-    static func contents(from objects: [FileObject], lastKeys: [String: Int64], model: ManagedObjectModel) throws -> AtomicContents {
+    static func contents(from objects: [FileObject], lastKeys: [String: Int64], model: ManagedObjectModel) throws
+        -> AtomicContents
+    {
         for (root, last) in lastKeys where last > largestKey {
-            throw CoreDataError(.persistentStoreOpen, "the last key of \(root) is \(last), beyond the largest a store may hold (\(largestKey))")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "the last key of \(root) is \(last), beyond the largest a store may hold (\(largestKey))")
         }
         for object in objects where object.key > largestKey || object.version > largestKey {
-            throw CoreDataError(.persistentStoreOpen, "object z\(object.key) (\(object.entity), version \(object.version)) has a key or version beyond the largest a store may hold (\(largestKey))")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "object z\(object.key) (\(object.entity), version \(object.version)) has a key or version beyond the largest a store may hold (\(largestKey))"
+            )
         }
         var contents = AtomicContents()
         contents.lastKeys = lastKeys
@@ -251,7 +305,10 @@ enum AtomicStoreFile {
             guard let root = model.entitiesByName[object.entity]?.rootEntityName else { continue }
             // Two objects with one id would be merged into one, silently losing the other.
             if let first = entityOfKey[root]?[object.key] {
-                throw CoreDataError(.persistentStoreOpen, "the id z\(object.key) is used twice (a \(first) and a \(object.entity)); every object needs its own id")
+                throw CoreDataError(
+                    .persistentStoreOpen,
+                    "the id z\(object.key) is used twice (a \(first) and a \(object.entity)); every object needs its own id"
+                )
             }
             entityOfKey[root, default: [:]][object.key] = object.entity
         }
@@ -260,24 +317,34 @@ enum AtomicStoreFile {
         }
         for object in objects {
             guard let entity = model.entitiesByName[object.entity] else {
-                throw CoreDataError(.persistentStoreOpen, "object z\(object.key) is of the entity \(object.entity), which the model does not have")
+                throw CoreDataError(
+                    .persistentStoreOpen,
+                    "object z\(object.key) is of the entity \(object.entity), which the model does not have")
             }
             var values = [AttributeValue](repeating: .null, count: entity.attributes.count + entity.relationships.count)
             for (i, a) in entity.attributes.enumerated() { values[i] = AttributeValue(object.attributes[a.name]) }
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
                 guard let key = object.toOne[r.name] else { continue }
                 guard let destination = destination(r, key) else {
-                    throw CoreDataError(.persistentStoreOpen, "object z\(object.key) (\(object.entity)) has \(r.name) pointing to z\(key), which is not in the store")
+                    throw CoreDataError(
+                        .persistentStoreOpen,
+                        "object z\(object.key) (\(object.entity)) has \(r.name) pointing to z\(key), which is not in the store"
+                    )
                 }
-                values[entity.attributes.count + n] = .objectID(ManagedObjectID(entityName: destination, storeIdentifier: "", primaryKey: key))
+                values[entity.attributes.count + n] = .objectID(
+                    ManagedObjectID(entityName: destination, storeIdentifier: "", primaryKey: key))
             }
             for (name, keys) in object.toMany {
                 guard let r = entity.relationship(named: name) else { continue }
                 let (linkKey, _) = model.manyToManyKey(entity: object.entity, relationship: r)
-                for key in keys where destination(r, key) != nil { contents.links[linkKey, default: []].insert([object.key, key]) }
+                for key in keys where destination(r, key) != nil {
+                    contents.links[linkKey, default: []].insert([object.key, key])
+                }
             }
-            contents.rows[entity.rootEntityName, default: [:]][object.key] = StoreRow(entityName: object.entity, primaryKey: object.key, version: object.version, values: values)
-            contents.lastKeys[entity.rootEntityName] = max(contents.lastKeys[entity.rootEntityName, default: 0], object.key)
+            contents.rows[entity.rootEntityName, default: [:]][object.key] = StoreRow(
+                entityName: object.entity, primaryKey: object.key, version: object.version, values: values)
+            contents.lastKeys[entity.rootEntityName] = max(
+                contents.lastKeys[entity.rootEntityName, default: 0], object.key)
         }
         return contents
     }
@@ -290,7 +357,9 @@ enum AtomicStoreFile {
                 var row = row
                 row.values = row.values.map { value in
                     guard let id = value.objectID else { return value }
-                    return .objectID(ManagedObjectID(entityName: id.entityName, storeIdentifier: identifier, primaryKey: id.primaryKey))
+                    return .objectID(
+                        ManagedObjectID(
+                            entityName: id.entityName, storeIdentifier: identifier, primaryKey: id.primaryKey))
                 }
                 stamped.rows[root]![key] = row
             }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The kind of the atomic stores in a file (NSXMLStoreType, NSBinaryStoreType): read whole
@@ -10,8 +11,10 @@ struct AtomicStoreKind: PersistentStoreKind {
 
     var swiftName: String { type == .xml ? ".xml" : ".binary" }
 
-    func open(at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
-              log: SQLLog) throws -> any PersistentStoreBackend {
+    func open(
+        at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
+        log: SQLLog
+    ) throws -> any PersistentStoreBackend {
         try AtomicStore(description: description, url: requiredURL(url), model: model, log: log)
     }
 
@@ -24,7 +27,8 @@ struct AtomicStoreKind: PersistentStoreKind {
     func replace(_ destination: URL, withStoreAt source: URL) throws {
         _ = try AtomicStoreFile.metadata(at: source, type: type)
         let scratch = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).replacing-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent(
+                ".\(destination.lastPathComponent).replacing-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.removeItem(at: scratch)
         try FileManager.default.copyItem(at: source, to: scratch)
         try StoreFiles.replace(destination, with: scratch)
@@ -49,7 +53,8 @@ struct AtomicStoreKind: PersistentStoreKind {
         for name in (metadata["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).keys where counts[name] == nil {
             counts[name] = 0
         }
-        return StoreInspection.Contents(metadata: metadata, entityCounts: counts.keys.sorted().map { ($0, counts[$0]!) })
+        return StoreInspection.Contents(
+            metadata: metadata, entityCounts: counts.keys.sorted().map { ($0, counts[$0]!) })
     }
 }
 
@@ -60,8 +65,10 @@ struct InMemoryStoreKind: PersistentStoreKind {
     let swiftName = ".inMemory"
     let usesFiles = false
 
-    func open(at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
-              log: SQLLog) throws -> any PersistentStoreBackend {
+    func open(
+        at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
+        log: SQLLog
+    ) throws -> any PersistentStoreBackend {
         try AtomicStore(description: description, url: nil, model: model)
     }
 

@@ -37,7 +37,10 @@ final class AtomicStoreLock {
         guard descriptor < 0 else { return }
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CoreDataError(.persistentStoreSave, "Could not open the lock file \(url.path) of the store at \(storeURL.path): \(String(cString: strerror(errno)))")
+            throw CoreDataError(
+                .persistentStoreSave,
+                "Could not open the lock file \(url.path) of the store at \(storeURL.path): \(String(cString: strerror(errno)))"
+            )
         }
     }
 
@@ -51,10 +54,15 @@ final class AtomicStoreLock {
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
-                throw CoreDataError(.persistentStoreSave, "Could not lock \(url.path) for the store at \(storeURL.path): \(String(cString: strerror(code)))")
+                throw CoreDataError(
+                    .persistentStoreSave,
+                    "Could not lock \(url.path) for the store at \(storeURL.path): \(String(cString: strerror(code)))")
             }
             if Date() >= deadline {
-                throw CoreDataError(.persistentStoreTimeout, "The store at \(storeURL.path) stayed locked by another process or coordinator (\(url.lastPathComponent)) for \(timeout) seconds (StoreOption.timeout); nothing was written")
+                throw CoreDataError(
+                    .persistentStoreTimeout,
+                    "The store at \(storeURL.path) stayed locked by another process or coordinator (\(url.lastPathComponent)) for \(timeout) seconds (StoreOption.timeout); nothing was written"
+                )
             }
             usleep(pause)
             pause = min(pause * 2, 20_000)
@@ -100,7 +108,9 @@ final class AtomicStoreLock {
     /// held.
     func setReservations(_ reservations: [String: Int64], store: String) {
         guard isHeld else { return }
-        let text = (["store \(store)"] + reservations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }).joined(separator: "\n") + "\n"
+        let text =
+            (["store \(store)"] + reservations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }).joined(
+                separator: "\n") + "\n"
         let bytes = Array(text.utf8)
         _ = ftruncate(descriptor, 0)
         _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -116,7 +126,10 @@ final class AtomicStoreLock {
     /// Releases the lock and closes the sidecar.
     func close() {
         release()
-        if descriptor >= 0 { closeDescriptor(descriptor); descriptor = -1 }
+        if descriptor >= 0 {
+            closeDescriptor(descriptor)
+            descriptor = -1
+        }
     }
 }
 

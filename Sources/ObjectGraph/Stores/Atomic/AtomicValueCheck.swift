@@ -10,14 +10,20 @@ import Foundation
 /// Double as NULL, because SQLite turns a bound NaN into NULL).
 enum AtomicValueCheck {
     /// Throws 1550 for the first value of an inserted or changed row the store cannot hold.
-    static func refuseUnrepresentable(_ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel) throws {
+    static func refuseUnrepresentable(
+        _ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel
+    ) throws {
         for row in changes.inserted + changes.updated.map(\.row) {
             guard let entity = model.entitiesByName[row.entityName] else { continue }
             for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && i < row.values.count {
                 guard let problem = problem(row.values[i].any) else { continue }
-                let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
-                throw CoreDataError(.validation, "\(attribute.name) of \(uri) is \(problem), which a \(storeType.rawValue) store cannot save; nothing was written",
-                                    objectURI: uri, key: attribute.name)
+                let uri = ManagedObjectID(
+                    entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey
+                ).uriString
+                throw CoreDataError(
+                    .validation,
+                    "\(attribute.name) of \(uri) is \(problem), which a \(storeType.rawValue) store cannot save; nothing was written",
+                    objectURI: uri, key: attribute.name)
             }
         }
     }

@@ -15,7 +15,6 @@ enum XMLText {
     }
 }
 
-
 extension XMLText {
     /// `text` escaped for XML: `&`, `<`, `>`, `"` and a carriage return (which parsers would
     /// turn into a line feed) as references. In an attribute value, line feeds and tabs too,
@@ -77,7 +76,8 @@ extension XMLText {
         // The declaration: `<?xml` and a space. `<?xml?>` is a processing instruction to
         // libxml2, and crashes XMLParser like any other without data.
         if bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count,
-           [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]) {
+            [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5])
+        {
             start += 5
         }
         return firstOffset(of: "<?", in: data, from: start)
@@ -130,7 +130,8 @@ extension XMLText {
         // The declaration ends at the first `>` outside quotes; a `[` before it opens an
         // internal subset.
         var bytes = [UInt8](data)
-        var i = start + "<!DOCTYPE".utf8.count, quote: UInt8? = nil
+        var i = start + "<!DOCTYPE".utf8.count
+        var quote: UInt8? = nil
         while i < bytes.count {
             let byte = bytes[i]
             if let q = quote {
@@ -138,8 +139,11 @@ extension XMLText {
             } else if byte == 0x22 || byte == 0x27 {
                 quote = byte
             } else if byte == 0x5B {
-                throw refusal(data, start, "the document type declaration at byte \(start) declares "
-                    + "entities or elements of its own (an internal subset, `[`), which Xcode and Core Data never write")
+                throw refusal(
+                    data, start,
+                    "the document type declaration at byte \(start) declares "
+                        + "entities or elements of its own (an internal subset, `[`), which Xcode and Core Data never write"
+                )
             } else if byte == 0x3E {
                 break
             }

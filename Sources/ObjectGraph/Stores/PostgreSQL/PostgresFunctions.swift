@@ -116,43 +116,44 @@ enum PostgresFunctions {
             let multi = tables.multi[options] ?? []
             let from = literal(String(String.UnicodeScalarView(single.map(\.0))))
             let to = literal(single.map(\.1).joined())
-            let froms = multi.isEmpty ? "NULL" : "ARRAY[" + multi.map { literal(String($0.0)) }.joined(separator: ",") + "]"
+            let froms =
+                multi.isEmpty ? "NULL" : "ARRAY[" + multi.map { literal(String($0.0)) }.joined(separator: ",") + "]"
             let tos = multi.isEmpty ? "NULL" : "ARRAY[" + multi.map { literal($0.1) }.joined(separator: ",") + "]"
             return "WHEN \(options) THEN t := translate(t, \(from), \(to)); froms := \(froms); tos := \(tos);"
         }
         let marks = literal("[" + String(String.UnicodeScalarView(tables.droppedMarks)) + "]")
         return """
-        CREATE OR REPLACE FUNCTION OG_FOLD(s text, options integer) RETURNS text
-        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $og$
-        DECLARE
-          t text;
-          froms text[];
-          tos text[];
-          i integer;
-        BEGIN
-          IF s IS NULL OR options & 4 <> 0 OR options & 3 = 0 THEN RETURN s; END IF;
-          IF octet_length(s) = char_length(s) THEN
-            IF options & 1 <> 0 THEN RETURN lower(s COLLATE "C"); END IF;
-            RETURN s;
-          END IF;
-          t := normalize(s, NFD);
-          IF options & 2 <> 0 THEN
-            t := substr(t, 1, 1) || regexp_replace(substr(t, 2), \(marks), '', 'g');
-          END IF;
-          CASE options & 3
-            \(branch(1))
-            \(branch(2))
-            ELSE \(branch(3).dropFirst("WHEN 3 THEN ".count))
-          END CASE;
-          IF froms IS NOT NULL THEN
-            FOR i IN 1 .. array_length(froms, 1) LOOP
-              t := replace(t, froms[i], tos[i]);
-            END LOOP;
-          END IF;
-          RETURN normalize(t, NFC);
-        END
-        $og$
-        """
+            CREATE OR REPLACE FUNCTION OG_FOLD(s text, options integer) RETURNS text
+            LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $og$
+            DECLARE
+              t text;
+              froms text[];
+              tos text[];
+              i integer;
+            BEGIN
+              IF s IS NULL OR options & 4 <> 0 OR options & 3 = 0 THEN RETURN s; END IF;
+              IF octet_length(s) = char_length(s) THEN
+                IF options & 1 <> 0 THEN RETURN lower(s COLLATE "C"); END IF;
+                RETURN s;
+              END IF;
+              t := normalize(s, NFD);
+              IF options & 2 <> 0 THEN
+                t := substr(t, 1, 1) || regexp_replace(substr(t, 2), \(marks), '', 'g');
+              END IF;
+              CASE options & 3
+                \(branch(1))
+                \(branch(2))
+                ELSE \(branch(3).dropFirst("WHEN 3 THEN ".count))
+              END CASE;
+              IF froms IS NOT NULL THEN
+                FOR i IN 1 .. array_length(froms, 1) LOOP
+                  t := replace(t, froms[i], tos[i]);
+                END LOOP;
+              END IF;
+              RETURN normalize(t, NFC);
+            END
+            $og$
+            """
     }
 
     /// A PostgreSQL string literal.
@@ -180,17 +181,23 @@ enum PostgresFunctions {
                 let properties = scalar.properties
                 switch properties.generalCategory {
                 case .nonspacingMark, .spacingMark, .enclosingMark:
-                    if StringComparison.fold("a" + String(scalar), .diacriticInsensitive) == "a" { tables.droppedMarks.append(scalar) }
+                    if StringComparison.fold("a" + String(scalar), .diacriticInsensitive) == "a" {
+                        tables.droppedMarks.append(scalar)
+                    }
                 default: break
                 }
-                if properties.changesWhenCaseMapped || properties.changesWhenNFKCCaseFolded { candidates.append(scalar) }
+                if properties.changesWhenCaseMapped || properties.changesWhenNFKCCaseFolded {
+                    candidates.append(scalar)
+                }
             }
             for options in 1...3 {
                 let bits = ComparisonPredicate.Options(rawValue: UInt(options))
                 for scalar in candidates {
                     let s = String(scalar)
                     // OG_FOLD sees text decomposed: a precomposed scalar never reaches the table.
-                    guard s.decomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(s.unicodeScalars) else { continue }
+                    guard s.decomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(s.unicodeScalars) else {
+                        continue
+                    }
                     let folded = StringComparison.fold(s, bits).decomposedStringWithCanonicalMapping
                     guard !folded.unicodeScalars.elementsEqual(s.unicodeScalars) else { continue }
                     if folded.unicodeScalars.count == 1 {

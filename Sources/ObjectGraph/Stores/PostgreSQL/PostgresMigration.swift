@@ -38,7 +38,10 @@ enum PostgresMigration {
     static func migratingURL(for url: URL) throws -> URL {
         let schema = PostgresNames.schemaName(of: url)
         guard schema.utf8.count + migratingSuffix.utf8.count <= maximumIdentifierLength else {
-            throw CoreDataError(.migration, "The schema name \(schema) of \(PostgresNames.redacted(url)) is too long to migrate with a mapping model: \(schema)\(migratingSuffix) must fit PostgreSQL's \(maximumIdentifierLength) bytes; use a schema name of at most \(maximumIdentifierLength - migratingSuffix.utf8.count) bytes")
+            throw CoreDataError(
+                .migration,
+                "The schema name \(schema) of \(PostgresNames.redacted(url)) is too long to migrate with a mapping model: \(schema)\(migratingSuffix) must fit PostgreSQL's \(maximumIdentifierLength) bytes; use a schema name of at most \(maximumIdentifierLength - migratingSuffix.utf8.count) bytes"
+            )
         }
         return self.url(url, schema: schema + migratingSuffix)
     }
@@ -52,13 +55,16 @@ enum PostgresMigration {
         } catch let error as CoreDataError {
             throw error
         } catch {
-            throw CoreDataError(.migrationManagerSourceStore, "Can't reach the PostgreSQL store at \(PostgresNames.redacted(url)) to migrate it: \(error)")
+            throw CoreDataError(
+                .migrationManagerSourceStore,
+                "Can't reach the PostgreSQL store at \(PostgresNames.redacted(url)) to migrate it: \(error)")
         }
         defer { wire.close() }
         let key = ("ObjectGraph migration " + PostgresNames.schemaName(of: url)).databaseValue
         return try PostgresStore.mapping("Migrating the store at", url) {
             try wire.withConnection { connection in
-                let session = Session(url: url, statements: PostgresStatements(connection: connection, log: log), log: log)
+                let session = Session(
+                    url: url, statements: PostgresStatements(connection: connection, log: log), log: log)
                 // Waits for a migration of this store in another process to end (or die).
                 try session.statements.query("SELECT pg_advisory_lock(hashtext(?))", [key])
                 defer { _ = try? session.statements.query("SELECT pg_advisory_unlock(hashtext(?))", [key]) }
@@ -79,12 +85,15 @@ enum PostgresMigration {
         /// the store is running (this session holds the lock), so it is worthless.
         func removeAbandonedDestination() throws {
             guard schemaName.utf8.count + migratingSuffix.utf8.count <= maximumIdentifierLength else { return }
-            try statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(schemaName + migratingSuffix)) CASCADE", [])
+            try statements.query(
+                "DROP SCHEMA IF EXISTS \(PostgresNames.quoted(schemaName + migratingSuffix)) CASCADE", [])
         }
 
         /// The store's metadata with its UUID, or nil when the schema holds no store yet.
         func metadata() throws -> [String: Any]? {
-            let tables = try statements.query("SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND upper(table_name) = 'Z_METADATA'", [schemaName.databaseValue])
+            let tables = try statements.query(
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND upper(table_name) = 'Z_METADATA'",
+                [schemaName.databaseValue])
             guard tables.rowCount > 0 else { return nil }
             var (uuid, plist) = try PostgresStore.readMetadata(statements, url: url)
             plist["NSStoreUUID"] = uuid
@@ -94,8 +103,11 @@ enum PostgresMigration {
         /// Migrates the store one step: in place when the step is lightweight and SQL can
         /// express it, else through a migration manager and a schema swap.
         func migrate(_ step: MigrationStep, progress: MigrationProgressHandler?, batchSize: Int?) throws {
-            if step.isLightweight, let plan = SQLiteMigrationPlan(source: step.sourceModel, destination: step.destinationModel,
-                                                                  mapping: step.mappingModel, dialect: .postgres) {
+            if step.isLightweight,
+                let plan = SQLiteMigrationPlan(
+                    source: step.sourceModel, destination: step.destinationModel,
+                    mapping: step.mappingModel, dialect: .postgres)
+            {
                 try log.migration("\(step.description) of schema \(schemaName), in place") {
                     try migrateInPlace(plan, progress: progress)
                 }
@@ -108,7 +120,10 @@ enum PostgresMigration {
         func migrateInPlace(_ plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?) throws {
             let total = plan.statements.count + 2
             func report(_ done: Int, _ label: String?) {
-                progress?(MigrationProgress(fractionCompleted: Float(done) / Float(total), pass: 1, entityMappingName: label, completedUnits: done, totalUnits: total))
+                progress?(
+                    MigrationProgress(
+                        fractionCompleted: Float(done) / Float(total), pass: 1, entityMappingName: label,
+                        completedUnits: done, totalUnits: total))
             }
             report(0, nil)
             try statements.query("BEGIN", [])
@@ -134,19 +149,28 @@ enum PostgresMigration {
                 }
                 try statements.query("DELETE FROM Z_PRIMARYKEY", [])
                 for key in keys {
-                    try statements.query("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                                         [key.entityNumber.databaseValue, key.name.databaseValue, key.superNumber.databaseValue, key.maximum.databaseValue])
+                    try statements.query(
+                        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                        [
+                            key.entityNumber.databaseValue, key.name.databaseValue, key.superNumber.databaseValue,
+                            key.maximum.databaseValue,
+                        ])
                 }
                 report(total - 1, nil)
-                try statements.query("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [try plan.migratedMetadata(plist).databaseValue])
+                try statements.query(
+                    "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
+                    [try plan.migratedMetadata(plist).databaseValue])
                 try statements.query("COMMIT", [])
             } catch {
                 _ = try? statements.query("ROLLBACK", [])
                 guard let wire = error as? PostgresWireError else { throw error }
                 // PostgreSQL's failure is kept as the underlying error, with its SQLSTATE.
-                let underlying = CoreDataError(.sqlite, "Migrating \(PostgresNames.redacted(url)) in place: PostgreSQL failed: \(wire)")
-                throw CoreDataError(.migration, "Lightweight migration of \(PostgresNames.redacted(url)) failed and was rolled back, the store is unchanged: \(underlying.message)",
-                                    detailedErrors: [underlying])
+                let underlying = CoreDataError(
+                    .sqlite, "Migrating \(PostgresNames.redacted(url)) in place: PostgreSQL failed: \(wire)")
+                throw CoreDataError(
+                    .migration,
+                    "Lightweight migration of \(PostgresNames.redacted(url)) failed and was rolled back, the store is unchanged: \(underlying.message)",
+                    detailedErrors: [underlying])
             }
             report(total, nil)
         }
@@ -155,7 +179,9 @@ enum PostgresMigration {
         /// schemas in one transaction. The scratch schema goes when anything fails.
         func migrateIntoNewSchema(_ step: MigrationStep, progress: MigrationProgressHandler?, batchSize: Int?) throws {
             guard let metadata = try metadata() else {
-                throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate in the schema \(schemaName) of \(PostgresNames.redacted(url))")
+                throw CoreDataError(
+                    .migrationManagerSourceStore,
+                    "There is no store to migrate in the schema \(schemaName) of \(PostgresNames.redacted(url))")
             }
             guard step.sourceModel.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
                 throw step.sourceModel.incompatibleStoreError(metadata, url: url)
@@ -164,7 +190,9 @@ enum PostgresMigration {
             let scratchSchema = PostgresNames.schemaName(of: scratch)
             try statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
             do {
-                try step.migrateWithManager(from: url, type: .postgres, metadata: metadata, into: scratch, progress: progress, batchSize: batchSize, log: log)
+                try step.migrateWithManager(
+                    from: url, type: .postgres, metadata: metadata, into: scratch, progress: progress,
+                    batchSize: batchSize, log: log)
                 try swap(in: scratchSchema)
             } catch {
                 _ = try? statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
@@ -175,7 +203,8 @@ enum PostgresMigration {
         /// The commit point of a migration with a mapping model: the complete new schema takes
         /// the store's name, and the old one goes, in one transaction.
         func swap(in scratchSchema: String) throws {
-            let old = PostgresNames.quoted(schemaName), replaced = PostgresNames.quoted(schemaName + "_replaced")
+            let old = PostgresNames.quoted(schemaName)
+            let replaced = PostgresNames.quoted(schemaName + "_replaced")
             try statements.query("BEGIN", [])
             do {
                 try statements.query("DROP SCHEMA IF EXISTS \(replaced) CASCADE", [])
@@ -196,7 +225,9 @@ enum PostgresMigration {
         defer { wire.close() }
         return try PostgresStore.mapping("Looking for the schema of", url) {
             try wire.withConnection { connection in
-                try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresNames.schemaName(of: url).databaseValue]).rowCount > 0
+                try connection.query(
+                    "SELECT 1 FROM pg_namespace WHERE nspname = $1", [PostgresNames.schemaName(of: url).databaseValue]
+                ).rowCount > 0
             }
         }
     }
@@ -207,7 +238,8 @@ enum PostgresMigration {
         guard let wire = try? PostgresWires.connector()(url, 1, StoreOption.defaultTimeout) else { return }
         defer { wire.close() }
         _ = try? wire.withConnection { connection in
-            try connection.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(PostgresNames.schemaName(of: url))) CASCADE", [])
+            try connection.query(
+                "DROP SCHEMA IF EXISTS \(PostgresNames.quoted(PostgresNames.schemaName(of: url))) CASCADE", [])
         }
     }
 }

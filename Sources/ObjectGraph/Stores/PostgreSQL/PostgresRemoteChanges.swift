@@ -31,29 +31,40 @@ final class PostgresRemoteChanges: Sendable {
             NotificationCenter.default.post(name: notification, object: coordinator, userInfo: info)
         }
         let handle = try PostgresStore.mapping("Listening for changes (LISTEN) to", url) {
-            try store.wire.listen(channel: store.notificationChannel, reconnected: { [weak store] in
-                guard let store else { return }
-                post(store.identifier, try? store.lastTransactionNumber())
-            }, handler: { payload in
-                let parts = payload.split(separator: " ")
-                guard parts.count == 2, let number = Int64(parts[1]) else { return }
-                post(String(parts[0]), number)
-            })
+            try store.wire.listen(
+                channel: store.notificationChannel,
+                reconnected: { [weak store] in
+                    guard let store else { return }
+                    post(store.identifier, try? store.lastTransactionNumber())
+                },
+                handler: { payload in
+                    let parts = payload.split(separator: " ")
+                    guard parts.count == 2, let number = Int64(parts[1]) else { return }
+                    post(String(parts[0]), number)
+                })
         }
-        listening.withLock { $0?.cancel(); $0 = handle }
+        listening.withLock {
+            $0?.cancel()
+            $0 = handle
+        }
     }
 
     /// Stops listening (UNLISTEN), at the store's close.
     func stop() {
-        listening.withLock { $0?.cancel(); $0 = nil }
+        listening.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
     }
 }
 
 extension PostgresStore {
     /// Starts posting remote change notifications for `coordinator` when the description asks
     /// for them (``StoreOption/remoteChangeNotificationPost``), from LISTEN.
-    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
-                                   description: PersistentStoreDescription) throws {
+    func startPostingRemoteChanges(
+        coordinator: PersistentStoreCoordinator, store: PersistentStore,
+        description: PersistentStoreDescription
+    ) throws {
         guard description.postsRemoteChanges else { return }
         try remoteChanges.start(store: self, coordinator: coordinator)
     }

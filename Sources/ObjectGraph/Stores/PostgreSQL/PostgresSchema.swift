@@ -30,17 +30,25 @@ enum PostgresSchema {
             "CREATE TABLE Z_MODELCACHE (Z_CONTENT bytea)",
         ]
         for table in schema.tables {
-            let columns = ["Z_PK bigint PRIMARY KEY", "Z_ENT bigint", "Z_OPT bigint"] + table.columns.map { "\($0.name) \(columnType($0.type))" }
+            let columns =
+                ["Z_PK bigint PRIMARY KEY", "Z_ENT bigint", "Z_OPT bigint"]
+                + table.columns.map { "\($0.name) \(columnType($0.type))" }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
         for join in schema.distinctJoinTables {
-            let columns = [join.ownerColumn, join.destinationColumn, join.ownerOrderColumn, join.destinationOrderColumn].compactMap { $0 }
-            statements.append("CREATE TABLE \(join.name) ( \(columns.map { "\($0) bigint" }.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn)) )")
+            let columns = [
+                join.ownerColumn, join.destinationColumn, join.ownerOrderColumn, join.destinationOrderColumn,
+            ].compactMap { $0 }
+            statements.append(
+                "CREATE TABLE \(join.name) ( \(columns.map { "\($0) bigint" }.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn)) )"
+            )
         }
         for index in schema.indexes {
             // Every text column already compares as BINARY does.
             let columns = index.columns.map { $0.replacingOccurrences(of: " COLLATE BINARY", with: "") }
-            statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(columns.joined(separator: ", ")))")
+            statements.append(
+                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(columns.joined(separator: ", ")))"
+            )
         }
         return statements
     }

@@ -29,11 +29,17 @@ extension PostgresStore: PersistentStoreBackend {
         let entity = try model.entity(named: request.entityName)
         let table = try plan(for: entity).table.name
         let statement = try fetchQuery.select(request, entity: entity, columns: "t0.Z_PK, t0.Z_ENT")
-        let result = try withStatements("Fetching \(request.entityName) object IDs from the store at") { try $0.query(statement) }
+        let result = try withStatements("Fetching \(request.entityName) object IDs from the store at") {
+            try $0.query(statement)
+        }
         return try (0..<result.rowCount).map { i in
             let key = Int64.fromDatabaseValue(result[i, 0]) ?? 0
-            guard let number = Int64.fromDatabaseValue(result[i, 1]), let entity = model.entitiesByNumber[Int(number)] else {
-                throw CoreDataError(.sqlite, "The row Z_PK = \(key) of table \(table) in the store at \(place) has Z_ENT = \(result[i, 1]), which is no entity of the model: the row was written with another model or is damaged")
+            guard let number = Int64.fromDatabaseValue(result[i, 1]), let entity = model.entitiesByNumber[Int(number)]
+            else {
+                throw CoreDataError(
+                    .sqlite,
+                    "The row Z_PK = \(key) of table \(table) in the store at \(place) has Z_ENT = \(result[i, 1]), which is no entity of the model: the row was written with another model or is damaged"
+                )
             }
             return ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: key)
         }
@@ -43,7 +49,9 @@ extension PostgresStore: PersistentStoreBackend {
         let entity = try model.entity(named: request.entityName)
         let query = fetchQuery
         let (statement, columns) = try query.dictionaries(request, entity: entity)
-        let result = try withStatements("Fetching \(request.entityName) dictionaries from the store at") { try $0.query(statement) }
+        let result = try withStatements("Fetching \(request.entityName) dictionaries from the store at") {
+            try $0.query(statement)
+        }
         let results = try (0..<result.rowCount).map { i in
             try query.dictionary({ result[i, $0] }, columns: columns, entity: entity, place: place)
         }
@@ -53,7 +61,9 @@ extension PostgresStore: PersistentStoreBackend {
     func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int {
         let entity = try model.entity(named: request.entityName)
         let statement = try fetchQuery.count(request, entity: entity)
-        let result = try withStatements("Counting \(request.entityName) objects in the store at") { try $0.query(statement) }
+        let result = try withStatements("Counting \(request.entityName) objects in the store at") {
+            try $0.query(statement)
+        }
         guard result.rowCount == 1 else { return 0 }
         return Int.fromDatabaseValue(result[0, 0]) ?? 0
     }
@@ -61,38 +71,53 @@ extension PostgresStore: PersistentStoreBackend {
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
         guard let mapping = schema.entities[id.entityName] else { return nil }
         let plan = plan(forTable: mapping.tableName)
-        let statement = SQLFragment(sql: "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
-                                    arguments: [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue])
+        let statement = SQLFragment(
+            sql: "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
+            arguments: [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue])
         return try readRows("Reading \(id.uriString) from the store at", statement, plan: plan).first
     }
 
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
         var result: [StoreRow] = []
         // One query per table, in chunks of a bounded number of parameters.
-        for (table, group) in Dictionary(grouping: ids, by: { schema.entities[$0.entityName]?.tableName ?? "" }) where !table.isEmpty {
+        for (table, group) in Dictionary(grouping: ids, by: { schema.entities[$0.entityName]?.tableName ?? "" })
+        where !table.isEmpty {
             let plan = plan(forTable: table)
-            for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
-                let statement = SQLFragment(sql: "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
-                                            arguments: chunk.map { $0.primaryKey.databaseValue })
+            for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }
+            ) {
+                let statement = SQLFragment(
+                    sql:
+                        "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
+                    arguments: chunk.map { $0.primaryKey.databaseValue })
                 let wanted = Set(chunk)
-                result += try readRows("Reading \(chunk.count) objects of \(table) from the store at", statement, plan: plan).filter {
-                    wanted.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey))
+                result += try readRows(
+                    "Reading \(chunk.count) objects of \(table) from the store at", statement, plan: plan
+                ).filter {
+                    wanted.contains(
+                        ManagedObjectID(
+                            entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey))
                 }
             }
         }
         return result
     }
 
-    func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID: Set<ManagedObjectID>] {
+    func relatedIDs(of ids: [ManagedObjectID], relationship r: RelationshipDescription, model: ManagedObjectModel)
+        throws -> [ManagedObjectID: Set<ManagedObjectID>]
+    {
         try SQLRelatedQuery(model: model, schema: schema).relatedIDs(of: ids, relationship: r, read: related)
     }
 
-    func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> Set<ManagedObjectID> {
+    func relatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws
+        -> Set<ManagedObjectID>
+    {
         Set(try orderedRelatedIDs(of: id, relationship: r, model: model))
     }
 
     /// The destinations in the relationship's order: its `Z_FOK_` column, then keys.
-    func orderedRelatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel) throws -> [ManagedObjectID] {
+    func orderedRelatedIDs(of id: ManagedObjectID, relationship r: RelationshipDescription, model: ManagedObjectModel)
+        throws -> [ManagedObjectID]
+    {
         try SQLRelatedQuery(model: model, schema: schema).orderedRelatedIDs(of: id, relationship: r, read: related)
     }
 
@@ -101,16 +126,20 @@ extension PostgresStore: PersistentStoreBackend {
 
     /// One batch of a streaming read (a migration's): the request's entity filter and
     /// predicate, then `Z_PK > ?` in key order, so each batch starts where the last ended.
-    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws
+        -> [StoreRow]
+    {
         let entity = try model.entity(named: request.entityName)
         let plan = try plan(for: entity)
         let unwindowed = request.copy()
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
         let parts = try fetchQuery.parts(unwindowed, entity: entity, sorted: false)
-        let keyCondition = parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
-        let statement = SQLFragment(sql: "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?",
-                                    arguments: parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue])
+        let keyCondition =
+            parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
+        let statement = SQLFragment(
+            sql: "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?",
+            arguments: parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue])
         return try readRows("Reading a batch of \(request.entityName) objects from the store at", statement, plan: plan)
     }
 
@@ -118,7 +147,8 @@ extension PostgresStore: PersistentStoreBackend {
 
     private func plan(for entity: EntityDescription) throws -> SQLiteStore.RowPlan {
         guard let mapping = schema.entities[entity.name] else {
-            throw CoreDataError(exception: .invalidArgument, "The entity \(entity.name) has no table in the store at \(place)")
+            throw CoreDataError(
+                exception: .invalidArgument, "The entity \(entity.name) has no table in the store at \(place)")
         }
         return plan(forTable: mapping.tableName)
     }
@@ -136,9 +166,15 @@ extension PostgresStore: PersistentStoreBackend {
     func decodeRow(_ result: PostgresWireResult, _ i: Int, plan: SQLiteStore.RowPlan) throws -> StoreRow {
         let key = Int64.fromDatabaseValue(result[i, 0]) ?? 0
         guard let number = Int64.fromDatabaseValue(result[i, 1]), number >= 0, number < plan.decoders.count,
-              let decoder = plan.decoders[Int(number)] else {
-            let known = plan.decoders.compactMap { $0 }.compactMap { d in model.entitiesByName[d.entityName].map { "\($0.name) = \($0.entityNumber)" } }
-            throw CoreDataError(.sqlite, "The row Z_PK = \(key) of table \(plan.table.name) in the store at \(place) has Z_ENT = \(result[i, 1]), which is no entity of the model stored in that table (\(known.joined(separator: ", "))): the row was written with another model or is damaged")
+            let decoder = plan.decoders[Int(number)]
+        else {
+            let known = plan.decoders.compactMap { $0 }.compactMap { d in
+                model.entitiesByName[d.entityName].map { "\($0.name) = \($0.entityNumber)" }
+            }
+            throw CoreDataError(
+                .sqlite,
+                "The row Z_PK = \(key) of table \(plan.table.name) in the store at \(place) has Z_ENT = \(result[i, 1]), which is no entity of the model stored in that table (\(known.joined(separator: ", "))): the row was written with another model or is damaged"
+            )
         }
         let id = ManagedObjectID(entityName: decoder.entityName, storeIdentifier: identifier, primaryKey: key)
         var values: [AttributeValue] = []
@@ -159,8 +195,10 @@ extension PostgresStore: PersistentStoreBackend {
                     values.append(AttributeValue(try SQLiteValues.value(value, type: type)))
                 } catch let mismatch as StoredValueMismatch {
                     let propertyName = model.entitiesByName[decoder.entityName]?.propertyNames[index] ?? "#\(index)"
-                    throw CoreDataError(.sqlite, "\(decoder.entityName).\(propertyName) of the row Z_PK = \(key) (\(id.uriString)) in the store at \(place) holds \(mismatch.found), which a \(type.xcodeName) attribute cannot take; the row was written by another program: fix the row, or change the attribute's type with a migration",
-                                        objectURI: id.uriString, key: propertyName, sqliteCode: 20)
+                    throw CoreDataError(
+                        .sqlite,
+                        "\(decoder.entityName).\(propertyName) of the row Z_PK = \(key) (\(id.uriString)) in the store at \(place) holds \(mismatch.found), which a \(type.xcodeName) attribute cannot take; the row was written by another program: fix the row, or change the attribute's type with a migration",
+                        objectURI: id.uriString, key: propertyName, sqliteCode: 20)
                 }
             case .toOne(let destination, let entityColumn):
                 guard let target = Int64.fromDatabaseValue(value) else {
@@ -169,41 +207,57 @@ extension PostgresStore: PersistentStoreBackend {
                 }
                 var destinationName = destination
                 if let entityColumn, let number = Int64.fromDatabaseValue(result[i, entityColumn]),
-                   let actual = model.entitiesByNumber[Int(number)] {
+                    let actual = model.entitiesByNumber[Int(number)]
+                {
                     destinationName = actual.name
                 }
-                values.append(.objectID(ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: target)))
+                values.append(
+                    .objectID(
+                        ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: target)))
             }
         }
-        return StoreRow(entityName: decoder.entityName, primaryKey: key, version: Int64.fromDatabaseValue(result[i, 2]) ?? 0, values: values)
+        return StoreRow(
+            entityName: decoder.entityName, primaryKey: key, version: Int64.fromDatabaseValue(result[i, 2]) ?? 0,
+            values: values)
     }
 
     /// A transformable attribute's value: its data through the value transformer; data that
     /// does not transform is an error naming the entity, key and row, never nil.
-    private func transformedValue(_ value: DatabaseValue, attribute: AttributeDescription, id: ManagedObjectID, key: Int64) throws -> Any? {
+    private func transformedValue(
+        _ value: DatabaseValue, attribute: AttributeDescription, id: ManagedObjectID, key: Int64
+    ) throws -> Any? {
         let data: Data
         switch value.storage {
         case .null: return nil
         case .blob(let bytes): data = bytes
         case .string(let text): data = Data(text.utf8)
         default:
-            throw CoreDataError(.sqlite, "\(id.entityName).\(attribute.name) of the row Z_PK = \(key) (\(id.uriString)) in the store at \(place) holds \(value), not the data of a transformable attribute", objectURI: id.uriString, key: attribute.name, sqliteCode: 20)
+            throw CoreDataError(
+                .sqlite,
+                "\(id.entityName).\(attribute.name) of the row Z_PK = \(key) (\(id.uriString)) in the store at \(place) holds \(value), not the data of a transformable attribute",
+                objectURI: id.uriString, key: attribute.name, sqliteCode: 20)
         }
         do {
             return try TransformableValues.value(from: data, attribute: attribute)
         } catch {
-            throw CoreDataError(.sqlite, "\(id.entityName).\(attribute.name) of the row Z_PK = \(key) (\(id.uriString)) in the store at \(place) is a transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")) whose data could not be read: \(error.reason)",
-                                objectURI: id.uriString, key: attribute.name)
+            throw CoreDataError(
+                .sqlite,
+                "\(id.entityName).\(attribute.name) of the row Z_PK = \(key) (\(id.uriString)) in the store at \(place) is a transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")) whose data could not be read: \(error.reason)",
+                objectURI: id.uriString, key: attribute.name)
         }
     }
 
     /// Runs a related-IDs query; returns (source key, destination ID) pairs in the query's order.
-    private func related(_ sql: String, _ values: [DatabaseValue], destination: EntityDescription, what: String) throws -> [(Int64, ManagedObjectID)] {
+    private func related(_ sql: String, _ values: [DatabaseValue], destination: EntityDescription, what: String) throws
+        -> [(Int64, ManagedObjectID)]
+    {
         let result = try withStatements(what) { try $0.query(sql, values) }
         let query = SQLRelatedQuery(model: model, schema: schema)
         return (0..<result.rowCount).compactMap { i in
-            query.destination(sourceKey: Int64.fromDatabaseValue(result[i, 0]), key: Int64.fromDatabaseValue(result[i, 1]),
-                              entityNumber: Int64.fromDatabaseValue(result[i, 2]), destination: destination, storeIdentifier: identifier)
+            query.destination(
+                sourceKey: Int64.fromDatabaseValue(result[i, 0]), key: Int64.fromDatabaseValue(result[i, 1]),
+                entityNumber: Int64.fromDatabaseValue(result[i, 2]), destination: destination,
+                storeIdentifier: identifier)
         }
     }
 }

@@ -14,13 +14,19 @@ extension PostgresStore {
         }
         // Asked again on a new connection when the first was lost: if the lost statement did
         // run, its range is only a gap in the keys, which are unique, not dense.
-        let result = try withStatements("Allocating \(count) primary keys for \(entity.name) in the store at",
-                                        retryingLostConnection: true) { statements in
-            try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX",
-                                 [count.databaseValue, root.entityNumber.databaseValue])
+        let result = try withStatements(
+            "Allocating \(count) primary keys for \(entity.name) in the store at",
+            retryingLostConnection: true
+        ) { statements in
+            try statements.query(
+                "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX",
+                [count.databaseValue, root.entityNumber.databaseValue])
         }
         guard result.rowCount == 1, case .int64(let last) = result[0, 0].storage else {
-            throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(PostgresNames.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; no keys were handed out")
+            throw CoreDataError(
+                .persistentStoreIncompatibleSchema,
+                "The store at \(PostgresNames.redacted(url)) has no primary-key row for \(root.name) in Z_PRIMARYKEY; no keys were handed out"
+            )
         }
         return (0..<count).map { last - Int64(count) + 1 + Int64($0) }
     }
@@ -47,46 +53,61 @@ extension PostgresStore {
             if let history { try recordHistory(changes, transaction: history, statements: statements) }
             try apply(changes, statements: statements)
         }
-        log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
+        log.annotate(
+            "save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted",
+            since: start)
     }
 
     private func apply(_ changes: StoreChanges, statements: PostgresStatements) throws {
         let writer = PostgresWriter(model: model, schema: schema, storeIdentifier: identifier)
         var conflicts: [String] = []
         for (k, (row, expected)) in changes.updated.enumerated() {
-            let (sql, values) = try writer.update(row, expectedVersion: expected, changed: changes.properties(ofUpdate: k)?.changed)
+            let (sql, values) = try writer.update(
+                row, expectedVersion: expected, changed: changes.properties(ofUpdate: k)?.changed)
             if try statements.query(sql, values).affectedRows == 0 {
                 conflicts.append(try conflict(row.entityName, row.primaryKey, expected, statements))
             }
         }
         for (id, expected) in changes.deleted {
-            guard let mapping = schema.entities[id.entityName], let entity = model.entitiesByName[id.entityName] else { continue }
-            let deleted = try statements.query("DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?",
-                                               [id.primaryKey.databaseValue, expected.databaseValue])
+            guard let mapping = schema.entities[id.entityName], let entity = model.entitiesByName[id.entityName] else {
+                continue
+            }
+            let deleted = try statements.query(
+                "DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?",
+                [id.primaryKey.databaseValue, expected.databaseValue])
             if deleted.affectedRows == 0 {
-                let found = try statements.query("SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", [id.primaryKey.databaseValue])
+                let found = try statements.query(
+                    "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", [id.primaryKey.databaseValue])
                 // Deleted by another context already: what this save wanted.
-                if found.rowCount > 0 { conflicts.append(try conflict(id.entityName, id.primaryKey, expected, statements)) }
+                if found.rowCount > 0 {
+                    conflicts.append(try conflict(id.entityName, id.primaryKey, expected, statements))
+                }
             }
             // Many-to-many links of the deleted object go with it.
             for r in entity.relationships where r.isToMany {
                 guard let (join, columns) = joinColumns(of: r, entity: entity.name) else { continue }
-                try statements.query("DELETE FROM \(join.name) WHERE \(columns.mine) = ?", [id.primaryKey.databaseValue])
+                try statements.query(
+                    "DELETE FROM \(join.name) WHERE \(columns.mine) = ?", [id.primaryKey.databaseValue])
             }
         }
         guard conflicts.isEmpty else {
-            throw CoreDataError(.merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+            throw CoreDataError(
+                .merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         for (sql, values) in try writer.inserts(changes.inserted) {
             try statements.query(sql, values)
         }
-        let writes = SQLRelationshipWrites(related: SQLRelatedQuery(model: model, schema: schema), dialect: .postgres, storeName: PostgresNames.redacted(url))
+        let writes = SQLRelationshipWrites(
+            related: SQLRelatedQuery(model: model, schema: schema), dialect: .postgres,
+            storeName: PostgresNames.redacted(url))
         try writes.applyLinks(changes, statements: statements)
         try writes.applyOrderings(changes.orderings, statements: statements)
     }
 
     /// How a conflicting row stands now, for the 133020 message.
-    private func conflict(_ entityName: String, _ key: Int64, _ expected: Int64, _ statements: PostgresStatements) throws -> String {
+    private func conflict(_ entityName: String, _ key: Int64, _ expected: Int64, _ statements: PostgresStatements)
+        throws -> String
+    {
         let id = ManagedObjectID(entityName: entityName, storeIdentifier: identifier, primaryKey: key)
         let table = schema.entities[entityName]?.tableName ?? entityName
         let now = try statements.query("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [key.databaseValue])
@@ -96,7 +117,9 @@ extension PostgresStore {
     }
 
     /// The join table and columns of a many-to-many relationship, seen from `entity`.
-    func joinColumns(of r: RelationshipDescription, entity: String) -> (table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?))? {
+    func joinColumns(of r: RelationshipDescription, entity: String) -> (
+        table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
+    )? {
         SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: entity)
     }
 
@@ -119,7 +142,8 @@ extension PostgresStore {
             }
             var pairs: Set<[Int64]> = []
             for i in 0..<result.rowCount {
-                guard case .int64(let owner) = result[i, 0].storage, case .int64(let other) = result[i, 1].storage else { continue }
+                guard case .int64(let owner) = result[i, 0].storage, case .int64(let other) = result[i, 1].storage
+                else { continue }
                 pairs.insert([owner, other])
             }
             contents.links[key] = pairs
@@ -133,8 +157,12 @@ extension PostgresStore {
         try save(contents.insertion(model: model, storeIdentifier: identifier), model: model)
         try inTransaction("Setting the primary keys of the store at") { statements in
             for (root, rows) in contents.rows {
-                guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }
-                try statements.query("UPDATE Z_PRIMARYKEY SET Z_MAX = GREATEST(Z_MAX, ?) WHERE Z_ENT = ?", [highest.databaseValue, number.databaseValue])
+                guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else {
+                    continue
+                }
+                try statements.query(
+                    "UPDATE Z_PRIMARYKEY SET Z_MAX = GREATEST(Z_MAX, ?) WHERE Z_ENT = ?",
+                    [highest.databaseValue, number.databaseValue])
             }
         }
     }

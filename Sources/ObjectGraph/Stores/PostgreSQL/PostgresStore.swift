@@ -34,7 +34,9 @@ final class PostgresStore: @unchecked Sendable {
     let remoteChanges = PostgresRemoteChanges()
 
     /// The store at `url`, as ``PersistentStoreCoordinator`` adds it.
-    static func open(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws -> PersistentStoreBackend {
+    static func open(url: URL, model: ManagedObjectModel, description: PersistentStoreDescription, log: SQLLog) throws
+        -> PersistentStoreBackend
+    {
         try PostgresStore(url: url, model: model, description: description, log: log)
     }
 
@@ -48,8 +50,13 @@ final class PostgresStore: @unchecked Sendable {
         try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: .postgres)
         // Core Data computes derived attributes in SQLite triggers and UPDATEs of its own SQL;
         // this store does not compute them yet, and refuses rather than leave them stale.
-        if let derived = model.entities.lazy.flatMap({ e in e.attributes.filter(\.isDerived).map { "\(e.name).\($0.name)" } }).first {
-            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store does not compute derived attributes (NSDerivedAttributeDescription) yet, and the model has \(derived): use a SQLite store for this model, or compute the value in code")
+        if let derived = model.entities.lazy.flatMap({ e in
+            e.attributes.filter(\.isDerived).map { "\(e.name).\($0.name)" }
+        }).first {
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The PostgreSQL store does not compute derived attributes (NSDerivedAttributeDescription) yet, and the model has \(derived): use a SQLite store for this model, or compute the value in code"
+            )
         }
         self.url = url
         self.model = model
@@ -59,19 +66,25 @@ final class PostgresStore: @unchecked Sendable {
         do {
             wire = try connector(url, description.connectionPoolSize, description.timeout)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store at \(PostgresNames.redacted(url)) could not be opened: \(error)")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The PostgreSQL store at \(PostgresNames.redacted(url)) could not be opened: \(error)")
         }
         if description.isReadOnly {
             wire.close()
-            throw CoreDataError(.persistentStoreOpen, "A PostgreSQL store cannot be opened read-only (NSReadOnlyPersistentStoreOption): use a read-only database role instead")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "A PostgreSQL store cannot be opened read-only (NSReadOnlyPersistentStoreOption): use a read-only database role instead"
+            )
         }
         tracksHistory = description.isPersistentHistoryTrackingEnabled
         let predicted = SQLiteSchema(model: model)
         let newIdentifier = description.storeUUID ?? UUID().uuidString
         let opened: (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout)
         do {
-            opened = try Self.openOrCreate(wire: wire, url: url, schemaName: schemaName, schema: predicted, model: model,
-                                          identifier: newIdentifier, log: log)
+            opened = try Self.openOrCreate(
+                wire: wire, url: url, schemaName: schemaName, schema: predicted, model: model,
+                identifier: newIdentifier, log: log)
         } catch {
             wire.close()
             throw error
@@ -91,15 +104,18 @@ final class PostgresStore: @unchecked Sendable {
 
     /// Reads the store's metadata and layout, creating the schema, tables and metadata first
     /// when the schema holds no store.
-    private static func openOrCreate(wire: any PostgresWire, url: URL, schemaName: String, schema: SQLiteSchema, model: ManagedObjectModel,
-                                     identifier: String, log: SQLLog) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout) {
+    private static func openOrCreate(
+        wire: any PostgresWire, url: URL, schemaName: String, schema: SQLiteSchema, model: ManagedObjectModel,
+        identifier: String, log: SQLLog
+    ) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout) {
         try mapping("Opening the store at", url) {
             try wire.withConnection { connection in
                 let statements = PostgresStatements(connection: connection, log: log)
                 if let existing = try readExisting(statements, url: url, schemaName: schemaName) { return existing }
                 _ = try statements.query("BEGIN", [])
                 // Serializes creators of this schema, in every process, until COMMIT.
-                _ = try statements.query("SELECT pg_advisory_xact_lock(hashtext($1))", [("ObjectGraph " + schemaName).databaseValue])
+                _ = try statements.query(
+                    "SELECT pg_advisory_xact_lock(hashtext($1))", [("ObjectGraph " + schemaName).databaseValue])
                 if let existing = try readExisting(statements, url: url, schemaName: schemaName) {
                     _ = try statements.query("COMMIT", [])
                     return existing
@@ -110,13 +126,15 @@ final class PostgresStore: @unchecked Sendable {
                 }
                 for entity in model.entities {
                     let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0]?.entityNumber } ?? 0
-                    _ = try statements.query("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                             [entity.entityNumber.databaseValue, entity.name.databaseValue, parent.databaseValue])
+                    _ = try statements.query(
+                        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                        [entity.entityNumber.databaseValue, entity.name.databaseValue, parent.databaseValue])
                 }
                 let plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.postgres.rawValue])
                 let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-                _ = try statements.query("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                                         [identifier.databaseValue, data.databaseValue])
+                _ = try statements.query(
+                    "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                    [identifier.databaseValue, data.databaseValue])
                 _ = try statements.query("COMMIT", [])
                 return (identifier, plist, try readLayout(statements, schemaName: schemaName))
             }
@@ -124,12 +142,19 @@ final class PostgresStore: @unchecked Sendable {
     }
 
     /// The metadata and layout of the store in the schema, or nil when the schema has no tables.
-    private static func readExisting(_ statements: PostgresStatements, url: URL, schemaName: String) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout)? {
-        let tables = try statements.query("SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = ?", [schemaName.databaseValue])
+    private static func readExisting(_ statements: PostgresStatements, url: URL, schemaName: String) throws -> (
+        uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout
+    )? {
+        let tables = try statements.query(
+            "SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = ?", [schemaName.databaseValue]
+        )
         let names = (0..<tables.rowCount).compactMap { tables[$0, 0].storage.value as? String }
         guard names.contains("Z_METADATA") else {
             guard names.isEmpty else {
-                throw CoreDataError(.persistentStoreInvalidType, "The schema \(schemaName) of \(PostgresNames.redacted(url)) has tables but is not a Core Data store: it has no Z_METADATA table (its tables: \(names.sorted().joined(separator: ", ")))")
+                throw CoreDataError(
+                    .persistentStoreInvalidType,
+                    "The schema \(schemaName) of \(PostgresNames.redacted(url)) has tables but is not a Core Data store: it has no Z_METADATA table (its tables: \(names.sorted().joined(separator: ", ")))"
+                )
             }
             return nil
         }
@@ -140,28 +165,42 @@ final class PostgresStore: @unchecked Sendable {
     /// Reads Z_METADATA: the store UUID and the property list (without the UUID).
     static func readMetadata(_ statements: PostgresStatements, url: URL) throws -> (String, [String: Any]) {
         let row = try statements.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1", [])
-        guard row.rowCount == 1, case .string(let uuid) = row[0, 0].storage, case .blob(let data) = row[0, 1].storage else {
-            throw CoreDataError(.persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
+        guard row.rowCount == 1, case .string(let uuid) = row[0, 0].storage, case .blob(let data) = row[0, 1].storage
+        else {
+            throw CoreDataError(
+                .persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
         }
         // Checked first, as SQLiteStore.readMetadata checks it: Foundation's reader crashes on
         // a set or a key that is not a string, and hangs on shared containers.
         do {
             try BinaryPropertyList.checkSharing(data, asPropertyList: true)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is damaged: \(error)")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is damaged: \(error)")
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
-            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is not a property list")
+        guard
+            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+                as? [String: Any]
+        else {
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is not a property list"
+            )
         }
         return (uuid, plist)
     }
 
     /// The columns of every table in the schema, in upper case as the layout names them.
     static func readLayout(_ statements: PostgresStatements, schemaName: String) throws -> SQLiteSchema.Layout {
-        let rows = try statements.query("SELECT upper(table_name), upper(column_name) FROM information_schema.columns WHERE table_schema = ?", [schemaName.databaseValue])
+        let rows = try statements.query(
+            "SELECT upper(table_name), upper(column_name) FROM information_schema.columns WHERE table_schema = ?",
+            [schemaName.databaseValue])
         var layout: SQLiteSchema.Layout = [:]
         for i in 0..<rows.rowCount {
-            guard case .string(let table) = rows[i, 0].storage, case .string(let column) = rows[i, 1].storage else { continue }
+            guard case .string(let table) = rows[i, 0].storage, case .string(let column) = rows[i, 1].storage else {
+                continue
+            }
             layout[table, default: []].insert(column)
         }
         return layout
@@ -177,7 +216,10 @@ final class PostgresStore: @unchecked Sendable {
             try wire.withConnection { connection in
                 let statements = PostgresStatements(connection: connection, log: SQLLog.ambient)
                 guard let (uuid, plist, _) = try readExisting(statements, url: url, schemaName: schemaName) else {
-                    throw CoreDataError(.fileReadNoSuchFile, "There is no store in the schema \(schemaName) of \(PostgresNames.redacted(url)) yet: adding the store creates it")
+                    throw CoreDataError(
+                        .fileReadNoSuchFile,
+                        "There is no store in the schema \(schemaName) of \(PostgresNames.redacted(url)) yet: adding the store creates it"
+                    )
                 }
                 var result = plist
                 result["NSStoreUUID"] = uuid
@@ -225,16 +267,20 @@ final class PostgresStore: @unchecked Sendable {
     /// Runs `body` on one connection, each statement committing on its own. With
     /// `retryingLostConnection`, a body the caller knows is safe to run twice runs again on a new
     /// connection when the first was lost (the wire retries only statements that change nothing).
-    func withStatements<T>(_ operation: String, retryingLostConnection: Bool = false,
-                           _ body: (PostgresStatements) throws -> T) throws -> T {
+    func withStatements<T>(
+        _ operation: String, retryingLostConnection: Bool = false,
+        _ body: (PostgresStatements) throws -> T
+    ) throws -> T {
         try Self.mapping(operation, url) {
             func run() throws -> T {
                 try wire.withConnection { try body(PostgresStatements(connection: $0, log: log)) }
             }
             do {
                 return try run()
-            } catch let error as PostgresWireError where retryingLostConnection && error.isConnectionLoss
-                        && error.sqlState != PostgresWireError.unableToConnect {
+            } catch let error as PostgresWireError
+                where retryingLostConnection && error.isConnectionLoss
+                && error.sqlState != PostgresWireError.unableToConnect
+            {
                 return try run()
             }
         }
@@ -244,8 +290,10 @@ final class PostgresStore: @unchecked Sendable {
     /// the store (its URL without the password): a unique violation is 133021, a cancelled
     /// statement (statement_timeout) or a pool busy past the timeout 134090, a lost connection
     /// 134030 for a save and 134080 otherwise, anything else 134180 with the server's message.
-    static func mapping<T>(_ operation: String, _ url: URL, transaction: Bool = false,
-                           _ body: () throws -> T) throws -> T {
+    static func mapping<T>(
+        _ operation: String, _ url: URL, transaction: Bool = false,
+        _ body: () throws -> T
+    ) throws -> T {
         do {
             return try body()
         } catch let error as PostgresWireError {
@@ -253,9 +301,14 @@ final class PostgresStore: @unchecked Sendable {
             let isSave = operation.hasPrefix("Saving")
             switch error.sqlState {
             case "23505"?:
-                throw CoreDataError(.constraintMerge, "\(place): the change breaks a uniqueness constraint of the model (\(error.message)). Nothing was saved")
+                throw CoreDataError(
+                    .constraintMerge,
+                    "\(place): the change breaks a uniqueness constraint of the model (\(error.message)). Nothing was saved"
+                )
             case "57014"?:
-                throw CoreDataError(.persistentStoreTimeout, """
+                throw CoreDataError(
+                    .persistentStoreTimeout,
+                    """
                     \(place): PostgreSQL cancelled the statement (\(error.message); statement_timeout in the URL \
                     or the server's settings bounds each statement). Its transaction was rolled back: nothing of it \
                     was written
@@ -263,8 +316,9 @@ final class PostgresStore: @unchecked Sendable {
             case PostgresWireError.poolTimeout?:
                 throw CoreDataError(.persistentStoreTimeout, "\(place): \(error.message)")
             case _ where error.isConnectionLoss:
-                let text = lostConnection(place, PostgresNames.redacted(url), error, isSave: isSave,
-                                          transaction: transaction)
+                let text = lostConnection(
+                    place, PostgresNames.redacted(url), error, isSave: isSave,
+                    transaction: transaction)
                 throw CoreDataError(isSave ? .persistentStoreSave : .persistentStoreOpen, text)
             case nil:
                 throw CoreDataError(.persistentStoreOpen, "\(place): \(error.message)")
@@ -275,19 +329,25 @@ final class PostgresStore: @unchecked Sendable {
     }
 
     /// What a lost (or refused) connection means for the operation, and what to do.
-    private static func lostConnection(_ place: String, _ where_: String, _ error: PostgresWireError, isSave: Bool,
-                                       transaction: Bool) -> String {
+    private static func lostConnection(
+        _ place: String, _ where_: String, _ error: PostgresWireError, isSave: Bool,
+        transaction: Bool
+    ) -> String {
         // The place is said once; the server's sentence loses its full stop.
         var detail = error.message.replacingOccurrences(of: "Could not connect to \(where_): ", with: "")
         while detail.hasSuffix(".") { detail.removeLast() }
-        let reason = error.sqlState == PostgresWireError.unableToConnect
+        let reason =
+            error.sqlState == PostgresWireError.unableToConnect
             ? "the server cannot be reached: \(detail)"
             : "the connection to the server was lost: \(detail)"
-        let outcome = !transaction || error.sqlState == PostgresWireError.unableToConnect ? ""
+        let outcome =
+            !transaction || error.sqlState == PostgresWireError.unableToConnect
+            ? ""
             : error.statement == "COMMIT"
-            ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
-            : " The transaction was rolled back: nothing of it was written."
-        let next = isSave
+                ? " The loss came during COMMIT, so whether the server committed the transaction is unknown: fetch to see."
+                : " The transaction was rolled back: nothing of it was written."
+        let next =
+            isSave
             ? "The context keeps its changes; save again once the server is back, and the store reconnects"
             : "The store reconnects on its next use"
         return "\(place): \(reason).\(outcome) \(next)"
@@ -312,7 +372,9 @@ struct PostgresStatements {
         let numbered = Self.numberingPlaceholders(sql)
         return try log.measure(sql: numbered, arguments: arguments) {
             try connection.query(numbered, arguments)
-        } rowCount: { $0.rowCount }
+        } rowCount: {
+            $0.rowCount
+        }
     }
 
     /// Runs one fragment of the translator.

@@ -9,10 +9,14 @@ struct PostgresStoreKind: PersistentStoreKind {
     let isServer = true
     let usesFiles = false
 
-    func open(at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
-              log: SQLLog) throws -> any PersistentStoreBackend {
+    func open(
+        at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
+        log: SQLLog
+    ) throws -> any PersistentStoreBackend {
         guard let url else {
-            throw CoreDataError(.persistentStoreOpen, "A PostgreSQL store needs a postgres:// URL naming its database (and ?schema= its schema)")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "A PostgreSQL store needs a postgres:// URL naming its database (and ?schema= its schema)")
         }
         return try PostgresStore.open(url: url, model: model, description: description, log: log)
     }
@@ -36,7 +40,9 @@ struct PostgresStoreKind: PersistentStoreKind {
         do {
             _ = try PostgresStore.metadata(at: url)
         } catch let error as CoreDataError where error.code == .fileReadNoSuchFile {
-            throw CoreDataError(.migrationManagerSourceStore, "There is no store to migrate at \(MigrationManager.place(url))", detailedErrors: [error])
+            throw CoreDataError(
+                .migrationManagerSourceStore, "There is no store to migrate at \(MigrationManager.place(url))",
+                detailedErrors: [error])
         }
     }
 
@@ -45,15 +51,18 @@ struct PostgresStoreKind: PersistentStoreKind {
     func migrateIfNeeded(at url: URL, _ request: AutomaticMigration.Request) throws {
         try PostgresMigration.whileMigrating(url, log: request.log) { session in
             try session.removeAbandonedDestination()
-            guard let metadata = try session.metadata() else { return }     // a new store
-            try AutomaticMigration.run(AutomaticMigration.steps(for: metadata, request), progress: request.progress) { step, scaled in
+            guard let metadata = try session.metadata() else { return } // a new store
+            try AutomaticMigration.run(AutomaticMigration.steps(for: metadata, request), progress: request.progress) {
+                step, scaled in
                 try session.migrate(step, progress: scaled, batchSize: nil)
             }
         }
     }
 
-    func migrate(_ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
-                 log: SQLLog) throws {
+    func migrate(
+        _ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
+        log: SQLLog
+    ) throws {
         try PostgresMigration.whileMigrating(url, log: log) { session in
             try session.removeAbandonedDestination()
             try session.migrate(step, progress: progress, batchSize: batchSize)

@@ -16,16 +16,20 @@ package protocol PostgresWire: AnyObject, Sendable {
     /// returned listening is cancelled. When the server drops the listening connection (a
     /// restart), the wire listens again as soon as it can and then calls `reconnected`:
     /// notifications sent meanwhile were lost.
-    func listen(channel: String, reconnected: @escaping @Sendable () -> Void,
-                handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening
+    func listen(
+        channel: String, reconnected: @escaping @Sendable () -> Void,
+        handler: @escaping @Sendable (String) -> Void
+    ) throws -> any PostgresListening
     /// Closes every connection; the wire is unusable afterwards.
     func close()
 }
 
 extension PostgresWire {
     /// Listens on `channel`, not told of reconnections.
-    package func listen(channel: String,
-                        handler: @escaping @Sendable (String) -> Void) throws -> any PostgresListening {
+    package func listen(
+        channel: String,
+        handler: @escaping @Sendable (String) -> Void
+    ) throws -> any PostgresListening {
         try listen(channel: channel, reconnected: {}, handler: handler)
     }
 }
@@ -112,7 +116,8 @@ package struct PostgresWireError: Error, CustomStringConvertible, Sendable {
 package enum PostgresWires {
     /// Opens a wire to the database a `postgres://` URL names, with up to `poolSize`
     /// connections, each waiting up to `timeout` seconds to connect.
-    package typealias Connector = @Sendable (_ url: URL, _ poolSize: Int, _ timeout: TimeInterval) throws -> any PostgresWire
+    package typealias Connector =
+        @Sendable (_ url: URL, _ poolSize: Int, _ timeout: TimeInterval) throws -> any PostgresWire
 
     private static let registered = Lock<Connector?>(nil)
 
@@ -124,7 +129,10 @@ package enum PostgresWires {
     /// The registered connector, or the error that says how to get one.
     static func connector() throws -> Connector {
         guard let connector = registered.withLock({ $0 }) else {
-            throw CoreDataError(.persistentStoreOpen, "The PostgreSQL store type (.postgres) lives in the ObjectGraphPostgres library: add its product to your target's dependencies and describe the store with PersistentStoreDescription.postgres(url:), or call PostgresStoreType.register() once before adding it")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The PostgreSQL store type (.postgres) lives in the ObjectGraphPostgres library: add its product to your target's dependencies and describe the store with PersistentStoreDescription.postgres(url:), or call PostgresStoreType.register() once before adding it"
+            )
         }
         return connector
     }
@@ -135,7 +143,8 @@ package enum PostgresWires {
 package enum PostgresNames {
     /// The store's schema: the URL's `schema` query item, `public` without one.
     package static func schemaName(of url: URL) -> String {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value
+            ?? "public"
     }
 
     /// `name` as a quoted PostgreSQL identifier, any `"` doubled.

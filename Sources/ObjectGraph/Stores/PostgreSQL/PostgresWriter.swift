@@ -43,7 +43,11 @@ struct PostgresWriter {
             }
             let tuple = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
             let names = (["Z_PK", "Z_ENT", "Z_OPT"] + plan.columns).joined(separator: ", ")
-            statements.append(("INSERT INTO \(plan.tableName) (\(names)) VALUES " + Array(repeating: tuple, count: end - start).joined(separator: ", "), values))
+            statements.append(
+                (
+                    "INSERT INTO \(plan.tableName) (\(names)) VALUES "
+                        + Array(repeating: tuple, count: end - start).joined(separator: ", "), values
+                ))
             start = end
         }
         return statements
@@ -51,7 +55,8 @@ struct PostgresWriter {
 
     /// The UPDATE of a row still at `expectedVersion`: the columns of the `changed` properties
     /// (every column when nil) and Z_OPT, as the SQLite store writes it.
-    func update(_ row: StoreRow, expectedVersion: Int64, changed: PropertyIndexSet?) throws -> (String, [DatabaseValue]) {
+    func update(_ row: StoreRow, expectedVersion: Int64, changed: PropertyIndexSet?) throws -> (String, [DatabaseValue])
+    {
         let plan = try plan(row.entityName)
         let update = plan.update(writing: changed)
         var values = try update.positions.map { try value(plan.sources[$0], of: row, plan: plan) }
@@ -70,12 +75,18 @@ struct PostgresWriter {
             switch value {
             case .null: return .null
             case .string(let text) where text.utf8.contains(0):
-                throw unstorable(row, index, "the string holds the NUL character, which PostgreSQL's text cannot hold. Remove it, or use a Binary attribute")
+                throw unstorable(
+                    row, index,
+                    "the string holds the NUL character, which PostgreSQL's text cannot hold. Remove it, or use a Binary attribute"
+                )
             case .double(let d) where d.isNaN:
-                throw unstorable(row, index, "NaN is not a number the store keeps (the SQLite store would make it NULL)")
+                throw unstorable(
+                    row, index, "NaN is not a number the store keeps (the SQLite store would make it NULL)")
             default:
                 let any = value.any
-                if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) { throw unstorable(row, index, reason) }
+                if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) {
+                    throw unstorable(row, index, reason)
+                }
                 return SQLiteValues.databaseValue(any, type: type)
             }
         case .transformable(let index, let attribute):
@@ -83,19 +94,33 @@ struct PostgresWriter {
             do {
                 return try TransformableValues.data(for: value, attribute: attribute).databaseValue
             } catch {
-                let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
-                throw CoreDataError(.persistentStoreSave, "\(row.entityName).\(attribute.name) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved", objectURI: uri, key: attribute.name)
+                let uri = ManagedObjectID(
+                    entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey
+                ).uriString
+                throw CoreDataError(
+                    .persistentStoreSave,
+                    "\(row.entityName).\(attribute.name) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved",
+                    objectURI: uri, key: attribute.name)
             }
         case .toOne(let index):
             return row.values[index].objectID?.primaryKey.databaseValue ?? .null
         case .toOneEntity(let index):
-            return row.values[index].objectID.flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
+            return row.values[index].objectID.flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?
+                .databaseValue ?? .null
         }
     }
 
     private func unstorable(_ row: StoreRow, _ index: Int, _ reason: String) -> CoreDataError {
-        let key = model.entitiesByName[row.entityName].flatMap { index < $0.attributes.count ? $0.attributes[index].name : nil } ?? "?"
-        let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
-        return CoreDataError(.validation, "The PostgreSQL store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(reason). Nothing was saved", objectURI: uri, key: key)
+        let key =
+            model.entitiesByName[row.entityName].flatMap {
+                index < $0.attributes.count ? $0.attributes[index].name : nil
+            } ?? "?"
+        let uri = ManagedObjectID(
+            entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey
+        ).uriString
+        return CoreDataError(
+            .validation,
+            "The PostgreSQL store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(reason). Nothing was saved",
+            objectURI: uri, key: key)
     }
 }

@@ -28,7 +28,10 @@ struct SQLFetchQuery {
     }
 
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
-    func parts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> Parts {
+    func parts(
+        _ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true,
+        extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }
+    ) throws -> Parts {
         guard let mapping = schema.entities[entity.name] else {
             throw CoreDataError(exception: .invalidArgument, "The entity \(entity.name) has no table in the store")
         }
@@ -40,7 +43,9 @@ struct SQLFetchQuery {
         let tableEntities = schema.entities.values.filter { $0.tableName == mapping.tableName }.count
         let accepted = request.includesSubentities ? mapping.entityNumbersWithSubentities : [mapping.entityNumber]
         if accepted.count < tableEntities {
-            conditions.append(accepted.count == 1 ? "t0.Z_ENT = ?" : "t0.Z_ENT IN (\(accepted.map { _ in "?" }.joined(separator: ", ")))")
+            conditions.append(
+                accepted.count == 1
+                    ? "t0.Z_ENT = ?" : "t0.Z_ENT IN (\(accepted.map { _ in "?" }.joined(separator: ", ")))")
             arguments += accepted.map { $0.databaseValue }
         }
         if let predicate = request.predicate {
@@ -61,11 +66,18 @@ struct SQLFetchQuery {
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             // No limit: SQLite's -1, PostgreSQL's NULL (it refuses a negative LIMIT).
             let noLimit: DatabaseValue = dialect == .sqlite ? (-1).databaseValue : .null
-            window = SQLFragment(sql: " LIMIT ? OFFSET ?", arguments: [request.fetchLimit > 0 ? request.fetchLimit.databaseValue : noLimit, request.fetchOffset.databaseValue])
+            window = SQLFragment(
+                sql: " LIMIT ? OFFSET ?",
+                arguments: [
+                    request.fetchLimit > 0 ? request.fetchLimit.databaseValue : noLimit,
+                    request.fetchOffset.databaseValue,
+                ])
         }
         let from = "\(mapping.tableName) t0" + translator.joins.map { " " + $0 }.joined()
         let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return Parts(from: from, whereClause: SQLFragment(sql: whereSQL, arguments: arguments), order: order, window: window, translator: translator)
+        return Parts(
+            from: from, whereClause: SQLFragment(sql: whereSQL, arguments: arguments), order: order, window: window,
+            translator: translator)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
@@ -84,7 +96,8 @@ struct SQLFetchQuery {
         if !parts.window.sql.isEmpty {
             // PostgreSQL wants a name for a subquery in FROM.
             let alias = dialect == .sqlite ? "" : " AS counted"
-            sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql)\(parts.window.sql))\(alias)"
+            sql =
+                "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql)\(parts.window.sql))\(alias)"
         }
         return SQLFragment(sql: sql, arguments: parts.whereClause.arguments + parts.window.arguments)
     }
@@ -103,21 +116,30 @@ struct SQLFetchQuery {
     /// each expression description an aggregate (`MAX(t0.ZSALESRANK)`), GROUP BY for the
     /// grouping properties, DISTINCT for distinct results. With a `havingPredicate` the window
     /// is left out: the store applies it after filtering the groups.
-    func dictionaries(_ request: AnyFetchRequest, entity: EntityDescription) throws -> (statement: SQLFragment, columns: [(key: String, decode: DictionaryDecode)]) {
+    func dictionaries(_ request: AnyFetchRequest, entity: EntityDescription) throws -> (
+        statement: SQLFragment, columns: [(key: String, decode: DictionaryDecode)]
+    ) {
         try DictionaryResults.validate(request, entity: entity)
         guard let mapping = schema.entities[entity.name] else {
             throw CoreDataError(exception: .invalidArgument, "The entity \(entity.name) has no table in the store")
         }
-        let properties = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
+        let properties =
+            request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
         let groupBy = request.propertiesToGroupBy ?? []
         var columns: [(sql: SQLFragment, key: String, decode: DictionaryDecode)] = []
         var groupColumns: [SQLFragment] = []
         /// A property's column: an attribute (across to-one relationships too) or a to-one's key.
-        func column(forKey key: String, _ translator: inout SQLFetchTranslator) throws -> (SQLFragment, DictionaryDecode) {
-            if !key.contains("."), let r = entity.relationship(named: key), !r.isToMany, let c = mapping.toOneColumns[key] {
+        func column(forKey key: String, _ translator: inout SQLFetchTranslator) throws -> (
+            SQLFragment, DictionaryDecode
+        ) {
+            if !key.contains("."), let r = entity.relationship(named: key), !r.isToMany,
+                let c = mapping.toOneColumns[key]
+            {
                 return (SQLFragment(sql: "t0.\(c)"), .toOne(r.destinationEntityName))
             }
-            if !key.contains("."), let a = entity.attribute(named: key), a.attributeType == .transformable, let c = mapping.attributeColumns[key] {
+            if !key.contains("."), let a = entity.attribute(named: key), a.attributeType == .transformable,
+                let c = mapping.attributeColumns[key]
+            {
                 return (SQLFragment(sql: "t0.\(c)"), .transformable(a))
             }
             let resolved = try translator.resolvedColumn(forKeyPath: key)
@@ -137,20 +159,26 @@ struct SQLFetchQuery {
             }
             for property in groupBy {
                 guard case .named(let key) = property else {
-                    throw CoreDataError(exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
+                    throw CoreDataError(
+                        exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
                 }
                 groupColumns.append(try column(forKey: key, &translator).0)
             }
         }
-        var sql = "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(columns.map(\.sql.sql).joined(separator: ", ")) FROM \(parts.from)\(parts.whereClause.sql)"
+        var sql =
+            "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(columns.map(\.sql.sql).joined(separator: ", ")) FROM \(parts.from)\(parts.whereClause.sql)"
         var values = columns.flatMap(\.sql.arguments) + parts.whereClause.arguments
         if !groupColumns.isEmpty {
             sql += " GROUP BY " + groupColumns.map(\.sql).joined(separator: ", ")
             values += groupColumns.flatMap(\.arguments)
         }
         // Grouped or aggregated rows have no single key to break ties with.
-        let aggregated = !groupColumns.isEmpty || request.returnsDistinctResults
-            || columns.contains(where: { if case .computed = $0.decode { return true }; return false })
+        let aggregated =
+            !groupColumns.isEmpty || request.returnsDistinctResults
+            || columns.contains(where: {
+                if case .computed = $0.decode { return true }
+                return false
+            })
         let order = aggregated ? Array(parts.order.dropLast()) : parts.order
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if request.havingPredicate == nil {
@@ -161,7 +189,10 @@ struct SQLFetchQuery {
     }
 
     /// One dictionary result from its row's values; `place` names the store in errors.
-    func dictionary(_ value: (Int) -> DatabaseValue, columns: [(key: String, decode: DictionaryDecode)], entity: EntityDescription, place: String) throws -> [String: Any] {
+    func dictionary(
+        _ value: (Int) -> DatabaseValue, columns: [(key: String, decode: DictionaryDecode)], entity: EntityDescription,
+        place: String
+    ) throws -> [String: Any] {
         var result: [String: Any] = [:]
         for (i, column) in columns.enumerated() {
             let dbValue = value(i)
@@ -171,22 +202,33 @@ struct SQLFetchQuery {
                 do {
                     decoded = try SQLiteValues.value(dbValue, type: type)
                 } catch let mismatch as StoredValueMismatch {
-                    throw CoreDataError(.sqlite, "\(entity.name).\(column.key) holds \(mismatch.found) in the store at \(place), which a \(type.xcodeName) attribute cannot take; fix the row or the model", key: column.key, sqliteCode: 20)
+                    throw CoreDataError(
+                        .sqlite,
+                        "\(entity.name).\(column.key) holds \(mismatch.found) in the store at \(place), which a \(type.xcodeName) attribute cannot take; fix the row or the model",
+                        key: column.key, sqliteCode: 20)
                 }
             case .transformable(let attribute):
                 switch dbValue.storage {
                 case .null: decoded = nil
                 case .blob(let data):
                     do { decoded = try TransformableValues.value(from: data, attribute: attribute) } catch {
-                        throw CoreDataError(.sqlite, "\(entity.name).\(column.key) in the store at \(place) is a transformable attribute whose data could not be read: \(error)", key: column.key)
+                        throw CoreDataError(
+                            .sqlite,
+                            "\(entity.name).\(column.key) in the store at \(place) is a transformable attribute whose data could not be read: \(error)",
+                            key: column.key)
                     }
                 default:
-                    throw CoreDataError(.sqlite, "\(entity.name).\(column.key) holds \(dbValue) in the store at \(place), not the data of a transformable attribute; fix the row or the model", key: column.key, sqliteCode: 20)
+                    throw CoreDataError(
+                        .sqlite,
+                        "\(entity.name).\(column.key) holds \(dbValue) in the store at \(place), not the data of a transformable attribute; fix the row or the model",
+                        key: column.key, sqliteCode: 20)
                 }
             case .computed(let type):
                 decoded = DictionaryResults.convert(SQLiteValues.rawValue(dbValue), to: type)
             case .toOne(let destination):
-                decoded = Int64.fromDatabaseValue(dbValue).map { ManagedObjectID(entityName: destination, storeIdentifier: storeIdentifier, primaryKey: $0) }
+                decoded = Int64.fromDatabaseValue(dbValue).map {
+                    ManagedObjectID(entityName: destination, storeIdentifier: storeIdentifier, primaryKey: $0)
+                }
             }
             if let decoded { result[column.key] = decoded }
         }

@@ -16,7 +16,9 @@ extension SQLFetchTranslator {
     }
 
     /// One comparison of two operands.
-    mutating func compare(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
+    mutating func compare(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws
+        -> SQLFragment
+    {
         if case .constant(let l) = left, case .constant(let r) = right {
             // Nothing depends on the row: the evaluator's own answer (or error).
             return truth(try PredicateEvaluator.compare(l.runtimeValue, op, r.runtimeValue, options))
@@ -24,7 +26,8 @@ extension SQLFetchTranslator {
         switch op {
         case .equalTo: return try equality(left, right, options, negated: false)
         case .notEqualTo: return try equality(left, right, options, negated: true)
-        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: return try ordering(left, op, right, options)
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            return try ordering(left, op, right, options)
         case .beginsWith, .endsWith: return try substring(left, op, right, options)
         case .contains: return try membership(collection: left, element: right, options)
         case .in: return try membership(collection: right, element: left, options)
@@ -44,10 +47,15 @@ extension SQLFetchTranslator {
         case .constant(let value):
             if value == .null { return truth(!any) }
             guard let elements = Self.elements(of: value, includingDictionaryValues: false) else {
-                throw PredicateError(.invalidOperand, "The left hand side for an ALL or ANY operator must be either an NSArray or an NSSet, but \(c.leftExpression.description) is \(describeArgument(value.runtimeValue))")
+                throw PredicateError(
+                    .invalidOperand,
+                    "The left hand side for an ALL or ANY operator must be either an NSArray or an NSSet, but \(c.leftExpression.description) is \(describeArgument(value.runtimeValue))"
+                )
             }
             let right = try operand(for: c.rightExpression)
-            let parts = try elements.map { try compare(.constant(Self.normalized($0)), c.operatorType, right, c.options) }
+            let parts = try elements.map {
+                try compare(.constant(Self.normalized($0)), c.operatorType, right, c.options)
+            }
             guard !parts.isEmpty else { return truth(!any) }
             return "(\(SQLFragment.joined(parts.map { "(\($0))" }, separator: any ? " OR " : " AND ")))"
         case .value:
@@ -78,7 +86,9 @@ extension SQLFetchTranslator {
 
     /// `==` (or `!=` when negated): nil equals only nil, values of different kinds are never
     /// equal, strings compare by scalar (`IS`, BINARY) or folded for `[c]`/`[d]`.
-    mutating func equality(_ left: SQLOperand, _ right: SQLOperand, _ options: Options, negated: Bool) throws -> SQLFragment {
+    mutating func equality(_ left: SQLOperand, _ right: SQLOperand, _ options: Options, negated: Bool) throws
+        -> SQLFragment
+    {
         var (a, b) = (left, right)
         if case .constant = a { swap(&a, &b) }
         guard case .value(let x) = a else { throw toManyNotAllowed }
@@ -99,8 +109,12 @@ extension SQLFetchTranslator {
             if isUnstorableText(c) { return truth(false) }
             // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
             // stored (see SQLiteValues).
-            if x.kind == .number, Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil
-                || fractionForIntegerList(c, for: x) { return truth(false) }
+            if x.kind == .number,
+                Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil
+                    || fractionForIntegerList(c, for: x)
+            {
+                return truth(false)
+            }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
                 return "\(fold(x, options)) \(raw: isOp) \(bind: StringComparison.fold(s, options).databaseValue)"
             }
@@ -126,8 +140,9 @@ extension SQLFetchTranslator {
         var keysByEntity: [(entity: String, keys: [Int64])] = []
         for reference in references {
             guard let id = reference.base as? ManagedObjectID, !id.isTemporaryID,
-                  x.possibleEntities.contains(id.entityName),
-                  storeIdentifier == nil || storeIdentifier == id.storeIdentifier else { continue }
+                x.possibleEntities.contains(id.entityName),
+                storeIdentifier == nil || storeIdentifier == id.storeIdentifier
+            else { continue }
             if let i = keysByEntity.firstIndex(where: { $0.entity == id.entityName }) {
                 keysByEntity[i].keys.append(id.primaryKey)
             } else {
@@ -142,7 +157,9 @@ extension SQLFetchTranslator {
         } else {
             for (entity, keys) in keysByEntity {
                 let number = model.entitiesByName[entity]?.entityNumber ?? -1
-                parts.append("(\(inList(x.fragment, keys.map { $0.databaseValue })) AND \(raw: x.entityColumn!) = \(bind: number.databaseValue))")
+                parts.append(
+                    "(\(inList(x.fragment, keys.map { $0.databaseValue })) AND \(raw: x.entityColumn!) = \(bind: number.databaseValue))"
+                )
             }
         }
         let any = parts.count == 1 ? parts[0] : "(\(SQLFragment.joined(parts, separator: " OR ")))"
@@ -160,7 +177,9 @@ extension SQLFetchTranslator {
     /// Ordering: numbers with numbers, strings with strings (by scalar, or folded), dates with
     /// dates; anything else is the evaluator's error. nil is ordered with nothing but nil, and
     /// `nil <= nil`, `nil >= nil` hold.
-    mutating func ordering(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
+    mutating func ordering(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws
+        -> SQLFragment
+    {
         var (a, b, op) = (left, right, op)
         if case .constant = a {
             swap(&a, &b)
@@ -181,15 +200,20 @@ extension SQLFetchTranslator {
                 // PostgreSQL binds no text with a NUL: ordered as UTF-8 bytes, which is
                 // the order of scalars.
                 let subject = Self.folds(options) ? fold(x, options) : x.fragment
-                return guarded("textsend(\(subject)) \(raw: symbol) \(bind: Data(StringComparison.fold(s, options).utf8).databaseValue)", x)
+                return guarded(
+                    "textsend(\(subject)) \(raw: symbol) \(bind: Data(StringComparison.fold(s, options).utf8).databaseValue)",
+                    x)
             }
             if x.kind == .string, Self.folds(options), case .string(let s) = c {
-                return guarded("\(fold(x, options)) \(raw: symbol) \(bind: StringComparison.fold(s, options).databaseValue)", x)
+                return guarded(
+                    "\(fold(x, options)) \(raw: symbol) \(bind: StringComparison.fold(s, options).databaseValue)", x)
             }
             if x.kind == .number {
                 // NaN is unordered: every ordering with it is false, as in the evaluator.
                 if Self.isNaN(c) { return truth(false) }
-                if let d = Self.inexactDecimal(c) ?? unrepresentableInteger(c, for: x) { return inexactOrdering(x, op, d) }
+                if let d = Self.inexactDecimal(c) ?? unrepresentableInteger(c, for: x) {
+                    return inexactOrdering(x, op, d)
+                }
                 if let d = beyondIntegers(c, for: x) {
                     // Every stored integer is below (or above) it.
                     let below = op == .lessThan || op == .lessThanOrEqualTo
@@ -199,7 +223,9 @@ extension SQLFetchTranslator {
             return guarded("\(x.fragment) \(raw: symbol) \(bind: bindValue(c, for: x))", x)
         case .value(let y):
             guard x.kind.isOrdered, x.kind == y.kind else { throw orderError(x.label, y.label, op) }
-            let (p, q) = x.kind == .string && Self.folds(options) ? (fold(x, options), fold(y, options)) : (x.fragment, y.fragment)
+            let (p, q) =
+                x.kind == .string && Self.folds(options)
+                ? (fold(x, options), fold(y, options)) : (x.fragment, y.fragment)
             let test: SQLFragment = "\(p) \(raw: symbol) \(q)"
             if !x.nullable && !y.nullable { return test }
             if orEqual && x.nullable && y.nullable {
@@ -210,7 +236,10 @@ extension SQLFetchTranslator {
     }
 
     func orderError(_ lhs: String, _ rhs: String, _ op: Operator) -> PredicateError {
-        PredicateError(.invalidOperand, "Can't compare \(lhs) with \(rhs) using \(op.symbol): only numbers with numbers, strings with strings and dates with dates have an order")
+        PredicateError(
+            .invalidOperand,
+            "Can't compare \(lhs) with \(rhs) using \(op.symbol): only numbers with numbers, strings with strings and dates with dates have an order"
+        )
     }
 
     static func flipped(_ op: Operator) -> Operator {
@@ -236,7 +265,9 @@ extension SQLFetchTranslator {
 
     /// BEGINSWITH/ENDSWITH: `substr(x, 1, n) IS ?` on the (folded) text against a constant,
     /// a registered function otherwise. nil gives false; an empty prefix matches nothing.
-    mutating func substring(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
+    mutating func substring(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws
+        -> SQLFragment
+    {
         if Self.isNull(left) || Self.isNull(right) { return truth(false) }
         try requireStrings(left, right) {
             "Can't do a substring operation with something that isn't a string (lhs = \($0) rhs = \($1))"
@@ -252,12 +283,16 @@ extension SQLFetchTranslator {
                 // No text there holds a NUL; the rest compares by character, which is by scalar.
                 if affix.utf8.contains(0) { return truth(false) }
                 if op == .beginsWith { return orFalse("starts_with(\(subject), \(bind: affix.databaseValue))") }
-                return orFalse("right(\(subject), CAST(\(bind: affix.unicodeScalars.count.databaseValue) AS integer)) = \(bind: affix.databaseValue)")
+                return orFalse(
+                    "right(\(subject), CAST(\(bind: affix.unicodeScalars.count.databaseValue) AS integer)) = \(bind: affix.databaseValue)"
+                )
             }
             if op == .beginsWith {
-                return "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
+                return
+                    "substr(CAST(\(subject) AS BLOB), 1, \(bind: length.databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
             }
-            return "substr(CAST(\(subject) AS BLOB), \(bind: (-length).databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
+            return
+                "substr(CAST(\(subject) AS BLOB), \(bind: (-length).databaseValue)) IS CAST(\(bind: affix.databaseValue) AS BLOB)"
         }
         let function = op == .beginsWith ? SQLiteFunctions.beginsWith : SQLiteFunctions.endsWith
         return "\(raw: function)(\(stringArgument(left)), \(stringArgument(right)), \(raw: String(options.rawValue)))"
@@ -283,32 +318,44 @@ extension SQLFetchTranslator {
             if case .string(let s) = c {
                 guard case .value(let y) = element else { throw toManyNotAllowed }
                 guard y.kind == .string else {
-                    throw PredicateError(.invalidOperand, "Can't look for value (\(y.label)) in string (\(PredicatePrinter.quote(s))); value is not a string")
+                    throw PredicateError(
+                        .invalidOperand,
+                        "Can't look for value (\(y.label)) in string (\(PredicatePrinter.quote(s))); value is not a string"
+                    )
                 }
                 if dialect == .postgres, s.utf8.contains(0) {
                     // PostgreSQL binds no text with a NUL, and a value there has none: it is
                     // in the string when it is in one of the pieces between the NULs.
                     let pieces = s.split(separator: "\0", omittingEmptySubsequences: true).map(String.init)
                     guard !pieces.isEmpty else { return truth(false) }
-                    return "(\(SQLFragment.joined(pieces.map { "\(raw: SQLiteFunctions.contains)(\(bind: $0.databaseValue), \(y.fragment), \(raw: String(options.rawValue)))" }, separator: " OR ")))"
+                    return
+                        "(\(SQLFragment.joined(pieces.map { "\(raw: SQLiteFunctions.contains)(\(bind: $0.databaseValue), \(y.fragment), \(raw: String(options.rawValue)))" }, separator: " OR ")))"
                 }
-                return "\(raw: SQLiteFunctions.contains)(\(bind: s.databaseValue), \(y.fragment), \(raw: String(options.rawValue)))"
+                return
+                    "\(raw: SQLiteFunctions.contains)(\(bind: s.databaseValue), \(y.fragment), \(raw: String(options.rawValue)))"
             }
             guard let elements = Self.elements(of: c, includingDictionaryValues: true) else {
-                throw PredicateError(.invalidOperand, "Can't use in/contains operator with collection \(describeArgument(c.runtimeValue)) (not a collection)")
+                throw PredicateError(
+                    .invalidOperand,
+                    "Can't use in/contains operator with collection \(describeArgument(c.runtimeValue)) (not a collection)"
+                )
             }
             guard case .value(let x) = element else { throw toManyNotAllowed }
             return listMembership(x, elements.map(Self.normalized))
         case .value(let x):
             guard x.kind == .string else {
-                throw PredicateError(.invalidOperand, "Can't use in/contains operator with collection \(x.label) (not a collection)")
+                throw PredicateError(
+                    .invalidOperand, "Can't use in/contains operator with collection \(x.label) (not a collection)")
             }
             switch element {
             case .toMany:
                 throw toManyNotAllowed
             case .constant(let c):
                 guard case .string(let s) = c else {
-                    throw PredicateError(.invalidOperand, "Can't look for value (\(describeArgument(c.runtimeValue))) in string (\(x.label)); value is not a string")
+                    throw PredicateError(
+                        .invalidOperand,
+                        "Can't look for value (\(describeArgument(c.runtimeValue))) in string (\(x.label)); value is not a string"
+                    )
                 }
                 let needle = StringComparison.fold(s, options)
                 guard !needle.unicodeScalars.isEmpty else { return truth(false) }
@@ -320,9 +367,12 @@ extension SQLFetchTranslator {
                 return "ifnull(instr(\(haystack), \(bind: needle.databaseValue)), 0) > 0"
             case .value(let y):
                 guard y.kind == .string else {
-                    throw PredicateError(.invalidOperand, "Can't look for value (\(y.label)) in string (\(x.label)); value is not a string")
+                    throw PredicateError(
+                        .invalidOperand,
+                        "Can't look for value (\(y.label)) in string (\(x.label)); value is not a string")
                 }
-                return "\(raw: SQLiteFunctions.contains)(\(x.fragment), \(y.fragment), \(raw: String(options.rawValue)))"
+                return
+                    "\(raw: SQLiteFunctions.contains)(\(x.fragment), \(y.fragment), \(raw: String(options.rawValue)))"
             }
         }
     }
@@ -330,13 +380,20 @@ extension SQLFetchTranslator {
     /// `x IN (constants)`: nil never matches; only constants of the value's kind can.
     func listMembership(_ x: SQLValue, _ elements: [ConstantValue]) -> SQLFragment {
         if case .object = x.kind {
-            return objectMatch(x, elements.compactMap { if case .reference(let r) = $0 { return r }; return nil })
+            return objectMatch(
+                x,
+                elements.compactMap {
+                    if case .reference(let r) = $0 { return r }
+                    return nil
+                })
         }
         var seen: Set<ConstantValue> = []
         // NaN and decimals no stored value can be are equal to nothing stored.
         let values = elements.filter {
-            SQLValueKind($0) == x.kind && !(x.kind == .number && (Self.isNaN($0) || Self.inexactDecimal($0) != nil || unrepresentableInteger($0, for: x) != nil
-                || fractionForIntegerList($0, for: x)))
+            SQLValueKind($0) == x.kind
+                && !(x.kind == .number
+                    && (Self.isNaN($0) || Self.inexactDecimal($0) != nil || unrepresentableInteger($0, for: x) != nil
+                        || fractionForIntegerList($0, for: x)))
                 && !isUnstorableText($0) && seen.insert($0).inserted
         }.map { bindValue($0, for: x) }
         guard !values.isEmpty else { return truth(false) }
@@ -347,30 +404,43 @@ extension SQLFetchTranslator {
 
     /// LIKE as GLOB over the (folded) text with the pattern's wildcards translated and every
     /// other character literal; MATCHES and non-constant patterns through registered functions.
-    mutating func pattern(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws -> SQLFragment {
+    mutating func pattern(_ left: SQLOperand, _ op: Operator, _ right: SQLOperand, _ options: Options) throws
+        -> SQLFragment
+    {
         if Self.isNull(left) || Self.isNull(right) { return truth(false) }
         if case .toMany = left { throw toManyNotAllowed }
         if case .toMany = right { throw toManyNotAllowed }
         // The evaluator checks the pattern first, then the string.
         switch right {
         case .constant(let c):
-            guard case .string = c else { throw PredicateError(.invalidOperand, "Can't create a regex expression from object \(describeArgument(c.runtimeValue)).") }
+            guard case .string = c else {
+                throw PredicateError(
+                    .invalidOperand, "Can't create a regex expression from object \(describeArgument(c.runtimeValue)).")
+            }
         case .value(let y):
-            guard y.kind == .string else { throw PredicateError(.invalidOperand, "Can't create a regex expression from object \(y.label).") }
+            guard y.kind == .string else {
+                throw PredicateError(.invalidOperand, "Can't create a regex expression from object \(y.label).")
+            }
         case .toMany: break
         }
         switch left {
         case .constant(let c):
-            guard case .string = c else { throw PredicateError(.invalidOperand, "Can't do regex matching on object \(describeArgument(c.runtimeValue)).") }
+            guard case .string = c else {
+                throw PredicateError(
+                    .invalidOperand, "Can't do regex matching on object \(describeArgument(c.runtimeValue)).")
+            }
         case .value(let x):
-            guard x.kind == .string else { throw PredicateError(.invalidOperand, "Can't do regex matching on object \(x.label).") }
+            guard x.kind == .string else {
+                throw PredicateError(.invalidOperand, "Can't do regex matching on object \(x.label).")
+            }
         case .toMany: break
         }
         if case .value(let x) = left, case .constant(.string(let p)) = right {
             if op == .matches {
                 // Compiles the pattern now, failing as the evaluator would.
                 _ = try StringComparison.matches("", p, options)
-                return "\(raw: SQLiteFunctions.matches)(\(x.fragment), \(bind: p.databaseValue), \(raw: String(options.rawValue)))"
+                return
+                    "\(raw: SQLiteFunctions.matches)(\(x.fragment), \(bind: p.databaseValue), \(raw: String(options.rawValue)))"
             }
             _ = try StringComparison.like("", p, options)
             let folded = StringComparison.fold(p, options)
@@ -383,12 +453,14 @@ extension SQLFetchTranslator {
                     ? orFalse("\(fold(x, options)) LIKE \(bind: like.databaseValue)")
                     : guarded("\(x.fragment) LIKE \(bind: like.databaseValue)", x)
             }
-            let function: SQLFragment = "\(raw: SQLiteFunctions.like)(\(x.fragment), \(bind: p.databaseValue), \(raw: String(options.rawValue)))"
+            let function: SQLFragment =
+                "\(raw: SQLiteFunctions.like)(\(x.fragment), \(bind: p.databaseValue), \(raw: String(options.rawValue)))"
             // GLOB reads text up to its first NUL: a pattern or a value with a NUL goes
             // through the registered function, which reads every byte.
             if folded.utf8.contains(0) { return function }
             let glob = Self.globPattern(likePattern: folded)
-            let test: SQLFragment = Self.folds(options)
+            let test: SQLFragment =
+                Self.folds(options)
                 ? "ifnull(\(fold(x, options)) GLOB \(bind: glob.databaseValue), 0)"
                 : guarded("\(x.fragment) GLOB \(bind: glob.databaseValue)", x)
             return "(CASE WHEN instr(\(x.fragment), char(0)) > 0 THEN \(function) ELSE \(test) END)"
@@ -417,7 +489,9 @@ extension SQLFetchTranslator {
 
     /// A LIKE pattern in another engine's syntax: its `*` and `?` wildcards spelled `anyRun`
     /// and `anyOne`, every other character (and each `\x`) through `literal`.
-    static func translated(likePattern pattern: String, anyRun: String, anyOne: String, literal: (Unicode.Scalar) -> String) -> String {
+    static func translated(
+        likePattern pattern: String, anyRun: String, anyOne: String, literal: (Unicode.Scalar) -> String
+    ) -> String {
         let scalars = Array(pattern.unicodeScalars)
         var result = ""
         var i = 0
@@ -444,24 +518,33 @@ extension SQLFetchTranslator {
         guard case .constant(let bounds) = right else { throw unimplemented() }
         if bounds == .null { return truth(false) }
         guard let elements = Self.elements(of: bounds, includingDictionaryValues: false) else {
-            throw PredicateError(.invalidOperand, "Can't use between operator with rhs \(describeArgument(bounds.runtimeValue)) (not an array)")
+            throw PredicateError(
+                .invalidOperand,
+                "Can't use between operator with rhs \(describeArgument(bounds.runtimeValue)) (not an array)")
         }
         guard elements.count == 2 else {
-            throw PredicateError(.invalidOperand, "Can't use between operator with rhs \(describeArgument(bounds.runtimeValue)) (wrong number of elements: BETWEEN takes {lower, upper})")
+            throw PredicateError(
+                .invalidOperand,
+                "Can't use between operator with rhs \(describeArgument(bounds.runtimeValue)) (wrong number of elements: BETWEEN takes {lower, upper})"
+            )
         }
         guard case .value(let x) = left else { throw toManyNotAllowed }
         var (low, high) = (Self.normalized(elements[0]), Self.normalized(elements[1]))
         if low == .null || high == .null { return truth(false) }
         guard x.kind.isOrdered, SQLValueKind(low) == x.kind, SQLValueKind(high) == x.kind,
-              let order = ValueComparison.order(low.runtimeValue!, high.runtimeValue!, []) else {
-            throw PredicateError(.invalidOperand, "Can't compare \(x.label) with the BETWEEN bounds \(describeArgument(bounds.runtimeValue))")
+            let order = ValueComparison.order(low.runtimeValue!, high.runtimeValue!, [])
+        else {
+            throw PredicateError(
+                .invalidOperand,
+                "Can't compare \(x.label) with the BETWEEN bounds \(describeArgument(bounds.runtimeValue))")
         }
         if x.kind == .number {
             if Self.isNaN(low) || Self.isNaN(high) { return truth(false) }
             if order == .orderedDescending { swap(&low, &high) }
             if Self.inexactDecimal(low) != nil || Self.inexactDecimal(high) != nil
                 || unrepresentableInteger(low, for: x) != nil || unrepresentableInteger(high, for: x) != nil
-                || beyondIntegers(low, for: x) != nil || beyondIntegers(high, for: x) != nil {
+                || beyondIntegers(low, for: x) != nil || beyondIntegers(high, for: x) != nil
+            {
                 // Each bound on its own, as ordering compares with such a decimal.
                 let lower = try ordering(.value(x), .greaterThanOrEqualTo, .constant(low), [])
                 let upper = try ordering(.value(x), .lessThanOrEqualTo, .constant(high), [])
@@ -509,7 +592,8 @@ extension SQLFetchTranslator {
     /// attribute type (SQLiteValues).
     func bindValue(_ c: ConstantValue, for x: SQLValue) -> DatabaseValue {
         if dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
-           case .double(let d) = c, let whole = Int64(exactly: d) {
+            case .double(let d) = c, let whole = Int64(exactly: d)
+        {
             // PostgreSQL compares a bigint with a float8 as two float8s, rounding the integer
             // beyond 2^53: a whole double is compared as the integer it is, exactly.
             return whole.databaseValue
@@ -553,7 +637,8 @@ extension SQLFetchTranslator {
     /// make Int64.max equal to 2^63.
     func beyondIntegers(_ c: ConstantValue, for x: SQLValue) -> Double? {
         guard dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
-              case .double(let d) = c, !d.isNaN, d >= 0x1p63 || d < -0x1p63 else { return nil }
+            case .double(let d) = c, !d.isNaN, d >= 0x1p63 || d < -0x1p63
+        else { return nil }
         return d
     }
 
@@ -570,7 +655,8 @@ extension SQLFetchTranslator {
     /// INTEGER) nor the shortest representation of a REAL (a decimal with more digits than
     /// a REAL holds).
     static func inexactDecimal(_ c: ConstantValue) -> Decimal? {
-        guard case .decimal(let d) = c, !d.isNaN, DecimalConversion.int(d) == nil, !DecimalConversion.survivesDouble(d) else { return nil }
+        guard case .decimal(let d) = c, !d.isNaN, DecimalConversion.int(d) == nil, !DecimalConversion.survivesDouble(d)
+        else { return nil }
         return d
     }
 

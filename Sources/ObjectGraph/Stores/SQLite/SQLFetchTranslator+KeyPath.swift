@@ -135,7 +135,7 @@ extension SQLFetchTranslator {
             guard let i = scopes.lastIndex(where: { $0.variable == name }) else { throw unimplemented() }
             return try resolve(path, fromScope: i, label: "$\(name).\(path)")
         case .member(.subquery(let collection, let variable, let predicate), "@count"),
-             .index(.subquery(let collection, let variable, let predicate), .size):
+            .index(.subquery(let collection, let variable, let predicate), .size):
             return .value(try subqueryCount(collection, variable, predicate))
         case .function("noindex:", let arguments) where arguments.count == 1:
             // Apple's SQL hint; it changes nothing in meaning.
@@ -152,7 +152,8 @@ extension SQLFetchTranslator {
         }
         switch expression {
         case .function, .customFunction:
-            throw CoreDataError(exception: .invalidArgument, "Unsupported function expression \(expression.description)")
+            throw CoreDataError(
+                exception: .invalidArgument, "Unsupported function expression \(expression.description)")
         default:
             throw unimplemented()
         }
@@ -194,7 +195,9 @@ extension SQLFetchTranslator {
     /// Resolves a key path from the row of a scope: attributes (of the entity or of a
     /// sub-entity sharing its table), to-one relationships (joined when the path goes on),
     /// and to-many relationships (left to the caller, or reduced by `@count`, `@sum`...).
-    mutating func resolve(_ keyPath: String, fromScope index: Int, label: String? = nil, allowToMany: Bool = true) throws -> SQLOperand {
+    mutating func resolve(_ keyPath: String, fromScope index: Int, label: String? = nil, allowToMany: Bool = true)
+        throws -> SQLOperand
+    {
         let label = label ?? keyPath
         var alias = scopes[index].alias
         var entityName = scopes[index].entityName
@@ -211,8 +214,9 @@ extension SQLFetchTranslator {
             }
             if relationship.isToMany {
                 guard allowToMany else { throw toManyNotAllowed }
-                let path = ToManyPath(ownerAlias: alias, ownerNullable: nullable, relationship: relationship,
-                                      ownerEntity: owner, rest: Array(components[(i + 1)...]), keyPath: label)
+                let path = ToManyPath(
+                    ownerAlias: alias, ownerNullable: nullable, relationship: relationship,
+                    ownerEntity: owner, rest: Array(components[(i + 1)...]), keyPath: label)
                 if let first = path.rest.first, first.hasPrefix("@") {
                     return .value(try collectionOperator(path))
                 }
@@ -221,11 +225,12 @@ extension SQLFetchTranslator {
             guard let foreignKey = schema.entities[owner]?.toOneColumns[key] else { throw keyPathNotFound(label) }
             let destination = relationship.destinationEntityName
             if isLast {
-                return .value(SQLValue(
-                    fragment: "\(raw: alias).\(raw: foreignKey)", kind: .object(root: rootName(of: destination)),
-                    attributeType: nil, nullable: true, isColumn: true,
-                    entityColumn: schema.entities[owner]?.toOneEntityColumns[key].map { "\(alias).\($0)" },
-                    possibleEntities: model.entityAndSubentities(of: destination).map(\.name), label: label))
+                return .value(
+                    SQLValue(
+                        fragment: "\(raw: alias).\(raw: foreignKey)", kind: .object(root: rootName(of: destination)),
+                        attributeType: nil, nullable: true, isColumn: true,
+                        entityColumn: schema.entities[owner]?.toOneEntityColumns[key].map { "\(alias).\($0)" },
+                        possibleEntities: model.entityAndSubentities(of: destination).map(\.name), label: label))
             }
             alias = join(from: alias, foreignKey: foreignKey, relationship: key, destination: destination)
             entityName = destination
@@ -236,10 +241,11 @@ extension SQLFetchTranslator {
 
     /// The row of a scope itself (`SELF`, `$variable`): its primary key.
     func selfValue(in scope: TranslationScope) -> SQLValue {
-        SQLValue(fragment: "\(raw: scope.alias).Z_PK", kind: .object(root: rootName(of: scope.entityName)),
-                 attributeType: nil, nullable: false, isColumn: true, entityColumn: "\(scope.alias).Z_ENT",
-                 possibleEntities: model.entityAndSubentities(of: scope.entityName).map(\.name),
-                 label: scope.variable.map { "$" + $0 } ?? "SELF")
+        SQLValue(
+            fragment: "\(raw: scope.alias).Z_PK", kind: .object(root: rootName(of: scope.entityName)),
+            attributeType: nil, nullable: false, isColumn: true, entityColumn: "\(scope.alias).Z_ENT",
+            possibleEntities: model.entityAndSubentities(of: scope.entityName).map(\.name),
+            label: scope.variable.map { "$" + $0 } ?? "SELF")
     }
 
     /// The column of a stored attribute of the entity, or of its sub-entities (which share the
@@ -260,11 +266,13 @@ extension SQLFetchTranslator {
         // Sibling sub-entities declaring the same name have columns of their own; a row has a
         // value in at most one of them.
         guard found.allSatisfy({ $0.attribute.attributeType == type }) else { throw unimplemented() }
-        let fragment: SQLFragment = found.count == 1
+        let fragment: SQLFragment =
+            found.count == 1
             ? "\(raw: alias).\(raw: first.column)"
             : "coalesce(\(raw: found.map { "\(alias).\($0.column)" }.joined(separator: ", ")))"
-        return SQLValue(fragment: fragment, kind: SQLValueKind(type), attributeType: type,
-                        nullable: true, isColumn: found.count == 1, label: label)
+        return SQLValue(
+            fragment: fragment, kind: SQLValueKind(type), attributeType: type,
+            nullable: true, isColumn: found.count == 1, label: label)
     }
 
     /// The relationship with this name on the entity or one of its sub-entities, with the
@@ -309,24 +317,32 @@ extension SQLFetchTranslator {
         let r = path.relationship
         let destination = r.destinationEntityName
         guard let destinationTable = schema.entities[destination]?.tableName,
-              let inverseName = r.inverseName, let (inverseOwner, inverse) = relationship(inverseName, in: destination) else {
+            let inverseName = r.inverseName, let (inverseOwner, inverse) = relationship(inverseName, in: destination)
+        else {
             // A to-many without an inverse has no storage Core Data could query.
             throw unimplemented()
         }
         if !inverse.isToMany {
             let alias = nextAlias()
-            guard let foreignKey = schema.entities[inverseOwner]?.toOneColumns[inverse.name] else { throw unimplemented() }
+            guard let foreignKey = schema.entities[inverseOwner]?.toOneColumns[inverse.name] else {
+                throw unimplemented()
+            }
             let from = "\(destinationTable) \(alias)"
             let correlation = "\(alias).\(foreignKey) = \(path.ownerAlias).Z_PK"
-            return CorrelatedSource(from: from, correlation: correlation, countFrom: from, countCorrelation: correlation,
-                                    alias: alias, entityName: destination)
+            return CorrelatedSource(
+                from: from, correlation: correlation, countFrom: from, countCorrelation: correlation,
+                alias: alias, entityName: destination)
         }
         // The join table is filed under the entity that declares the relationship.
         var declaring: String? = path.ownerEntity
         var joinTable: SQLiteSchema.JoinTable?
         var declaringName = path.ownerEntity
         while let name = declaring {
-            if let table = schema.joinTables["\(name).\(r.name)"] { joinTable = table; declaringName = name; break }
+            if let table = schema.joinTables["\(name).\(r.name)"] {
+                joinTable = table
+                declaringName = name
+                break
+            }
             declaring = model.entitiesByName[name]?.parentEntityName
         }
         guard let table = joinTable else { throw unimplemented() }
@@ -337,15 +353,18 @@ extension SQLFetchTranslator {
         let alias = nextAlias()
         let correlation = "\(link).\(sourceColumn) = \(path.ownerAlias).Z_PK"
         return CorrelatedSource(
-            from: "\(table.name) \(link) JOIN \(destinationTable) \(alias) ON \(alias).Z_PK = \(link).\(destinationColumn)",
+            from:
+                "\(table.name) \(link) JOIN \(destinationTable) \(alias) ON \(alias).Z_PK = \(link).\(destinationColumn)",
             correlation: correlation, countFrom: "\(table.name) \(link)", countCorrelation: correlation,
             alias: alias, entityName: destination)
     }
 
     /// Runs `body` with a new scope for the destination rows of a to-many relationship; returns
     /// the source, the joins the body needed inside the subquery, and the body's result.
-    mutating func inSubquery<T>(_ path: ToManyPath, variable: String?,
-                                _ body: (inout SQLFetchTranslator) throws -> T) throws -> (CorrelatedSource, [String], T) {
+    mutating func inSubquery<T>(
+        _ path: ToManyPath, variable: String?,
+        _ body: (inout SQLFetchTranslator) throws -> T
+    ) throws -> (CorrelatedSource, [String], T) {
         let source = try correlatedSource(for: path)
         scopes.append(TranslationScope(alias: source.alias, entityName: source.entityName, variable: variable))
         do {
@@ -377,7 +396,9 @@ extension SQLFetchTranslator {
     /// The value of the rest of a to-many key path for one destination row, inside its scope.
     mutating func elementValue(_ path: ToManyPath) throws -> SQLValue {
         guard !path.rest.isEmpty else { return selfValue(in: scopes[scopes.count - 1]) }
-        switch try resolve(path.rest.joined(separator: "."), fromScope: scopes.count - 1, label: path.keyPath, allowToMany: false) {
+        switch try resolve(
+            path.rest.joined(separator: "."), fromScope: scopes.count - 1, label: path.keyPath, allowToMany: false)
+        {
         case .value(let value): return value
         case .toMany: throw toManyNotAllowed
         case .constant: throw unimplemented()
@@ -387,22 +408,27 @@ extension SQLFetchTranslator {
     /// `books.@count`, `books.@sum.price`, `@avg`, `@min`, `@max` as scalar subqueries.
     mutating func collectionOperator(_ path: ToManyPath) throws -> SQLValue {
         let op = path.rest[0]
-        let inner = ToManyPath(ownerAlias: path.ownerAlias, ownerNullable: path.ownerNullable, relationship: path.relationship,
-                               ownerEntity: path.ownerEntity, rest: Array(path.rest.dropFirst()), keyPath: path.keyPath)
+        let inner = ToManyPath(
+            ownerAlias: path.ownerAlias, ownerNullable: path.ownerNullable, relationship: path.relationship,
+            ownerEntity: path.ownerEntity, rest: Array(path.rest.dropFirst()), keyPath: path.keyPath)
         switch op {
         case "@count":
             guard inner.rest.isEmpty else { throw keyPathNotFound(path.keyPath) }
             let source = try correlatedSource(for: path)
-            let count: SQLFragment = "(SELECT COUNT(*) FROM \(raw: source.countFrom) WHERE \(raw: source.countCorrelation))"
-            return SQLValue(fragment: guardingOwner(count, path), kind: .number, attributeType: .integer64,
-                            nullable: path.ownerNullable, isColumn: false, label: path.keyPath)
+            let count: SQLFragment =
+                "(SELECT COUNT(*) FROM \(raw: source.countFrom) WHERE \(raw: source.countCorrelation))"
+            return SQLValue(
+                fragment: guardingOwner(count, path), kind: .number, attributeType: .integer64,
+                nullable: path.ownerNullable, isColumn: false, label: path.keyPath)
         case "@sum", "@avg", "@min", "@max":
             guard !inner.rest.isEmpty else { throw unimplemented() }
             let (source, joins, element) = try inSubquery(inner, variable: nil) { try $0.elementValue(inner) }
             switch op {
             case "@sum", "@avg":
                 guard element.kind == .number else {
-                    throw PredicateError(.invalidOperand, "Invoked mathematical function \(op) with non-numeric object(s) in collection: \(path.keyPath)")
+                    throw PredicateError(
+                        .invalidOperand,
+                        "Invoked mathematical function \(op) with non-numeric object(s) in collection: \(path.keyPath)")
                 }
             default:
                 guard element.kind.isOrdered else { throw unimplemented() }
@@ -429,9 +455,11 @@ extension SQLFetchTranslator {
             let from = ([source.from] + joins).joined(separator: " ")
             let fragment: SQLFragment = "(SELECT \(select) FROM \(raw: from) WHERE \(raw: source.correlation))"
             let type: AttributeType? = op == "@avg" ? .double : element.attributeType
-            return SQLValue(fragment: guardingOwner(fragment, path), kind: element.kind, attributeType: type,
-                            nullable: op == "@sum" && element.attributeType.map { $0.isInteger || $0 == .boolean } == true ? path.ownerNullable : true,
-                            isColumn: false, label: path.keyPath)
+            return SQLValue(
+                fragment: guardingOwner(fragment, path), kind: element.kind, attributeType: type,
+                nullable: op == "@sum" && element.attributeType.map { $0.isInteger || $0 == .boolean } == true
+                    ? path.ownerNullable : true,
+                isColumn: false, label: path.keyPath)
         default:
             throw keyPathNotFound(path.keyPath)
         }
@@ -450,7 +478,8 @@ extension SQLFetchTranslator {
         if dialect == .postgres { return "SUM(\(e))" }
         let high: SQLFragment = "(SUM(\(e) >> 32) + (SUM(\(e) & 4294967295) >> 32))"
         let low: SQLFragment = "(SUM(\(e) & 4294967295) & 4294967295)"
-        return "(CASE WHEN \(high) BETWEEN -2147483648 AND 2147483647 THEN (\(high) << 32) + \(low) ELSE \(high) * 4294967296.0 + \(low) END)"
+        return
+            "(CASE WHEN \(high) BETWEEN -2147483648 AND 2147483647 THEN (\(high) << 32) + \(low) ELSE \(high) * 4294967296.0 + \(low) END)"
     }
 
     /// The sum of floating-point values: SQLite's OG_FSUM (rounded once, see ``ExactSum``);
@@ -465,11 +494,13 @@ extension SQLFetchTranslator {
 
     /// `SUBQUERY(collection, $x, predicate).@count`: the predicate runs on each destination
     /// row, which `$x`, `SELF` and bare key paths name.
-    mutating func subqueryCount(_ collection: Expression, _ variable: String, _ predicate: Predicate) throws -> SQLValue {
+    mutating func subqueryCount(_ collection: Expression, _ variable: String, _ predicate: Predicate) throws -> SQLValue
+    {
         guard case .toMany(let path) = try operand(for: collection), path.rest.isEmpty else { throw unimplemented() }
         let (source, joins, condition) = try inSubquery(path, variable: variable) { try $0.condition(for: predicate) }
         let count = subquery(select: "COUNT(*)", source, joins: joins, condition: condition)
-        return SQLValue(fragment: guardingOwner(count, path), kind: .number, attributeType: .integer64,
-                        nullable: path.ownerNullable, isColumn: false, label: "SUBQUERY(...).@count")
+        return SQLValue(
+            fragment: guardingOwner(count, path), kind: .number, attributeType: .integer64,
+            nullable: path.ownerNullable, isColumn: false, label: "SUBQUERY(...).@count")
     }
 }

@@ -62,7 +62,9 @@ struct SQLFetchTranslator {
         case .constant(let value):
             return truth(value)
         case .block(let block):
-            throw CoreDataError(exception: .invalidArgument, "Unknown predicate type for predicate: BLOCKPREDICATE(\(block.identifier))")
+            throw CoreDataError(
+                exception: .invalidArgument, "Unknown predicate type for predicate: BLOCKPREDICATE(\(block.identifier))"
+            )
         case .compound(let compound):
             switch compound.compoundPredicateType {
             case .not:
@@ -130,7 +132,9 @@ struct SQLFetchTranslator {
     /// The SQL value at a key path, with the attribute type when it ends at an attribute:
     /// for dictionary fetches (propertiesToFetch, propertiesToGroupBy). Joins across to-one
     /// relationships go to ``joins``; a to-one relationship gives its foreign key.
-    mutating func resolvedColumn(forKeyPath keyPath: String) throws -> (fragment: SQLFragment, attributeType: AttributeType?) {
+    mutating func resolvedColumn(forKeyPath keyPath: String) throws -> (
+        fragment: SQLFragment, attributeType: AttributeType?
+    ) {
         let value = try scalarValue(forKeyPath: keyPath)
         return (value.fragment, value.attributeType)
     }
@@ -146,7 +150,8 @@ struct SQLFetchTranslator {
     /// A plain key path gives its column. The result type is the attribute's for min/max
     /// (and sum of integers), `.double` for average and `.integer64` for count.
     mutating func aggregate(for expression: Expression) throws -> (fragment: SQLFragment, resultType: AttributeType?) {
-        let unsupported = CoreDataError(exception: .invalidArgument, "Unsupported function expression \(expression.description)")
+        let unsupported = CoreDataError(
+            exception: .invalidArgument, "Unsupported function expression \(expression.description)")
         switch expression {
         case .keyPath(let path):
             let column = try resolvedColumn(forKeyPath: path)
@@ -165,7 +170,9 @@ struct SQLFetchTranslator {
                 // Exact, and promoted to the nearest REAL beyond 64 bits, as Aggregates.sum
                 // and Aggregates.average compute them.
                 if selector == "sum:" { fragment = integerSum(value.fragment) }
-                if selector == "average:" { fragment = "(CAST(\(integerSum(value.fragment)) AS \(raw: realType)) / COUNT(\(value.fragment)))" }
+                if selector == "average:" {
+                    fragment = "(CAST(\(integerSum(value.fragment)) AS \(raw: realType)) / COUNT(\(value.fragment)))"
+                }
             }
             switch selector {
             case "count:":
@@ -250,7 +257,8 @@ struct SQLFetchTranslator {
         let value = try scalarValue(forKeyPath: keyPath)
         guard [.number, .string, .date].contains(value.kind) else {
             // Objects, data, UUIDs and URLs have no order (SortDescriptor throws for them).
-            throw CoreDataError(exception: .invalidArgument, "unimplemented SQL generation for sort descriptor : (\(keyPath))")
+            throw CoreDataError(
+                exception: .invalidArgument, "unimplemented SQL generation for sort descriptor : (\(keyPath))")
         }
         return value
     }

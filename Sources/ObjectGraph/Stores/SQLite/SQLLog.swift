@@ -39,21 +39,45 @@ public final class SQLLog: @unchecked Sendable {
 
     /// Receives each line of the log; nil sends the lines to ``shared`` (off when it has none).
     public var handler: (@Sendable (String) -> Void)? {
-        get { lock.lock(); defer { lock.unlock() }; return _handler }
-        set { lock.lock(); _handler = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return _handler
+        }
+        set {
+            lock.lock()
+            _handler = newValue
+            lock.unlock()
+        }
     }
 
     /// Whether lines give execution times (off for output that must be the same every run).
     public var includesTimings: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _includesTimings }
-        set { lock.lock(); _includesTimings = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return _includesTimings
+        }
+        set {
+            lock.lock()
+            _includesTimings = newValue
+            lock.unlock()
+        }
     }
 
     /// Where lines go when this log has no handler: ``shared``, or for a migration's own
     /// coordinators the log of the coordinator or step that runs it.
     var parent: SQLLog? {
-        get { lock.lock(); defer { lock.unlock() }; return _parent }
-        set { lock.lock(); _parent = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return _parent
+        }
+        set {
+            lock.lock()
+            _parent = newValue
+            lock.unlock()
+        }
     }
 
     /// A log with no handler of its own: its lines go to ``shared`` (or, made inside
@@ -75,7 +99,9 @@ public final class SQLLog: @unchecked Sendable {
     /// or its parent's.
     private var sink: (handler: @Sendable (String) -> Void, timings: Bool)? {
         lock.lock()
-        let handler = _handler, timings = _includesTimings, parent = _parent
+        let handler = _handler
+        let timings = _includesTimings
+        let parent = _parent
         lock.unlock()
         if let handler { return (handler, timings) }
         return parent?.sink
@@ -130,7 +156,9 @@ public final class SQLLog: @unchecked Sendable {
     /// A free-form annotation with the time since `start`.
     func annotate(_ text: String, since start: DispatchTime) {
         guard isEnabled else { return }
-        emit(timed ? "CoreData: annotation: \(text) in \(Self.seconds(since: start))s." : "CoreData: annotation: \(text).")
+        emit(
+            timed
+                ? "CoreData: annotation: \(text) in \(Self.seconds(since: start))s." : "CoreData: annotation: \(text).")
     }
 
     private static func seconds(since start: DispatchTime) -> String {

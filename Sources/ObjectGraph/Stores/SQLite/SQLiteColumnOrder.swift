@@ -48,7 +48,10 @@ struct SQLiteColumnOrder {
             let base = "Z" + name.uppercased()
             var candidate = base
             var n = 1
-            while taken.contains(candidate) { candidate = base + String(n); n += 1 }
+            while taken.contains(candidate) {
+                candidate = base + String(n)
+                n += 1
+            }
             taken.insert(candidate)
             return candidate
         }
@@ -56,12 +59,14 @@ struct SQLiteColumnOrder {
         // the order they are declared (as ObjectGraph always named them, so a store it wrote
         // keeps its columns): a property whose name collides with a column already named gets
         // the suffix.
-        var names: [String: [String: String]] = [:]   // entity -> property -> column
+        var names: [String: [String: String]] = [:] // entity -> property -> column
         for entity in hierarchy {
             for property in entity.properties {
                 switch property.kind {
-                case .attribute(let a) where !a.isTransient: names[entity.name, default: [:]][a.name] = column(for: a.name)
-                case .relationship(let r) where !r.isToMany && !r.isTransient: names[entity.name, default: [:]][r.name] = column(for: r.name)
+                case .attribute(let a) where !a.isTransient:
+                    names[entity.name, default: [:]][a.name] = column(for: a.name)
+                case .relationship(let r) where !r.isToMany && !r.isTransient:
+                    names[entity.name, default: [:]][r.name] = column(for: r.name)
                 default: break
                 }
             }
@@ -79,7 +84,9 @@ struct SQLiteColumnOrder {
                 guard let c = names[entity.name]?[a.name] else { continue }
                 mine.attributes[a.name] = c
                 unordered.append((Self.group(a.attributeType), c, SQLiteSchema.sqlType(a.attributeType)))
-                if a.isIndexed { indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c])) }
+                if a.isIndexed {
+                    indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c]))
+                }
             }
             let toOnes = entity.properties.compactMap { p -> RelationshipDescription? in
                 if let r = p as? RelationshipDescription, !r.isToMany, !r.isTransient { return r }
@@ -90,7 +97,8 @@ struct SQLiteColumnOrder {
                 mine.toOnes[r.name] = c
                 unordered.append((0, c, "INTEGER"))
                 indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c]))
-                if let destination = model.entitiesByName[r.destinationEntityName], !destination.subentityNames.isEmpty {
+                if let destination = model.entitiesByName[r.destinationEntityName], !destination.subentityNames.isEmpty
+                {
                     let ec = "Z\(destination.entityNumber)_\(r.name.uppercased())"
                     taken.insert(ec)
                     mine.entityColumns[r.name] = ec
@@ -109,6 +117,8 @@ struct SQLiteColumnOrder {
             }
             declared[entity.name] = mine
         }
-        columns = unordered.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map { ($0.element.name, $0.element.type) }
+        columns = unordered.enumerated().sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }.map {
+            ($0.element.name, $0.element.type)
+        }
     }
 }

@@ -18,7 +18,8 @@ enum SQLiteColumns {
             switch type {
             case .integer64: return .int(Int(v))
             // Out of range is a mismatch, which SQLiteValues.integer reports.
-            case .integer16 where Int16(exactly: v) != nil, .integer32 where Int32(exactly: v) != nil: return .int(Int(v))
+            case .integer16 where Int16(exactly: v) != nil, .integer32 where Int32(exactly: v) != nil:
+                return .int(Int(v))
             case .boolean: return .bool(v != 0)
             // A whole number of seconds, or a whole Double, in a column of NUMERIC affinity
             // (TIMESTAMP, FLOAT) is stored as an INTEGER.
@@ -36,7 +37,9 @@ enum SQLiteColumns {
         case SQLITE_TEXT:
             // The byte count, not the C string: a NUL inside the text is part of it.
             let length = Int(sqlite3_column_bytes(statement, i))
-            guard let bytes = sqlite3_column_text(statement, i) else { return AttributeValue(try SQLiteValues.text("", type: type)) }
+            guard let bytes = sqlite3_column_text(statement, i) else {
+                return AttributeValue(try SQLiteValues.text("", type: type))
+            }
             let text = String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
             if type == .string { return .string(text) }
             return AttributeValue(try SQLiteValues.text(text, type: type))

@@ -1,6 +1,6 @@
+import CSQLiteDefenses
 import Foundation
 import GRDB
-import CSQLiteDefenses
 
 extension CoreDataError {
     /// 134180 (NSSQLiteError) for a failure SQLite reported while doing `operation` on the
@@ -10,7 +10,10 @@ extension CoreDataError {
     /// The message says what was being done, on which file, and what SQLite said:
     /// `Saving the store at /tmp/Books.sqlite failed: SQLite error 5 (database is locked)`.
     init(sqlite error: Error, operation: String, url: URL) {
-        if let coreData = error as? CoreDataError { self = coreData; return }
+        if let coreData = error as? CoreDataError {
+            self = coreData
+            return
+        }
         guard let database = error as? DatabaseError else {
             self.init(.sqlite, "\(operation) \(url.path) failed: \(error)")
             return
@@ -57,8 +60,10 @@ enum SQLiteConnection {
         guard let connection = db.sqliteConnection else { return }
         let code = objectgraph_sqlite_defend(UnsafeMutableRawPointer(connection))
         guard code == 0 else {
-            throw CoreDataError(.sqlite, "SQLite refused its defensive settings (defensive on, trusted_schema off): "
-                + "result code \(code); this SQLite is older than 3.31")
+            throw CoreDataError(
+                .sqlite,
+                "SQLite refused its defensive settings (defensive on, trusted_schema off): "
+                    + "result code \(code); this SQLite is older than 3.31")
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+
 #if canImport(GRDBSQLite)
-import GRDBSQLite
+    import GRDBSQLite
 #elseif canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #endif
 
 /// Functions and collations the store registers on its connection so SQL gives the same
@@ -48,7 +49,9 @@ enum SQLiteFunctions {
     /// values they changed (in SampleModel2's store: `Z_DA_ZPAGE_Book_pagesCount_...`).
     /// Registered, doing nothing, so those triggers run here: the store is what keeps the
     /// values, and a later fetch reads them.
-    static let derivedAttributeTriggerFunctions = ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"]
+    static let derivedAttributeTriggerFunctions = [
+        "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+    ]
 
     /// The state of one `OG_FSUM` computation.
     struct ExactSumAggregate: DatabaseAggregate {
@@ -87,14 +90,16 @@ enum SQLiteFunctions {
             for function in grdbFunctions { db.add(function: function) }
         }
         db.add(function: DatabaseFunction(exactSum, argumentCount: 1, pure: true, aggregate: ExactSumAggregate.self))
-        db.add(function: DatabaseFunction(lowercase, argumentCount: 1, pure: true) { arguments in
-            guard case .string(let s) = arguments[0].storage else { return arguments[0] }
-            return s.lowercased()
-        })
-        db.add(function: DatabaseFunction(uppercase, argumentCount: 1, pure: true) { arguments in
-            guard case .string(let s) = arguments[0].storage else { return arguments[0] }
-            return s.uppercased()
-        })
+        db.add(
+            function: DatabaseFunction(lowercase, argumentCount: 1, pure: true) { arguments in
+                guard case .string(let s) = arguments[0].storage else { return arguments[0] }
+                return s.lowercased()
+            })
+        db.add(
+            function: DatabaseFunction(uppercase, argumentCount: 1, pure: true) { arguments in
+                guard case .string(let s) = arguments[0].storage else { return arguments[0] }
+                return s.uppercased()
+            })
         if !registerNativeTriggerFunctions(on: db) {
             for name in derivedAttributeTriggerFunctions {
                 db.add(function: DatabaseFunction(name, argumentCount: -1, pure: false) { _ in nil })
@@ -107,7 +112,9 @@ enum SQLiteFunctions {
     }
 
     /// The string operations behind the boolean functions.
-    static func evaluate(_ name: String, _ s: String, _ t: String, _ options: ComparisonPredicate.Options) throws -> Bool {
+    static func evaluate(_ name: String, _ s: String, _ t: String, _ options: ComparisonPredicate.Options) throws
+        -> Bool
+    {
         switch name {
         case beginsWith: return StringComparison.beginsWith(s, t, options)
         case endsWith: return StringComparison.endsWith(s, t, options)
@@ -121,7 +128,9 @@ enum SQLiteFunctions {
     /// folding leaves alone except for lower-casing under `[c]` (checked by the tests over
     /// every ASCII character).
     static func foldFast(_ s: String, _ options: ComparisonPredicate.Options) -> String {
-        if options.contains(.normalized) || options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]) { return s }
+        if options.contains(.normalized) || options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]) {
+            return s
+        }
         var hasUpper = false
         for byte in s.utf8 {
             if byte >= 0x80 { return StringComparison.fold(s, options) }
@@ -133,17 +142,21 @@ enum SQLiteFunctions {
 
     // MARK: GRDB registration (used when SQLite's C API is not visible)
 
-    private static let grdbFunctions: [DatabaseFunction] = [
-        DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
-            guard case .string(let s) = arguments[0].storage else { return arguments[0] }
-            return foldFast(s, options(arguments[1]))
-        },
-    ] + [beginsWith, endsWith, contains, like, matches].map { name in
-        DatabaseFunction(name, argumentCount: 3, pure: true) { arguments in
-            guard case .string(let s) = arguments[0].storage, case .string(let t) = arguments[1].storage else { return 0 }
-            return try evaluate(name, s, t, options(arguments[2])) ? 1 : 0
+    private static let grdbFunctions: [DatabaseFunction] =
+        [
+            DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
+                guard case .string(let s) = arguments[0].storage else { return arguments[0] }
+                return foldFast(s, options(arguments[1]))
+            }
+        ]
+        + [beginsWith, endsWith, contains, like, matches].map { name in
+            DatabaseFunction(name, argumentCount: 3, pure: true) { arguments in
+                guard case .string(let s) = arguments[0].storage, case .string(let t) = arguments[1].storage else {
+                    return 0
+                }
+                return try evaluate(name, s, t, options(arguments[2])) ? 1 : 0
+            }
         }
-    }
 
     private static func options(_ value: DatabaseValue) -> ComparisonPredicate.Options {
         guard case .int64(let bits) = value.storage, bits >= 0 else { return [] }
@@ -153,100 +166,111 @@ enum SQLiteFunctions {
     // MARK: Native registration
 
     #if canImport(GRDBSQLite) || canImport(SQLite3)
-    private typealias NativeFunction = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+        private typealias NativeFunction =
+            @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
-    private static func registerNative(on db: Database) -> Bool {
-        guard let connection = db.sqliteConnection else { return false }
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
-        let functions: [(String, Int32, NativeFunction)] = [
-            (fold, 2, nativeFold),
-            (beginsWith, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.beginsWith) }),
-            (endsWith, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.endsWith) }),
-            (contains, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.contains) }),
-            (like, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.like) }),
-            (matches, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.matches) }),
-        ]
-        for (name, count, function) in functions {
-            guard sqlite3_create_function_v2(connection, name, count, flags, nil, function, nil, nil, nil) == SQLITE_OK else { return false }
-        }
-        return true
-    }
-
-    /// Registers ``derivedAttributeTriggerFunctions`` as innocuous: with `trusted_schema = OFF`
-    /// (``SQLiteConnection/defend(_:)``) a trigger in the file may call only such functions,
-    /// and these do nothing. GRDB's registration cannot set SQLITE_INNOCUOUS.
-    private static func registerNativeTriggerFunctions(on db: Database) -> Bool {
-        guard let connection = db.sqliteConnection else { return false }
-        let flags = SQLITE_UTF8 | SQLITE_INNOCUOUS
-        let nothing: NativeFunction = { context, _, _ in sqlite3_result_null(context) }
-        for name in derivedAttributeTriggerFunctions {
-            guard sqlite3_create_function_v2(connection, name, -1, flags, nil, nothing, nil, nil, nil) == SQLITE_OK else {
-                return false
+        private static func registerNative(on db: Database) -> Bool {
+            guard let connection = db.sqliteConnection else { return false }
+            let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+            let functions: [(String, Int32, NativeFunction)] = [
+                (fold, 2, nativeFold),
+                (beginsWith, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.beginsWith) }),
+                (endsWith, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.endsWith) }),
+                (contains, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.contains) }),
+                (like, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.like) }),
+                (matches, 3, { SQLiteFunctions.nativeBoolean($0, $2, SQLiteFunctions.matches) }),
+            ]
+            for (name, count, function) in functions {
+                guard
+                    sqlite3_create_function_v2(connection, name, count, flags, nil, function, nil, nil, nil)
+                        == SQLITE_OK
+                else { return false }
             }
+            return true
         }
-        return true
-    }
 
-    /// SQLite's SQLITE_TRANSIENT: the result is copied before the function returns.
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
-    /// The text of an argument, nil when it is not text.
-    private static func text(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8>? {
-        guard let value, sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
-        return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
-    }
-
-    private static func nativeBoolean(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ name: String) {
-        guard let argv, let s = text(argv[0]), let t = text(argv[1]), let optionsValue = argv[2] else {
-            return sqlite3_result_int(context, 0)
-        }
-        let options = ComparisonPredicate.Options(rawValue: UInt(max(0, sqlite3_value_int64(optionsValue))))
-        do {
-            let holds = try evaluate(name, String(decoding: s, as: UTF8.self), String(decoding: t, as: UTF8.self), options)
-            sqlite3_result_int(context, holds ? 1 : 0)
-        } catch {
-            sqlite3_result_error(context, "\(error)", -1)
-        }
-    }
-
-    private static let nativeFold: NativeFunction = { context, _, argv in
-        guard let argv, let value = argv[0], let optionsValue = argv[1] else { return sqlite3_result_null(context) }
-        guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
-        // Option bits: [c] = 1, [d] = 2, [n] = 4 (no folding at all).
-        let bits = sqlite3_value_int64(optionsValue)
-        if bits & 4 != 0 || bits & 3 == 0 { return sqlite3_result_value(context, value) }
-        guard let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
-        let count = Int(sqlite3_value_bytes(value))
-        var hasUpper = false
-        var i = 0
-        while i < count {
-            let byte = text[i]
-            if byte >= 0x80 { break }
-            if byte &- 0x41 < 26 { hasUpper = true }
-            i += 1
-        }
-        if i == count {
-            // ASCII: Foundation's folding changes it only by lower-casing under [c].
-            guard hasUpper, bits & 1 != 0 else { return sqlite3_result_value(context, value) }
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(count, 1)) { buffer in
-                var j = 0
-                while j < count {
-                    let byte = text[j]
-                    buffer[j] = CChar(bitPattern: byte &- 0x41 < 26 ? byte | 0x20 : byte)
-                    j += 1
+        /// Registers ``derivedAttributeTriggerFunctions`` as innocuous: with `trusted_schema = OFF`
+        /// (``SQLiteConnection/defend(_:)``) a trigger in the file may call only such functions,
+        /// and these do nothing. GRDB's registration cannot set SQLITE_INNOCUOUS.
+        private static func registerNativeTriggerFunctions(on db: Database) -> Bool {
+            guard let connection = db.sqliteConnection else { return false }
+            let flags = SQLITE_UTF8 | SQLITE_INNOCUOUS
+            let nothing: NativeFunction = { context, _, _ in sqlite3_result_null(context) }
+            for name in derivedAttributeTriggerFunctions {
+                guard sqlite3_create_function_v2(connection, name, -1, flags, nil, nothing, nil, nil, nil) == SQLITE_OK
+                else {
+                    return false
                 }
-                sqlite3_result_text(context, buffer.baseAddress, Int32(count), SQLiteFunctions.transient)
             }
-            return
+            return true
         }
-        let options = ComparisonPredicate.Options(rawValue: UInt(bits))
-        let folded = StringComparison.fold(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self), options)
-        folded.withCString { chars in
-            sqlite3_result_text(context, chars, Int32(folded.utf8.count), SQLiteFunctions.transient)
+
+        /// SQLite's SQLITE_TRANSIENT: the result is copied before the function returns.
+        private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+        /// The text of an argument, nil when it is not text.
+        private static func text(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8>? {
+            guard let value, sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
+                return nil
+            }
+            return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
         }
-    }
+
+        private static func nativeBoolean(
+            _ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ name: String
+        ) {
+            guard let argv, let s = text(argv[0]), let t = text(argv[1]), let optionsValue = argv[2] else {
+                return sqlite3_result_int(context, 0)
+            }
+            let options = ComparisonPredicate.Options(rawValue: UInt(max(0, sqlite3_value_int64(optionsValue))))
+            do {
+                let holds = try evaluate(
+                    name, String(decoding: s, as: UTF8.self), String(decoding: t, as: UTF8.self), options)
+                sqlite3_result_int(context, holds ? 1 : 0)
+            } catch {
+                sqlite3_result_error(context, "\(error)", -1)
+            }
+        }
+
+        private static let nativeFold: NativeFunction = { context, _, argv in
+            guard let argv, let value = argv[0], let optionsValue = argv[1] else { return sqlite3_result_null(context) }
+            guard sqlite3_value_type(value) == SQLITE_TEXT else { return sqlite3_result_value(context, value) }
+            // Option bits: [c] = 1, [d] = 2, [n] = 4 (no folding at all).
+            let bits = sqlite3_value_int64(optionsValue)
+            if bits & 4 != 0 || bits & 3 == 0 { return sqlite3_result_value(context, value) }
+            guard let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
+            let count = Int(sqlite3_value_bytes(value))
+            var hasUpper = false
+            var i = 0
+            while i < count {
+                let byte = text[i]
+                if byte >= 0x80 { break }
+                if byte &- 0x41 < 26 { hasUpper = true }
+                i += 1
+            }
+            if i == count {
+                // ASCII: Foundation's folding changes it only by lower-casing under [c].
+                guard hasUpper, bits & 1 != 0 else { return sqlite3_result_value(context, value) }
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(count, 1)) { buffer in
+                    var j = 0
+                    while j < count {
+                        let byte = text[j]
+                        buffer[j] = CChar(bitPattern: byte &- 0x41 < 26 ? byte | 0x20 : byte)
+                        j += 1
+                    }
+                    sqlite3_result_text(context, buffer.baseAddress, Int32(count), SQLiteFunctions.transient)
+                }
+                return
+            }
+            let options = ComparisonPredicate.Options(rawValue: UInt(bits))
+            let folded = StringComparison.fold(
+                String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self), options)
+            folded.withCString { chars in
+                sqlite3_result_text(context, chars, Int32(folded.utf8.count), SQLiteFunctions.transient)
+            }
+        }
     #else
-    private static func registerNative(on db: Database) -> Bool { false }
-    private static func registerNativeTriggerFunctions(on db: Database) -> Bool { false }
+        private static func registerNative(on db: Database) -> Bool { false }
+        private static func registerNativeTriggerFunctions(on db: Database) -> Bool { false }
     #endif
 }

@@ -50,6 +50,7 @@ extension SQLiteStore {
 
     var queryGenerationRefusal: String? {
         guard !isReadOnly, !usesWAL else { return nil }
-        return "The SQLite store at \(url.path) is not in WAL journal mode (its NSSQLitePragmasOption sets journal_mode): query generations need WAL mode, as on Apple's platforms"
+        return
+            "The SQLite store at \(url.path) is not in WAL journal mode (its NSSQLitePragmasOption sets journal_mode): query generations need WAL mode, as on Apple's platforms"
     }
 }

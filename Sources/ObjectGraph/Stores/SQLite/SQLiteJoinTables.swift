@@ -27,7 +27,8 @@ struct SQLiteJoinTables {
         for entity in model.entities {
             for case let r as RelationshipDescription in entity.properties where r.isToMany && !r.isTransient {
                 guard let inverse = model.inverseRelationship(of: r), inverse.isToMany,
-                      let inverseOwner = model.inverseEntityName(of: r).flatMap({ model.entitiesByName[$0] }) else { continue }
+                    let inverseOwner = model.inverseEntityName(of: r).flatMap({ model.entitiesByName[$0] })
+                else { continue }
                 let key = "\(entity.name).\(r.name)"
                 guard byRelationship[key] == nil else { continue }
                 let mineFirst: Bool
@@ -36,26 +37,34 @@ struct SQLiteJoinTables {
                 } else {
                     mineFirst = entity.name < inverseOwner.name
                 }
-                var join = Self.table(owner: mineFirst ? entity : inverseOwner, ownerRelationship: mineFirst ? r : inverse,
-                                      other: mineFirst ? inverseOwner : entity, otherRelationship: mineFirst ? inverse : r)
+                var join = Self.table(
+                    owner: mineFirst ? entity : inverseOwner, ownerRelationship: mineFirst ? r : inverse,
+                    other: mineFirst ? inverseOwner : entity, otherRelationship: mineFirst ? inverse : r)
                 // A store that has the other side's table, and not this one, was named the
                 // other way: read it as it is.
                 if let existing, existing[join.name] == nil {
-                    let flipped = Self.table(owner: mineFirst ? inverseOwner : entity, ownerRelationship: mineFirst ? inverse : r,
-                                             other: mineFirst ? entity : inverseOwner, otherRelationship: mineFirst ? r : inverse)
+                    let flipped = Self.table(
+                        owner: mineFirst ? inverseOwner : entity, ownerRelationship: mineFirst ? inverse : r,
+                        other: mineFirst ? entity : inverseOwner, otherRelationship: mineFirst ? r : inverse)
                     if existing[flipped.name] != nil { join = flipped }
                 }
                 if let columns = existing?[join.name] {
                     // Ordering columns only where the store has them (an older store may not).
-                    join = SQLiteSchema.JoinTable(name: join.name, ownerEntity: join.ownerEntity, ownerRelationship: join.ownerRelationship,
-                                                  ownerColumn: join.ownerColumn, destinationColumn: join.destinationColumn,
-                                                  ownerOrderColumn: join.ownerOrderColumn.flatMap { columns.contains($0) ? $0 : nil },
-                                                  destinationOrderColumn: join.destinationOrderColumn.flatMap { columns.contains($0) ? $0 : nil })
+                    join = SQLiteSchema.JoinTable(
+                        name: join.name, ownerEntity: join.ownerEntity, ownerRelationship: join.ownerRelationship,
+                        ownerColumn: join.ownerColumn, destinationColumn: join.destinationColumn,
+                        ownerOrderColumn: join.ownerOrderColumn.flatMap { columns.contains($0) ? $0 : nil },
+                        destinationOrderColumn: join.destinationOrderColumn.flatMap { columns.contains($0) ? $0 : nil })
                 }
                 byRelationship["\(join.ownerEntity).\(join.ownerRelationship)"] = join
-                let otherKey = join.ownerEntity == entity.name && join.ownerRelationship == r.name ? "\(inverseOwner.name).\(inverse.name)" : key
+                let otherKey =
+                    join.ownerEntity == entity.name && join.ownerRelationship == r.name
+                    ? "\(inverseOwner.name).\(inverse.name)" : key
                 byRelationship[otherKey] = join
-                indexes.append(.init(name: "\(join.name)_\(join.destinationColumn)_INDEX", table: join.name, columns: [join.destinationColumn, join.ownerColumn]))
+                indexes.append(
+                    .init(
+                        name: "\(join.name)_\(join.destinationColumn)_INDEX", table: join.name,
+                        columns: [join.destinationColumn, join.ownerColumn]))
             }
         }
     }
@@ -63,8 +72,10 @@ struct SQLiteJoinTables {
     /// The table owned by `ownerRelationship` of `owner`, whose inverse `otherRelationship` is
     /// declared by `other`. Each key column is numbered after the entity that declares the
     /// relationship at the other end: the entity whose keys it holds.
-    private static func table(owner: EntityDescription, ownerRelationship: RelationshipDescription, other: EntityDescription,
-                              otherRelationship: RelationshipDescription) -> SQLiteSchema.JoinTable {
+    private static func table(
+        owner: EntityDescription, ownerRelationship: RelationshipDescription, other: EntityDescription,
+        otherRelationship: RelationshipDescription
+    ) -> SQLiteSchema.JoinTable {
         let name = "Z_\(owner.entityNumber)\(ownerRelationship.name.uppercased())"
         var ownerColumn = "Z_\(owner.entityNumber)\(otherRelationship.name.uppercased())"
         let destinationColumn = "Z_\(other.entityNumber)\(ownerRelationship.name.uppercased())"

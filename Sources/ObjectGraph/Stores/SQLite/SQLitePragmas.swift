@@ -55,7 +55,10 @@ enum SQLitePragmas {
         let key = "\(StoreOption.sqlitePragmas)[\(name)]"
         guard let values = allowed[name] else {
             let why = refusals[name].map { ": \($0)" } ?? ""
-            throw CoreDataError(exception: .invalidArgument, "The SQLite pragma \(name) is not allowed in a store description\(why). Allowed: \(allowed.keys.sorted().joined(separator: ", "))", key: key)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The SQLite pragma \(name) is not allowed in a store description\(why). Allowed: \(allowed.keys.sorted().joined(separator: ", "))",
+                key: key)
         }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         switch values {
@@ -63,10 +66,16 @@ enum SQLitePragmas {
             if words.contains(trimmed.uppercased()) { return trimmed.uppercased() }
             if let numbers, let number = Int(trimmed), numbers.contains(number) { return String(number) }
             let numberText = numbers.map { " or \($0.lowerBound) to \($0.upperBound)" } ?? ""
-            throw CoreDataError(exception: .invalidArgument, "The SQLite pragma \(name) takes \(words.joined(separator: ", "))\(numberText), not \"\(value)\"", key: key)
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The SQLite pragma \(name) takes \(words.joined(separator: ", "))\(numberText), not \"\(value)\"",
+                key: key)
         case .integer(let range):
             guard let number = Int(trimmed), range.contains(number) else {
-                throw CoreDataError(exception: .invalidArgument, "The SQLite pragma \(name) takes an integer from \(range.lowerBound) to \(range.upperBound), not \"\(value)\"", key: key)
+                throw CoreDataError(
+                    exception: .invalidArgument,
+                    "The SQLite pragma \(name) takes an integer from \(range.lowerBound) to \(range.upperBound), not \"\(value)\"",
+                    key: key)
             }
             return String(number)
         }
@@ -77,7 +86,8 @@ enum SQLitePragmas {
     static func parse(_ value: Any?, key: String) throws -> [String: String] {
         guard let value else { return [:] }
         guard let dictionary = value as? [String: Any] else {
-            throw PersistentStoreDescription.wrongType(value, key: key, expected: "a dictionary of pragma names to String values")
+            throw PersistentStoreDescription.wrongType(
+                value, key: key, expected: "a dictionary of pragma names to String values")
         }
         var pragmas: [String: String] = [:]
         for (name, raw) in dictionary {

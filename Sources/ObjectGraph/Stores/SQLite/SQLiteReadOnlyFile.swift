@@ -32,8 +32,11 @@ final class SQLiteReadOnlyFile {
             do {
                 (queue, scratch) = try Self.open(url, configuration: configuration)
                 return
-            } catch let error as NSError where error.domain == NSCocoaErrorDomain
-                        && (error.code == CocoaError.fileReadNoSuchFile.rawValue || error.code == CocoaError.fileNoSuchFile.rawValue) {
+            } catch let error as NSError
+                where error.domain == NSCocoaErrorDomain
+                && (error.code == CocoaError.fileReadNoSuchFile.rawValue
+                    || error.code == CocoaError.fileNoSuchFile.rawValue)
+            {
                 guard attempt < 5, FileManager.default.fileExists(atPath: url.path) else { throw error }
             }
         }
@@ -42,7 +45,8 @@ final class SQLiteReadOnlyFile {
     /// Opens the store as its files are now: in place, immutable, or through a private copy.
     private static func open(_ url: URL, configuration: Configuration) throws -> (DatabaseQueue, URL?) {
         let fileManager = FileManager.default
-        let wal = url.path + "-wal", shm = url.path + "-shm"
+        let wal = url.path + "-wal"
+        let shm = url.path + "-shm"
         let hasWAL = fileManager.fileExists(atPath: wal)
         let walIsEmpty = ((try? fileManager.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) == 0
         let hasSHM = fileManager.fileExists(atPath: shm)
@@ -51,7 +55,8 @@ final class SQLiteReadOnlyFile {
         } else if (!hasWAL || walIsEmpty) && !hasSHM && Self.readsURIs {
             return (try DatabaseQueue(path: Self.immutableURI(url), configuration: configuration), nil)
         } else {
-            let folder = fileManager.temporaryDirectory.appendingPathComponent("objectgraph-readonly-\(UUID().uuidString)")
+            let folder = fileManager.temporaryDirectory.appendingPathComponent(
+                "objectgraph-readonly-\(UUID().uuidString)")
             try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
             let copy = folder.appendingPathComponent(url.lastPathComponent)
             do {

@@ -39,7 +39,9 @@ final class SQLiteRemoteChanges: Sendable {
     }
 
     /// Starts watching the store's file, posting for `coordinator` (held weakly) about `store`.
-    func start(url: URL, storeIdentifier: String, store: PersistentStore, coordinator: PersistentStoreCoordinator) throws {
+    func start(url: URL, storeIdentifier: String, store: PersistentStore, coordinator: PersistentStoreCoordinator)
+        throws
+    {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "ObjectGraph.SQLiteRemoteChanges"
@@ -49,7 +51,9 @@ final class SQLiteRemoteChanges: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ObjectGraph.SQLiteRemoteChanges"))
         let running = Watch(connection: connection, timer: timer, version: try Self.version(of: connection) ?? 0)
         timer.setEventHandler { [weak coordinator, weak store] in
-            guard let coordinator, let store, let now = try? Self.version(of: connection), now != running.version else { return }
+            guard let coordinator, let store, let now = try? Self.version(of: connection), now != running.version else {
+                return
+            }
             running.version = now
             var info: [String: Any] = [
                 PersistentStoreCoordinator.remoteChangeStoreURLKey: url,
@@ -58,17 +62,24 @@ final class SQLiteRemoteChanges: Sendable {
             if let token = try? coordinator.currentPersistentHistoryToken(fromStores: [store]) {
                 info[PersistentStoreCoordinator.remoteChangeHistoryTokenKey] = token
             }
-            NotificationCenter.default.post(name: PersistentStoreCoordinator.storeRemoteChangeNotification,
-                                            object: coordinator, userInfo: info)
+            NotificationCenter.default.post(
+                name: PersistentStoreCoordinator.storeRemoteChangeNotification,
+                object: coordinator, userInfo: info)
         }
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
         timer.resume()
-        watch.withLock { $0?.cancel(); $0 = running }
+        watch.withLock {
+            $0?.cancel()
+            $0 = running
+        }
     }
 
     /// Stops watching, at the store's close.
     func stop() {
-        watch.withLock { $0?.cancel(); $0 = nil }
+        watch.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
     }
 
     deinit { stop() }
@@ -81,8 +92,10 @@ final class SQLiteRemoteChanges: Sendable {
 
 extension SQLiteStore {
     /// Starts watching the file when the description asks for remote change notifications.
-    func startPostingRemoteChanges(coordinator: PersistentStoreCoordinator, store: PersistentStore,
-                                   description: PersistentStoreDescription) throws {
+    func startPostingRemoteChanges(
+        coordinator: PersistentStoreCoordinator, store: PersistentStore,
+        description: PersistentStoreDescription
+    ) throws {
         guard description.postsRemoteChanges else { return }
         try remoteChanges.start(url: url, storeIdentifier: identifier, store: store, coordinator: coordinator)
     }

@@ -65,7 +65,9 @@ struct SQLiteSchema: Sendable {
         /// the pair): the source's keys, the destination's keys, and the column that orders
         /// the destinations, if any.
         func columns(isOwnerSide: Bool) -> (mine: String, theirs: String, order: String?) {
-            isOwnerSide ? (ownerColumn, destinationColumn, destinationOrderColumn) : (destinationColumn, ownerColumn, ownerOrderColumn)
+            isOwnerSide
+                ? (ownerColumn, destinationColumn, destinationOrderColumn)
+                : (destinationColumn, ownerColumn, ownerOrderColumn)
         }
     }
 
@@ -101,14 +103,19 @@ struct SQLiteSchema: Sendable {
         for root in model.entities where root.parentEntityName == nil {
             let tableName = "Z" + root.name.uppercased()
             let hierarchy = model.entityAndSubentities(of: root.name)
-            let order = SQLiteColumnOrder(model: model, hierarchy: hierarchy, tableName: tableName, existing: existing?[tableName])
+            let order = SQLiteColumnOrder(
+                model: model, hierarchy: hierarchy, tableName: tableName, existing: existing?[tableName])
             tables.append(Table(name: tableName, columns: order.columns))
             indexes += order.indexes
-            if hierarchy.count > 1 { indexes.append(Index(name: "\(tableName)_Z_ENT_INDEX", table: tableName, columns: ["Z_ENT"])) }
+            if hierarchy.count > 1 {
+                indexes.append(Index(name: "\(tableName)_Z_ENT_INDEX", table: tableName, columns: ["Z_ENT"]))
+            }
             for entity in hierarchy {
                 // An entity sees its own columns and its ancestors'.
-                var attributes: [String: String] = [:], toOnes: [String: String] = [:]
-                var entityColumns: [String: String] = [:], orderColumns: [String: String] = [:]
+                var attributes: [String: String] = [:]
+                var toOnes: [String: String] = [:]
+                var entityColumns: [String: String] = [:]
+                var orderColumns: [String: String] = [:]
                 var ancestor: String? = entity.name
                 while let a = ancestor {
                     let declared = order.declared[a] ?? SQLiteColumnOrder.Declared()
@@ -123,7 +130,8 @@ struct SQLiteSchema: Sendable {
                     attributeColumns: attributes, toOneColumns: toOnes, toOneEntityColumns: entityColumns,
                     toOneOrderColumns: orderColumns,
                     entityNumbersWithSubentities: model.entityAndSubentities(of: entity.name).map(\.entityNumber))
-                indexes += Self.declaredIndexes(of: entity, tableName: tableName, attributes: attributes, toOnes: toOnes)
+                indexes += Self.declaredIndexes(
+                    of: entity, tableName: tableName, attributes: attributes, toOnes: toOnes)
             }
         }
         indexes += joins.indexes
@@ -138,19 +146,28 @@ struct SQLiteSchema: Sendable {
     /// An entity's fetch indexes and uniqueness constraints, named and spelled as Core Data
     /// writes them (`Z_<Entity>_<index> ON ZTABLE (ZCOLUMN COLLATE BINARY ASC)`); R-tree
     /// indexes and ones over a property without a column are not made.
-    static func declaredIndexes(of entity: EntityDescription, tableName: String, attributes: [String: String], toOnes: [String: String]) -> [Index] {
+    static func declaredIndexes(
+        of entity: EntityDescription, tableName: String, attributes: [String: String], toOnes: [String: String]
+    ) -> [Index] {
         var result: [Index] = []
         for index in entity.indexes where index.elements.allSatisfy({ $0.indexType == .binary }) {
             let columns = index.elements.compactMap { e in
-                (attributes[e.propertyName] ?? toOnes[e.propertyName]).map { "\($0) COLLATE BINARY \(e.isAscending ? "ASC" : "DESC")" }
+                (attributes[e.propertyName] ?? toOnes[e.propertyName]).map {
+                    "\($0) COLLATE BINARY \(e.isAscending ? "ASC" : "DESC")"
+                }
             }
-            if columns.count == index.elements.count { result.append(Index(name: "Z_\(entity.name)_\(index.name)", table: tableName, columns: columns)) }
+            if columns.count == index.elements.count {
+                result.append(Index(name: "Z_\(entity.name)_\(index.name)", table: tableName, columns: columns))
+            }
         }
         // Only the constraints the entity declares: its parent's are the parent's indexes.
         for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
             let columns = constraint.compactMap { (attributes[$0] ?? toOnes[$0]).map { "\($0) COLLATE BINARY ASC" } }
             guard columns.count == constraint.count else { continue }
-            result.append(Index(name: "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))", table: tableName, columns: columns, isUnique: true))
+            result.append(
+                Index(
+                    name: "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))", table: tableName,
+                    columns: columns, isUnique: true))
         }
         return result
     }
@@ -184,15 +201,23 @@ struct SQLiteSchema: Sendable {
             "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
         ]
         for table in tables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                + table.columns.map { "\($0.name) \($0.type)" }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
         for join in distinctJoinTables {
-            let columns = [join.ownerColumn, join.destinationColumn, join.ownerOrderColumn, join.destinationOrderColumn].compactMap { $0 }
-            statements.append("CREATE TABLE \(join.name) ( \(columns.map { "\($0) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn)) )")
+            let columns = [
+                join.ownerColumn, join.destinationColumn, join.ownerOrderColumn, join.destinationOrderColumn,
+            ].compactMap { $0 }
+            statements.append(
+                "CREATE TABLE \(join.name) ( \(columns.map { "\($0) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn)) )"
+            )
         }
         for index in indexes {
-            statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
+            statements.append(
+                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"
+            )
         }
         return statements + triggers.map(\.sql)
     }

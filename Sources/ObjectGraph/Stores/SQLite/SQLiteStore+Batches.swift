@@ -4,17 +4,23 @@ import GRDB
 extension SQLiteStore {
     /// One batch of a streaming read: the request's entity filter and predicate in SQL, then
     /// `Z_PK > ?` in key order, so each batch starts where the last ended (no OFFSET scans).
-    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws -> [StoreRow] {
+    func fetchRows(_ request: AnyFetchRequest, afterPrimaryKey: Int64, limit: Int, model: ManagedObjectModel) throws
+        -> [StoreRow]
+    {
         let entity = try model.entity(named: request.entityName)
         let plan = plan(forTable: schema.entities[entity.name]!.tableName)
         let unwindowed = request.copy()
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
         let parts = try queryParts(unwindowed, entity: entity, sorted: false)
-        let keyCondition = parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
+        let keyCondition =
+            parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
         let sql = "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?"
-        return try CoreDataError.mappingSQLite("Reading a batch of \(request.entityName) objects from the store at", url) {
-            try readRows(sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
+        return try CoreDataError.mappingSQLite(
+            "Reading a batch of \(request.entityName) objects from the store at", url
+        ) {
+            try readRows(
+                sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
         }
     }
 
@@ -39,7 +45,8 @@ extension SQLiteStore {
             conditions.append("\(column) IS NULL")
         }
         guard !conditions.isEmpty else { return [] }
-        let sql = "SELECT Z_PK FROM \(mapping.tableName) WHERE Z_ENT = ? AND (\(conditions.joined(separator: " OR "))) ORDER BY Z_PK"
+        let sql =
+            "SELECT Z_PK FROM \(mapping.tableName) WHERE Z_ENT = ? AND (\(conditions.joined(separator: " OR "))) ORDER BY Z_PK"
         return try CoreDataError.mappingSQLite("Finding \(entity.name) objects to validate in the store at", url) {
             try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: [mapping.entityNumber]) }
         }
@@ -53,7 +60,9 @@ extension SQLiteStore {
     /// swapped in.
     func deferDurability(_ deferring: Bool) throws {
         try CoreDataError.mappingSQLite("Setting the synchronous mode of the store at", url) {
-            try database.writeWithoutTransaction { db in try db.execute(sql: deferring ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = FULL") }
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: deferring ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = FULL")
+            }
         }
     }
 

@@ -30,11 +30,17 @@ extension SQLiteStore {
     /// Z_MAX past its largest key so new objects do not collide.
     func importContents(_ contents: AtomicContents) throws {
         try save(contents.insertion(model: model, storeIdentifier: identifier), model: model)
-        try CoreDataError.mappingSQLite("Setting the primary keys of the store at", url) { try database.write { db in
-            for (root, rows) in contents.rows {
-                guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else { continue }
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [highest, number])
+        try CoreDataError.mappingSQLite("Setting the primary keys of the store at", url) {
+            try database.write { db in
+                for (root, rows) in contents.rows {
+                    guard let number = model.entitiesByName[root]?.entityNumber, let highest = rows.keys.max() else {
+                        continue
+                    }
+                    try db.execute(
+                        sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?",
+                        arguments: [highest, number])
+                }
             }
-        } }
+        }
     }
 }

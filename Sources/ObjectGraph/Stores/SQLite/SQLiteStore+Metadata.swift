@@ -9,7 +9,8 @@ extension SQLiteStore {
         var merged = metadata
         // The store's type and the model's version keys are the store's own, as Apple adds them
         // again; the UUID lives in Z_UUID.
-        for (key, value) in self.metadata where Self.ownMetadataKeys.contains(key) || key.hasPrefix("NSStoreModelVersion") {
+        for (key, value) in self.metadata
+        where Self.ownMetadataKeys.contains(key) || key.hasPrefix("NSStoreModelVersion") {
             merged[key] = value
         }
         merged = model.metadata(replacingVersionKeysOf: merged)
@@ -21,7 +22,8 @@ extension SQLiteStore {
 
     /// Writes the metadata into Z_METADATA, inside the save's transaction.
     func writeMetadata(_ metadata: [String: Any], db: Database) throws {
-        let data = try PropertyListSerialization.data(fromPropertyList: Self.withoutUUID(metadata), format: .binary, options: 0)
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: Self.withoutUUID(metadata), format: .binary, options: 0)
         let sql = "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"
         log.statement(sql: sql, arguments: [data.databaseValue])
         try db.execute(sql: sql, arguments: [data])

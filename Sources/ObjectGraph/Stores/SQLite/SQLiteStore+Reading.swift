@@ -32,7 +32,10 @@ extension SQLiteStore {
             /// The transformable attributes by index, whose data their value transformer reads.
             let transformables: [Int: AttributeDescription]
 
-            init(entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int, transformables: [Int: AttributeDescription] = [:]) {
+            init(
+                entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int,
+                transformables: [Int: AttributeDescription] = [:]
+            ) {
                 self.entityName = entityName
                 self.slots = slots
                 self.transformables = transformables
@@ -50,10 +53,12 @@ extension SQLiteStore {
     static func makePlan(forTable tableName: String, schema: SQLiteSchema, model: ManagedObjectModel) -> RowPlan {
         let table = schema.tables.first { $0.name == tableName }!
         let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, Int32($0 + 3)) })
-        var decoders: [RowPlan.EntityDecoder?] = Array(repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
+        var decoders: [RowPlan.EntityDecoder?] = Array(
+            repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
         for mapping in schema.entities.values where mapping.tableName == tableName {
             let entity = model.entitiesByName[mapping.entityName]!
-            var slots: [(position: Int32, kind: RowPlan.Kind)?] = Array(repeating: nil, count: entity.attributes.count + entity.relationships.count)
+            var slots: [(position: Int32, kind: RowPlan.Kind)?] = Array(
+                repeating: nil, count: entity.attributes.count + entity.relationships.count)
             var transformables: [Int: AttributeDescription] = [:]
             for (i, a) in entity.attributes.enumerated() {
                 guard let c = mapping.attributeColumns[a.name] else { continue }
@@ -63,11 +68,16 @@ extension SQLiteStore {
             for (n, r) in entity.relationships.enumerated() where !r.isToMany {
                 guard let c = mapping.toOneColumns[r.name] else { continue }
                 let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }.map(Int.init)
-                slots[entity.attributes.count + n] = (position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn))
+                slots[entity.attributes.count + n] = (
+                    position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn)
+                )
             }
-            decoders[entity.entityNumber] = RowPlan.EntityDecoder(entityName: entity.name, slots: slots, attributeCount: entity.attributes.count, transformables: transformables)
+            decoders[entity.entityNumber] = RowPlan.EntityDecoder(
+                entityName: entity.name, slots: slots, attributeCount: entity.attributes.count,
+                transformables: transformables)
         }
-        let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(separator: ", ")
+        let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(
+            separator: ", ")
         return RowPlan(table: table, selectList: select, decoders: decoders)
     }
 
@@ -92,9 +102,15 @@ extension SQLiteStore {
                     let column = columns[i]
                     do {
                         if column.position >= 0 {
-                            (base + i).initialize(to: try SQLiteColumns.value(statement, column.position, type: column.type))
+                            (base + i).initialize(
+                                to: try SQLiteColumns.value(statement, column.position, type: column.type))
                         } else {
-                            (base + i).initialize(to: column.position == -1 ? .null : AttributeValue(try transformedValue(statement, -2 - column.position, decoder: decoder, index: i)))
+                            (base + i).initialize(
+                                to: column.position == -1
+                                    ? .null
+                                    : AttributeValue(
+                                        try transformedValue(
+                                            statement, -2 - column.position, decoder: decoder, index: i)))
                         }
                     } catch let mismatch as StoredValueMismatch {
                         initialized = i
@@ -122,10 +138,13 @@ extension SQLiteStore {
                         if let key = SQLiteColumns.int64(statement, slot.position) {
                             var destinationName = destination
                             if let entityColumn, let number = SQLiteColumns.int64(statement, Int32(entityColumn)),
-                               let actual = model.entitiesByNumber[Int(number)] {
+                                let actual = model.entitiesByNumber[Int(number)]
+                            {
                                 destinationName = actual.name
                             }
-                            value = .objectID(ManagedObjectID(entityName: destinationName, storeIdentifier: identifier, primaryKey: key))
+                            value = .objectID(
+                                ManagedObjectID(
+                                    entityName: destinationName, storeIdentifier: identifier, primaryKey: key))
                         }
                     }
                 }
@@ -133,19 +152,25 @@ extension SQLiteStore {
             }
             initialized = slots.count
         }
-        return StoreRow(entityName: decoder.entityName, primaryKey: sqlite3_column_int64(statement, 0),
-                        version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
+        return StoreRow(
+            entityName: decoder.entityName, primaryKey: sqlite3_column_int64(statement, 0),
+            version: SQLiteColumns.int64(statement, 2) ?? 0, values: values)
     }
 
     /// The value of a transformable attribute: its column's data through the attribute's value
     /// transformer. Data that does not transform is an error naming the entity, key, row and
     /// transformer, never nil: a later save would write nil over the data.
-    private func transformedValue(_ statement: OpaquePointer, _ position: Int32, decoder: RowPlan.EntityDecoder, index: Int) throws -> Any? {
+    private func transformedValue(
+        _ statement: OpaquePointer, _ position: Int32, decoder: RowPlan.EntityDecoder, index: Int
+    ) throws -> Any? {
         guard let attribute = decoder.transformables[index] else { return nil }
         let type = sqlite3_column_type(statement, position)
         if type == SQLITE_NULL { return nil }
         guard type == SQLITE_BLOB || type == SQLITE_TEXT else {
-            throw StoredValueMismatch(type == SQLITE_INTEGER ? "the INTEGER \(sqlite3_column_int64(statement, position))" : "the REAL \(sqlite3_column_double(statement, position))")
+            throw StoredValueMismatch(
+                type == SQLITE_INTEGER
+                    ? "the INTEGER \(sqlite3_column_int64(statement, position))"
+                    : "the REAL \(sqlite3_column_double(statement, position))")
         }
         let length = Int(sqlite3_column_bytes(statement, position))
         let data = sqlite3_column_blob(statement, position).map { Data(bytes: $0, count: length) } ?? Data()
@@ -154,8 +179,10 @@ extension SQLiteStore {
         } catch {
             let pk = sqlite3_column_int64(statement, 0)
             let id = ManagedObjectID(entityName: decoder.entityName, storeIdentifier: identifier, primaryKey: pk)
-            throw CoreDataError(.sqlite, "\(decoder.entityName).\(attribute.name) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) is a transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")) whose data could not be read: \(error.reason)",
-                                objectURI: id.uriString, key: attribute.name)
+            throw CoreDataError(
+                .sqlite,
+                "\(decoder.entityName).\(attribute.name) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) is a transformable attribute (value transformer \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")) whose data could not be read: \(error.reason)",
+                objectURI: id.uriString, key: attribute.name)
         }
     }
 
@@ -163,17 +190,27 @@ extension SQLiteStore {
     private func unknownEntityError(_ statement: OpaquePointer, plan: RowPlan) -> CoreDataError {
         let key = sqlite3_column_int64(statement, 0)
         let found = SQLiteColumns.int64(statement, 1).map { "\($0)" } ?? "NULL"
-        let known = plan.decoders.compactMap { $0 }.compactMap { d in model.entitiesByName[d.entityName].map { "\($0.name) = \($0.entityNumber)" } }
-        return CoreDataError(.sqlite, "The row Z_PK = \(key) of table \(plan.table.name) in the store at \(url.path) has Z_ENT = \(found), which is no entity of the model stored in that table (\(known.joined(separator: ", "))): the row was written with another model or is damaged")
+        let known = plan.decoders.compactMap { $0 }.compactMap { d in
+            model.entitiesByName[d.entityName].map { "\($0.name) = \($0.entityNumber)" }
+        }
+        return CoreDataError(
+            .sqlite,
+            "The row Z_PK = \(key) of table \(plan.table.name) in the store at \(url.path) has Z_ENT = \(found), which is no entity of the model stored in that table (\(known.joined(separator: ", "))): the row was written with another model or is damaged"
+        )
     }
 
     /// The error for a stored value its attribute cannot take.
-    private func mismatchError(_ mismatch: StoredValueMismatch, _ statement: OpaquePointer, decoder: RowPlan.EntityDecoder, index: Int, type: AttributeType) -> CoreDataError {
+    private func mismatchError(
+        _ mismatch: StoredValueMismatch, _ statement: OpaquePointer, decoder: RowPlan.EntityDecoder, index: Int,
+        type: AttributeType
+    ) -> CoreDataError {
         let key = model.entitiesByName[decoder.entityName]?.propertyNames[index] ?? "#\(index)"
         let pk = sqlite3_column_int64(statement, 0)
         let id = ManagedObjectID(entityName: decoder.entityName, storeIdentifier: identifier, primaryKey: pk)
-        return CoreDataError(.sqlite, "\(decoder.entityName).\(key) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) holds \(mismatch.found), which a \(type.xcodeName) attribute cannot take; the row was written by another program: fix the row, or change the attribute's type with a migration",
-                             objectURI: id.uriString, key: key, sqliteCode: 20)
+        return CoreDataError(
+            .sqlite,
+            "\(decoder.entityName).\(key) of the row Z_PK = \(pk) (\(id.uriString)) in the store at \(url.path) holds \(mismatch.found), which a \(type.xcodeName) attribute cannot take; the row was written by another program: fix the row, or change the attribute's type with a migration",
+            objectURI: id.uriString, key: key, sqliteCode: 20)
     }
 
     /// Runs a SELECT of a plan's columns and decodes every row.
@@ -189,7 +226,9 @@ extension SQLiteStore {
                 }
                 return rows
             }
-        } rowCount: { $0.count }
+        } rowCount: {
+            $0.count
+        }
     }
 
     /// The fetch SQL of this store (shared with the PostgreSQL store).
@@ -200,12 +239,17 @@ extension SQLiteStore {
     typealias QueryParts = SQLFetchQuery.Parts
 
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
-    func queryParts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true, extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }) throws -> QueryParts {
+    func queryParts(
+        _ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true,
+        extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }
+    ) throws -> QueryParts {
         try fetchQuery.parts(request, entity: entity, sorted: sorted, extraColumns: extraColumns)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
-    private func selectStatement(_ request: AnyFetchRequest, columns: (RowPlan) -> String) throws -> (plan: RowPlan, fragment: SQLFragment) {
+    private func selectStatement(_ request: AnyFetchRequest, columns: (RowPlan) -> String) throws -> (
+        plan: RowPlan, fragment: SQLFragment
+    ) {
         let entity = try model.entity(named: request.entityName)
         let plan = plan(forTable: schema.entities[entity.name]!.tableName)
         return (plan, try fetchQuery.select(request, entity: entity, columns: columns(plan)))
@@ -221,18 +265,26 @@ extension SQLiteStore {
     func fetchIDs(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> [ManagedObjectID] {
         let (_, statement) = try selectStatement(request) { _ in "t0.Z_PK, t0.Z_ENT" }
         let arguments = StatementArguments(statement.arguments)
-        return try CoreDataError.mappingSQLite("Fetching \(request.entityName) object IDs from the store at", url) { try log.measure(sql: statement.sql, arguments: statement.arguments) {
-            try read { db in
-                try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).map { row -> ManagedObjectID in
-                    let number: Int = row[1]
-                    guard let entity = model.entitiesByNumber[number] else {
-                        let key: Int64 = row[0]
-                        throw CoreDataError(.sqlite, "The row Z_PK = \(key) of table \(self.schema.entities[request.entityName]?.tableName ?? request.entityName) in the store at \(self.url.path) has Z_ENT = \(number), which is no entity of the model: the row was written with another model or is damaged")
+        return try CoreDataError.mappingSQLite("Fetching \(request.entityName) object IDs from the store at", url) {
+            try log.measure(sql: statement.sql, arguments: statement.arguments) {
+                try read { db in
+                    try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: arguments).map {
+                        row -> ManagedObjectID in
+                        let number: Int = row[1]
+                        guard let entity = model.entitiesByNumber[number] else {
+                            let key: Int64 = row[0]
+                            throw CoreDataError(
+                                .sqlite,
+                                "The row Z_PK = \(key) of table \(self.schema.entities[request.entityName]?.tableName ?? request.entityName) in the store at \(self.url.path) has Z_ENT = \(number), which is no entity of the model: the row was written with another model or is damaged"
+                            )
+                        }
+                        return ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0])
                     }
-                    return ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: row[0])
                 }
+            } rowCount: {
+                $0.count
             }
-        } rowCount: { $0.count } }
+        }
     }
 
     func count(_ request: AnyFetchRequest, model: ManagedObjectModel) throws -> Int {
@@ -241,8 +293,12 @@ extension SQLiteStore {
         let (sql, values) = (statement.sql, statement.arguments)
         return try CoreDataError.mappingSQLite("Counting \(request.entityName) objects in the store at", url) {
             try log.measure(sql: sql, arguments: values) {
-                try read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) ?? 0 }
-            } rowCount: { _ in 1 }
+                try read { db in
+                    try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(values)) ?? 0
+                }
+            } rowCount: { _ in
+                1
+            }
         }
     }
 
@@ -259,14 +315,21 @@ extension SQLiteStore {
     func rows(for ids: [ManagedObjectID], model: ManagedObjectModel) throws -> [StoreRow] {
         var result: [StoreRow] = []
         // One query per table, in chunks that stay under SQLite's variable limit.
-        for (table, group) in Dictionary(grouping: ids, by: { schema.entities[$0.entityName]?.tableName ?? "" }) where !table.isEmpty {
+        for (table, group) in Dictionary(grouping: ids, by: { schema.entities[$0.entityName]?.tableName ?? "" })
+        where !table.isEmpty {
             let plan = plan(forTable: table)
-            for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }) {
-                let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))"
+            for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }
+            ) {
+                let sql =
+                    "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))"
                 let values = chunk.map { $0.primaryKey.databaseValue }
                 let wanted = Set(chunk)
-                result += try CoreDataError.mappingSQLite("Reading \(chunk.count) objects of \(table) from the store at", url) { try readRows(sql, values, plan: plan) }.filter {
-                    wanted.contains(ManagedObjectID(entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey))
+                result += try CoreDataError.mappingSQLite(
+                    "Reading \(chunk.count) objects of \(table) from the store at", url
+                ) { try readRows(sql, values, plan: plan) }.filter {
+                    wanted.contains(
+                        ManagedObjectID(
+                            entityName: $0.entityName, storeIdentifier: identifier, primaryKey: $0.primaryKey))
                 }
             }
         }

@@ -7,7 +7,9 @@ import GRDBSQLite
 extension SQLiteStore {
     /// The error for a write to a store opened read-only.
     func readOnlyError(_ what: String) -> CoreDataError {
-        CoreDataError(.persistentStoreSave, "Cannot \(what): the store at \(url.path) was added read-only (NSReadOnlyPersistentStoreOption)")
+        CoreDataError(
+            .persistentStoreSave,
+            "Cannot \(what): the store at \(url.path) was added read-only (NSReadOnlyPersistentStoreOption)")
     }
 
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int, model: ManagedObjectModel) throws -> [Int64] {
@@ -18,15 +20,23 @@ extension SQLiteStore {
         // Z_MAX, so no other process can hand out the same keys, and it waits for the lock
         // with the busy timeout. The UPDATE's `AND Z_MAX = ?` must match: if it ever did not,
         // the keys are refused rather than reused.
-        return try CoreDataError.mappingSQLite("Allocating \(count) primary keys for \(entity.name) in the store at", url) {
+        return try CoreDataError.mappingSQLite(
+            "Allocating \(count) primary keys for \(entity.name) in the store at", url
+        ) {
             try database.write { db in
                 // Cached statements: every save of new objects runs these two, prepared once
                 // per connection.
-                let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [root.entityNumber]) ?? 0
+                let current =
+                    try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
+                        arguments: [root.entityNumber]) ?? 0
                 try db.cachedStatement(sql: "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
                     .execute(arguments: [current + Int64(count), root.entityNumber, current])
                 guard db.changesCount == 1 else {
-                    throw CoreDataError(.persistentStoreIncompatibleSchema, "The store at \(url.path) has no primary-key row for \(root.name) in Z_PRIMARYKEY, or it changed while keys were allocated; no keys were handed out")
+                    throw CoreDataError(
+                        .persistentStoreIncompatibleSchema,
+                        "The store at \(url.path) has no primary-key row for \(root.name) in Z_PRIMARYKEY, or it changed while keys were allocated; no keys were handed out"
+                    )
                 }
                 return (0..<count).map { current + 1 + Int64($0) }
             }
@@ -63,10 +73,15 @@ extension SQLiteStore {
                 // A uniqueness constraint's UNIQUE index refused a row: Core Data's answer with
                 // its default merge policy is 133021 (NSManagedObjectConstraintMergeError).
                 // The transaction was rolled back: nothing of the save is written.
-                throw CoreDataError(.constraintMerge, "The save breaks a uniqueness constraint of the model in the store at \(url.path): \(error.message ?? "UNIQUE constraint failed"). Nothing was saved", sqliteCode: error.extendedResultCode.rawValue)
+                throw CoreDataError(
+                    .constraintMerge,
+                    "The save breaks a uniqueness constraint of the model in the store at \(url.path): \(error.message ?? "UNIQUE constraint failed"). Nothing was saved",
+                    sqliteCode: error.extendedResultCode.rawValue)
             }
         }
-        log.annotate("save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted", since: start)
+        log.annotate(
+            "save of \(changes.inserted.count) inserted, \(changes.updated.count) updated, \(changes.deleted.count) deleted",
+            since: start)
     }
 
     private func apply(_ changes: StoreChanges, db: Database, history: HistoryTransactionInfo?) throws {
@@ -77,18 +92,29 @@ extension SQLiteStore {
         for (k, (row, expected)) in changes.updated.enumerated() {
             // Only the changed columns, when the save knows them (SQLiteWriter).
             let properties = changes.properties(ofUpdate: k)
-            if try !writer.update(row, expectedVersion: expected, plan: writePlan(row.entityName), properties: properties, history: &record) {
-                let id = ManagedObjectID(entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
+            if try !writer.update(
+                row, expectedVersion: expected, plan: writePlan(row.entityName), properties: properties,
+                history: &record)
+            {
+                let id = ManagedObjectID(
+                    entityName: row.entityName, storeIdentifier: identifier, primaryKey: row.primaryKey)
                 let mapping = schema.entities[row.entityName]!
-                let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [row.primaryKey])
-                conflicts.append("\(id.uriString) (version \(expected) read, \(now.map { "\($0)" } ?? "deleted") in the store)")
+                let now = try Int64.fetchOne(
+                    db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [row.primaryKey])
+                conflicts.append(
+                    "\(id.uriString) (version \(expected) read, \(now.map { "\($0)" } ?? "deleted") in the store)")
             }
         }
         for (id, expected) in changes.deleted {
             let mapping = schema.entities[id.entityName]!
             let tombstone = record == nil ? [] : try tombstoneValues(of: id, db: db)
-            try execute(db, "DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?", [id.primaryKey.databaseValue, expected.databaseValue])
-            if db.changesCount == 0, let now = try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [id.primaryKey]) {
+            try execute(
+                db, "DELETE FROM \(mapping.tableName) WHERE Z_PK = ? AND Z_OPT = ?",
+                [id.primaryKey.databaseValue, expected.databaseValue])
+            if db.changesCount == 0,
+                let now = try Int64.fetchOne(
+                    db, sql: "SELECT Z_OPT FROM \(mapping.tableName) WHERE Z_PK = ?", arguments: [id.primaryKey])
+            {
                 conflicts.append("\(id.uriString) (version \(expected) read, \(now) in the store)")
             } else if record != nil, db.changesCount > 0 {
                 record!.deleted.append((mapping.entityNumber, id.primaryKey, tombstone))
@@ -101,7 +127,8 @@ extension SQLiteStore {
             }
         }
         guard conflicts.isEmpty else {
-            throw CoreDataError(.merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
+            throw CoreDataError(
+                .merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         // Rows come in runs of one entity: its plan is looked up once per run, not hashed per row.
         var plan: SQLiteWriter.Plan?
@@ -126,10 +153,17 @@ extension SQLiteStore {
     /// tombstone order, read before the row is deleted: a batch delete calls it too, for
     /// ``recordHistory(inserted:updated:deleted:transaction:db:)``.
     func tombstoneValues(of id: ManagedObjectID, db: Database) throws -> [DatabaseValue] {
-        guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else { return [] }
-        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map { mapping.attributeColumns[$0.attribute.name] ?? "NULL" }
+        guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else {
+            return []
+        }
+        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map {
+            mapping.attributeColumns[$0.attribute.name] ?? "NULL"
+        }
         guard !columns.isEmpty else { return [] }
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(mapping.tableName) WHERE Z_PK = ?"), arguments: [id.primaryKey])
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT \(columns.joined(separator: ", ")) FROM \(mapping.tableName) WHERE Z_PK = ?"),
+            arguments: [id.primaryKey])
         return row.map { row in (0..<columns.count).map { row[$0] as DatabaseValue } } ?? []
     }
 

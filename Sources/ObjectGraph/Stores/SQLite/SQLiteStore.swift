@@ -66,7 +66,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         if readOnly {
             guard FileManager.default.fileExists(atPath: url.path), !StoreFiles.isEmpty(url) else {
-                throw CoreDataError(.persistentStoreOpen, "There is no store at \(url.path) to open read-only (NSReadOnlyPersistentStoreOption): a read-only store is never created")
+                throw CoreDataError(
+                    .persistentStoreOpen,
+                    "There is no store at \(url.path) to open read-only (NSReadOnlyPersistentStoreOption): a read-only store is never created"
+                )
             }
         } else {
             // Core Data's stores use incremental auto-vacuum (every fixture store has
@@ -121,7 +124,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } catch let error as DatabaseError where Self.isLockError(error) {
             throw CoreDataError(sqlite: error, operation: "Opening the store at", url: url)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The file at \(url.path) could not be opened as a SQLite store: \(Self.describe(error)). Is it a Core Data store?"
+            )
         }
         readOnlyFile = file
         tracksHistory = !readOnly && description.isPersistentHistoryTrackingEnabled
@@ -138,7 +144,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.contains("Z_METADATA") else {
                 guard tables.isEmpty else {
-                    throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is a SQLite database but not a Core Data store: it has no Z_METADATA table (its tables: \(tables.joined(separator: ", ")))")
+                    throw CoreDataError(
+                        .persistentStoreInvalidType,
+                        "The file at \(url.path) is a SQLite database but not a Core Data store: it has no Z_METADATA table (its tables: \(tables.joined(separator: ", ")))"
+                    )
                 }
                 return nil
             }
@@ -152,12 +161,16 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         var created: [String: Any]?
         if existing == nil {
             guard !readOnly else {
-                throw CoreDataError(.persistentStoreOpen, "The SQLite file at \(url.path) has no tables: there is no store to open read-only (NSReadOnlyPersistentStoreOption)")
+                throw CoreDataError(
+                    .persistentStoreOpen,
+                    "The SQLite file at \(url.path) has no tables: there is no store to open read-only (NSReadOnlyPersistentStoreOption)"
+                )
             }
             // Created in one IMMEDIATE transaction that looks again: of two processes creating
             // one store at once, the second waits for the first, then reads what it made.
             (existing, created) = try CoreDataError.mappingSQLite("Creating the store at", url) {
-                try queue.write { db -> ((String, [String: Any], SQLiteSchema.Layout, [String: Int])?, [String: Any]?) in
+                try queue.write {
+                    db -> ((String, [String: Any], SQLiteSchema.Layout, [String: Int])?, [String: Any]?) in
                     if let made = try readExisting(db) { return (made, nil) }
                     return (nil, try Self.create(db, schema: predicted, model: model, identifier: newIdentifier))
                 }
@@ -167,8 +180,12 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         let schema = existing.map { SQLiteSchema(model: model, existing: $0.2) } ?? predicted
         self.schema = schema
         // Every plan up front: the store is shared by contexts on different threads.
-        self.plans = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model)) })
-        self.writePlans = Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
+        self.plans = Dictionary(
+            uniqueKeysWithValues: schema.tables.map {
+                ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model))
+            })
+        self.writePlans = Dictionary(
+            uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
         self.derived = try SQLiteDerivedAttributes(model: model, schema: schema)
         if let (uuid, plist, _, numbers) = existing {
             identifier = uuid
@@ -189,7 +206,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     static func readLayout(_ db: Database, tables: [String]) throws -> SQLiteSchema.Layout {
         var layout: SQLiteSchema.Layout = [:]
         for table in tables {
-            layout[table] = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
+            layout[table] = Set(
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
         }
         return layout
     }
@@ -208,18 +226,24 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     // MARK: Creating and reading the bookkeeping tables
 
     /// Creates the tables and the metadata row of a new store; returns its metadata.
-    private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String) throws -> [String: Any] {
+    private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String)
+        throws -> [String: Any]
+    {
         // The metadata Core Data writes: the store type and the model's version keys (hashes,
         // their digest and checksum, identifiers, framework version).
-        var plist = model.metadata(replacingVersionKeysOf: ["NSStoreType": StoreType.sqlite.rawValue, "_NSAutoVacuumLevel": "2"])
+        var plist = model.metadata(replacingVersionKeysOf: [
+            "NSStoreType": StoreType.sqlite.rawValue, "_NSAutoVacuumLevel": "2",
+        ])
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         for statement in schema.creationStatements { try db.execute(sql: statement) }
         for entity in model.entities {
             let parent = entity.parentEntityName.flatMap { model.entitiesByName[$0]?.entityNumber } ?? 0
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                           arguments: [entity.entityNumber, entity.name, parent])
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                arguments: [entity.entityNumber, entity.name, parent])
         }
-        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, data])
+        try db.execute(
+            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, data])
         plist["NSStoreUUID"] = identifier
         return plist
     }
@@ -227,7 +251,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     /// Reads Z_METADATA: the store UUID and the property list (without the UUID).
     static func readMetadata(_ db: Database, url: URL) throws -> (String, [String: Any]) {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
-              let uuid = row["Z_UUID"] as String?, let data = row["Z_PLIST"] as Data? else {
+            let uuid = row["Z_UUID"] as String?, let data = row["Z_PLIST"] as Data?
+        else {
             throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) has no metadata row in Z_METADATA")
         }
         // Checked first: Foundation's reader crashes on a set or a key that is not a string,
@@ -235,10 +260,17 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         do {
             try BinaryPropertyList.checkSharing(data, asPropertyList: true)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is damaged: \(error)")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is damaged: \(error)")
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
-            throw CoreDataError(.persistentStoreOpen, "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is not a property list")
+        guard
+            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+                as? [String: Any]
+        else {
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is not a property list")
         }
         return (uuid, plist)
     }
@@ -248,7 +280,9 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         var numbers: [String: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
             guard let number = row["Z_ENT"] as Int?, let name = row["Z_NAME"] as String? else {
-                throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) has a Z_PRIMARYKEY row without a Z_ENT number or a Z_NAME")
+                throw CoreDataError(
+                    .persistentStoreOpen,
+                    "The store at \(url.path) has a Z_PRIMARYKEY row without a Z_ENT number or a Z_NAME")
             }
             numbers[name] = number
         }
@@ -265,15 +299,21 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path)")
         }
         guard !StoreFiles.isEmpty(url) else {
-            throw CoreDataError(.fileReadNoSuchFile, "There is no store at \(url.path) yet: the file is empty (a store whose creation was interrupted); adding the store creates it")
+            throw CoreDataError(
+                .fileReadNoSuchFile,
+                "There is no store at \(url.path) yet: the file is empty (a store whose creation was interrupted); adding the store creates it"
+            )
         }
         do {
             // Read only, leaving no -shm or -wal beside the store (SQLiteReadOnlyFile).
-            let file = try SQLiteReadOnlyFile(url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout))
+            let file = try SQLiteReadOnlyFile(
+                url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout))
             defer { file.close() }
             let (uuid, plist) = try file.queue.read { db -> (String, [String: Any]) in
                 guard try db.tableExists("Z_METADATA") else {
-                    throw CoreDataError(.persistentStoreInvalidType, "The file at \(url.path) is not a Core Data store: it has no Z_METADATA table")
+                    throw CoreDataError(
+                        .persistentStoreInvalidType,
+                        "The file at \(url.path) is not a Core Data store: it has no Z_METADATA table")
                 }
                 return try readMetadata(db, url: url)
             }
@@ -285,7 +325,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         } catch let error as DatabaseError where isLockError(error) {
             throw CoreDataError(sqlite: error, operation: "Reading the metadata of the store at", url: url)
         } catch {
-            throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be read as a SQLite store: \(describe(error))")
+            throw CoreDataError(
+                .persistentStoreOpen, "The file at \(url.path) could not be read as a SQLite store: \(describe(error))")
         }
     }
 
@@ -300,9 +341,11 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     private func checkEntityNumbers(_ numbers: [String: Int]) throws {
         for entity in model.entities {
             guard let number = numbers[entity.name], number != entity.entityNumber else { continue }
-            throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) numbers the entity \(entity.name) "
-                + "\(number) in Z_PRIMARYKEY (Z_ENT), where its model numbers it \(entity.entityNumber): "
-                + "the file was changed by something other than Core Data")
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "The store at \(url.path) numbers the entity \(entity.name) "
+                    + "\(number) in Z_PRIMARYKEY (Z_ENT), where its model numbers it \(entity.entityNumber): "
+                    + "the file was changed by something other than Core Data")
         }
     }
 
@@ -317,7 +360,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             upgraded["NSStoreUUID"] = nil
             let data = try PropertyListSerialization.data(fromPropertyList: upgraded, format: .binary, options: 0)
             let sql = "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1"
-            try CoreDataError.mappingSQLite("Writing Core Data's version hashes into the metadata of the store at", url) {
+            try CoreDataError.mappingSQLite("Writing Core Data's version hashes into the metadata of the store at", url)
+            {
                 log.statement(sql: sql, arguments: [data.databaseValue])
                 try database.write { db in try db.execute(sql: sql, arguments: [data]) }
             }

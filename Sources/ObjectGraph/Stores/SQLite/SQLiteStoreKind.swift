@@ -8,8 +8,10 @@ struct SQLiteStoreKind: PersistentStoreKind {
     let swiftName = ".sqlite"
     let isAtomic = false
 
-    func open(at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
-              log: SQLLog) throws -> any PersistentStoreBackend {
+    func open(
+        at url: URL?, description: PersistentStoreDescription, model: ManagedObjectModel,
+        log: SQLLog
+    ) throws -> any PersistentStoreBackend {
         try SQLiteStore(url: requiredURL(url), model: model, description: description, log: log)
     }
 
@@ -23,10 +25,14 @@ struct SQLiteStoreKind: PersistentStoreKind {
 
     /// A lightweight step whose changes SQL can make runs in place, in one transaction;
     /// any other migrates into a new file that replaces the store.
-    func migrate(_ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
-                 log: SQLLog) throws {
+    func migrate(
+        _ step: MigrationStep, at url: URL, progress: MigrationProgressHandler?, batchSize: Int?,
+        log: SQLLog
+    ) throws {
         if step.isLightweight,
-           let plan = SQLiteMigrationPlan(source: step.sourceModel, destination: step.destinationModel, mapping: step.mappingModel) {
+            let plan = SQLiteMigrationPlan(
+                source: step.sourceModel, destination: step.destinationModel, mapping: step.mappingModel)
+        {
             try log.migration("\(step.description) of \(url.lastPathComponent), in place") {
                 try SQLiteInPlaceMigration.migrate(url: url, plan: plan, progress: progress, log: log)
             }
@@ -40,7 +46,8 @@ struct SQLiteStoreKind: PersistentStoreKind {
     func inspect(at url: URL) throws -> StoreInspection.Contents {
         let file: SQLiteReadOnlyFile
         do {
-            file = try SQLiteReadOnlyFile(url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout))
+            file = try SQLiteReadOnlyFile(
+                url: url, configuration: SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout))
         } catch {
             throw CoreDataError(.persistentStoreOpen, "The file at \(url.path) could not be opened as SQLite: \(error)")
         }
@@ -72,7 +79,9 @@ struct SQLiteStoreKind: PersistentStoreKind {
             guard let rootName = entities.first(where: { ($0[0] as Int) == root })?[1] as String? else { continue }
             let table = "Z" + rootName.uppercased()
             guard tableNames.contains(table) else { continue }
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(table)\" WHERE Z_ENT = ?", arguments: [entity[0] as Int]) ?? 0
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \"\(table)\" WHERE Z_ENT = ?", arguments: [entity[0] as Int]) ?? 0
             counts.append((entity[1], count))
         }
         return counts

@@ -51,7 +51,7 @@ enum SQLiteValues {
         case .uri:
             if let u = value as? URL { return u.absoluteString.databaseValue }
         case .undefined, .transformable, .objectID, .composite:
-            break   // refused at save (UnstorableModelParts); nothing to convert
+            break // refused at save (UnstorableModelParts); nothing to convert
         }
         return genericDatabaseValue(value)
     }
@@ -81,7 +81,8 @@ enum SQLiteValues {
             guard let d = value as? Decimal else { return nil }
             if d.isNaN { return "NaN is not a number SQLite can store (it would become NULL)" }
             if DecimalConversion.int(d) != nil || DecimalConversion.survivesDouble(d) { return nil }
-            return "\(d) has more significant digits than the REAL of a SQLite store keeps exactly (up to 15 always survive; this one would come back as \(DecimalConversion.decimal(DecimalConversion.double(d)).map { "\($0)" } ?? "another number"))"
+            return
+                "\(d) has more significant digits than the REAL of a SQLite store keeps exactly (up to 15 always survive; this one would come back as \(DecimalConversion.decimal(DecimalConversion.double(d)).map { "\($0)" } ?? "another number"))"
         case .double, .float:
             guard let d = value as? Double, d.isNaN else { return nil }
             return "NaN is not a number SQLite can store (it would become NULL)"
@@ -141,14 +142,17 @@ enum SQLiteValues {
         case .integer64: return Int(v)
         case .integer16, .integer32:
             let i = Int(v)
-            guard type.integerRange!.contains(i) else { throw StoredValueMismatch("the INTEGER \(v), beyond the range of \(type.xcodeName)") }
+            guard type.integerRange!.contains(i) else {
+                throw StoredValueMismatch("the INTEGER \(v), beyond the range of \(type.xcodeName)")
+            }
             return i
         case .boolean: return v != 0
         case .double, .float: return Double(v)
         case .date: return Date(timeIntervalSinceReferenceDate: Double(v))
         case .decimal: return Decimal(Int(v))
         case .string: return String(v)
-        case .binaryData, .uuid, .uri, .undefined, .transformable, .objectID, .composite: throw StoredValueMismatch("the INTEGER \(v)")
+        case .binaryData, .uuid, .uri, .undefined, .transformable, .objectID, .composite:
+            throw StoredValueMismatch("the INTEGER \(v)")
         }
     }
 
@@ -161,17 +165,23 @@ enum SQLiteValues {
         case .date: return Date(timeIntervalSinceReferenceDate: v)
         case .integer16, .integer32, .integer64:
             guard let i = Int(exactly: v), type.integerRange!.contains(i) else {
-                throw StoredValueMismatch("the REAL \(v), which is not a whole number in the range of \(type.xcodeName)")
+                throw StoredValueMismatch(
+                    "the REAL \(v), which is not a whole number in the range of \(type.xcodeName)")
             }
             return i
         case .boolean:
-            guard let i = Int(exactly: v) else { throw StoredValueMismatch("the REAL \(v), which is not a whole number") }
+            guard let i = Int(exactly: v) else {
+                throw StoredValueMismatch("the REAL \(v), which is not a whole number")
+            }
             return i != 0
         case .decimal:
-            guard let d = DecimalConversion.decimal(v) else { throw StoredValueMismatch("the REAL \(v), which a Decimal cannot hold") }
+            guard let d = DecimalConversion.decimal(v) else {
+                throw StoredValueMismatch("the REAL \(v), which a Decimal cannot hold")
+            }
             return d
         case .string: return "\(v)"
-        case .binaryData, .uuid, .uri, .undefined, .transformable, .objectID, .composite: throw StoredValueMismatch("the REAL \(v)")
+        case .binaryData, .uuid, .uri, .undefined, .transformable, .objectID, .composite:
+            throw StoredValueMismatch("the REAL \(v)")
         }
     }
 
@@ -180,10 +190,14 @@ enum SQLiteValues {
         switch type {
         case .string: return s
         case .uri:
-            guard let url = URL(string: s) else { throw StoredValueMismatch("the TEXT \(quoted(s)), which is not a URL") }
+            guard let url = URL(string: s) else {
+                throw StoredValueMismatch("the TEXT \(quoted(s)), which is not a URL")
+            }
             return url
         case .uuid:
-            guard let uuid = UUID(uuidString: s) else { throw StoredValueMismatch("the TEXT \(quoted(s)), which is not a UUID") }
+            guard let uuid = UUID(uuidString: s) else {
+                throw StoredValueMismatch("the TEXT \(quoted(s)), which is not a UUID")
+            }
             return uuid
         case .decimal:
             // Decimal(string:) reads "12abc" as 12: the text must be a whole number literal.
@@ -201,11 +215,18 @@ enum SQLiteValues {
         switch type {
         case .binaryData: return data
         case .uuid:
-            guard data.count == 16 else { throw StoredValueMismatch("a BLOB of \(data.count) bytes, not the 16 of a UUID") }
+            guard data.count == 16 else {
+                throw StoredValueMismatch("a BLOB of \(data.count) bytes, not the 16 of a UUID")
+            }
             let b = [UInt8](data)
-            return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+            return UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                ))
         case .string:
-            guard let s = String(validating: data, as: UTF8.self) else { throw StoredValueMismatch("a BLOB of \(data.count) bytes that is not UTF-8 text") }
+            guard let s = String(validating: data, as: UTF8.self) else {
+                throw StoredValueMismatch("a BLOB of \(data.count) bytes that is not UTF-8 text")
+            }
             return s
         default: throw StoredValueMismatch("a BLOB of \(data.count) bytes")
         }
@@ -213,7 +234,10 @@ enum SQLiteValues {
 
     private static func quoted(_ s: String) -> String {
         let head = s.count > 40 ? String(s.prefix(40)) + "..." : s
-        return "\"" + head.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+        return "\""
+            + head.unicodeScalars.map {
+                $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined() + "\""
     }
 }
 

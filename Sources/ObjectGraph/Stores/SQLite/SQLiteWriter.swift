@@ -51,7 +51,8 @@ final class SQLiteWriter {
             self.columns = columns
             self.sources = sources
             let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
-            insertSQL = "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
+            insertSQL =
+                "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
         }
 
         /// How many UPDATEs with a column set of their own a plan keeps.
@@ -94,8 +95,9 @@ final class SQLiteWriter {
         private func makeUpdate(positions: [Int]) -> Update {
             let sets = positions.map { "\(columns[$0]) = ?" } + ["Z_OPT = ?"]
             // Numbered from 1 (0 is the INSERT's key), the whole-row one included.
-            return Update(sql: "UPDATE \(tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?",
-                          positions: positions, number: updates.count + (wholeRowUpdate == nil ? 1 : 2))
+            return Update(
+                sql: "UPDATE \(tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?",
+                positions: positions, number: updates.count + (wholeRowUpdate == nil ? 1 : 2))
         }
     }
 
@@ -123,15 +125,23 @@ final class SQLiteWriter {
             // never written from the object's value.
             guard let c = mapping.attributeColumns[a.name], !a.isDerived else { continue }
             columns.append(c)
-            sources.append(a.attributeType == .transformable ? .transformable(index: i, attribute: a) : .attribute(index: i, type: a.attributeType))
+            sources.append(
+                a.attributeType == .transformable
+                    ? .transformable(index: i, attribute: a) : .attribute(index: i, type: a.attributeType))
         }
         for (n, r) in entity.relationships.enumerated() where !r.isToMany {
             guard let c = mapping.toOneColumns[r.name] else { continue }
             let index = entity.attributes.count + n
-            columns.append(c); sources.append(.toOne(index: index))
-            if let ec = mapping.toOneEntityColumns[r.name] { columns.append(ec); sources.append(.toOneEntity(index: index)) }
+            columns.append(c)
+            sources.append(.toOne(index: index))
+            if let ec = mapping.toOneEntityColumns[r.name] {
+                columns.append(ec)
+                sources.append(.toOneEntity(index: index))
+            }
         }
-        return Plan(entityName: entity.name, tableName: mapping.tableName, entityNumber: entity.entityNumber, columns: columns, sources: sources)
+        return Plan(
+            entityName: entity.name, tableName: mapping.tableName, entityNumber: entity.entityNumber, columns: columns,
+            sources: sources)
     }
 
     private let db: Database
@@ -208,7 +218,8 @@ final class SQLiteWriter {
         case .int64(let v): sqlite3_bind_int64(s, i, v)
         case .double(let v): sqlite3_bind_double(s, i, v)
         case .string(let v): bindText(s, i, v)
-        case .blob(let v): _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+        case .blob(let v):
+            _ = v.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
         }
     }
 
@@ -218,7 +229,9 @@ final class SQLiteWriter {
         var text = text
         text.withUTF8 { bytes in
             if let base = bytes.baseAddress {
-                _ = sqlite3_bind_text(s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+                _ = sqlite3_bind_text(
+                    s, i, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient
+                )
             } else {
                 _ = sqlite3_bind_text(s, i, "", 0, Self.transient)
             }
@@ -238,27 +251,37 @@ final class SQLiteWriter {
     /// type's own (which the context's conversion never leaves) binds through
     /// ``SQLiteValues/databaseValue(_:type:)``, as any value did before the value core.
     @inline(__always)
-    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: AttributeValue, type: AttributeType) throws(Unstorable) {
+    private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: AttributeValue, type: AttributeType)
+        throws(Unstorable)
+    {
         switch value {
         case .null:
-            sqlite3_bind_null(s, i); return
+            sqlite3_bind_null(s, i)
+            return
         case .string(let v) where type == .string:
-            bindText(s, i, v); return
+            bindText(s, i, v)
+            return
         case .int(let v) where type == .integer16 || type == .integer32 || type == .integer64:
-            sqlite3_bind_int64(s, i, Int64(v)); return
+            sqlite3_bind_int64(s, i, Int64(v))
+            return
         case .double(let v) where type == .double || type == .float:
             // SQLite stores a bound NaN as NULL: refused rather than lost.
             if v.isNaN { throw Unstorable(reason: "NaN is not a number SQLite can store (it would become NULL)") }
-            sqlite3_bind_double(s, i, v); return
+            sqlite3_bind_double(s, i, v)
+            return
         case .bool(let v) where type == .boolean:
-            sqlite3_bind_int64(s, i, v ? 1 : 0); return
+            sqlite3_bind_int64(s, i, v ? 1 : 0)
+            return
         case .date(let v) where type == .date:
-            sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate); return
+            sqlite3_bind_double(s, i, v.timeIntervalSinceReferenceDate)
+            return
         default:
             break
         }
         let any = value.any
-        if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) { throw Unstorable(reason: reason) }
+        if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) {
+            throw Unstorable(reason: reason)
+        }
         bind(s, i, SQLiteValues.databaseValue(any, type: type))
     }
 
@@ -270,7 +293,8 @@ final class SQLiteWriter {
 
     /// The value a column takes from a row's values, as the SQL stores keep it (SQLite's, and
     /// PostgreSQL's, whose columns hold the same values).
-    static func databaseValue(_ source: Source, in values: [AttributeValue], model: ManagedObjectModel) -> DatabaseValue {
+    static func databaseValue(_ source: Source, in values: [AttributeValue], model: ManagedObjectModel) -> DatabaseValue
+    {
         switch source {
         case .attribute(let index, let type): return SQLiteValues.databaseValue(values[index].any, type: type)
         case .transformable(let index, let attribute):
@@ -278,7 +302,8 @@ final class SQLiteWriter {
             return ((try? TransformableValues.data(for: value, attribute: attribute)) ?? Data()).databaseValue
         case .toOne(let index): return (values[index].objectID)?.primaryKey.databaseValue ?? .null
         case .toOneEntity(let index):
-            return (values[index].objectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue ?? .null
+            return (values[index].objectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue
+                ?? .null
         }
     }
 
@@ -291,14 +316,23 @@ final class SQLiteWriter {
     /// object and the key, or a save error for a transformable whose transformer failed.
     private func located(_ error: Unstorable, _ row: StoreRow, _ plan: Plan) -> CoreDataError {
         var key = "?"
-        if let index = error.index, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count {
+        if let index = error.index, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count
+        {
             key = entity.attributes[index].name
         }
-        let uri = ManagedObjectID(entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey).uriString
+        let uri = ManagedObjectID(
+            entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey
+        ).uriString
         if error.isTransform {
-            return CoreDataError(.persistentStoreSave, "\(row.entityName).\(key) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved", objectURI: uri, key: key)
+            return CoreDataError(
+                .persistentStoreSave,
+                "\(row.entityName).\(key) of \(uri) is a transformable attribute, and \(error.reason). Nothing was saved",
+                objectURI: uri, key: key)
         }
-        return CoreDataError(.validation, "The SQLite store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(error.reason). Nothing was saved. Round the value (to at most 15 significant digits for a Decimal), store it in a String or Binary attribute, or use another store type", objectURI: uri, key: key)
+        return CoreDataError(
+            .validation,
+            "The SQLite store cannot keep \(row.entityName).\(key) of \(uri) exactly: \(error.reason). Nothing was saved. Round the value (to at most 15 significant digits for a Decimal), store it in a String or Binary attribute, or use another store type",
+            objectURI: uri, key: key)
     }
 
     /// Binds a row's values for every source of the plan; throws a validation error (1550)
@@ -307,13 +341,17 @@ final class SQLiteWriter {
     private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) throws {
         // Values are read in place through the buffer, not copied out of the array one by one.
         do {
-            try row.values.withUnsafeBufferPointer { values throws(Unstorable) in try bindSources(s, values, plan, from: first) }
+            try row.values.withUnsafeBufferPointer { values throws(Unstorable) in
+                try bindSources(s, values, plan, from: first)
+            }
         } catch {
             throw located(error, row, plan)
         }
     }
 
-    private func bindSources(_ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: Plan, from first: Int32) throws(Unstorable) {
+    private func bindSources(
+        _ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: Plan, from first: Int32
+    ) throws(Unstorable) {
         var i = first
         for source in plan.sources {
             try bindSource(s, i, values, source)
@@ -338,7 +376,9 @@ final class SQLiteWriter {
 
     /// Binds the value one column takes from a row, straight from its case.
     @inline(__always)
-    private func bindSource(_ s: OpaquePointer, _ i: Int32, _ values: UnsafeBufferPointer<AttributeValue>, _ source: Source) throws(Unstorable) {
+    private func bindSource(
+        _ s: OpaquePointer, _ i: Int32, _ values: UnsafeBufferPointer<AttributeValue>, _ source: Source
+    ) throws(Unstorable) {
         switch source {
         case .attribute(let index, let type):
             do { try bindValue(s, i, values[index], type: type) } catch {
@@ -350,7 +390,9 @@ final class SQLiteWriter {
             if let value = values[index].any {
                 do {
                     let data = try TransformableValues.data(for: value, attribute: attribute)
-                    _ = data.withUnsafeBytes { sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient) }
+                    _ = data.withUnsafeBytes {
+                        sqlite3_bind_blob(s, i, $0.baseAddress, Int32($0.count), Self.transient)
+                    }
                 } catch {
                     throw Unstorable(reason: error.reason, index: index, isTransform: true)
                 }
@@ -358,18 +400,26 @@ final class SQLiteWriter {
                 sqlite3_bind_null(s, i)
             }
         case .toOne(let index):
-            if let id = values[index].objectID { sqlite3_bind_int64(s, i, id.primaryKey) } else { sqlite3_bind_null(s, i) }
+            if let id = values[index].objectID {
+                sqlite3_bind_int64(s, i, id.primaryKey)
+            } else {
+                sqlite3_bind_null(s, i)
+            }
         case .toOneEntity(let index):
             if let id = values[index].objectID, let n = model.entitiesByName[id.entityName]?.entityNumber {
                 sqlite3_bind_int64(s, i, Int64(n))
-            } else { sqlite3_bind_null(s, i) }
+            } else {
+                sqlite3_bind_null(s, i)
+            }
         }
     }
 
     private func step(_ s: OpaquePointer, _ sql: String) throws {
         let code = sqlite3_step(s)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql)
         }
     }
 
@@ -382,7 +432,10 @@ final class SQLiteWriter {
         sqlite3_bind_int64(s, 3, row.version)
         try bindSources(s, row, plan, from: 4)
         if logsStatements {
-            log.statement(sql: sql, arguments: [row.primaryKey.databaseValue, plan.entityNumber.databaseValue, row.version.databaseValue] + loggedValues(row, plan))
+            log.statement(
+                sql: sql,
+                arguments: [row.primaryKey.databaseValue, plan.entityNumber.databaseValue, row.version.databaseValue]
+                    + loggedValues(row, plan))
         }
         try step(s, sql)
     }
@@ -410,7 +463,11 @@ final class SQLiteWriter {
         sqlite3_bind_int64(s, n + 3, expectedVersion)
         if logsStatements {
             let values = update.positions.map { databaseValue(plan.sources[$0], in: row.values) }
-            log.statement(sql: sql, arguments: values + [row.version.databaseValue, row.primaryKey.databaseValue, expectedVersion.databaseValue])
+            log.statement(
+                sql: sql,
+                arguments: values + [
+                    row.version.databaseValue, row.primaryKey.databaseValue, expectedVersion.databaseValue,
+                ])
         }
         try step(s, sql)
         return sqlite3_changes(db.sqliteConnection) > 0
@@ -420,15 +477,22 @@ final class SQLiteWriter {
     /// `properties` says changed when the save knows it, and notes the update in persistent
     /// history's `record` when there is one; returns whether the row was still at
     /// `expectedVersion`.
-    func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan, properties: UpdatedProperties?, history record: inout HistoryRecord?) throws -> Bool {
+    func update(
+        _ row: StoreRow, expectedVersion: Int64, plan: Plan, properties: UpdatedProperties?,
+        history record: inout HistoryRecord?
+    ) throws -> Bool {
         // Without the save's knowledge, history compares with the stored row, read first.
         let before = record == nil || properties != nil ? nil : try storedValues(primaryKey: row.primaryKey, plan: plan)
-        guard try update(row, expectedVersion: expectedVersion, plan: plan, changed: properties?.changed) else { return false }
+        guard try update(row, expectedVersion: expectedVersion, plan: plan, changed: properties?.changed) else {
+            return false
+        }
         if record != nil {
             if let properties {
-                record!.updated.append((plan.entityNumber, row.primaryKey, changedProperties(properties, to: row, plan: plan)))
+                record!.updated.append(
+                    (plan.entityNumber, row.primaryKey, changedProperties(properties, to: row, plan: plan)))
             } else if let before {
-                record!.updated.append((plan.entityNumber, row.primaryKey, changedProperties(from: before, to: row, plan: plan)))
+                record!.updated.append(
+                    (plan.entityNumber, row.primaryKey, changedProperties(from: before, to: row, plan: plan)))
             }
         }
         return true
@@ -460,17 +524,24 @@ final class SQLiteWriter {
     }
 
     /// ``changedProperties(_:to:plan:)`` without a connection, for any SQL store.
-    static func changedProperties(_ properties: UpdatedProperties, to row: StoreRow, plan: Plan, model: ManagedObjectModel) -> [String] {
+    static func changedProperties(
+        _ properties: UpdatedProperties, to row: StoreRow, plan: Plan, model: ManagedObjectModel
+    ) -> [String] {
         let committed = properties.committed
         return propertyNames(plan, model: model) { k in
             let source = plan.sources[k]
-            guard properties.changed.contains(source.propertyIndex), source.propertyIndex < committed.count else { return false }
-            return databaseValue(source, in: committed, model: model) != databaseValue(source, in: row.values, model: model)
+            guard properties.changed.contains(source.propertyIndex), source.propertyIndex < committed.count else {
+                return false
+            }
+            return databaseValue(source, in: committed, model: model)
+                != databaseValue(source, in: row.values, model: model)
         }
     }
 
     /// ``changedProperties(from:to:plan:)`` without a connection, for any SQL store.
-    static func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan, model: ManagedObjectModel) -> [String] {
+    static func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan, model: ManagedObjectModel)
+        -> [String]
+    {
         let after = plan.sources.map { databaseValue($0, in: row.values, model: model) }
         return propertyNames(plan, model: model) { k in k < before.count && before[k] != after[k] }
     }
@@ -486,7 +557,9 @@ final class SQLiteWriter {
         var names: [String] = []
         for (k, source) in plan.sources.enumerated() where changed(k) {
             let index = source.propertyIndex
-            let name = index < entity.attributes.count ? entity.attributes[index].name : entity.relationships[index - entity.attributes.count].name
+            let name =
+                index < entity.attributes.count
+                ? entity.attributes[index].name : entity.relationships[index - entity.attributes.count].name
             if names.last != name { names.append(name) }
         }
         return names
