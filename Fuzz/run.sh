@@ -18,7 +18,8 @@ set -euo pipefail
 what="${1:-}"
 runs="${2:-100000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-readers=$(sed -n 's/^let fuzzedReaders = \[\(.*\)\]$/\1/p' "$root/Package.swift" | tr -d '",')
+# The list in Package.swift, from `let fuzzedReaders = [` to its `]` (the formatter may wrap it).
+readers=$(sed -n '/^let fuzzedReaders = \[/,/\]/p' "$root/Package.swift" | grep -o '"[a-z]*"' | tr -d '"' | tr '\n' ' ')
 if [ -z "$what" ] || [ "$what" = list ]; then
     echo "readers: $readers"
     echo "usage: bash Fuzz/run.sh <reader|all> [inputs]"

@@ -3,8 +3,7 @@
 
 import CoreData
 
-/// The classes of the model ToDo, by class name: `NSManagedObjectModel(contentsOf: url, classes:
-/// ToDoModelClasses.byName)`.
+/// The classes of the model ToDo, by class name: `NSManagedObjectModel(contentsOf: url, classes: ToDoModelClasses.byName)`.
 public enum ToDoModelClasses {
     /// Each class, by the name the model gives it (representedClassName).
     public static var byName: [String: NSManagedObject.Type] {

@@ -24,7 +24,28 @@ import Testing
                 guard text.hasPrefix("public ") || text.hasPrefix("open ") else { continue }
                 guard !Self.skipped.contains(where: { text.hasPrefix($0) }) else { continue }
                 var j = i - 1
-                while j >= 0 && lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("@") { j -= 1 }
+                // Attributes between the comment and the declaration, including one that the
+                // formatter spread over several lines: `@available(` ... `)`, `@Option(` ... `))`.
+                outer: while j >= 0 {
+                    let above = lines[j].trimmingCharacters(in: .whitespaces)
+                    if above.hasPrefix("///") || above.isEmpty { break }
+                    if above.hasPrefix("@") {
+                        j -= 1
+                        continue
+                    }
+                    // Only the end of an attribute (a closing parenthesis) can continue one.
+                    guard above.hasSuffix(")") else { break }
+                    for k in stride(from: j - 1, through: max(0, j - 10), by: -1)
+                    where lines[k].trimmingCharacters(in: .whitespaces).hasPrefix("@") {
+                        let spread = lines[k...j].joined()
+                        let opened = spread.filter { $0 == "(" }.count
+                        if opened > 0 && opened == spread.filter({ $0 == ")" }).count {
+                            j = k - 1
+                            continue outer
+                        }
+                    }
+                    break
+                }
                 if j < 0 || !lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("///") {
                     missing.append(
                         "\(file.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")):\(i + 1): \(text)"

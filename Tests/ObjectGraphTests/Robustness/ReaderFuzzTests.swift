@@ -132,8 +132,11 @@ struct ReaderFuzzTests {
         let fuzz = FuzzedReaders.fuzzDirectory
         let manifest = try String(
             contentsOf: fuzz.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
-        let line = try #require(manifest.split(separator: "\n").first { $0.hasPrefix("let fuzzedReaders = ") })
-        let listed = line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        // The list, from its `let fuzzedReaders = [` to its `]` (on one line or several).
+        let start = try #require(manifest.range(of: "let fuzzedReaders = ["))
+        let end = try #require(manifest[start.upperBound...].firstIndex(of: "]"))
+        let list = manifest[start.upperBound..<end]
+        let listed = list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         #expect(listed == FuzzedReaders.all.map(\.name))
         let targets = try FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent("Targets").path)
         #expect(Set(targets) == Set(listed))
