@@ -21,6 +21,8 @@ let chapters = [
     // Its fixtures are stores that version 1 of the ToDo model wrote.
     BookChapter(folder: "Versioning", executable: "versioning", resources: [.copy("Fixtures")]),
     BookChapter(folder: "MigrationPolicies", executable: "migration-policies"),
+    // Part II (the parts are AllChapters' chapterTypes; a manifest cannot import code).
+    BookChapter(folder: "Contexts", executable: "contexts"),
 ]
 let chapterLibraries = chapters.map { Target.Dependency.target(name: $0.library) }
 let chapterExecutables = chapters.map { Target.Dependency.target(name: $0.executable) }
@@ -205,7 +207,7 @@ let package = Package(
                 name: "BookTests",
                 // ObjectGraph for the errata's behaviour tests; the executables the README's commands
                 // run (ReadmeCommandsTests), built before the tests.
-                dependencies: ["workbook", "WorkbookSupport", "ObjectGraph", "TestSupport", "todo"]
+                dependencies: ["workbook", "WorkbookSupport", "ObjectGraph", "TestSupport", "todo", "AllChapters"]
                     + chapterExecutables,
                 path: "Tests/BookTests"
             ),

@@ -127,6 +127,27 @@ public enum ExerciseCatalog {
             hint:
                 "Start from NSMappingModel.defaultMappingModel(forSourceModel: version2, destinationModel: version3). Either give ToDoToToDo a policy, as the chapter does, or replace two attribute mappings with TERNARY value expressions: one for completedDate, one for doNotAlert.",
             entry: "MigrationPoliciesChecks.completedDateMappingModel(completedDateMappingModel(from:to:))"),
+        Exercise(
+            name: "contexts-1", chapter: "contexts", folder: "Contexts", title: "Import in the background",
+            task:
+                "Insert one Book per title on a new background context of the container, save it, and return the books' object IDs in the order of the titles.",
+            hint:
+                "let context = container.newBackgroundContext(), then return try context.performAndWait { ... }: insert the books into an array, call try context.save(), and only then map them to their objectID (an ID is temporary until the save).",
+            entry: "ContextsChecks.importBooks(importBooks(titled:into:))"),
+        Exercise(
+            name: "contexts-2", chapter: "contexts", folder: "Contexts", title: "A scratch pad",
+            task:
+                "Change a book's title in a child context of the view context; keep the change (it becomes the view context's unsaved change) or throw it away, without saving the view context.",
+            hint:
+                "let editor = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType); editor.parent = viewContext. Inside editor.performAndWait, find the book with existingObject(with:), set its title, then try editor.save() to keep it or editor.rollback() to throw it away. Never call rollback() or save() on the view context here.",
+            entry: "ContextsChecks.scratchPad(editTitle(of:to:keep:in:))"),
+        Exercise(
+            name: "contexts-3", chapter: "contexts", folder: "Contexts", title: "Pass it on",
+            task:
+                "Make the reader take in every save of the writer: observe the writer's did-save notification and merge it into the reader, on the reader's queue.",
+            hint:
+                "NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writer, queue: nil) { notification in ... } runs the block on the writer's queue; hop to the reader's with reader.perform { reader.mergeChanges(fromContextDidSave: notification) }. Swift 6 needs nonisolated(unsafe) let notification = notification before the hop.",
+            entry: "ContextsChecks.mergeSaves(mergeSaves(of:into:))"),
     ]
 
     /// The exercise with this name.

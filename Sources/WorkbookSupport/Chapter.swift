@@ -11,6 +11,14 @@ public protocol Chapter {
     static var sections: [ChapterSection] { get }
     /// The models the chapter introduces, by name, for the book's diagrams.
     static var models: [String: @Sendable () throws -> ManagedObjectModel] { get }
+    /// Other diagrams the chapter draws from its code, by name, as Mermaid `erDiagram` source
+    /// (a stack of contexts, say); the book's `<!-- diagram chapter/name -->` finds these first.
+    static var diagrams: [String: @Sendable () throws -> String] { get }
+}
+
+extension Chapter {
+    /// No diagrams but the models'.
+    public static var diagrams: [String: @Sendable () throws -> String] { [:] }
 }
 
 /// One section of a chapter: a name for `--section`, a title for its heading, and the code

@@ -46,3 +46,38 @@ public enum ERDiagram {
         return lines.joined(separator: "\n")
     }
 }
+
+/// A Core Data stack as a diagram: the coordinator with its stores, and each context with its
+/// concurrency type, joined to its parent store (its parent context, or the coordinator). It is
+/// drawn from the live objects, so the book's picture is the stack the chapter's code made.
+/// Mermaid has no diagram of objects, so this is an `erDiagram` whose boxes are the stack's
+/// objects, which GitHub and the workbook's renderer both draw.
+public enum StackDiagram {
+    /// The diagram's Mermaid source. Each context is named by its `name` (give each one; a
+    /// context without a name is called `context1`, `context2`, ... in the order given).
+    public static func mermaid(coordinator: PersistentStoreCoordinator, contexts: [ManagedObjectContext]) -> String {
+        var lines = ["erDiagram", "    PersistentStoreCoordinator {"]
+        for store in coordinator.persistentStores {
+            let file = store.url.map { " \"\($0.lastPathComponent)\"" } ?? ""
+            lines.append("        \(store.type.rawValue) store\(file)")
+        }
+        lines.append("    }")
+        func name(_ context: ManagedObjectContext) -> String {
+            let index = contexts.firstIndex { $0 === context }.map { $0 + 1 } ?? 0
+            return (context.name ?? "context\(index)").filter { $0.isLetter || $0.isNumber }
+        }
+        for context in contexts {
+            lines.append("    \(name(context)) {")
+            lines.append("        \(context.concurrencyType) concurrencyType")
+            lines.append("    }")
+        }
+        for context in contexts {
+            if let parent = context.parent {
+                lines.append("    \(name(context)) ||--|| \(name(parent)) : \"parent\"")
+            } else {
+                lines.append("    \(name(context)) ||--|| PersistentStoreCoordinator : \"persistentStoreCoordinator\"")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

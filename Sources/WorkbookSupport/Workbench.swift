@@ -28,6 +28,28 @@ public final class Workbench {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) { write(String(line)) }
     }
 
+    /// ``print(_:)`` for code that runs on another queue (a `perform` block, a notification's
+    /// observer): each line goes to the section's output whole, one at a time. The order of
+    /// lines printed from several queues is the order the code gives them; a section that
+    /// prints from a block waits for the block before it prints again.
+    public var printFromAnyQueue: @Sendable (String) -> Void {
+        let printer = LockedPrinter(write: write)
+        return { line in printer.print(line) }
+    }
+
+    /// Lets the main queue run the blocks waiting on it, as an application's main thread does
+    /// between two events: a `.mainQueueConcurrencyType` context's merges and `perform` blocks.
+    /// On the main thread (a chapter's executable, `workbook book`), one turn of its run loop;
+    /// on another thread (the tests), it waits until the main queue has run what was enqueued
+    /// before.
+    public func letTheMainQueueRun() {
+        if Thread.isMainThread {
+            RunLoop.main.run(until: Date())
+        } else {
+            DispatchQueue.main.sync {}
+        }
+    }
+
     /// The fixed "now" of every chapter: 1 June 2009, 09:00 UTC, the summer Zarra's article
     /// appeared.
     public static let now = Date(timeIntervalSinceReferenceDate: 265_539_600)
@@ -108,5 +130,20 @@ public final class Workbench {
             "\(a.name): \(describe((try? object.checkedValue(forKey: a.name)) ?? nil))"
         }
         return "\(object.entity.name)(\(values.joined(separator: ", ")))"
+    }
+}
+
+/// Lines written one at a time from any queue (``Workbench/printFromAnyQueue``).
+private final class LockedPrinter: @unchecked Sendable {
+    // @unchecked Sendable: `write` is called only while `lock` is held.
+    private let lock = NSLock()
+    private let write: (String) -> Void
+
+    init(write: @escaping (String) -> Void) { self.write = write }
+
+    func print(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { write(String(line)) }
     }
 }

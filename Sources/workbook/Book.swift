@@ -70,11 +70,12 @@ struct Book {
             }
             return try ChapterRunner.output(of: section, showingSQL: marker.showsSQL)
         case .diagram:
+            if let diagram = entry.diagrams[marker.name] { return try diagram() }
             guard let model = entry.models[marker.name] else {
                 throw BookMarkerError(
                     file: file, line: marker.openLine,
                     problem:
-                        "chapter \(marker.chapter) has no model named \(marker.name); it has \(entry.models.keys.sorted().joined(separator: ", "))"
+                        "chapter \(marker.chapter) has no model or diagram named \(marker.name); it has \((entry.models.keys.sorted() + entry.diagrams.keys.sorted()).joined(separator: ", "))"
                 )
             }
             return ERDiagram.mermaid(try model())

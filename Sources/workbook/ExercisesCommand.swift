@@ -1,3 +1,4 @@
+import AllChapters
 import ArgumentParser
 import ExerciseCatalog
 import ExerciseRunner
@@ -44,7 +45,13 @@ struct ExercisesCommand: ParsableCommand {
             let runner = try exercises.runner()
             let outcomes = runner.check(ExerciseCatalog.all)
             var next: Exercise?
+            var part: BookPart?
             for (exercise, outcome) in zip(ExerciseCatalog.all, outcomes) {
+                // Each part's exercises under its heading, as the book's contents shows them.
+                if let exercisePart = chapterEntry(named: exercise.chapter)?.part, exercisePart != part {
+                    say((part == nil ? "" : "\n") + exercisePart.heading)
+                    part = exercisePart
+                }
                 say(ExerciseReport.line(exercise, outcome.verdict))
                 if !outcome.verdict.isSolved && next == nil { next = exercise }
             }

@@ -50,7 +50,12 @@ struct ChaptersCommand: ParsableCommand {
         commandName: "chapters", abstract: "List the chapters and their sections.")
 
     func run() throws {
+        var part: BookPart?
         for entry in allChapters {
+            if entry.part != part {
+                print((part == nil ? "" : "\n") + entry.part.heading)
+                part = entry.part
+            }
             print("\(entry.name): \(entry.title)  (swift run \(entry.name))")
             for line in entry.sectionList.split(separator: "\n") { print("    " + line) }
         }

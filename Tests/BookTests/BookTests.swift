@@ -1,3 +1,4 @@
+import AllChapters
 import Foundation
 import ObjectGraph
 import Testing
@@ -64,6 +65,26 @@ import ZarraToDo
         let text = "<!-- output fetching/nowhere -->\n```text\n```\n<!-- /output -->"
         let error = #expect(throws: BookMarkerError.self) { _ = try book.updated(text, file: "book/x.md") }
         #expect(error?.description.contains("has no section nowhere; its sections are first-steps, all-books") == true)
+    }
+
+    // The contents list every chapter under its part's heading, as the chapter catalog
+    // (AllChapters' chapterTypes) places it, numbered on from one part to the next.
+    @Test func theContentsShowEveryChapterUnderItsPart() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("book/README.md"), encoding: .utf8)
+        var heading = ""
+        var placed: [String: (part: String, number: Int)] = [:]
+        for line in readme.components(separatedBy: "\n") {
+            if line.hasPrefix("### Part ") { heading = String(line.dropFirst(4)) }
+            guard let dot = line.firstIndex(of: "."), let number = Int(line[..<dot]),
+                let open = line.range(of: "]("), let close = line.range(of: ".md)")
+            else { continue }
+            placed[String(line[open.upperBound..<close.lowerBound])] = (heading, number)
+        }
+        for (index, chapter) in allChapters.enumerated() {
+            #expect(placed[chapter.name]?.part == chapter.part.heading, "\(chapter.name)")
+            #expect(placed[chapter.name]?.number == index + 1, "\(chapter.name)")
+        }
+        #expect(Set(allChapters.map(\.part)) == Set(BookPart.allCases))
     }
 
     @Test func outputsAreTheSameOnEveryRun() throws {

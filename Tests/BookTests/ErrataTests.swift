@@ -132,6 +132,55 @@ enum Errata {
     }
 }
 
+extension Errata {
+    /// Whether `reference` (`Suite.function` or `function`) is a test under Tests/.
+    static func testExists(_ reference: String, in sources: [String: String]) -> Bool {
+        let parts = reference.split(separator: ".").map(String.init)
+        let (suite, function) = parts.count == 2 ? (parts[0], parts[1]) : (nil, reference)
+        return sources.values.contains { source in
+            if let suite, !source.contains("struct \(suite)") { return false }
+            let lines = source.components(separatedBy: "\n")
+            guard let line = lines.firstIndex(where: { $0.contains("func \(function)(") }) else { return false }
+            // The function is a test: @Test on its line or on one of the three before.
+            return lines[max(0, line - 3)...line].contains { $0.contains("@Test") }
+        }
+    }
+
+    /// The rows of the second table, where Apple's reference pages and ObjectGraph disagree:
+    /// numbered R1, R2, ..., each with the page it quotes and the tests that show the behaviour.
+    static func referencePageRows() throws -> [(label: String, page: String, testedBy: String)] {
+        let text = try String(contentsOf: root.appendingPathComponent("book/errata.md"), encoding: .utf8)
+        return text.components(separatedBy: "\n").filter {
+            $0.range(of: #"^\| R\d+ \|"#, options: .regularExpression) != nil
+        }.map { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            return (cells[1], cells.count > 2 ? cells[2] : "", cells.count > 5 ? cells[5] : "")
+        }
+    }
+}
+
+// Apple's reference pages, where they and ObjectGraph disagree: each row links the page and
+// names tests that exist and show what ObjectGraph does.
+@Suite struct ReferencePageErrataTests {
+    @Test func everyRowLinksItsPageAndNamesTestsThatExist() throws {
+        let rows = try Errata.referencePageRows()
+        #expect(!rows.isEmpty)
+        let sources = try Errata.testSources()
+        for (index, row) in rows.enumerated() {
+            #expect(row.label == "R\(index + 1)", "rows are numbered R1, R2, ...")
+            #expect(
+                row.page.contains("](https://developer.apple.com/documentation/"), "\(row.label) links no Apple page")
+            let references = Errata.matches(of: "`([^`]+)`", in: row.testedBy)
+            #expect(!references.isEmpty, "\(row.label) names no test")
+            for reference in references {
+                #expect(Errata.testExists(reference, in: sources), "\(row.label): no test \(reference) under Tests/")
+            }
+        }
+    }
+}
+
 /// A table line that is not a row of five cells.
 struct ErrataTableError: Error, CustomStringConvertible {
     /// The line as it is in book/errata.md.
@@ -187,16 +236,8 @@ struct ErrataTableError: Error, CustomStringConvertible {
                     "erratum \(row.number): no file \(reference)")
                 continue
             }
-            let parts = reference.split(separator: ".").map(String.init)
-            let (suite, function) = parts.count == 2 ? (parts[0], parts[1]) : (nil, reference)
-            let found = sources.values.contains { source in
-                if let suite, !source.contains("struct \(suite)") { return false }
-                let lines = source.components(separatedBy: "\n")
-                guard let line = lines.firstIndex(where: { $0.contains("func \(function)(") }) else { return false }
-                // The function is a test: @Test on its line or on one of the three before.
-                return lines[max(0, line - 3)...line].contains { $0.contains("@Test") }
-            }
-            #expect(found, "erratum \(row.number): no test \(reference) under Tests/")
+            #expect(
+                Errata.testExists(reference, in: sources), "erratum \(row.number): no test \(reference) under Tests/")
         }
     }
 

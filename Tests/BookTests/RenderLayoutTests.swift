@@ -49,6 +49,25 @@ import Testing
         let errata = try String(contentsOf: output.appendingPathComponent("errata.html"), encoding: .utf8)
         #expect(errata.contains("<div class=\"table-wrap\"><table class=\"wide\"><thead>"))
         #expect(errata.contains("<tr><td data-label=\"#\">1</td><td data-label=\"Where\">"))
+        // The two parts: a heading over each part's chapters in the sidebar (the phone's menu
+        // too), chapter 6 numbered on from Part I, and a line above each chapter's title naming
+        // its part, on screen and on paper.
+        let contexts = try String(contentsOf: output.appendingPathComponent("contexts.html"), encoding: .utf8)
+        #expect(
+            contexts.contains(
+                "<h4 class=\"part\">Part I<span class=\"part-title\">: Three classic articles</span></h4>\n<ol class=\"contents chapters\">\n<li value=\"1\"><a href=\"fetching.html\">"
+            ))
+        #expect(
+            contexts.contains(
+                "<h4 class=\"part\">Part II<span class=\"part-title\">: Core Data in an application</span></h4>\n<ol class=\"contents chapters\">\n<li class=\"current\" value=\"6\"><a href=\"contexts.html\" aria-current=\"page\">"
+            ))
+        #expect(contexts.contains("<article>\n<p class=\"part-label\">Part II · Core Data in an application</p>\n<h1"))
+        #expect(page.contains("<article>\n<p class=\"part-label\">Part I · Three classic articles</p>\n<h1"))
+        let index = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(!index.contains("class=\"part-label\""))
+        #expect(
+            index.contains("<h3 id=\"part-ii-core-data-in-an-application\">Part II: Core Data in an application</h3>"))
+        #expect(index.contains("<ol start=\"6\">"))
         #expect(page.contains("<a class=\"menu-toggle\" href=\"#search\""))
         #expect(page.contains("<nav class=\"sidebar\">\n<p class=\"book-title\">"))
     }

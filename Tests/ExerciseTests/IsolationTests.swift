@@ -136,6 +136,11 @@ import WorkbookSupport
         #expect(progress.output.contains("[ ] fetching-3  The lowest salary\n"))
         #expect(progress.output.contains("[x] predicates-1  Bob in any case\n"))
         #expect(progress.output.contains("Solved 1 of \(ExerciseCatalog.all.count)."))
+        // Each part's exercises under the part's heading.
+        #expect(progress.output.hasPrefix("Part I: Three classic articles\n"), "\(progress.output)")
+        #expect(
+            progress.output.contains(
+                "\n\nPart II: Core Data in an application\n[ ] contexts-1  Import in the background\n"))
 
         // The crashed program's stores (workbook-* folders) go with it: a temporary folder of
         // the test's own shows what is left.

@@ -37,6 +37,10 @@ enum SiteAssets {
         .sidebar ul.contents { list-style: none; padding-left: 0; margin: 0 0 4px; }
         .sidebar li { margin: 3px 0; }
         .contents li.current > a { color: var(--accent); font-weight: bold; }
+        /* The book's two parts: a heading over each part's chapters, and a line above each chapter's title. */
+        .sidebar h4.part { color: var(--ink); margin-top: 14px; }
+        .sidebar h4.part .part-title { text-transform: none; letter-spacing: 0; font-weight: normal; color: var(--muted); }
+        .part-label { margin: 0 0 -4px; font: 13px/1.4 "DejaVu Sans", Helvetica, sans-serif; text-transform: uppercase; letter-spacing: .08em; color: var(--muted); }
         #search { width: 100%; padding: 7px 10px; border: 1px solid var(--field-rule); border-radius: 6px; font-size: 14px; background: var(--field); color: var(--ink); }
         #results { list-style: none; padding: 0; margin: 8px 0 0; }
         #results li { margin: 6px 0; font-size: 13px; }
@@ -146,7 +150,8 @@ enum SiteAssets {
           pre.output::before { color: #555; }
           .table-wrap, figure.diagram { overflow: visible; }
           td code, th code { overflow-wrap: anywhere; }
-          h1, h2, h3 { break-after: avoid; }
+          h1, h2, h3, .part-label { break-after: avoid; }
+          .part-label { color: #444; font-size: 9pt; }
           figure.diagram, tr { break-inside: avoid; }
           /* A page is wide enough for the boxes side by side (at 80% or more), and they take less of it. */
           figure.diagram > svg.er-wide { display: block !important; }

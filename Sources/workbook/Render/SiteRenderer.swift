@@ -1,3 +1,4 @@
+import AllChapters
 import Foundation
 import Ink
 
@@ -14,6 +15,8 @@ struct SiteRenderer {
         let title: String
         /// The chapter's number in the README's numbered contents; nil for the README and appendices.
         var number: Int? = nil
+        /// The part of the book the chapter belongs to (the chapter catalog's); nil for other pages.
+        var part: BookPart? = nil
         var body: String = ""
         var sections: [(id: String, title: String, text: String)] = []
     }
@@ -92,7 +95,9 @@ struct SiteRenderer {
             let htmlName =
                 url.lastPathComponent == "README.md"
                 ? "index.html" : url.deletingPathExtension().lastPathComponent + ".html"
-            var page = Page(source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent])
+            var page = Page(
+                source: url, htmlName: htmlName, title: title, number: numbers[url.lastPathComponent],
+                part: Self.part(ofPage: url.lastPathComponent))
             (page.body, page.sections) = Self.addHeadingIDs(
                 Self.wrapTables(Self.fixLinks(parser.html(from: Self.joinParagraphLines(markdown)))))
             // After the search index took the text, so a search for a whole name still finds it.
@@ -111,6 +116,17 @@ struct SiteRenderer {
         try (SiteAssets.searchScript + "\nconst SEARCH_INDEX = " + Self.searchIndex(pages) + ";\n")
             .write(to: outputDirectory.appendingPathComponent("search.js"), atomically: true, encoding: .utf8)
         return pages.count
+    }
+
+    /// The part of the book a page (`contexts.md`) belongs to: its chapter's, in the chapter catalog.
+    static func part(ofPage file: String) -> BookPart? {
+        allChapters.first { $0.name + ".md" == file }?.part
+    }
+
+    /// The line above a chapter's title that names its part, on screen and on paper.
+    static func partLabel(_ part: BookPart?) -> String {
+        guard let part else { return "" }
+        return "<p class=\"part-label\">Part \(part.numeral) · \(HTML.escape(part.title))</p>\n"
     }
 
     /// The `fit` widths of the diagrams in these pages' bodies, for the stylesheet's rules.
@@ -525,8 +541,16 @@ struct SiteRenderer {
         if !introduction.isEmpty {
             html += "<ul class=\"contents intro\">\n" + introduction.map(item).joined(separator: "\n") + "\n</ul>\n"
         }
-        if !chapters.isEmpty {
-            html += "<ol class=\"contents chapters\">\n" + chapters.map(item).joined(separator: "\n") + "\n</ol>\n"
+        // The chapters under their parts, in the parts' order; a numbered page no chapter claims
+        // (there is none today) comes last, under no heading.
+        let parts = Set(chapters.map(\.part)).sorted { ($0?.rawValue ?? .max) < ($1?.rawValue ?? .max) }
+        for part in parts {
+            if let part {
+                html +=
+                    "<h4 class=\"part\">Part \(part.numeral)<span class=\"part-title\">: \(HTML.escape(part.title))</span></h4>\n"
+            }
+            let inPart = chapters.filter { $0.part == part }
+            html += "<ol class=\"contents chapters\">\n" + inPart.map(item).joined(separator: "\n") + "\n</ol>\n"
         }
         if !others.isEmpty {
             html +=
@@ -576,7 +600,7 @@ struct SiteRenderer {
             </nav>
             <main>
             <article>
-            \(page.body)
+            \(partLabel(page.part))\(page.body)
             </article>
             <nav class="pager" aria-label="Previous and next">\(previousLink)\(nextLink)</nav>
             </main>

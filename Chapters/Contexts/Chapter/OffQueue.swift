@@ -1,0 +1,82 @@
+import CoreData
+import WorkbookSupport
+
+/// A context used off its queue. A debug build stops the program there, as Core Data does with
+/// `-com.apple.CoreData.ConcurrencyDebug 1`; the section runs the offending code in a process
+/// of its own (the chapter's executable, `contexts --off-queue`) and prints what it said.
+public enum OffQueue {
+    /// The offending code, run by `contexts --off-queue` on its main thread.
+    public static func useAContextOffItsQueue() throws {
+        let container = NSPersistentContainer(name: "Library", managedObjectModel: try ContextsModels.library())
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(type: NSInMemoryStoreType, url: nil)]
+        try container.loadPersistentStores()
+        // ANCHOR: off-queue
+        let importer = container.newBackgroundContext()
+        importer.name = "importer"
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        let count = try importer.count(for: request) // not inside perform or performAndWait
+        // ANCHOR_END: off-queue
+        print("No check stopped the program: it counted \(count) books off the context's queue.")
+    }
+
+    static func run(_ bench: Workbench) throws {
+        let print = bench.print
+        print("$ contexts --off-queue")
+        let result = try runChild()
+        for line in result.lines { print("  " + line) }
+        print(result.stopped ? "The program stopped there (a trap)." : "The program went on to its end.")
+        print("")
+
+        let container = try Library.makeContainer(in: bench.makeDataFolder())
+        _ = try Library.insertBooks(into: container)
+        // ANCHOR: on-queue
+        let importer = container.newBackgroundContext()
+        importer.name = "importer"
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        let count = try importer.performAndWait { try importer.count(for: request) }
+        // ANCHOR_END: on-queue
+        print("Inside performAndWait, the importer counted \(count) books.")
+    }
+
+    /// What the child said (its standard output, and the error message of a trap, without the
+    /// source file's path) and whether it stopped on a signal.
+    static func runChild() throws -> (lines: [String], stopped: Bool) {
+        guard let executable = contextsExecutable() else {
+            return (["(the contexts executable is not built: run `swift build` first)"], false)
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--off-queue"]
+        // No backtrace: only the message is wanted, and symbolicating takes seconds.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var lines = printed.split(separator: "\n").map(String.init)
+        // "…/ContextQueue.swift:158: Fatal error: Concurrency violation: …": the message, without
+        // the path and line, which differ from build to build.
+        for line in said.split(separator: "\n") {
+            if let range = line.range(of: "Fatal error: ") { lines.append(String(line[range.lowerBound...])) }
+        }
+        return (lines, process.terminationReason == .uncaughtSignal)
+    }
+
+    /// The chapter's executable: beside the running program (the chapter itself, the workbook
+    /// tool, or the tests' runner), or a folder or two up from it.
+    static func contextsExecutable() -> URL? {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("contexts")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+}
