@@ -55,22 +55,29 @@ public enum ERDiagram {
 public enum StackDiagram {
     /// The diagram's Mermaid source. Each context is named by its `name` (give each one; a
     /// context without a name is called `context1`, `context2`, ... in the order given).
+    ///
+    /// The coordinator comes second, after the first context: the book draws boxes three to a
+    /// row in their order, so the coordinator sits between the first two contexts, each line to
+    /// it level and short, and the rest (a child context) on the row below.
     public static func mermaid(coordinator: PersistentStoreCoordinator, contexts: [ManagedObjectContext]) -> String {
-        var lines = ["erDiagram", "    PersistentStoreCoordinator {"]
-        for store in coordinator.persistentStores {
-            let file = store.url.map { " \"\($0.lastPathComponent)\"" } ?? ""
-            lines.append("        \(store.type.rawValue) store\(file)")
-        }
-        lines.append("    }")
+        var lines = ["erDiagram"]
         func name(_ context: ManagedObjectContext) -> String {
             let index = contexts.firstIndex { $0 === context }.map { $0 + 1 } ?? 0
             return (context.name ?? "context\(index)").filter { $0.isLetter || $0.isNumber }
         }
-        for context in contexts {
+        for (index, context) in contexts.enumerated() {
             lines.append("    \(name(context)) {")
             lines.append("        \(context.concurrencyType) concurrencyType")
             lines.append("    }")
+            guard index == 0 else { continue }
+            lines.append("    PersistentStoreCoordinator {")
+            for store in coordinator.persistentStores {
+                let file = store.url.map { " \"\($0.lastPathComponent)\"" } ?? ""
+                lines.append("        \(store.type.rawValue) store\(file)")
+            }
+            lines.append("    }")
         }
+        if contexts.isEmpty { lines.append("    PersistentStoreCoordinator {\n    }") }
         for context in contexts {
             if let parent = context.parent {
                 lines.append("    \(name(context)) ||--|| \(name(parent)) : \"parent\"")

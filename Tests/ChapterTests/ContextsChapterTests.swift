@@ -101,6 +101,29 @@ import WorkbookSupport
         }
     #endif
 
+    // Like chapters 2 to 5 (SelfContainedListingsTests): no listing calls the workbook's
+    // machinery, the helpers a listing calls are shown first, and the page links Apple's pages.
+    @Test func theListingsStandOnTheirOwnAndThePageLinksApplesDocumentation() throws {
+        let listings = try SelfContainedListingsTests.listings(of: "contexts")
+        #expect(listings.count > 10)
+        for listing in listings {
+            for word in ["bench", "Workbench", "Library.insertBooks", "Library.storedTitle", "letTheMainQueueRun"] {
+                #expect(!listing.code.contains(word), "\(listing.name) calls \(word), which the book never shows")
+            }
+        }
+        let model = try #require(listings.firstIndex { $0.code.contains("static func library() throws") })
+        let container = try #require(listings.firstIndex { $0.code.contains("ContextsModels.library()") })
+        #expect(model < container)
+        let page = try String(
+            contentsOf: SelfContainedListingsTests.root.appendingPathComponent("book/contexts.md"), encoding: .utf8)
+        let reading = try #require(page.range(of: "\n## Further reading\n"))
+        let links = page[reading.upperBound...].components(separatedBy: "](https://developer.apple.com/documentation/")
+        #expect(links.count > 10)
+        #expect(
+            page.contains("](https://developer.apple.com/documentation/coredata/using-core-data-in-the-background)"))
+        #expect(page.prefix(2_500).contains("(#further-reading)"))
+    }
+
     // The stack diagram is drawn from the contexts the chapter makes.
     @Test func theStackDiagramShowsEachContextAndItsParentStore() throws {
         let draw = try #require(ContextsChapter.diagrams["stack"])

@@ -2,9 +2,9 @@ import CoreData
 
 /// The chapter's model: a library of books.
 public enum ContextsModels {
+    // ANCHOR: library-model
     /// A library's books, with their authors and years.
     public static func library() throws -> NSManagedObjectModel {
-        // ANCHOR: library-model
         try NSManagedObjectModel {
             NSEntityDescription("Book") {
                 NSAttributeDescription("title", .string, optional: false)
@@ -12,8 +12,8 @@ public enum ContextsModels {
                 NSAttributeDescription("year", .integer16)
             }
         }
-        // ANCHOR_END: library-model
     }
+    // ANCHOR_END: library-model
 }
 
 /// The library's stack and its books, as every section starts from them.

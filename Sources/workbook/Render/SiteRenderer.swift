@@ -481,10 +481,14 @@ struct SiteRenderer {
         var sections: [(id: String, title: String, text: String)] = []
         var rest = Substring(html)
         var used: Set<String> = []
-        while let open = rest.range(of: "<h", options: []), let level = rest[open.upperBound...].first,
-            level == "1" || level == "2",
-            let close = rest[open.upperBound...].range(of: "</h\(level)>")
+        // The next <h1> or <h2>, past any <h3> or <hr> before it (a page whose first <h3> came
+        // before its next <h2> lost the ids, and the "On this page" entries, of every later <h2>).
+        while let found = rest.range(of: "<h[12]>", options: .regularExpression),
+            case let level = rest[rest.index(found.lowerBound, offsetBy: 2)],
+            let close = rest[found.upperBound...].range(of: "</h\(level)>")
         {
+            // "<h", as the code below reads it.
+            let open = found.lowerBound..<rest.index(found.lowerBound, offsetBy: 2)
             let before = rest[..<open.lowerBound]
             out += before
             if !sections.isEmpty { sections[sections.count - 1].text += plain(String(before)) }
