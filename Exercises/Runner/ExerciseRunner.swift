@@ -219,6 +219,11 @@ public struct ExerciseRunner: Sendable {
     static func crashReport(signal: Int32, standardError: String, file: String) -> String {
         let what: String
         switch signal {
+        case 4 where standardError.contains("Fatal error: Concurrency violation:"),
+            5 where standardError.contains("Fatal error: Concurrency violation:"):
+            // The debug check of chapter 6: a context used off its queue.
+            what =
+                "Your code trapped: it used a context off its queue. Use a private queue context only inside its perform or performAndWait block, and hop to another context's queue (its perform) before using that context."
         case 4, 5:
             what =
                 "Your code trapped (a Swift runtime error such as an index out of range, a nil unwrapped with !, or an overflow)."

@@ -4,6 +4,7 @@ import Testing
 import WorkbookSupport
 
 @testable import ExerciseCatalog
+@testable import ExerciseRunner
 
 // The contexts checks explain the mistakes the chapter warns about, in the learner's words:
 // each wrong attempt here is one a learner is likely to write (keeping every context on its
@@ -78,6 +79,18 @@ import WorkbookSupport
         let text = Self.messages(verdict)
         #expect(!text.contains("still shows"), "\(text)")
         #expect(text.contains("The reader also took in a save by another context"))
+    }
+
+    // A context used off its queue stops the exercise's program (the debug check); the report
+    // says so in words before the check's own message and the learner's line.
+    @Test func aContextUsedOffItsQueueIsReportedAsSuch() {
+        let report = ExerciseRunner.crashReport(
+            signal: 4,
+            standardError:
+                "ObjectGraph/ContextQueue.swift:157: Fatal error: Concurrency violation: the context \"reader\" was used off its queue\n",
+            file: "Exercises/Workspace/Contexts/contexts-3.swift")
+        #expect(report.hasPrefix("Your code trapped: it used a context off its queue."))
+        #expect(report.contains("Fatal error: Concurrency violation: the context \"reader\""))
     }
 
     @Test func notMergingAtAllIsExplained() {
