@@ -18,6 +18,7 @@ public enum ContextsModels {
 
 /// The library's stack and its books, as every section starts from them.
 public enum Library {
+    // ANCHOR: sample-books
     /// The books the sections start from: the texts this book follows, and the ones after them.
     public static let books: [(title: String, author: String, year: Int)] = [
         ("Fetch, Clarus, Fetch", "Jeff LaMarche", 2005),
@@ -25,6 +26,7 @@ public enum Library {
         ("Core Data", "Florian Kugler and Daniel Eggert", 2015),
         ("Core Data by Tutorials", "Aaron Douglas and Saul Mora", 2014),
     ]
+    // ANCHOR_END: sample-books
 
     /// A container on a new SQLite store, `Library.sqlite`, in `folder`.
     public static func makeContainer(in folder: URL) throws -> NSPersistentContainer {
