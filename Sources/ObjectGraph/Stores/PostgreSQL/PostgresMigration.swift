@@ -7,7 +7,7 @@ import GRDB
 /// store's promise: a failure or a killed process leaves the store untouched or completely
 /// migrated.
 ///
-/// - Lightweight (a ``SQLiteMigrationPlan`` in PostgreSQL's words): every statement, the new
+/// - Lightweight (a ``RelationalMigrationPlan`` in PostgreSQL's words): every statement, the new
 ///   Z_PRIMARYKEY and the metadata in one transaction. PostgreSQL's DDL is transactional, so a
 ///   failure or a lost connection rolls the schema back as it was.
 /// - With a mapping model: a ``MigrationManager`` streams the store into a new store in the
@@ -104,7 +104,7 @@ enum PostgresMigration {
         /// express it, else through a migration manager and a schema swap.
         func migrate(_ step: MigrationStep, progress: MigrationProgressHandler?, batchSize: Int?) throws {
             if step.isLightweight,
-                let plan = SQLiteMigrationPlan(
+                let plan = RelationalMigrationPlan(
                     source: step.sourceModel, destination: step.destinationModel,
                     mapping: step.mappingModel, dialect: .postgres)
             {
@@ -117,7 +117,7 @@ enum PostgresMigration {
         }
 
         /// Runs the plan, the primary keys and the metadata in one transaction.
-        func migrateInPlace(_ plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?) throws {
+        func migrateInPlace(_ plan: RelationalMigrationPlan, progress: MigrationProgressHandler?) throws {
             let total = plan.statements.count + 2
             func report(_ done: Int, _ label: String?) {
                 progress?(

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// Fetching from the PostgreSQL store: the SQLite store's SQL (``SQLFetchQuery``,
-/// ``SQLRelatedQuery``) in the translator's PostgreSQL dialect, and rows decoded with the
-/// SQLite store's plans and value checks (``SQLiteValues``).
+/// Fetching from the PostgreSQL store: the relational layer's SQL (``SQLFetchQuery``,
+/// ``SQLRelatedQuery``) in the translator's PostgreSQL dialect, and rows decoded with its row
+/// plans (``RelationalRowPlan``) and value checks (``RelationalValues``).
 extension PostgresStore: PersistentStoreBackend {
     /// The fetch SQL of this store, in PostgreSQL's dialect.
     var fetchQuery: SQLFetchQuery {
@@ -11,8 +11,8 @@ extension PostgresStore: PersistentStoreBackend {
     }
 
     /// How the rows of a table are selected and decoded, as the SQLite store reads them.
-    func plan(forTable table: String) -> SQLiteStore.RowPlan {
-        SQLiteStore.makePlan(forTable: table, schema: schema, model: model)
+    func plan(forTable table: String) -> RelationalRowPlan {
+        RelationalRowPlan(table: table, schema: schema, model: model)
     }
 
     /// The store, as messages name it (without its password).
@@ -145,7 +145,7 @@ extension PostgresStore: PersistentStoreBackend {
 
     // MARK: Reading rows
 
-    private func plan(for entity: EntityDescription) throws -> SQLiteStore.RowPlan {
+    private func plan(for entity: EntityDescription) throws -> RelationalRowPlan {
         guard let mapping = schema.entities[entity.name] else {
             throw CoreDataError(
                 exception: .invalidArgument, "The entity \(entity.name) has no table in the store at \(place)")
@@ -154,7 +154,7 @@ extension PostgresStore: PersistentStoreBackend {
     }
 
     /// Runs a SELECT of a plan's columns and decodes every row.
-    func readRows(_ operation: String, _ statement: SQLFragment, plan: SQLiteStore.RowPlan) throws -> [StoreRow] {
+    func readRows(_ operation: String, _ statement: SQLFragment, plan: RelationalRowPlan) throws -> [StoreRow] {
         let result = try withStatements(operation) { try $0.query(statement) }
         return try (0..<result.rowCount).map { try decodeRow(result, $0, plan: plan) }
     }
@@ -163,7 +163,7 @@ extension PostgresStore: PersistentStoreBackend {
     /// entity of the table has, or a value its attribute cannot take, is an error naming the
     /// table (or entity and key) and the row's Z_PK; a fetch never skips a row or returns
     /// wrong data.
-    func decodeRow(_ result: PostgresWireResult, _ i: Int, plan: SQLiteStore.RowPlan) throws -> StoreRow {
+    func decodeRow(_ result: PostgresWireResult, _ i: Int, plan: RelationalRowPlan) throws -> StoreRow {
         let key = Int64.fromDatabaseValue(result[i, 0]) ?? 0
         guard let number = Int64.fromDatabaseValue(result[i, 1]), number >= 0, number < plan.decoders.count,
             let decoder = plan.decoders[Int(number)]
@@ -192,7 +192,7 @@ extension PostgresStore: PersistentStoreBackend {
                     continue
                 }
                 do {
-                    values.append(AttributeValue(try SQLiteValues.value(value, type: type)))
+                    values.append(AttributeValue(try RelationalValues.value(value, type: type)))
                 } catch let mismatch as StoredValueMismatch {
                     let propertyName = model.entitiesByName[decoder.entityName]?.propertyNames[index] ?? "#\(index)"
                     throw CoreDataError(

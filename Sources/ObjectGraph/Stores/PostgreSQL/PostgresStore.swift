@@ -4,7 +4,8 @@ import GRDB
 /// The PostgreSQL store: the SQLite store's layout and semantics in one schema of a
 /// PostgreSQL database, reached through a ``PostgresWire`` (ObjectGraphPostgres).
 ///
-/// The same tables and columns as ``SQLiteStore`` (``PostgresSchema``), the same metadata with
+/// The same tables and columns as a SQLite store (``RelationalSchema``, in ``PostgresSchema``'s
+/// types), the same metadata with
 /// Core Data's version hashes, the same translator for fetches (``SQLFetchTranslator`` in its
 /// PostgreSQL dialect). Saves are one transaction each, whose updates and deletes carry
 /// `WHERE Z_PK = $1 AND Z_OPT = $2`: under READ COMMITTED a row another process changed first
@@ -22,7 +23,7 @@ final class PostgresStore: @unchecked Sendable {
     let url: URL
     let model: ManagedObjectModel
     /// The tables and columns, as the SQLite store lays them out.
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     /// The PostgreSQL schema the store's tables are in.
     let schemaName: String
     let wire: any PostgresWire
@@ -78,9 +79,9 @@ final class PostgresStore: @unchecked Sendable {
             )
         }
         tracksHistory = description.isPersistentHistoryTrackingEnabled
-        let predicted = SQLiteSchema(model: model)
+        let predicted = RelationalSchema(model: model)
         let newIdentifier = description.storeUUID ?? UUID().uuidString
-        let opened: (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout)
+        let opened: (uuid: String, plist: [String: Any], layout: RelationalSchema.Layout)
         do {
             opened = try Self.openOrCreate(
                 wire: wire, url: url, schemaName: schemaName, schema: predicted, model: model,
@@ -92,7 +93,7 @@ final class PostgresStore: @unchecked Sendable {
         identifier = opened.uuid
         metadata = opened.plist
         metadata["NSStoreUUID"] = opened.uuid
-        schema = SQLiteSchema(model: model, existing: opened.layout)
+        schema = RelationalSchema(model: model, existing: opened.layout)
         do {
             try checkCompatibility()
             if tracksHistory { try prepareHistoryTables() }
@@ -105,9 +106,9 @@ final class PostgresStore: @unchecked Sendable {
     /// Reads the store's metadata and layout, creating the schema, tables and metadata first
     /// when the schema holds no store.
     private static func openOrCreate(
-        wire: any PostgresWire, url: URL, schemaName: String, schema: SQLiteSchema, model: ManagedObjectModel,
+        wire: any PostgresWire, url: URL, schemaName: String, schema: RelationalSchema, model: ManagedObjectModel,
         identifier: String, log: SQLLog
-    ) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout) {
+    ) throws -> (uuid: String, plist: [String: Any], layout: RelationalSchema.Layout) {
         try mapping("Opening the store at", url) {
             try wire.withConnection { connection in
                 let statements = PostgresStatements(connection: connection, log: log)
@@ -143,7 +144,7 @@ final class PostgresStore: @unchecked Sendable {
 
     /// The metadata and layout of the store in the schema, or nil when the schema has no tables.
     private static func readExisting(_ statements: PostgresStatements, url: URL, schemaName: String) throws -> (
-        uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout
+        uuid: String, plist: [String: Any], layout: RelationalSchema.Layout
     )? {
         let tables = try statements.query(
             "SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = ?", [schemaName.databaseValue]
@@ -170,7 +171,7 @@ final class PostgresStore: @unchecked Sendable {
             throw CoreDataError(
                 .persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
         }
-        // Checked first, as SQLiteStore.readMetadata checks it: Foundation's reader crashes on
+        // Checked first, as the SQLite store's metadata reader checks it: Foundation's reader crashes on
         // a set or a key that is not a string, and hangs on shared containers.
         do {
             try BinaryPropertyList.checkSharing(data, asPropertyList: true)
@@ -192,11 +193,11 @@ final class PostgresStore: @unchecked Sendable {
     }
 
     /// The columns of every table in the schema, in upper case as the layout names them.
-    static func readLayout(_ statements: PostgresStatements, schemaName: String) throws -> SQLiteSchema.Layout {
+    static func readLayout(_ statements: PostgresStatements, schemaName: String) throws -> RelationalSchema.Layout {
         let rows = try statements.query(
             "SELECT upper(table_name), upper(column_name) FROM information_schema.columns WHERE table_schema = ?",
             [schemaName.databaseValue])
-        var layout: SQLiteSchema.Layout = [:]
+        var layout: RelationalSchema.Layout = [:]
         for i in 0..<rows.rowCount {
             guard case .string(let table) = rows[i, 0].storage, case .string(let column) = rows[i, 1].storage else {
                 continue
@@ -405,5 +406,18 @@ struct PostgresStatements {
             }
         }
         return result
+    }
+}
+
+/// The PostgreSQL store's held connection as batch requests use it.
+extension PostgresStatements: SQLStoreStatements {
+    func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+        let result = try query(sql, arguments)
+        return (0..<result.rowCount).map { row in (0..<result.columnCount).map { result[row, $0] } }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
+        try query(sql, arguments).affectedRows
     }
 }

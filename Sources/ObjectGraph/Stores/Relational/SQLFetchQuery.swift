@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 
-/// The SQL of a fetch request over the SQLite layout, shared by the SQLite and the PostgreSQL
-/// stores: FROM with the predicate's and the sorts' joins, WHERE (the entity filter, then the
-/// predicate), ORDER BY, the window, and the SELECT of objects, IDs, counts and dictionaries.
-/// The dialect changes only the spelling (``SQLDialect``).
+/// The SQL of a fetch request over Core Data's table layout (``RelationalSchema``), shared by
+/// the SQLite and the PostgreSQL stores: FROM with the predicate's and the sorts' joins, WHERE
+/// (the entity filter, then the predicate), ORDER BY, the window, and the SELECT of objects,
+/// IDs, counts and dictionaries. The dialect changes only the spelling (``SQLDialect``).
 struct SQLFetchQuery {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     /// The store's UUID, for `self == %@` and the object IDs of dictionary results.
     let storeIdentifier: String
     let dialect: SQLDialect
@@ -200,7 +200,7 @@ struct SQLFetchQuery {
             switch column.decode {
             case .attribute(let type):
                 do {
-                    decoded = try SQLiteValues.value(dbValue, type: type)
+                    decoded = try RelationalValues.value(dbValue, type: type)
                 } catch let mismatch as StoredValueMismatch {
                     throw CoreDataError(
                         .sqlite,
@@ -224,7 +224,7 @@ struct SQLFetchQuery {
                         key: column.key, sqliteCode: 20)
                 }
             case .computed(let type):
-                decoded = DictionaryResults.convert(SQLiteValues.rawValue(dbValue), to: type)
+                decoded = DictionaryResults.convert(RelationalValues.rawValue(dbValue), to: type)
             case .toOne(let destination):
                 decoded = Int64.fromDatabaseValue(dbValue).map {
                     ManagedObjectID(entityName: destination, storeIdentifier: storeIdentifier, primaryKey: $0)
