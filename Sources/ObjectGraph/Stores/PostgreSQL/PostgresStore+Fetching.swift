@@ -71,9 +71,10 @@ extension PostgresStore: PersistentStoreBackend {
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
         guard let mapping = schema.entities[id.entityName] else { return nil }
         let plan = plan(forTable: mapping.tableName)
-        let statement = SQLFragment(
-            sql: "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
-            arguments: [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue])
+        let statement: SQLFragment = """
+            SELECT \(raw: plan.selectList) FROM \(raw: mapping.tableName) t0 \
+            WHERE t0.Z_PK = \(bind: id.primaryKey.databaseValue) AND t0.Z_ENT = \(bind: mapping.entityNumber.databaseValue)
+            """
         return try readRows("Reading \(id.uriString) from the store at", statement, plan: plan).first
     }
 
@@ -85,10 +86,9 @@ extension PostgresStore: PersistentStoreBackend {
             let plan = plan(forTable: table)
             for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }
             ) {
-                let statement = SQLFragment(
-                    sql:
-                        "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
-                    arguments: chunk.map { $0.primaryKey.databaseValue })
+                let keys = SQLFragment.joined(chunk.map { "\(bind: $0.primaryKey.databaseValue)" }, separator: ", ")
+                let statement: SQLFragment =
+                    "SELECT \(raw: plan.selectList) FROM \(raw: table) t0 WHERE t0.Z_PK IN (\(keys))"
                 let wanted = Set(chunk)
                 result += try readRows(
                     "Reading \(chunk.count) objects of \(table) from the store at", statement, plan: plan
@@ -135,11 +135,13 @@ extension PostgresStore: PersistentStoreBackend {
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
         let parts = try fetchQuery.parts(unwindowed, entity: entity, sorted: false)
-        let keyCondition =
-            parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
-        let statement = SQLFragment(
-            sql: "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?",
-            arguments: parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue])
+        let after: SQLFragment = "t0.Z_PK > \(bind: afterPrimaryKey.databaseValue)"
+        let keyCondition: SQLFragment =
+            parts.whereClause.isEmpty ? " WHERE \(after)" : "\(parts.whereClause) AND \(after)"
+        let statement: SQLFragment = """
+            SELECT \(raw: plan.selectList) FROM \(raw: parts.from)\(keyCondition) \
+            ORDER BY t0.Z_PK LIMIT \(bind: limit.databaseValue)
+            """
         return try readRows("Reading a batch of \(request.entityName) objects from the store at", statement, plan: plan)
     }
 

@@ -360,28 +360,34 @@ final class PostgresStore: @unchecked Sendable {
     }
 }
 
-/// One held connection as the store uses it: SQL written with SQLite's `?` placeholders (the
-/// translator's and the writer's) numbered `$1`, `$2`, ... for PostgreSQL, and each statement
-/// in the store's SQL log (`OBJECTGRAPH_SQL_DEBUG=1`).
+/// One held connection as the store uses it, each statement in the store's SQL log
+/// (`OBJECTGRAPH_SQL_DEBUG=1`). A ``SQLFragment`` is written out in PostgreSQL's dialect, its
+/// bindings numbered `$1`, `$2`, ... as it is rendered; SQL text still written with `?`
+/// placeholders (statements not yet built as fragments) is numbered by scanning it.
 struct PostgresStatements {
     let connection: any PostgresWireConnection
     let log: SQLLog
 
-    /// Runs one statement.
+    /// Runs one statement written with `?` placeholders.
     @discardableResult
     func query(_ sql: String, _ arguments: [DatabaseValue]) throws -> PostgresWireResult {
-        let numbered = Self.numberingPlaceholders(sql)
-        return try log.measure(sql: numbered, arguments: arguments) {
-            try connection.query(numbered, arguments)
+        try run(Self.numberingPlaceholders(sql), arguments)
+    }
+
+    /// Runs one fragment, rendered in PostgreSQL's dialect.
+    @discardableResult
+    func query(_ fragment: SQLFragment) throws -> PostgresWireResult {
+        let (sql, arguments) = fragment.rendered(in: .postgres)
+        return try run(sql, arguments)
+    }
+
+    /// Runs SQL whose placeholders are PostgreSQL's own.
+    private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> PostgresWireResult {
+        try log.measure(sql: sql, arguments: arguments) {
+            try connection.query(sql, arguments)
         } rowCount: {
             $0.rowCount
         }
-    }
-
-    /// Runs one fragment of the translator.
-    @discardableResult
-    func query(_ fragment: SQLFragment) throws -> PostgresWireResult {
-        try query(fragment.sql, fragment.arguments)
     }
 
     /// `?` placeholders as `$1`, `$2`, ...; a `?` inside a quoted string or identifier stays.
@@ -412,8 +418,16 @@ struct PostgresStatements {
 /// The PostgreSQL store's held connection as batch requests use it.
 extension PostgresStatements: SQLStoreStatements {
     func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        let result = try query(sql, arguments)
-        return (0..<result.rowCount).map { row in (0..<result.columnCount).map { result[row, $0] } }
+        Self.rows(of: try query(sql, arguments))
+    }
+
+    func fetch(_ statement: SQLFragment) throws -> [[DatabaseValue]] {
+        Self.rows(of: try query(statement))
+    }
+
+    /// A result's rows, each as its columns' values.
+    private static func rows(of result: PostgresWireResult) -> [[DatabaseValue]] {
+        (0..<result.rowCount).map { row in (0..<result.columnCount).map { result[row, $0] } }
     }
 
     @discardableResult

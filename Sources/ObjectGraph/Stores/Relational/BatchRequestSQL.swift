@@ -104,8 +104,7 @@ struct BatchRequestSQL {
         let entity = try model.entity(named: request.entityName)
         let parts = try parts(request.fetchRequest(), entity)
         let mapping = try tableMapping(of: entity)
-        var sets = ["Z_OPT = Z_OPT + 1"]
-        var setArguments: [DatabaseValue] = []
+        var sets: [SQLFragment] = ["Z_OPT = Z_OPT + 1"]
         for (i, attribute, value) in changes.assignments {
             guard let column = mapping.attributeColumns[attribute.name] else { continue }
             switch value {
@@ -116,24 +115,25 @@ struct BatchRequestSQL {
                         "The batch update of \(entity.name) cannot store \"\(attribute.name)\" exactly in SQLite: \(reason)",
                         key: attribute.name)
                 }
-                sets.append("\(column) = ?")
-                setArguments.append(RelationalValues.databaseValue(v, type: attribute.attributeType))
+                // Bound as it is, as the save binds it: not through `bind:`, whose CAST is for
+                // predicate constants.
+                var set: SQLFragment = "\(raw: column) = "
+                set.append(binding: RelationalValues.databaseValue(v, type: attribute.attributeType))
+                sets.append(set)
             case .expression(let e):
-                let fragment = try updateValue(e, entity: entity, index: i)
-                sets.append("\(column) = \(fragment.sql)")
-                setArguments += fragment.arguments
+                let value = try updateValue(e, entity: entity, index: i)
+                sets.append("\(raw: column) = \(value)")
             }
         }
         // A predicate across relationships joins other tables: the rows are then chosen by key.
         let condition: SQLFragment =
             parts.translator.joins.isEmpty
             ? parts.whereClause
-            : SQLFragment(
-                sql: " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))",
-                arguments: parts.whereClause.arguments)
-        var sql = "UPDATE \(mapping.tableName) AS t0 SET \(sets.joined(separator: ", "))\(condition.sql)"
-        if returningKeys { sql += " RETURNING Z_PK, Z_ENT" }
-        return (entity, SQLFragment(sql: sql, arguments: setArguments + condition.arguments))
+            : " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(raw: parts.from)\(parts.whereClause))"
+        var statement: SQLFragment =
+            "UPDATE \(raw: mapping.tableName) AS t0 SET \(SQLFragment.joined(sets, separator: ", "))\(condition)"
+        if returningKeys { statement.append(sql: " RETURNING Z_PK, Z_ENT") }
+        return (entity, statement)
     }
 
     /// The SQL of an expression a batch update assigns: constants (functions of constants
@@ -199,11 +199,9 @@ struct BatchRequestSQL {
     /// The one DELETE of ``deletesInOneStatement(_:entity:wantsKeys:)``.
     func deleteStatement(entity: EntityDescription, parts: SQLFetchQuery.Parts) throws -> SQLFragment {
         let mapping = try tableMapping(of: entity)
-        let sql =
-            parts.translator.joins.isEmpty
-            ? "DELETE FROM \(mapping.tableName) AS t0\(parts.whereClause.sql)"
-            : "DELETE FROM \(mapping.tableName) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))"
-        return SQLFragment(sql: sql, arguments: parts.whereClause.arguments)
+        return parts.translator.joins.isEmpty
+            ? "DELETE FROM \(raw: mapping.tableName) AS t0\(parts.whereClause)"
+            : "DELETE FROM \(raw: mapping.tableName) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(raw: parts.from)\(parts.whereClause))"
     }
 
     /// The IDs a batch delete starts from: the fetch request's rows (its parts built by the
@@ -216,10 +214,10 @@ struct BatchRequestSQL {
         switch targets {
         case .fetchRequest(let request):
             let parts = try parts(request)
-            var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(parts.from)\(parts.whereClause.sql)"
-            if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
-            return try statements.fetch(sql + parts.window.sql, parts.whereClause.arguments + parts.window.arguments)
-                .compactMap { objectID($0, kindOf: entity.name) }
+            var statement: SQLFragment = "SELECT t0.Z_PK, t0.Z_ENT FROM \(raw: parts.from)\(parts.whereClause)"
+            if !parts.order.isEmpty { statement.append(sql: " ORDER BY " + parts.order.joined(separator: ", ")) }
+            statement.append(parts.window)
+            return try statements.fetch(statement).compactMap { objectID($0, kindOf: entity.name) }
         case .objectIDs(let wanted):
             let table = try tableMapping(of: entity).tableName
             var result: [ManagedObjectID] = []

@@ -120,7 +120,8 @@ struct RelationalDerivedAttributes {
                 do {
                     switch expression {
                     case .function("now", let arguments) where arguments.isEmpty:
-                        value = "?"
+                        // A placeholder: each save binds its own time (recomputations).
+                        value = "\(bind: DatabaseValue.null)"
                         isNow = true
                     case .function(let name, let arguments)
                     where arguments.count == 1 && ["lowercase:", "uppercase:", "canonical:"].contains(name):

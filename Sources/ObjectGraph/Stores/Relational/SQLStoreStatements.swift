@@ -6,6 +6,8 @@ import GRDB
 protocol SQLStoreStatements {
     /// Runs a query; its rows, each as its columns' values.
     func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]]
+    /// Runs a query written as a fragment, in the store's dialect; its rows.
+    func fetch(_ statement: SQLFragment) throws -> [[DatabaseValue]]
     /// Runs a statement; how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int

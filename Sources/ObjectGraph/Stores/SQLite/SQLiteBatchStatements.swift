@@ -24,6 +24,10 @@ struct SQLiteBatchStatements: SQLStoreStatements {
         }
     }
 
+    func fetch(_ statement: SQLFragment) throws -> [[DatabaseValue]] {
+        try fetch(statement.sql, statement.arguments)
+    }
+
     @discardableResult
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
         let statement = try db.cachedStatement(sql: sql)
