@@ -86,7 +86,7 @@ enum PostgresMigration {
         func removeAbandonedDestination() throws {
             guard schemaName.utf8.count + migratingSuffix.utf8.count <= maximumIdentifierLength else { return }
             try statements.query(
-                "DROP SCHEMA IF EXISTS \(PostgresNames.quoted(schemaName + migratingSuffix)) CASCADE", [])
+                "DROP SCHEMA IF EXISTS \(identifier: schemaName + migratingSuffix) CASCADE")
         }
 
         /// The store's metadata with its UUID, or nil when the schema holds no store yet.
@@ -188,14 +188,14 @@ enum PostgresMigration {
             }
             let scratch = try migratingURL(for: url)
             let scratchSchema = PostgresNames.schemaName(of: scratch)
-            try statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
+            try statements.query("DROP SCHEMA IF EXISTS \(identifier: scratchSchema) CASCADE")
             do {
                 try step.migrateWithManager(
                     from: url, type: .postgres, metadata: metadata, into: scratch, progress: progress,
                     batchSize: batchSize, log: log)
                 try swap(in: scratchSchema)
             } catch {
-                _ = try? statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
+                _ = try? statements.query("DROP SCHEMA IF EXISTS \(identifier: scratchSchema) CASCADE")
                 throw error
             }
         }
@@ -203,14 +203,14 @@ enum PostgresMigration {
         /// The commit point of a migration with a mapping model: the complete new schema takes
         /// the store's name, and the old one goes, in one transaction.
         func swap(in scratchSchema: String) throws {
-            let old = PostgresNames.quoted(schemaName)
-            let replaced = PostgresNames.quoted(schemaName + "_replaced")
+            let old = schemaName
+            let replaced = schemaName + "_replaced"
             try statements.query("BEGIN", [])
             do {
-                try statements.query("DROP SCHEMA IF EXISTS \(replaced) CASCADE", [])
-                try statements.query("ALTER SCHEMA \(old) RENAME TO \(replaced)", [])
-                try statements.query("ALTER SCHEMA \(PostgresNames.quoted(scratchSchema)) RENAME TO \(old)", [])
-                try statements.query("DROP SCHEMA \(replaced) CASCADE", [])
+                try statements.query("DROP SCHEMA IF EXISTS \(identifier: replaced) CASCADE")
+                try statements.query("ALTER SCHEMA \(identifier: old) RENAME TO \(identifier: replaced)")
+                try statements.query("ALTER SCHEMA \(identifier: scratchSchema) RENAME TO \(identifier: old)")
+                try statements.query("DROP SCHEMA \(identifier: replaced) CASCADE")
                 try statements.query("COMMIT", [])
             } catch {
                 _ = try? statements.query("ROLLBACK", [])

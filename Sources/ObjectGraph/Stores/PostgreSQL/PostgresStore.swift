@@ -121,7 +121,7 @@ final class PostgresStore: @unchecked Sendable {
                     _ = try statements.query("COMMIT", [])
                     return existing
                 }
-                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(PostgresNames.quoted(schemaName))", [])
+                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(identifier: schemaName)")
                 for statement in PostgresSchema.creationStatements(for: schema) + PostgresFunctions.creationStatements {
                     _ = try statements.query(statement, [])
                 }
