@@ -33,7 +33,7 @@ extension Number {
     init?(_ value: AttributeValue) { fatalError() }
 }
 
-extension SQLiteValues {
+extension RelationalValues {
     @available(*, deprecated, message: "AttributeValue passed as Any: pass .any")
     static func databaseValue(_ value: AttributeValue, type: AttributeType) -> DatabaseValue { fatalError() }
     @available(*, deprecated, message: "AttributeValue passed as Any: pass .any")

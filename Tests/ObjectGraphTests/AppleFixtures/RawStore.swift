@@ -4,7 +4,7 @@ import ObjectGraph
 
 /// A store file read with the test's own SQL, not the store's code: what the acceptance tests
 /// compare ObjectGraph's answers with. Names follow Core Data's rules as the fixtures show
-/// them (coredata.md section 4), worked out here independently of `SQLiteSchema`.
+/// them (coredata.md section 4), worked out here independently of `RelationalSchema`.
 struct RawStore {
     let queue: DatabaseQueue
     /// Z_PRIMARYKEY: Z_ENT by Z_NAME.

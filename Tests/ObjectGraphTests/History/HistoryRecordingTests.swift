@@ -56,7 +56,7 @@ struct HistoryRecordingTests {
         guard kind == .sqlite else { return }
         let queue = try DatabaseQueue(path: directory.file("Diary.sqlite").path)
         defer { try? queue.close() }
-        #expect(try queue.read { db in try SQLiteHistorySchema.tombstoneColumns(db) } == 2)
+        #expect(try queue.read { db in try SQLiteHistoryTables.tombstoneColumns(db) } == 2)
     }
 
     @Test(
@@ -89,12 +89,12 @@ struct HistoryRecordingTests {
         let model = try HistoryModel.make()
         let note = try #require(model.entitiesByName["Note"])
         // body, folder, rank, title: rank and title are bits 2 and 3.
-        #expect(SQLiteHistoryRecorder.propertyBitmap(["title", "rank"], of: note) == Data([0b1100]))
+        #expect(RelationalHistorySchema.propertyBitmap(["title", "rank"], of: note) == Data([0b1100]))
         #expect(
-            SQLiteHistoryRecorder.properties(inBitmap: Data([0b1100]), of: note).map(\.name).sorted() == [
+            RelationalHistorySchema.properties(inBitmap: Data([0b1100]), of: note).map(\.name).sorted() == [
                 "rank", "title",
             ])
         // Bits past the entity's properties (another model version's) are ignored.
-        #expect(SQLiteHistoryRecorder.properties(inBitmap: Data([0xFF, 0xFF]), of: note).count == 4)
+        #expect(RelationalHistorySchema.properties(inBitmap: Data([0xFF, 0xFF]), of: note).count == 4)
     }
 }

@@ -17,7 +17,7 @@ import ZarraToDo
         let v2 = try ToDoModels.version2()
         let mapping = try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
         var plan = try #require(
-            SQLiteMigrationPlan(
+            RelationalMigrationPlan(
                 source: v1, destination: v2, mapping: mapping, dialect: kind == .sqlite ? .sqlite : .postgres))
         // The plan's own statements first (ZTODO gains columns), then one that fails.
         #expect(plan.statements.contains { $0.sql.contains("ADD COLUMN ZDONOTALERT") })
@@ -42,15 +42,16 @@ import ZarraToDo
         let v1 = try ToDoModels.version1()
         let v2 = try ToDoModels.version2()
         let mapping = try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
-        let sqlite = try #require(SQLiteMigrationPlan(source: v1, destination: v2, mapping: mapping))
+        let sqlite = try #require(RelationalMigrationPlan(source: v1, destination: v2, mapping: mapping))
         let postgres = try #require(
-            SQLiteMigrationPlan(source: v1, destination: v2, mapping: mapping, dialect: .postgres))
+            RelationalMigrationPlan(source: v1, destination: v2, mapping: mapping, dialect: .postgres))
         // The same steps, in the same order; only the column types differ.
         #expect(sqlite.statements.map(\.label) == postgres.statements.map(\.label))
         #expect(sqlite.statements.contains { $0.sql == "ALTER TABLE ZTODO ADD COLUMN ZDONOTALERT INTEGER DEFAULT 0" })
         #expect(postgres.statements.contains { $0.sql == "ALTER TABLE ZTODO ADD COLUMN ZDONOTALERT bigint DEFAULT 0" })
-        #expect(SQLiteMigrationPlan.literal(Data([0, 0xAB]).databaseValue) == "X'00AB'")
-        #expect(SQLiteMigrationPlan.literal(Data([0, 0xAB]).databaseValue, dialect: .postgres) == #"'\x00AB'::bytea"#)
+        #expect(RelationalMigrationPlan.literal(Data([0, 0xAB]).databaseValue) == "X'00AB'")
+        #expect(
+            RelationalMigrationPlan.literal(Data([0, 0xAB]).databaseValue, dialect: .postgres) == #"'\x00AB'::bytea"#)
     }
 }
 

@@ -92,7 +92,7 @@ import Testing
 
     // coredata.md 4.3-4.5: tables per root, Z columns, join tables, FK indexes.
     @Test func sqliteLayoutFollowsCoreData() throws {
-        let schema = SQLiteSchema(model: try booksModel())
+        let schema = RelationalSchema(model: try booksModel())
         #expect(schema.tables.map(\.name) == ["ZAUTHOR", "ZBOOK", "ZPUBLISHER"])
         let book = schema.entities["Book"]!
         #expect(book.attributeColumns == ["title": "ZTITLE", "salesRank": "ZSALESRANK", "isbn": "ZISBN"])

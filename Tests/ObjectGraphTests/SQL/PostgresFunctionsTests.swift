@@ -21,7 +21,7 @@ import Testing
     // Apple, Predicate Programming Guide, "String Comparisons": [c] and [d]; OG_FOLD in
     // PL/pgSQL must equal StringComparison.fold, from which its tables were made.
     @Test func foldAgreesWithTheEvaluator() throws {
-        guard let database = try PostgresFixtureDatabase(schema: SQLiteSchema(model: try sqlTestModel())) else {
+        guard let database = try PostgresFixtureDatabase(schema: RelationalSchema(model: try sqlTestModel())) else {
             return
         }
         for options in SQLiteFunctionsTests.optionSets {
@@ -36,7 +36,7 @@ import Testing
 
     // BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES with options, on pairs of samples.
     @Test func stringOperatorsAgreeWithTheEvaluator() throws {
-        guard let database = try PostgresFixtureDatabase(schema: SQLiteSchema(model: try sqlTestModel())) else {
+        guard let database = try PostgresFixtureDatabase(schema: RelationalSchema(model: try sqlTestModel())) else {
             return
         }
         let subjects = SQLFixture.postgresStrings.compactMap { $0 } + ["ÅNGSTRÖM", "straße", "Ｈｅｌｌｏ"]

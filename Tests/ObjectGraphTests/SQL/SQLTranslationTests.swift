@@ -7,11 +7,11 @@ import Testing
 /// The SQL the translator writes for representative predicates, and what it refuses.
 @Suite struct SQLTranslationTests {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
 
     init() throws {
         model = try sqlTestModel()
-        schema = SQLiteSchema(model: model)
+        schema = RelationalSchema(model: model)
     }
 
     func translator(_ entity: String = "Book") -> SQLFetchTranslator {

@@ -366,7 +366,7 @@ struct PartialUpdateTests {
             ["amount": Decimal(string: "1.5")!], ["owner": owners[1]], ["owner": NSNull()],
             ["text": NSNull(), "count": 9, "owner": owners[0]],
         ]
-        let plan = SQLiteWriter.plan(for: try #require(model.entitiesByName["Item"]), schema: store.schema)
+        let plan = RelationalWritePlan(for: try #require(model.entitiesByName["Item"]), schema: store.schema)
         for change in changes {
             for (key, value) in change { try item.checkedSetValue(value is NSNull ? nil : value, forKey: key) }
             let properties = try #require(ManagedObjectContext.updatedProperties(of: item))

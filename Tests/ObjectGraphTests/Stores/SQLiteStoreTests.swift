@@ -52,7 +52,7 @@ import Testing
         try context.save()
         let queue = try DatabaseQueue(path: directory.file("Books.sqlite").path)
         try queue.read { (db: Database) throws -> Void in
-            // Core Data's column order: integers and to-one keys, then strings (SQLiteColumnOrder).
+            // Core Data's column order: integers and to-one keys, then strings (RelationalColumnOrder).
             #expect(
                 try db.columns(in: "ZBOOK").map(\.name) == [
                     "Z_PK", "Z_ENT", "Z_OPT", "ZSALESRANK", "ZPUBLISHER", "ZISBN", "ZTITLE",

@@ -77,7 +77,7 @@ final class PostgresFixtureDatabase: @unchecked Sendable {
 
     /// A fresh schema with the store's tables (PostgresSchema) and functions
     /// (PostgresFunctions); nil, having said why, when PostgreSQL is not installed.
-    init?(schema: SQLiteSchema, test: String = #function) throws {
+    init?(schema: RelationalSchema, test: String = #function) throws {
         let name = PostgresTestServer.uniqueSchema("eq")
         guard let url = try PostgresTestServer.url(schema: name, for: test) else { return nil }
         PostgresStoreType.register()
@@ -102,13 +102,13 @@ final class PostgresFixtureDatabase: @unchecked Sendable {
     }
 }
 
-/// A database laid out by ``SQLiteSchema`` with random rows (in-memory SQLite, or a schema of
+/// A database laid out by ``RelationalSchema`` with random rows (in-memory SQLite, or a schema of
 /// the PostgreSQL test server), and the same rows as ``TestObject``s for the evaluator.
 struct SQLFixture {
     static let storeIdentifier = "5A1E0000-0000-0000-0000-000000000001"
 
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     /// The SQLite database (always made: the SQLite-only suites read it).
     let db: DatabaseQueue
     /// The PostgreSQL schema, when the fixture is PostgreSQL's.
@@ -149,7 +149,7 @@ struct SQLFixture {
         switch kind {
         case .sqlite: return try SQLFixture(seed: seed)
         case .postgres:
-            let schema = SQLiteSchema(model: try sqlTestModel())
+            let schema = RelationalSchema(model: try sqlTestModel())
             guard let database = try PostgresFixtureDatabase(schema: schema, test: test) else { return nil }
             return try SQLFixture(seed: seed, postgres: database)
         }
@@ -162,7 +162,7 @@ struct SQLFixture {
         books: Int = 30, authors: Int = 8
     ) throws {
         model = try sqlTestModel()
-        schema = SQLiteSchema(model: model)
+        schema = RelationalSchema(model: model)
         self.postgres = postgres
         let strings = postgres == nil && !textWithoutNUL ? Self.strings : Self.postgresStrings
         var config = Configuration()
@@ -247,7 +247,7 @@ struct SQLFixture {
 
     /// The INSERTs of an object's row and its many-to-many links (from the side that owns the
     /// table), with `?` placeholders.
-    static func insertStatements(_ o: TestObject, model: ManagedObjectModel, schema: SQLiteSchema) -> [(
+    static func insertStatements(_ o: TestObject, model: ManagedObjectModel, schema: RelationalSchema) -> [(
         String, [DatabaseValue]
     )] {
         let entity = model.entitiesByName[o.id.entityName]!
@@ -259,7 +259,7 @@ struct SQLFixture {
         ]
         for attribute in entity.attributes where !attribute.isTransient {
             columns.append(mapping.attributeColumns[attribute.name]!)
-            values.append(SQLiteValues.databaseValue(o.values[attribute.name], type: attribute.attributeType))
+            values.append(RelationalValues.databaseValue(o.values[attribute.name], type: attribute.attributeType))
         }
         for relationship in entity.relationships {
             if relationship.isToMany {
@@ -285,7 +285,7 @@ struct SQLFixture {
     }
 
     /// Inserts an object's row, and its many-to-many links from the side that owns the table.
-    static func insert(_ o: TestObject, into db: Database, model: ManagedObjectModel, schema: SQLiteSchema) throws {
+    static func insert(_ o: TestObject, into db: Database, model: ManagedObjectModel, schema: RelationalSchema) throws {
         for (sql, arguments) in insertStatements(o, model: model, schema: schema) {
             // GRDB binds text up to its first NUL: such a string goes as its bytes, made TEXT by CAST.
             var values = arguments
@@ -317,7 +317,8 @@ struct SQLFixture {
     }
 
     static func select(
-        schema: SQLiteSchema, entity: EntityDescription, model: ManagedObjectModel, joins: [String], condition: String,
+        schema: RelationalSchema, entity: EntityDescription, model: ManagedObjectModel, joins: [String],
+        condition: String,
         orderBy: [String] = []
     ) -> String {
         let mapping = schema.entities[entity.name]!

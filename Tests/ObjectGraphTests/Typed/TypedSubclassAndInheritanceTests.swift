@@ -101,7 +101,7 @@ final class Volume: ManagedObject {
     // All entities of a hierarchy share their root's table; a to-one whose destination has
     // sub-entities also stores the destination's Z_ENT (coredata.md 4.3 and 4.5).
     @Test func subentitiesShareTheRootTable() throws {
-        let schema = SQLiteSchema(model: try inheritanceModel())
+        let schema = RelationalSchema(model: try inheritanceModel())
         #expect(schema.tables.map(\.name) == ["ZCOMPANY", "ZPERSON"])
         let person = try #require(schema.tables.first { $0.name == "ZPERSON" })
         // In Core Data's order: keys, then numbers (the sub-entities' in name order), then strings.

@@ -37,7 +37,7 @@ import Testing
     }
 
     func column(_ key: String) throws -> String {
-        SQLiteSchema(model: try ValueCorpus.model()).entities["Holder"]!.attributeColumns[key]!
+        RelationalSchema(model: try ValueCorpus.model()).entities["Holder"]!.attributeColumns[key]!
     }
 
     @Test(arguments: [

@@ -1,10 +1,11 @@
 import Foundation
 
 /// The SQL functions the translator's PostgreSQL dialect calls where SQLite calls the Swift
-/// functions of ``SQLiteFunctions`` (string comparisons with `[c]`, `[d]`, `[n]`, LIKE and
-/// MATCHES with options, the sort comparators' collations). The PostgreSQL store creates them
-/// in its schema; the translator writes the same names (`OG_FOLD`, which PostgreSQL folds to
-/// `og_fold`), found through the connection's `search_path`.
+/// functions the SQLite driver registers on its connection (string comparisons with `[c]`,
+/// `[d]`, `[n]`, LIKE and MATCHES with options, the sort comparators' collations). The
+/// PostgreSQL store creates them in its schema; the translator writes the same names
+/// (`OG_FOLD`, which PostgreSQL folds to `og_fold`), found through the connection's
+/// `search_path`.
 ///
 /// Folding is Swift's own: ``StringComparison/fold(_:_:)`` of every scalar that folding can
 /// change is computed here, once, and written into `OG_FOLD` as `translate()` tables (one

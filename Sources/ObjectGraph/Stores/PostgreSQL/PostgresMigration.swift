@@ -7,7 +7,7 @@ import GRDB
 /// store's promise: a failure or a killed process leaves the store untouched or completely
 /// migrated.
 ///
-/// - Lightweight (a ``SQLiteMigrationPlan`` in PostgreSQL's words): every statement, the new
+/// - Lightweight (a ``RelationalMigrationPlan`` in PostgreSQL's words): every statement, the new
 ///   Z_PRIMARYKEY and the metadata in one transaction. PostgreSQL's DDL is transactional, so a
 ///   failure or a lost connection rolls the schema back as it was.
 /// - With a mapping model: a ``MigrationManager`` streams the store into a new store in the
@@ -86,7 +86,7 @@ enum PostgresMigration {
         func removeAbandonedDestination() throws {
             guard schemaName.utf8.count + migratingSuffix.utf8.count <= maximumIdentifierLength else { return }
             try statements.query(
-                "DROP SCHEMA IF EXISTS \(PostgresNames.quoted(schemaName + migratingSuffix)) CASCADE", [])
+                "DROP SCHEMA IF EXISTS \(identifier: schemaName + migratingSuffix) CASCADE")
         }
 
         /// The store's metadata with its UUID, or nil when the schema holds no store yet.
@@ -104,7 +104,7 @@ enum PostgresMigration {
         /// express it, else through a migration manager and a schema swap.
         func migrate(_ step: MigrationStep, progress: MigrationProgressHandler?, batchSize: Int?) throws {
             if step.isLightweight,
-                let plan = SQLiteMigrationPlan(
+                let plan = RelationalMigrationPlan(
                     source: step.sourceModel, destination: step.destinationModel,
                     mapping: step.mappingModel, dialect: .postgres)
             {
@@ -117,7 +117,7 @@ enum PostgresMigration {
         }
 
         /// Runs the plan, the primary keys and the metadata in one transaction.
-        func migrateInPlace(_ plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?) throws {
+        func migrateInPlace(_ plan: RelationalMigrationPlan, progress: MigrationProgressHandler?) throws {
             let total = plan.statements.count + 2
             func report(_ done: Int, _ label: String?) {
                 progress?(
@@ -188,14 +188,14 @@ enum PostgresMigration {
             }
             let scratch = try migratingURL(for: url)
             let scratchSchema = PostgresNames.schemaName(of: scratch)
-            try statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
+            try statements.query("DROP SCHEMA IF EXISTS \(identifier: scratchSchema) CASCADE")
             do {
                 try step.migrateWithManager(
                     from: url, type: .postgres, metadata: metadata, into: scratch, progress: progress,
                     batchSize: batchSize, log: log)
                 try swap(in: scratchSchema)
             } catch {
-                _ = try? statements.query("DROP SCHEMA IF EXISTS \(PostgresNames.quoted(scratchSchema)) CASCADE", [])
+                _ = try? statements.query("DROP SCHEMA IF EXISTS \(identifier: scratchSchema) CASCADE")
                 throw error
             }
         }
@@ -203,14 +203,14 @@ enum PostgresMigration {
         /// The commit point of a migration with a mapping model: the complete new schema takes
         /// the store's name, and the old one goes, in one transaction.
         func swap(in scratchSchema: String) throws {
-            let old = PostgresNames.quoted(schemaName)
-            let replaced = PostgresNames.quoted(schemaName + "_replaced")
+            let old = schemaName
+            let replaced = schemaName + "_replaced"
             try statements.query("BEGIN", [])
             do {
-                try statements.query("DROP SCHEMA IF EXISTS \(replaced) CASCADE", [])
-                try statements.query("ALTER SCHEMA \(old) RENAME TO \(replaced)", [])
-                try statements.query("ALTER SCHEMA \(PostgresNames.quoted(scratchSchema)) RENAME TO \(old)", [])
-                try statements.query("DROP SCHEMA \(replaced) CASCADE", [])
+                try statements.query("DROP SCHEMA IF EXISTS \(identifier: replaced) CASCADE")
+                try statements.query("ALTER SCHEMA \(identifier: old) RENAME TO \(identifier: replaced)")
+                try statements.query("ALTER SCHEMA \(identifier: scratchSchema) RENAME TO \(identifier: old)")
+                try statements.query("DROP SCHEMA \(identifier: replaced) CASCADE")
                 try statements.query("COMMIT", [])
             } catch {
                 _ = try? statements.query("ROLLBACK", [])

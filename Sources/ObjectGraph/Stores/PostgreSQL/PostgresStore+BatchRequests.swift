@@ -10,7 +10,7 @@ import GRDB
 extension PostgresStore {
     /// The parts of a request's SQL in PostgreSQL's dialect.
     private func batchQueryParts(_ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool) throws
-        -> SQLiteStore.QueryParts
+        -> SQLFetchQuery.Parts
     {
         try fetchQuery.parts(request, entity: entity, sorted: sorted)
     }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// Fetching from the PostgreSQL store: the SQLite store's SQL (``SQLFetchQuery``,
-/// ``SQLRelatedQuery``) in the translator's PostgreSQL dialect, and rows decoded with the
-/// SQLite store's plans and value checks (``SQLiteValues``).
+/// Fetching from the PostgreSQL store: the relational layer's SQL (``SQLFetchQuery``,
+/// ``SQLRelatedQuery``) in the translator's PostgreSQL dialect, and rows decoded with its row
+/// plans (``RelationalRowPlan``) and value checks (``RelationalValues``).
 extension PostgresStore: PersistentStoreBackend {
     /// The fetch SQL of this store, in PostgreSQL's dialect.
     var fetchQuery: SQLFetchQuery {
@@ -11,8 +11,8 @@ extension PostgresStore: PersistentStoreBackend {
     }
 
     /// How the rows of a table are selected and decoded, as the SQLite store reads them.
-    func plan(forTable table: String) -> SQLiteStore.RowPlan {
-        SQLiteStore.makePlan(forTable: table, schema: schema, model: model)
+    func plan(forTable table: String) -> RelationalRowPlan {
+        RelationalRowPlan(table: table, schema: schema, model: model)
     }
 
     /// The store, as messages name it (without its password).
@@ -71,9 +71,10 @@ extension PostgresStore: PersistentStoreBackend {
     func row(for id: ManagedObjectID, model: ManagedObjectModel) throws -> StoreRow? {
         guard let mapping = schema.entities[id.entityName] else { return nil }
         let plan = plan(forTable: mapping.tableName)
-        let statement = SQLFragment(
-            sql: "SELECT \(plan.selectList) FROM \(mapping.tableName) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
-            arguments: [id.primaryKey.databaseValue, mapping.entityNumber.databaseValue])
+        let statement: SQLFragment = """
+            SELECT \(raw: plan.selectList) FROM \(raw: mapping.tableName) t0 \
+            WHERE t0.Z_PK = \(bind: id.primaryKey.databaseValue) AND t0.Z_ENT = \(bind: mapping.entityNumber.databaseValue)
+            """
         return try readRows("Reading \(id.uriString) from the store at", statement, plan: plan).first
     }
 
@@ -85,10 +86,9 @@ extension PostgresStore: PersistentStoreBackend {
             let plan = plan(forTable: table)
             for chunk in stride(from: 0, to: group.count, by: 500).map({ Array(group[$0..<min($0 + 500, group.count)]) }
             ) {
-                let statement = SQLFragment(
-                    sql:
-                        "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
-                    arguments: chunk.map { $0.primaryKey.databaseValue })
+                let keys = SQLFragment.joined(chunk.map { "\(bind: $0.primaryKey.databaseValue)" }, separator: ", ")
+                let statement: SQLFragment =
+                    "SELECT \(raw: plan.selectList) FROM \(raw: table) t0 WHERE t0.Z_PK IN (\(keys))"
                 let wanted = Set(chunk)
                 result += try readRows(
                     "Reading \(chunk.count) objects of \(table) from the store at", statement, plan: plan
@@ -135,17 +135,19 @@ extension PostgresStore: PersistentStoreBackend {
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
         let parts = try fetchQuery.parts(unwindowed, entity: entity, sorted: false)
-        let keyCondition =
-            parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
-        let statement = SQLFragment(
-            sql: "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?",
-            arguments: parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue])
+        let after: SQLFragment = "t0.Z_PK > \(bind: afterPrimaryKey.databaseValue)"
+        let keyCondition: SQLFragment =
+            parts.whereClause.isEmpty ? " WHERE \(after)" : "\(parts.whereClause) AND \(after)"
+        let statement: SQLFragment = """
+            SELECT \(raw: plan.selectList) FROM \(raw: parts.from)\(keyCondition) \
+            ORDER BY t0.Z_PK LIMIT \(bind: limit.databaseValue)
+            """
         return try readRows("Reading a batch of \(request.entityName) objects from the store at", statement, plan: plan)
     }
 
     // MARK: Reading rows
 
-    private func plan(for entity: EntityDescription) throws -> SQLiteStore.RowPlan {
+    private func plan(for entity: EntityDescription) throws -> RelationalRowPlan {
         guard let mapping = schema.entities[entity.name] else {
             throw CoreDataError(
                 exception: .invalidArgument, "The entity \(entity.name) has no table in the store at \(place)")
@@ -154,7 +156,7 @@ extension PostgresStore: PersistentStoreBackend {
     }
 
     /// Runs a SELECT of a plan's columns and decodes every row.
-    func readRows(_ operation: String, _ statement: SQLFragment, plan: SQLiteStore.RowPlan) throws -> [StoreRow] {
+    func readRows(_ operation: String, _ statement: SQLFragment, plan: RelationalRowPlan) throws -> [StoreRow] {
         let result = try withStatements(operation) { try $0.query(statement) }
         return try (0..<result.rowCount).map { try decodeRow(result, $0, plan: plan) }
     }
@@ -163,7 +165,7 @@ extension PostgresStore: PersistentStoreBackend {
     /// entity of the table has, or a value its attribute cannot take, is an error naming the
     /// table (or entity and key) and the row's Z_PK; a fetch never skips a row or returns
     /// wrong data.
-    func decodeRow(_ result: PostgresWireResult, _ i: Int, plan: SQLiteStore.RowPlan) throws -> StoreRow {
+    func decodeRow(_ result: PostgresWireResult, _ i: Int, plan: RelationalRowPlan) throws -> StoreRow {
         let key = Int64.fromDatabaseValue(result[i, 0]) ?? 0
         guard let number = Int64.fromDatabaseValue(result[i, 1]), number >= 0, number < plan.decoders.count,
             let decoder = plan.decoders[Int(number)]
@@ -192,7 +194,7 @@ extension PostgresStore: PersistentStoreBackend {
                     continue
                 }
                 do {
-                    values.append(AttributeValue(try SQLiteValues.value(value, type: type)))
+                    values.append(AttributeValue(try RelationalValues.value(value, type: type)))
                 } catch let mismatch as StoredValueMismatch {
                     let propertyName = model.entitiesByName[decoder.entityName]?.propertyNames[index] ?? "#\(index)"
                     throw CoreDataError(

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// Persistent history in the PostgreSQL store: the SQLite store's tables (``SQLiteHistorySchema``)
-/// in the store's schema, written inside each save's and batch request's transaction, read by
-/// the same reader (``SQLiteHistoryReader``).
+/// Persistent history in the PostgreSQL store: Core Data's history tables
+/// (``RelationalHistorySchema``) in the store's schema, written inside each save's and batch
+/// request's transaction, read by the same reader (``RelationalHistoryReader``).
 ///
 /// Keys come from `Z_PRIMARYKEY` rows 16001 to 16003 with `UPDATE ... SET Z_MAX = Z_MAX + n
 /// RETURNING Z_MAX`: the row stays locked until the transaction ends, so transactions of
@@ -19,7 +19,7 @@ extension PostgresStore: PersistentHistoryStore {
     /// the tombstone columns the model needs; under the schema's advisory lock, so processes
     /// opening one store together create them once.
     func prepareHistoryTables() throws {
-        let wanted = SQLiteHistorySchema.tombstoneColumnCount(for: model)
+        let wanted = RelationalHistorySchema.tombstoneColumnCount(for: model)
         let ready = try withStatements("Reading the persistent history tables of") { statements in
             try historyTablesExist(statements) && tombstoneColumns(statements) >= wanted
         }
@@ -28,7 +28,7 @@ extension PostgresStore: PersistentHistoryStore {
             _ = try statements.query(
                 "SELECT pg_advisory_xact_lock(hashtext(?))", [("ObjectGraph " + schemaName).databaseValue])
             if try !historyTablesExist(statements) {
-                for statement in SQLiteHistorySchema.postgresCreationStatements(tombstoneColumns: wanted) {
+                for statement in RelationalHistorySchema.postgresCreationStatements(tombstoneColumns: wanted) {
                     try statements.query(statement, [])
                 }
             } else {
@@ -38,7 +38,7 @@ extension PostgresStore: PersistentHistoryStore {
                     try statements.query("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(n) bytea", [])
                 }
             }
-            for (number, name) in SQLiteHistorySchema.primaryKeyRows {
+            for (number, name) in RelationalHistorySchema.primaryKeyRows {
                 try statements.query(
                     "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0) ON CONFLICT (Z_ENT) DO NOTHING",
                     [number.databaseValue, name.databaseValue])
@@ -85,16 +85,15 @@ extension PostgresStore: PersistentHistoryStore {
         record.inserted = try changes.inserted.map { (try entityNumber(of: $0.entityName), $0.primaryKey) }
         for (k, (row, _)) in changes.updated.enumerated() {
             guard let entity = model.entitiesByName[row.entityName] else { continue }
-            let plan = SQLiteWriter.plan(for: entity, schema: schema)
+            let plan = RelationalWritePlan(for: entity, schema: schema)
             let names: [String]
             if let properties = changes.properties(ofUpdate: k) {
-                names = SQLiteWriter.changedProperties(properties, to: row, plan: plan, model: model)
+                names = plan.changedProperties(properties, to: row, model: model)
             } else {
                 // Without the save's knowledge, history compares with the stored row.
                 let sql = "SELECT Z_PK\(plan.columns.map { ", " + $0 }.joined()) FROM \(plan.tableName) WHERE Z_PK = ?"
                 guard let stored = try statements.fetch(sql, [row.primaryKey.databaseValue]).first else { continue }
-                names = SQLiteWriter.changedProperties(
-                    from: Array(stored.dropFirst()), to: row, plan: plan, model: model)
+                names = plan.changedProperties(from: Array(stored.dropFirst()), to: row, model: model)
             }
             record.updated.append((plan.entityNumber, row.primaryKey, names))
         }
@@ -159,10 +158,10 @@ extension PostgresStore: PersistentHistoryStore {
         {
             return key
         }
-        let key = try allocateHistoryKeys(SQLiteHistorySchema.stringEntity, count: 1, statements: statements)
+        let key = try allocateHistoryKeys(RelationalHistorySchema.stringEntity, count: 1, statements: statements)
         try statements.query(
             "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?) ON CONFLICT (ZNAME) DO NOTHING",
-            [key.databaseValue, SQLiteHistorySchema.stringEntity.databaseValue, string.databaseValue])
+            [key.databaseValue, RelationalHistorySchema.stringEntity.databaseValue, string.databaseValue])
         guard let row = try statements.fetch(select, [string.databaseValue]).first,
             let stored = Int64.fromDatabaseValue(row[0])
         else {
@@ -182,18 +181,19 @@ extension PostgresStore: PersistentHistoryStore {
     {
         guard !record.isEmpty else { return nil }
         // The transaction's key first: its row lock orders the recorders (see the type's comment).
-        let number = try allocateHistoryKeys(SQLiteHistorySchema.transactionEntity, count: 1, statements: statements)
+        let number = try allocateHistoryKeys(
+            RelationalHistorySchema.transactionEntity, count: 1, statements: statements)
         let strings = try [info.author, info.bundleID, info.contextName, info.processID].map {
             try $0.map { try stringKey($0, statements: statements) }
         }
         try statements.query(
             "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)",
-            [number.databaseValue, SQLiteHistorySchema.transactionEntity.databaseValue]
+            [number.databaseValue, RelationalHistorySchema.transactionEntity.databaseValue]
                 + strings.map { $0?.databaseValue ?? .null }
                 + [Date().timeIntervalSinceReferenceDate.databaseValue])
 
         let count = record.inserted.count + record.updated.count + record.deleted.count
-        var key = try allocateHistoryKeys(SQLiteHistorySchema.changeEntity, count: count, statements: statements)
+        var key = try allocateHistoryKeys(RelationalHistorySchema.changeEntity, count: count, statements: statements)
         let width = record.deleted.map(\.tombstone.count).max() ?? 0
         var rows: [[DatabaseValue]] = []
         rows.reserveCapacity(count)
@@ -213,7 +213,7 @@ extension PostgresStore: PersistentHistoryStore {
         for (entity, primaryKey, properties) in record.updated {
             add(
                 .update, entity, primaryKey,
-                model.entitiesByNumber[entity].map { SQLiteHistoryRecorder.propertyBitmap(properties, of: $0) }, [])
+                model.entitiesByNumber[entity].map { RelationalHistorySchema.propertyBitmap(properties, of: $0) }, [])
         }
         for (entity, primaryKey, tombstone) in record.deleted { add(.delete, entity, primaryKey, nil, tombstone) }
         // Many rows per INSERT, under PostgreSQL's limit of 65535 bound values.
@@ -221,7 +221,7 @@ extension PostgresStore: PersistentHistoryStore {
             "Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS"
             + (0..<width).map { ", ZTOMBSTONE\($0)" }.joined()
         let tuple =
-            "(?, \(SQLiteHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: width)))"
+            "(?, \(RelationalHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: width)))"
         for start in stride(from: 0, to: rows.count, by: 1000) {
             let chunk = rows[start..<min(start + 1000, rows.count)]
             try statements.query(
@@ -265,8 +265,8 @@ extension PostgresStore: PersistentHistoryStore {
     // MARK: Reading and purging
 
     /// The reader of the store's history on a connection.
-    private func historyReader(_ statements: PostgresStatements) throws -> SQLiteHistoryReader {
-        SQLiteHistoryReader(
+    private func historyReader(_ statements: PostgresStatements) throws -> RelationalHistoryReader {
+        RelationalHistoryReader(
             statements: statements, tombstoneColumns: try tombstoneColumns(statements), model: model,
             storeIdentifier: identifier, storeName: PostgresNames.redacted(url),
             decodeTombstone: PostgresTombstone.decode)
@@ -275,7 +275,7 @@ extension PostgresStore: PersistentHistoryStore {
     func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
         -> [PersistentHistoryTransaction]
     {
-        guard let (sql, arguments) = SQLiteStore.historyCondition(boundary, storeIdentifier: identifier) else {
+        guard let (sql, arguments) = RelationalHistoryReader.condition(boundary, storeIdentifier: identifier) else {
             return []
         }
         // One snapshot for the transactions and their changes.
@@ -291,7 +291,7 @@ extension PostgresStore: PersistentHistoryStore {
     func deleteHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
         -> [PersistentHistoryTransaction]
     {
-        guard let (sql, arguments) = SQLiteStore.historyCondition(boundary, storeIdentifier: identifier) else {
+        guard let (sql, arguments) = RelationalHistoryReader.condition(boundary, storeIdentifier: identifier) else {
             return []
         }
         return try inTransaction("Deleting the persistent history of") { statements in

@@ -118,7 +118,7 @@ extension PostgresStore {
 
     /// The join table and columns of a many-to-many relationship, seen from `entity`.
     func joinColumns(of r: RelationshipDescription, entity: String) -> (
-        table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
+        table: RelationalSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
     )? {
         SQLRelatedQuery(model: model, schema: schema).joinColumns(of: r, entity: entity)
     }

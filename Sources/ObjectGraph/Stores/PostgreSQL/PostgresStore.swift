@@ -4,7 +4,8 @@ import GRDB
 /// The PostgreSQL store: the SQLite store's layout and semantics in one schema of a
 /// PostgreSQL database, reached through a ``PostgresWire`` (ObjectGraphPostgres).
 ///
-/// The same tables and columns as ``SQLiteStore`` (``PostgresSchema``), the same metadata with
+/// The same tables and columns as a SQLite store (``RelationalSchema``, in ``PostgresSchema``'s
+/// types), the same metadata with
 /// Core Data's version hashes, the same translator for fetches (``SQLFetchTranslator`` in its
 /// PostgreSQL dialect). Saves are one transaction each, whose updates and deletes carry
 /// `WHERE Z_PK = $1 AND Z_OPT = $2`: under READ COMMITTED a row another process changed first
@@ -22,7 +23,7 @@ final class PostgresStore: @unchecked Sendable {
     let url: URL
     let model: ManagedObjectModel
     /// The tables and columns, as the SQLite store lays them out.
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     /// The PostgreSQL schema the store's tables are in.
     let schemaName: String
     let wire: any PostgresWire
@@ -78,9 +79,9 @@ final class PostgresStore: @unchecked Sendable {
             )
         }
         tracksHistory = description.isPersistentHistoryTrackingEnabled
-        let predicted = SQLiteSchema(model: model)
+        let predicted = RelationalSchema(model: model)
         let newIdentifier = description.storeUUID ?? UUID().uuidString
-        let opened: (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout)
+        let opened: (uuid: String, plist: [String: Any], layout: RelationalSchema.Layout)
         do {
             opened = try Self.openOrCreate(
                 wire: wire, url: url, schemaName: schemaName, schema: predicted, model: model,
@@ -92,7 +93,7 @@ final class PostgresStore: @unchecked Sendable {
         identifier = opened.uuid
         metadata = opened.plist
         metadata["NSStoreUUID"] = opened.uuid
-        schema = SQLiteSchema(model: model, existing: opened.layout)
+        schema = RelationalSchema(model: model, existing: opened.layout)
         do {
             try checkCompatibility()
             if tracksHistory { try prepareHistoryTables() }
@@ -105,9 +106,9 @@ final class PostgresStore: @unchecked Sendable {
     /// Reads the store's metadata and layout, creating the schema, tables and metadata first
     /// when the schema holds no store.
     private static func openOrCreate(
-        wire: any PostgresWire, url: URL, schemaName: String, schema: SQLiteSchema, model: ManagedObjectModel,
+        wire: any PostgresWire, url: URL, schemaName: String, schema: RelationalSchema, model: ManagedObjectModel,
         identifier: String, log: SQLLog
-    ) throws -> (uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout) {
+    ) throws -> (uuid: String, plist: [String: Any], layout: RelationalSchema.Layout) {
         try mapping("Opening the store at", url) {
             try wire.withConnection { connection in
                 let statements = PostgresStatements(connection: connection, log: log)
@@ -120,7 +121,7 @@ final class PostgresStore: @unchecked Sendable {
                     _ = try statements.query("COMMIT", [])
                     return existing
                 }
-                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(PostgresNames.quoted(schemaName))", [])
+                _ = try statements.query("CREATE SCHEMA IF NOT EXISTS \(identifier: schemaName)")
                 for statement in PostgresSchema.creationStatements(for: schema) + PostgresFunctions.creationStatements {
                     _ = try statements.query(statement, [])
                 }
@@ -143,7 +144,7 @@ final class PostgresStore: @unchecked Sendable {
 
     /// The metadata and layout of the store in the schema, or nil when the schema has no tables.
     private static func readExisting(_ statements: PostgresStatements, url: URL, schemaName: String) throws -> (
-        uuid: String, plist: [String: Any], layout: SQLiteSchema.Layout
+        uuid: String, plist: [String: Any], layout: RelationalSchema.Layout
     )? {
         let tables = try statements.query(
             "SELECT upper(table_name) FROM information_schema.tables WHERE table_schema = ?", [schemaName.databaseValue]
@@ -170,7 +171,7 @@ final class PostgresStore: @unchecked Sendable {
             throw CoreDataError(
                 .persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
         }
-        // Checked first, as SQLiteStore.readMetadata checks it: Foundation's reader crashes on
+        // Checked first, as the SQLite store's metadata reader checks it: Foundation's reader crashes on
         // a set or a key that is not a string, and hangs on shared containers.
         do {
             try BinaryPropertyList.checkSharing(data, asPropertyList: true)
@@ -192,11 +193,11 @@ final class PostgresStore: @unchecked Sendable {
     }
 
     /// The columns of every table in the schema, in upper case as the layout names them.
-    static func readLayout(_ statements: PostgresStatements, schemaName: String) throws -> SQLiteSchema.Layout {
+    static func readLayout(_ statements: PostgresStatements, schemaName: String) throws -> RelationalSchema.Layout {
         let rows = try statements.query(
             "SELECT upper(table_name), upper(column_name) FROM information_schema.columns WHERE table_schema = ?",
             [schemaName.databaseValue])
-        var layout: SQLiteSchema.Layout = [:]
+        var layout: RelationalSchema.Layout = [:]
         for i in 0..<rows.rowCount {
             guard case .string(let table) = rows[i, 0].storage, case .string(let column) = rows[i, 1].storage else {
                 continue
@@ -359,28 +360,34 @@ final class PostgresStore: @unchecked Sendable {
     }
 }
 
-/// One held connection as the store uses it: SQL written with SQLite's `?` placeholders (the
-/// translator's and the writer's) numbered `$1`, `$2`, ... for PostgreSQL, and each statement
-/// in the store's SQL log (`OBJECTGRAPH_SQL_DEBUG=1`).
+/// One held connection as the store uses it, each statement in the store's SQL log
+/// (`OBJECTGRAPH_SQL_DEBUG=1`). A ``SQLFragment`` is written out in PostgreSQL's dialect, its
+/// bindings numbered `$1`, `$2`, ... as it is rendered; SQL text still written with `?`
+/// placeholders (statements not yet built as fragments) is numbered by scanning it.
 struct PostgresStatements {
     let connection: any PostgresWireConnection
     let log: SQLLog
 
-    /// Runs one statement.
+    /// Runs one statement written with `?` placeholders.
     @discardableResult
     func query(_ sql: String, _ arguments: [DatabaseValue]) throws -> PostgresWireResult {
-        let numbered = Self.numberingPlaceholders(sql)
-        return try log.measure(sql: numbered, arguments: arguments) {
-            try connection.query(numbered, arguments)
+        try run(Self.numberingPlaceholders(sql), arguments)
+    }
+
+    /// Runs one fragment, rendered in PostgreSQL's dialect.
+    @discardableResult
+    func query(_ fragment: SQLFragment) throws -> PostgresWireResult {
+        let (sql, arguments) = fragment.rendered(in: .postgres)
+        return try run(sql, arguments)
+    }
+
+    /// Runs SQL whose placeholders are PostgreSQL's own.
+    private func run(_ sql: String, _ arguments: [DatabaseValue]) throws -> PostgresWireResult {
+        try log.measure(sql: sql, arguments: arguments) {
+            try connection.query(sql, arguments)
         } rowCount: {
             $0.rowCount
         }
-    }
-
-    /// Runs one fragment of the translator.
-    @discardableResult
-    func query(_ fragment: SQLFragment) throws -> PostgresWireResult {
-        try query(fragment.sql, fragment.arguments)
     }
 
     /// `?` placeholders as `$1`, `$2`, ...; a `?` inside a quoted string or identifier stays.
@@ -405,5 +412,26 @@ struct PostgresStatements {
             }
         }
         return result
+    }
+}
+
+/// The PostgreSQL store's held connection as batch requests use it.
+extension PostgresStatements: SQLStoreStatements {
+    func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+        Self.rows(of: try query(sql, arguments))
+    }
+
+    func fetch(_ statement: SQLFragment) throws -> [[DatabaseValue]] {
+        Self.rows(of: try query(statement))
+    }
+
+    /// A result's rows, each as its columns' values.
+    private static func rows(of result: PostgresWireResult) -> [[DatabaseValue]] {
+        (0..<result.rowCount).map { row in (0..<result.columnCount).map { result[row, $0] } }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
+        try query(sql, arguments).affectedRows
     }
 }

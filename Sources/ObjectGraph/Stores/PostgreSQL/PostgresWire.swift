@@ -147,9 +147,10 @@ package enum PostgresNames {
             ?? "public"
     }
 
-    /// `name` as a quoted PostgreSQL identifier, any `"` doubled.
+    /// `name` as a quoted PostgreSQL identifier, any `"` doubled, as the dialect quotes a
+    /// fragment's identifiers.
     package static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        SQLDialect.postgres.quoted(name)
     }
 
     /// The URL without its password (in its user part or a `password` query item, as libpq

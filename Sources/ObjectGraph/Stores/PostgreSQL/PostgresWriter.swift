@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 
-/// The INSERTs and UPDATEs of a save in PostgreSQL: the SQLite store's write plans
-/// (``SQLiteWriter/Plan``: columns, sources, Core Data's UPDATE of the changed columns) with
+/// The INSERTs and UPDATEs of a save in PostgreSQL: the shared write plans
+/// (``RelationalWritePlan``: columns, sources, Core Data's UPDATE of the changed columns) with
 /// their values as `DatabaseValue`s, and new rows of one entity in multi-row INSERTs.
 struct PostgresWriter {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     let storeIdentifier: String
 
     /// PostgreSQL binds at most 65,535 parameters in one statement; a multi-row INSERT stays
@@ -15,17 +15,17 @@ struct PostgresWriter {
     static let parametersPerStatement = 30_000
 
     /// The plan of an entity (built per save: a plan is a few strings per column).
-    func plan(_ entityName: String) throws -> SQLiteWriter.Plan {
+    func plan(_ entityName: String) throws -> RelationalWritePlan {
         guard let entity = model.entitiesByName[entityName] else {
             throw CoreDataError(.persistentStoreIncompatibleSchema, "The model has no entity \(entityName)")
         }
-        return SQLiteWriter.plan(for: entity, schema: schema)
+        return RelationalWritePlan(for: entity, schema: schema)
     }
 
     /// The multi-row INSERTs of `rows`, one per run of rows of one entity and chunk.
     func inserts(_ rows: [StoreRow]) throws -> [(String, [DatabaseValue])] {
         var statements: [(String, [DatabaseValue])] = []
-        var plans: [String: SQLiteWriter.Plan] = [:]
+        var plans: [String: RelationalWritePlan] = [:]
         var start = 0
         while start < rows.count {
             let entityName = rows[start].entityName
@@ -68,7 +68,9 @@ struct PostgresWriter {
     /// validation error (1550) naming the object and key, and nothing is written: a string
     /// holding NUL (PostgreSQL's text cannot), and what the SQLite store refuses too (NaN, a
     /// Decimal beyond a double's precision), so that both stores keep the same values.
-    func value(_ source: SQLiteWriter.Source, of row: StoreRow, plan: SQLiteWriter.Plan) throws -> DatabaseValue {
+    func value(_ source: RelationalWritePlan.Source, of row: StoreRow, plan: RelationalWritePlan) throws
+        -> DatabaseValue
+    {
         switch source {
         case .attribute(let index, let type):
             let value = row.values[index]
@@ -84,10 +86,10 @@ struct PostgresWriter {
                     row, index, "NaN is not a number the store keeps (the SQLite store would make it NULL)")
             default:
                 let any = value.any
-                if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) {
+                if type == .decimal, let reason = RelationalValues.unstorableReason(any, type: type) {
                     throw unstorable(row, index, reason)
                 }
-                return SQLiteValues.databaseValue(any, type: type)
+                return RelationalValues.databaseValue(any, type: type)
             }
         case .transformable(let index, let attribute):
             guard let value = row.values[index].any else { return .null }

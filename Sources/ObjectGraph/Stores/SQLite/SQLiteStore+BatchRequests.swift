@@ -49,7 +49,7 @@ extension SQLiteStore {
             throw CoreDataError(
                 .persistentStoreIncompatibleSchema, "The store at \(url.path) has no table for \(entity.name)")
         }
-        let plan = SQLiteWriter.plan(for: entity, schema: schema)
+        let plan = RelationalWritePlan(for: entity, schema: schema)
         let sql = batchSQL
         return try inBatchTransaction("batch insert of \(entity.name) objects") { db in
             let statements = SQLiteBatchStatements(db: db, log: log)

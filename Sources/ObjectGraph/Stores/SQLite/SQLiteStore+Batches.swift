@@ -13,14 +13,17 @@ extension SQLiteStore {
         unwindowed.fetchLimit = 0
         unwindowed.fetchOffset = 0
         let parts = try queryParts(unwindowed, entity: entity, sorted: false)
-        let keyCondition =
-            parts.whereClause.sql.isEmpty ? " WHERE t0.Z_PK > ?" : parts.whereClause.sql + " AND t0.Z_PK > ?"
-        let sql = "SELECT \(plan.selectList) FROM \(parts.from)\(keyCondition) ORDER BY t0.Z_PK LIMIT ?"
+        let after: SQLFragment = "t0.Z_PK > \(bind: afterPrimaryKey.databaseValue)"
+        let keyCondition: SQLFragment =
+            parts.whereClause.isEmpty ? " WHERE \(after)" : "\(parts.whereClause) AND \(after)"
+        let statement: SQLFragment = """
+            SELECT \(raw: plan.selectList) FROM \(raw: parts.from)\(keyCondition) \
+            ORDER BY t0.Z_PK LIMIT \(bind: limit.databaseValue)
+            """
         return try CoreDataError.mappingSQLite(
             "Reading a batch of \(request.entityName) objects from the store at", url
         ) {
-            try readRows(
-                sql, parts.whereClause.arguments + [afterPrimaryKey.databaseValue, limit.databaseValue], plan: plan)
+            try readRows(statement.sql, statement.arguments, plan: plan)
         }
     }
 

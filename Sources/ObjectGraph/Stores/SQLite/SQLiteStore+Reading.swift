@@ -2,93 +2,19 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Reading rows: each table's row plan, decoding a row straight from SQLite's statement, and
-/// the fetches a context asks for.
+/// Reading rows: decoding a row of a table's ``RelationalRowPlan`` straight from SQLite's
+/// statement, and the fetches a context asks for.
 extension SQLiteStore {
-    /// The SELECT list of a table and how to turn a row into values for each entity in it.
-    struct RowPlan {
-        let table: SQLiteSchema.Table
-        /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<column>...`
-        let selectList: String
-        /// Decoders by entity number (nil for numbers of other tables): an array, so a row's
-        /// decoder is found without hashing and without copying an EntityDescription.
-        let decoders: [EntityDecoder?]
-
-        enum Kind {
-            case attribute(AttributeType)
-            case toOne(destination: String, entityColumn: Int?)
-        }
-
-        /// How the rows of one entity decode: one slot per property index, in order.
-        final class EntityDecoder {
-            let entityName: String
-            /// nil for a to-many slot (loaded on use); else the column position and how to read it.
-            let slots: [(position: Int32, kind: Kind)?]
-            /// The attribute slots (the first ones) as plain values, for the loop that runs per
-            /// row: reading them costs no reference counting. Position -1: not stored; -2 or
-            /// less: a transformable attribute, whose column is at -2 - position (the one
-            /// negative test of the loop sends it down the slow path).
-            let attributeColumns: [(position: Int32, type: AttributeType)]
-            /// The transformable attributes by index, whose data their value transformer reads.
-            let transformables: [Int: AttributeDescription]
-
-            init(
-                entityName: String, slots: [(position: Int32, kind: Kind)?], attributeCount: Int,
-                transformables: [Int: AttributeDescription] = [:]
-            ) {
-                self.entityName = entityName
-                self.slots = slots
-                self.transformables = transformables
-                attributeColumns = slots.prefix(attributeCount).enumerated().map { i, slot in
-                    guard let slot, case .attribute(let type) = slot.kind else { return (-1, .string) }
-                    if transformables[i] != nil { return (-2 - slot.position, type) }
-                    return (slot.position, type)
-                }
-            }
-        }
-    }
-
-    func plan(forTable tableName: String) -> RowPlan { plans[tableName]! }
-
-    static func makePlan(forTable tableName: String, schema: SQLiteSchema, model: ManagedObjectModel) -> RowPlan {
-        let table = schema.tables.first { $0.name == tableName }!
-        let position = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, Int32($0 + 3)) })
-        var decoders: [RowPlan.EntityDecoder?] = Array(
-            repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
-        for mapping in schema.entities.values where mapping.tableName == tableName {
-            let entity = model.entitiesByName[mapping.entityName]!
-            var slots: [(position: Int32, kind: RowPlan.Kind)?] = Array(
-                repeating: nil, count: entity.attributes.count + entity.relationships.count)
-            var transformables: [Int: AttributeDescription] = [:]
-            for (i, a) in entity.attributes.enumerated() {
-                guard let c = mapping.attributeColumns[a.name] else { continue }
-                slots[i] = (position[c]!, .attribute(a.attributeType))
-                if a.attributeType == .transformable { transformables[i] = a }
-            }
-            for (n, r) in entity.relationships.enumerated() where !r.isToMany {
-                guard let c = mapping.toOneColumns[r.name] else { continue }
-                let entityColumn = mapping.toOneEntityColumns[r.name].flatMap { position[$0] }.map(Int.init)
-                slots[entity.attributes.count + n] = (
-                    position[c]!, .toOne(destination: r.destinationEntityName, entityColumn: entityColumn)
-                )
-            }
-            decoders[entity.entityNumber] = RowPlan.EntityDecoder(
-                entityName: entity.name, slots: slots, attributeCount: entity.attributes.count,
-                transformables: transformables)
-        }
-        let select = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + table.columns.map { "t0.\($0.name)" }).joined(
-            separator: ", ")
-        return RowPlan(table: table, selectList: select, decoders: decoders)
-    }
+    func plan(forTable tableName: String) -> RelationalRowPlan { plans[tableName]! }
 
     /// The row the statement is on, decoded by the plan. Each value slot is initialized once,
     /// straight from the statement: this runs for every fetched row.
     ///
     /// Throws a 134180 error naming the table and Z_PK for a row whose Z_ENT no entity of the
     /// table has (a row written by another model, or damaged), and one naming the entity, key
-    /// and Z_PK for a value its attribute's type cannot take (``SQLiteValues``): a fetch fails
+    /// and Z_PK for a value its attribute's type cannot take (``RelationalValues``): a fetch fails
     /// rather than skip a row or return wrong data.
-    private func decodeCurrentRow(_ statement: OpaquePointer, plan: RowPlan) throws -> StoreRow {
+    private func decodeCurrentRow(_ statement: OpaquePointer, plan: RelationalRowPlan) throws -> StoreRow {
         let entityNumber = Int(sqlite3_column_int64(statement, 1))
         guard entityNumber >= 0, entityNumber < plan.decoders.count, let decoder = plan.decoders[entityNumber] else {
             throw unknownEntityError(statement, plan: plan)
@@ -161,7 +87,7 @@ extension SQLiteStore {
     /// transformer. Data that does not transform is an error naming the entity, key, row and
     /// transformer, never nil: a later save would write nil over the data.
     private func transformedValue(
-        _ statement: OpaquePointer, _ position: Int32, decoder: RowPlan.EntityDecoder, index: Int
+        _ statement: OpaquePointer, _ position: Int32, decoder: RelationalRowPlan.EntityDecoder, index: Int
     ) throws -> Any? {
         guard let attribute = decoder.transformables[index] else { return nil }
         let type = sqlite3_column_type(statement, position)
@@ -187,7 +113,7 @@ extension SQLiteStore {
     }
 
     /// The error for a row whose Z_ENT is no entity of its table.
-    private func unknownEntityError(_ statement: OpaquePointer, plan: RowPlan) -> CoreDataError {
+    private func unknownEntityError(_ statement: OpaquePointer, plan: RelationalRowPlan) -> CoreDataError {
         let key = sqlite3_column_int64(statement, 0)
         let found = SQLiteColumns.int64(statement, 1).map { "\($0)" } ?? "NULL"
         let known = plan.decoders.compactMap { $0 }.compactMap { d in
@@ -201,7 +127,8 @@ extension SQLiteStore {
 
     /// The error for a stored value its attribute cannot take.
     private func mismatchError(
-        _ mismatch: StoredValueMismatch, _ statement: OpaquePointer, decoder: RowPlan.EntityDecoder, index: Int,
+        _ mismatch: StoredValueMismatch, _ statement: OpaquePointer, decoder: RelationalRowPlan.EntityDecoder,
+        index: Int,
         type: AttributeType
     ) -> CoreDataError {
         let key = model.entitiesByName[decoder.entityName]?.propertyNames[index] ?? "#\(index)"
@@ -214,7 +141,7 @@ extension SQLiteStore {
     }
 
     /// Runs a SELECT of a plan's columns and decodes every row.
-    func readRows(_ sql: String, _ values: [DatabaseValue], plan: RowPlan) throws -> [StoreRow] {
+    func readRows(_ sql: String, _ values: [DatabaseValue], plan: RelationalRowPlan) throws -> [StoreRow] {
         try log.measure(sql: sql, arguments: values) {
             try read { db in
                 let statement = try db.cachedStatement(sql: sql)
@@ -236,19 +163,17 @@ extension SQLiteStore {
         SQLFetchQuery(model: model, schema: schema, storeIdentifier: identifier, dialect: .sqlite)
     }
 
-    typealias QueryParts = SQLFetchQuery.Parts
-
     /// FROM, WHERE (the entity filter, then the predicate), ORDER BY and the window of a request.
     func queryParts(
         _ request: AnyFetchRequest, entity: EntityDescription, sorted: Bool = true,
         extraColumns: (inout SQLFetchTranslator) throws -> Void = { _ in }
-    ) throws -> QueryParts {
+    ) throws -> SQLFetchQuery.Parts {
         try fetchQuery.parts(request, entity: entity, sorted: sorted, extraColumns: extraColumns)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
-    private func selectStatement(_ request: AnyFetchRequest, columns: (RowPlan) -> String) throws -> (
-        plan: RowPlan, fragment: SQLFragment
+    private func selectStatement(_ request: AnyFetchRequest, columns: (RelationalRowPlan) -> String) throws -> (
+        plan: RelationalRowPlan, fragment: SQLFragment
     ) {
         let entity = try model.entity(named: request.entityName)
         let plan = plan(forTable: schema.entities[entity.name]!.tableName)

@@ -12,12 +12,14 @@ extension SQLiteStore {
     /// source's keys, the destination's keys, the order of the destinations); nil for a
     /// relationship that has no join table.
     func joinColumns(of r: RelationshipDescription, entity: String) -> (
-        table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
+        table: RelationalSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
     )? {
         relatedQuery.joinColumns(of: r, entity: entity)
     }
 
-    private func inverseColumns(of r: RelationshipDescription, source: String, destination: SQLiteSchema.EntityMapping)
+    private func inverseColumns(
+        of r: RelationshipDescription, source: String, destination: RelationalSchema.EntityMapping
+    )
         throws -> (key: String, order: String?)
     {
         try relatedQuery.inverseColumns(of: r, source: source, destination: destination)

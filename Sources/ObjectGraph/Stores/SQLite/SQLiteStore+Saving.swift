@@ -131,7 +131,7 @@ extension SQLiteStore {
                 .merge, "Could not merge changes: another context saved \(conflicts.joined(separator: ", ")) first")
         }
         // Rows come in runs of one entity: its plan is looked up once per run, not hashed per row.
-        var plan: SQLiteWriter.Plan?
+        var plan: RelationalWritePlan?
         for row in changes.inserted {
             if plan?.entityName != row.entityName { plan = writePlan(row.entityName) }
             try writer.insert(row, plan: plan!)
@@ -142,7 +142,9 @@ extension SQLiteStore {
         var written: [String: [Int64]] = [:]
         for row in changes.inserted { written[row.entityName, default: []].append(row.primaryKey) }
         for (row, _) in changes.updated { written[row.entityName, default: []].append(row.primaryKey) }
-        try derived.recompute(written: written, anyChange: !changes.isEmpty, db: db, log: log, model: model)
+        for (sql, arguments) in derived.recomputations(written: written, anyChange: !changes.isEmpty, model: model) {
+            try execute(db, sql, arguments)
+        }
         if var record, let history {
             record.inserted = changes.inserted.map { (writePlan($0.entityName).entityNumber, $0.primaryKey) }
             try SQLiteHistoryRecorder.record(record, info: history, model: model, db: db, log: log)
@@ -156,7 +158,7 @@ extension SQLiteStore {
         guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else {
             return []
         }
-        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map {
+        let columns = RelationalHistorySchema.preservedAttributes(of: entity).map {
             mapping.attributeColumns[$0.attribute.name] ?? "NULL"
         }
         guard !columns.isEmpty else { return [] }
@@ -175,5 +177,5 @@ extension SQLiteStore {
     }
 
     /// How an entity's rows are written, prepared once per entity.
-    private func writePlan(_ entityName: String) -> SQLiteWriter.Plan { writePlans[entityName]! }
+    private func writePlan(_ entityName: String) -> RelationalWritePlan { writePlans[entityName]! }
 }

@@ -13,8 +13,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     let url: URL
     let model: ManagedObjectModel
     /// The layout the store has: predicted from the model for a new store, and for an existing
-    /// one adjusted to the tables and columns the file has (SQLiteSchema.Layout).
-    let schema: SQLiteSchema
+    /// one adjusted to the tables and columns the file has (RelationalSchema.Layout).
+    let schema: RelationalSchema
     let database: DatabaseQueue
     let log: SQLLog
     /// Opened with ``StoreOption/readOnly``: saves are refused and nothing is written.
@@ -27,10 +27,10 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     let pendingMetadata = Lock<[String: Any]?>(nil)
     var metadata: [String: Any]
     /// How each entity's rows decode: the SELECT list is the same for every entity of a table.
-    let plans: [String: RowPlan]
-    let writePlans: [String: SQLiteWriter.Plan]
+    let plans: [String: RelationalRowPlan]
+    let writePlans: [String: RelationalWritePlan]
     /// The derived attributes a save computes.
-    let derived: SQLiteDerivedAttributes
+    let derived: RelationalDerivedAttributes
     /// Whether each save records persistent history (NSPersistentHistoryTrackingKey): the
     /// one flag a save tests when it is off.
     let tracksHistory: Bool
@@ -131,14 +131,14 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         }
         readOnlyFile = file
         tracksHistory = !readOnly && description.isPersistentHistoryTrackingEnabled
-        let predicted = SQLiteSchema(model: model)
+        let predicted = RelationalSchema(model: model)
         let newIdentifier = description.storeUUID ?? UUID().uuidString
         // Read or create in one IMMEDIATE transaction: of two processes creating one store at
         // once, the second waits for the first and then reads what it made.
         let queue = database
         /// The metadata, the tables' columns and the entity numbers of Z_PRIMARYKEY, or nil for
         /// a database without tables (a new or empty file).
-        func readExisting(_ db: Database) throws -> (String, [String: Any], SQLiteSchema.Layout, [String: Int])? {
+        func readExisting(_ db: Database) throws -> (String, [String: Any], RelationalSchema.Layout, [String: Int])? {
             // sqlite_master itself, not GRDB's `tableExists`: that answers from a schema cache,
             // which misses the tables another process made since this connection first looked.
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -170,23 +170,23 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
             // one store at once, the second waits for the first, then reads what it made.
             (existing, created) = try CoreDataError.mappingSQLite("Creating the store at", url) {
                 try queue.write {
-                    db -> ((String, [String: Any], SQLiteSchema.Layout, [String: Int])?, [String: Any]?) in
+                    db -> ((String, [String: Any], RelationalSchema.Layout, [String: Int])?, [String: Any]?) in
                     if let made = try readExisting(db) { return (made, nil) }
                     return (nil, try Self.create(db, schema: predicted, model: model, identifier: newIdentifier))
                 }
             }
         }
         // A store that exists is read with the tables and columns it has.
-        let schema = existing.map { SQLiteSchema(model: model, existing: $0.2) } ?? predicted
+        let schema = existing.map { RelationalSchema(model: model, existing: $0.2) } ?? predicted
         self.schema = schema
         // Every plan up front: the store is shared by contexts on different threads.
         self.plans = Dictionary(
             uniqueKeysWithValues: schema.tables.map {
-                ($0.name, Self.makePlan(forTable: $0.name, schema: schema, model: model))
+                ($0.name, RelationalRowPlan(table: $0.name, schema: schema, model: model))
             })
         self.writePlans = Dictionary(
-            uniqueKeysWithValues: model.entities.map { ($0.name, SQLiteWriter.plan(for: $0, schema: schema)) })
-        self.derived = try SQLiteDerivedAttributes(model: model, schema: schema)
+            uniqueKeysWithValues: model.entities.map { ($0.name, RelationalWritePlan(for: $0, schema: schema)) })
+        self.derived = try RelationalDerivedAttributes(model: model, schema: schema)
         if let (uuid, plist, _, numbers) = existing {
             identifier = uuid
             metadata = plist
@@ -203,8 +203,8 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     }
 
     /// The columns of every table of a store, from `PRAGMA table_info` (not GRDB's cache).
-    static func readLayout(_ db: Database, tables: [String]) throws -> SQLiteSchema.Layout {
-        var layout: SQLiteSchema.Layout = [:]
+    static func readLayout(_ db: Database, tables: [String]) throws -> RelationalSchema.Layout {
+        var layout: RelationalSchema.Layout = [:]
         for table in tables {
             layout[table] = Set(
                 try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
@@ -226,7 +226,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
     // MARK: Creating and reading the bookkeeping tables
 
     /// Creates the tables and the metadata row of a new store; returns its metadata.
-    private static func create(_ db: Database, schema: SQLiteSchema, model: ManagedObjectModel, identifier: String)
+    private static func create(_ db: Database, schema: RelationalSchema, model: ManagedObjectModel, identifier: String)
         throws -> [String: Any]
     {
         // The metadata Core Data writes: the store type and the model's version keys (hashes,

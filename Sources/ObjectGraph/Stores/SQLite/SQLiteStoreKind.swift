@@ -30,7 +30,7 @@ struct SQLiteStoreKind: PersistentStoreKind {
         log: SQLLog
     ) throws {
         if step.isLightweight,
-            let plan = SQLiteMigrationPlan(
+            let plan = RelationalMigrationPlan(
                 source: step.sourceModel, destination: step.destinationModel, mapping: step.mappingModel)
         {
             try log.migration("\(step.description) of \(url.lastPathComponent), in place") {

@@ -7,143 +7,6 @@ import GRDBSQLite
 /// SQLite. GRDB still owns
 /// the connection, the transaction and the errors around it.
 final class SQLiteWriter {
-    /// What one column of an entity's INSERT or UPDATE takes from a row.
-    enum Source {
-        case attribute(index: Int, type: AttributeType)
-        /// A transformable attribute: its value's data, from its value transformer.
-        case transformable(index: Int, attribute: AttributeDescription)
-        case toOne(index: Int)
-        case toOneEntity(index: Int)
-
-        /// The property index of the value the column takes.
-        var propertyIndex: Int {
-            switch self {
-            case .attribute(let i, _), .transformable(let i, _), .toOne(let i), .toOneEntity(let i): return i
-            }
-        }
-    }
-
-    /// How an entity's rows are written: a class, so handing it to each row's write is a
-    /// retain, not a copy of its strings and arrays.
-    final class Plan {
-        let entityName: String
-        let tableName: String
-        let entityNumber: Int
-        let columns: [String]
-        let sources: [Source]
-        /// Built once: rows are written by the thousand.
-        let insertSQL: String
-        /// The UPDATE of each set of changed properties met so far, built on first use: a
-        /// store's saves meet few sets, and rebuilding the SQL per save would cost more than
-        /// the row. Saves of one store run one at a time; the lock is for the plan's other users.
-        private var updates: [PropertyIndexSet: Update] = [:]
-        /// The UPDATE of every column, for rows whose changes are not known.
-        private var wholeRowUpdate: Update?
-        /// The set asked for last and its UPDATE: saves of an app change the same properties
-        /// again and again, and a lookup here is cheaper than hashing the set.
-        private var lastUpdate: (changed: PropertyIndexSet, update: Update)?
-        private let lock = NSLock()
-
-        init(entityName: String, tableName: String, entityNumber: Int, columns: [String], sources: [Source]) {
-            self.entityName = entityName
-            self.tableName = tableName
-            self.entityNumber = entityNumber
-            self.columns = columns
-            self.sources = sources
-            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
-            insertSQL =
-                "INSERT INTO \(tableName)(\(names.joined(separator: ", "))) VALUES(\(names.map { _ in "?" }.joined(separator: ", ")))"
-        }
-
-        /// How many UPDATEs with a column set of their own a plan keeps.
-        static let maximumUpdates = 256
-
-        /// The UPDATE that writes the columns of the `changed` properties (every column when
-        /// nil) and `Z_OPT`, in Core Data's form: `UPDATE ZTODO SET ZCATEGORY = ?, Z_OPT = ?
-        /// WHERE Z_PK = ? AND Z_OPT = ?` (the changed columns in the plan's order, attributes
-        /// then to-ones, then the version). A to-one's key and entity columns go together;
-        /// derived attributes have no source, the store computes them.
-        func update(writing changed: PropertyIndexSet?) -> Update {
-            lock.lock()
-            defer { lock.unlock() }
-            guard let changed else { return wholeRow() }
-            if let lastUpdate, lastUpdate.changed == changed { return lastUpdate.update }
-            let update: Update
-            if let known = updates[changed] {
-                update = known
-            } else if updates.count >= Self.maximumUpdates {
-                // Sets are few in practice; past the limit (many columns changed in ever new
-                // combinations) a row is written whole rather than with one more statement
-                // kept for the connection's life.
-                update = wholeRow()
-            } else {
-                update = makeUpdate(positions: sources.indices.filter { changed.contains(sources[$0].propertyIndex) })
-                updates[changed] = update
-            }
-            lastUpdate = (changed, update)
-            return update
-        }
-
-        /// The UPDATE of every column (called with the lock held).
-        private func wholeRow() -> Update {
-            if let wholeRowUpdate { return wholeRowUpdate }
-            let update = makeUpdate(positions: Array(sources.indices))
-            wholeRowUpdate = update
-            return update
-        }
-
-        private func makeUpdate(positions: [Int]) -> Update {
-            let sets = positions.map { "\(columns[$0]) = ?" } + ["Z_OPT = ?"]
-            // Numbered from 1 (0 is the INSERT's key), the whole-row one included.
-            return Update(
-                sql: "UPDATE \(tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?",
-                positions: positions, number: updates.count + (wholeRowUpdate == nil ? 1 : 2))
-        }
-    }
-
-    /// One UPDATE of an entity: its SQL and the plan's sources it binds, in order.
-    final class Update {
-        let sql: String
-        /// Positions in the plan's ``Plan/sources`` (and ``Plan/columns``).
-        let positions: [Int]
-        /// Its number among the plan's updates, from 1, for the writer's statement key.
-        let number: Int
-
-        init(sql: String, positions: [Int], number: Int) {
-            self.sql = sql
-            self.positions = positions
-            self.number = number
-        }
-    }
-
-    static func plan(for entity: EntityDescription, schema: SQLiteSchema) -> Plan {
-        let mapping = schema.entities[entity.name]!
-        var columns: [String] = []
-        var sources: [Source] = []
-        for (i, a) in entity.attributes.enumerated() {
-            // A derived attribute's column is the store's to compute (SQLiteDerivedAttributes),
-            // never written from the object's value.
-            guard let c = mapping.attributeColumns[a.name], !a.isDerived else { continue }
-            columns.append(c)
-            sources.append(
-                a.attributeType == .transformable
-                    ? .transformable(index: i, attribute: a) : .attribute(index: i, type: a.attributeType))
-        }
-        for (n, r) in entity.relationships.enumerated() where !r.isToMany {
-            guard let c = mapping.toOneColumns[r.name] else { continue }
-            let index = entity.attributes.count + n
-            columns.append(c)
-            sources.append(.toOne(index: index))
-            if let ec = mapping.toOneEntityColumns[r.name] {
-                columns.append(ec)
-                sources.append(.toOneEntity(index: index))
-            }
-        }
-        return Plan(
-            entityName: entity.name, tableName: mapping.tableName, entityNumber: entity.entityNumber, columns: columns,
-            sources: sources)
-    }
-
     private let db: Database
     private let model: ManagedObjectModel
     private let log: SQLLog
@@ -174,10 +37,10 @@ final class SQLiteWriter {
     }
 
     /// Which statement of a save, as one integer (hashed per row on a miss of `last`): an
-    /// entity's INSERT, or one of its UPDATEs by ``Update/number`` (below ``Plan/maximumUpdates``
-    /// + 2).
+    /// entity's INSERT, or one of its UPDATEs by ``RelationalWritePlan/Update/number`` (below
+    /// ``RelationalWritePlan/maximumUpdates`` + 2).
     @inline(__always)
-    private static func statementKey(_ plan: Plan, update: Update?) -> Int {
+    private static func statementKey(_ plan: RelationalWritePlan, update: RelationalWritePlan.Update?) -> Int {
         plan.entityNumber &* 1024 &+ (update?.number ?? 0)
     }
 
@@ -249,7 +112,7 @@ final class SQLiteWriter {
 
     /// Binds an attribute's value straight from its case. A case other than the attribute
     /// type's own (which the context's conversion never leaves) binds through
-    /// ``SQLiteValues/databaseValue(_:type:)``, as any value did before the value core.
+    /// ``RelationalValues/databaseValue(_:type:)``, as any value did before the value core.
     @inline(__always)
     private func bindValue(_ s: OpaquePointer, _ i: Int32, _ value: AttributeValue, type: AttributeType)
         throws(Unstorable)
@@ -279,42 +142,26 @@ final class SQLiteWriter {
             break
         }
         let any = value.any
-        if type == .decimal, let reason = SQLiteValues.unstorableReason(any, type: type) {
+        if type == .decimal, let reason = RelationalValues.unstorableReason(any, type: type) {
             throw Unstorable(reason: reason)
         }
-        bind(s, i, SQLiteValues.databaseValue(any, type: type))
+        bind(s, i, RelationalValues.databaseValue(any, type: type))
     }
 
     /// The value a column takes from a row's values, as SQLite stores it: for the SQL log and
     /// for persistent history's comparison of a row before and after an update.
-    private func databaseValue(_ source: Source, in values: [AttributeValue]) -> DatabaseValue {
-        Self.databaseValue(source, in: values, model: model)
-    }
-
-    /// The value a column takes from a row's values, as the SQL stores keep it (SQLite's, and
-    /// PostgreSQL's, whose columns hold the same values).
-    static func databaseValue(_ source: Source, in values: [AttributeValue], model: ManagedObjectModel) -> DatabaseValue
-    {
-        switch source {
-        case .attribute(let index, let type): return SQLiteValues.databaseValue(values[index].any, type: type)
-        case .transformable(let index, let attribute):
-            guard let value = values[index].any else { return .null }
-            return ((try? TransformableValues.data(for: value, attribute: attribute)) ?? Data()).databaseValue
-        case .toOne(let index): return (values[index].objectID)?.primaryKey.databaseValue ?? .null
-        case .toOneEntity(let index):
-            return (values[index].objectID).flatMap { model.entitiesByName[$0.entityName]?.entityNumber }?.databaseValue
-                ?? .null
-        }
+    private func databaseValue(_ source: RelationalWritePlan.Source, in values: [AttributeValue]) -> DatabaseValue {
+        source.value(in: values, model: model)
     }
 
     /// The values a plan binds for a row, for the SQL log.
-    private func loggedValues(_ row: StoreRow, _ plan: Plan) -> [DatabaseValue] {
+    private func loggedValues(_ row: StoreRow, _ plan: RelationalWritePlan) -> [DatabaseValue] {
         plan.sources.map { databaseValue($0, in: row.values) }
     }
 
     /// The error for a value the store cannot keep: a validation error (1550) naming the
     /// object and the key, or a save error for a transformable whose transformer failed.
-    private func located(_ error: Unstorable, _ row: StoreRow, _ plan: Plan) -> CoreDataError {
+    private func located(_ error: Unstorable, _ row: StoreRow, _ plan: RelationalWritePlan) -> CoreDataError {
         var key = "?"
         if let index = error.index, let entity = model.entitiesByName[plan.entityName], index < entity.attributes.count
         {
@@ -337,8 +184,9 @@ final class SQLiteWriter {
 
     /// Binds a row's values for every source of the plan; throws a validation error (1550)
     /// naming the object and the key for a value the store cannot keep exactly
-    /// (``SQLiteValues``), which is never written.
-    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, from first: Int32) throws {
+    /// (``RelationalValues``), which is never written.
+    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: RelationalWritePlan, from first: Int32) throws
+    {
         // Values are read in place through the buffer, not copied out of the array one by one.
         do {
             try row.values.withUnsafeBufferPointer { values throws(Unstorable) in
@@ -350,7 +198,8 @@ final class SQLiteWriter {
     }
 
     private func bindSources(
-        _ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: Plan, from first: Int32
+        _ s: OpaquePointer, _ values: UnsafeBufferPointer<AttributeValue>, _ plan: RelationalWritePlan,
+        from first: Int32
     ) throws(Unstorable) {
         var i = first
         for source in plan.sources {
@@ -360,7 +209,9 @@ final class SQLiteWriter {
     }
 
     /// Binds a row's values for the sources an UPDATE writes, as ``bindSources(_:_:_:from:)``.
-    private func bindSources(_ s: OpaquePointer, _ row: StoreRow, _ plan: Plan, _ update: Update) throws {
+    private func bindSources(
+        _ s: OpaquePointer, _ row: StoreRow, _ plan: RelationalWritePlan, _ update: RelationalWritePlan.Update
+    ) throws {
         do {
             try row.values.withUnsafeBufferPointer { values throws(Unstorable) in
                 var i: Int32 = 1
@@ -377,7 +228,8 @@ final class SQLiteWriter {
     /// Binds the value one column takes from a row, straight from its case.
     @inline(__always)
     private func bindSource(
-        _ s: OpaquePointer, _ i: Int32, _ values: UnsafeBufferPointer<AttributeValue>, _ source: Source
+        _ s: OpaquePointer, _ i: Int32, _ values: UnsafeBufferPointer<AttributeValue>,
+        _ source: RelationalWritePlan.Source
     ) throws(Unstorable) {
         switch source {
         case .attribute(let index, let type):
@@ -424,7 +276,7 @@ final class SQLiteWriter {
     }
 
     /// Inserts a row.
-    func insert(_ row: StoreRow, plan: Plan) throws {
+    func insert(_ row: StoreRow, plan: RelationalWritePlan) throws {
         let sql = plan.insertSQL
         let s = try statement(sql, key: Self.statementKey(plan, update: nil))
         sqlite3_bind_int64(s, 1, row.primaryKey)
@@ -442,12 +294,14 @@ final class SQLiteWriter {
 
     /// The UPDATE used last, found without hashing the set: a save's rows mostly change the
     /// same properties (a migration's second pass, a batch of edits).
-    private var lastUpdate: (plan: Plan, changed: PropertyIndexSet?, update: Update)?
+    private var lastUpdate: (plan: RelationalWritePlan, changed: PropertyIndexSet?, update: RelationalWritePlan.Update)?
 
     /// Updates a row if it is still at `expectedVersion`, writing the columns of the `changed`
     /// properties (every column when nil) and its new version; returns whether it was.
-    func update(_ row: StoreRow, expectedVersion: Int64, plan: Plan, changed: PropertyIndexSet? = nil) throws -> Bool {
-        let update: Update
+    func update(_ row: StoreRow, expectedVersion: Int64, plan: RelationalWritePlan, changed: PropertyIndexSet? = nil)
+        throws -> Bool
+    {
+        let update: RelationalWritePlan.Update
         if let last = lastUpdate, last.plan === plan, last.changed == changed {
             update = last.update
         } else {
@@ -478,7 +332,7 @@ final class SQLiteWriter {
     /// history's `record` when there is one; returns whether the row was still at
     /// `expectedVersion`.
     func update(
-        _ row: StoreRow, expectedVersion: Int64, plan: Plan, properties: UpdatedProperties?,
+        _ row: StoreRow, expectedVersion: Int64, plan: RelationalWritePlan, properties: UpdatedProperties?,
         history record: inout HistoryRecord?
     ) throws -> Bool {
         // Without the save's knowledge, history compares with the stored row, read first.
@@ -502,7 +356,7 @@ final class SQLiteWriter {
 
     /// The plan's columns of a stored row as they are before an update, or nil when the row is
     /// gone; read only when the store tracks history and the save does not know what changed.
-    func storedValues(primaryKey: Int64, plan: Plan) throws -> [DatabaseValue]? {
+    func storedValues(primaryKey: Int64, plan: RelationalWritePlan) throws -> [DatabaseValue]? {
         guard !plan.columns.isEmpty else { return [] }
         let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(plan.tableName) WHERE Z_PK = ?"
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) else { return nil }
@@ -511,57 +365,15 @@ final class SQLiteWriter {
 
     /// The names of the properties whose columns an update changes: the row's values compared,
     /// as SQLite stores them, with ``storedValues(primaryKey:plan:)`` read before it.
-    func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan) -> [String] {
-        Self.changedProperties(from: before, to: row, plan: plan, model: model)
+    func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: RelationalWritePlan) -> [String] {
+        plan.changedProperties(from: before, to: row, model: model)
     }
 
     /// The names of the properties whose columns an update changes, from what the save knows:
     /// the changed properties' committed values compared, as SQLite stores them, with the new
     /// ones. The committed values are what the row held (the update checks its version), so
     /// the names are those a comparison with the stored row finds, without reading it.
-    func changedProperties(_ properties: UpdatedProperties, to row: StoreRow, plan: Plan) -> [String] {
-        Self.changedProperties(properties, to: row, plan: plan, model: model)
-    }
-
-    /// ``changedProperties(_:to:plan:)`` without a connection, for any SQL store.
-    static func changedProperties(
-        _ properties: UpdatedProperties, to row: StoreRow, plan: Plan, model: ManagedObjectModel
-    ) -> [String] {
-        let committed = properties.committed
-        return propertyNames(plan, model: model) { k in
-            let source = plan.sources[k]
-            guard properties.changed.contains(source.propertyIndex), source.propertyIndex < committed.count else {
-                return false
-            }
-            return databaseValue(source, in: committed, model: model)
-                != databaseValue(source, in: row.values, model: model)
-        }
-    }
-
-    /// ``changedProperties(from:to:plan:)`` without a connection, for any SQL store.
-    static func changedProperties(from before: [DatabaseValue], to row: StoreRow, plan: Plan, model: ManagedObjectModel)
-        -> [String]
-    {
-        let after = plan.sources.map { databaseValue($0, in: row.values, model: model) }
-        return propertyNames(plan, model: model) { k in k < before.count && before[k] != after[k] }
-    }
-
-    /// The names of the properties of the plan's sources at which `changed` holds, each once,
-    /// in column order.
-    private func propertyNames(_ plan: Plan, changed: (Int) -> Bool) -> [String] {
-        Self.propertyNames(plan, model: model, changed: changed)
-    }
-
-    private static func propertyNames(_ plan: Plan, model: ManagedObjectModel, changed: (Int) -> Bool) -> [String] {
-        guard let entity = model.entitiesByName[plan.entityName] else { return [] }
-        var names: [String] = []
-        for (k, source) in plan.sources.enumerated() where changed(k) {
-            let index = source.propertyIndex
-            let name =
-                index < entity.attributes.count
-                ? entity.attributes[index].name : entity.relationships[index - entity.attributes.count].name
-            if names.last != name { names.append(name) }
-        }
-        return names
+    func changedProperties(_ properties: UpdatedProperties, to row: StoreRow, plan: RelationalWritePlan) -> [String] {
+        plan.changedProperties(properties, to: row, model: model)
     }
 }

@@ -335,7 +335,7 @@ extension SQLFetchTranslator {
         }
         // The join table is filed under the entity that declares the relationship.
         var declaring: String? = path.ownerEntity
-        var joinTable: SQLiteSchema.JoinTable?
+        var joinTable: RelationalSchema.JoinTable?
         var declaringName = path.ownerEntity
         while let name = declaring {
             if let table = schema.joinTables["\(name).\(r.name)"] {

@@ -1,11 +1,13 @@
 import Foundation
 import GRDB
 
-/// Runs a ``SQLiteMigrationPlan`` on a store file: every statement, the primary-key table
+/// Runs a ``RelationalMigrationPlan`` on a store file: every statement, the primary-key table
 /// and the metadata in one exclusive transaction, so a crash or an error leaves the store as
 /// it was (SQLite's journal rolls the transaction back) or completely migrated.
 enum SQLiteInPlaceMigration {
-    static func migrate(url: URL, plan: SQLiteMigrationPlan, progress: MigrationProgressHandler?, log: SQLLog) throws {
+    static func migrate(url: URL, plan: RelationalMigrationPlan, progress: MigrationProgressHandler?, log: SQLLog)
+        throws
+    {
         // Waits for other connections' locks as a store does (the default timeout).
         var configuration = SQLiteConnection.configuration(timeout: StoreOption.defaultTimeout)
         configuration.journalMode = .wal

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Derived attributes (NSDerivedAttributeDescription) in the SQLite store: their values are
+/// Derived attributes (NSDerivedAttributeDescription) in an SQL store: their values are
 /// computed by the store when a save writes, never taken from the objects, as Core Data
 /// computes them.
 ///
@@ -21,7 +21,7 @@ import GRDB
 ///
 /// An object in memory keeps the value it had; fetch it again (or refresh it) after a save to
 /// see the computed value.
-struct SQLiteDerivedAttributes {
+struct RelationalDerivedAttributes {
     /// A derived attribute computed at save.
     struct Computed {
         let entity: EntityDescription
@@ -43,7 +43,7 @@ struct SQLiteDerivedAttributes {
     /// The one-to-many count a derived attribute is, when Core Data keeps it with triggers:
     /// the destination table and its key column pointing back to the source.
     static func countedOneToMany(
-        _ a: AttributeDescription, of entity: EntityDescription, model: ManagedObjectModel, schema: SQLiteSchema
+        _ a: AttributeDescription, of entity: EntityDescription, model: ManagedObjectModel, schema: RelationalSchema
     ) -> (table: String, key: String)? {
         guard let e = a.derivationExpression, case .keyPath(let path) = e else { return nil }
         let parts = path.split(separator: ".").map(String.init)
@@ -57,7 +57,7 @@ struct SQLiteDerivedAttributes {
     }
 
     /// Core Data's five triggers for a counted one-to-many, with its names and SQL.
-    static func countTriggers(model: ManagedObjectModel, schema: SQLiteSchema) -> [(name: String, sql: String)] {
+    static func countTriggers(model: ManagedObjectModel, schema: RelationalSchema) -> [(name: String, sql: String)] {
         var result: [(name: String, sql: String)] = []
         for entity in model.entities {
             for case let a as AttributeDescription in entity.properties where a.isDerived && !a.isTransient {
@@ -102,7 +102,7 @@ struct SQLiteDerivedAttributes {
 
     /// Translates every derived attribute not kept by triggers; throws (when the store is
     /// added, as Core Data does) for an expression the store cannot compute.
-    init(model: ManagedObjectModel, schema: SQLiteSchema) throws {
+    init(model: ManagedObjectModel, schema: RelationalSchema) throws {
         var computed: [Computed] = []
         for entity in model.entities {
             for case let a as AttributeDescription in entity.properties where a.isDerived && !a.isTransient {
@@ -120,7 +120,8 @@ struct SQLiteDerivedAttributes {
                 do {
                     switch expression {
                     case .function("now", let arguments) where arguments.isEmpty:
-                        value = "?"
+                        // A placeholder: each save binds its own time (recomputations).
+                        value = "\(bind: DatabaseValue.null)"
                         isNow = true
                     case .function(let name, let arguments)
                     where arguments.count == 1 && ["lowercase:", "uppercase:", "canonical:"].contains(name):
@@ -158,12 +159,14 @@ struct SQLiteDerivedAttributes {
         }
     }
 
-    /// Computes the derived values a save changes: `written` are the keys of the rows the
-    /// save inserted or updated, by entity name. Runs in the save's transaction.
-    func recompute(written: [String: [Int64]], anyChange: Bool, db: Database, log: SQLLog, model: ManagedObjectModel)
-        throws
-    {
-        guard anyChange else { return }
+    /// The statements that compute the derived values a save changes: `written` are the keys
+    /// of the rows the save inserted or updated, by entity name. The store runs them, in
+    /// order, in the save's transaction.
+    func recomputations(written: [String: [Int64]], anyChange: Bool, model: ManagedObjectModel) -> [(
+        sql: String, arguments: [DatabaseValue]
+    )] {
+        guard anyChange else { return [] }
+        var statements: [(sql: String, arguments: [DatabaseValue])] = []
         for c in computed {
             // The rows of the entity (and its sub-entities) this save wrote, or all of them.
             let entities = model.entityAndSubentities(of: c.entity.name).map(\.name)
@@ -179,10 +182,8 @@ struct SQLiteDerivedAttributes {
                 "UPDATE \(c.table) SET \(c.column) = (SELECT \(c.value.sql) FROM \(from) WHERE t0.Z_PK = \(c.table).Z_PK) WHERE \(condition)"
             var arguments = c.value.arguments
             if c.isNow { arguments = [Date().timeIntervalSinceReferenceDate.databaseValue] }
-            let statement = try db.cachedStatement(sql: sql)
-            try statement.setArguments(StatementArguments(arguments))
-            log.statement(sql: sql, arguments: arguments)
-            try statement.execute()
+            statements.append((sql, arguments))
         }
+        return statements
     }
 }

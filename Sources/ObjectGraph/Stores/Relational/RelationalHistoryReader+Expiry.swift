@@ -14,11 +14,11 @@ import GRDB
 /// Transactions are numbered without gaps (`Z_PRIMARYKEY`'s `Z_MAX` rises inside the save's
 /// own transaction, so a failed save takes no number): the deleted ones are exactly those
 /// below the first one kept, or every one numbered when none is kept.
-extension SQLiteHistoryReader {
+extension RelationalHistoryReader {
     /// What the rule reads, in one row: the first transaction kept and the last one numbered.
     static let horizonSQL =
         "SELECT (SELECT MIN(Z_PK) FROM ATRANSACTION), "
-        + "(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(SQLiteHistorySchema.transactionEntity))"
+        + "(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(RelationalHistorySchema.transactionEntity))"
 
     /// The number of the newest deleted transaction, or 0 when none was deleted.
     static func purgedThrough(firstKept: Int64?, lastNumbered: Int64?) -> Int64 {

@@ -1,9 +1,8 @@
 import Foundation
-import GRDB
 
-/// The tables in which a SQLite store keeps persistent history, named, numbered and indexed as
-/// Core Data's own (the CoreDataPlus SampleModel2_V1 store that Tests/ObjectGraphTests/AppleFixtures
-/// reads holds real ones):
+/// The tables in which an SQL store (SQLite or PostgreSQL) keeps persistent history, named,
+/// numbered and indexed as Core Data's own (the CoreDataPlus SampleModel2_V1 store that
+/// Tests/ObjectGraphTests/AppleFixtures reads holds real ones):
 ///
 /// - `ATRANSACTION`: one row per save, `Z_ENT` 16002; its author, bundle ID, context name and
 ///   process ID are keys into the strings table (`ZAUTHORTS`, ...), its timestamp seconds since
@@ -17,7 +16,7 @@ import GRDB
 ///
 /// Their keys come from `Z_PRIMARYKEY` rows 16001 to 16003 (`CHANGE`, `TRANSACTION`,
 /// `TRANSACTIONSTRING`), as Core Data registers system entities from 16000 up.
-enum SQLiteHistorySchema {
+enum RelationalHistorySchema {
     /// `Z_ENT` of change rows.
     static let changeEntity = 16001
     /// `Z_ENT` of transaction rows.
@@ -74,43 +73,5 @@ enum SQLiteHistorySchema {
     /// How many tombstone columns `ACHANGE` needs: the most preserved attributes of any entity.
     static func tombstoneColumnCount(for model: ManagedObjectModel) -> Int {
         model.entities.map { preservedAttributes(of: $0).count }.max() ?? 0
-    }
-
-    /// Whether the store has the history tables.
-    static func exists(_ db: Database) throws -> Bool {
-        try Int.fetchOne(
-            db,
-            sql:
-                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ATRANSACTION', 'ACHANGE', 'ATRANSACTIONSTRING')"
-        ) == 3
-    }
-
-    /// The tombstone columns `ACHANGE` has, in order.
-    static func tombstoneColumns(_ db: Database) throws -> Int {
-        let names = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('ACHANGE')")
-        var n = 0
-        while names.contains("ZTOMBSTONE\(n)") { n += 1 }
-        return n
-    }
-
-    /// Creates the history tables and their `Z_PRIMARYKEY` rows where the store has none, and
-    /// adds tombstone columns the model now needs; inside the caller's transaction.
-    static func ensureTables(_ db: Database, model: ManagedObjectModel) throws {
-        let wanted = tombstoneColumnCount(for: model)
-        if try !exists(db) {
-            for statement in creationStatements(tombstoneColumns: wanted) { try db.execute(sql: statement) }
-        } else {
-            // A model that preserves more attributes than the store has columns for: Core
-            // Data adds columns too; the existing rows keep NULL in them.
-            let have = try tombstoneColumns(db)
-            for n in have..<max(have, wanted) {
-                try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(n) BLOB")
-            }
-        }
-        for (number, name) in primaryKeyRows {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
-                arguments: [number, name])
-        }
     }
 }

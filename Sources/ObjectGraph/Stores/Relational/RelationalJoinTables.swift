@@ -17,13 +17,13 @@
 ///   Other Apple stores seen in forensic tools do not all follow this (Core Data seems to
 ///   pick by the order of its own property table), so a store that exists is read with the
 ///   table it has, whichever side names it.
-struct SQLiteJoinTables {
+struct RelationalJoinTables {
     /// Join tables by "Entity.relationship" (the declaring entity), both sides of each pair.
-    private(set) var byRelationship: [String: SQLiteSchema.JoinTable] = [:]
+    private(set) var byRelationship: [String: RelationalSchema.JoinTable] = [:]
     /// The index of each table's second column.
-    private(set) var indexes: [SQLiteSchema.Index] = []
+    private(set) var indexes: [RelationalSchema.Index] = []
 
-    init(model: ManagedObjectModel, existing: SQLiteSchema.Layout?) {
+    init(model: ManagedObjectModel, existing: RelationalSchema.Layout?) {
         for entity in model.entities {
             for case let r as RelationshipDescription in entity.properties where r.isToMany && !r.isTransient {
                 guard let inverse = model.inverseRelationship(of: r), inverse.isToMany,
@@ -50,7 +50,7 @@ struct SQLiteJoinTables {
                 }
                 if let columns = existing?[join.name] {
                     // Ordering columns only where the store has them (an older store may not).
-                    join = SQLiteSchema.JoinTable(
+                    join = RelationalSchema.JoinTable(
                         name: join.name, ownerEntity: join.ownerEntity, ownerRelationship: join.ownerRelationship,
                         ownerColumn: join.ownerColumn, destinationColumn: join.destinationColumn,
                         ownerOrderColumn: join.ownerOrderColumn.flatMap { columns.contains($0) ? $0 : nil },
@@ -75,13 +75,13 @@ struct SQLiteJoinTables {
     private static func table(
         owner: EntityDescription, ownerRelationship: RelationshipDescription, other: EntityDescription,
         otherRelationship: RelationshipDescription
-    ) -> SQLiteSchema.JoinTable {
+    ) -> RelationalSchema.JoinTable {
         let name = "Z_\(owner.entityNumber)\(ownerRelationship.name.uppercased())"
         var ownerColumn = "Z_\(owner.entityNumber)\(otherRelationship.name.uppercased())"
         let destinationColumn = "Z_\(other.entityNumber)\(ownerRelationship.name.uppercased())"
         // Core Data adds a `1` on a collision (`Z_19PARENTGROUPS1`).
         if ownerColumn == destinationColumn { ownerColumn += "1" }
-        return SQLiteSchema.JoinTable(
+        return RelationalSchema.JoinTable(
             name: name, ownerEntity: owner.name, ownerRelationship: ownerRelationship.name,
             ownerColumn: ownerColumn, destinationColumn: destinationColumn,
             ownerOrderColumn: otherRelationship.isOrdered ? "Z_FOK_" + ownerColumn.dropFirst(2) : nil,

@@ -1,24 +1,14 @@
 import Foundation
 import GRDB
 
-/// One SQL store's statements on its open connection (in a batch request's transaction, or
-/// reading persistent history): the SQLite store's or the PostgreSQL store's.
-protocol SQLStoreStatements {
-    /// Runs a query; its rows, each as its columns' values.
-    func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]]
-    /// Runs a statement; how many rows it changed.
-    @discardableResult
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int
-}
-
 /// The SQL of batch requests that both SQL stores run alike, since they share one layout
-/// (``SQLiteSchema``) and one translator: the stored object a uniqueness constraint finds, the
+/// (``RelationalSchema``) and one translator: the stored object a uniqueness constraint finds, the
 /// assignments of a batch update, the objects a batch delete starts from and follows through
 /// relationships, and the statements that write a ``BatchDeletePlan``. Each store supplies
 /// the transaction, the keys and the history.
 struct BatchRequestSQL {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     /// The store's UUID, for object IDs.
     let storeIdentifier: String
     /// The store as messages name it (a file's path, a URL without its password).
@@ -39,7 +29,7 @@ struct BatchRequestSQL {
 
     /// The table of an entity a request names: the coordinator's model made the store's
     /// schema, so a missing one means the store lacks it.
-    func tableMapping(of entity: EntityDescription) throws -> SQLiteSchema.EntityMapping {
+    func tableMapping(of entity: EntityDescription) throws -> RelationalSchema.EntityMapping {
         guard let mapping = schema.entities[entity.name] else {
             throw CoreDataError(
                 .persistentStoreIncompatibleSchema, "The store at \(storeName) has no table for \(entity.name)")
@@ -70,7 +60,7 @@ struct BatchRequestSQL {
             let sql =
                 "SELECT Z_PK, Z_ENT FROM \(mapping.tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
             let arguments = zip(indexes, values).map {
-                SQLiteValues.databaseValue($1, type: entity.attributes[$0].attributeType)
+                RelationalValues.databaseValue($1, type: entity.attributes[$0].attributeType)
             }
             guard let row = try statements.fetch(sql, arguments).first, let key = Int64.fromDatabaseValue(row[0]) else {
                 return nil
@@ -93,7 +83,7 @@ struct BatchRequestSQL {
         }
         let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.1) = ?" }).joined(separator: ", ")
         let values = columns.map {
-            SQLiteValues.databaseValue(row.values[$0.0], type: entity.attributes[$0.0].attributeType)
+            RelationalValues.databaseValue(row.values[$0.0], type: entity.attributes[$0.0].attributeType)
         }
         return (
             "UPDATE \(mapping.tableName) SET \(sets) WHERE Z_PK = ?", values + [id.primaryKey.databaseValue],
@@ -109,41 +99,41 @@ struct BatchRequestSQL {
     /// Z_ENT` when the keys are wanted.
     func updateStatement(
         _ request: BatchUpdateRequest, changes: BatchUpdateChanges, returningKeys: Bool,
-        parts: (AnyFetchRequest, EntityDescription) throws -> SQLiteStore.QueryParts
+        parts: (AnyFetchRequest, EntityDescription) throws -> SQLFetchQuery.Parts
     ) throws -> (entity: EntityDescription, statement: SQLFragment) {
         let entity = try model.entity(named: request.entityName)
         let parts = try parts(request.fetchRequest(), entity)
         let mapping = try tableMapping(of: entity)
-        var sets = ["Z_OPT = Z_OPT + 1"]
-        var setArguments: [DatabaseValue] = []
+        var sets: [SQLFragment] = ["Z_OPT = Z_OPT + 1"]
         for (i, attribute, value) in changes.assignments {
             guard let column = mapping.attributeColumns[attribute.name] else { continue }
             switch value {
             case .constant(let v):
-                if let reason = SQLiteValues.unstorableReason(v, type: attribute.attributeType) {
+                if let reason = RelationalValues.unstorableReason(v, type: attribute.attributeType) {
                     throw CoreDataError(
                         .validation,
                         "The batch update of \(entity.name) cannot store \"\(attribute.name)\" exactly in SQLite: \(reason)",
                         key: attribute.name)
                 }
-                sets.append("\(column) = ?")
-                setArguments.append(SQLiteValues.databaseValue(v, type: attribute.attributeType))
+                // Bound as it is, as the save binds it: not through `bind:`, whose CAST is for
+                // predicate constants.
+                var set: SQLFragment = "\(raw: column) = "
+                set.append(binding: RelationalValues.databaseValue(v, type: attribute.attributeType))
+                sets.append(set)
             case .expression(let e):
-                let fragment = try updateValue(e, entity: entity, index: i)
-                sets.append("\(column) = \(fragment.sql)")
-                setArguments += fragment.arguments
+                let value = try updateValue(e, entity: entity, index: i)
+                sets.append("\(raw: column) = \(value)")
             }
         }
         // A predicate across relationships joins other tables: the rows are then chosen by key.
         let condition: SQLFragment =
             parts.translator.joins.isEmpty
             ? parts.whereClause
-            : SQLFragment(
-                sql: " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))",
-                arguments: parts.whereClause.arguments)
-        var sql = "UPDATE \(mapping.tableName) AS t0 SET \(sets.joined(separator: ", "))\(condition.sql)"
-        if returningKeys { sql += " RETURNING Z_PK, Z_ENT" }
-        return (entity, SQLFragment(sql: sql, arguments: setArguments + condition.arguments))
+            : " WHERE t0.Z_PK IN (SELECT t0.Z_PK FROM \(raw: parts.from)\(parts.whereClause))"
+        var statement: SQLFragment =
+            "UPDATE \(raw: mapping.tableName) AS t0 SET \(SQLFragment.joined(sets, separator: ", "))\(condition)"
+        if returningKeys { statement.append(sql: " RETURNING Z_PK, Z_ENT") }
+        return (entity, statement)
     }
 
     /// The SQL of an expression a batch update assigns: constants (functions of constants
@@ -153,7 +143,7 @@ struct BatchRequestSQL {
             let value = try e.expressionValue(with: nil)
             let attribute = entity.attributes[index]
             return
-                "\(bind: SQLiteValues.databaseValue(try BatchUpdateChanges.convert(value, attribute, entity), type: attribute.attributeType))"
+                "\(bind: RelationalValues.databaseValue(try BatchUpdateChanges.convert(value, attribute, entity), type: attribute.attributeType))"
         }
         switch e {
         case .keyPath(let path) where !path.contains("."):
@@ -207,29 +197,27 @@ struct BatchRequestSQL {
     }
 
     /// The one DELETE of ``deletesInOneStatement(_:entity:wantsKeys:)``.
-    func deleteStatement(entity: EntityDescription, parts: SQLiteStore.QueryParts) throws -> SQLFragment {
+    func deleteStatement(entity: EntityDescription, parts: SQLFetchQuery.Parts) throws -> SQLFragment {
         let mapping = try tableMapping(of: entity)
-        let sql =
-            parts.translator.joins.isEmpty
-            ? "DELETE FROM \(mapping.tableName) AS t0\(parts.whereClause.sql)"
-            : "DELETE FROM \(mapping.tableName) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql))"
-        return SQLFragment(sql: sql, arguments: parts.whereClause.arguments)
+        return parts.translator.joins.isEmpty
+            ? "DELETE FROM \(raw: mapping.tableName) AS t0\(parts.whereClause)"
+            : "DELETE FROM \(raw: mapping.tableName) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(raw: parts.from)\(parts.whereClause))"
     }
 
     /// The IDs a batch delete starts from: the fetch request's rows (its parts built by the
     /// store, sorted and windowed), or the given IDs that are still in the store.
     func targetIDs(
         _ targets: BatchDeleteTargets, entity: EntityDescription,
-        parts: (AnyFetchRequest) throws -> SQLiteStore.QueryParts,
+        parts: (AnyFetchRequest) throws -> SQLFetchQuery.Parts,
         statements: SQLStoreStatements
     ) throws -> [ManagedObjectID] {
         switch targets {
         case .fetchRequest(let request):
             let parts = try parts(request)
-            var sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(parts.from)\(parts.whereClause.sql)"
-            if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
-            return try statements.fetch(sql + parts.window.sql, parts.whereClause.arguments + parts.window.arguments)
-                .compactMap { objectID($0, kindOf: entity.name) }
+            var statement: SQLFragment = "SELECT t0.Z_PK, t0.Z_ENT FROM \(raw: parts.from)\(parts.whereClause)"
+            if !parts.order.isEmpty { statement.append(sql: " ORDER BY " + parts.order.joined(separator: ", ")) }
+            statement.append(parts.window)
+            return try statements.fetch(statement).compactMap { objectID($0, kindOf: entity.name) }
         case .objectIDs(let wanted):
             let table = try tableMapping(of: entity).tableName
             var result: [ManagedObjectID] = []
@@ -330,7 +318,7 @@ struct BatchRequestSQL {
         guard let entity = model.entitiesByName[id.entityName], let mapping = schema.entities[id.entityName] else {
             return []
         }
-        let columns = SQLiteHistorySchema.preservedAttributes(of: entity).map {
+        let columns = RelationalHistorySchema.preservedAttributes(of: entity).map {
             mapping.attributeColumns[$0.attribute.name] ?? "NULL"
         }
         let rows = try statements.fetch(
@@ -338,51 +326,5 @@ struct BatchRequestSQL {
             [id.primaryKey.databaseValue])
         guard let row = rows.first else { return nil }
         return Array(row.dropFirst())
-    }
-}
-
-/// The SQLite store's connection as batch requests use it: queries measured in the SQL log,
-/// statements cached per connection and logged.
-struct SQLiteBatchStatements: SQLStoreStatements {
-    let db: Database
-    let log: SQLLog
-    /// Whether queries go to the SQL log (persistent history's reads never did).
-    var logsQueries = true
-
-    func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        guard logsQueries else {
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-                Array($0.databaseValues)
-            }
-        }
-        return try log.measure(sql: sql, arguments: arguments) {
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                Array(row.databaseValues)
-            }
-        } rowCount: {
-            $0.count
-        }
-    }
-
-    @discardableResult
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(StatementArguments(arguments))
-        log.statement(sql: sql, arguments: arguments)
-        try statement.execute()
-        return db.changesCount
-    }
-}
-
-/// The PostgreSQL store's held connection as batch requests use it.
-extension PostgresStatements: SQLStoreStatements {
-    func fetch(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        let result = try query(sql, arguments)
-        return (0..<result.rowCount).map { row in (0..<result.columnCount).map { result[row, $0] } }
-    }
-
-    @discardableResult
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws -> Int {
-        try query(sql, arguments).affectedRows
     }
 }

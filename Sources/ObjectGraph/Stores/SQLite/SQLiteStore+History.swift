@@ -8,17 +8,17 @@ extension SQLiteStore: PersistentHistoryStore {
     /// or one made without tracking), and the tombstone columns the model needs; looks first
     /// and writes only when something is missing.
     func prepareHistoryTables() throws {
-        let wanted = SQLiteHistorySchema.tombstoneColumnCount(for: model)
+        let wanted = RelationalHistorySchema.tombstoneColumnCount(for: model)
         let ready = try CoreDataError.mappingSQLite("Reading the persistent history tables of the store at", url) {
             try database.read { db in
-                try SQLiteHistorySchema.exists(db) && SQLiteHistorySchema.tombstoneColumns(db) >= wanted
+                try SQLiteHistoryTables.exists(db) && SQLiteHistoryTables.tombstoneColumns(db) >= wanted
             }
         }
         guard !ready else { return }
         try CoreDataError.mappingSQLite(
             "Creating the persistent history tables (NSPersistentHistoryTrackingKey) of the store at", url
         ) {
-            try database.write { db in try SQLiteHistorySchema.ensureTables(db, model: model) }
+            try database.write { db in try SQLiteHistoryTables.ensureTables(db, model: model) }
         }
     }
 
@@ -52,37 +52,17 @@ extension SQLiteStore: PersistentHistoryStore {
     }
 
     /// The reader of this store's history, on a connection.
-    private func historyReader(_ db: Database) throws -> SQLiteHistoryReader {
-        SQLiteHistoryReader(
+    private func historyReader(_ db: Database) throws -> RelationalHistoryReader {
+        RelationalHistoryReader(
             statements: SQLiteBatchStatements(db: db, log: log, logsQueries: false),
-            tombstoneColumns: try SQLiteHistorySchema.tombstoneColumns(db),
+            tombstoneColumns: try SQLiteHistoryTables.tombstoneColumns(db),
             model: model, storeIdentifier: identifier, storeName: url.path)
     }
 
     /// The condition on `ATRANSACTION t` of a request's boundary, and its arguments; nil when
     /// it selects nothing.
     private func condition(_ boundary: PersistentHistoryChangeRequest.Boundary) -> (String, [DatabaseValue])? {
-        Self.historyCondition(boundary, storeIdentifier: identifier)
-    }
-
-    /// The condition on `ATRANSACTION t` of a request's boundary for the store
-    /// `storeIdentifier`, and its arguments; nil when it selects nothing. Both SQL stores use it.
-    static func historyCondition(
-        _ boundary: PersistentHistoryChangeRequest.Boundary, storeIdentifier identifier: String
-    ) -> (String, [DatabaseValue])? {
-        switch boundary {
-        case .afterToken(let token):
-            guard let token else { return ("1 = 1", []) }
-            // A token of other stores only says nothing about this one: all of its history.
-            return ("t.Z_PK > ?", [(token.transactionNumber(forStore: identifier) ?? 0).databaseValue])
-        case .afterDate(let date):
-            return ("t.ZTIMESTAMP > ?", [date.timeIntervalSinceReferenceDate.databaseValue])
-        case .beforeToken(let token):
-            guard let number = token?.transactionNumber(forStore: identifier) else { return nil }
-            return ("t.Z_PK <= ?", [number.databaseValue])
-        case .beforeDate(let date):
-            return ("t.ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate.databaseValue])
-        }
+        RelationalHistoryReader.condition(boundary, storeIdentifier: identifier)
     }
 
     func fetchHistory(_ boundary: PersistentHistoryChangeRequest.Boundary, withChanges: Bool) throws
@@ -91,7 +71,7 @@ extension SQLiteStore: PersistentHistoryStore {
         guard let (sql, arguments) = condition(boundary) else { return [] }
         return try CoreDataError.mappingSQLite("Fetching the persistent history of the store at", url) {
             try database.read { db in
-                guard try SQLiteHistorySchema.exists(db) else { return [] }
+                guard try SQLiteHistoryTables.exists(db) else { return [] }
                 let reader = try historyReader(db)
                 try reader.checkTokenNotExpired(boundary)
                 return try reader.transactions(where: sql, arguments, withChanges: withChanges)
@@ -106,7 +86,7 @@ extension SQLiteStore: PersistentHistoryStore {
         if isReadOnly { throw readOnlyError("delete persistent history") }
         return try CoreDataError.mappingSQLite("Deleting the persistent history of the store at", url) {
             try database.write { db in
-                guard try SQLiteHistorySchema.exists(db) else { return [] }
+                guard try SQLiteHistoryTables.exists(db) else { return [] }
                 let doomed = try historyReader(db).transactions(where: sql, arguments, withChanges: withChanges)
                 let values = StatementArguments(arguments)
                 try db.execute(
@@ -123,7 +103,7 @@ extension SQLiteStore: PersistentHistoryStore {
     func lastTransactionNumber() throws -> Int64? {
         try CoreDataError.mappingSQLite("Reading the persistent history token of the store at", url) {
             try database.read { db in
-                guard try SQLiteHistorySchema.exists(db) else { return nil }
+                guard try SQLiteHistoryTables.exists(db) else { return nil }
                 return try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION")
             }
         }

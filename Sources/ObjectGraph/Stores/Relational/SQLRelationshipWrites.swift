@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The statements a save writes for to-many relationships over the SQLite layout, shared by
+/// The statements a save writes for to-many relationships over Core Data's table layout, shared by
 /// the SQLite and the PostgreSQL stores: many-to-many links added and removed in join tables,
 /// and each changed ordered relationship's order in its `Z_FOK_` column (1, 2, 3...). Core
 /// Data's own spacing of these values is not documented and no fixture store has rows in an
@@ -17,7 +17,7 @@ struct SQLRelationshipWrites {
     /// relationship names the side): the owner's keys go to the owner column either way.
     func applyLinks(_ changes: StoreChanges, statements: SQLStoreStatements) throws {
         func columns(_ link: (relationship: String, source: ManagedObjectID, destination: ManagedObjectID)) throws -> (
-            SQLiteSchema.JoinTable, [DatabaseValue]
+            RelationalSchema.JoinTable, [DatabaseValue]
         ) {
             guard let join = related.schema.joinTables[link.relationship] else {
                 throw CoreDataError(

@@ -11,7 +11,7 @@
 ///
 /// Core Data addresses columns by name, so the order matters only to a reader comparing
 /// schemas; names matter to everything.
-struct SQLiteColumnOrder {
+struct RelationalColumnOrder {
     /// The columns an entity declares (its own properties), by property name.
     struct Declared {
         var attributes: [String: String] = [:]
@@ -25,7 +25,7 @@ struct SQLiteColumnOrder {
     /// By entity name: the columns it declares.
     private(set) var declared: [String: Declared] = [:]
     /// The key-column and indexed-attribute indexes of the table.
-    private(set) var indexes: [SQLiteSchema.Index] = []
+    private(set) var indexes: [RelationalSchema.Index] = []
 
     /// The group a column sorts in (see the type's documentation).
     static func group(_ type: AttributeType) -> Int {
@@ -83,7 +83,7 @@ struct SQLiteColumnOrder {
             for a in attributes {
                 guard let c = names[entity.name]?[a.name] else { continue }
                 mine.attributes[a.name] = c
-                unordered.append((Self.group(a.attributeType), c, SQLiteSchema.sqlType(a.attributeType)))
+                unordered.append((Self.group(a.attributeType), c, RelationalSchema.sqlType(a.attributeType)))
                 if a.isIndexed {
                     indexes.append(.init(name: "\(tableName)_\(c)_INDEX", table: tableName, columns: [c]))
                 }

@@ -108,7 +108,7 @@ extension SQLFetchTranslator {
             // PostgreSQL's text holds no NUL: such a string equals nothing stored there.
             if isUnstorableText(c) { return truth(false) }
             // NaN equals nothing; a decimal no stored INTEGER or REAL can be equals nothing
-            // stored (see SQLiteValues).
+            // stored (see RelationalValues).
             if x.kind == .number,
                 Self.isNaN(c) || Self.inexactDecimal(c) != nil || unrepresentableInteger(c, for: x) != nil
                     || fractionForIntegerList(c, for: x)
@@ -589,7 +589,7 @@ extension SQLFetchTranslator {
     /// A constant as the database value compared with `x`: a number as itself (an Int as an
     /// INTEGER, a Double as a REAL: SQLite compares an INTEGER with a REAL exactly, as the
     /// evaluator does, so 2^53 + 1 is not turned into 2^53), anything else through the
-    /// attribute type (SQLiteValues).
+    /// attribute type (RelationalValues).
     func bindValue(_ c: ConstantValue, for x: SQLValue) -> DatabaseValue {
         if dialect == .postgres, let type = x.attributeType, type.isInteger || type == .boolean,
             case .double(let d) = c, let whole = Int64(exactly: d)
@@ -598,11 +598,11 @@ extension SQLFetchTranslator {
             // beyond 2^53: a whole double is compared as the integer it is, exactly.
             return whole.databaseValue
         }
-        if x.kind == .number, let n = c.runtimeValue.flatMap(Number.init) { return SQLiteValues.numberValue(n) }
+        if x.kind == .number, let n = c.runtimeValue.flatMap(Number.init) { return RelationalValues.numberValue(n) }
         if let type = x.attributeType, type != .decimal {
-            return SQLiteValues.databaseValue(c.runtimeValue, type: type)
+            return RelationalValues.databaseValue(c.runtimeValue, type: type)
         }
-        return SQLiteValues.genericDatabaseValue(c.runtimeValue)
+        return RelationalValues.genericDatabaseValue(c.runtimeValue)
     }
 
     /// An integer constant compared with a floating-point column that no double can be,
@@ -694,7 +694,7 @@ extension SQLFetchTranslator {
     /// A string operand as a function argument.
     func stringArgument(_ o: SQLOperand) -> SQLFragment {
         switch o {
-        case .constant(let c): return "\(bind: SQLiteValues.genericDatabaseValue(c.runtimeValue))"
+        case .constant(let c): return "\(bind: RelationalValues.genericDatabaseValue(c.runtimeValue))"
         case .value(let v): return v.fragment
         case .toMany: return "NULL"
         }

@@ -1,16 +1,17 @@
-/// Where a model's entities live in a SQLite store, named and laid out as Core Data lays them
+/// Core Data's table layout: where a model's entities live in an SQL store (SQLite's file, or
+/// PostgreSQL's schema through ``PostgresSchema``), named and laid out as Core Data lays them
 /// out (<doc:OpeningStoresThatCoreDataWrote>; the stores Apple's Core Data wrote that
 /// Tests/ObjectGraphTests/AppleFixtures reads decide the details).
 ///
 /// - One table per inheritance root, `Z<ROOT>`, with `Z_PK`, `Z_ENT`, `Z_OPT`, then a column
 ///   `Z<NAME>` per stored attribute and to-one relationship of every entity in the hierarchy;
 ///   a name already taken in the table gets a numeric suffix (`ZTIMESTAMP1`). Columns come in
-///   Core Data's order (``SQLiteColumnOrder``).
+///   Core Data's order (``RelationalColumnOrder``).
 /// - A to-one whose destination has sub-entities also records the destination's `Z_ENT`
 ///   in `Z<n>_<NAME>`, n being the destination entity's number.
 /// - A to-one whose inverse is an ordered to-many also records its position in that ordered
 ///   set in `Z_FOK_<NAME>`, right after it (`ZWORKOUT, Z_FOK_WORKOUT`).
-/// - A many-to-many pair shares a join table (``SQLiteJoinTables``), with a `Z_FOK_` column
+/// - A many-to-many pair shares a join table (``RelationalJoinTables``), with a `Z_FOK_` column
 ///   for each side that is ordered.
 /// - One-to-many has its key on the to-one side only; one-to-one on both sides.
 /// - Indexes: each to-one's key column and each indexed attribute (`<TABLE>_<COLUMN>_INDEX`),
@@ -18,7 +19,7 @@
 ///   (`Z_<Entity>_<index>`), each uniqueness constraint (a UNIQUE `Z_<Entity>_UNIQUE_<a>_<b>`),
 ///   each join table's second column; indexes over transient attributes are left out.
 /// - Triggers: Core Data's, for a derived attribute that counts a one-to-many.
-struct SQLiteSchema: Sendable {
+struct RelationalSchema: Sendable {
     /// A table for an inheritance root.
     struct Table: Sendable {
         let name: String
@@ -87,7 +88,7 @@ struct SQLiteSchema: Sendable {
     typealias Layout = [String: Set<String>]
 
     let tables: [Table]
-    /// The triggers Core Data creates to keep derived counts (``SQLiteDerivedAttributes``).
+    /// The triggers Core Data creates to keep derived counts (``RelationalDerivedAttributes``).
     private(set) var triggers: [(name: String, sql: String)]
     let entities: [String: EntityMapping]
     /// Join tables by "Entity.relationship", for both sides of each pair.
@@ -98,12 +99,12 @@ struct SQLiteSchema: Sendable {
         var tables: [Table] = []
         var entityMappings: [String: EntityMapping] = [:]
         var indexes: [Index] = []
-        let joins = SQLiteJoinTables(model: model, existing: existing)
+        let joins = RelationalJoinTables(model: model, existing: existing)
 
         for root in model.entities where root.parentEntityName == nil {
             let tableName = "Z" + root.name.uppercased()
             let hierarchy = model.entityAndSubentities(of: root.name)
-            let order = SQLiteColumnOrder(
+            let order = RelationalColumnOrder(
                 model: model, hierarchy: hierarchy, tableName: tableName, existing: existing?[tableName])
             tables.append(Table(name: tableName, columns: order.columns))
             indexes += order.indexes
@@ -118,7 +119,7 @@ struct SQLiteSchema: Sendable {
                 var orderColumns: [String: String] = [:]
                 var ancestor: String? = entity.name
                 while let a = ancestor {
-                    let declared = order.declared[a] ?? SQLiteColumnOrder.Declared()
+                    let declared = order.declared[a] ?? RelationalColumnOrder.Declared()
                     attributes.merge(declared.attributes) { mine, _ in mine }
                     toOnes.merge(declared.toOnes) { mine, _ in mine }
                     entityColumns.merge(declared.entityColumns) { mine, _ in mine }
@@ -140,7 +141,7 @@ struct SQLiteSchema: Sendable {
         self.joinTables = joins.byRelationship
         self.indexes = indexes.sorted { $0.name < $1.name }
         self.triggers = []
-        self.triggers = SQLiteDerivedAttributes.countTriggers(model: model, schema: self)
+        self.triggers = RelationalDerivedAttributes.countTriggers(model: model, schema: self)
     }
 
     /// An entity's fetch indexes and uniqueness constraints, named and spelled as Core Data

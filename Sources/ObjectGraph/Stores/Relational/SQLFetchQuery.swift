@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
 
-/// The SQL of a fetch request over the SQLite layout, shared by the SQLite and the PostgreSQL
-/// stores: FROM with the predicate's and the sorts' joins, WHERE (the entity filter, then the
-/// predicate), ORDER BY, the window, and the SELECT of objects, IDs, counts and dictionaries.
-/// The dialect changes only the spelling (``SQLDialect``).
+/// The SQL of a fetch request over Core Data's table layout (``RelationalSchema``), shared by
+/// the SQLite and the PostgreSQL stores: FROM with the predicate's and the sorts' joins, WHERE
+/// (the entity filter, then the predicate), ORDER BY, the window, and the SELECT of objects,
+/// IDs, counts and dictionaries. The dialect changes only the spelling (``SQLDialect``).
 struct SQLFetchQuery {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     /// The store's UUID, for `self == %@` and the object IDs of dictionary results.
     let storeIdentifier: String
     let dialect: SQLDialect
@@ -21,7 +21,7 @@ struct SQLFetchQuery {
         var whereClause: SQLFragment
         /// ORDER BY terms (empty when the request has no sort descriptors).
         var order: [String]
-        /// ` LIMIT ? OFFSET ?` or empty, with its arguments.
+        /// ` LIMIT ? OFFSET ?` or empty, with its bindings.
         var window: SQLFragment
         /// The translator, for the dictionary fetch's columns.
         var translator: SQLFetchTranslator
@@ -38,15 +38,15 @@ struct SQLFetchQuery {
         var translator = SQLFetchTranslator(model: model, schema: schema, entity: entity)
         translator.dialect = dialect
         translator.storeIdentifier = storeIdentifier
-        var conditions: [String] = []
-        var arguments: [DatabaseValue] = []
+        var conditions: [SQLFragment] = []
         let tableEntities = schema.entities.values.filter { $0.tableName == mapping.tableName }.count
         let accepted = request.includesSubentities ? mapping.entityNumbersWithSubentities : [mapping.entityNumber]
         if accepted.count < tableEntities {
             conditions.append(
                 accepted.count == 1
-                    ? "t0.Z_ENT = ?" : "t0.Z_ENT IN (\(accepted.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += accepted.map { $0.databaseValue }
+                    ? "t0.Z_ENT = \(bind: accepted[0].databaseValue)"
+                    : "t0.Z_ENT IN (\(SQLFragment.joined(accepted.map { "\(bind: $0.databaseValue)" }, separator: ", ")))"
+            )
         }
         if let predicate = request.predicate {
             // The translator recurses once per level: a predicate deeper than the limit is
@@ -54,52 +54,42 @@ struct SQLFetchQuery {
             do { try TreeDepth.check(predicate) } catch let error as PredicateError {
                 throw CoreDataError(exception: .invalidArgument, error.message)
             }
-            let fragment = try translator.condition(for: predicate)
-            conditions.append(fragment.sql)
-            arguments += fragment.arguments
+            conditions.append(try translator.condition(for: predicate))
         }
         try extraColumns(&translator)
         var order = sorted ? try translator.orderingTerms(for: request.sortDescriptors) : []
         // Ties keep the order of the rows' keys, as the in-memory sort keeps insertion order.
         if !order.isEmpty { order.append("t0.Z_PK") }
-        var window = SQLFragment(sql: "")
+        var window = SQLFragment()
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             // No limit: SQLite's -1, PostgreSQL's NULL (it refuses a negative LIMIT).
             let noLimit: DatabaseValue = dialect == .sqlite ? (-1).databaseValue : .null
-            window = SQLFragment(
-                sql: " LIMIT ? OFFSET ?",
-                arguments: [
-                    request.fetchLimit > 0 ? request.fetchLimit.databaseValue : noLimit,
-                    request.fetchOffset.databaseValue,
-                ])
+            let limit = request.fetchLimit > 0 ? request.fetchLimit.databaseValue : noLimit
+            window = " LIMIT \(bind: limit) OFFSET \(bind: request.fetchOffset.databaseValue)"
         }
         let from = "\(mapping.tableName) t0" + translator.joins.map { " " + $0 }.joined()
-        let whereSQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return Parts(
-            from: from, whereClause: SQLFragment(sql: whereSQL, arguments: arguments), order: order, window: window,
-            translator: translator)
+        let whereClause: SQLFragment =
+            conditions.isEmpty ? SQLFragment() : " WHERE \(SQLFragment.joined(conditions, separator: " AND "))"
+        return Parts(from: from, whereClause: whereClause, order: order, window: window, translator: translator)
     }
 
     /// The SELECT statement of a fetch, with `columns` as its select list.
     func select(_ request: AnyFetchRequest, entity: EntityDescription, columns: String) throws -> SQLFragment {
         let parts = try parts(request, entity: entity)
-        var sql = "SELECT \(columns) FROM \(parts.from)\(parts.whereClause.sql)"
-        if !parts.order.isEmpty { sql += " ORDER BY " + parts.order.joined(separator: ", ") }
-        sql += parts.window.sql
-        return SQLFragment(sql: sql, arguments: parts.whereClause.arguments + parts.window.arguments)
+        var statement: SQLFragment = "SELECT \(raw: columns) FROM \(raw: parts.from)\(parts.whereClause)"
+        if !parts.order.isEmpty { statement.append(sql: " ORDER BY " + parts.order.joined(separator: ", ")) }
+        statement.append(parts.window)
+        return statement
     }
 
     /// `SELECT COUNT(*)` of a request, its window applied.
     func count(_ request: AnyFetchRequest, entity: EntityDescription) throws -> SQLFragment {
         let parts = try parts(request, entity: entity, sorted: false)
-        var sql = "SELECT COUNT(*) FROM \(parts.from)\(parts.whereClause.sql)"
-        if !parts.window.sql.isEmpty {
-            // PostgreSQL wants a name for a subquery in FROM.
-            let alias = dialect == .sqlite ? "" : " AS counted"
-            sql =
-                "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(parts.from)\(parts.whereClause.sql)\(parts.window.sql))\(alias)"
-        }
-        return SQLFragment(sql: sql, arguments: parts.whereClause.arguments + parts.window.arguments)
+        guard !parts.window.isEmpty else { return "SELECT COUNT(*) FROM \(raw: parts.from)\(parts.whereClause)" }
+        // PostgreSQL wants a name for a subquery in FROM.
+        let alias = dialect == .sqlite ? "" : " AS counted"
+        return
+            "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(raw: parts.from)\(parts.whereClause)\(parts.window))\(raw: alias)"
     }
 
     // MARK: Dictionary results
@@ -165,12 +155,11 @@ struct SQLFetchQuery {
                 groupColumns.append(try column(forKey: key, &translator).0)
             }
         }
-        var sql =
-            "SELECT \(request.returnsDistinctResults ? "DISTINCT " : "")\(columns.map(\.sql.sql).joined(separator: ", ")) FROM \(parts.from)\(parts.whereClause.sql)"
-        var values = columns.flatMap(\.sql.arguments) + parts.whereClause.arguments
+        let selectList = SQLFragment.joined(columns.map(\.sql), separator: ", ")
+        var statement: SQLFragment =
+            "SELECT \(raw: request.returnsDistinctResults ? "DISTINCT " : "")\(selectList) FROM \(raw: parts.from)\(parts.whereClause)"
         if !groupColumns.isEmpty {
-            sql += " GROUP BY " + groupColumns.map(\.sql).joined(separator: ", ")
-            values += groupColumns.flatMap(\.arguments)
+            statement.append(" GROUP BY \(SQLFragment.joined(groupColumns, separator: ", "))")
         }
         // Grouped or aggregated rows have no single key to break ties with.
         let aggregated =
@@ -180,12 +169,9 @@ struct SQLFetchQuery {
                 return false
             })
         let order = aggregated ? Array(parts.order.dropLast()) : parts.order
-        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        if request.havingPredicate == nil {
-            sql += parts.window.sql
-            values += parts.window.arguments
-        }
-        return (SQLFragment(sql: sql, arguments: values), columns.map { ($0.key, $0.decode) })
+        if !order.isEmpty { statement.append(sql: " ORDER BY " + order.joined(separator: ", ")) }
+        if request.havingPredicate == nil { statement.append(parts.window) }
+        return (statement, columns.map { ($0.key, $0.decode) })
     }
 
     /// One dictionary result from its row's values; `place` names the store in errors.
@@ -200,7 +186,7 @@ struct SQLFetchQuery {
             switch column.decode {
             case .attribute(let type):
                 do {
-                    decoded = try SQLiteValues.value(dbValue, type: type)
+                    decoded = try RelationalValues.value(dbValue, type: type)
                 } catch let mismatch as StoredValueMismatch {
                     throw CoreDataError(
                         .sqlite,
@@ -224,7 +210,7 @@ struct SQLFetchQuery {
                         key: column.key, sqliteCode: 20)
                 }
             case .computed(let type):
-                decoded = DictionaryResults.convert(SQLiteValues.rawValue(dbValue), to: type)
+                decoded = DictionaryResults.convert(RelationalValues.rawValue(dbValue), to: type)
             case .toOne(let destination):
                 decoded = Int64.fromDatabaseValue(dbValue).map {
                     ManagedObjectID(entityName: destination, storeIdentifier: storeIdentifier, primaryKey: $0)

@@ -1,18 +1,18 @@
 import Foundation
 import GRDB
 
-/// The SQL that reads a to-many relationship's destinations over the SQLite layout, shared by
+/// The SQL that reads a to-many relationship's destinations over Core Data's table layout, shared by
 /// the SQLite and the PostgreSQL stores: through the destination's foreign key (one-to-many)
 /// or a join table (many-to-many), in the order of the `Z_FOK_` column when ordered.
 struct SQLRelatedQuery {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
 
     /// The join table of a many-to-many relationship of `entity` and its columns for it (the
     /// source's keys, the destination's keys, the order of the destinations); nil for a
     /// relationship that has no join table.
     func joinColumns(of r: RelationshipDescription, entity: String) -> (
-        table: SQLiteSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
+        table: RelationalSchema.JoinTable, columns: (mine: String, theirs: String, order: String?)
     )? {
         let declaring = model.declaringEntity(of: r.name, in: entity)
         guard let join = schema.joinTables["\(declaring).\(r.name)"] else { return nil }
@@ -21,7 +21,8 @@ struct SQLRelatedQuery {
 
     /// Where a one-to-many relationship's destinations are: the destination table's column
     /// holding the source's key (the to-one inverse's), and its `Z_FOK_` column when ordered.
-    func inverseColumns(of r: RelationshipDescription, source: String, destination: SQLiteSchema.EntityMapping) throws
+    func inverseColumns(of r: RelationshipDescription, source: String, destination: RelationalSchema.EntityMapping)
+        throws
         -> (key: String, order: String?)
     {
         if let name = r.inverseName {
@@ -42,7 +43,7 @@ struct SQLRelatedQuery {
     /// key and entity, for sources `IN (placeholders)` (or `= ?`), in the relationship's order
     /// when it has one (then the destination's key).
     func sql(
-        _ r: RelationshipDescription, source: EntityDescription, destination: SQLiteSchema.EntityMapping,
+        _ r: RelationshipDescription, source: EntityDescription, destination: RelationalSchema.EntityMapping,
         condition: String
     ) throws -> String {
         if let (join, columns) = joinColumns(of: r, entity: source.name) {

@@ -2,26 +2,12 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The rows one transaction changed, as a SQLite store records them in persistent history.
-/// Saves fill it from their ``StoreChanges``; a batch request, which writes rows in SQL without
-/// objects, fills it from the rows its statements touched.
-struct HistoryRecord {
-    /// New rows: the entity's number (a sub-entity's own, as `Z_ENT` has it) and `Z_PK`.
-    var inserted: [(entityNumber: Int, primaryKey: Int64)] = []
-    /// Changed rows, with the names of the properties that changed.
-    var updated: [(entityNumber: Int, primaryKey: Int64, changedProperties: [String])] = []
-    /// Deleted rows, with the values of their preserved attributes in tombstone order
-    /// (``SQLiteHistorySchema/preservedAttributes(of:)``), read before the row went.
-    var deleted: [(entityNumber: Int, primaryKey: Int64, tombstone: [DatabaseValue])] = []
-
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
-}
-
-/// Writes persistent history rows (``SQLiteHistorySchema``) inside a save's own transaction.
+/// Writes persistent history rows (``RelationalHistorySchema``) into a SQLite file inside a
+/// save's own transaction, binding values straight into SQLite's statement.
 enum SQLiteHistoryRecorder {
     /// Records one transaction and its changes, in the open transaction of `db`; returns the
     /// transaction's number, or nil when there was nothing to record. The store's history
-    /// tables must exist (``SQLiteHistorySchema/ensureTables(_:model:)``).
+    /// tables must exist (``SQLiteHistoryTables/ensureTables(_:model:)``).
     ///
     /// This is the one entry point: a save calls it after writing its rows, and a batch
     /// insert, update or delete run as SQL calls it with the rows its statements touched, so
@@ -31,24 +17,24 @@ enum SQLiteHistoryRecorder {
         _ record: HistoryRecord, info: HistoryTransactionInfo, model: ManagedObjectModel, db: Database, log: SQLLog
     ) throws -> Int64? {
         guard !record.isEmpty else { return nil }
-        let transaction = try allocateKeys(SQLiteHistorySchema.transactionEntity, count: 1, db: db)
+        let transaction = try allocateKeys(RelationalHistorySchema.transactionEntity, count: 1, db: db)
         let strings = try [info.author, info.bundleID, info.contextName, info.processID].map {
             try $0.map { try stringKey($0, db: db) }
         }
         let insertTransaction =
             "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)"
         let transactionValues: [DatabaseValue] =
-            [transaction.databaseValue, SQLiteHistorySchema.transactionEntity.databaseValue]
+            [transaction.databaseValue, RelationalHistorySchema.transactionEntity.databaseValue]
             + strings.map { $0?.databaseValue ?? .null } + [Date().timeIntervalSinceReferenceDate.databaseValue]
         log.statement(sql: insertTransaction, arguments: transactionValues)
         try db.execute(sql: insertTransaction, arguments: StatementArguments(transactionValues))
 
         let count = record.inserted.count + record.updated.count + record.deleted.count
-        var key = try allocateKeys(SQLiteHistorySchema.changeEntity, count: count, db: db)
+        var key = try allocateKeys(RelationalHistorySchema.changeEntity, count: count, db: db)
         let tombstoneWidth = record.deleted.map(\.tombstone.count).max() ?? 0
         let tombstoneColumns = (0..<tombstoneWidth).map { ", ZTOMBSTONE\($0)" }.joined()
         let sql =
-            "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, \(SQLiteHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneWidth)))"
+            "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, \(RelationalHistorySchema.changeEntity), NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneWidth)))"
         let statement = try db.cachedStatement(sql: sql)
         let logs = log.isEnabled
         // One row per changed object, thousands in a big save: values are bound straight
@@ -90,7 +76,8 @@ enum SQLiteHistoryRecorder {
         for (entity, primaryKey) in record.inserted { try insert(.insert, entity, primaryKey, nil, []) }
         for (entity, primaryKey, properties) in record.updated {
             try insert(
-                .update, entity, primaryKey, model.entitiesByNumber[entity].map { propertyBitmap(properties, of: $0) },
+                .update, entity, primaryKey,
+                model.entitiesByNumber[entity].map { RelationalHistorySchema.propertyBitmap(properties, of: $0) },
                 [])
         }
         for (entity, primaryKey, tombstone) in record.deleted {
@@ -146,43 +133,10 @@ enum SQLiteHistoryRecorder {
         {
             return key
         }
-        let key = try allocateKeys(SQLiteHistorySchema.stringEntity, count: 1, db: db)
+        let key = try allocateKeys(RelationalHistorySchema.stringEntity, count: 1, db: db)
         try db.execute(
             sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)",
-            arguments: [key, SQLiteHistorySchema.stringEntity, string])
+            arguments: [key, RelationalHistorySchema.stringEntity, string])
         return key
-    }
-
-    /// The properties of an entity in the order `ZCOLUMNS` numbers them: its attributes and
-    /// relationships, own and inherited, by name.
-    static func bitmapOrder(of entity: EntityDescription) -> [PropertyDescription] {
-        (entity.attributes.map(PropertyDescription.attribute)
-            + entity.relationships.map(PropertyDescription.relationship)).sorted { $0.name < $1.name }
-    }
-
-    /// `ZCOLUMNS` for changed properties: bit n (byte n / 8, value 1 << n % 8) for the n-th
-    /// property of ``bitmapOrder(of:)``.
-    static func propertyBitmap(_ names: [String], of entity: EntityDescription) -> Data {
-        let order = bitmapOrder(of: entity)
-        var bytes = [UInt8](repeating: 0, count: (order.count + 7) / 8)
-        let wanted = Set(names)
-        for (n, property) in order.enumerated() where wanted.contains(property.name) {
-            bytes[n / 8] |= UInt8(1 << (n % 8))
-        }
-        return Data(bytes)
-    }
-
-    /// The properties a `ZCOLUMNS` bitmap names; bits past the entity's properties (a bitmap
-    /// written by another model version) are ignored.
-    static func properties(inBitmap data: Data, of entity: EntityDescription) -> Set<PropertyDescription> {
-        let order = bitmapOrder(of: entity)
-        var result: Set<PropertyDescription> = []
-        for (i, byte) in data.enumerated() {
-            for bit in 0..<8 where byte & UInt8(1 << bit) != 0 {
-                let n = i * 8 + bit
-                if n < order.count { result.insert(order[n]) }
-            }
-        }
-        return result
     }
 }

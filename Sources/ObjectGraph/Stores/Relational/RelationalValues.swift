@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 
-/// How attribute values are written to and read from SQLite columns, as Core Data stores
-/// them: integers and booleans as INTEGER, doubles as REAL, dates as seconds since 2001-01-01
-/// (REAL), UUIDs as 16 bytes, URLs as their absolute string, strings and data with every byte
-/// (a NUL included).
+/// How attribute values are written to and read from the columns of Core Data's layout, as Core
+/// Data stores them in SQLite (a PostgreSQL column has the type these values have): integers
+/// and booleans as INTEGER, doubles as REAL, dates as seconds since 2001-01-01 (REAL), UUIDs as
+/// 16 bytes, URLs as their absolute string, strings and data with every byte (a NUL included).
 ///
 /// Decimals. Core Data keeps a Decimal attribute as a REAL in a `DECIMAL` column (its own
 /// stores hold 10.11 and 3.3333333333 there), and SQLite (3.40) turns decimal text bound
@@ -26,7 +26,7 @@ import GRDB
 /// Double, a REAL that is a whole number in range into an integer) and is otherwise a
 /// ``StoredValueMismatch``, which the store reports as an error naming the entity, the key
 /// and the row, never nil and never a crash.
-enum SQLiteValues {
+enum RelationalValues {
     /// The database value for an attribute value (already converted by the context).
     static func databaseValue(_ value: Any?, type: AttributeType) -> DatabaseValue {
         guard let value = unwrapOptional(value), !(value is NSNull) else { return .null }

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 
-/// Reads persistent history rows (``SQLiteHistorySchema``) back as transactions and changes,
+/// Reads persistent history rows (``RelationalHistorySchema``) back as transactions and changes,
 /// from a store ObjectGraph wrote or one Apple's Core Data wrote; the SQLite store and the
 /// PostgreSQL store (the same tables) read through it alike.
-struct SQLiteHistoryReader {
+struct RelationalHistoryReader {
     /// The store's connection.
     let statements: SQLStoreStatements
     /// How many `ZTOMBSTONE<n>` columns `ACHANGE` has.
@@ -17,6 +17,26 @@ struct SQLiteHistoryReader {
     /// A tombstone column's value as the store keeps it, back to the attribute's stored value
     /// (PostgresTombstone's bytes; SQLite keeps values as they are).
     var decodeTombstone: (DatabaseValue) -> DatabaseValue = { $0 }
+
+    /// The condition on `ATRANSACTION t` of a request's boundary for the store
+    /// `storeIdentifier`, and its arguments; nil when it selects nothing. Both SQL stores use it.
+    static func condition(
+        _ boundary: PersistentHistoryChangeRequest.Boundary, storeIdentifier identifier: String
+    ) -> (String, [DatabaseValue])? {
+        switch boundary {
+        case .afterToken(let token):
+            guard let token else { return ("1 = 1", []) }
+            // A token of other stores only says nothing about this one: all of its history.
+            return ("t.Z_PK > ?", [(token.transactionNumber(forStore: identifier) ?? 0).databaseValue])
+        case .afterDate(let date):
+            return ("t.ZTIMESTAMP > ?", [date.timeIntervalSinceReferenceDate.databaseValue])
+        case .beforeToken(let token):
+            guard let number = token?.transactionNumber(forStore: identifier) else { return nil }
+            return ("t.Z_PK <= ?", [number.databaseValue])
+        case .beforeDate(let date):
+            return ("t.ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate.databaseValue])
+        }
+    }
 
     /// The transactions a condition on `ATRANSACTION t` selects, oldest first, with their
     /// changes when asked. Author, bundle ID, context name and process ID are read from the
@@ -85,12 +105,13 @@ struct SQLiteHistoryReader {
         var updated: Set<PropertyDescription>?
         if type == .update {
             updated =
-                Data.fromDatabaseValue(row[5]).map { SQLiteHistoryRecorder.properties(inBitmap: $0, of: entity) } ?? []
+                Data.fromDatabaseValue(row[5]).map { RelationalHistorySchema.properties(inBitmap: $0, of: entity) }
+                ?? []
         }
         var tombstone: [String: Any]?
         if type == .delete {
             var values: [String: Any] = [:]
-            for (n, (_, attribute)) in SQLiteHistorySchema.preservedAttributes(of: entity).enumerated()
+            for (n, (_, attribute)) in RelationalHistorySchema.preservedAttributes(of: entity).enumerated()
             where n < tombstoneColumns && 6 + n < row.count {
                 let stored = decodeTombstone(row[6 + n])
                 if attribute.attributeType == .transformable {
@@ -98,7 +119,7 @@ struct SQLiteHistoryReader {
                     continue
                 }
                 do {
-                    if let value = try SQLiteValues.value(stored, type: attribute.attributeType) {
+                    if let value = try RelationalValues.value(stored, type: attribute.attributeType) {
                         values[attribute.name] = value
                     }
                 } catch {

@@ -31,7 +31,7 @@ struct SQLFetchTranslator {
     /// Whose SQL to write: SQLite's, or PostgreSQL's for the PostgreSQL store.
     var dialect: SQLDialect = .sqlite
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: RelationalSchema
     let entity: EntityDescription
     /// The store's UUID. When set, `self == %@` with an object ID of another store matches
     /// nothing, as object IDs of different stores are never equal.
@@ -48,7 +48,7 @@ struct SQLFetchTranslator {
     /// JOIN clauses needed by the key paths translated so far, in order.
     var joins: [String] { scopes[0].joins }
 
-    init(model: ManagedObjectModel, schema: SQLiteSchema, entity: EntityDescription) {
+    init(model: ManagedObjectModel, schema: RelationalSchema, entity: EntityDescription) {
         self.model = model
         self.schema = schema
         self.entity = entity

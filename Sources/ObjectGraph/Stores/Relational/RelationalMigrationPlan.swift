@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// The SQL that migrates a SQLite store in place for an inferred mapping model
-/// (Apple's "Lightweight Migration": "Core Data can perform the migration in situ, solely
-/// by issuing SQL statements").
+/// The SQL that migrates an SQL store (SQLite, or PostgreSQL in its dialect) in place for an
+/// inferred mapping model (Apple's "Lightweight Migration": "Core Data can perform the
+/// migration in situ, solely by issuing SQL statements").
 ///
 /// A table whose rows keep their entities and whose columns are kept, renamed or added is
 /// altered where it is (`ALTER TABLE ... ADD COLUMN` runs in constant time, with the new
@@ -15,14 +15,14 @@ import GRDB
 /// (``PostgresSchema``): only the words differ (column types, `ON CONFLICT DO NOTHING`, byte
 /// literals, no triggers), chosen by ``dialect``; ``SQLiteInPlaceMigration`` and
 /// ``PostgresMigration`` execute it.
-struct SQLiteMigrationPlan {
+struct RelationalMigrationPlan {
     /// The statements in order; each with a label for progress.
     var statements: [(label: String, sql: String)] = []
 
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
-    let sourceSchema: SQLiteSchema
-    let destinationSchema: SQLiteSchema
+    let sourceSchema: RelationalSchema
+    let destinationSchema: RelationalSchema
     /// The SQL the statements are written in.
     let dialect: SQLDialect
 
@@ -40,8 +40,8 @@ struct SQLiteMigrationPlan {
         self.source = source
         self.destination = destination
         self.dialect = dialect
-        sourceSchema = SQLiteSchema(model: source)
-        destinationSchema = SQLiteSchema(model: destination)
+        sourceSchema = RelationalSchema(model: source)
+        destinationSchema = RelationalSchema(model: destination)
         for m in mapping.entityMappings {
             guard m.entityMigrationPolicyType == nil,
                 m.entityMigrationPolicyClassName == nil || m.entityMigrationPolicyClassName == ""
@@ -119,7 +119,7 @@ struct SQLiteMigrationPlan {
 
         for table in destinationSchema.tables {
             let entities = destinationSchema.entities.values.filter { $0.tableName == table.name }
-            let mapped = entities.compactMap { e -> (d: SQLiteSchema.EntityMapping, s: String)? in
+            let mapped = entities.compactMap { e -> (d: RelationalSchema.EntityMapping, s: String)? in
                 sourceEntityFor[e.entityName].map { (e, $0) }
             }
             let sourceTables = Set(mapped.compactMap { sourceSchema.entities[$0.s]?.tableName })
@@ -289,7 +289,7 @@ struct SQLiteMigrationPlan {
         // Derived attributes: the source's count triggers go first (their tables and columns
         // may change), the destination's come last, and every derived value is computed
         // again over the migrated rows.
-        guard let derived = try? SQLiteDerivedAttributes(model: destination, schema: destinationSchema) else {
+        guard let derived = try? RelationalDerivedAttributes(model: destination, schema: destinationSchema) else {
             return false
         }
         // The triggers are SQLite's syntax: a PostgreSQL store has none (PostgresSchema), and
@@ -303,7 +303,7 @@ struct SQLiteMigrationPlan {
         for entity in destination.entities {
             for case let a as AttributeDescription in entity.properties where a.isDerived && !a.isTransient {
                 guard
-                    let (table, key) = SQLiteDerivedAttributes.countedOneToMany(
+                    let (table, key) = RelationalDerivedAttributes.countedOneToMany(
                         a, of: entity, model: destination, schema: destinationSchema),
                     let mapping = destinationSchema.entities[entity.name], let c = mapping.attributeColumns[a.name]
                 else { continue }
@@ -331,7 +331,7 @@ struct SQLiteMigrationPlan {
     }
 
     /// The value of one destination column for the rows of the mapped entities.
-    private func columnSource(_ column: String, table: String, mapped: [(d: SQLiteSchema.EntityMapping, s: String)])
+    private func columnSource(_ column: String, table: String, mapped: [(d: RelationalSchema.EntityMapping, s: String)])
         -> ColumnSource?
     {
         // Which destination property the column holds (attribute, to-one key, or entity number of a to-one).
@@ -352,12 +352,13 @@ struct SQLiteMigrationPlan {
                         let def = attribute.defaultConstant
                     {
                         result.coalesce = Self.literal(
-                            SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType),
+                            RelationalValues.databaseValue(def.runtimeValue, type: attribute.attributeType),
                             dialect: dialect)
                     }
                 } else if propertySource[d.entityName]?[name] == nil, let def = attribute.defaultConstant {
                     result.defaultLiteral = Self.literal(
-                        SQLiteValues.databaseValue(def.runtimeValue, type: attribute.attributeType), dialect: dialect)
+                        RelationalValues.databaseValue(def.runtimeValue, type: attribute.attributeType),
+                        dialect: dialect)
                 } else if propertySource[d.entityName]?[name] != nil {
                     return nil
                 }
@@ -483,7 +484,7 @@ struct SQLiteMigrationPlan {
     }
 
     /// The statement that creates an index the destination has and the source lacks.
-    private func creationSQL(of index: SQLiteSchema.Index) -> String {
+    private func creationSQL(of index: RelationalSchema.Index) -> String {
         // PostgreSQL's text columns already compare as SQLite's BINARY does.
         let columns =
             dialect == .sqlite
@@ -495,7 +496,7 @@ struct SQLiteMigrationPlan {
 
 // MARK: What every execution writes after the statements
 
-extension SQLiteMigrationPlan {
+extension RelationalMigrationPlan {
     /// One row of the destination's Z_PRIMARYKEY.
     struct PrimaryKeyRow {
         let entityNumber: Int
