@@ -134,16 +134,13 @@ enum Validation {
         // Only the attributes with something to check (mandatory, bounded or with a pattern),
         // by index, read in place: copying each description cost more than checking it.
         let shared = object.entity.shared
-        let attributes = shared.attributes
+        let isBounded = shared.isBoundedAttribute
         for i in transient ? shared.keyValidatedAttributes : shared.validatedAttributes {
             // Stored values are never wrapped optionals (setting a value unwraps it), so a
-            // mandatory attribute without bounds needs only the nil test, without copying the value.
-            if !object.storage[i].isNull && attributes[i].minValue == nil && attributes[i].maxValue == nil
-                && attributes[i].regularExpression == nil
-            {
-                continue
-            }
-            check(object.storage[i].any, attribute: attributes[i], fail: fail)
+            // mandatory attribute without bounds needs only the nil test, without copying the
+            // value or reading the description.
+            if !isBounded[i] && !object.storage[i].isNull { continue }
+            check(object.storage[i].any, attribute: shared.attributes[i], fail: fail)
         }
         for r in object.entity.relationships {
             // A relationship with nothing to check is not loaded (a to-many's set can be as
