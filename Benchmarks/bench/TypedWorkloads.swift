@@ -18,7 +18,10 @@ let typedWorkloads: [Workload] = [
 ]
 
 /// The Book entity as a class, with the types Xcode generates for its attributes (scalars on).
+/// It overrides no `validateValue(_:forKey:)`, and says so, as a class may
+/// (``ManagedObject/validatesEachKey``).
 final class Book: ManagedObject {
+    override class var validatesEachKey: Bool { false }
     @Managed("title") var title: String?
     @Managed("author") var author: String?
     @Managed("salesRank") var salesRank: Int32

@@ -11,6 +11,14 @@ extension ManagedObject {
     /// validateForInsert and validateForUpdate by default: every property through
     /// `validateValue(_:forKey:)`, with its current value.
     func validateProperties() throws {
+        // A class that does not override validateValue(_:forKey:) says so (validatesEachKey):
+        // the model's checks of every property, in place, are then what the calls would find.
+        if !Self.validatesEachKey, let context = managedObjectContext {
+            if isFault { try context.fireFault(self) }
+            try Validation.throwCombined(
+                try Validation.modelErrors(of: self, transient: true) { context.isDeleted($0) })
+            return
+        }
         let shared = entity.shared
         let names =
             shared.propertyNameList.count == shared.attributeCount + shared.relationships.count

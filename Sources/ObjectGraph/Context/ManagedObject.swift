@@ -240,4 +240,25 @@ open class ManagedObject: Hashable, KeyValueCoding, PredicateArgumentConvertible
     open func validateValue(_ value: inout Any?, forKey key: String) throws {
         try validateModelValue(&value, forKey: key)
     }
+
+    /// Whether ``validateForInsert()`` and ``validateForUpdate()`` ask ``validateValue(_:forKey:)``
+    /// of each property of this class's objects; when false they check the model's rules
+    /// (mandatory, bounds, patterns, count ranges) in place, with the same errors, without a call
+    /// and an `Any` per property.
+    ///
+    /// Swift cannot ask a class whether it overrides a method (Objective-C's
+    /// `respondsToSelector:`, which Core Data uses to find `validate<Key>:error:`), so a class
+    /// says so: true for every subclass unless it declares otherwise, which is always correct. A
+    /// class that does not override `validateValue(_:forKey:)` may answer false for itself and
+    /// true for its subclasses, which might:
+    ///
+    /// ```swift
+    /// class Book: ManagedObject {
+    ///     override class var validatesEachKey: Bool { self != Book.self }
+    /// }
+    /// ```
+    ///
+    /// (`{ false }` in a `final` class). Overriding `validateForInsert()` or `validateForUpdate()`
+    /// does not need it: they are still called, once per object.
+    open class var validatesEachKey: Bool { self != ManagedObject.self }
 }

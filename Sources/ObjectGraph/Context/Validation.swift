@@ -16,9 +16,10 @@ enum Validation {
         // the faults among them (a migration validates objects it has not read) in one batch.
         let faults = updated.filter(\.isFault)
         if !faults.isEmpty { try context.fireFaults(faults) }
+        // The closures are literals at the calls, so that the checks are specialized for them.
         for object in inserted {
             if type(of: object) == ManagedObject.self {
-                let found = try validate(object, context: context, deleted: deletedSet)
+                let found = try modelErrors(of: object) { deletedSet.contains(ObjectIdentifier($0)) }
                 if !found.isEmpty { errors += found }
             } else {
                 collect(into: &errors) { try object.validateForInsert() }
@@ -26,7 +27,7 @@ enum Validation {
         }
         for object in updated {
             if type(of: object) == ManagedObject.self {
-                let found = try validate(object, context: context, deleted: deletedSet)
+                let found = try modelErrors(of: object) { deletedSet.contains(ObjectIdentifier($0)) }
                 if !found.isEmpty { errors += found }
             } else {
                 collect(into: &errors) { try object.validateForUpdate() }
@@ -119,7 +120,11 @@ enum Validation {
         return errors
     }
 
-    private static func validate(_ object: ManagedObject, context: ManagedObjectContext, deleted: Set<ObjectIdentifier>)
+    /// The model's checks of every property of an object whose values are loaded, reading them
+    /// in place, in property order; `isDeleted` says which related objects don't count. With
+    /// `transient`, transient attributes are checked too: then the errors are exactly what
+    /// validateValue(_:forKey:) finds for each property by default.
+    static func modelErrors(of object: ManagedObject, transient: Bool = false, isDeleted: (ManagedObject) -> Bool)
         throws -> [CoreDataError]
     {
         var errors: [CoreDataError] = []
@@ -129,24 +134,20 @@ enum Validation {
         // Only the attributes with something to check (mandatory, bounded or with a pattern),
         // by index, read in place: copying each description cost more than checking it.
         let shared = object.entity.shared
-        let attributes = shared.attributes
-        for i in shared.validatedAttributes {
+        let isBounded = shared.isBoundedAttribute
+        for i in transient ? shared.keyValidatedAttributes : shared.validatedAttributes {
             // Stored values are never wrapped optionals (setting a value unwraps it), so a
-            // mandatory attribute without bounds needs only the nil test, without copying the value.
-            if !object.storage[i].isNull && attributes[i].minValue == nil && attributes[i].maxValue == nil
-                && attributes[i].regularExpression == nil
-            {
-                continue
-            }
-            check(object.storage[i].any, attribute: attributes[i], fail: fail)
+            // mandatory attribute without bounds needs only the nil test, without copying the
+            // value or reading the description.
+            if !isBounded[i] && !object.storage[i].isNull { continue }
+            check(object.storage[i].any, attribute: shared.attributes[i], fail: fail)
         }
         for r in object.entity.relationships {
             // A relationship with nothing to check is not loaded (a to-many's set can be as
             // large as the store).
             if !r.hasSaveChecks { continue }
             check(
-                try object.checkedValue(forKey: r.name), relationship: r,
-                isDeleted: { deleted.contains(ObjectIdentifier($0)) }, fail: fail)
+                try object.checkedValue(forKey: r.name), relationship: r, isDeleted: isDeleted, fail: fail)
         }
         return errors
     }

@@ -90,6 +90,13 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
         let validatedAttributes: [Int]
         /// Whether each attribute is among ``validatedAttributes``, by index.
         let isValidatedAttribute: [Bool]
+        /// Whether each attribute has bounds or a pattern, by index: what validation asks of
+        /// every value before it reads the description, whose fields each cost a call and an
+        /// exclusivity check.
+        let isBoundedAttribute: [Bool]
+        /// The attributes `validateValue(_:forKey:)` checks by default: ``validatedAttributes``
+        /// and the transient ones, in index order.
+        let keyValidatedAttributes: [Int]
         /// Property names by index, as ``propertyIndex`` gives them: what a per-property loop
         /// reads instead of building ``EntityDescription/propertyNames`` each time.
         let propertyNameList: [String]
@@ -109,6 +116,10 @@ public final class EntityDescription: Hashable, @unchecked Sendable {
             var isValidated = [Bool](repeating: false, count: attributes.count)
             for i in validatedAttributes { isValidated[i] = true }
             isValidatedAttribute = isValidated
+            isBoundedAttribute = attributes.map {
+                $0.minValue != nil || $0.maxValue != nil || $0.regularExpression != nil
+            }
+            keyValidatedAttributes = attributes.indices.filter { isValidated[$0] || attributes[$0].isTransient }
             var names = [String](repeating: "", count: fields.propertyIndex.count)
             for (name, i) in fields.propertyIndex where names.indices.contains(i) { names[i] = name }
             propertyNameList = names

@@ -46,19 +46,31 @@ enum UnstorableModelParts {
         _ changes: StoreChanges, storeType: StoreType, storeIdentifier: String, model: ManagedObjectModel
     ) throws {
         // The attributes with a reason, found once per entity of the save: most entities have
-        // none, and then a row costs a dictionary lookup, not a look at each attribute.
-        var unstorable: [String: [(index: Int, attribute: AttributeDescription, reason: String)]] = [:]
+        // none, and then a row costs a comparison of its entity's name with the previous row's
+        // (rows come in runs of one entity), not a hash of it (Benchmarks/PROFILES.md, "runs of
+        // one entity").
+        typealias Parts = [(index: Int, attribute: AttributeDescription, reason: String)]
+        var unstorable: [String: Parts] = [:]
+        var previous: (entityName: String, parts: Parts)?
         func check(_ row: StoreRow) throws {
-            if unstorable[row.entityName] == nil {
+            let parts: Parts
+            if let previous, previous.entityName == row.entityName {
+                parts = previous.parts
+            } else if let known = unstorable[row.entityName] {
+                parts = known
+                previous = (row.entityName, parts)
+            } else {
                 guard let entity = model.entitiesByName[row.entityName] else { return }
-                unstorable[row.entityName] = entity.attributes.enumerated().compactMap { i, attribute in
+                parts = entity.attributes.enumerated().compactMap { i, attribute in
                     guard !attribute.isTransient, let reason = reason(attribute, storeType: storeType) else {
                         return nil
                     }
                     return (i, attribute, reason)
                 }
+                unstorable[row.entityName] = parts
+                previous = (row.entityName, parts)
             }
-            for (i, attribute, reason) in unstorable[row.entityName] ?? [] where i < row.values.count {
+            for (i, attribute, reason) in parts where i < row.values.count {
                 guard !row.values[i].isNull else { continue }
                 let uri = ManagedObjectID(
                     entityName: row.entityName, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey
