@@ -171,24 +171,7 @@ final class PostgresStore: @unchecked Sendable {
             throw CoreDataError(
                 .persistentStoreOpen, "The store at \(PostgresNames.redacted(url)) has no metadata row in Z_METADATA")
         }
-        // Checked first, as the SQLite store's metadata reader checks it: Foundation's reader crashes on
-        // a set or a key that is not a string, and hangs on shared containers.
-        do {
-            try BinaryPropertyList.checkSharing(data, asPropertyList: true)
-        } catch {
-            throw CoreDataError(
-                .persistentStoreOpen,
-                "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is damaged: \(error)")
-        }
-        guard
-            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-                as? [String: Any]
-        else {
-            throw CoreDataError(
-                .persistentStoreOpen,
-                "The metadata (Z_METADATA.Z_PLIST) of the store at \(PostgresNames.redacted(url)) is not a property list"
-            )
-        }
+        let plist = try RelationalMetadata.propertyList(from: data, storeAt: PostgresNames.redacted(url))
         return (uuid, plist)
     }
 

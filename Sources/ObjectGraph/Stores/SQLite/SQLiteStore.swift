@@ -255,23 +255,7 @@ final class SQLiteStore: PersistentStoreBackend, @unchecked Sendable {
         else {
             throw CoreDataError(.persistentStoreOpen, "The store at \(url.path) has no metadata row in Z_METADATA")
         }
-        // Checked first: Foundation's reader crashes on a set or a key that is not a string,
-        // and runs out of memory on shared containers (BinaryPropertyList.checkSharing).
-        do {
-            try BinaryPropertyList.checkSharing(data, asPropertyList: true)
-        } catch {
-            throw CoreDataError(
-                .persistentStoreOpen,
-                "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is damaged: \(error)")
-        }
-        guard
-            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-                as? [String: Any]
-        else {
-            throw CoreDataError(
-                .persistentStoreOpen,
-                "The metadata (Z_METADATA.Z_PLIST) of the store at \(url.path) is not a property list")
-        }
+        let plist = try RelationalMetadata.propertyList(from: data, storeAt: url.path)
         return (uuid, plist)
     }
 
