@@ -9,6 +9,10 @@
 //         "conflict 133020" for each save refused.
 //     objectgraph-writer-child <kind> <store path or URL> insert <n> <writer name>
 //         n saves of one new Record each. Prints "insert <writer> <index> <primary key>".
+//     objectgraph-writer-child <kind> <store path or URL> reopen <n>
+//         n times: a new coordinator opens the store and fetches every Record, and all of it
+//         is let go. Prints "resident <kB after the first> <kB after the last>", the process's
+//         resident memory, so the parent can check that opening a store leaks nothing.
 //
 // `sqlite-history` is a SQLite store with persistent history (NSPersistentHistoryTrackingKey),
 // each save's transaction author the writer's name, or `increment <pid>`. `postgres` and
@@ -33,22 +37,14 @@ guard arguments.count >= 4, let count = Int(arguments[3]),
     ][arguments[0]]
 else {
     fail(
-        "usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> <increment|insert> <n> [writer name]"
+        "usage: objectgraph-writer-child <xml|binary|sqlite|sqlite-history|postgres|postgres-history> <store path or URL> <increment|insert|reopen> <n> [writer name]"
     )
 }
 /// Prints a line at once (unbuffered), so the parent sees exactly what was confirmed.
 func confirm(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-do {
-    let model = try ManagedObjectModel {
-        EntityDescription("Counter") {
-            AttributeDescription("value", .integer64, optional: false)
-        }
-        EntityDescription("Record") {
-            AttributeDescription("writer", .string, optional: false)
-            AttributeDescription("index", .integer64, optional: false)
-        }
-    }
+/// A new coordinator with the store the arguments name added.
+func openedCoordinator(_ model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
     let history = arguments[0].hasSuffix("-history")
     if type == .postgres {
@@ -67,6 +63,27 @@ do {
             type: type, at: URL(fileURLWithPath: arguments[1]),
             options: [StoreOption.timeout: 120.0, StoreOption.persistentHistoryTracking: history])
     }
+    return coordinator
+}
+
+/// The process's resident memory in kilobytes, from /proc/self/statm (pages).
+func residentKilobytes() -> Int {
+    let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+do {
+    let model = try ManagedObjectModel {
+        EntityDescription("Counter") {
+            AttributeDescription("value", .integer64, optional: false)
+        }
+        EntityDescription("Record") {
+            AttributeDescription("writer", .string, optional: false)
+            AttributeDescription("index", .integer64, optional: false)
+        }
+    }
+    let coordinator = try openedCoordinator(model)
     let context = ManagedObjectContext(coordinator: coordinator)
     context.transactionAuthor =
         arguments.count > 4 ? arguments[4] : "increment \(ProcessInfo.processInfo.processIdentifier)"
@@ -98,8 +115,16 @@ do {
             try context.save()
             confirm("insert \(arguments[4]) \(index) \(record.objectID.primaryKey)")
         }
+    case "reopen":
+        var afterFirst = 0
+        for round in 1...max(count, 1) {
+            let reader = ManagedObjectContext(coordinator: try openedCoordinator(model))
+            _ = try reader.fetch(FetchRequest(entityName: "Record"))
+            if round == 1 { afterFirst = residentKilobytes() }
+        }
+        confirm("resident \(afterFirst) \(residentKilobytes())")
     default:
-        fail("unknown kind \(arguments[2]); use increment or insert")
+        fail("unknown kind \(arguments[2]); use increment, insert or reopen")
     }
 } catch {
     fail("\(error)")

@@ -1,10 +1,6 @@
 import Foundation
 import GRDB
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// What a store file holds, read without a model and without changing the file: its type,
 /// metadata, entities with their object counts, and for SQLite its tables.
 ///

@@ -1,74 +1,33 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// The XML store's file: Core Data's `<database>` document (the format is described on
 /// `AtomicStoreFile`), read through `XMLText.parseable(_:)` and written as text.
 extension AtomicStoreFile {
-    /// Checks that XML is well formed, naming the line of the first error: XMLDocument alone
-    /// recovers from some damage silently.
-    final class WellFormedness: NSObject, XMLParserDelegate {
-        var failure: String?
-        private var depth = 0
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-        ) {
-            depth += 1
-            guard depth > XMLText.maximumDepth else { return }
-            if failure == nil {
-                failure = "line \(parser.lineNumber): elements nested deeper than \(XMLText.maximumDepth)"
-            }
-            parser.abortParsing()
-        }
-        func parser(
-            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-            qualifiedName qName: String?
-        ) {
-            depth -= 1
-        }
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            if failure == nil { failure = "line \(parser.lineNumber): \(parseError.localizedDescription)" }
-        }
-    }
-
-    static func xmlDocument(_ data: Data) throws -> XMLDocument {
-        let parseable: Data
+    /// The XML store file's root element, or an error naming the line of what is wrong.
+    static func xmlRoot(_ data: Data) throws -> XMLElementNode {
         do {
-            parseable = try XMLText.parseable(data)
-        } catch {
+            return try XMLElementNode.parse(data)
+        } catch .refused(let refusal) {
             throw CoreDataError(
                 .persistentStoreOpen,
-                "line \(error.line): \(error.reason), which Core Data's XML store never is or holds")
-        }
-        // From a stream: swift-corelibs-foundation's XMLParser(data:) hands libxml2 the whole
-        // document at once and fails on any document over 10 MB; a stream goes in pieces.
-        let parser = XMLParser(stream: InputStream(data: parseable))
-        let checker = WellFormedness()
-        parser.delegate = checker
-        // swift-corelibs-foundation's parse() can return true after reporting an error.
-        if !parser.parse() || checker.failure != nil {
-            throw CoreDataError(
-                .persistentStoreOpen, "the XML is not well formed at \(checker.failure ?? "line \(parser.lineNumber)")")
-        }
-        do {
-            // Never load an external entity, even if one got past XMLText.parseable.
-            return try XMLDocument(data: parseable, options: [.nodeLoadExternalEntitiesNever])
-        } catch {
-            throw CoreDataError(.persistentStoreOpen, "the XML does not parse: \(error.localizedDescription)")
+                "line \(refusal.line): \(refusal.reason), which Core Data's XML store never is or holds")
+        } catch .malformed(let line, _, let reason) {
+            throw CoreDataError(.persistentStoreOpen, "the XML is not well formed at line \(line): \(reason)")
+        } catch .empty {
+            throw CoreDataError(.persistentStoreOpen, "it has no XML element")
         }
     }
 
-    static func plist(fromXMLElement element: XMLElement?) throws -> [String: Any] {
-        guard let plistElement = element?.elements(forName: "plist").first else { return [:] }
+    /// The property list in a `<metadata>` element, or an empty one when there is none.
+    static func plist(fromXMLElement element: XMLElementNode?) throws -> [String: Any] {
+        guard let plistElement = element?.firstChild(named: "plist") else { return [:] }
         let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + plistElement.xmlString
         guard
             let value = try? PropertyListSerialization.propertyList(from: Data(text.utf8), options: [], format: nil)
                 as? [String: Any]
         else {
-            throw CoreDataError(.persistentStoreOpen, "the metadata is not a property list")
+            throw CoreDataError(
+                .persistentStoreOpen, "the metadata at line \(plistElement.line) is not a property list")
         }
         return value
     }
@@ -122,20 +81,19 @@ extension AtomicStoreFile {
     static func escape(_ s: String) -> String { XMLText.escaped(s, inAttribute: false) }
 
     static func readXML(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
-        let document = try xmlDocument(data)
-        guard let root = document.rootElement(), root.name == "database",
-            let info = root.elements(forName: "databaseInfo").first,
-            let uuid = info.elements(forName: "UUID").first?.stringValue
+        let root = try xmlRoot(data)
+        guard root.name == "database", let info = root.firstChild(named: "databaseInfo"),
+            let uuid = info.firstChild(named: "UUID")?.text
         else {
             throw CoreDataError(.persistentStoreOpen, "it has no <database> with <databaseInfo> and <UUID>")
         }
-        let metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
-        let nextObjectID = Int64(info.elements(forName: "nextObjectID").first?.stringValue ?? "") ?? 1
+        let metadata = try plist(fromXMLElement: info.firstChild(named: "metadata"))
+        let nextObjectID = Int64(info.firstChild(named: "nextObjectID")?.text ?? "") ?? 1
         let lastKeys = try lastKeys(info, nextObjectID: nextObjectID, model: model)
         var objects: [FileObject] = []
-        for element in root.elements(forName: "object") {
-            guard let type = element.attribute(forName: "type")?.stringValue,
-                let idText = element.attribute(forName: "id")?.stringValue, idText.hasPrefix("z"),
+        for element in root.children(named: "object") {
+            guard let type = element.attributes["type"],
+                let idText = element.attributes["id"], idText.hasPrefix("z"),
                 let key = Int64(idText.dropFirst())
             else {
                 throw CoreDataError(.persistentStoreOpen, "an <object> has no type or no id of the form zN")
@@ -145,19 +103,19 @@ extension AtomicStoreFile {
                     .persistentStoreOpen, "object \(idText) is of the entity \(type), which the model does not have")
             }
             var object = FileObject(
-                entity: type, key: key, version: Int64(element.attribute(forName: "version")?.stringValue ?? "") ?? 1)
-            for attribute in element.elements(forName: "attribute") {
-                guard let name = attribute.attribute(forName: "name")?.stringValue,
+                entity: type, key: key, version: Int64(element.attributes["version"] ?? "") ?? 1)
+            for attribute in element.children(named: "attribute") {
+                guard let name = attribute.attributes["name"],
                     let a = entity.attribute(named: name)
                 else { continue }
-                if let encoding = attribute.attribute(forName: "encoding")?.stringValue {
+                if let encoding = attribute.attributes["encoding"] {
                     guard encoding == "base64", a.attributeType == .string else {
                         throw CoreDataError(
                             .persistentStoreOpen,
                             "\(name) of object \(idText) has encoding=\"\(encoding)\", which only a string attribute may have, as base64"
                         )
                     }
-                    guard let bytes = Data(base64Encoded: attribute.stringValue ?? ""),
+                    guard let bytes = Data(base64Encoded: attribute.text),
                         let text = String(data: bytes, encoding: .utf8)
                     else {
                         throw CoreDataError(
@@ -166,13 +124,13 @@ extension AtomicStoreFile {
                     object.attributes[name] = text
                     continue
                 }
-                object.attributes[name] = try value(attribute.stringValue ?? "", type: a.attributeType)
+                object.attributes[name] = try value(attribute.text, type: a.attributeType)
             }
-            for relationship in element.elements(forName: "relationship") {
-                guard let name = relationship.attribute(forName: "name")?.stringValue,
+            for relationship in element.children(named: "relationship") {
+                guard let name = relationship.attributes["name"],
                     let r = entity.relationship(named: name)
                 else { continue }
-                let keys = (relationship.attribute(forName: "idrefs")?.stringValue ?? "").split(separator: " ")
+                let keys = (relationship.attributes["idrefs"] ?? "").split(separator: " ")
                     .compactMap { Int64($0.dropFirst()) }
                 if r.isToMany {
                     object.toMany[name] = keys
@@ -210,17 +168,17 @@ extension AtomicStoreFile {
     /// keys counted per tree, or by Core Data) numbered all objects with one count, and which
     /// tree a deleted key belonged to is not known: every tree continues after
     /// `nextObjectID`, so no deleted object's key is reused and every object keeps its own.
-    static func lastKeys(_ info: XMLElement, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String: Int64] {
-        guard let element = info.elements(forName: "primaryKeys").first else {
+    static func lastKeys(_ info: XMLElementNode, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String: Int64] {
+        guard let element = info.firstChild(named: "primaryKeys") else {
             let roots = model.entities.filter { $0.parentEntityName == nil }
             // Not nextObjectID - 1 first: the file may say Int64.min, and that would trap.
             let last = nextObjectID > 0 ? nextObjectID - 1 : 0
             return Dictionary(uniqueKeysWithValues: roots.map { ($0.name, last) })
         }
         var lastKeys: [String: Int64] = [:]
-        for (n, entry) in element.elements(forName: "primaryKey").enumerated() {
-            let entity = entry.attribute(forName: "entity")?.stringValue ?? ""
-            let text = entry.attribute(forName: "max")?.stringValue ?? ""
+        for (n, entry) in element.children(named: "primaryKey").enumerated() {
+            let entity = entry.attributes["entity"] ?? ""
+            let text = entry.attributes["max"] ?? ""
             guard !entity.isEmpty, let last = Int64(text), last >= 0 else {
                 throw CoreDataError(
                     .persistentStoreOpen,

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reading and writing the files of the XML and binary stores.
 ///
 /// The XML store follows the shape of Core Data's (<doc:OpeningStores>): a `<database>`
@@ -87,12 +83,11 @@ enum AtomicStoreFile {
         // The readers below name what is wrong but not the file, which only this caller knows.
         do {
             if type == .xml {
-                let document = try xmlDocument(data)
-                guard let info = document.rootElement()?.elements(forName: "databaseInfo").first else {
+                guard let info = try xmlRoot(data).firstChild(named: "databaseInfo") else {
                     throw CoreDataError(.persistentStoreOpen, "it has no <databaseInfo>")
                 }
-                var metadata = try plist(fromXMLElement: info.elements(forName: "metadata").first)
-                metadata["NSStoreUUID"] = info.elements(forName: "UUID").first?.stringValue ?? ""
+                var metadata = try plist(fromXMLElement: info.firstChild(named: "metadata"))
+                metadata["NSStoreUUID"] = info.firstChild(named: "UUID")?.text ?? ""
                 return metadata
             }
             let root = try binaryRoot(data)

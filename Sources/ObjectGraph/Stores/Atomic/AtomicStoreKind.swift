@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// The kind of the atomic stores in a file (NSXMLStoreType, NSBinaryStoreType): read whole
 /// when added, written whole at each save.
 struct AtomicStoreKind: PersistentStoreKind {
@@ -41,9 +37,8 @@ struct AtomicStoreKind: PersistentStoreKind {
         let data = try Data(contentsOf: url)
         var counts: [String: Int] = [:]
         if type == .xml {
-            let document = try AtomicStoreFile.xmlDocument(data)
-            for object in document.rootElement()?.elements(forName: "object") ?? [] {
-                counts[object.attribute(forName: "type")?.stringValue ?? "?", default: 0] += 1
+            for object in try AtomicStoreFile.xmlRoot(data).children(named: "object") {
+                counts[object.attributes["type"] ?? "?", default: 0] += 1
             }
         } else {
             for object in try AtomicStoreFile.binaryRoot(data)["objects"] as? [[String: Any]] ?? [] {

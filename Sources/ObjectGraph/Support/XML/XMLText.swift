@@ -107,9 +107,9 @@ extension XMLText {
     /// - Bytes that are not UTF-8, and processing instructions, crash XMLParser (see
     ///   ``firstNonUTF8Offset(_:)`` and ``processingInstructionOffset(_:)``).
     /// - A document type declaration with an internal subset (`<!DOCTYPE x [ ... ]>`) declares
-    ///   entities: an external one (`<!ENTITY e SYSTEM "file:///etc/passwd">`) is read by
-    ///   XMLDocument, which substitutes entities, and nested ones expand exponentially
-    ///   ("billion laughs"). No Xcode or Core Data file declares entities: refused.
+    ///   entities: an external one (`<!ENTITY e SYSTEM "file:///etc/passwd">`) may be read by a
+    ///   parser that substitutes entities, and nested ones expand exponentially ("billion
+    ///   laughs"). No Xcode or Core Data file declares entities: refused.
     /// - The declaration Core Data's XML store writes (`<!DOCTYPE database SYSTEM
     ///   "file:///System/Library/DTDs/CoreData.dtd">`) names an external DTD, and a stranger's
     ///   file may name any file or URL there: replaced by spaces (line numbers and byte
