@@ -168,7 +168,9 @@ extension AtomicStoreFile {
     /// keys counted per tree, or by Core Data) numbered all objects with one count, and which
     /// tree a deleted key belonged to is not known: every tree continues after
     /// `nextObjectID`, so no deleted object's key is reused and every object keeps its own.
-    static func lastKeys(_ info: XMLElementNode, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String: Int64] {
+    static func lastKeys(_ info: XMLElementNode, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String:
+        Int64]
+    {
         guard let element = info.firstChild(named: "primaryKeys") else {
             let roots = model.entities.filter { $0.parentEntityName == nil }
             // Not nextObjectID - 1 first: the file may say Int64.min, and that would trap.
