@@ -3,7 +3,8 @@ import Foundation
 /// Writes a model's entities as Swift classes, one file per entity, as Xcode's "Class
 /// Definition" code generation does: the class (a subclass of its parent entity's class),
 /// a ``Managed`` property per declared property, and `addTo…`/`removeFrom…` helpers for each
-/// to-many relationship.
+/// to-many relationship. Each class sets ``ManagedObject/validatesEachKey`` to false for
+/// itself, since a generated class overrides no `validateValue(_:forKey:)`.
 ///
 /// ```swift
 /// let codegen = try ModelCodegen(modelAt: URL(fileURLWithPath: "ToDo.xcdatamodeld"))
@@ -115,6 +116,12 @@ public struct ModelCodegen: Sendable {
             "/// An object of the entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "")."
         )
         lines.append("\(finality) \(name): \(parent) {")
+        // A generated class is regenerated, never edited, and Swift allows no override in an
+        // extension: it overrides no validateValue(_:forKey:), and its saves need not ask.
+        lines.append("    /// This class overrides no `validateValue(_:forKey:)`: saves check the model in place.")
+        lines.append(
+            "    override public class var validatesEachKey: Bool { \(entity.subentityNames.isEmpty ? "false" : "self != \(name).self") }"
+        )
         for property in entity.properties {
             switch property.kind {
             case .attribute(let a):

@@ -5,6 +5,8 @@ import CoreData
 
 /// An object of the entity Category.
 public final class Category: NSManagedObject {
+    /// This class overrides no `validateValue(_:forKey:)`: saves check the model in place.
+    override public class var validatesEachKey: Bool { false }
     /// String, required.
     @Managed("name") public var name: String?
     /// To-many relationship to ToDo, inverse category.

@@ -108,6 +108,9 @@ enum CodegenModels {
                 "public func addToRelated(_ value: Book) { addObjects([value], toRelationship: \"related\") }"))
         let item = try #require(files.first { $0.name == "Item.swift" }).contents
         #expect(item.contains("public class Item: NSManagedObject {"))
+        // Generated classes override no validateValue(_:forKey:); a subclass of Item may.
+        #expect(book.contains("override public class var validatesEachKey: Bool { false }"))
+        #expect(item.contains("override public class var validatesEachKey: Bool { self != Item.self }"))
         let library = try #require(files.first { $0.name == "Library.swift" }).contents
         #expect(library.contains("@Managed(\"items\") public var items: [Item]"))
         #expect(library.contains("public func addToItems(_ values: [Item])"))
