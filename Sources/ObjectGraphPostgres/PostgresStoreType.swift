@@ -32,7 +32,7 @@ extension PersistentStoreDescription {
     /// `poolSize` connections. Add `sslmode=require` to the query to connect with TLS.
     public static func postgres(url: URL, poolSize: Int = 2) -> PersistentStoreDescription {
         PostgresStoreType.register()
-        var description = PersistentStoreDescription(type: .postgres, url: url)
+        let description = PersistentStoreDescription(type: .postgres, url: url)
         description.connectionPoolSize = max(1, poolSize)
         return description
     }

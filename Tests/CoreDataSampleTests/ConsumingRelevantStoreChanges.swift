@@ -26,9 +26,9 @@ final class HistoryProcessor: @unchecked Sendable {
 
     init(storeURL: URL) {
         container = NSPersistentContainer(name: "Earthquakes", managedObjectModel: SampleModel.earthquakes)
-        var description = NSPersistentStoreDescription(url: storeURL)  // LINUX: NSPersistentStoreDescription is a struct here: var to set options
-        try! description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)  // LINUX: setOption(_:forKey:) throws on a value of the wrong type, where Apple's raises
-        try! description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)  // LINUX: setOption(_:forKey:) throws
+        let description = NSPersistentStoreDescription(url: storeURL)
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
         container.persistentStoreDescriptions = [description]
         container.loadPersistentStores { _, error in
             if let error = error as NSError? {

@@ -25,12 +25,11 @@ final class QuakesProvider: @unchecked Sendable {
 
     init(storeURL: URL) {
         container = NSPersistentContainer(name: "Earthquakes", managedObjectModel: SampleModel.earthquakes)
-        guard var description = container.persistentStoreDescriptions.first else {  // LINUX: NSPersistentStoreDescription is a struct here: a var copy
+        guard let description = container.persistentStoreDescriptions.first else {
             fatalError("Failed to retrieve a persistent store description.")
         }
         description.url = storeURL
-        try! description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)  // LINUX: setOption(_:forKey:) throws, where Apple's raises
-        container.persistentStoreDescriptions = [description]  // LINUX: added: the struct copy goes back into the container
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
         container.loadPersistentStores { storeDescription, error in
             if let error = error as NSError? {
                 fatalError("Unresolved error \(error), \(error.userInfo)")

@@ -103,7 +103,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// every option from its typed properties.
     ///
     /// ```swift
-    /// var description = PersistentStoreDescription(url: URL(fileURLWithPath: "Books.sqlite"))
+    /// let description = PersistentStoreDescription(url: URL(fileURLWithPath: "Books.sqlite"))
     /// description.isPersistentHistoryTrackingEnabled = true
     /// try coordinator.addPersistentStore(with: description)
     /// ```
@@ -113,6 +113,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// ``addPersistentStore(type:at:options:)`` does.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
+        // The store keeps its own copy: a change to the caller's description does not reach it.
+        let description = description.copied()
         let type = description.type
         let url = description.url
         // A model built in code is checked (and frozen) by its first use: its error is this one.
@@ -154,7 +156,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         completionHandler: @escaping @Sendable (PersistentStoreDescription, Error?) -> Void
     ) {
         // The description travels to the background queue as a copy no other thread sees.
-        nonisolated(unsafe) let copy = description
+        nonisolated(unsafe) let copy = description.copied()
         let add: @Sendable () -> Void = { [self] in
             do {
                 try addPersistentStore(with: copy)

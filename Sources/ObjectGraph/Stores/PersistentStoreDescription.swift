@@ -3,11 +3,15 @@ import Foundation
 /// How a store is added, as typed properties: NSPersistentStoreDescription.
 ///
 /// ```swift
-/// var description = PersistentStoreDescription(url: URL(fileURLWithPath: "Books.sqlite"))
+/// let description = PersistentStoreDescription(url: URL(fileURLWithPath: "Books.sqlite"))
 /// description.timeout = 30
-/// try description.setValue("NORMAL", forPragmaNamed: "synchronous")
+/// description.setValue("NORMAL", forPragmaNamed: "synchronous")
 /// try coordinator.addPersistentStore(with: description)
 /// ```
+///
+/// A class, as Apple's is: a description taken from a container's
+/// ``PersistentContainer/persistentStoreDescriptions`` and changed is changed there too. Adding
+/// a store copies its description, so a change made afterwards does not reach the store.
 ///
 /// The description is the source of truth for a store's options: every store reads them from
 /// it, in one place. The `[String: Any]` dictionary of
@@ -16,7 +20,7 @@ import Foundation
 /// ``options`` and passed on, and a known key with a value of the wrong type is an error
 /// naming the key. Automatic migration and mapping-model inference are on by default, as
 /// Apple's are.
-public struct PersistentStoreDescription {
+public final class PersistentStoreDescription {
     /// The store's kind (NSSQLiteStoreType by default, as Apple's).
     public var type: StoreType
     /// Where the store's file is (nil for an in-memory store).
@@ -30,7 +34,7 @@ public struct PersistentStoreDescription {
     /// with 134090. Default ``StoreOption/defaultTimeout``.
     public var timeout: TimeInterval = StoreOption.defaultTimeout
     /// The SQLite pragmas the store's connection runs when it opens (NSSQLitePragmasOption), by
-    /// name; set them with ``setValue(_:forPragmaNamed:)``. SQLite stores only.
+    /// name; set them with ``checkedSetValue(_:forPragmaNamed:)``. SQLite stores only.
     public private(set) var sqlitePragmas: [String: String] = [:]
     /// How many connections a PostgreSQL store keeps open at most (``StoreOption/connectionPoolSize``;
     /// default 2): contexts beyond that many saving or fetching at once wait for one.
@@ -72,23 +76,45 @@ public struct PersistentStoreDescription {
     }
 
     /// A description of a store at a URL, with an options dictionary parsed into its
-    /// properties (see ``setOption(_:forKey:)``); migration and inference stay on unless the
+    /// properties (see ``checkedSetOption(_:forKey:)``); migration and inference stay on unless the
     /// dictionary turns them off.
     ///
     /// - Throws: ``CoreDataError`` (NSInvalidArgumentException) naming the key whose value has
     ///   the wrong type, or the pragma that is not allowed.
-    public init(type: StoreType = .sqlite, url: URL?, options: [String: Any]) throws {
+    public convenience init(type: StoreType = .sqlite, url: URL?, options: [String: Any]) throws {
         self.init(type: type, url: url)
-        for (key, value) in options { try setOption(value, forKey: key) }
+        for (key, value) in options { try checkedSetOption(value, forKey: key) }
+    }
+
+    /// A description with the same settings that changes on its own (NSCopying's copy()).
+    public func copy() -> Any { copied() }
+
+    /// A description with the same settings that changes on its own.
+    func copied() -> PersistentStoreDescription {
+        let copy = PersistentStoreDescription(type: type, url: url)
+        copy.isReadOnly = isReadOnly
+        copy.timeout = timeout
+        copy.sqlitePragmas = sqlitePragmas
+        copy.connectionPoolSize = connectionPoolSize
+        copy.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
+        copy.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
+        copy.shouldAddStoreAsynchronously = shouldAddStoreAsynchronously
+        copy.isPersistentHistoryTrackingEnabled = isPersistentHistoryTrackingEnabled
+        copy.storeUUID = storeUUID
+        copy.versionedModel = versionedModel
+        copy.migrationProgressHandler = migrationProgressHandler
+        copy.keepsLegacyVersionHashes = keepsLegacyVersionHashes
+        copy.otherOptions = otherOptions
+        return copy
     }
 
     /// The description an options dictionary of `addPersistentStore(type:at:options:)` means:
     /// there, as for Apple's coordinator, an absent migration key means no migration.
     static func parsing(type: StoreType, url: URL?, options: [String: Any]) throws -> PersistentStoreDescription {
-        var description = PersistentStoreDescription(type: type, url: url)
+        let description = PersistentStoreDescription(type: type, url: url)
         description.shouldMigrateStoreAutomatically = false
         description.shouldInferMappingModelAutomatically = false
-        for (key, value) in options { try description.setOption(value, forKey: key) }
+        for (key, value) in options { try description.checkedSetOption(value, forKey: key) }
         return description
     }
 
@@ -110,13 +136,19 @@ public struct PersistentStoreDescription {
         return result
     }
 
-    /// Sets one option by its key (setOption(_:forKey:)): a key a typed property holds sets
-    /// that property, any other key is kept and passed on; nil removes the option.
+    /// Sets one option by its key (setOption(_:forKey:)); a value of the wrong type stops the
+    /// program, as Apple's raises NSInvalidArgumentException (see ``checkedSetOption(_:forKey:)``).
+    public func setOption(_ value: Any?, forKey key: String) {
+        raisingAsApple { try checkedSetOption(value, forKey: key) }
+    }
+
+    /// Sets one option by its key: a key a typed property holds sets that property, any other
+    /// key is kept and passed on; nil removes the option.
     ///
     /// - Throws: ``CoreDataError`` (NSInvalidArgumentException) naming the key when its value
     ///   has the wrong type (a string for ``StoreOption/readOnly``, say), or the pragma of
     ///   ``StoreOption/sqlitePragmas`` that is not allowed; the description is left as it was.
-    public mutating func setOption(_ value: Any?, forKey key: String) throws {
+    public func checkedSetOption(_ value: Any?, forKey key: String) throws {
         switch key {
         case StoreOption.migratePersistentStoresAutomatically:
             shouldMigrateStoreAutomatically = try Self.bool(value, key: key) ?? false
@@ -155,13 +187,19 @@ public struct PersistentStoreDescription {
         }
     }
 
-    /// Sets one SQLite pragma the store's connection runs when it opens
-    /// (setValue(_:forPragmaNamed:)); nil removes it. Only pragmas that tune the connection
-    /// are allowed, each with the values SQLite documents for it (see <doc:OpeningStores>).
+    /// Sets one SQLite pragma (setValue(_:forPragmaNamed:)); a pragma or value that is not
+    /// allowed stops the program (see ``checkedSetValue(_:forPragmaNamed:)``).
+    public func setValue(_ value: String?, forPragmaNamed name: String) {
+        raisingAsApple { try checkedSetValue(value, forPragmaNamed: name) }
+    }
+
+    /// Sets one SQLite pragma the store's connection runs when it opens; nil removes it. Only
+    /// pragmas that tune the connection are allowed, each with the values SQLite documents for
+    /// it (see <doc:OpeningStores>).
     ///
     /// - Throws: ``CoreDataError`` (NSInvalidArgumentException) naming the pragma and the
     ///   values it takes; the description is left as it was.
-    public mutating func setValue(_ value: String?, forPragmaNamed name: String) throws {
+    public func checkedSetValue(_ value: String?, forPragmaNamed name: String) throws {
         guard let value else {
             sqlitePragmas[name] = nil
             return

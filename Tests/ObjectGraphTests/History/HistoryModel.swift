@@ -45,7 +45,7 @@ enum HistoryModel {
     ) throws -> PersistentStoreCoordinator {
         var again = StoreKind.sameStore(as: description)
         again.isPersistentHistoryTrackingEnabled = tracking
-        for (key, value) in options { try again.setOption(value, forKey: key) }
+        for (key, value) in options { try again.checkedSetOption(value, forKey: key) }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? make())
         try coordinator.addPersistentStore(with: again)
         return coordinator

@@ -23,7 +23,7 @@ func writerContext(_ type: StoreType, _ url: URL, options: [String: Any] = [:]) 
     let coordinator = PersistentStoreCoordinator(managedObjectModel: try writerModel())
     if type == .postgres {
         var description = PersistentStoreDescription.postgres(url: url)
-        for (key, value) in options { try description.setOption(value, forKey: key) }
+        for (key, value) in options { try description.checkedSetOption(value, forKey: key) }
         try coordinator.addPersistentStore(with: description)
     } else {
         try coordinator.addPersistentStore(type: type, at: url, options: options)

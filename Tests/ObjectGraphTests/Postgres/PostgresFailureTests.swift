@@ -248,7 +248,7 @@ import Testing
         let url = server.url(schema: "watched")
         let watcher = try Self.coordinator(url) {
             $0.isPersistentHistoryTrackingEnabled = true
-            try? $0.setOption(true, forKey: StoreOption.remoteChangeNotificationPost)
+            try? $0.checkedSetOption(true, forKey: StoreOption.remoteChangeNotificationPost)
         }
         let writer = try Self.coordinator(url) { $0.isPersistentHistoryTrackingEnabled = true }
         let storeID = watcher.persistentStores[0].identifier

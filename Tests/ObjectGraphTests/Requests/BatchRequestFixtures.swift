@@ -53,7 +53,7 @@ extension StackFixture {
         guard type == .postgres else { return try StackFixture(type, model: model) }
         let directory = try TemporaryDirectory()
         guard var description = try StoreKind.postgres.newStore(in: directory, test: test) else { return nil }
-        for (key, value) in options { try description.setOption(value, forKey: key) }
+        for (key, value) in options { try description.checkedSetOption(value, forKey: key) }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
         try coordinator.addPersistentStore(with: description)
         return StackFixture(directory: directory, context: ManagedObjectContext(coordinator: coordinator))

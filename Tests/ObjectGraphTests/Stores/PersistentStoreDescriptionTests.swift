@@ -63,18 +63,18 @@ import Testing
         "Setting a typed property shows in options, and setOption(nil) removes an option (NSPersistentStoreDescription.setOption(_:forKey:))"
     )
     func typedPropertiesShowInOptions() throws {
-        var description = PersistentStoreDescription(url: nil)
+        let description = PersistentStoreDescription(url: nil)
         #expect(description.options[StoreOption.readOnly] == nil)
         description.isReadOnly = true
         description.timeout = 2.5
         #expect(description.options[StoreOption.readOnly] as? Bool == true)
         #expect(description.options[StoreOption.timeout] as? TimeInterval == 2.5)
-        try description.setOption(false, forKey: StoreOption.migratePersistentStoresAutomatically)
+        try description.checkedSetOption(false, forKey: StoreOption.migratePersistentStoresAutomatically)
         #expect(!description.shouldMigrateStoreAutomatically)
         #expect(description.options[StoreOption.migratePersistentStoresAutomatically] as? Bool == false)
-        try description.setOption("x", forKey: "Unknown")
-        try description.setOption(nil, forKey: "Unknown")
-        try description.setOption(nil, forKey: StoreOption.timeout)
+        try description.checkedSetOption("x", forKey: "Unknown")
+        try description.checkedSetOption(nil, forKey: "Unknown")
+        try description.checkedSetOption(nil, forKey: StoreOption.timeout)
         #expect(description.options["Unknown"] == nil)
         #expect(description.timeout == StoreOption.defaultTimeout)
     }
@@ -109,12 +109,12 @@ import Testing
         "setValue(_:forPragmaNamed:) takes the pragmas that tune a connection and refuses the rest, saying why (NSSQLitePragmasOption)"
     )
     func pragmasAreChecked() throws {
-        var description = PersistentStoreDescription(url: nil)
-        try description.setValue("normal", forPragmaNamed: "synchronous")
-        try description.setValue("DELETE", forPragmaNamed: "journal_mode")
-        try description.setValue("1", forPragmaNamed: "fullfsync")
+        let description = PersistentStoreDescription(url: nil)
+        try description.checkedSetValue("normal", forPragmaNamed: "synchronous")
+        try description.checkedSetValue("DELETE", forPragmaNamed: "journal_mode")
+        try description.checkedSetValue("1", forPragmaNamed: "fullfsync")
         #expect(description.sqlitePragmas == ["synchronous": "NORMAL", "journal_mode": "DELETE", "fullfsync": "1"])
-        try description.setValue(nil, forPragmaNamed: "fullfsync")
+        try description.checkedSetValue(nil, forPragmaNamed: "fullfsync")
         #expect(description.sqlitePragmas["fullfsync"] == nil)
 
         let refused: [(String, String, String)] = [
@@ -127,7 +127,7 @@ import Testing
         ]
         for (name, value, says) in refused {
             let error = try #require(throws: CoreDataError.self) {
-                try description.setValue(value, forPragmaNamed: name)
+                try description.checkedSetValue(value, forPragmaNamed: name)
             }
             #expect(error.exceptionName == .invalidArgument)
             #expect(error.key == "NSSQLitePragmasOption[\(name)]")
@@ -138,15 +138,42 @@ import Testing
     }
 
     @Test(
+        "A description is a class, as Apple's: changed where a container holds it, copied by copy() and when a store is added (NSPersistentStoreDescription, NSCopying)"
+    )
+    func aDescriptionIsSharedUntilAStoreIsAdded() throws {
+        let directory = try TemporaryDirectory()
+        let container = PersistentContainer(name: "Books", managedObjectModel: try booksModel())
+        // Apple's "Loading and displaying a large data feed": the container's own description,
+        // changed in place, is the one loadPersistentStores adds.
+        let description = try #require(container.persistentStoreDescriptions.first)
+        description.url = directory.file("Books.sqlite")
+        description.setOption(true as NSNumber, forKey: StoreOption.persistentHistoryTracking)
+        #expect(container.persistentStoreDescriptions.first?.isPersistentHistoryTrackingEnabled == true)
+
+        let copy = try #require(description.copy() as? PersistentStoreDescription)
+        copy.timeout = 1
+        #expect(description.timeout == StoreOption.defaultTimeout)
+        #expect(copy.isPersistentHistoryTrackingEnabled && copy.url == description.url)
+
+        _ = try container.loadPersistentStores()
+        let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
+        #expect(store.url == directory.file("Books.sqlite"))
+        #expect(store.options?[StoreOption.persistentHistoryTracking] as? Bool == true)
+        // The store took a copy: a change made now does not reach it.
+        description.isReadOnly = true
+        #expect(store.options?[StoreOption.readOnly] == nil)
+    }
+
+    @Test(
         "sqlitePragmas run on the store's connection, and journal_mode DELETE leaves no WAL (NSPersistentStoreDescription.sqlitePragmas)"
     )
     func pragmasAreApplied() throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
-        var description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
-        try description.setValue("OFF", forPragmaNamed: "synchronous")
-        try description.setValue("-4000", forPragmaNamed: "cache_size")
-        try description.setValue("DELETE", forPragmaNamed: "journal_mode")
+        let description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
+        try description.checkedSetValue("OFF", forPragmaNamed: "synchronous")
+        try description.checkedSetValue("-4000", forPragmaNamed: "cache_size")
+        try description.checkedSetValue("DELETE", forPragmaNamed: "journal_mode")
         let store = try coordinator.addPersistentStore(with: description)
         #expect(try pragma("synchronous", of: store) == "0")
         #expect(try pragma("cache_size", of: store) == "-4000")
@@ -184,7 +211,7 @@ import Testing
     func timeoutIsTheBusyTimeout() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Books.sqlite")
-        var description = PersistentStoreDescription(url: url)
+        let description = PersistentStoreDescription(url: url)
         description.timeout = 30
         let waiting = try PersistentStoreCoordinator(managedObjectModel: try booksModel()).addPersistentStore(
             with: description)
@@ -223,7 +250,7 @@ import Testing
             try context.insertNewObject(forEntityName: "Publisher").checkedSetValue("Apress", forKey: "name")
             try context.save()
         }
-        var description = PersistentStoreDescription(url: url)
+        let description = PersistentStoreDescription(url: url)
         description.isReadOnly = true
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         let store = try coordinator.addPersistentStore(with: description)
@@ -240,7 +267,7 @@ import Testing
     )
     func historyAndUUIDFromTheDescription() throws {
         let directory = try TemporaryDirectory()
-        var description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
+        let description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
         description.isPersistentHistoryTrackingEnabled = true
         description.storeUUID = "00000000-0000-0000-0000-0000000000B1"
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
@@ -251,7 +278,7 @@ import Testing
             .addPersistentStore(with: PersistentStoreDescription(url: directory.file("Other.sqlite")))
         #expect(try !sqliteBackend(untracked).tracksHistory)
 
-        var xml = PersistentStoreDescription(type: .xml, url: directory.file("Books.xml"))
+        let xml = PersistentStoreDescription(type: .xml, url: directory.file("Books.xml"))
         xml.storeUUID = "00000000-0000-0000-0000-0000000000B2"
         let atomic = try PersistentStoreCoordinator(managedObjectModel: try booksModel()).addPersistentStore(with: xml)
         #expect(atomic.identifier == "00000000-0000-0000-0000-0000000000B2")
@@ -274,9 +301,9 @@ import Testing
     func containerUsesTheDescription() throws {
         let directory = try TemporaryDirectory()
         let container = PersistentContainer(name: "Books", managedObjectModel: try booksModel())
-        var description = PersistentStoreDescription(url: directory.file("nested/Books.sqlite"))
+        let description = PersistentStoreDescription(url: directory.file("nested/Books.sqlite"))
         description.storeUUID = "00000000-0000-0000-0000-0000000000C1"
-        try description.setValue("NORMAL", forPragmaNamed: "synchronous")
+        try description.checkedSetValue("NORMAL", forPragmaNamed: "synchronous")
         container.persistentStoreDescriptions = [description]
         let stores = try container.loadPersistentStores()
         #expect(stores.count == 1)
@@ -285,7 +312,7 @@ import Testing
 
         // A description the store cannot take is reported for that description.
         let failing = PersistentContainer(name: "Books", managedObjectModel: try booksModel())
-        var missing = PersistentStoreDescription(url: directory.file("Missing.sqlite"))
+        let missing = PersistentStoreDescription(url: directory.file("Missing.sqlite"))
         missing.isReadOnly = true
         failing.persistentStoreDescriptions = [missing]
         var reported: [(URL?, CoreDataError?)] = []
@@ -315,7 +342,7 @@ import Testing
     func addsOnABackgroundQueue() async throws {
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
-        var description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
+        let description = PersistentStoreDescription(url: directory.file("Books.sqlite"))
         description.shouldAddStoreAsynchronously = true
         description.storeUUID = "00000000-0000-0000-0000-0000000000D1"
         let outcome = Outcome()
@@ -344,7 +371,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try booksModel())
         let outcome = Outcome()
-        var missing = PersistentStoreDescription(url: directory.file("Missing.sqlite"))
+        let missing = PersistentStoreDescription(url: directory.file("Missing.sqlite"))
         missing.isReadOnly = true
         coordinator.addPersistentStore(with: missing) { _, error in outcome.error = error }
         #expect((outcome.error as? CoreDataError)?.code == .persistentStoreOpen)
