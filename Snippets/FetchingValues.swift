@@ -2,10 +2,8 @@
 // descriptions, groups with a having predicate, a request of any result type, and an aggregate
 // the store refuses.
 //
-// An expression description is made whole, NSExpressionDescription(name:expression:resultType:),
-// and goes into propertiesToFetch as .expression(...), where Apple's Swift API sets its three
-// properties one by one and puts it in an [Any]: descriptions are values here (see the book's
-// "What differs on Linux"). Everything else is Apple's.
+// Everything is Apple's: an expression description is set up property by property and goes into
+// propertiesToFetch beside property names.
 import CoreData
 
 // snippet.hide
@@ -48,23 +46,22 @@ for row in try context.fetch(authors) {
 // snippet.expression
 let best = NSFetchRequest<NSDictionary>(entityName: "Book")
 best.resultType = .dictionaryResultType
-best.propertiesToFetch = [
-    .expression(
-        NSExpressionDescription(
-            name: "bestRank", expression: NSExpression(format: "min:(salesRank)"), resultType: .integer32AttributeType))
-]
+let bestRank = NSExpressionDescription()
+bestRank.name = "bestRank"
+bestRank.expression = NSExpression(format: "min:(salesRank)")
+bestRank.expressionResultType = .integer32AttributeType
+best.propertiesToFetch = [bestRank]
 print(try context.fetch(best).first?["bestRank"] ?? "none") // 87
 // snippet.end
 
 // snippet.groups
 let perAuthor = NSFetchRequest<NSDictionary>(entityName: "Book")
 perAuthor.resultType = .dictionaryResultType
-perAuthor.propertiesToFetch = [
-    "author",
-    .expression(
-        NSExpressionDescription(
-            name: "books", expression: NSExpression(format: "count:(title)"), resultType: .integer64AttributeType)),
-]
+let books = NSExpressionDescription()
+books.name = "books"
+books.expression = NSExpression(format: "count:(title)")
+books.expressionResultType = .integer64AttributeType
+perAuthor.propertiesToFetch = ["author", books]
 perAuthor.propertiesToGroupBy = ["author"]
 perAuthor.havingPredicate = NSPredicate(format: "books > 1")
 for row in try context.fetch(perAuthor) {
@@ -82,11 +79,11 @@ print(try context.fetch(counting).first as? NSNumber ?? 0) // 2
 // snippet.errors
 let median = NSFetchRequest<NSDictionary>(entityName: "Book")
 median.resultType = .dictionaryResultType
-median.propertiesToFetch = [
-    .expression(
-        NSExpressionDescription(
-            name: "middle", expression: NSExpression(format: "median:(salesRank)"), resultType: .doubleAttributeType))
-]
+let middle = NSExpressionDescription()
+middle.name = "middle"
+middle.expression = NSExpression(format: "median:(salesRank)")
+middle.expressionResultType = .doubleAttributeType
+median.propertiesToFetch = [middle]
 do {
     _ = try context.fetch(median)
 } catch {

@@ -89,9 +89,11 @@ import Testing
         request.resultType = .dictionaryResultType
         let keyPathExpression = NSExpression(forKeyPath: "magnitude")
         let maxExpression = NSExpression(forFunction: "max:", arguments: [keyPathExpression])
-        let expressionDescription = NSExpressionDescription(name: "maxMagnitude", expression: maxExpression,  // LINUX: a struct with one initializer, not init() and three settings
-                                                            resultType: .floatAttributeType)  // LINUX: (same statement)
-        request.propertiesToFetch = [.expression(expressionDescription)]  // LINUX: propertiesToFetch is [Property], not [Any]
+        let expressionDescription = NSExpressionDescription()
+        expressionDescription.name = "maxMagnitude"
+        expressionDescription.expression = maxExpression
+        expressionDescription.expressionResultType = .floatAttributeType
+        request.propertiesToFetch = [expressionDescription]
         let results = try context.fetch(request) as? [[String: Any]]
         #expect((results?.first?["maxMagnitude"] as? NSNumber)?.floatValue == 6.1)
 

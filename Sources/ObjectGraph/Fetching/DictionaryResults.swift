@@ -20,40 +20,48 @@ enum DictionaryResults {
     struct Aggregate {
         let function: String
         let keyPath: String?
+        /// The whole expression, `function(keyPath)`.
+        let expression: Expression
     }
 
     /// The aggregate an expression description computes, or an error naming what is not one.
     static func aggregate(of description: ExpressionDescription) throws -> Aggregate {
-        guard case .function(let selector, let arguments) = description.expression,
+        guard let expression = description.expression else {
+            throw CoreDataError(
+                exception: .invalidArgument,
+                "The expression description \"\(description.name)\" has no expression; set its expression, such as max:(salesRank)"
+            )
+        }
+        guard case .function(let selector, let arguments) = expression,
             ["count:", "sum:", "min:", "max:", "average:"].contains(selector), arguments.count == 1
         else {
             throw CoreDataError(
                 exception: .invalidArgument,
-                "Unsupported function expression \(description.expression) in the expression description \(description.name); use count:, sum:, min:, max: or average: of a key path"
+                "Unsupported function expression \(expression) in the expression description \(description.name); use count:, sum:, min:, max: or average: of a key path"
             )
         }
         switch arguments[0] {
-        case .keyPath(let path): return Aggregate(function: selector, keyPath: path)
-        case .evaluatedObject: return Aggregate(function: selector, keyPath: nil)
+        case .keyPath(let path): return Aggregate(function: selector, keyPath: path, expression: expression)
+        case .evaluatedObject: return Aggregate(function: selector, keyPath: nil, expression: expression)
         default:
             throw CoreDataError(
                 exception: .invalidArgument,
-                "Unsupported function expression \(description.expression): the argument must be a key path")
+                "Unsupported function expression \(expression): the argument must be a key path")
         }
     }
 
     /// The key of a property in result dictionaries.
     static func name(of property: AnyFetchRequest.Property) -> String {
         switch property {
-        case .named(let key): return key
-        case .expression(let e): return e.name
+        case .attribute(let key): return key
+        case .computed(let e): return e.name
         }
     }
 
     /// Checks the properties against the entity: attributes and to-one relationships only.
     static func validate(_ request: AnyFetchRequest, entity: EntityDescription) throws {
-        for property in (request.propertiesToFetch ?? []) + (request.propertiesToGroupBy ?? []) {
-            guard case .named(let key) = property else { continue }
+        for property in (request.fetchedProperties ?? []) + (request.groupedProperties ?? []) {
+            guard case .attribute(let key) = property else { continue }
             let first = String(key.split(separator: ".").first ?? "")
             if let r = entity.relationship(named: first), r.isToMany {
                 throw CoreDataError(
@@ -65,7 +73,7 @@ enum DictionaryResults {
                 throw CoreDataError(exception: .invalidArgument, "keypath \(key) not found in entity \(entity.name)")
             }
         }
-        if request.havingPredicate != nil && (request.propertiesToGroupBy ?? []).isEmpty {
+        if request.havingPredicate != nil && (request.groupedProperties ?? []).isEmpty {
             throw CoreDataError(exception: .invalidArgument, "havingPredicate needs propertiesToGroupBy")
         }
     }
@@ -75,10 +83,10 @@ enum DictionaryResults {
         _ request: AnyFetchRequest, entity: EntityDescription, objects: [KeyValueCoding], identify: (Any?) -> Any?
     ) throws -> [[String: Any]] {
         let properties =
-            request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
-        let groupBy = request.propertiesToGroupBy ?? []
+            request.fetchedProperties ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
+        let groupBy = request.groupedProperties ?? []
         let hasAggregates = properties.contains {
-            if case .expression = $0 { return true }
+            if case .computed = $0 { return true }
             return false
         }
         func value(_ object: KeyValueCoding, _ key: String) throws -> Any? {
@@ -88,7 +96,7 @@ enum DictionaryResults {
         if groupBy.isEmpty && !hasAggregates {
             for object in objects {
                 var row: [String: Any] = [:]
-                for case .named(let key) in properties {
+                for case .attribute(let key) in properties {
                     if let v = try value(object, key) { row[key] = v }
                 }
                 results.append(row)
@@ -99,7 +107,7 @@ enum DictionaryResults {
             var members: [[KeyValueCoding]] = []
             for object in objects {
                 let key = try groupBy.map { property -> Any? in
-                    guard case .named(let k) = property else {
+                    guard case .attribute(let k) = property else {
                         throw CoreDataError(
                             exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
                     }
@@ -120,13 +128,13 @@ enum DictionaryResults {
                 var row: [String: Any] = [:]
                 for property in properties {
                     switch property {
-                    case .named(let k):
+                    case .attribute(let k):
                         if let i = groupBy.firstIndex(of: property) {
                             if let v = key[i] { row[k] = v }
                         } else if let first = group.first, let v = try value(first, k) {
                             row[k] = v
                         }
-                    case .expression(let description):
+                    case .computed(let description):
                         let aggregate = try aggregate(of: description)
                         let values = try group.compactMap { object -> Any? in
                             guard let path = aggregate.keyPath else { return object }

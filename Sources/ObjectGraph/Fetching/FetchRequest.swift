@@ -31,11 +31,13 @@ public class AnyFetchRequest: CustomStringConvertible {
 
     /// A property to fetch in a dictionary result: an attribute or to-one relationship by
     /// name, or a computed column.
-    public enum Property: Hashable, Sendable {
-        /// An attribute or to-one relationship of the entity.
-        case named(String)
+    ///
+    /// Made with `.named("title")` and `.expression(highest)` (``FetchRequestProperty``).
+    public enum Property: Hashable {
+        /// An attribute or to-one relationship of the entity, by name or key path.
+        case attribute(String)
         /// An expression such as `max:(salesRank)`.
-        case expression(ExpressionDescription)
+        case computed(ExpressionDescription)
     }
 
     /// The entity to fetch.
@@ -61,10 +63,22 @@ public class AnyFetchRequest: CustomStringConvertible {
     public var fetchBatchSize: Int = 0
     /// What the fetch returns.
     public var resultType: ResultType = .managedObject
-    /// The columns of a dictionary result; nil for every attribute.
-    public var propertiesToFetch: [Property]?
-    /// Group dictionary results by these properties.
-    public var propertiesToGroupBy: [Property]?
+    /// The columns of a dictionary result; nil for every attribute. As Apple's `[Any]`, it takes
+    /// names (`"title"`), property descriptions and expression descriptions, mixed; it reads
+    /// back as ``Property`` values.
+    public var propertiesToFetch: [any FetchRequestProperty]? {
+        get { fetchedProperties }
+        set { fetchedProperties = newValue?.map(\.fetchRequestProperty) }
+    }
+    /// Group dictionary results by these properties (names or property descriptions).
+    public var propertiesToGroupBy: [any FetchRequestProperty]? {
+        get { groupedProperties }
+        set { groupedProperties = newValue?.map(\.fetchRequestProperty) }
+    }
+    /// ``propertiesToFetch``, each as the fetch reads it.
+    var fetchedProperties: [Property]?
+    /// ``propertiesToGroupBy``, each as the fetch reads it.
+    var groupedProperties: [Property]?
     /// Keep only the groups that match (needs `propertiesToGroupBy`).
     public var havingPredicate: Predicate?
     /// Dictionary results without duplicates.
@@ -113,8 +127,8 @@ public class AnyFetchRequest: CustomStringConvertible {
         r.fetchOffset = fetchOffset
         r.fetchBatchSize = fetchBatchSize
         r.resultType = resultType
-        r.propertiesToFetch = propertiesToFetch
-        r.propertiesToGroupBy = propertiesToGroupBy
+        r.fetchedProperties = fetchedProperties
+        r.groupedProperties = groupedProperties
         r.havingPredicate = havingPredicate
         r.returnsDistinctResults = returnsDistinctResults
         r.includesSubentities = includesSubentities
@@ -193,21 +207,54 @@ extension FetchRequest where Result == ManagedObject {
 /// A computed column of a dictionary fetch: NSExpressionDescription.
 ///
 /// ```swift
-/// let highest = ExpressionDescription(name: "highest", expression: try Expression(checkedFormat: "max:(salesRank)"),
-/// resultType: .integer64)
+/// let highest = ExpressionDescription()
+/// highest.name = "highest"
+/// highest.expression = try Expression(checkedFormat: "max:(salesRank)")
+/// highest.expressionResultType = .integer64
+/// request.propertiesToFetch = [.expression(highest)]
 /// ```
-public struct ExpressionDescription: Hashable, Sendable {
+///
+/// A class, as Apple's is: a request holds the description itself, so a change made before the
+/// fetch is the one the fetch computes. Two descriptions are equal when their name, expression
+/// and result type are.
+public final class ExpressionDescription: Hashable, CustomStringConvertible {
     /// The key of the column in each result dictionary.
     public var name: String
-    /// What to compute, such as `max:(salesRank)`.
-    public var expression: Expression
+    /// What to compute, such as `max:(salesRank)`; a fetch with none fails, naming the column.
+    public var expression: Expression?
     /// The type of the result.
     public var expressionResultType: AttributeType
 
-    /// Describes a computed column.
-    public init(name: String, expression: Expression, resultType: AttributeType) {
+    /// An empty description, to be given its name, expression and result type (init()).
+    public init() {
+        name = ""
+        expression = nil
+        expressionResultType = .undefined
+    }
+
+    /// Describes a computed column in one step.
+    public convenience init(name: String, expression: Expression, resultType: AttributeType) {
+        self.init()
         self.name = name
         self.expression = expression
         self.expressionResultType = resultType
+    }
+
+    /// Whether two descriptions name, compute and type the same column.
+    public static func == (lhs: ExpressionDescription, rhs: ExpressionDescription) -> Bool {
+        lhs.name == rhs.name && lhs.expression == rhs.expression
+            && lhs.expressionResultType == rhs.expressionResultType
+    }
+
+    /// Hashes the name, expression and result type.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(expression)
+        hasher.combine(expressionResultType)
+    }
+
+    /// `name = expression (type)`, for messages.
+    public var description: String {
+        "\(name) = \(expression.map { "\($0)" } ?? "no expression") (\(expressionResultType))"
     }
 }

@@ -41,6 +41,37 @@ import Testing
         #expect(rows[0]["first"] as? String == "A")
     }
 
+    @Test(
+        "propertiesToFetch takes names, property descriptions and expression descriptions mixed, as Apple's [Any]; an expression description set up property by property, and one left without an expression is an error naming it (NSExpressionDescription)",
+        arguments: storeTypes)
+    func propertiesOfEveryKindAndAnIncompleteDescription(_ type: StoreType) throws {
+        guard let fixture = try fixture(type) else { return }
+        let count = ExpressionDescription()
+        count.name = "count"
+        count.expression = try Expression(checkedFormat: "count:(title)")
+        count.expressionResultType = .integer64
+        let rank = try #require(
+            fixture.coordinator.managedObjectModel.entitiesByName["Book"]?
+                .attribute(named: "salesRank"))
+        let request = FetchRequest(entityName: "Book")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [rank, count]
+        request.propertiesToGroupBy = ["salesRank"]
+        request.sortDescriptors = [SortDescriptor(key: "salesRank")]
+        let rows = try fixture.context.fetchDictionaries(request)
+        #expect(rows.map { $0["salesRank"] as? Int } == [1, 2, 3])
+        #expect(rows.map { $0["count"] as? Int } == [2, 2, 1])
+        // A class, as Apple's: the request holds the description itself.
+        count.name = "titles"
+        #expect(try fixture.context.fetchDictionaries(request).first?["titles"] as? Int == 2)
+
+        let empty = ExpressionDescription()
+        empty.name = "unfinished"
+        request.propertiesToFetch = ["salesRank", empty]
+        let error = #expect(throws: CoreDataError.self) { try fixture.context.fetchDictionaries(request) }
+        #expect(error?.message.contains("\"unfinished\" has no expression") == true)
+    }
+
     @Test(arguments: storeTypes)
     func groupsWithHaving(_ type: StoreType) throws {
         guard let fixture = try fixture(type) else { return }

@@ -114,8 +114,8 @@ struct SQLFetchQuery {
             throw CoreDataError(exception: .invalidArgument, "The entity \(entity.name) has no table in the store")
         }
         let properties =
-            request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
-        let groupBy = request.propertiesToGroupBy ?? []
+            request.fetchedProperties ?? entity.attributes.filter { !$0.isTransient }.map { .named($0.name) }
+        let groupBy = request.groupedProperties ?? []
         var columns: [(sql: SQLFragment, key: String, decode: DictionaryDecode)] = []
         var groupColumns: [SQLFragment] = []
         /// A property's column: an attribute (across to-one relationships too) or a to-one's key.
@@ -138,17 +138,17 @@ struct SQLFetchQuery {
         let parts = try parts(request, entity: entity) { translator in
             for property in properties {
                 switch property {
-                case .named(let key):
+                case .attribute(let key):
                     let (sql, decode) = try column(forKey: key, &translator)
                     columns.append((sql, key, decode))
-                case .expression(let description):
-                    _ = try DictionaryResults.aggregate(of: description)
-                    let aggregate = try translator.aggregate(for: description.expression)
+                case .computed(let description):
+                    let checked = try DictionaryResults.aggregate(of: description)
+                    let aggregate = try translator.aggregate(for: checked.expression)
                     columns.append((aggregate.fragment, description.name, .computed(description.expressionResultType)))
                 }
             }
             for property in groupBy {
-                guard case .named(let key) = property else {
+                guard case .attribute(let key) = property else {
                     throw CoreDataError(
                         exception: .invalidArgument, "propertiesToGroupBy takes property names, not expressions")
                 }
