@@ -10,6 +10,7 @@ enum Undoing {
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let ids = try ToDoList.insertToDos(into: context)
+            // ANCHOR: show
             /// The titles, soonest due first, and what the context and its undo manager say.
             func show(_ step: String) throws {
                 let request = NSFetchRequest<NSManagedObject>(entityName: "ToDo")
@@ -22,6 +23,7 @@ enum Undoing {
                     "  hasChanges \(context.hasChanges), canUndo \(undo?.canUndo ?? false), canRedo \(undo?.canRedo ?? false)"
                 )
             }
+            // ANCHOR_END: show
 
             // ANCHOR: two-steps
             context.undoManager = UndoManager()
