@@ -23,6 +23,7 @@ let chapters = [
     BookChapter(folder: "MigrationPolicies", executable: "migration-policies"),
     // Part II (the parts are AllChapters' chapterTypes; a manifest cannot import code).
     BookChapter(folder: "Contexts", executable: "contexts"),
+    BookChapter(folder: "Changes", executable: "changes"),
 ]
 let chapterLibraries = chapters.map { Target.Dependency.target(name: $0.library) }
 let chapterExecutables = chapters.map { Target.Dependency.target(name: $0.executable) }
@@ -235,7 +236,8 @@ let package = Package(
             ),
             .testTarget(
                 name: "ChapterTests",
-                dependencies: ["ObjectGraph", "WorkbookSupport", "TestSupport", "AllChapters"] + chapterLibraries,
+                dependencies: ["ObjectGraph", "CoreData", "WorkbookSupport", "TestSupport", "AllChapters"]
+                    + chapterLibraries,
                 path: "Tests/ChapterTests"
             ),
         ],

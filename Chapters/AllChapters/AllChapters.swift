@@ -1,3 +1,4 @@
+import ChangesChapter
 import CompoundingChapter
 import ContextsChapter
 import CoreData
@@ -52,6 +53,7 @@ public var chapterTypes: [(type: any Chapter.Type, directory: String, part: Book
         (VersioningChapter.self, "Chapters/Versioning", .classicArticles),
         (MigrationPoliciesChapter.self, "Chapters/MigrationPolicies", .classicArticles),
         (ContextsChapter.self, "Chapters/Contexts", .application),
+        (ChangesChapter.self, "Chapters/Changes", .application),
     ]
 }
 

@@ -148,6 +148,27 @@ public enum ExerciseCatalog {
             hint:
                 "NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writer, queue: nil) { notification in ... } runs the block on the writer's queue; hop to the reader's with reader.perform { reader.mergeChanges(fromContextDidSave: notification) }. Swift 6 needs nonisolated(unsafe) let notification = notification before the hop.",
             entry: "ContextsChecks.mergeSaves(mergeSaves(of:into:))"),
+        Exercise(
+            name: "changes-1", chapter: "changes", folder: "Changes", title: "What did the save change?",
+            task:
+                "Observe the context's saves and report, once per save, how many objects it inserted, updated and deleted.",
+            hint:
+                "NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: context, queue: nil) { notification in ... }; in the block, read each set as notification.userInfo?[NSManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<NSManagedObject>, counting a missing one as 0, and call report. Objects-did-change is posted at every event's end, not once per save.",
+            entry: "ChangesChecks.saveCounts(reportSaves(of:to:))"),
+        Exercise(
+            name: "changes-2", chapter: "changes", folder: "Changes", title: "Renamed, not saved",
+            task:
+                "Return the context's unsaved title changes: for each updated to-do whose title changed, its saved title mapped to its new one.",
+            hint:
+                "Go through context.updatedObjects; keep an object when changedValues() has a \"title\"; its saved title is committedValues(forKeys: [\"title\"])[\"title\"], its new one value(forKey: \"title\"). Inserted and deleted objects are in other sets.",
+            entry: "ChangesChecks.titleChanges(titleChanges(in:))"),
+        Exercise(
+            name: "changes-3", chapter: "changes", folder: "Changes", title: "The open to-dos",
+            task:
+                "Make a fetched results controller of the to-dos not completed, soonest due first, in one section, and fetch.",
+            hint:
+                "An NSFetchRequest<NSManagedObject>(entityName: \"ToDo\") with the predicate NSPredicate(format: \"completed == NO\") and one NSSortDescriptor(key: \"dueDate\", ascending: true); then NSFetchedResultsController<NSManagedObject>(fetchRequest:managedObjectContext:sectionNameKeyPath: nil, cacheName: nil) and try controller.performFetch().",
+            entry: "ChangesChecks.openToDos(openToDos(in:))"),
     ]
 
     /// The exercise with this name.

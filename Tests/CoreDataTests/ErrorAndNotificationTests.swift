@@ -50,6 +50,37 @@ import Testing
         #expect(inserted == 1)
     }
 
+    // https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/didchangeobjectsnotification
+    // https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/notificationkey
+    @Test("The Swift names of a context's notifications and keys are Apple's, and carry the changed objects")
+    func swiftNotificationNames() throws {
+        #expect(NSManagedObjectContext.didChangeObjectsNotification == .NSManagedObjectContextObjectsDidChange)
+        #expect(NSManagedObjectContext.didSaveObjectsNotification == .NSManagedObjectContextDidSave)
+        #expect(NSManagedObjectContext.willSaveObjectsNotification == .NSManagedObjectContextWillSave)
+        typealias Key = NSManagedObjectContext.NotificationKey
+        #expect(
+            Key.insertedObjects.rawValue == NSInsertedObjectsKey && Key.deletedObjects.rawValue == NSDeletedObjectsKey)
+        #expect(
+            Key.updatedObjects.rawValue == NSUpdatedObjectsKey && Key.refreshedObjects.rawValue == NSRefreshedObjectsKey
+        )
+        #expect(
+            Key.insertedObjectIDs.rawValue == NSInsertedObjectIDsKey
+                && Key.invalidatedAllObjects.rawValue == "invalidatedAll")
+
+        let folder = try Stack.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let context = try Stack.context(in: folder)
+        nonisolated(unsafe) var changed: [Int] = []
+        let observer = NotificationCenter.default.addObserver(
+            forName: NSManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
+        ) { changed.append(($0.userInfo?[Key.insertedObjects.rawValue] as? Set<NSManagedObject>)?.count ?? 0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        NSEntityDescription.insertNewObject(forEntityName: "Book", into: context).setValue("New", forKey: "title")
+        #expect(changed.isEmpty)
+        context.processPendingChanges()
+        #expect(changed == [1])
+    }
+
     // https://developer.apple.com/documentation/coredata/nsmergepolicy
     @Test("Apple's merge policy constants and enum spellings are the module's")
     func mergePolicies() {
