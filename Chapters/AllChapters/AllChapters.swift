@@ -1,4 +1,5 @@
 import CompoundingChapter
+import ConflictsChapter
 import ContextsChapter
 import CoreData
 import FetchingChapter
@@ -52,6 +53,7 @@ public var chapterTypes: [(type: any Chapter.Type, directory: String, part: Book
         (VersioningChapter.self, "Chapters/Versioning", .classicArticles),
         (MigrationPoliciesChapter.self, "Chapters/MigrationPolicies", .classicArticles),
         (ContextsChapter.self, "Chapters/Contexts", .application),
+        (ConflictsChapter.self, "Chapters/Conflicts", .application),
     ]
 }
 

@@ -82,8 +82,11 @@ import Testing
         let info = (error as NSError).userInfo
         #expect((info[CoreDataError.conflictListKey] as? [MergeConflict])?.first === conflicts.first)
         // Two errors are equal whatever their conflicts, as before the list was kept.
-        #expect(error == CoreDataError(.merge, error.message, objectURI: error.objectURI, key: error.key,
-            detailedErrors: error.detailedErrors))
+        #expect(
+            error
+                == CoreDataError(
+                    .merge, error.message, objectURI: error.objectURI, key: error.key,
+                    detailedErrors: error.detailedErrors))
     }
 
     // NSMergeByPropertyObjectTrumpMergePolicy: merged property by property, in-memory changes
