@@ -24,6 +24,7 @@ let chapters = [
     // Part II (the parts are AllChapters' chapterTypes; a manifest cannot import code).
     BookChapter(folder: "Contexts", executable: "contexts"),
     BookChapter(folder: "Changes", executable: "changes"),
+    BookChapter(folder: "Conflicts", executable: "conflicts"),
 ]
 let chapterLibraries = chapters.map { Target.Dependency.target(name: $0.library) }
 let chapterExecutables = chapters.map { Target.Dependency.target(name: $0.executable) }

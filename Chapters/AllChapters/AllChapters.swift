@@ -1,5 +1,6 @@
 import ChangesChapter
 import CompoundingChapter
+import ConflictsChapter
 import ContextsChapter
 import CoreData
 import FetchingChapter
@@ -54,6 +55,7 @@ public var chapterTypes: [(type: any Chapter.Type, directory: String, part: Book
         (MigrationPoliciesChapter.self, "Chapters/MigrationPolicies", .classicArticles),
         (ContextsChapter.self, "Chapters/Contexts", .application),
         (ChangesChapter.self, "Chapters/Changes", .application),
+        (ConflictsChapter.self, "Chapters/Conflicts", .application),
     ]
 }
 

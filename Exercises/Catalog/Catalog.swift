@@ -169,6 +169,27 @@ public enum ExerciseCatalog {
             hint:
                 "An NSFetchRequest<NSManagedObject>(entityName: \"ToDo\") with the predicate NSPredicate(format: \"completed == NO\") and one NSSortDescriptor(key: \"dueDate\", ascending: true); then NSFetchedResultsController<NSManagedObject>(fetchRequest:managedObjectContext:sectionNameKeyPath: nil, cacheName: nil) and try controller.performFetch().",
             entry: "ChangesChecks.openToDos(openToDos(in:))"),
+        Exercise(
+            name: "conflicts-1", chapter: "conflicts", folder: "Conflicts", title: "Import without duplicates",
+            task:
+                "Insert one Book per row (its code and title) on a background context and save it, so that a code the store already holds updates that book's title instead of failing the save.",
+            hint:
+                "The model's uniqueness constraint on code makes a stored code a constraint conflict, which fails the save with 133021 under the default merge policy. Inside context.performAndWait, set context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy, insert the books, then try context.save(): each duplicate becomes an update of the stored book, with the import's values.",
+            entry: "ConflictsChecks.upsert(importBooks(_:into:))"),
+        Exercise(
+            name: "conflicts-2", chapter: "conflicts", folder: "Conflicts", title: "Save over a stale read",
+            task:
+                "The editor read a book, then another context saved a new number of copies. Set the book's title in the editor and save it, so that the store keeps both the new title and the other context's copies.",
+            hint:
+                "Inside editor.performAndWait: either editor.refresh(book, mergeChanges: true) before saving (your change stays, on the store's current values and version), or editor.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy, which writes only the properties the editor changed. NSOverwriteMergePolicy would write back the copies the editor read.",
+            entry: "ConflictsChecks.staleSave(saveTitle(_:of:in:))"),
+        Exercise(
+            name: "conflicts-3", chapter: "conflicts", folder: "Conflicts", title: "Read the conflict",
+            task:
+                "From a failed save's 133020 error, return the version of the book the context read, the version the store holds, and the number of copies the store holds.",
+            hint:
+                "error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict] gives the conflicts; the first one's oldVersionNumber is the version read, newVersionNumber the store's, and persistedSnapshot?[\"copies\"] as? Int the store's copies (objectSnapshot holds what the context read).",
+            entry: "ConflictsChecks.readConflict(whatTheStoreHolds(after:))"),
     ]
 
     /// The exercise with this name.

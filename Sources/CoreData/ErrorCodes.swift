@@ -122,3 +122,6 @@ public let NSValidationKeyErrorKey = "NSValidationErrorKey"
 public let NSDetailedErrorsKey = "NSDetailedErrors"
 /// The key of a SQLite error's result code (NSSQLiteErrorDomain).
 public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"
+/// The key of a 133020 or 133021 error's conflicts, `NSMergeConflict`s or `NSConstraintConflict`s
+/// (NSPersistentStoreSaveConflictsErrorKey).
+public let NSPersistentStoreSaveConflictsErrorKey = CoreDataError.conflictListKey

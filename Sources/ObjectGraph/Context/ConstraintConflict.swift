@@ -79,7 +79,8 @@ public final class ConstraintConflict: CustomStringConvertible {
             "The save breaks a uniqueness constraint: \(list.map(\.description).joined(separator: "; ")). Nothing was saved. Give the objects other values, delete all but one, or set the context's mergePolicy to one that resolves constraint conflicts",
             objectURI: list.count == 1 ? list[0].conflictingObjects.first?.objectID.uriString : nil,
             key: list.count == 1 ? list[0].constraint.joined(separator: ",") : nil,
-            detailedErrors: details)
+            detailedErrors: details
+        ).reporting(list)
     }
 
     /// Error 133021 for a conflict between objects (or an object and a stored row) of
@@ -92,6 +93,7 @@ public final class ConstraintConflict: CustomStringConvertible {
             "The save breaks a uniqueness constraint across entities: \(conflict). The constraint (\(conflict.constraint.joined(separator: ", "))) is declared on \(conflict.entityName), and \(names) objects share its values; a merge policy cannot make a \(names) one object without losing the properties only one of them has. Nothing was saved. Give the objects other values, delete one, or use the rollback merge policy to keep the stored row",
             objectURI: conflict.conflictingObjects.first?.objectID.uriString,
             key: conflict.constraint.joined(separator: ","),
-            detailedErrors: [error(for: [conflict])])
+            detailedErrors: [error(for: [conflict])]
+        ).reporting([conflict])
     }
 }

@@ -83,7 +83,8 @@ public final class MergeConflict: CustomStringConvertible {
     }
 
     /// Error 133020 for conflicts nobody resolved: the message names each object and property,
-    /// and `detailedErrors` holds one error per object and property in conflict.
+    /// `detailedErrors` holds one error per object and property in conflict, and
+    /// `conflictList` the conflicts themselves, as Apple's userInfo does.
     static func error(for list: [MergeConflict]) -> CoreDataError {
         var details: [CoreDataError] = []
         for conflict in list {
@@ -105,6 +106,7 @@ public final class MergeConflict: CustomStringConvertible {
             "Could not merge changes: another context saved \(objects) first. Refresh the objects (refresh(_:mergeChanges:)) and save again, or set the context's mergePolicy",
             objectURI: list.count == 1 ? list[0].sourceObject.objectID.uriString : nil,
             key: list.count == 1 && list[0].conflictingKeys.count == 1 ? list[0].conflictingKeys[0] : nil,
-            detailedErrors: details)
+            detailedErrors: details
+        ).reporting(list)
     }
 }

@@ -14,7 +14,7 @@ extension CoreDataError: CustomNSError, LocalizedError {
     /// has no code of its own (its name is under `NSExceptionName` in ``errorUserInfo``).
     public var errorCode: Int { code?.rawValue ?? Code.coreData.rawValue }
 
-    /// The message, and the object, key and detailed errors under Apple's keys
+    /// The message, and the object, key, detailed errors and conflicts under Apple's keys
     /// (NSValidationErrorObject holds the object's URI here, not the object).
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
@@ -23,6 +23,7 @@ extension CoreDataError: CustomNSError, LocalizedError {
         if !detailedErrors.isEmpty { info["NSDetailedErrors"] = detailedErrors.map { $0 as NSError } }
         if let exceptionName { info["NSExceptionName"] = exceptionName.rawValue }
         if let sqliteCode { info["NSSQLiteErrorDomain"] = Int(sqliteCode) }
+        if !conflictList.isEmpty { info[Self.conflictListKey] = conflictList }
         return info
     }
 

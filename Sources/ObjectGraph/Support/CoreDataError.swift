@@ -42,6 +42,8 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     /// SQLite's extended result code for a 134180 error (userInfo's `NSSQLiteErrorDomain`):
     /// 5 is SQLITE_BUSY, 13 SQLITE_FULL, 26 SQLITE_NOTADB.
     public let sqliteCode: Int32?
+    /// The conflicts of a 133020 or 133021 error (see ``conflictList``).
+    var conflicts = ConflictList()
 
     /// Core Data's error code; nil when Core Data raises an exception instead (see ``exceptionName``).
     ///

@@ -88,6 +88,23 @@ import Testing
         #expect(try stack.stored() == ["AB-1 Fiat -"])
     }
 
+    // The 133021 error's userInfo holds its NSConstraintConflicts under "conflictList"
+    // (NSPersistentStoreSaveConflictsErrorKey), with the stored object and the new one.
+    @Test func theErrorCarriesItsConstraintConflicts() throws {
+        let stack = try Stack(.sqlite)
+        let first = stack.context()
+        try Self.car("AB-1", "Fiat", in: first)
+        try first.save()
+        let context = stack.context()
+        let car = try Self.car("AB-1", "Seat", in: context)
+        let error = try #require(#expect(throws: CoreDataError.self) { try context.save() })
+        let conflicts = (error as NSError).userInfo[CoreDataError.conflictListKey] as? [ConstraintConflict]
+        #expect(conflicts?.count == 1)
+        #expect(conflicts?.first?.constraint == ["numberPlate"])
+        #expect(conflicts?.first?.conflictingObjects.first === car)
+        #expect(conflicts?.first?.databaseSnapshot?["maker"] as? String == "Fiat")
+    }
+
     // Not conflicts: nil values (NULLs never collide in a UNIQUE index), a changed object that
     // keeps its own values, and a row deleted in the same save.
     @Test(arguments: storeTypes) func nilValuesOwnRowsAndDeletedRowsDoNotConflict(type: StoreType) throws {

@@ -67,6 +67,28 @@ import Testing
         #expect(try race.stored() == ("First", 10, nil))
     }
 
+    // NSPersistentStoreSaveConflictsErrorKey ("conflictList"): the 133020 error carries its
+    // NSMergeConflicts, in conflictList and in the bridged NSError's userInfo, as Apple's does.
+    @Test func theErrorCarriesItsConflictsUnderConflictList() throws {
+        let race = try Race(.sqlite)
+        try race.run()
+        let error = try #require(#expect(throws: CoreDataError.self) { try race.secondContext.save() })
+        let conflicts = error.conflictList.compactMap { $0 as? MergeConflict }
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.sourceObject === race.second)
+        #expect(conflicts.first?.oldVersionNumber == 1)
+        #expect(conflicts.first?.newVersionNumber == 2)
+        #expect(conflicts.first?.persistedSnapshot?["title"] as? String == "First")
+        let info = (error as NSError).userInfo
+        #expect((info[CoreDataError.conflictListKey] as? [MergeConflict])?.first === conflicts.first)
+        // Two errors are equal whatever their conflicts, as before the list was kept.
+        #expect(
+            error
+                == CoreDataError(
+                    .merge, error.message, objectURI: error.objectURI, key: error.key,
+                    detailedErrors: error.detailedErrors))
+    }
+
     // NSMergeByPropertyObjectTrumpMergePolicy: merged property by property, in-memory changes
     // trumping external ones; the store's change to salesRank survives.
     @Test(arguments: storeTypes)
