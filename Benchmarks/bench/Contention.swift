@@ -28,7 +28,7 @@ struct Contention {
     /// How a process adds the store: a pool of one connection, and a long timeout for SQLite's
     /// writer lock.
     static func description(_ store: BenchStore, _ url: URL) -> PersistentStoreDescription {
-        var description =
+        let description =
             store == .postgres
             ? PersistentStoreDescription.postgres(url: url, poolSize: 1)
             : PersistentStoreDescription(type: .sqlite, url: url)

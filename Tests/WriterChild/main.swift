@@ -52,7 +52,7 @@ func openedCoordinator(_ model: ManagedObjectModel) throws -> PersistentStoreCoo
             fail("\(arguments[1]) is no postgres:// URL")
         }
         // As the options dictionary below means: no automatic migration.
-        var description = PersistentStoreDescription.postgres(url: url)
+        let description = PersistentStoreDescription.postgres(url: url)
         description.timeout = 120
         description.isPersistentHistoryTrackingEnabled = history
         description.shouldMigrateStoreAutomatically = false

@@ -44,7 +44,7 @@ import Testing
     /// hold, so both stores hold the same rows); nil when PostgreSQL is not installed.
     static func load(_ kind: StoreKind, seed: UInt64 = 41, test: String = #function) throws -> Loaded? {
         let directory = try TemporaryDirectory()
-        guard var description = try kind.newStore(in: directory, test: test) else { return nil }
+        guard let description = try kind.newStore(in: directory, test: test) else { return nil }
         description.storeUUID = SQLFixture.storeIdentifier
         let fixture = try SQLFixture(seed: seed, textWithoutNUL: true)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: fixture.model)

@@ -43,7 +43,7 @@ enum HistoryModel {
         _ description: PersistentStoreDescription, model: ManagedObjectModel? = nil, tracking: Bool = true,
         options: [String: Any] = [:]
     ) throws -> PersistentStoreCoordinator {
-        var again = StoreKind.sameStore(as: description)
+        let again = StoreKind.sameStore(as: description)
         again.isPersistentHistoryTrackingEnabled = tracking
         for (key, value) in options { try again.checkedSetOption(value, forKey: key) }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? make())

@@ -16,7 +16,7 @@ enum MigrationStores {
         _ store: PersistentStoreDescription, migrate: Bool = false, infer: Bool = false,
         progress: MigrationProgressHandler? = nil
     ) -> PersistentStoreDescription {
-        var description = StoreKind.sameStore(as: store)
+        let description = StoreKind.sameStore(as: store)
         description.shouldMigrateStoreAutomatically = migrate
         description.shouldInferMappingModelAutomatically = infer
         description.migrationProgressHandler = progress

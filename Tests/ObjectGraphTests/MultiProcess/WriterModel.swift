@@ -22,7 +22,7 @@ func writerModel() throws -> ManagedObjectModel {
 func writerContext(_ type: StoreType, _ url: URL, options: [String: Any] = [:]) throws -> ManagedObjectContext {
     let coordinator = PersistentStoreCoordinator(managedObjectModel: try writerModel())
     if type == .postgres {
-        var description = PersistentStoreDescription.postgres(url: url)
+        let description = PersistentStoreDescription.postgres(url: url)
         for (key, value) in options { try description.checkedSetOption(value, forKey: key) }
         try coordinator.addPersistentStore(with: description)
     } else {

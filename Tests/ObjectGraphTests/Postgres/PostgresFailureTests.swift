@@ -331,7 +331,7 @@ import Testing
         let log = SQLLog()
         log.handler = { line in lines.withLock { $0.append(line) } }
         let url = server.url(schema: "secret")
-        var description = PersistentStoreDescription.postgres(url: url)
+        let description = PersistentStoreDescription.postgres(url: url)
         description.timeout = 2
         let coordinator = try SQLLog.routing(to: log) {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())

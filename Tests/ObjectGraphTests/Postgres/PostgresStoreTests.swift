@@ -60,7 +60,7 @@ import Testing
         guard let (_, description) = try Self.store(try Self.model()) else { return }
         let other = try ManagedObjectModel { EntityDescription("Book") { AttributeDescription("title", .string) } }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: other)
-        var plain = StoreKind.sameStore(as: description)
+        let plain = StoreKind.sameStore(as: description)
         plain.shouldMigrateStoreAutomatically = false
         let error = #expect(throws: CoreDataError.self) { try coordinator.addPersistentStore(with: plain) }
         #expect(error?.code == .persistentStoreIncompatibleVersionHash)

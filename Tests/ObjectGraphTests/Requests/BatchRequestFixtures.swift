@@ -52,7 +52,7 @@ extension StackFixture {
     ) throws -> StackFixture? {
         guard type == .postgres else { return try StackFixture(type, model: model) }
         let directory = try TemporaryDirectory()
-        guard var description = try StoreKind.postgres.newStore(in: directory, test: test) else { return nil }
+        guard let description = try StoreKind.postgres.newStore(in: directory, test: test) else { return nil }
         for (key, value) in options { try description.checkedSetOption(value, forKey: key) }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? booksModel())
         try coordinator.addPersistentStore(with: description)

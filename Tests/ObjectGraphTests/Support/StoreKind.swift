@@ -38,7 +38,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The same store again (another coordinator, or after a migration): the description
     /// `first` made by ``newStore(in:name:test:)``, with the same URL.
     static func sameStore(as first: PersistentStoreDescription) -> PersistentStoreDescription {
-        var description = PersistentStoreDescription(type: first.type, url: first.url)
+        let description = PersistentStoreDescription(type: first.type, url: first.url)
         description.connectionPoolSize = first.connectionPoolSize
         return description
     }
