@@ -24,7 +24,10 @@ import Foundation
 /// ``ManagedObjectContext/automaticallyMergesChangesFromParent``).
 ///
 /// Use it where its context is used (the context's queue): it is told of changes there.
-public final class FetchedResultsController: @unchecked Sendable {
+///
+/// As Apple's, it may be subclassed to name the section index titles
+/// (``sectionIndexTitle(forSectionName:)``, ``sectionIndexTitles``).
+open class FetchedResultsController: @unchecked Sendable {
     // @unchecked Sendable: like its context, the controller is used on the context's queue
     // only; the notifications that change it are posted by the context, on that queue.
 
@@ -144,12 +147,12 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// The index title of a section name: its first letter, capitalized; nil for an empty name
     /// (sectionIndexTitle(forSectionName:)).
-    public func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+    open func sectionIndexTitle(forSectionName sectionName: String) -> String? {
         sectionName.first.map { String($0).uppercased() }
     }
 
     /// The sections' index titles, each once, in section order (sectionIndexTitles).
-    public var sectionIndexTitles: [String] {
+    open var sectionIndexTitles: [String] {
         var seen = Set<String>()
         return sectionList.compactMap(\.indexTitle).filter { seen.insert($0).inserted }
     }

@@ -63,6 +63,19 @@ import Testing
         #expect(controller.sectionIndexTitle(forSectionName: "") == nil)
     }
 
+    @Test(
+        "A subclass names the section index titles, as Apple's documentation suggests (NSFetchedResultsController: \"create a subclass of this class if you want to customize the creation of sections and index titles\")"
+    )
+    func aSubclassNamesTheIndexTitles() throws {
+        let fixture = try FetchedResultsFixture()
+        let controller = WholeNameTitles(
+            fetchRequest: FetchedResultsFixture.request(), managedObjectContext: fixture.context,
+            sectionNameKeyPath: "group", cacheName: nil)
+        try controller.performFetch()
+        #expect(controller.sections?.map(\.indexTitle) == ["group A", "group B"])
+        #expect(controller.sectionIndexTitles == ["A", "B"])
+    }
+
     @Test("Without sectionNameKeyPath there is one section named \"\" (NSFetchedResultsController.sectionNameKeyPath)")
     func oneSectionWithoutKeyPath() throws {
         let fixture = try FetchedResultsFixture()
@@ -221,4 +234,10 @@ import Testing
         #expect(FetchedResultsFixture.names(controller) == [["a1", "a2", "a3", "b1", "b2"]])
         #expect(controller.fetchedObjects?.allSatisfy { $0.managedObjectContext === fixture.context } == true)
     }
+}
+
+/// Index titles of whole section names, and the list of them by first letter.
+private final class WholeNameTitles: FetchedResultsController, @unchecked Sendable {
+    override func sectionIndexTitle(forSectionName sectionName: String) -> String? { "group \(sectionName)" }
+    override var sectionIndexTitles: [String] { super.sectionIndexTitles.map { String($0.last ?? " ") } }
 }
