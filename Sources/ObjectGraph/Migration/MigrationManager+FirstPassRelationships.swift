@@ -75,14 +75,16 @@ extension MigrationManager {
     /// False, having set nothing more, when an instance is not new in this batch or is made
     /// from two sources: the second pass then runs as Core Data's does, and as relationship
     /// creation only reads the sources and the association tables, setting a relationship
-    /// again gives it the same value.
+    /// again gives it the same value. `seen` holds the instances related so far: this batch's
+    /// where each batch is saved (a saved instance is no longer new), else the mapping's.
     func relateInFirstPass(
-        mappingIndex i: Int, policy: EntityMigrationPolicy, state: MigrationState, from start: Int
+        mappingIndex i: Int, policy: EntityMigrationPolicy, state: MigrationState, from start: Int,
+        seen: inout Set<ObjectIdentifier>
     ) throws -> Bool {
         let mapping = state.mappings[i]
         let made = state.pendingAssociations(mapping: i, from: start)
-        var seen = Set<ObjectIdentifier>()
-        seen.reserveCapacity(made.count)
+        // Objects of saved batches are gone: their identifiers may be reused.
+        if state.savesEachBatch { seen.removeAll(keepingCapacity: true) }
         for (_, destination) in made {
             guard destination.isInserted, seen.insert(ObjectIdentifier(destination)).inserted else { return false }
         }

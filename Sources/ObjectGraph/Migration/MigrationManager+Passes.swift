@@ -41,6 +41,7 @@ extension MigrationManager {
             try policies[i].begin(m, with: self)
             try checkCancelled()
             var relates = relatesInFirstPass(mappingIndex: i, policy: policies[i])
+            var related = Set<ObjectIdentifier>()
             if let request = try sourceRequest(for: m) {
                 try forEachSourceBatch(request, mapping: m, state: state) { sources in
                     let start = state.pendingCount
@@ -51,7 +52,8 @@ extension MigrationManager {
                         try checkCancelled()
                     }
                     if relates {
-                        relates = try relateInFirstPass(mappingIndex: i, policy: policies[i], state: state, from: start)
+                        relates = try relateInFirstPass(
+                            mappingIndex: i, policy: policies[i], state: state, from: start, seen: &related)
                     }
                     progress.advance(by: sources.count, pass: 1, mapping: m.name)
                     if state.savesEachBatch { try saveDestination(state, pass: 1) }
@@ -69,7 +71,8 @@ extension MigrationManager {
                     try checkCancelled()
                 }
                 if relates {
-                    relates = try relateInFirstPass(mappingIndex: i, policy: policies[i], state: state, from: start)
+                    relates = try relateInFirstPass(
+                        mappingIndex: i, policy: policies[i], state: state, from: start, seen: &related)
                 }
             } else {
                 relates = false
