@@ -36,7 +36,7 @@ func usage() -> String {
         "usage: bench [--list] [--repetitions N] [--scale-down N] [--rows N] [--only ours|raw|grdb] [--store sqlite|postgres] [--postgres-url URL] [--output DIR] [workload...]",
         "       bench contention [--store postgres|sqlite] [--postgres-url URL] [--processes N] [--increments N] [--counters N]",
         "SQLite (the default):", list(allWorkloads),
-        "--store postgres:", list(postgresWorkloads),
+        "--store postgres:", list(postgresWorkloads + postgresMigrationWorkloads),
     ]
     return lines.joined(separator: "\n")
 }
@@ -107,7 +107,7 @@ if names.first == "contention" {
     }
 }
 
-let workloads = settings.store == .postgres ? postgresWorkloads : allWorkloads
+let workloads = settings.store == .postgres ? postgresWorkloads + postgresMigrationWorkloads : allWorkloads
 if listing {
     for w in workloads { print("\(w.name)\t\(w.summary)") }
     exit(0)

@@ -70,6 +70,10 @@ open class EntityMigrationPolicy: FunctionReceiver {
     /// Sets one destination instance's relationships from the mapping's relationship
     /// mappings, evaluated with `$source` the instance it was created from
     /// (createRelationshipsForDestinationInstance:entityMapping:manager:error:).
+    ///
+    /// The manager calls it in the second pass only for a policy whose class says it overrides
+    /// it (``overridesCreateRelationships``); otherwise it sets the same relationships during
+    /// the first pass where it can, so that each destination row is written once.
     open func createRelationships(
         forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
@@ -77,6 +81,39 @@ open class EntityMigrationPolicy: FunctionReceiver {
         let source = try manager.sourceInstances(
             forEntityMappingName: mapping.name, destinationInstances: [destination]
         ).first
+        try createDefaultRelationships(forDestination: destination, source: source, in: mapping, manager: manager)
+    }
+
+    /// Whether this class overrides ``createRelationships(forDestination:in:manager:)``, so that
+    /// the manager must call it for each destination instance in the second pass, as Core Data
+    /// does.
+    ///
+    /// Swift cannot ask a class whether it overrides a method, so a class says so: true for every
+    /// subclass unless it declares otherwise, which is always correct. When it is false, and the
+    /// mapping's relationship mappings only look up the instances of mappings that come before
+    /// it (Xcode's default `destinationInstancesForEntityMappingNamed:sourceInstances:`, or the
+    /// inferred `destinationInstancesForSourceRelationshipNamed:sourceInstances:`), the manager
+    /// sets those relationships right after ``createDestinationInstances(forSource:in:manager:)``,
+    /// in the first pass, with the same values: each destination row is then inserted with its
+    /// foreign keys and not updated again, and the second pass does not load the instances.
+    /// Answer false only if the policy's relationship creation is the base class's and nothing
+    /// in the policy needs it to come after ``endInstanceCreation(forMapping:manager:)``:
+    ///
+    /// ```swift
+    /// class ToDoPolicy: EntityMigrationPolicy {
+    ///     override class var overridesCreateRelationships: Bool { self != ToDoPolicy.self }
+    /// }
+    /// ```
+    ///
+    /// (`{ false }` in a `final` class).
+    open class var overridesCreateRelationships: Bool { self != EntityMigrationPolicy.self }
+
+    /// The base class's relationship creation for one destination instance made from `source`:
+    /// each relationship mapping's value, looked up or evaluated, set on the destination.
+    func createDefaultRelationships(
+        forDestination destination: ManagedObject, source: ManagedObject?, in mapping: EntityMapping,
+        manager: MigrationManager
+    ) throws {
         for propertyMapping in mapping.relationshipMappings {
             guard let expression = propertyMapping.valueExpression,
                 let relationship = destination.entity.relationship(named: propertyMapping.name),

@@ -32,18 +32,28 @@ extension MigrationManager {
             self?.migrationProgress = $0
         }
 
-        // Pass 1: create the destination instances and their attributes.
+        // Pass 1: create the destination instances and their attributes, and, where the
+        // policy leaves relationship creation to the base class and the related instances
+        // exist, their relationships (so each row is written once).
+        var relatedInFirstPass = [Bool](repeating: false, count: mapping.entityMappings.count)
         for (i, m) in mapping.entityMappings.enumerated() {
             currentEntityMapping = m
             try policies[i].begin(m, with: self)
             try checkCancelled()
+            var relates = relatesInFirstPass(mappingIndex: i, policy: policies[i])
+            var related = Set<ObjectIdentifier>()
             if let request = try sourceRequest(for: m) {
                 try forEachSourceBatch(request, mapping: m, state: state) { sources in
+                    let start = state.pendingCount
                     for source in sources {
                         try perform(m) {
                             try policies[i].createDestinationInstances(forSource: source, in: m, manager: self)
                         }
                         try checkCancelled()
+                    }
+                    if relates {
+                        relates = try relateInFirstPass(
+                            mappingIndex: i, policy: policies[i], state: state, from: start, seen: &related)
                     }
                     progress.advance(by: sources.count, pass: 1, mapping: m.name)
                     if state.savesEachBatch { try saveDestination(state, pass: 1) }
@@ -53,13 +63,21 @@ extension MigrationManager {
                 let value = try evaluate(
                     expression, source: nil, destination: nil, mapping: m, propertyMapping: nil, policy: policies[i])
                 let sources = (KeyPathResolver.collectionElements(value) ?? []).compactMap { $0 as? ManagedObject }
+                let start = state.pendingCount
                 for source in sources {
                     try perform(m) {
                         try policies[i].createDestinationInstances(forSource: source, in: m, manager: self)
                     }
                     try checkCancelled()
                 }
+                if relates {
+                    relates = try relateInFirstPass(
+                        mappingIndex: i, policy: policies[i], state: state, from: start, seen: &related)
+                }
+            } else {
+                relates = false
             }
+            relatedInFirstPass[i] = relates
             try policies[i].endInstanceCreation(forMapping: m, manager: self)
             try checkCancelled()
             try saveDestination(state, pass: 1)
@@ -67,18 +85,29 @@ extension MigrationManager {
         }
         try state.associations.indexDestinations()
 
-        // Pass 2: relationships, for each destination instance of each mapping.
+        // Pass 2: relationships, for each destination instance of each mapping not related
+        // in the first pass.
         for (i, m) in mapping.entityMappings.enumerated() {
             currentEntityMapping = m
-            try forEachDestinationBatch(mappingIndex: i, state: state) { destinations in
-                for destination in destinations {
-                    try perform(m) {
-                        try policies[i].createRelationships(forDestination: destination, in: m, manager: self)
-                    }
-                    try checkCancelled()
+            if relatedInFirstPass[i] {
+                // Nothing to load or write: the progress counts the instances as done.
+                var left = state.associations.countByMapping[i] ?? 0
+                while left > 0 {
+                    let n = min(left, max(1, batchSize))
+                    progress.advance(by: n, pass: 2, mapping: m.name)
+                    left -= n
                 }
-                progress.advance(by: destinations.count, pass: 2, mapping: m.name)
-                if state.savesEachBatch { try saveDestination(state, pass: 2) }
+            } else {
+                try forEachDestinationBatch(mappingIndex: i, state: state) { destinations in
+                    for destination in destinations {
+                        try perform(m) {
+                            try policies[i].createRelationships(forDestination: destination, in: m, manager: self)
+                        }
+                        try checkCancelled()
+                    }
+                    progress.advance(by: destinations.count, pass: 2, mapping: m.name)
+                    if state.savesEachBatch { try saveDestination(state, pass: 2) }
+                }
             }
             try policies[i].endRelationshipCreation(forMapping: m, manager: self)
             try checkCancelled()
@@ -319,7 +348,7 @@ extension MigrationManager {
     }
 
     /// Runs a policy call; a failing value expression becomes 134170 naming the mapping.
-    private func perform(_ mapping: EntityMapping, _ body: () throws -> Void) throws {
+    func perform(_ mapping: EntityMapping, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as PredicateError {

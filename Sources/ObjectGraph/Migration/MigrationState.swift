@@ -27,6 +27,9 @@ final class MigrationState {
     /// How many of `pending` are in `pendingBySource`: it is built on the first lookup, as
     /// most migrations never look up a batch's own associations.
     private var pendingIndexed = 0
+    /// How many of `pending` each mapping has: a lookup of other mappings' instances (the
+    /// first pass's relationships) then skips indexing the batch's own.
+    private var pendingCounts: [Int]
     /// During the second and third passes: each destination key of the batch with its source.
     var batchSources: [Int64: ManagedObjectID] = [:]
     var batchMapping = -1
@@ -77,6 +80,7 @@ final class MigrationState {
         destinationContext.migrationRole = MigrationDestinationRole()
         associations = try AssociationTable(directory: StoreFiles.scratchDirectory(for: destinationURL))
         mappings = mapping.entityMappings
+        pendingCounts = Array(repeating: 0, count: mapping.entityMappings.count)
         mappingIndex = Dictionary(
             mapping.entityMappings.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         savesEachBatch = !destinationStore.backend.evaluatesInMemory
@@ -115,6 +119,15 @@ final class MigrationState {
     func associate(source: ManagedObject, destination: ManagedObject, mappingName: String) {
         guard let m = mappingIndex[mappingName] else { return }
         pending.append((m, source.objectID, destination))
+        pendingCounts[m] += 1
+    }
+
+    /// How many associations are pending: where a batch's own begin.
+    var pendingCount: Int { pending.count }
+
+    /// The pending associations of one mapping from position `start` on, in order.
+    func pendingAssociations(mapping: Int, from start: Int) -> [(source: ManagedObjectID, destination: ManagedObject)] {
+        pending[start...].filter { $0.mapping == mapping }.map { ($0.source, $0.destination) }
     }
 
     private func indexPending() {
@@ -152,6 +165,7 @@ final class MigrationState {
         pending.removeAll(keepingCapacity: true)
         pendingBySource.removeAll(keepingCapacity: true)
         pendingIndexed = 0
+        for i in pendingCounts.indices { pendingCounts[i] = 0 }
     }
 
     var hasPending: Bool { !pending.isEmpty }
@@ -177,14 +191,17 @@ final class MigrationState {
             ids += pending.filter { indexes.contains($0.mapping) }.map(\.destination.objectID)
             return ids.map(destinationContext.object(with:))
         }
-        indexPending()
+        // Only the mappings asked about: the first pass looks up earlier mappings' instances
+        // while its own batch is pending.
+        let looksInPending = indexes.contains { pendingCounts[$0] > 0 }
+        if looksInPending { indexPending() }
         var result: [ManagedObject] = []
         for source in sources {
             let sourceEntity =
                 sourceCoordinator.managedObjectModel.entitiesByName[source.entity.name]?.entityNumber ?? 0
             for m in indexes {
-                // No pending associations (the second pass) means no hashing of a key to find none.
-                if !pending.isEmpty, let objects = pendingBySource[PendingKey(mapping: m, source: source.objectID)] {
+                // None of these mappings' associations pending: no hashing of a key to find none.
+                if looksInPending, let objects = pendingBySource[PendingKey(mapping: m, source: source.objectID)] {
                     result += objects
                     continue
                 }
