@@ -65,34 +65,16 @@ public enum TwoProcesses {
         guard let executable = conflictsExecutable() else {
             return ["(the conflicts executable is not built: run `swift build` first)"]
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--other-process", folder.path] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        var lines = printed.split(separator: "\n").map(String.init)
-        if process.terminationStatus != 0 {
-            lines += said.split(separator: "\n").map(String.init)
-            lines.append("(the other process failed with status \(process.terminationStatus))")
+        let child = try ChapterProcess.run(executable, arguments: ["--other-process", folder.path] + arguments)
+        var lines = child.outputLines
+        if child.status != 0 {
+            lines += child.errors.split(separator: "\n").map(String.init)
+            lines.append("(the other process failed with status \(child.status))")
         }
         return lines
     }
 
     /// The chapter's executable: beside the running program (the chapter itself, the workbook
     /// tool, or the tests' runner), or a folder or two up from it.
-    static func conflictsExecutable() -> URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("conflicts")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static func conflictsExecutable() -> URL? { ChapterProcess.executable(named: "conflicts") }
 }

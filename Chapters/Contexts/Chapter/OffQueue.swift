@@ -44,39 +44,19 @@ public enum OffQueue {
         guard let executable = contextsExecutable() else {
             return (["(the contexts executable is not built: run `swift build` first)"], false)
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--off-queue"]
         // No backtrace: only the message is wanted, and symbolicating takes seconds.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        var lines = printed.split(separator: "\n").map(String.init)
+        let child = try ChapterProcess.run(
+            executable, arguments: ["--off-queue"], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        var lines = child.outputLines
         // "…/ContextQueue.swift:158: Fatal error: Concurrency violation: …": the message, without
         // the path and line, which differ from build to build.
-        for line in said.split(separator: "\n") {
+        for line in child.errors.split(separator: "\n") {
             if let range = line.range(of: "Fatal error: ") { lines.append(String(line[range.lowerBound...])) }
         }
-        return (lines, process.terminationReason == .uncaughtSignal)
+        return (lines, child.stoppedOnSignal)
     }
 
     /// The chapter's executable: beside the running program (the chapter itself, the workbook
     /// tool, or the tests' runner), or a folder or two up from it.
-    static func contextsExecutable() -> URL? {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("contexts")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static func contextsExecutable() -> URL? { ChapterProcess.executable(named: "contexts") }
 }

@@ -14,11 +14,14 @@ import GRDB
 /// coordinator.sqlLog.handler = { line in print(line) } // or one coordinator's stores only
 /// coordinator.sqlLog.includesTimings = false   // for output that must not change between runs
 /// ```
-public final class SQLLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _handler: (@Sendable (String) -> Void)?
-    private var _includesTimings: Bool
-    private var _parent: SQLLog?
+public final class SQLLog: Sendable {
+    /// What a log is set to, guarded by one lock.
+    private struct Settings {
+        var handler: (@Sendable (String) -> Void)?
+        var includesTimings = true
+        var parent: SQLLog?
+    }
+    private let settings: Lock<Settings>
 
     /// The process-wide log (Core Data's SQLDebug default): on, to standard error, when
     /// `OBJECTGRAPH_SQL_DEBUG` is 1 or more; logs without a handler of their own send it their lines.
@@ -39,72 +42,43 @@ public final class SQLLog: @unchecked Sendable {
 
     /// Receives each line of the log; nil sends the lines to ``shared`` (off when it has none).
     public var handler: (@Sendable (String) -> Void)? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return _handler
-        }
-        set {
-            lock.lock()
-            _handler = newValue
-            lock.unlock()
-        }
+        get { settings.withLock { $0.handler } }
+        set { settings.withLock { $0.handler = newValue } }
     }
 
     /// Whether lines give execution times (off for output that must be the same every run).
     public var includesTimings: Bool {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return _includesTimings
-        }
-        set {
-            lock.lock()
-            _includesTimings = newValue
-            lock.unlock()
-        }
+        get { settings.withLock { $0.includesTimings } }
+        set { settings.withLock { $0.includesTimings = newValue } }
     }
 
     /// Where lines go when this log has no handler: ``shared``, or for a migration's own
     /// coordinators the log of the coordinator or step that runs it.
     var parent: SQLLog? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return _parent
-        }
-        set {
-            lock.lock()
-            _parent = newValue
-            lock.unlock()
-        }
+        get { settings.withLock { $0.parent } }
+        set { settings.withLock { $0.parent = newValue } }
     }
 
     /// A log with no handler of its own: its lines go to ``shared`` (or, made inside
     /// ``routing(to:_:)``, to the routed log).
     public init() {
-        _includesTimings = true
-        _parent = SQLLog.ambient
+        settings = Lock(Settings(parent: SQLLog.ambient))
     }
 
     private init(environment: [String: String]) {
         let level = Int(environment["OBJECTGRAPH_SQL_DEBUG"] ?? "") ?? 0
-        _includesTimings = true
-        if level >= 1 {
-            _handler = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let toStandardError: @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
+        settings = Lock(Settings(handler: level >= 1 ? toStandardError : nil))
     }
 
     /// The handler that receives this log's lines and whether it wants timings: this log's,
     /// or its parent's.
     private var sink: (handler: @Sendable (String) -> Void, timings: Bool)? {
-        lock.lock()
-        let handler = _handler
-        let timings = _includesTimings
-        let parent = _parent
-        lock.unlock()
-        if let handler { return (handler, timings) }
-        return parent?.sink
+        let now = settings.withLock { $0 }
+        if let handler = now.handler { return (handler, now.includesTimings) }
+        return now.parent?.sink
     }
 
     var isEnabled: Bool { sink != nil }
