@@ -34,9 +34,15 @@ out="$root/.build-fuzz"
 work="$out/fuzz"
 for reader in $selected; do
     echo "== building fuzz-$reader"
+    # A failed build must stop the run: the binary of an earlier build would still be there,
+    # and fuzzing it would test old code (the grep only hides the progress lines).
+    status=0
     (cd "$root" && OBJECTGRAPH_FUZZ=1 swift build -c release --scratch-path "$out" --product "fuzz-$reader" \
-        -Xswiftc -sanitize=fuzzer 2>&1 | grep -v "^\[" || true)
-    test -x "$out/release/fuzz-$reader" || { echo "fuzz-$reader did not build" >&2; exit 1; }
+        -Xswiftc -sanitize=fuzzer 2>&1) | { grep -v "^\[" || true; } || status=$?
+    if [ "$status" -ne 0 ] || [ ! -x "$out/release/fuzz-$reader" ]; then
+        echo "fuzz-$reader did not build (the sources changed during the build, or an error above)" >&2
+        exit 1
+    fi
 done
 for reader in $selected; do
     mkdir -p "$work/corpus/$reader" "$work/artifacts/$reader" "$work/tmp"
