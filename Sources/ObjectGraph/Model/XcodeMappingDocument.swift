@@ -57,7 +57,7 @@ struct XcodeMappingDocument {
     init(data: Data, url: URL) throws {
         let loaded: AtomicStoreFile.Loaded
         do {
-            loaded = try AtomicStoreFile.readXML(data, model: Self.schema)
+            loaded = try XMLStoreFormat().decode(data, model: Self.schema)
         } catch let error as CoreDataError {
             throw CoreDataError(.fileReadCorruptFile, "The mapping model \(url.path) cannot be read: \(error.message)")
         }

@@ -258,7 +258,7 @@ struct ReaderRegressionTests {
         struct NotAPropertyList {}
         let model2 = try ManagedObjectModel { EntityDescription("B") { AttributeDescription("b", .string) } }
         let failed = try #require(throws: CoreDataError.self) {
-            try AtomicStoreFile.binaryData(
+            try BinaryStoreFormat().encode(
                 AtomicContents(), identifier: "X", metadata: ["bad": NotAPropertyList()], model: model2)
         }
         #expect(failed.code == .persistentStoreSave && failed.message.contains("cannot be written as a property list"))

@@ -30,6 +30,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
     private(set) var identifier: String
     let type: StoreType
     let url: URL?
+    /// The store's file; nil for an in-memory store.
+    private let file: AtomicStoreFile?
     private let model: ManagedObjectModel
     private let lock = NSLock()
     /// Everything the store holds; a save builds the next version on a copy.
@@ -61,18 +63,20 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         try UnstorableModelParts.refuseUnstorableRelationships(of: model, storeType: type)
         self.type = type
         self.url = url
+        let file = try url.map { try AtomicStoreFile(url: $0, type: type) }
+        self.file = file
         self.model = model
         self.identifier = description.storeUUID ?? UUID().uuidString
         self.contents = AtomicContents()
-        guard let url else {
+        guard let url, let file else {
             fileLock = nil
             return
         }
         let fileLock = AtomicStoreLock(storeURL: url, timeout: description.timeout)
         self.fileLock = fileLock
-        if try load(url, checkIdentifier: false) {
+        if try load(file, checkIdentifier: false) {
             if readLegacyHashes && !description.keepsLegacyVersionHashes {
-                try rewriteWithCoreDataHashes(url, lock: fileLock, log: log)
+                try rewriteWithCoreDataHashes(file, lock: fileLock, log: log)
             }
             // Cleaning up needs the lock; a writer holding it now will find the scratch later.
             if fileLock.tryAcquire() {
@@ -86,26 +90,30 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         defer { fileLock.release() }
         AtomicScratchFiles.removeStale(besides: url)
         // Another process may have made the store while this one waited for the lock.
-        if try load(url, checkIdentifier: false) { return }
+        if try load(file, checkIdentifier: false) { return }
         // Reservations of a store that was at this path before are no longer anyone's.
         fileLock.setReservations([:], store: self.identifier)
-        fileVersion = try AtomicStoreFile.write(
-            contents, identifier: self.identifier, metadata: metadata, to: url, type: type, model: model)
+        fileVersion = try file.write(
+            contents, identifier: self.identifier, metadata: metadata, model: model)
     }
 
-    /// Reads the file at `url` into `contents`; false when there is no file or it is empty (a
+    /// Reads the store's file into `contents`; false when there is no file or it is empty (a
     /// new store). With `checkIdentifier`, a file holding another store (another UUID) is an
     /// error: object IDs of this store would mean other objects there.
-    private func load(_ url: URL, checkIdentifier: Bool) throws -> Bool {
+    private func load(_ file: AtomicStoreFile, checkIdentifier: Bool) throws -> Bool {
+        let url = file.url
         guard let (version, data) = try AtomicFileVersion.read(url), !data.isEmpty else { return false }
-        let loaded = try AtomicStoreFile.parse(data, url: url, type: type, model: model)
+        let loaded = try file.read(data, model: model)
         if checkIdentifier && loaded.identifier != identifier {
             throw CoreDataError(
                 .persistentStoreOpen,
                 "The store file at \(url.path) was replaced by another store (UUID \(loaded.identifier), not \(identifier)); add it to a new coordinator"
             )
         }
-        readLegacyHashes = try AtomicStoreFile.checkCompatibility(loaded.metadata, model: model, url: url) == .legacy
+        guard let match = model.hashMatch(withStoreMetadata: loaded.metadata) else {
+            throw model.incompatibleStoreError(loaded.metadata, url: url)
+        }
+        readLegacyHashes = match == .legacy
         let versionKeys = model.metadata(replacingVersionKeysOf: [:]).keys
         applicationMetadata.withLock {
             $0 = loaded.metadata.filter {
@@ -123,26 +131,26 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
 
     /// Writes the file again, unchanged but for its metadata, which gets Core Data's version
     /// hashes in place of the ones ObjectGraph wrote before; the log says so once.
-    private func rewriteWithCoreDataHashes(_ url: URL, lock fileLock: AtomicStoreLock, log: SQLLog) throws {
+    private func rewriteWithCoreDataHashes(_ file: AtomicStoreFile, lock fileLock: AtomicStoreLock, log: SQLLog) throws
+    {
         try fileLock.acquire()
         defer { fileLock.release() }
         // Another process may have rewritten (or changed) it meanwhile: read it again first.
-        _ = try load(url, checkIdentifier: true)
+        _ = try load(file, checkIdentifier: true)
         guard readLegacyHashes else { return }
-        fileVersion = try AtomicStoreFile.write(
-            contents, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        fileVersion = try file.write(contents, identifier: identifier, metadata: metadata, model: model)
         readLegacyHashes = false
-        log.note(ManagedObjectModel.legacyHashesNote(url))
+        log.note(ManagedObjectModel.legacyHashesNote(file.url))
     }
 
     /// Reads the file again if another writer replaced it since; one `stat` when it did not.
     /// Called with `lock` held.
     private func refreshIfChanged() throws {
-        guard let url else { return }
-        if let fileVersion, fileVersion.isCurrent(at: url) { return }
+        guard let file else { return }
+        if let fileVersion, fileVersion.isCurrent(at: file.url) { return }
         // A file removed or emptied under an open store: keep what is in memory; the next
         // save writes it back.
-        _ = try load(url, checkIdentifier: true)
+        _ = try load(file, checkIdentifier: true)
     }
 
     /// The store's type and UUID and the model's version keys, as Core Data writes them:
@@ -401,9 +409,8 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             }
         }
         if url != nil { try refuseDanglingReferences(next, changes: changes) }
-        if let url {
-            fileVersion = try AtomicStoreFile.write(
-                next, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        if let file {
+            fileVersion = try file.write(next, identifier: identifier, metadata: metadata, model: model)
         }
         contents = next
     }
@@ -456,10 +463,9 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
         defer { lock.unlock() }
         try fileLock?.acquire()
         defer { fileLock?.release() }
-        let stamped = AtomicStoreFile.stamp(imported, identifier: identifier)
-        if let url {
-            fileVersion = try AtomicStoreFile.write(
-                stamped, identifier: identifier, metadata: metadata, to: url, type: type, model: model)
+        let stamped = imported.stamped(identifier: identifier)
+        if let file {
+            fileVersion = try file.write(stamped, identifier: identifier, metadata: metadata, model: model)
         }
         contents = stamped
     }
@@ -515,40 +521,5 @@ final class AtomicStore: PersistentStoreBackend, @unchecked Sendable {
             else { return nil }
             return RowObject(store: store, row: targetRow)
         }
-    }
-}
-
-/// What an atomic store holds: rows by root entity and key, many-to-many links, the last key.
-struct AtomicContents {
-    /// Rows by root entity name, then primary key.
-    var rows: [String: [Int64: StoreRow]] = [:]
-    /// Many-to-many links by the pair's owner relationship ("Entity.relationship"): [owner key, destination key].
-    var links: [String: Set<[Int64]>] = [:]
-    /// The last primary key handed out in each inheritance tree, by root entity name.
-    var lastKeys: [String: Int64] = [:]
-    /// The largest key of all, for the XML store's `nextObjectID`.
-    var lastKey: Int64 { lastKeys.values.max() ?? 0 }
-
-    /// The save that puts these contents into an empty SQL store of `storeIdentifier`: every
-    /// row, in key order, and every link.
-    func insertion(model: ManagedObjectModel, storeIdentifier: String) -> StoreChanges {
-        var changes = StoreChanges()
-        changes.inserted = rows.values.flatMap(\.values).sorted { $0.primaryKey < $1.primaryKey }
-        for (key, pairs) in links {
-            let parts = key.split(separator: ".").map(String.init)
-            guard parts.count == 2, let owner = model.entitiesByName[parts[0]],
-                let r = owner.relationship(named: parts[1])
-            else { continue }
-            for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) where pair.count == 2 {
-                changes.linksAdded.append(
-                    (
-                        key,
-                        ManagedObjectID(entityName: owner.name, storeIdentifier: storeIdentifier, primaryKey: pair[0]),
-                        ManagedObjectID(
-                            entityName: r.destinationEntityName, storeIdentifier: storeIdentifier, primaryKey: pair[1])
-                    ))
-            }
-        }
-        return changes
     }
 }

@@ -15,13 +15,13 @@ struct AtomicStoreKind: PersistentStoreKind {
     }
 
     func metadata(at url: URL) throws -> [String: Any] {
-        try AtomicStoreFile.metadata(at: url, type: type)
+        try AtomicStoreFile(url: url, type: type).metadata()
     }
 
     /// The source is read first (it must be a store of this type), copied beside the
     /// destination, then renamed into place.
     func replace(_ destination: URL, withStoreAt source: URL) throws {
-        _ = try AtomicStoreFile.metadata(at: source, type: type)
+        _ = try AtomicStoreFile(url: source, type: type).metadata()
         let scratch = destination.deletingLastPathComponent()
             .appendingPathComponent(
                 ".\(destination.lastPathComponent).replacing-\(ProcessInfo.processInfo.processIdentifier)")
@@ -33,18 +33,10 @@ struct AtomicStoreKind: PersistentStoreKind {
     /// Each entity's object count; entities without objects appear too, from the metadata's
     /// version hashes.
     func inspect(at url: URL) throws -> StoreInspection.Contents {
-        let metadata = try AtomicStoreFile.metadata(at: url, type: type)
-        let data = try Data(contentsOf: url)
+        let outline = try AtomicStoreFile(url: url, type: type).outline()
+        let metadata = outline.metadata
         var counts: [String: Int] = [:]
-        if type == .xml {
-            for object in try AtomicStoreFile.xmlRoot(data).children(named: "object") {
-                counts[object.attributes["type"] ?? "?", default: 0] += 1
-            }
-        } else {
-            for object in try AtomicStoreFile.binaryRoot(data)["objects"] as? [[String: Any]] ?? [] {
-                counts[object["entity"] as? String ?? "?", default: 0] += 1
-            }
-        }
+        for name in outline.entityNames { counts[name, default: 0] += 1 }
         for name in (metadata["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).keys where counts[name] == nil {
             counts[name] = 0
         }

@@ -1,10 +1,50 @@
 import Foundation
 
-/// The XML store's file: Core Data's `<database>` document (the format is described on
-/// `AtomicStoreFile`), read through `XMLText.parseable(_:)` and written as text.
-extension AtomicStoreFile {
+/// The XML store's file: Core Data's `<database>` document, read into `XMLElementNode`s and
+/// written as text.
+///
+/// Its shape follows Core Data's (<doc:OpeningStores>): a `<database>` with `<databaseInfo>`
+/// (version, UUID, nextObjectID, the metadata property list, and this store's
+/// `<primaryKeys>`, the last key of each inheritance tree) and one
+/// `<object type="Entity" id="zN">` per object, holding `<attribute>` and `<relationship>`
+/// elements. N is the object's key, unique within its inheritance tree, so a Category and a
+/// ToDo may both be z1: a relationship's `destination` says which tree its idrefs are in.
+/// Where Core Data upper-cases entity names and lower-cases property names, this store keeps
+/// the model's names, so nothing is lost reading them back.
+///
+/// Values in the XML file: an ordinary string is its own text, escaped (`&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`, and `&#13;` for a carriage return); a string holding anything XML 1.0
+/// cannot carry (a control character other than tab, line feed and carriage return, NUL,
+/// U+FFFE, U+FFFF) is written as base64 of its UTF-8 bytes in an attribute element marked
+/// `encoding="base64"`, so it reads back exactly; binary data is always base64. Numbers and
+/// dates are their shortest exact decimal text (`nan`, `inf`, `-0.0` included); decimals are
+/// their decimal text (a Decimal NaN is refused at save, see ``AtomicValueCheck``). Reading is
+/// strict: a file that is not well formed is an error naming the line, and two objects with
+/// one id are an error naming the id.
+struct XMLStoreFormat: AtomicFileFormat {
+    let type = StoreType.xml
+
+    /// A `<database>` element near the start: the file may begin with an XML declaration and
+    /// a doctype, which Core Data's does.
+    func recognizes(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(256), as: UTF8.self)
+        return head.contains("<database")
+            || (head.hasPrefix("<?xml") && String(decoding: data.prefix(4096), as: UTF8.self).contains("<database"))
+    }
+
+    func outline(of data: Data) throws -> AtomicStoreFile.Outline {
+        let root = try root(of: data)
+        guard let info = root.firstChild(named: "databaseInfo") else {
+            throw CoreDataError(.persistentStoreOpen, "it has no <databaseInfo>")
+        }
+        var metadata = try plist(fromXMLElement: info.firstChild(named: "metadata"))
+        metadata["NSStoreUUID"] = info.firstChild(named: "UUID")?.text ?? ""
+        return AtomicStoreFile.Outline(
+            metadata: metadata, entityNames: root.children(named: "object").map { $0.attributes["type"] ?? "?" })
+    }
+
     /// The XML store file's root element, or an error naming the line of what is wrong.
-    static func xmlRoot(_ data: Data) throws -> XMLElementNode {
+    func root(of data: Data) throws -> XMLElementNode {
         do {
             return try XMLElementNode.parse(data)
         } catch .refused(let refusal) {
@@ -19,7 +59,7 @@ extension AtomicStoreFile {
     }
 
     /// The property list in a `<metadata>` element, or an empty one when there is none.
-    static func plist(fromXMLElement element: XMLElementNode?) throws -> [String: Any] {
+    func plist(fromXMLElement element: XMLElementNode?) throws -> [String: Any] {
         guard let plistElement = element?.firstChild(named: "plist") else { return [:] }
         let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + plistElement.xmlString
         guard
@@ -32,7 +72,7 @@ extension AtomicStoreFile {
         return value
     }
 
-    static func xmlData(
+    func encode(
         _ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel
     ) throws -> Data {
         var stored = metadata
@@ -47,7 +87,7 @@ extension AtomicStoreFile {
         out += primaryKeysXML(contents.lastKeys)
         out +=
             "        <metadata>\(plistText.trimmingCharacters(in: .whitespacesAndNewlines))</metadata>\n    </databaseInfo>\n"
-        for object in fileObjects(contents, model: model) {
+        for object in contents.fileObjects(model: model) {
             let entity = model.entitiesByName[object.entity]!
             out +=
                 "    <object type=\"\(escape(object.entity))\" id=\"z\(object.key)\" version=\"\(object.version)\">\n"
@@ -78,10 +118,10 @@ extension AtomicStoreFile {
 
     /// Element text and the store's own attribute values (names and ids, which hold no line
     /// feeds), as Core Data's XML store writes them.
-    static func escape(_ s: String) -> String { XMLText.escaped(s, inAttribute: false) }
+    private func escape(_ s: String) -> String { XMLText.escaped(s, inAttribute: false) }
 
-    static func readXML(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
-        let root = try xmlRoot(data)
+    func decode(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile.Loaded {
+        let root = try root(of: data)
         guard root.name == "database", let info = root.firstChild(named: "databaseInfo"),
             let uuid = info.firstChild(named: "UUID")?.text
         else {
@@ -90,7 +130,7 @@ extension AtomicStoreFile {
         let metadata = try plist(fromXMLElement: info.firstChild(named: "metadata"))
         let nextObjectID = Int64(info.firstChild(named: "nextObjectID")?.text ?? "") ?? 1
         let lastKeys = try lastKeys(info, nextObjectID: nextObjectID, model: model)
-        var objects: [FileObject] = []
+        var objects: [AtomicFileObject] = []
         for element in root.children(named: "object") {
             guard let type = element.attributes["type"],
                 let idText = element.attributes["id"], idText.hasPrefix("z"),
@@ -102,7 +142,7 @@ extension AtomicStoreFile {
                 throw CoreDataError(
                     .persistentStoreOpen, "object \(idText) is of the entity \(type), which the model does not have")
             }
-            var object = FileObject(
+            var object = AtomicFileObject(
                 entity: type, key: key, version: Int64(element.attributes["version"] ?? "") ?? 1)
             for attribute in element.children(named: "attribute") {
                 guard let name = attribute.attributes["name"],
@@ -140,10 +180,11 @@ extension AtomicStoreFile {
             }
             objects.append(object)
         }
-        let contents = stamp(try self.contents(from: objects, lastKeys: lastKeys, model: model), identifier: uuid)
+        let contents = try AtomicContents(fileObjects: objects, lastKeys: lastKeys, model: model)
+            .stamped(identifier: uuid)
         var full = metadata
         full["NSStoreUUID"] = uuid
-        return Loaded(identifier: uuid, metadata: full, contents: contents)
+        return AtomicStoreFile.Loaded(identifier: uuid, metadata: full, contents: contents)
     }
 
     /// The `<primaryKeys>` element of `<databaseInfo>`: the last key handed out in each
@@ -154,7 +195,7 @@ extension AtomicStoreFile {
     /// whole file as Core Data's XML store writes it, would make every tree skip the keys the
     /// others took. A tree's count stays when its last object is deleted: a deleted object's
     /// key is never handed out again while the store lives.
-    static func primaryKeysXML(_ lastKeys: [String: Int64]) -> String {
+    func primaryKeysXML(_ lastKeys: [String: Int64]) -> String {
         let counted = lastKeys.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         guard !counted.isEmpty else { return "" }
         var out = "        <primaryKeys>\n"
@@ -168,7 +209,7 @@ extension AtomicStoreFile {
     /// keys counted per tree, or by Core Data) numbered all objects with one count, and which
     /// tree a deleted key belonged to is not known: every tree continues after
     /// `nextObjectID`, so no deleted object's key is reused and every object keeps its own.
-    static func lastKeys(_ info: XMLElementNode, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String:
+    func lastKeys(_ info: XMLElementNode, nextObjectID: Int64, model: ManagedObjectModel) throws -> [String:
         Int64]
     {
         guard let element = info.firstChild(named: "primaryKeys") else {
@@ -191,5 +232,40 @@ extension AtomicStoreFile {
             lastKeys[entity] = max(lastKeys[entity, default: 0], last)
         }
         return lastKeys
+    }
+
+    /// An attribute value as text, as the XML store writes it.
+    func text(_ value: Any, type: AttributeType) -> String {
+        switch (type, value) {
+        case (.boolean, let b as Bool): return b ? "1" : "0"
+        case (_, let d as Double): return d.description
+        case (_, let d as Date): return d.timeIntervalSinceReferenceDate.description
+        case (_, let d as Data): return d.base64EncodedString()
+        case (_, let u as UUID): return u.uuidString
+        case (_, let u as URL): return u.absoluteString
+        default: return "\(value)"
+        }
+    }
+
+    /// The XML store's name for a type, as Core Data's XML files write it.
+    func xmlTypeName(_ type: AttributeType) -> String {
+        switch type {
+        case .integer16: return "int16"
+        case .integer32: return "int32"
+        case .integer64: return "int64"
+        case .decimal: return "decimal"
+        case .double: return "double"
+        case .float: return "float"
+        case .string: return "string"
+        case .boolean: return "bool"
+        case .date: return "date"
+        case .binaryData: return "binary"
+        case .uuid: return "uuid"
+        case .uri: return "uri"
+        case .undefined: return "undefined"
+        case .transformable: return "transformable"
+        case .objectID: return "objectid"
+        case .composite: return "composite"
+        }
     }
 }

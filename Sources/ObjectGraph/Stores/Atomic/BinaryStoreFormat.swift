@@ -1,9 +1,24 @@
 import Foundation
 
-/// The binary store's file: a binary property list of the same content as the XML store's,
-/// checked with `BinaryPropertyList` before Foundation reads it.
-extension AtomicStoreFile {
-    static func binaryRoot(_ data: Data) throws -> [String: Any] {
+/// The binary store's file: a binary property list of the same content as the XML store's
+/// (Apple's is a keyed archive, which Linux has no use for), checked with
+/// `BinaryPropertyList` before Foundation reads it.
+struct BinaryStoreFormat: AtomicFileFormat {
+    let type = StoreType.binary
+
+    /// A binary property list's header.
+    func recognizes(_ data: Data) -> Bool { data.starts(with: Array("bplist00".utf8)) }
+
+    func outline(of data: Data) throws -> AtomicStoreFile.Outline {
+        let root = try root(of: data)
+        var metadata = root["metadata"] as? [String: Any] ?? [:]
+        metadata["NSStoreUUID"] = root["NSStoreUUID"] as? String ?? ""
+        let objects = root["objects"] as? [[String: Any]] ?? []
+        return AtomicStoreFile.Outline(metadata: metadata, entityNames: objects.map { $0["entity"] as? String ?? "?" })
+    }
+
+    /// The file's root dictionary, checked before Foundation reads it.
+    func root(of data: Data) throws -> [String: Any] {
         // Foundation's reader follows shared references without bound, and crashes on a set
         // (checkSharing).
         do { try BinaryPropertyList.checkSharing(data, asPropertyList: true) } catch let error
@@ -21,7 +36,7 @@ extension AtomicStoreFile {
         return root
     }
 
-    static func plistValue(_ value: Any, type: AttributeType) -> Any {
+    func plistValue(_ value: Any, type: AttributeType) -> Any {
         switch value {
         case let d as Decimal: return d.description
         case let u as UUID: return u.uuidString
@@ -30,12 +45,12 @@ extension AtomicStoreFile {
         }
     }
 
-    static func binaryData(
+    func encode(
         _ contents: AtomicContents, identifier: String, metadata: [String: Any], model: ManagedObjectModel
     ) throws -> Data {
         var stored = metadata
         stored["NSStoreUUID"] = nil
-        let objects: [[String: Any]] = fileObjects(contents, model: model).map { object in
+        let objects: [[String: Any]] = contents.fileObjects(model: model).map { object in
             let entity = model.entitiesByName[object.entity]!
             var attributes: [String: Any] = [:]
             for (name, value) in object.attributes {
@@ -52,34 +67,21 @@ extension AtomicStoreFile {
         return try propertyListData(root, format: .binary)
     }
 
-    /// Foundation's property list data for a store file; its NSError, for a value no property
-    /// list holds (a keyed archive's UID that a damaged file held, found by Fuzz/run.sh
-    /// binarystore, whose check saves what it reads), as the save's CoreDataError.
-    static func propertyListData(_ value: Any, format: PropertyListSerialization.PropertyListFormat) throws -> Data {
-        do {
-            return try PropertyListSerialization.data(fromPropertyList: value, format: format, options: 0)
-        } catch {
-            throw CoreDataError(
-                .persistentStoreSave,
-                "The store's contents cannot be written as a property list: \(error.localizedDescription) (a value the file held when it was read, or metadata set since, is of a type no property list holds)"
-            )
-        }
-    }
-
-    static func readBinary(_ data: Data, model: ManagedObjectModel) throws -> Loaded {
-        let root = try binaryRoot(data)
+    func decode(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile.Loaded {
+        let root = try root(of: data)
         guard let uuid = root["NSStoreUUID"] as? String else {
             throw CoreDataError(
                 .persistentStoreInvalidType, "it is a property list but not a binary store (it has no NSStoreUUID)")
         }
-        var objects: [FileObject] = []
+        var objects: [AtomicFileObject] = []
         for entry in root["objects"] as? [[String: Any]] ?? [] {
             guard let name = entry["entity"] as? String, let key = (entry["id"] as? NSNumber)?.int64Value,
                 let entity = model.entitiesByName[name]
             else {
                 throw CoreDataError(.persistentStoreOpen, "an object has no entity the model knows, or no id")
             }
-            var object = FileObject(entity: name, key: key, version: (entry["version"] as? NSNumber)?.int64Value ?? 1)
+            var object = AtomicFileObject(
+                entity: name, key: key, version: (entry["version"] as? NSNumber)?.int64Value ?? 1)
             for (attributeName, raw) in entry["attributes"] as? [String: Any] ?? [:] {
                 guard let a = entity.attribute(named: attributeName) else { continue }
                 switch (a.attributeType, raw) {
@@ -115,9 +117,10 @@ extension AtomicStoreFile {
             objects.append(object)
         }
         let lastKeys = (root["lastKeys"] as? [String: NSNumber] ?? [:]).mapValues(\.int64Value)
-        let contents = stamp(try self.contents(from: objects, lastKeys: lastKeys, model: model), identifier: uuid)
+        let contents = try AtomicContents(fileObjects: objects, lastKeys: lastKeys, model: model)
+            .stamped(identifier: uuid)
         var metadata = root["metadata"] as? [String: Any] ?? [:]
         metadata["NSStoreUUID"] = uuid
-        return Loaded(identifier: uuid, metadata: metadata, contents: contents)
+        return AtomicStoreFile.Loaded(identifier: uuid, metadata: metadata, contents: contents)
     }
 }
