@@ -10,12 +10,12 @@ extension ModelCommand {
             commandName: "codegen",
             abstract: "Write a model's entities as Swift classes, one file per entity.",
             discussion: """
-                PATH is an .xcdatamodeld bundle (its current version), an .xcdatamodel folder, or
-                its contents file. Each entity becomes a ManagedObject subclass named by its
-                representedClassName, with an @Managed property per attribute and relationship and
-                addTo…/removeFrom… helpers for each to-many, as Xcode's "Class Definition" codegen
-                writes them; a last file lists the classes for XcodeModelLoader(classes:). The
-                output depends on the model alone. Files of the same names in DIR are replaced;
+                PATH is an .xcdatamodeld bundle (its current version), an .xcdatamodel folder, or \
+                its contents file. Each entity becomes a ManagedObject subclass named by its \
+                representedClassName, with an @Managed property per attribute and relationship and \
+                addTo…/removeFrom… helpers for each to-many, as Xcode's "Class Definition" codegen \
+                writes them; a last file lists the classes for XcodeModelLoader(classes:). The \
+                output depends on the model alone. Files of the same names in DIR are replaced; \
                 nothing else there is touched.
                 """)
 

@@ -10,10 +10,10 @@ struct ExercisesCommand: ParsableCommand {
         commandName: "exercises",
         abstract: "Show your progress through the exercises, check your code, or get a hint.",
         discussion: """
-            Each exercise is a file in Exercises/Workspace/ that starts as a TODO. Write it, then
-            check it: `swift run workbook exercises check fetching-1`, or let
-            `swift run workbook exercises watch` check it each time you save. Each exercise builds
-            into a program of its own, so one that does not compile or crashes stops no other.
+            Each exercise is a file in Exercises/Workspace/ that starts as a TODO. Write it, then \
+            check it: `swift run workbook exercises check fetching-1`, or let \
+            `swift run workbook exercises watch` check it each time you save. Each exercise builds \
+            into a program of its own, so one that does not compile or crashes stops no other. \
             With no subcommand, this shows which exercises you have solved and which one is next.
             """,
         subcommands: [Progress.self, Check.self, Watch.self, Hint.self],

@@ -14,12 +14,13 @@ struct ModelCommand: ParsableCommand {
             commandName: "describe",
             abstract: "Print a model's entities: attributes, relationships and version hashes.",
             discussion: """
-                PATH is an .xcdatamodeld bundle (its current version is described unless you pass
-                --version), an .xcdatamodel folder, or its contents file. The files are only read.
-                ToDo.xcdatamodeld, when no file of that name is here, is the ToDo application's
+                PATH is an .xcdatamodeld bundle (its current version is described unless you pass \
+                --version), an .xcdatamodel folder, or its contents file. The files are only read. \
+                ToDo.xcdatamodeld, when no file of that name is here, is the ToDo application's \
                 model that the workbook ships.
-                Version hashes are Core Data's, in base64 as Core Data shows them in store metadata;
-                the version checksum is NSManagedObjectModel.versionChecksum. To compare them with
+
+                Version hashes are Core Data's, in base64 as Core Data shows them in store metadata; \
+                the version checksum is NSManagedObjectModel.versionChecksum. To compare them with \
                 a store's, run `workbook store inspect STORE --model PATH`.
                 """)
 

@@ -13,9 +13,9 @@ struct StoreCommand: ParsableCommand {
             commandName: "inspect",
             abstract: "Print a store's type, metadata, entities with their object counts, and for SQLite its tables.",
             discussion: """
-                The file is opened read-only: inspecting never changes it. No model is needed; with
-                --model, the store's version hashes are compared with the model's, entity by entity,
-                and the report says whether the model opens the store without migration. Version
+                The file is opened read-only: inspecting never changes it. No model is needed; with \
+                --model, the store's version hashes are compared with the model's, entity by entity, \
+                and the report says whether the model opens the store without migration. Version \
                 hashes are base64, as Core Data shows them in store metadata.
                 """)
 

@@ -8,7 +8,7 @@ struct Workbook: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The Core Data workbook: chapters, the book, and exercises.",
         discussion: """
-            Run a chapter with `swift run <chapter>` (for example `swift run fetching`). This tool
+            Run a chapter with `swift run <chapter>` (for example `swift run fetching`). This tool \
             keeps the book current, renders it to HTML, and checks your exercises.
             """,
         subcommands: [
@@ -67,9 +67,9 @@ struct BookCommand: ParsableCommand {
         commandName: "book",
         abstract: "Rewrite the book's code listings, outputs and diagrams from the chapters.",
         discussion: """
-            Every block between <!-- listing|output|diagram CHAPTER/NAME --> and its closing
-            comment is generated: listings from // ANCHOR: comments in the chapter's sources,
-            outputs from running the section, diagrams from the chapter's models. With --check
+            Every block between <!-- listing|output|diagram CHAPTER/NAME --> and its closing \
+            comment is generated: listings from // ANCHOR: comments in the chapter's sources, \
+            outputs from running the section, diagrams from the chapter's models. With --check \
             nothing is written: the command fails with a diff when a page is stale.
             """)
 

@@ -192,6 +192,15 @@ import Testing
             SiteRenderer.outputHTML("at 09:00 \"fetchRequestForSourceEntityNamed:predicateString:\"")
                 == "<span class=\"line\" style=\"--indent:0\">at 09:00 &quot;fetch<wbr>Request<wbr>For<wbr>Source<wbr>Entity<wbr>Named:<wbr>predicateString:&quot;</span>"
         )
+        // A table's rows stay in their columns: they scroll together instead of wrapping.
+        #expect(
+            SiteRenderer.outputHTML("policy  saved  title\nerror   error  \"A\"\nnext line  here")
+                == "<span class=\"aligned\">policy  saved  title\nerror   error  &quot;A&quot;</span>"
+                + "<span class=\"line\" style=\"--indent:0\">next line  here</span>")
+        // One row alone, or lines with one gap (a value and its note), are not a table.
+        #expect(SiteRenderer.tableEnd(["a  b  c", "prose"], from: 0) == nil)
+        #expect(SiteRenderer.tableEnd(["usingOR: true   x == 1", "usingOR: false  x == 2"], from: 0) == nil)
+        #expect(SiteRenderer.tableEnd(["a  b  c", "d  e  f", "g  h  i"], from: 0) == 3)
         #expect(SiteAssets.css.contains("pre.output .aligned { display: block; white-space: pre; overflow-x: auto;"))
         #expect(
             SiteAssets.css.contains(

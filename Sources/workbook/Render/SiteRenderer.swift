@@ -176,12 +176,18 @@ struct SiteRenderer {
     /// two characters deeper than the line starts, so a wrapped SQL statement or error does
     /// not read as the next line. A line of spaces and `^` under a line (a parse error
     /// pointing at its offset) is kept with that line in an `aligned` block that scrolls
-    /// instead of wrapping: wrapped, the caret points at the wrong character.
+    /// instead of wrapping: wrapped, the caret points at the wrong character. So are the rows
+    /// of a table (``tableEnd(_:from:)``): wrapped, a row's cells land under other columns.
     static func outputHTML(_ text: String) -> String {
         let lines = text.components(separatedBy: "\n")
         var out = ""
         var n = 0
         while n < lines.count {
+            if let end = tableEnd(lines, from: n) {
+                out += "<span class=\"aligned\">" + lines[n..<end].map(HTML.escape).joined(separator: "\n") + "</span>"
+                n = end
+                continue
+            }
             let next = n + 1 < lines.count ? lines[n + 1].trimmingCharacters(in: .whitespaces) : ""
             if !next.isEmpty, next.allSatisfy({ $0 == "^" }) {
                 out += "<span class=\"aligned\">" + HTML.escape(lines[n]) + "\n" + HTML.escape(lines[n + 1]) + "</span>"
@@ -200,6 +206,39 @@ struct SiteRenderer {
             n += 1
         }
         return out
+    }
+
+    /// Where a table that starts at `lines[start]` ends (exclusive): a run of two or more
+    /// lines laid out in three or more columns, each line sharing a column start with the one
+    /// before (a chapter's printed table: a header and its rows). Nil when no table starts there.
+    static func tableEnd(_ lines: [String], from start: Int) -> Int? {
+        guard var previous = columnStarts(lines[start]) else { return nil }
+        var end = start + 1
+        while end < lines.count, let starts = columnStarts(lines[end]), !starts.isDisjoint(with: previous) {
+            previous = starts
+            end += 1
+        }
+        return end - start >= 2 ? end : nil
+    }
+
+    /// Where the columns of a line start: the offsets (in characters) after each run of two or
+    /// more spaces between words. Nil for a line with fewer than two such runs, which reads as
+    /// prose or as a value and its note, not as a table's row.
+    static func columnStarts(_ line: String) -> Set<Int>? {
+        let characters = Array(line)
+        var starts: Set<Int> = []
+        var spaces = 0
+        var seenWord = false
+        for (offset, character) in characters.enumerated() {
+            if character == " " {
+                spaces += 1
+                continue
+            }
+            if seenWord && spaces >= 2 { starts.insert(offset) }
+            seenWord = true
+            spaces = 0
+        }
+        return starts.count >= 2 ? starts : nil
     }
 
     /// Links to `x.md` point at `x.html`; README is the index.
