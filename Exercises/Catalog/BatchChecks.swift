@@ -68,7 +68,8 @@ public enum BatchChecks {
             let container = try Feed.makeContainer(in: bench.makeDataFolder())
             try Feed.save(feed, into: container)
             let viewContext = container.viewContext
-            let shown = try viewContext.performAndWait { try viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Quake")) }
+            let all = FetchRequest<ManagedObject>(entityName: "Quake")
+            let shown = try viewContext.performAndWait { try viewContext.fetch(all) }
             let tally = StatementTally(watching: container)
             try attempt(reviewFrom, container)
             let strong = codes { $0 >= reviewFrom }
