@@ -88,6 +88,19 @@ import WorkbookSupport
         #expect(text.hasSuffix("By object IDs, one of them already deleted: 1 deleted\nThe store holds 4 quakes"))
     }
 
+    // With --sql, a batch request is its statements and the annotation that ends them, printed
+    // where the request ran: the batch delete is one DELETE of the keys its fetch selected.
+    @Test func theSQLOfABatchDeleteIsOneStatement() throws {
+        let text = try ChapterRunner.output(
+            of: try ChapterRunner.section(named: "batch-delete", in: BatchChapter.self), showingSQL: true)
+        #expect(
+            text.contains(
+                "    CoreData: sql: DELETE FROM ZQUAKE WHERE Z_PK IN (?, ?, ?)\n"
+                    + "    CoreData: annotation: batch delete of Quake objects.\n"
+                    + "NSBatchDeleteRequest deleted Quake/p1, Quake/p3, Quake/p6"), "\(text)")
+        #expect(text.components(separatedBy: "CoreData: sql: DELETE").count == 3, "two batch deletes: \(text)")
+    }
+
     // The work chart: a batch request makes no managed object and posts no notification; a batch
     // update and a batch delete are one statement each, where the context's ways run one per quake.
     @Test func theWorkChartCountsWhatEachWayDoes() throws {
