@@ -121,6 +121,19 @@ import WorkbookSupport
         #expect(byWay["NSBatchDeleteRequest"]?[4] == "1")
     }
 
+    // `batch --timings`, the chart the book's checked output leaves out: one line per way, each
+    // batch request's with how many times as fast it was. (Only its shape is tested: times vary.)
+    @Test func theTimingsPrintOneBarPerWay() throws {
+        var lines: [String] = []
+        try WorkChart.printTimings(runs: 1) { lines.append($0) }
+        #expect(lines.first == "On 1,000 quakes, the median of 1 run:")
+        #expect(lines.count == 7, "\(lines)")
+        for (index, line) in lines.dropFirst().enumerated() {
+            #expect(line.contains(" ms  #"), "\(line)")
+            #expect(line.hasSuffix("x as fast") == (index % 2 == 1), "\(line)")
+        }
+    }
+
     // Consuming Relevant Store Changes: another process's save and batch delete are in the
     // history after the token, with their author; merged, the view context shows them.
     @Test func historyShowsWhatTheOtherProcessChanged() throws {

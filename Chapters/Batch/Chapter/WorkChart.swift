@@ -45,7 +45,7 @@ public enum WorkChart {
             rows.append((workload, times.sorted()[times.count / 2]))
         }
         let slowest = rows.map(\.1).max() ?? 1
-        print("On 1,000 quakes, the median of \(runs) runs:")
+        print("On 1,000 quakes, the median of \(runs) run\(runs == 1 ? "" : "s"):")
         for (index, (workload, milliseconds)) in rows.enumerated() {
             let bar = String(repeating: "#", count: barLength(milliseconds, of: slowest))
             // Each batch row is the second of its pair: how many times faster than the context's way.
