@@ -25,6 +25,7 @@ let chapters = [
     BookChapter(folder: "Contexts", executable: "contexts"),
     BookChapter(folder: "Changes", executable: "changes"),
     BookChapter(folder: "Conflicts", executable: "conflicts"),
+    BookChapter(folder: "Batch", executable: "batch"),
 ]
 let chapterLibraries = chapters.map { Target.Dependency.target(name: $0.library) }
 let chapterExecutables = chapters.map { Target.Dependency.target(name: $0.executable) }

@@ -1,3 +1,4 @@
+import BatchChapter
 import ChangesChapter
 import CompoundingChapter
 import ConflictsChapter
@@ -56,6 +57,7 @@ public var chapterTypes: [(type: any Chapter.Type, directory: String, part: Book
         (ContextsChapter.self, "Chapters/Contexts", .application),
         (ChangesChapter.self, "Chapters/Changes", .application),
         (ConflictsChapter.self, "Chapters/Conflicts", .application),
+        (BatchChapter.self, "Chapters/Batch", .application),
     ]
 }
 

@@ -190,6 +190,27 @@ public enum ExerciseCatalog {
             hint:
                 "error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict] gives the conflicts; the first one's oldVersionNumber is the version read, newVersionNumber the store's, and persistedSnapshot?[\"copies\"] as? Int the store's copies (objectSnapshot holds what the context read).",
             entry: "ConflictsChecks.readConflict(whatTheStoreHolds(after:))"),
+        Exercise(
+            name: "batch-1", chapter: "batch", folder: "Batch", title: "Delete the small quakes",
+            task:
+                "Delete every quake whose magnitude is below the given one with a single batch delete, and return how many it deleted.",
+            hint:
+                "Make an NSFetchRequest<NSFetchRequestResult>(entityName: \"Quake\") with the predicate magnitude < %@ (the magnitude as an NSNumber), wrap it in NSBatchDeleteRequest(fetchRequest:), set its resultType to .resultTypeCount, run it with try context.execute(request) inside a background context's performAndWait, and return (result as? NSBatchDeleteResult)?.result as? Int.",
+            entry: "BatchChecks.deleteSmallQuakes(deleteQuakes(below:in:))"),
+        Exercise(
+            name: "batch-2", chapter: "batch", folder: "Batch", title: "Review the strong quakes",
+            task:
+                "Mark every quake of the given magnitude or more as reviewed with a single batch update, and make the view context, which shows every quake, show the change.",
+            hint:
+                "NSBatchUpdateRequest(entityName: \"Quake\") with the predicate magnitude >= %@, propertiesToUpdate = [\"reviewed\": true] and resultType = .updatedObjectIDsResultType; execute it on a background context, then pass the IDs to NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [container.viewContext]).",
+            entry: "BatchChecks.reviewStrongQuakes(markReviewed(atLeast:in:))"),
+        Exercise(
+            name: "batch-3", chapter: "batch", folder: "Batch", title: "What the others inserted",
+            task:
+                "From the store's persistent history after the token, return the IDs of the quakes that authors other than \"app\" inserted, in the order history gives them.",
+            hint:
+                "Execute NSPersistentHistoryChangeRequest.fetchHistory(after: token) on a background context; the result's result is [NSPersistentHistoryTransaction]. Keep the transactions whose author is not \"app\", and from their changes those whose changeType is .insert; return each one's changedObjectID.",
+            entry: "BatchChecks.insertedByOthers(quakesInsertedByOthers(after:in:))"),
     ]
 
     /// The exercise with this name.

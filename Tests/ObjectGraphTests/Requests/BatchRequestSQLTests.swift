@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 /// What a batch request runs on the SQLite store: SQL statements that never read objects' rows
@@ -55,5 +56,33 @@ struct BatchRequestSQLTests {
         }
         #expect(sql.contains { $0.contains("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?") })
         #expect(sql.filter { $0.contains("INSERT INTO ZITEM") }.count == 2)
+    }
+
+    @Test("each batch request's statements end with an annotation naming it, as a save's do (SQLDebug)")
+    func eachRequestEndsWithAnAnnotation() throws {
+        let fixture = try StackFixture(.sqlite, model: try batchModel())
+        let lines = LockedLines()
+        fixture.coordinator.sqlLog.includesTimings = false
+        fixture.coordinator.sqlLog.handler = { lines.append($0) }
+        defer { fixture.coordinator.sqlLog.handler = nil }
+        _ = try fixture.context.execute(
+            BatchInsertRequest(entityName: "Item", objects: [["code": "a"], ["code": "b"]]))
+        let update = BatchUpdateRequest(entityName: "Item")
+        update.propertiesToUpdate = ["done": true]
+        _ = try fixture.context.execute(update)
+        _ = try fixture.context.execute(BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Item")))
+        let all = lines.all
+        let annotations = all.filter { $0.hasPrefix("CoreData: annotation: batch") }
+        #expect(
+            annotations == [
+                "CoreData: annotation: batch insert of Item objects.",
+                "CoreData: annotation: batch update of Item objects.",
+                "CoreData: annotation: batch delete of Item objects.",
+            ], "\(all)")
+        // Each one follows its request's last statement: nothing of the request comes after it.
+        #expect(all.last == "CoreData: annotation: batch delete of Item objects.", "\(all)")
+        let insert = try #require(all.firstIndex(of: annotations[0]))
+        #expect(all[..<insert].contains { $0.contains("INSERT INTO ZITEM") })
+        #expect(!all[insert...].contains { $0.contains("INSERT INTO ZITEM") })
     }
 }

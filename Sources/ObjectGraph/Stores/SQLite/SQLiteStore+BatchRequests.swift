@@ -15,7 +15,10 @@ extension SQLiteStore {
     /// 133021, as at save.
     private func inBatchTransaction<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         if isReadOnly { throw readOnlyError(what) }
-        return try CoreDataError.mappingSQLite("Running a \(what) on the store at", url) {
+        // The request's statements end with an annotation, as a save's do ("save of ..."), so
+        // that a reader of the SQL debug log sees where the request ends and the next work begins.
+        let start = DispatchTime.now()
+        let result = try CoreDataError.mappingSQLite("Running a \(what) on the store at", url) {
             do {
                 var result: T?
                 try database.writeWithoutTransaction { db in
@@ -32,6 +35,8 @@ extension SQLiteStore {
                     sqliteCode: error.extendedResultCode.rawValue)
             }
         }
+        log.annotate(what, since: start)
+        return result
     }
 
     /// The store-independent SQL of batch requests, on this store's layout.
