@@ -20,7 +20,8 @@ import Testing
 
     @Test func packageAndAllChaptersListTheSameChaptersInTheSameOrder() throws {
         let manifest = try Self.manifestChapters()
-        #expect(manifest.count == 8, "Package.swift's chapters: \(manifest)")
+        // At least chapters 1 to 8 and 10 (chapter 9 is written on another branch): the parse works.
+        #expect(manifest.count >= 9, "Package.swift's chapters: \(manifest)")
         #expect(manifest.map { "Chapters/" + $0.folder } == chapterTypes.map(\.directory))
         #expect(manifest.map(\.executable) == chapterTypes.map { $0.type.name })
         #expect(allChapters.map(\.name) == chapterTypes.map { $0.type.name })
