@@ -1,6 +1,8 @@
 import CoreData
 import WorkbookSupport
 
+import class ObjectGraph.SQLLog
+
 /// The same to-dos on a SQLite store and a PostgreSQL store, and the same fetch requests on
 /// both: the answers agree; with `--sql`, each store's SQL shows how they differ (`?` and `$1`).
 enum SameFetches {
@@ -25,7 +27,13 @@ enum SameFetches {
 
     static func run(_ bench: Workbench) throws {
         guard let store = ScalingServer.store("same", on: bench) else { return }
-        let postgres = try ToDoStore.makeContainer(url: store.url, uuid: ScalingChapter.uuid(2))
+        // PostgreSQL's SQL goes to a log of the section's own: opening a store runs statements
+        // that name the schema, whose real name changes from run to run; only the fetches' SQL
+        // is shown, with the schema's shown name.
+        let captured = CapturedSQL()
+        let postgres = try SQLLog.routing(to: captured.log) {
+            try ToDoStore.makeContainer(url: store.url, uuid: ScalingChapter.uuid(2))
+        }
         defer { ScalingChapter.close(postgres) }
         let sqlite = try ToDoStore.makeSQLiteContainer(in: bench.makeDataFolder(), uuid: ScalingChapter.uuid(3))
         try ToDoStore.insertSamples(into: sqlite)
@@ -33,14 +41,43 @@ enum SameFetches {
         for (name, request) in requests() {
             let answers = try [("SQLite", sqlite), ("PostgreSQL", postgres)].map { storeName, container in
                 bench.print("\(name), on \(storeName):")
+                _ = captured.take()
                 let context = container.newBackgroundContext()
                 let titles = try context.performAndWait {
                     try context.fetch(request).map { $0.value(forKey: "title") as? String ?? "nil" }
                 }
+                if bench.showsSQL { for line in captured.take() { bench.print("    " + store.shown(line)) } }
                 bench.print("  " + titles.joined(separator: "; "))
                 return titles
             }
             bench.print("  the same on both: \(answers[0] == answers[1] ? "yes" : "NO")")
         }
+    }
+}
+
+/// The lines of a log of the section's own, kept until taken.
+final class CapturedSQL: @unchecked Sendable {
+    // @unchecked Sendable: `lines` is read and written only while `lock` is held.
+    let log = SQLLog()
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    init() {
+        log.includesTimings = false
+        log.handler = { [weak self] line in self?.append(line) }
+    }
+
+    private func append(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        lines.append(line)
+    }
+
+    /// The lines logged since the last call.
+    func take() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { lines.removeAll() }
+        return lines
     }
 }
