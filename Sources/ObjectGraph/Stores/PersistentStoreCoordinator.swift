@@ -123,7 +123,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let kind = try type.registeredKind()
         // A file store given a server's URL would otherwise make a file at the URL's path
         // (`/postgres` for postgres://host/postgres), far from where the caller meant.
-        if let url, kind.usesFiles, !url.isFileURL {
+        // Only Core Data's own file types: a store kind registered by an application decides
+        // for itself what its URLs name.
+        if let url, [StoreType.sqlite, .xml, .binary].contains(type), !url.isFileURL {
             throw CoreDataError(
                 .persistentStoreOpen,
                 "A \(type.rawValue) store is a file, and \(url.textWithoutPassword) is not a file URL: for a postgres:// URL set the description's type to .postgres"
