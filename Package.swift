@@ -9,6 +9,8 @@ struct BookChapter {
     let folder: String
     let executable: String
     var resources: [Resource]? = nil
+    /// What the chapter's library needs beyond CoreData, ObjectGraph and WorkbookSupport.
+    var dependencies: [Target.Dependency] = []
     var library: String { folder + "Chapter" }
 }
 
@@ -26,6 +28,8 @@ let chapters = [
     BookChapter(folder: "Changes", executable: "changes"),
     BookChapter(folder: "Conflicts", executable: "conflicts"),
     BookChapter(folder: "Batch", executable: "batch"),
+    // On PostgreSQL: the store's connections, and the private server it starts.
+    BookChapter(folder: "Scaling", executable: "scaling", dependencies: ["ObjectGraphPostgres", "PostgresServer"]),
 ]
 let chapterLibraries = chapters.map { Target.Dependency.target(name: $0.library) }
 let chapterExecutables = chapters.map { Target.Dependency.target(name: $0.executable) }
@@ -100,7 +104,8 @@ let package = Package(
         + chapters.flatMap { chapter -> [Target] in
             [
                 .target(
-                    name: chapter.library, dependencies: ["CoreData", "ObjectGraph", "WorkbookSupport"],
+                    name: chapter.library,
+                    dependencies: ["CoreData", "ObjectGraph", "WorkbookSupport"] + chapter.dependencies,
                     path: "Chapters/\(chapter.folder)/Chapter",
                     resources: chapter.resources),
                 .executableTarget(
@@ -190,7 +195,10 @@ let package = Package(
             .target(name: "ReaderFuzzing", dependencies: ["ObjectGraph"], path: "Fuzz/Readers"),
             // What several test targets share: finding the executables they run as processes, and
             // the XML store files of the one-count format older versions wrote.
-            .target(name: "TestSupport", path: "Tests/TestSupport"),
+            .target(name: "TestSupport", dependencies: ["PostgresServer"], path: "Tests/TestSupport"),
+            // A throwaway PostgreSQL server (initdb, pg_ctl): the tests', the benchmark's and chapter
+            // 10's, one definition. Foundation only.
+            .target(name: "PostgresServer", path: "Sources/PostgresServer"),
             .testTarget(
                 name: "ObjectGraphTests",
                 // ExerciseRunner for its ExerciseToolchain: the codegen tests compile generated classes

@@ -7,6 +7,7 @@ import CoreData
 import FetchingChapter
 import MigrationPoliciesChapter
 import PredicatesChapter
+import ScalingChapter
 import VersioningChapter
 import WorkbookSupport
 
@@ -58,6 +59,7 @@ public var chapterTypes: [(type: any Chapter.Type, directory: String, part: Book
         (ChangesChapter.self, "Chapters/Changes", .application),
         (ConflictsChapter.self, "Chapters/Conflicts", .application),
         (BatchChapter.self, "Chapters/Batch", .application),
+        (ScalingChapter.self, "Chapters/Scaling", .application),
     ]
 }
 
@@ -79,6 +81,8 @@ public struct ChapterEntry: Sendable {
     public let directory: String
     /// The part of the book the chapter belongs to.
     public let part: BookPart
+    /// Why the chapter cannot run here, or nil (``Chapter/availability``).
+    public let availability: @Sendable () -> String?
 
     /// The entry of `chapter`, whose sources are in `directory`, in `part` of the book.
     public init(_ chapter: any Chapter.Type, directory: String, part: BookPart = .classicArticles) {
@@ -89,6 +93,7 @@ public struct ChapterEntry: Sendable {
         diagrams = chapter.diagrams
         self.directory = directory
         self.part = part
+        availability = chapter.availability
     }
 
     /// The `--list` text of the chapter.

@@ -211,6 +211,26 @@ public enum ExerciseCatalog {
             hint:
                 "Execute NSPersistentHistoryChangeRequest.fetchHistory(after: token) on a background context; the result's result is [NSPersistentHistoryTransaction]. Keep the transactions whose author is not \"app\", and from their changes those whose changeType is .insert; return each one's changedObjectID.",
             entry: "BatchChecks.insertedByOthers(quakesInsertedByOthers(after:in:))"),
+            name: "scaling-1", chapter: "scaling", folder: "Scaling", title: "Open a store by URL",
+            task:
+                "Return an NSPersistentContainer on the ToDo model (version 2), its one store the PostgreSQL store at the postgres:// URL you are given, loaded.",
+            hint:
+                "NSPersistentContainer(name: \"ToDo\", managedObjectModel: try ToDoModels.version2()); let description = NSPersistentStoreDescription(url: url), then description.type = .postgres (a description is a SQLite store until told otherwise); container.persistentStoreDescriptions = [description]; loadPersistentStores, throwing the error it hands you.",
+            entry: "ScalingChecks.openByURL(openToDoStore(at:))"),
+        Exercise(
+            name: "scaling-2", chapter: "scaling", folder: "Scaling", title: "One fetch, two stores",
+            task:
+                "Return a fetch request for the to-dos not done whose due date is before the given date, soonest first. The check runs it on SQLite and on PostgreSQL, and both must give the same answer.",
+            hint:
+                "NSFetchRequest<NSManagedObject>(entityName: \"ToDo\") with NSPredicate(format: \"completed == NO AND dueDate < %@\", date as NSDate) and sortDescriptors = [NSSortDescriptor(key: \"dueDate\", ascending: true)]. Without a sort the order is the store's, which SQLite and PostgreSQL need not share.",
+            entry: "ScalingChecks.sameOnBoth(openToDos(dueBefore:))"),
+        Exercise(
+            name: "scaling-3", chapter: "scaling", folder: "Scaling", title: "Save over another process's change",
+            task:
+                "The editor read a to-do; then another process, with its own coordinator and connections, marked it done. Set the to-do's title in the editor and save, so that the store keeps both the new title and the other process's done.",
+            hint:
+                "Inside editor.performAndWait: editor.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy, editor.object(with: id).setValue(title, forKey: \"title\"), try editor.save(). Across processes PostgreSQL finds the conflict the same way as between contexts (each UPDATE carries the version read), so the same policy resolves it.",
+            entry: "ScalingChecks.acrossProcesses(saveTitle(_:of:in:))"),
     ]
 
     /// The exercise with this name.

@@ -17,6 +17,9 @@ public enum ExerciseReport {
         case .crashed:
             mark = "[!]"
             note = "  (crashed)"
+        case .skipped:
+            mark = "[-]"
+            note = "  (skipped here)"
         }
         return "\(mark) \(exercise.name)  \(exercise.title)\(note)"
     }
@@ -39,6 +42,8 @@ public enum ExerciseReport {
             lines += indented(message)
         case .crashed(let message):
             lines += message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case .skipped(let reason):
+            lines.append("Not checked on this machine: \(reason)")
         }
         let output = outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let printed = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -83,6 +83,13 @@ public struct ExerciseToolchain: Sendable {
                     index += 1
                 }
             case "-Xcc":
+                // `-Xcc -I -Xcc PATH` (SwiftNIO's C modules, which chapter 10 links): the four go
+                // together, or clang reads the next flag as the folder.
+                if next == "-I", index + 3 < arguments.count, arguments[index + 2] == "-Xcc" {
+                    flags += Array(arguments[index...(index + 3)])
+                    index += 4
+                    continue
+                }
                 if let next, next.hasPrefix("-fmodule-map-file=") || next.hasPrefix("-I") {
                     flags += [argument, next]
                     index += 1

@@ -14,11 +14,17 @@ public protocol Chapter {
     /// Other diagrams the chapter draws from its code, by name, as Mermaid `erDiagram` source
     /// (a stack of contexts, say); the book's `<!-- diagram chapter/name -->` finds these first.
     static var diagrams: [String: @Sendable () throws -> String] { get }
+    /// Says why the chapter cannot run on this machine (chapter 10 needs a PostgreSQL server),
+    /// or nil when it can. A closure, asked only when the chapter is about to run: asking may
+    /// start a server. The book then keeps the chapter's embedded output as it is.
+    static var availability: @Sendable () -> String? { get }
 }
 
 extension Chapter {
     /// No diagrams but the models'.
     public static var diagrams: [String: @Sendable () throws -> String] { [:] }
+    /// Runs anywhere.
+    public static var availability: @Sendable () -> String? { { nil } }
 }
 
 /// One section of a chapter: a name for `--section`, a title for its heading, and the code

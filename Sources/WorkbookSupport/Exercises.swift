@@ -23,6 +23,8 @@ public enum Verdict: Equatable, Sendable, Codable {
     /// The exercise's program stopped before it could judge: how (a trap, a signal, a time
     /// limit), with what it printed.
     case crashed(String)
+    /// The check could not run on this machine (chapter 10's need a PostgreSQL server): why.
+    case skipped(String)
 
     /// Whether the learner has more to do.
     public var isSolved: Bool { self == .solved }
@@ -114,7 +116,19 @@ public func judge(_ body: () throws -> [String]) -> Verdict {
         return problems.isEmpty ? .solved : .failed(problems)
     } catch is NotSolvedYet {
         return .notSolvedYet
+    } catch let skipped as CheckSkipped {
+        return .skipped(skipped.reason)
     } catch {
         return .failed(["Your code threw an error: \(error)"])
     }
+}
+
+/// Thrown by a check that cannot run on this machine (no PostgreSQL server for chapter 10's):
+/// ``judge(_:)`` makes it ``Verdict/skipped(_:)``, which says why.
+public struct CheckSkipped: Error {
+    /// Why, in a learner's words.
+    public let reason: String
+
+    /// A skip for `reason`.
+    public init(_ reason: String) { self.reason = reason }
 }

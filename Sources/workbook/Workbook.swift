@@ -81,6 +81,13 @@ struct BookCommand: ParsableCommand {
     func run() throws {
         let book = Book(root: try rootOptions.url())
         let progress: (String) -> Void = { line in FileHandle.standardError.write(Data(("  " + line + "\n").utf8)) }
+        defer {
+            for entry in allChapters {
+                if let reason = entry.availability() {
+                    print("The outputs of \(entry.name) were kept as they are, not run: \(reason)")
+                }
+            }
+        }
         if check {
             let stale = try book.stalePages(progress: progress)
             guard stale.isEmpty else {

@@ -93,6 +93,24 @@ import ZarraToDo
         #expect(Set(allChapters.map(\.part)) == Set(BookPart.allCases))
     }
 
+    // Without a PostgreSQL server chapter 10 cannot run: its outputs stay as a run with a server
+    // wrote them, so the book check passes byte for byte, and says which it did not run and why.
+    @Test func theOutputsOfAChapterThatCannotRunAreKept() throws {
+        var book = self.book
+        book.unavailableReason = { $0 == "scaling" ? "skipped: PostgreSQL is not installed" : nil }
+        let text =
+            "<!-- output scaling/open-by-url -->\n```text\nwhat a run with a server printed\n```\n<!-- /output -->"
+        var notes: [String] = []
+        #expect(try book.updated(text, file: "book/x.md") { notes.append($0) } == text)
+        #expect(
+            notes == [
+                "book/x.md: output scaling/open-by-url kept as it is, not run: skipped: PostgreSQL is not installed"
+            ])
+        // Where the chapter can run, its output is generated as any other's.
+        let listing = "<!-- output fetching/self-in -->\n```text\nstale\n```\n<!-- /output -->"
+        #expect(try book.updated(listing, file: "book/x.md") != listing)
+    }
+
     @Test func outputsAreTheSameOnEveryRun() throws {
         let marker = BookMarker(
             kind: .output, chapter: "fetching", name: "self-in", showsSQL: true, openLine: 0, closeLine: 1)

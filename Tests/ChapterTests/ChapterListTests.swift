@@ -20,7 +20,7 @@ import Testing
 
     @Test func packageAndAllChaptersListTheSameChaptersInTheSameOrder() throws {
         let manifest = try Self.manifestChapters()
-        #expect(manifest.count == 9, "Package.swift's chapters: \(manifest)")
+        #expect(manifest.count == 10, "Package.swift's chapters: \(manifest)")
         #expect(manifest.map { "Chapters/" + $0.folder } == chapterTypes.map(\.directory))
         #expect(manifest.map(\.executable) == chapterTypes.map { $0.type.name })
         #expect(allChapters.map(\.name) == chapterTypes.map { $0.type.name })

@@ -1,6 +1,7 @@
 import ExerciseCatalog
 import ExerciseRunner
 import Foundation
+import TestSupport
 import Testing
 import WorkbookSupport
 
@@ -30,6 +31,11 @@ import WorkbookSupport
     func theReferenceSolutionSolvesIt(_ name: String) throws {
         let exercise = try #require(ExerciseCatalog.exercise(named: name))
         let outcome = try ExerciseWorkspace.packageRunner().check(exercise, file: exercise.solutionFile)
+        // A check that needs PostgreSQL is skipped, saying why, where no server can start (not on CI).
+        if case .skipped(let reason) = outcome.verdict, !PostgresTestServer.isRequired {
+            print("◇ \(name): not checked here: \(reason)")
+            return
+        }
         #expect(outcome.verdict == .solved, "\(outcome)")
     }
 
@@ -42,6 +48,7 @@ import WorkbookSupport
             contentsOf: ExerciseWorkspace.packageRoot.appendingPathComponent(exercise.file), encoding: .utf8)
         guard source.contains("throw NotSolvedYet()") else { return }
         let outcome = try ExerciseWorkspace.packageRunner().check(exercise)
+        if case .skipped = outcome.verdict, !PostgresTestServer.isRequired { return }
         #expect(outcome.verdict == .notSolvedYet, "\(outcome)")
     }
 

@@ -79,7 +79,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Throws: ``CoreDataError``, and the coordinator is left as it was:
     ///   - 134080 (``CoreDataError/Code/persistentStoreOpen``) for a SQLite, XML or binary store
-    ///     without a URL (use `.inMemory`), or a file that cannot be opened or is damaged;
+    ///     without a URL (use `.inMemory`) or with one that is not a file URL (a `postgres://`
+    ///     URL needs the `.postgres` type), or a file that cannot be opened or is damaged;
     ///   - 134000 (``CoreDataError/Code/persistentStoreInvalidType``) for a file that is no
     ///     store at all (a SQLite database without `Z_METADATA`, say), and 134010
     ///     (``CoreDataError/Code/persistentStoreTypeMismatch``) for an XML or binary store added
@@ -120,6 +121,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         // A model built in code is checked (and frozen) by its first use: its error is this one.
         try managedObjectModel.checkValidity()
         let kind = try type.registeredKind()
+        // A file store given a server's URL would otherwise make a file at the URL's path
+        // (`/postgres` for postgres://host/postgres), far from where the caller meant.
+        // Only Core Data's own file types: a store kind registered by an application decides
+        // for itself what its URLs name.
+        if let url, [StoreType.sqlite, .xml, .binary].contains(type), !url.isFileURL {
+            throw CoreDataError(
+                .persistentStoreOpen,
+                "A \(type.rawValue) store is a file, and \(url.textWithoutPassword) is not a file URL: for a postgres:// URL set the description's type to .postgres"
+            )
+        }
         if let url, description.shouldMigrateStoreAutomatically {
             try AutomaticMigration.migrateIfNeeded(
                 url: url, type: type, model: managedObjectModel,
