@@ -211,6 +211,7 @@ public enum ExerciseCatalog {
             hint:
                 "Execute NSPersistentHistoryChangeRequest.fetchHistory(after: token) on a background context; the result's result is [NSPersistentHistoryTransaction]. Keep the transactions whose author is not \"app\", and from their changes those whose changeType is .insert; return each one's changedObjectID.",
             entry: "BatchChecks.insertedByOthers(quakesInsertedByOthers(after:in:))"),
+        Exercise(
             name: "scaling-1", chapter: "scaling", folder: "Scaling", title: "Open a store by URL",
             task:
                 "Return an NSPersistentContainer on the ToDo model (version 2), its one store the PostgreSQL store at the postgres:// URL you are given, loaded.",

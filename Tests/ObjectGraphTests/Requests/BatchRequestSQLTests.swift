@@ -58,9 +58,11 @@ struct BatchRequestSQLTests {
         #expect(sql.filter { $0.contains("INSERT INTO ZITEM") }.count == 2)
     }
 
-    @Test("each batch request's statements end with an annotation naming it, as a save's do (SQLDebug)")
-    func eachRequestEndsWithAnAnnotation() throws {
-        let fixture = try StackFixture(.sqlite, model: try batchModel())
+    @Test(
+        "each batch request's statements end with an annotation naming it, as a save's do (SQLDebug)",
+        arguments: [StoreType.sqlite, .postgres])
+    func eachRequestEndsWithAnAnnotation(_ type: StoreType) throws {
+        guard let fixture = try StackFixture.ifAvailable(type, model: try batchModel()) else { return }
         let lines = LockedLines()
         fixture.coordinator.sqlLog.includesTimings = false
         fixture.coordinator.sqlLog.handler = { lines.append($0) }

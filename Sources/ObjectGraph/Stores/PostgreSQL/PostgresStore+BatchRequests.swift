@@ -15,6 +15,15 @@ extension PostgresStore {
         try fetchQuery.parts(request, entity: entity, sorted: sorted)
     }
 
+    /// Runs `body` in one transaction; the request's statements end with an annotation naming
+    /// it, as the SQLite store's do, so the SQL debug log shows where the request ends.
+    private func inBatchTransaction<T>(_ what: String, _ body: (PostgresStatements) throws -> T) throws -> T {
+        let start = DispatchTime.now()
+        let result = try inTransaction("Running a \(what) on the store at", body)
+        log.annotate(what, since: start)
+        return result
+    }
+
     // MARK: Insert
 
     func batchInsert(
@@ -27,7 +36,7 @@ extension PostgresStore {
                 "The store at \(PostgresNames.redacted(url)) has no table for \(entity.name)")
         }
         let sql = batchSQL
-        return try inTransaction("Running a batch insert of \(entity.name) objects on the store at") { statements in
+        return try inBatchTransaction("batch insert of \(entity.name) objects") { statements in
             let actions = try BatchInsertConstraints.resolve(
                 rows, entity: entity, model: model, policy: mergePolicy,
                 lookup: try sql.constraintLookup(entity: entity, statements: statements))
@@ -96,7 +105,7 @@ extension PostgresStore {
         let (entity, statement) = try batchSQL.updateStatement(request, changes: changes, returningKeys: readsKeys) {
             try batchQueryParts($0, entity: $1, sorted: false)
         }
-        return try inTransaction("Running a batch update of \(entity.name) objects on the store at") { statements in
+        return try inBatchTransaction("batch update of \(entity.name) objects") { statements in
             let result = try statements.query(statement)
             guard readsKeys else { return BatchOutcome(count: result.affectedRows) }
             let ids = batchSQL.returnedIDs(
@@ -116,15 +125,15 @@ extension PostgresStore {
     ) throws -> BatchOutcome {
         let sql = batchSQL
         let entity = try sql.entity(of: targets)
-        let operation = "Running a batch delete of \(entity.name) objects on the store at"
+        let operation = "batch delete of \(entity.name) objects"
         if let request = sql.deletesInOneStatement(targets, entity: entity, wantsKeys: wantsIDs || tracksHistory) {
             let statement = try sql.deleteStatement(
                 entity: entity, parts: try batchQueryParts(request, entity: entity, sorted: false))
-            return try inTransaction(operation) { statements in
+            return try inBatchTransaction(operation) { statements in
                 BatchOutcome(count: try statements.query(statement).affectedRows)
             }
         }
-        return try inTransaction(operation) { statements in
+        return try inBatchTransaction(operation) { statements in
             let ids = try sql.targetIDs(
                 targets, entity: entity, parts: { try batchQueryParts($0, entity: entity, sorted: true) },
                 statements: statements)
