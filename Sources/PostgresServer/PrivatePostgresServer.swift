@@ -33,6 +33,7 @@ public final class PrivatePostgresServer: @unchecked Sendable {
 
     /// Why the tests that need PostgreSQL did not run.
     public struct Unavailable: Error, CustomStringConvertible {
+        /// The reason, said in a person's words.
         public let description: String
         /// A reason, said in a person's words.
         public init(description: String) { self.description = description }
